@@ -1,0 +1,151 @@
+"""Loading and validating ``config.json``.
+
+The bundle ships its defaults in ``<bundle>/config.json`` (the seed defaults:
+T2 expiry 30 days from the Tiers seed, the 7-day cleanup interval, scoring
+weights, time-decay constants, prune threshold 0.6, window 200 and top_k 10
+from the Optimization seed, context thresholds 50/70/85 from Memory Master).
+A user override, ``<workspace>/memory/memory-manager.json``, is merged on top,
+key by key. Both are validated against the shape of the shipped defaults:
+unknown keys are rejected naming the allowed set, booleans must be real
+booleans, numbers must be numbers, and a few keys take only listed values.
+Settings fail closed: a bad file is an error, never silently ignored.
+
+Standard library only, so the per-turn path can read the hook switches.
+"""
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+from . import BUNDLE_ROOT
+from .errors import ConfigError
+
+DEFAULTS_PATH = BUNDLE_ROOT / "config.json"
+#: Where a workspace keeps its own overrides, relative to the workspace.
+OVERRIDE_RELPATH = Path("memory") / "memory-manager.json"
+
+#: Keys that take only the listed values.
+CHOICES: dict[str, tuple[Any, ...]] = {
+    "language": ("zh", "en"),
+    "tiers.encryption_scheme": ("auto", "xor-b64", "aes-gcm"),
+    "gate.mode": ("auto", "strict"),
+}
+#: Keys whose value may also be null.
+NULLABLE = {"tiers.key_file"}
+
+
+def _load_json(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read ({exc.strerror})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{path}: invalid JSON at line {exc.lineno}: {exc.msg}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: the top level must be a JSON object")
+    return data
+
+
+def _type_name(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "list"
+    if isinstance(value, dict):
+        return "object"
+    return "null"
+
+
+def _check(value: Any, default: Any, key: str, source: Path) -> None:
+    """Raise ConfigError when ``value`` does not have the shape of ``default``."""
+    if value is None and key in NULLABLE:
+        return
+    if key in NULLABLE and isinstance(value, str):
+        return
+    want, got = _type_name(default), _type_name(value)
+    if want != got:
+        raise ConfigError(f"{source}: '{key}' must be a {want}, not {got} ({value!r})")
+    if isinstance(default, int) and not isinstance(default, bool) and isinstance(value, float):
+        if not value.is_integer():
+            raise ConfigError(f"{source}: '{key}' must be a whole number, not {value!r}")
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
+        raise ConfigError(f"{source}: '{key}' must not be negative ({value!r})")
+    if key in CHOICES and value not in CHOICES[key]:
+        allowed = ", ".join(map(str, CHOICES[key]))
+        raise ConfigError(f"{source}: '{key}' must be one of {allowed}, not {value!r}")
+    if isinstance(default, list):
+        for item in value:
+            if _type_name(item) != "number":
+                raise ConfigError(f"{source}: '{key}' must be a list of numbers")
+
+
+def _merge(base: dict[str, Any], override: dict[str, Any], schema: dict[str, Any],
+           source: Path, prefix: str = "") -> None:
+    for key, value in override.items():
+        dotted = f"{prefix}{key}"
+        if key not in schema:
+            allowed = ", ".join(sorted(schema))
+            raise ConfigError(f"{source}: unknown key '{dotted}' (allowed: {allowed})")
+        default = schema[key]
+        if isinstance(default, dict):
+            if not isinstance(value, dict):
+                raise ConfigError(f"{source}: '{dotted}' must be an object")
+            _merge(base[key], value, default, source, dotted + ".")
+        else:
+            _check(value, default, dotted, source)
+            base[key] = value
+
+
+def _validate_semantics(cfg: dict[str, Any], source: Path) -> None:
+    weights = cfg["scoring"]
+    if sum(weights.values()) <= 0:
+        raise ConfigError(f"{source}: scoring weights must not all be zero")
+    thresholds = cfg["context"]["thresholds"]
+    if len(thresholds) != 3 or sorted(thresholds) != thresholds or not all(0 < t < 100 for t in thresholds):
+        raise ConfigError(f"{source}: 'context.thresholds' must be three rising percentages between 0 and 100")
+    if not 0 <= cfg["prune"]["threshold"] <= 1:
+        raise ConfigError(f"{source}: 'prune.threshold' must be between 0 and 1")
+
+
+def load_defaults() -> dict[str, Any]:
+    """Return the shipped defaults from ``<bundle>/config.json``.
+
+    Raises :class:`ConfigError` when the file is missing or malformed.
+    """
+    return _load_json(DEFAULTS_PATH)
+
+
+def load_config(workspace: Path | None = None, override_path: Path | None = None) -> dict[str, Any]:
+    """Return the effective configuration as a nested dict.
+
+    Args:
+        workspace: the resolved workspace; its ``memory/memory-manager.json``,
+            when present, is merged over the shipped defaults.
+        override_path: an explicit override file instead (tests, ``doctor``).
+
+    Raises:
+        ConfigError: unknown key (the message names the allowed keys), wrong
+            type, value out of range, or malformed JSON, in either file.
+    """
+    defaults = load_defaults()
+    cfg = copy.deepcopy(defaults)
+    path = override_path
+    if path is None and workspace is not None:
+        candidate = Path(workspace) / OVERRIDE_RELPATH
+        path = candidate if candidate.exists() else None
+    source = DEFAULTS_PATH
+    if path is not None:
+        _merge(cfg, _load_json(path), defaults, path)
+        source = path
+    _validate_semantics(cfg, source)
+    return cfg

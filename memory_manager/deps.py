@@ -1,0 +1,58 @@
+"""Checking that the runtime dependencies are importable (standard library only).
+
+A user who got the bundle through ``clawhub install`` has only ``python3``.
+Every click front end calls :func:`require` first: when something is missing
+it prints the one command that installs everything and exits 2. Nothing is
+installed silently; ``init --install-deps`` runs :func:`install` because the
+user asked for it.
+"""
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+
+from . import BUNDLE_ROOT
+
+#: import name -> distribution name (requirements.txt holds the version ranges).
+MODULES = {
+    "click": "click",
+    "rich": "rich",
+    "yaml": "PyYAML",
+    "frontmatter": "python-frontmatter",
+    "cryptography": "cryptography",
+    "filelock": "filelock",
+    "phonenumbers": "phonenumbers",
+    "stdnum": "python-stdnum",
+    "snowballstemmer": "snowballstemmer",
+}
+REQUIREMENTS = BUNDLE_ROOT / "requirements.txt"
+
+
+def install_command() -> list[str]:
+    """Return the pip command that installs the bundle's requirements for this user."""
+    cmd = [sys.executable, "-m", "pip", "install"]
+    if sys.prefix == sys.base_prefix:  # not in a virtual environment
+        cmd.append("--user")
+    return cmd + ["-r", str(REQUIREMENTS)]
+
+
+def missing() -> list[str]:
+    """Return the distribution names whose modules cannot be imported."""
+    return [dist for mod, dist in MODULES.items() if importlib.util.find_spec(mod) is None]
+
+
+def require() -> None:
+    """Exit 2 with the install command when a dependency is missing."""
+    absent = missing()
+    if absent:
+        cmd = " ".join(install_command())
+        sys.stderr.write(f"error: missing Python packages: {', '.join(absent)}. Install them with:\n  {cmd}\n")
+        raise SystemExit(2)
+
+
+def install() -> int:
+    """Run the install command (only when the user asked: ``init --install-deps``)."""
+    cmd = install_command()
+    sys.stderr.write("running: " + " ".join(cmd) + "\n")
+    return subprocess.call(cmd)

@@ -1,0 +1,101 @@
+"""Typed errors raised by the domain modules.
+
+Only :mod:`memory_manager.cli` turns them into messages and exit codes. The
+contract (``../STYLE.md``): exit 1 for a domain error or findings, exit 2 for
+usage errors and bad input. Each class carries its ``exit_code`` and a short
+machine-readable ``kind`` used in ``--json`` error documents.
+"""
+from __future__ import annotations
+
+
+class MemoryManagerError(Exception):
+    """Base class: a domain error (exit code 1)."""
+
+    exit_code = 1
+    kind = "error"
+
+
+class BadInputError(MemoryManagerError):
+    """The caller gave input we cannot work with (exit code 2)."""
+
+    exit_code = 2
+    kind = "bad_input"
+
+
+class ConfigError(BadInputError):
+    """``config.json`` or the workspace override is malformed or has unknown keys."""
+
+    kind = "config"
+
+
+class WorkspaceError(BadInputError):
+    """The workspace is missing, not a directory, or a path escapes it."""
+
+    kind = "workspace"
+
+
+class UnreadableFileError(BadInputError):
+    """A file cannot be read or is not valid UTF-8."""
+
+    kind = "unreadable"
+
+
+class InvalidNameError(BadInputError):
+    """A skill name, topic or key cannot be used as a file name."""
+
+    kind = "invalid_name"
+
+
+class FileWriteError(MemoryManagerError):
+    """Writing a file failed; the original (if any) is unchanged."""
+
+    kind = "write_failed"
+
+
+class DirtyFileError(MemoryManagerError):
+    """A file changed on disk between reading and writing it (someone edited it)."""
+
+    kind = "dirty_file"
+
+
+class BackupError(MemoryManagerError):
+    """A backup could not be made or restored; nothing was changed."""
+
+    kind = "backup"
+
+
+class NotFoundError(MemoryManagerError):
+    """An entry, backup or session that was asked for does not exist."""
+
+    kind = "not_found"
+
+
+class GateDecisionError(MemoryManagerError):
+    """The memory gate refused the operation or holds it for approval.
+
+    ``decision`` is the gate's decision object (see :mod:`memory_manager.gate`).
+    """
+
+    kind = "gate"
+
+    def __init__(self, message: str, decision: object | None = None) -> None:
+        super().__init__(message)
+        self.decision = decision
+
+
+class CryptoError(MemoryManagerError):
+    """Decryption failed: wrong key, tampered or truncated ciphertext."""
+
+    kind = "crypto"
+
+
+class KeyUnavailableError(CryptoError):
+    """No AES key is configured (``MEMORY_MANAGER_KEY`` or a key file)."""
+
+    kind = "key_unavailable"
+
+
+class MalformedFileError(MemoryManagerError):
+    """A memory file cannot be parsed (bad frontmatter, wrong types)."""
+
+    kind = "malformed"

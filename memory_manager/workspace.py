@@ -1,0 +1,171 @@
+"""Finding the OpenClaw workspace and state folder, and keeping paths inside them.
+
+Resolution order for the workspace (the foundation issue; ``doctor`` and
+``--verbose`` report which rule won):
+
+1. ``--workspace DIR`` on the command line;
+2. ``workspaceDir`` of a hook event;
+3. ``OPENCLAW_WORKSPACE_DIR``;
+4. OpenClaw's config file: ``agents.entries.<id>.workspace`` (also the list
+   form ``agents.list[] {id, workspace}``), then ``agents.defaults.workspace``.
+   The file is ``OPENCLAW_CONFIG_PATH``, else ``openclaw.json`` in the state dir;
+5. ``<state dir>/workspace``.
+
+The state dir is ``OPENCLAW_STATE_DIR``, else ``~/.openclaw-<profile>`` for
+``OPENCLAW_PROFILE``, else ``~/.openclaw`` (OpenClaw 2026.9.6). We never write
+there. Standard library only (json5 is tried lazily for a config file that
+plain JSON cannot read), so the per-turn path can use it.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from .errors import WorkspaceError
+
+DEFAULT_AGENT = "main"
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A resolved workspace: ``path`` (absolute) and the ``rule`` that chose it."""
+
+    path: Path
+    rule: str
+
+
+def state_dir(env: Mapping[str, str] | None = None) -> Path:
+    """Return OpenClaw's state folder (see the module docstring for the order)."""
+    env = os.environ if env is None else env
+    if env.get("OPENCLAW_STATE_DIR"):
+        return Path(env["OPENCLAW_STATE_DIR"]).expanduser()
+    home = Path(env.get("HOME") or Path.home())
+    profile = env.get("OPENCLAW_PROFILE", "").strip()
+    if profile and profile != "default":
+        return home / f".openclaw-{profile}"
+    return home / ".openclaw"
+
+
+def config_path(env: Mapping[str, str] | None = None) -> Path:
+    """Return the path of OpenClaw's config file (it may not exist)."""
+    env = os.environ if env is None else env
+    if env.get("OPENCLAW_CONFIG_PATH"):
+        return Path(env["OPENCLAW_CONFIG_PATH"]).expanduser()
+    return state_dir(env) / "openclaw.json"
+
+
+def read_openclaw_config(env: Mapping[str, str] | None = None) -> dict[str, Any] | None:
+    """Return OpenClaw's config as a dict, or None when absent or unreadable.
+
+    OpenClaw writes JSON5; plain JSON is tried first (stdlib), then the json5
+    library when installed. An unreadable config is not an error here: the
+    next resolution rule applies.
+    """
+    path = config_path(env)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        try:
+            import json5  # type: ignore[import-not-found]
+
+            data = json5.loads(text)
+        except Exception:  # json5 missing or the file is not JSON5 either
+            return None
+    return data if isinstance(data, dict) else None
+
+
+def _workspace_from_config(cfg: dict[str, Any], agent: str) -> tuple[str, str] | None:
+    agents = cfg.get("agents")
+    if not isinstance(agents, dict):
+        return None
+    entries = agents.get("entries")
+    if isinstance(entries, dict):
+        entry = entries.get(agent)
+        if isinstance(entry, dict) and isinstance(entry.get("workspace"), str):
+            return entry["workspace"], f"openclaw config agents.entries.{agent}.workspace"
+    listed = agents.get("list")
+    if isinstance(listed, list):
+        for entry in listed:
+            if isinstance(entry, dict) and entry.get("id") == agent and isinstance(entry.get("workspace"), str):
+                return entry["workspace"], f"openclaw config agents.list[{agent}].workspace"
+    defaults = agents.get("defaults")
+    if isinstance(defaults, dict) and isinstance(defaults.get("workspace"), str):
+        return defaults["workspace"], "openclaw config agents.defaults.workspace"
+    return None
+
+
+def resolve_workspace(cli_value: str | os.PathLike[str] | None = None,
+                      event: Mapping[str, Any] | None = None,
+                      env: Mapping[str, str] | None = None,
+                      agent: str = DEFAULT_AGENT,
+                      must_exist: bool = True) -> Resolved:
+    """Decide which workspace to work on.
+
+    Args:
+        cli_value: the ``--workspace`` option, if given.
+        event: a hook event (a mapping; ``workspaceDir`` at the top level or
+            under ``context``).
+        env: environment (defaults to ``os.environ``).
+        agent: OpenClaw agent id used for the per-agent config rule.
+        must_exist: when true, the chosen folder must exist and be a directory.
+
+    Returns a :class:`Resolved` with an absolute path and the winning rule.
+
+    Raises:
+        WorkspaceError: the chosen folder is missing or not a directory.
+    """
+    env = os.environ if env is None else env
+    chosen: tuple[str, str] | None = None
+    if cli_value:
+        chosen = (os.fspath(cli_value), "--workspace")
+    if chosen is None and event:
+        for holder in (event, event.get("context") if isinstance(event.get("context"), Mapping) else None):
+            if holder and isinstance(holder.get("workspaceDir"), str) and holder["workspaceDir"]:
+                chosen = (holder["workspaceDir"], "hook event workspaceDir")
+                break
+    if chosen is None and env.get("OPENCLAW_WORKSPACE_DIR"):
+        chosen = (env["OPENCLAW_WORKSPACE_DIR"], "OPENCLAW_WORKSPACE_DIR")
+    if chosen is None:
+        cfg = read_openclaw_config(env)
+        if cfg:
+            chosen = _workspace_from_config(cfg, agent)
+    if chosen is None:
+        chosen = (str(state_dir(env) / "workspace"), "<state dir>/workspace")
+    raw, rule = chosen
+    home = env.get("HOME") or str(Path.home())
+    if raw.startswith("~"):
+        raw = home + raw[1:]
+    path = Path(raw).absolute()
+    if must_exist:
+        if not path.exists():
+            raise WorkspaceError(f"workspace {path} does not exist (chosen by {rule})")
+        if not path.is_dir():
+            raise WorkspaceError(f"workspace {path} is not a directory (chosen by {rule})")
+    return Resolved(path, rule)
+
+
+def inside(root: Path, candidate: Path) -> bool:
+    """Return True when ``candidate`` (symlinks resolved) lies inside ``root``."""
+    try:
+        candidate.resolve().relative_to(root.resolve())
+    except ValueError:
+        return False
+    return True
+
+
+def ensure_inside(root: Path, candidate: Path, what: str = "path") -> Path:
+    """Return ``candidate`` if it (symlinks resolved) stays inside ``root``.
+
+    Raises:
+        WorkspaceError: the path, or a symlink on it, leads out of ``root``.
+    """
+    if not inside(root, candidate):
+        raise WorkspaceError(f"{what} {candidate} leads outside {root}")
+    return candidate

@@ -1,0 +1,80 @@
+"""Shared test fixtures.
+
+Every test runs with HOME, OPENCLAW_WORKSPACE_DIR and OPENCLAW_STATE_DIR pointing
+into ``tmp_path`` (never a real home), and ``run_script`` runs a script as a
+user would: a real process on real files.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    state = home / ".openclaw"
+    ws = tmp_path / "ws"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("OPENCLAW_STATE_DIR", str(state))
+    monkeypatch.setenv("OPENCLAW_WORKSPACE_DIR", str(ws))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    for var in ("OPENCLAW_PROFILE", "OPENCLAW_CONFIG_PATH", "MEMORY_MANAGER_KEY", "MEMORY_MANAGER_NOW"):
+        monkeypatch.delenv(var, raising=False)
+    yield
+
+
+@pytest.fixture
+def ws(tmp_path) -> Path:
+    """An empty workspace folder (the one OPENCLAW_WORKSPACE_DIR points at)."""
+    path = tmp_path / "ws"
+    path.mkdir(exist_ok=True)
+    return path
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def run_script():
+    """Run ``scripts/<name>.py`` with arguments; returns a Result (code, out, err)."""
+
+    def _run(name: str, *args: str, input: str | None = None, env: dict | None = None,
+             timeout: float = 60) -> Result:
+        full_env = dict(os.environ)
+        if env:
+            full_env.update(env)
+        proc = subprocess.run([sys.executable, str(ROOT / "scripts" / f"{name}.py"), *map(str, args)],
+                              input=input, capture_output=True, text=True, env=full_env, timeout=timeout)
+        return Result(proc.returncode, proc.stdout, proc.stderr)
+
+    return _run
+
+
+def tree_hash(root: Path) -> dict[str, str]:
+    """Map every file under ``root`` (relative path) to its sha256; symlinks by target."""
+    import hashlib
+
+    out = {}
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        if path.is_symlink():
+            out[rel] = "link:" + os.readlink(path)
+        elif path.is_file():
+            out[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+        elif path.is_dir():
+            out[rel + "/"] = "dir"
+    return out

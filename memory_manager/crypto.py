@@ -106,7 +106,8 @@ def _b64(text: str) -> bytes:
         raise CryptoError("ciphertext is not valid Base64 (truncated or damaged)") from None
 
 
-def _plausible(text: str) -> bool:
+def plausible(text: str) -> bool:
+    """True when ``text`` has no control characters other than tab, newline, CR."""
     return all(ch in "\t\n\r" or (ord(ch) >= 0x20 and not 0x7F <= ord(ch) < 0xA0) for ch in text)
 
 
@@ -138,7 +139,7 @@ def xor_decrypt(ciphertext: str, skill: str, month: str, text_encoding: str | No
             continue
         if first is None:
             first = text
-        if _plausible(text):
+        if plausible(text):
             return text
     if first is not None:
         return first

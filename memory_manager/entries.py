@@ -480,7 +480,7 @@ def update_knowledge_text(text: str, path: Path, body_add: str, tags_add: list[s
                          f"id: {entry.id}", f"key: {yaml_scalar(entry.key)}",
                          f"tags: {yaml_scalar(entry.tags + new_tags)}", f"created: {day}", f"updated: {day}"])
         return join_frontmatter(raw, body if body.startswith("\n") else "\n" + body)
-    fields: dict[str, Any] = {"updated": day}
+    fields: dict[str, Any] = {"updated": date.fromisoformat(day)}
     if new_tags:
         fields = {"tags": entry.tags + new_tags, **fields}
     return join_frontmatter(set_frontmatter_fields(fm.raw, fields), body)

@@ -431,7 +431,14 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
     target = resolve(ws, ref)
     if target.kind in ("openclaw", "other"):
         raise BadInputError(f"{rel(ws, target.path)} is not an entry of this store (OpenClaw's own notes are never changed)")
-    summary = f"delete {target.kind} entry {rel(ws, target.path)}"
+    # The gate sees the content being deleted (AANA: show what is changed);
+    # a delete is never refused for its content, only held for approval.
+    if target.kind == "daily" and target.item is not None:
+        summary = "\n".join([target.item.topic] + [t for _, t in target.item.items])
+    elif target.kind == "t2":
+        summary = f"T2 entry {rel(ws, target.path)} (encrypted)"
+    else:
+        summary = read_text(target.path).text
     decision = _gate(ws, "delete", summary, source="explicit_user", sensitivity=None, approved=approved, cfg=cfg,
                      request=f"forget {ref}")
     with workspace_lock(ws):

@@ -524,7 +524,7 @@ def daily_index_text(ws: Path, cfg: dict[str, Any], existing: str | None,
     """Compute ``daily-index.md`` from the daily files.
 
     Topics keep the order they have in the existing index; new topics follow
-    in order of their first date. Each topic lists its files oldest first.
+    in order of first appearance (oldest file first). Each topic lists its files oldest first.
     """
     mapping: dict[str, list[str]] = {}
     for section in iter_daily(ws, problems):
@@ -533,7 +533,7 @@ def daily_index_text(ws: Path, cfg: dict[str, Any], existing: str | None,
         if ref not in refs:
             refs.append(ref)
     order = [t for t in parse_daily_index(existing or "") if t in mapping]
-    order += sorted((t for t in mapping if t not in order), key=lambda t: (min(mapping[t]), t))
+    order += [t for t in mapping if t not in order]  # first appearance: oldest file, then file order
     return _index_text("daily", existing, language(cfg),
                        [f"- {topic} → {','.join(sorted(mapping[topic]))}" for topic in order])
 

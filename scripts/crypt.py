@@ -1,13 +1,12 @@
 #!/usr/bin/env python3
-"""crypt.py: encrypt or decrypt T2 text (stdin or a T2 file in place), and make an AES key.
-
-xor-b64 is obfuscation, not encryption: anyone can derive its key from the
-skill name and month. Use aes-gcm (``crypt.py keygen`` once) for secrecy.
-Exit codes: 0 done, 1 crypto/domain error (wrong key, tampered, no key,
-gate), 2 bad input.
-"""
+"""crypt.py: encrypt or decrypt T2 text (stdin or a T2 file in place), and make an AES key."""
 import sys, pathlib; sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # noqa: E401,E702
 from memory_manager.deps import require; require()  # noqa: E702
+
+# xor-b64 is obfuscation, not encryption: anyone can derive its key from the
+# skill name and month. Use aes-gcm (``crypt.py keygen`` once) for secrecy.
+# Exit codes: 0 done, 1 crypto/domain error (wrong key, tampered, no key,
+# gate), 2 bad input.
 
 import re  # noqa: E402
 from pathlib import Path  # noqa: E402

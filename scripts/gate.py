@@ -1,14 +1,13 @@
 #!/usr/bin/env python3
-"""gate.py: ask the memory gate (AANA seed) about one memory operation.
-
-Prints the seed's gate block (``--json``: the seed's review-payload field
-names). Exit 0 when the decision is ``proceed``; 1 for refusals, approval
-requests and every other hold (the block says why); 2 for bad input.
-The decision is appended to the workspace's redacted audit log when the
-workspace exists.
-"""
+"""gate.py: ask the memory gate (AANA seed) about one memory operation."""
 import sys, pathlib; sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # noqa: E401,E702
 from memory_manager.deps import require; require()  # noqa: E702
+
+# Prints the seed's gate block (``--json``: the seed's review-payload field
+# names). Exit 0 when the decision is ``proceed``; 1 for refusals, approval
+# requests and every other hold (the block says why); 2 for bad input.
+# The decision is appended to the workspace's redacted audit log when the
+# workspace exists.
 
 import click  # noqa: E402
 
@@ -16,7 +15,7 @@ from memory_manager import gate  # noqa: E402
 from memory_manager.cli import common_options, emit_json, handle_errors, run, stdout  # noqa: E402
 
 
-@click.command(help=__doc__.split("\n\n")[0])
+@click.command(help="Ask the memory gate about one memory operation; exit 1 unless it may proceed.")
 @click.option("--operation", required=True, type=click.Choice(gate.OPERATIONS), help="The memory operation.")
 @click.option("--text", required=True, help="The memory content (- reads stdin).")
 @click.option("--source", type=click.Choice(gate.SOURCES), default="unknown", show_default=True,

@@ -21,10 +21,10 @@ xor-b64 (the Tiers seed's reference algorithm)
     XORed with the key's ASCII bytes (``text_encoding: utf-8``). Both are
     recorded in the entry's frontmatter; an entry without ``text_encoding``
     is a legacy seed entry and is read as ``latin-1``. An entry without
-    ``key_derivation`` is tried with ``concat`` first, then ``hyphen``; the
-    first result that is plausible text (no control characters other than
-    tab/newline/CR) wins (XOR with the wrong 8 hex-digit key turns ASCII into
-    control characters almost always, so this picks the right key).
+    ``key_derivation`` is decrypted with both keys and the result that looks
+    most like text wins (:func:`text_score`; a tie goes to ``concat``): XOR
+    with the wrong 8-hex-digit key scatters letters into symbols and control
+    characters.
 
 aes-gcm
     AES-256-GCM (NIST SP 800-38D) from the ``cryptography`` library; a fresh
@@ -111,6 +111,30 @@ def plausible(text: str) -> bool:
     return all(ch in "\t\n\r" or (ord(ch) >= 0x20 and not 0x7F <= ord(ch) < 0xA0) for ch in text)
 
 
+_COMMON = set(" .,;:!?'\"-()/\n\t%+&")
+
+
+def text_score(text: str) -> float:
+    """How much ``text`` looks like written text (higher is more likely).
+
+    Letters, digits, white space and common punctuation score 1; other
+    letters (accents, CJK) 0.5; rarer ASCII symbols 0; control characters
+    -2. Used to tell which of the two seed key derivations a legacy entry
+    was written with: XOR with the wrong key scatters letters into symbols
+    and control characters.
+    """
+    score = 0.0
+    for ch in text:
+        code = ord(ch)
+        if code < 0x80 and (ch.isalnum() or ch in _COMMON):
+            score += 1
+        elif code < 0x20 or 0x7F <= code < 0xA0:
+            score -= 2
+        elif code >= 0x80 and ch.isalpha():
+            score += 0.5
+    return score
+
+
 def xor_decrypt(ciphertext: str, skill: str, month: str, text_encoding: str | None = None,
                 derivation: str | None = None) -> str:
     """Read xor-b64 ``ciphertext``.
@@ -129,21 +153,20 @@ def xor_decrypt(ciphertext: str, skill: str, month: str, text_encoding: str | No
     if encoding not in TEXT_ENCODINGS:
         raise CryptoError(f"unknown text_encoding {encoding!r}")
     candidates = [derivation] if derivation else list(DERIVATIONS)
-    first: str | None = None
-    for name in candidates:
+    best: tuple[float, str] | None = None
+    for name in candidates:  # concat first: on a tie the seed code's key wins
         key = derive_xor_key(skill, month, name).encode("ascii")
         raw = bytes(b ^ key[i % len(key)] for i, b in enumerate(data))
         try:
             text = raw.decode(encoding)
         except UnicodeDecodeError:
             continue
-        if first is None:
-            first = text
-        if plausible(text):
-            return text
-    if first is not None:
-        return first
-    raise CryptoError("xor-b64 ciphertext does not decode with this skill and month")
+        score = text_score(text)
+        if best is None or score > best[0]:
+            best = (score, text)
+    if best is None:
+        raise CryptoError("xor-b64 ciphertext does not decode with this skill and month")
+    return best[1]
 
 
 # --------------------------------------------------------------------- aes-gcm

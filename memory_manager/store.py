@@ -19,6 +19,7 @@ Results are JSON-ready dicts; paths in them are relative to the workspace.
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass
 from datetime import date
@@ -365,13 +366,11 @@ def resolve(ws: Path, ref: str) -> Ref:
     for candidate in candidates:
         if candidate.is_file():
             safe_target(ws, candidate)
-            path = candidate.resolve()
-            return Ref(_kind_of(ws, path if path.is_relative_to(root.resolve()) else candidate), candidate)
-    for candidate in candidates[:2]:
-        try:
-            safe_target(ws, candidate)
-        except WorkspaceError:
-            raise WorkspaceError(f"{ref} is outside {root}") from None
+            norm = Path(os.path.normpath(candidate.absolute()))
+            return Ref(_kind_of(ws, norm), norm)
+    if Path(ref).is_absolute() or ".." in Path(ref).parts:
+        for candidate in candidates[:2]:
+            safe_target(ws, candidate)  # raises WorkspaceError for an escape
     raise NotFoundError(f"no memory entry {ref!r}")
 
 

@@ -61,7 +61,7 @@ def _file_op(path: Path, workspace, decrypt: bool, scheme, approved: bool, json_
             if entries[0].plaintext:
                 raise BadInputError(f"{path}: not encrypted")
             plain = tiers.decrypt_entry(entries[0], cfg)
-            decision = gate.evaluate("reuse", plain, source="explicit_user", approved=approved, cfg=cfg,
+            decision = gate.evaluate("edit", plain, source="explicit_user", approved=approved, cfg=cfg,
                                      tier="internal", request=f"decrypt {path.name} in place")
             gate.record(ws, decision)
             gate.require(decision)

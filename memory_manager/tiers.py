@@ -1,6 +1,7 @@
 """The Tiers seed's T1 (public statistics) and T2 (internal, encrypted) memory.
 
-T1: ``memory/tier1-public/<skill>_stats.json`` in the seed's shape::
+T1: ``memory/tier1-public/<skill>_stats.json`` in the seed's shape (led by
+``"format": "cmm-t1-stats", "version": 1``)::
 
     {"skill_stats": {"<skill>": {"calls": 47, "successes": 45, "success_rate": 0.9574,
                                  "last_used": "2026-05-19"}},
@@ -44,6 +45,8 @@ from .fsio import atomic_write, atomic_write_text, read_text
 
 T1_DIR = "tier1-public"
 T2_DIR = "tier2-internal"
+T1_FORMAT = "cmm-t1-stats"
+T1_VERSION = 1
 T2_FORMAT = "cmm-t2"
 T2_MULTI_FORMAT = "cmm-t2-multi"
 T2_VERSION = 1
@@ -75,6 +78,9 @@ def load_stats(path: Path) -> dict[str, Any]:
     if not isinstance(doc, dict) or not isinstance(doc.get("skill_stats", {}), dict) \
             or not isinstance(doc.get("patterns_observed", []), list):
         raise MalformedFileError(f"{path.name}: expected skill_stats (object) and patterns_observed (list)")
+    version = doc.get("version", T1_VERSION)
+    if not isinstance(version, int) or isinstance(version, bool) or version > T1_VERSION:
+        raise MalformedFileError(f"{path.name}: unsupported {T1_FORMAT} version {version!r}")
     doc.setdefault("skill_stats", {})
     doc.setdefault("patterns_observed", [])
     return doc
@@ -111,8 +117,14 @@ def record_pattern(doc: dict[str, Any], trigger: str, skills: list[str]) -> dict
 
 
 def dump_stats(doc: dict[str, Any]) -> bytes:
-    """Serialise a T1 document (UTF-8 JSON, 2-space indent, keys in insertion order)."""
-    return (json.dumps(doc, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    """Serialise a T1 document (UTF-8 JSON, 2-space indent, keys in insertion order).
+
+    ``format``/``version`` lead the document (seed readers ignore extra keys);
+    a seed file without them gains them on its first update.
+    """
+    out = {"format": T1_FORMAT, "version": T1_VERSION}
+    out.update((k, v) for k, v in doc.items() if k not in out)
+    return (json.dumps(out, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
 # ------------------------------------------------------------------------- T2

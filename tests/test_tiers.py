@@ -129,6 +129,7 @@ def test_t1_stats_keep_counts_and_read_seed_files(ws):
     rec = tiers.record_call(doc, "skill-a", True, date(2026, 5, 20))
     assert rec == {"calls": 48, "success_rate": 0.9583, "last_used": "2026-05-20", "successes": 46}
     tiers.record_pattern(doc, "morning request", ["morning-news-daily"])
+    assert list(json.loads(tiers.dump_stats(doc)))[:2] == ["format", "version"]
     assert tiers.record_pattern(doc, "morning request", ["morning-news-daily"])["count"] == 2
     path.write_text("{not json")
     with pytest.raises(MalformedFileError):

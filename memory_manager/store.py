@@ -436,6 +436,12 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
         summary = "\n".join([target.item.topic] + [t for _, t in target.item.items])
     elif target.kind == "t2":
         summary = f"T2 entry {rel(ws, target.path)} (encrypted)"
+    elif target.kind == "knowledge":
+        try:
+            entry = target.item or entries.read_knowledge(target.path)[0]
+            summary = f"{entry.key}: {entry.body}"
+        except MalformedFileError:  # a malformed entry can still be deleted
+            summary = read_text(target.path).text
     else:
         summary = read_text(target.path).text
     decision = _gate(ws, "delete", summary, source="explicit_user", sensitivity=None, approved=approved, cfg=cfg,

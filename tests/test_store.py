@@ -208,3 +208,29 @@ def test_malformed_files_are_reported_skipped_and_never_rewritten(ws, cfg):
     index = (ws / "memory/knowledge-index.md").read_text(encoding="utf-8")
     assert index == "# 知识库索引\n\n- bom-crlf\n- fine\n"
     assert store.show(ws, cfg, "bom-crlf")["frontmatter"]["mode"] == "0755"
+
+
+def test_an_unreadable_daily_file_is_never_rewritten(ws, cfg):
+    path = ws / "memory/daily/2026-03-03.md"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"\xff\xfe not utf-8")
+    with pytest.raises(BadInputError, match="not UTF-8"):
+        store.write_daily(ws, cfg, topic="T", change=["x"])
+    assert path.read_bytes() == b"\xff\xfe not utf-8"
+
+
+def test_show_and_forget_an_entry_of_a_multi_file(ws, cfg):
+    from memory_manager import tiers
+
+    for topic in ("a", "b"):
+        store.remember(ws, cfg, skill="s", topic=topic, text=f"text {topic}")
+    tiers.compact(ws, list(tiers.iter_t2_entries(ws)), backups.start(ws, "cleanup"))
+    assert [p.name for p in (ws / "memory/tier2-internal").iterdir()] == ["s_2026-03.md"]
+    ident = tiers.t2_id("s", "b")
+    assert store.show(ws, cfg, ident)["entries"][0]["text"] == "text b"
+    r = store.forget(ws, cfg, ident, approved=True)
+    assert r["removed"] == "section"
+    left = list(tiers.iter_t2_entries(ws))
+    assert [(e.topic, tiers.decrypt_entry(e, cfg)) for e in left] == [("a", "text a")]
+    store.forget(ws, cfg, tiers.t2_id("s", "a"), approved=True)
+    assert list((ws / "memory/tier2-internal").iterdir()) == []

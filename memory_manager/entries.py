@@ -360,8 +360,9 @@ def iter_daily(ws: Path, problems: list[str] | None = None) -> Iterator[DailySec
 class KnowledgeEntry:
     """A knowledge entry: ``key``, ``id``, ``tags``, dates, ``pinned``, ``body``, ``path``.
 
-    ``literal`` is the frontmatter as written (strings), ``error`` is set
-    when the file is malformed (then only ``path``/``key`` are meaningful).
+    ``literal`` is the frontmatter as written (strings), ``raw_frontmatter``
+    its exact text (so an export/import round trip keeps every value byte for
+    byte); ``error`` is set when the file is malformed.
     """
 
     key: str
@@ -374,12 +375,14 @@ class KnowledgeEntry:
     body: str = ""
     literal: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
+    raw_frontmatter: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict."""
         return {"id": self.id, "key": self.key, "tags": self.tags, "created": self.created,
                 "updated": self.updated, "pinned": self.pinned, "body": self.body,
-                "frontmatter": self.literal, "path": self.path.as_posix(), "error": self.error}
+                "frontmatter": self.literal, "frontmatter_text": self.raw_frontmatter,
+                "path": self.path.as_posix(), "error": self.error}
 
 
 def parse_knowledge(text: str, path: Path) -> KnowledgeEntry:
@@ -417,7 +420,7 @@ def parse_knowledge(text: str, path: Path) -> KnowledgeEntry:
                           tags=[str(t) for t in tags],
                           created=str(lit.get("created", "")) if not isinstance(lit.get("created"), (list, dict)) else "",
                           updated=str(lit.get("updated", "")) if not isinstance(lit.get("updated"), (list, dict)) else "",
-                          pinned=pinned, body=fm.body.strip("\n"), literal=lit)
+                          pinned=pinned, body=fm.body.strip("\n"), literal=lit, raw_frontmatter=fm.raw)
 
 
 def knowledge_files(ws: Path) -> list[Path]:

@@ -4,7 +4,8 @@ Export (``cmm-export`` v1) is one JSON document::
 
     {"format": "cmm-export", "version": 1, "exported": "<ISO time>", "tool_version": "...",
      "daily": [{"id", "date", "topic", "pinned", "cause": [..], "change": [..], "todo": [..]}],
-     "knowledge": [{"id", "key", "tags", "created", "updated", "pinned", "body", "frontmatter"}],
+     "knowledge": [{"id", "key", "tags", "created", "updated", "pinned", "body", "frontmatter",
+                    "frontmatter_text"}],
      "tier1": [{"file": "<skill>_stats.json", "data": {...}}],
      "tier2": [{"file": "<skill>_<topic>.md", "text": "<the file as is: ciphertext>"}]}
 
@@ -179,6 +180,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
     knowledge_items: list[tuple[str, str, list[str], bool]] = []
     t1_items: list[tuple[str, dict[str, Any]]] = []
     t2_items: list[tuple[str, str]] = []
+    raw_texts: dict[str, str] = {}
     problems: list[str] = []
     if from_openclaw:
         for path, day, topic, lines in openclaw_notes(ws):
@@ -204,9 +206,18 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
             daily_items.append((day, topic, items, f"daily[{n}]"))
         for n, item in enumerate(doc.get("knowledge", [])):
             try:
-                knowledge_items.append((validate_key(str(item["key"])), str(item.get("body", "")),
+                key = validate_key(str(item["key"]))
+                raw_fm = item.get("frontmatter_text")
+                if isinstance(raw_fm, str) and raw_fm.strip():
+                    # Keep the user's own frontmatter byte for byte when the entry is new,
+                    # provided it parses as a knowledge entry for this key.
+                    text = entries.join_frontmatter(raw_fm, "\n" + str(item.get("body", "")).strip("\n") + "\n")
+                    if entries.parse_knowledge(text, Path(f"{key}.md")).key != key:
+                        raise BadInputError("frontmatter key differs from the entry key")
+                    raw_texts[key] = text
+                knowledge_items.append((key, str(item.get("body", "")),
                                         _tags(item.get("tags") or []), bool(item.get("pinned", False))))
-            except (KeyError, TypeError, AttributeError, InvalidNameError, BadInputError) as exc:
+            except (KeyError, TypeError, AttributeError, InvalidNameError, BadInputError, MalformedFileError) as exc:
                 problems.append(f"knowledge[{n}]: {exc}")
         for n, item in enumerate(doc.get("tier1", [])):
             try:
@@ -252,14 +263,19 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
             counts["daily"] += 1 if added else 0
             counts["daily_lines"] += len(added)
         for key, body, tags, pinned in knowledge_items:
-            decision = gate.evaluate("import", f"{key}\n{body}", source="third_party", approved=approved, cfg=cfg,
+            decision = gate.evaluate("import", f"{key}\n{raw_texts.get(key, '')}\n{body}", source="third_party", approved=approved, cfg=cfg,
                                      request=f"import knowledge {key}")
             gate.record(ws, decision)
             if not decision.allowed:
                 skipped.append(f"knowledge {key}: {decision.decision} ({'; '.join(decision.reasons)})")
                 continue
             try:
-                _, _, changed = _learn_locked(ws, cfg, key, body, tags, pinned)
+                path = safe_target(ws, entries.memory_dir(ws) / entries.KNOWLEDGE_DIR / f"{key}.md")
+                if key in raw_texts and not path.exists():
+                    atomic_write(path, raw_texts[key].encode("utf-8"))
+                    changed = True
+                else:
+                    _, _, changed = _learn_locked(ws, cfg, key, body, tags, pinned)
             except MalformedFileError as exc:
                 problems.append(f"knowledge {key}: {exc}")
                 continue

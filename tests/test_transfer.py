@@ -66,12 +66,14 @@ def test_import_skips_a_secret_item_and_reports_it(ws, cfg, tmp_path):
            "daily": [{"date": "2026-03-01", "topic": "ok", "cause": [], "change": ["fine"], "todo": []},
                      {"date": "2026-03-01", "topic": "leak", "cause": [], "change": ["sk-" + "C" * 40], "todo": []},
                      {"date": "2026-03-01", "topic": "../escape", "change": ["x"]}],
-           "knowledge": [{"key": "../../etc/passwd", "body": "x"}]}
+           "knowledge": [{"key": "../../etc/passwd", "body": "x"},
+                         {"key": "k", "body": "fine", "frontmatter_text": "key: k\ntoken: sk-" + "F" * 40}]}
     path = tmp_path / "in.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
     r = transfer.import_memory(ws, cfg, source_file=path, approved=True)
     assert r["imported"]["daily"] == 1
-    assert len(r["skipped"]) == 1 and r["skipped"][0].startswith("daily[1]: refuse")
+    assert len(r["skipped"]) == 2 and r["skipped"][0].startswith("daily[1]: refuse")
+    assert r["skipped"][1].startswith("knowledge k: refuse") and not (ws / "memory/knowledge/k.md").exists()
     assert len(r["problems"]) == 2
     assert "sk-" not in (ws / "memory/daily/2026-03-01.md").read_text(encoding="utf-8")
     assert not (tmp_path / "etc").exists()
@@ -117,3 +119,17 @@ def test_import_openclaw_notes_as_daily_entries(ws, cfg):
     assert note.read_text(encoding="utf-8") == OPENCLAW_NOTE
     again = transfer.import_memory(ws, cfg, from_openclaw=True, approved=True)
     assert again["imported"]["daily_lines"] == 0
+
+
+def test_round_trip_keeps_user_frontmatter_byte_for_byte(ws, cfg, tmp_path):
+    original = "---\nkey: deploy\nanswer: NO\nswitch: on\nmode: 0755\nrelease: 1.10\nwhen: 2026-03-03\n说明: 中文\n---\n\nsteps\n"
+    path = ws / "memory/knowledge/deploy.md"
+    path.parent.mkdir(parents=True)
+    path.write_text(original, encoding="utf-8")
+    out = tmp_path / "x.json"
+    transfer.export(ws, cfg, out=out, approved=True)
+    other = tmp_path / "other"
+    other.mkdir()
+    r = transfer.import_memory(other, cfg, source_file=out, approved=True)
+    assert r["imported"]["knowledge"] == 1
+    assert (other / "memory/knowledge/deploy.md").read_text(encoding="utf-8") == original

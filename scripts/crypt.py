@@ -49,6 +49,8 @@ def _file_op(path: Path, workspace, decrypt: bool, scheme, approved: bool, json_
 
     ws, cfg = _context(workspace)
     target = path if path.is_absolute() else (Path.cwd() / path)
+    if not path.is_absolute() and not target.exists() and (ws / path).exists():
+        target = ws / path  # a path relative to the workspace, as memory.py prints them
     safe_target(ws, target)
     if target.parent.name != tiers.T2_DIR or not target.is_file():
         raise BadInputError(f"{path}: not a file in memory/{tiers.T2_DIR}/")

@@ -70,7 +70,7 @@ def test_file_in_place_is_backed_up_and_never_encrypted_twice(ws, run_script):
     r = run_script("crypt", "decrypt", "--file", str(path))
     assert r.code == 1 and "- Decision: request_approval" not in r.out and "approval" in r.err
     assert path.read_text(encoding="utf-8") == sealed
-    r = run_script("crypt", "decrypt", "--file", str(path), "--approved")
+    r = run_script("crypt", "decrypt", "--file", "memory/tier2-internal/s_notes.md", "--approved")
     assert r.code == 0 and "偏好：清晰" in path.read_text(encoding="utf-8")
     r = run_script("crypt", "encrypt", "--file", str(ws / "AGENTS.md"))
     assert r.code == 2

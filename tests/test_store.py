@@ -234,3 +234,21 @@ def test_show_and_forget_an_entry_of_a_multi_file(ws, cfg):
     assert [(e.topic, tiers.decrypt_entry(e, cfg)) for e in left] == [("a", "text a")]
     store.forget(ws, cfg, tiers.t2_id("s", "a"), approved=True)
     assert list((ws / "memory/tier2-internal").iterdir()) == []
+
+
+def test_a_malformed_stats_file_is_left_alone(ws, cfg):
+    path = ws / "memory/tier1-public/skill-a_stats.json"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b'{"skill_stats": []}')
+    with pytest.raises(MalformedFileError, match="skill_stats"):
+        store.stats_record(ws, cfg, skill="skill-a", ok=True)
+    assert path.read_bytes() == b'{"skill_stats": []}'
+
+
+def test_show_a_daily_entry_by_id(ws, cfg):
+    r = store.write_daily(ws, cfg, topic="T", cause=["c"], change=["x"], todo=["t"])
+    shown = store.show(ws, cfg, r["id"])
+    assert {k: shown[k] for k in ("kind", "id", "date", "topic", "cause", "change", "todo", "pinned", "path")} == {
+        "kind": "daily", "id": r["id"], "date": "2026-03-03", "topic": "T", "cause": ["c"], "change": ["x"],
+        "todo": ["t"], "pinned": False, "path": "memory/daily/2026-03-03.md"}
+    assert shown["text"] == f"## [2026-03-03] T\n<!-- id: {r['id']} -->\n- 因：c\n- 改：x\n- 待：t"

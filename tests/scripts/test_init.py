@@ -279,3 +279,30 @@ def test_existing_memory_md_lines_all_kept(ws, run_script):
 def test_version_flag(run_script):
     result = run_script("init", "--version")
     assert result.code == 0 and "complex-memory-manager, version 0.1.0" in result.out
+
+
+def test_bootstrap_limit_warning(ws, run_script):
+    (ws / "AGENTS.md").write_text("# A\n\n" + "".join(f"- rule number {n} is here\n" for n in range(1000)))
+    result = run_script("init", "--yes", "--json")
+    size = len((ws / "AGENTS.md").read_text())
+    assert size > 20_000
+    assert json.loads(result.out)["plan"]["warnings"] == [
+        f"AGENTS.md has {size:,} characters: OpenClaw 2026.9.6 loads only the first 20,000 of each "
+        "bootstrap file; shorten it."]
+
+
+def test_agents_md_that_is_a_folder_is_bad_input(ws, run_script):
+    (ws / "AGENTS.md").mkdir()
+    result = run_script("init", "--yes")
+    assert result.code == 2 and result.err == "error: AGENTS.md is a folder, expected a file\n"
+
+
+def test_missing_dependencies_print_the_install_command(ws):
+    # -S: no site-packages, so none of the requirements can be imported.
+    proc = subprocess.run([sys.executable, "-S", str(ROOT / "scripts" / "init.py"), "--yes"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("error: missing Python packages: click, rich, PyYAML")
+    assert proc.stderr.rstrip().endswith(f"-m pip install -r {ROOT / 'requirements.txt'}") or \
+        proc.stderr.rstrip().endswith(f"-m pip install --user -r {ROOT / 'requirements.txt'}")
+    assert not (ws / "AGENTS.md").exists()

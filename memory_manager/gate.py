@@ -26,8 +26,9 @@ Rules, in order (each with its reason):
    ``third_party``/``unknown`` sources are ``ask``. In ``strict`` mode (the
    AANA seed) every store needs approval.
 6. **Reuse**: ordinary memory is reused freely in ``auto`` mode ("implicit
-   low-risk reuse"); T2 or sensitive memory, or any reuse in ``strict``
-   mode, needs approval.
+   low-risk reuse"); T2 or sensitive memory (both modes), or any reuse in
+   ``strict`` mode, needs approval (AANA: ask before reuse when the memory
+   is sensitive; the Tiers seed keeps T2 "agent-visible only").
 
 ``approved=True`` turns ``ask``, ``request_approval``, ``narrow`` and
 ``avoid_storing`` into ``proceed``; never ``refuse``.
@@ -117,6 +118,19 @@ def redacted_summary(text: str, findings: list[Any], limit: int = 80) -> str:
     return flat if len(flat) <= limit else flat[:limit - 1] + "…"
 
 
+def _summary(text: str, findings: list[Any], tier: str | None) -> str:
+    """The decision's summary; T2 content is never summarised.
+
+    T2 text is stored encrypted, so echoing it in the gate block or the
+    (plain-text) audit log would undo that: only its length and the
+    detected categories are given.
+    """
+    if tier == "internal":
+        cats = sorted({f.category for f in findings})
+        return f"<{len(text)} chars of T2 (internal) memory" + (f": {', '.join(cats)}>" if cats else ">")
+    return redacted_summary(text, findings)
+
+
 def _check_choice(value: str, allowed: tuple[str, ...], what: str) -> str:
     if value not in allowed:
         raise BadInputError(f"{what} must be one of {', '.join(allowed)}, not {value!r}")
@@ -137,7 +151,7 @@ def evaluate(operation: str, text: str, *, source: str = "unknown", sensitivity:
             it can only raise the class computed from ``text``.
         approved: the user explicitly approved this exact operation.
         cfg: the configuration (``gate.mode``: ``auto`` or ``strict``).
-        tier: ``"internal"`` for T2 memory (reuse needs approval in strict mode).
+        tier: ``"internal"`` for T2 memory (its reuse always needs approval).
         request: a short description of the user's request (for the block).
 
     Returns a :class:`Decision`.
@@ -210,7 +224,10 @@ def evaluate(operation: str, text: str, *, source: str = "unknown", sensitivity:
         if level != "ordinary":
             decision, approval = "request_approval", "required"
             reasons.append(f"{level} memory: reuse needs approval")
-        elif mode == "strict" and (tier == "internal" or operation == "reuse"):
+        elif tier == "internal":
+            decision, approval = "request_approval", "required"
+            reasons.append("T2 (internal) memory: reuse needs approval")
+        elif mode == "strict" and operation == "reuse":
             decision, approval = "request_approval", "required"
             reasons.append("strict gate mode: reuse needs approval")
         else:
@@ -221,7 +238,7 @@ def evaluate(operation: str, text: str, *, source: str = "unknown", sensitivity:
     elif approved and decision == "proceed" and approval == "not_needed":
         approval = "explicit"
     return Decision(request=request or f"{operation} memory", operation=operation,
-                    summary=redacted_summary(text or "", findings), source=source,
+                    summary=_summary(text or "", findings, tier), source=source,
                     relevance="relevant" if operation != "unknown" else "unknown",
                     sensitivity=level, approval=approval, lifecycle=lifecycle, decision=decision,
                     reasons=reasons, categories=sorted({f.category for f in findings}),

@@ -97,7 +97,7 @@ def test_deleting_a_secret_is_allowed_with_approval():
 
 @pytest.mark.parametrize("mode,tier,text,expected", [
     ("auto", None, "ordinary", "proceed"),
-    ("auto", "internal", "ordinary", "proceed"),
+    ("auto", "internal", "ordinary", "request_approval"),
     ("auto", "internal", HEALTH, "request_approval"),
     ("strict", None, "ordinary", "request_approval"),
     ("strict", "internal", "ordinary", "request_approval"),
@@ -139,3 +139,11 @@ def test_audit_log_never_holds_raw_content(ws):
     again = auditlog.append(ws, gate.evaluate("store", HEALTH, cfg=cfg_mode("auto")))
     assert again["hash"] == records[1]["hash"]  # same content, same keyed hash
     assert oct((auditlog.log_path(ws).parent / "audit-salt").stat().st_mode & 0o777) == "0o600"
+
+
+def test_t2_content_is_never_echoed(ws):
+    d = gate.evaluate("store", "prefers green tea at night", source="explicit_user", tier="internal",
+                      cfg=cfg_mode("auto"))
+    assert d.summary == "<26 chars of T2 (internal) memory>" and "tea" not in d.block()
+    gate.record(ws, d)
+    assert "tea" not in auditlog.log_path(ws).read_text(encoding="utf-8")

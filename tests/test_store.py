@@ -120,12 +120,14 @@ def test_remember_show_and_replace(ws, cfg):
     r = store.remember(ws, cfg, skill="my-skill", topic="prefs", text="偏好简洁 🎉")
     assert r["expires"] == "2026-04-02" and oct((ws / r["path"]).stat().st_mode & 0o777) == "0o600"
     assert "偏好" not in (ws / r["path"]).read_text(encoding="utf-8")
-    shown = store.show(ws, cfg, r["id"])
+    with pytest.raises(GateDecisionError, match="T2"):
+        store.show(ws, cfg, r["id"])
+    shown = store.show(ws, cfg, r["id"], approved=True)
     assert shown["text"] == "偏好简洁 🎉" and shown["kind"] == "t2"
     with pytest.raises(GateDecisionError, match="approval"):
         store.remember(ws, cfg, skill="my-skill", topic="prefs", text="new")
     r2 = store.remember(ws, cfg, skill="my-skill", topic="prefs", text="new", approved=True)
-    assert r2["replaced"] and store.show(ws, cfg, "memory/tier2-internal/my-skill_prefs.md")["text"] == "new"
+    assert r2["replaced"] and store.show(ws, cfg, "memory/tier2-internal/my-skill_prefs.md", approved=True)["text"] == "new"
 
 
 def test_show_by_id_key_and_path_and_refuses_escapes(ws, cfg, tmp_path):
@@ -227,7 +229,7 @@ def test_show_and_forget_an_entry_of_a_multi_file(ws, cfg):
     tiers.compact(ws, list(tiers.iter_t2_entries(ws)), backups.start(ws, "cleanup"))
     assert [p.name for p in (ws / "memory/tier2-internal").iterdir()] == ["s_2026-03.md"]
     ident = tiers.t2_id("s", "b")
-    assert store.show(ws, cfg, ident)["entries"][0]["text"] == "text b"
+    assert store.show(ws, cfg, ident, approved=True)["entries"][0]["text"] == "text b"
     r = store.forget(ws, cfg, ident, approved=True)
     assert r["removed"] == "section"
     left = list(tiers.iter_t2_entries(ws))

@@ -53,7 +53,7 @@ def test_export_import_round_trip_into_an_empty_workspace(ws, cfg, tmp_path):
     for rel in ("memory/daily/2026-03-03.md", "memory/daily-index.md", "memory/knowledge-index.md",
                 "memory/tier1-public/skill-a_stats.json", "memory/tier2-internal/my-skill_prefs.md"):
         assert (other / rel).read_bytes() == (ws / rel).read_bytes(), rel
-    assert store.show(other, cfg, "memory/tier2-internal/my-skill_prefs.md")["text"] == "偏好：简洁"
+    assert store.show(other, cfg, "memory/tier2-internal/my-skill_prefs.md", approved=True)["text"] == "偏好：简洁"
     before = tree_hash(other / "memory")
     again = transfer.import_memory(other, cfg, source_file=out, approved=True)
     assert again["imported"] == {"daily": 0, "daily_lines": 0, "knowledge": 0, "tier1": 0, "tier2": 0}

@@ -65,7 +65,7 @@ def test_file_in_place_is_backed_up_and_never_encrypted_twice(ws, run_script):
     before = tree_hash(ws / "memory")
     r = run_script("crypt", "encrypt", "--file", str(path))
     assert r.code == 1 and "twice" in r.err and tree_hash(ws / "memory") == before
-    r = run_script("memory", "show", "memory/tier2-internal/s_notes.md")
+    r = run_script("memory", "show", "memory/tier2-internal/s_notes.md", "--approved")
     assert "偏好：清晰" in r.out
     r = run_script("crypt", "decrypt", "--file", str(path))
     assert r.code == 1 and "- Decision: request_approval" not in r.out and "approval" in r.err

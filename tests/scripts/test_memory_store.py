@@ -78,6 +78,8 @@ def test_learn_event_stats_remember_show_forget(ws, run_script):
     t2 = json.loads(r.out)
     assert r.code == 0 and t2["scheme"] == "xor-b64" and t2["expires"] == "2026-04-02"
     r = run_script("memory", "show", t2["id"])
+    assert r.code == 1 and "- Decision: request_approval" in r.err and "简洁" not in r.out + r.err
+    r = run_script("memory", "show", t2["id"], "--approved")
     assert r.code == 0 and "简洁的更新 🎉" in r.out
     r = run_script("memory", "forget", "oauth")
     assert r.code == 1 and "- Decision: request_approval" in r.err
@@ -97,11 +99,11 @@ def test_aes_gcm_with_a_key_in_the_environment(ws, run_script):
     r = run_script("memory", "remember", "--skill", "s", "--topic", "t", "--text", "机密偏好", "--json", env=env)
     assert json.loads(r.out)["scheme"] == "aes-gcm"
     assert "aesgcm:v1:" in (ws / "memory/tier2-internal/s_t.md").read_text()
-    assert "机密偏好" in run_script("memory", "show", "memory/tier2-internal/s_t.md", env=env).out
-    r = run_script("memory", "show", "memory/tier2-internal/s_t.md", "--json")
+    assert "机密偏好" in run_script("memory", "show", "memory/tier2-internal/s_t.md", "--approved", env=env).out
+    r = run_script("memory", "show", "memory/tier2-internal/s_t.md", "--approved", "--json")
     assert r.code == 1 and json.loads(r.out)["kind"] == "key_unavailable"
     env["MEMORY_MANAGER_KEY"] = base64.b64encode(b"y" * 32).decode()
-    r = run_script("memory", "show", "memory/tier2-internal/s_t.md", env=env)
+    r = run_script("memory", "show", "memory/tier2-internal/s_t.md", "--approved", env=env)
     assert r.code == 1 and "wrong key" in r.err
 
 

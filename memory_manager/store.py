@@ -18,17 +18,16 @@ Results are JSON-ready dicts; paths in them are relative to the workspace.
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
 from . import backups, entries, gate, tiers
 from .clock import month_of, today
-from .errors import BadInputError, MalformedFileError, NotFoundError, WorkspaceError
+from .errors import BadInputError, MalformedFileError, NotFoundError
 from .fsio import atomic_write, atomic_write_text, read_text, workspace_lock
 from .names import validate_key, validate_skill, validate_topic
 from .workspace import ensure_inside
@@ -305,7 +304,8 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
         atomic_write(path, content.encode("utf-8"), mode=0o600)
     return {"action": "remember", "id": tiers.t2_id(skill, topic), "path": rel(ws, path),
             "scheme": sealed.params["scheme"], "created": created.isoformat(),
-            "expires": content.split("expires: ", 1)[1].split("\n", 1)[0], "replaced": backup_id is not None,
+            "expires": (created + timedelta(days=int(cfg["tiers"]["t2_expiry_days"]))).isoformat(),
+            "replaced": backup_id is not None,
             "backup": backup_id, "gate": decision.payload()}
 
 
@@ -489,11 +489,6 @@ def check(ws: Path) -> list[str]:
         for path in sorted(folder.glob("*.json")):
             try:
                 tiers.load_stats(path)
-            except (MalformedFileError, Exception) as exc:  # report, never raise
+            except Exception as exc:  # MalformedFileError / UnreadableFileError: report, never raise
                 problems.append(f"{path.name}: {exc}")
     return problems
-
-
-def json_dumps(doc: Any) -> str:
-    """Compact, readable JSON (UTF-8 text kept)."""
-    return json.dumps(doc, ensure_ascii=False, indent=2)

@@ -216,6 +216,14 @@ def _archive_dir(run: _Run, month: str) -> Path:
     return root / month
 
 
+def _make_dir(run: _Run, folder: Path) -> None:
+    """Create ``folder`` (and parents), recording each new one so a restore removes it."""
+    missing = [p for p in [folder, *folder.parents] if not p.exists() and inside(run.ws, p)]
+    for path in reversed(missing):
+        run.backup().save_new_dir(path)
+    folder.mkdir(parents=True, exist_ok=True)
+
+
 def _t2_entries(run: _Run) -> list[tiers.T2Entry]:
     """The T2 entries cleanup may touch: symlinks and malformed files are reported and left alone."""
     found = []
@@ -324,7 +332,7 @@ def archive_expired(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
             if not run.dry:
                 run.backup().save(path)
                 run.backup().save(target)
-                folder.mkdir(parents=True, exist_ok=True)
+                _make_dir(run, folder)
                 os.replace(path, target)
                 ledger[run.rel(target)] = stamp
         else:
@@ -333,7 +341,7 @@ def archive_expired(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
             run.act("archive", path, f"{len(group)} expired entries of a multi file moved", target)
             if not run.dry:
                 run.backup().save(target)
-                folder.mkdir(parents=True, exist_ok=True)
+                _make_dir(run, folder)
                 atomic_write(target, tiers.render_multi(skill, group[0].month or month, group).encode("utf-8"), mode=0o600)
                 _rewrite_without(run, path, group)
                 ledger[run.rel(target)] = stamp
@@ -435,10 +443,13 @@ def compact_t2(run: _Run, t2: list[tiers.T2Entry]) -> None:
     for (skill, month), group in sorted(groups.items()):
         files = {e.path for e in group}
         target = tiers.multi_path(run.ws, skill, month)
-        if len(files) < 2 and (len(files) == 0 or target in files):
+        others = files - {target}
+        # Only where it combines something: two or more files, or one file
+        # joining an existing multi file. A lone entry keeps its own file.
+        if not others or (len(files) < 2 and not target.exists()):
             continue
         run.act("compact", target, f"{len(group)} entries of {skill} ({month}) combined from {len(files)} files")
-        run.report.merged += len(files) - (1 if target in files else 0)
+        run.report.merged += len(others)
         chosen.extend(group)
     if chosen and not run.dry:
         tiers.compact(run.ws, chosen, run.backup())
@@ -595,6 +606,9 @@ def run_cleanup(ws: Path, cfg: dict[str, Any], *, dry_run: bool = False, if_due:
         folder.mkdir(parents=True, exist_ok=True)
         with open(folder / LOG_NAME, "a", encoding="utf-8") as handle:
             handle.write(report.log_line + "\n")
+        if run._backup is not None:  # something changed: keep the indexes' old bytes with the rest
+            for name in (entries.DAILY_INDEX, entries.KNOWLEDGE_INDEX):
+                run.backup().save(entries.memory_dir(ws) / name)
         entries.rebuild_indexes(ws, cfg, report.problems)
         doc = dict(STATE_FORMAT, last_run=now().isoformat(timespec="seconds"))
         atomic_write(folder / STATE_NAME, (json.dumps(doc) + "\n").encode("utf-8"))

@@ -33,7 +33,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -176,6 +176,8 @@ def t2_path(ws: Path, skill: str, topic: str) -> Path:
 
 
 def _as_date(value: Any) -> date | None:
+    if isinstance(value, datetime):  # YAML reads "2026-09-01 10:00" as a datetime: keep its date
+        return value.date()
     if isinstance(value, date):
         return value
     if isinstance(value, str):

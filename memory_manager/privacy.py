@@ -320,7 +320,10 @@ def _phone_ok(value: str, m: re.Match[str], text: str) -> bool:
             number = phonenumbers.parse(raw, region)
         except phonenumbers.NumberParseException:
             continue
-        if phonenumbers.is_valid_number(number):
+        # With an explicit country code a number of a possible length is
+        # enough: reserved ranges (Ofcom's 07700 900xxx) and newly opened
+        # ones are missing from the validity metadata but still phones.
+        if phonenumbers.is_valid_number(number) or (international and phonenumbers.is_possible_number(number)):
             return True
     return False
 

@@ -29,6 +29,7 @@ Report format: ``privacy-audit`` version 1 (``references/formats.md``).
 """
 from __future__ import annotations
 
+import importlib
 import os
 import re
 from dataclasses import asdict, dataclass, field
@@ -230,8 +231,10 @@ def _items(ws: Path, path: Path, text: str, decrypted: bool = False) -> Iterator
 
 def _t2_reader() -> tuple[Any, Any] | None:
     """Return (iter_t2_entries, decrypt_entry) from the store, or None when it is not installed."""
+    # Imported lazily: the store writes this module, and the audit must still
+    # run (scanning T2 files as text) where it is missing.
     try:
-        from . import tiers  # noqa: PLC0415 - written by the store; imported lazily on purpose
+        tiers = importlib.import_module("memory_manager.tiers")
     except ImportError:
         return None
     iter_entries = getattr(tiers, "iter_t2_entries", None)

@@ -759,6 +759,7 @@ def _lowered(text: str) -> str:
 #: English topic keyword rules run as one combined pattern (one pass over
 #: the text instead of six); the named group says which rule matched.
 _TOPIC_EN = [rule for rule in RULES_LIST if rule.category in TOPIC_CATEGORIES and rule.lower]
+_TOPIC_EN_NAMES = frozenset(rule.name for rule in _TOPIC_EN)
 _TOPIC_EN_PATTERN = re.compile("|".join(f"(?P<t{i}>{rule.pattern.pattern})" for i, rule in enumerate(_TOPIC_EN)))
 
 
@@ -777,7 +778,7 @@ def _matches(text: str, low: str) -> Iterator[tuple[Rule, re.Match[str]]]:
     """Yield (rule, match) for every rule, in table order (the topic keywords last)."""
     regions = _numeric_regions(text)
     for rule in RULES_LIST:
-        if rule in _TOPIC_EN:
+        if rule.name in _TOPIC_EN_NAMES:
             continue
         if rule.numeric:
             for rs, re_ in regions:

@@ -37,6 +37,8 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Callable, Iterable, Iterator
 
+from .clock import today
+
 #: category -> (sensitivity class, is T3: never stored)
 CATEGORIES: dict[str, tuple[str, bool]] = {
     "secret": ("credential", True),
@@ -107,7 +109,7 @@ def redact(value: str, keep: int = 4) -> str:
 
 _PLACEHOLDER_WORDS = re.compile(
     r"(?i)x{4,}|\*{3,}|\.{3}|[<>{}]|\$|%[A-Z_]+%|your|example|placeholder|redacted|dummy|sample|"
-    r"changeme|here\b|_here|todo|fixme|replace|insert|<|xxx")
+    r"changeme|_here|todo|fixme|replace|insert")
 _PLACEHOLDER_VALUES = {"password", "passwd", "pass", "secret", "token", "none", "null", "empty", "string",
                        "value", "true", "false", "undefined", "required", "optional", "hidden", "masked"}
 
@@ -165,9 +167,11 @@ def _random_ok(value: str, _m: re.Match[str], _text: str) -> bool:
 
 def _password_ok(value: str, m: re.Match[str], text: str) -> bool:
     v = value.strip("'\"`")
-    # A number alone after "password" is usually a length or a policy
-    # ("password: 12 characters"); real passwords mix classes.
-    return len(v) >= 4 and not is_placeholder(v) and not v.isdigit()
+    # "PWD=/home/x" is the working directory, not a password; a short number
+    # is a length or a count ("pwd: 12"); a 6+ digit PIN is a password.
+    if v.startswith(("/", "~", ".", "\\")) or (v.isdigit() and len(v) < 6):
+        return False
+    return len(v) >= 4 and not is_placeholder(v)
 
 
 def _cn_ric_ok(value: str, _m: re.Match[str], _text: str) -> bool:
@@ -192,7 +196,7 @@ def _cn_ric_ok(value: str, _m: re.Match[str], _text: str) -> bool:
             born = date(int(number[6:10]), int(number[10:12]), int(number[12:14]))
         except ValueError:
             return False
-    return date(1900, 1, 1) <= born <= date.today()
+    return date(1900, 1, 1) <= born <= today()  # clock.today honours MEMORY_MANAGER_NOW
 
 
 def luhn_valid(digits: str) -> bool:

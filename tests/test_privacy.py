@@ -56,6 +56,7 @@ POSITIVES = [
     ("secret", "{GROQ_KEY}"),
     ("secret", "postgres://admin:{PASSWORD}@db.internal:5432/app"),
     ("secret", "password={PASSWORD}"),
+    ("secret", "pin password=12345678"),
     ("secret", "the wifi password is {PASSWORD}"),
     ("secret", "登录密码是 {PASSWORD}"),
     ("secret", "client_secret = \"{B64_SECRET}\""),
@@ -163,6 +164,8 @@ NEGATIVES = [
     "SSN-shaped 000-12-3456 is never issued",
     "the wheel is 9 inches",
     "第3点需要再讨论",
+    "PWD=/srv/app/current",
+    "pwd: 12",
 ]
 
 #: category -> a benign line that comes close to that category's rules.
@@ -341,3 +344,14 @@ def test_finding_is_frozen_dataclass():
     f = Finding("email", "email", 1, 0, 3, "a**")
     with pytest.raises(AttributeError):
         f.line = 2  # type: ignore[misc]
+
+
+def test_importing_the_detector_and_audit_loads_no_third_party_module():
+    # The per-turn path may import these: the standard library only at import time.
+    import subprocess
+
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import memory_manager.privacy, memory_manager.audit; "
+            "print(sorted(m for m in ('phonenumbers', 'stdnum', 'click', 'rich', 'yaml', 'frontmatter') "
+            "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code, str(ROOT)], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -274,9 +274,12 @@ def _audit_t2(ws: Path, cfg: dict[str, Any], report: AuditReport, only: set[Path
         if error:
             report.unreadable.append({"file": rel, "reason": f"malformed entry: {error}"})
             continue
-        if str(getattr(entry, "scheme", "") or "") == "xor-b64":
+        meta = getattr(entry, "meta", None) or {}
+        scheme = getattr(entry, "scheme", None) or meta.get("scheme")
+        if str(scheme or "") == "xor-b64":
             xor_in_use = True
-        if getattr(entry, "expires", None) in (None, ""):
+        expires = getattr(entry, "expires", None) or meta.get("expires")
+        if expires in (None, ""):
             report.findings.append(AuditItem(rel, None, "t2_expiry", "t2_expiry", "t2_expires_missing",
                                              "no 'expires' date"))
         try:

@@ -370,8 +370,10 @@ def _handle_ok(value: str, m: re.Match[str], text: str) -> bool:
     if after in ("/", "(") or "." in name and not name.endswith("."):
         return False  # npm scopes (@types/node), decorators (@app.route, @fixture(...))
     line_start = text.rfind("\n", 0, m.start()) + 1
-    if not text[line_start:m.start() - 1].strip():
-        # A line that starts with "@word" is a decorator or an annotation.
+    line_end = text.find("\n", m.end())
+    rest = text[m.end():len(text) if line_end < 0 else line_end]
+    if not text[line_start:m.start()].strip() and not rest.strip():
+        # "@word" alone on a line is a decorator or an annotation in a code block.
         return False
     return True
 

@@ -1,0 +1,401 @@
+"""The privacy audit: the Tiers seed's checklist over the memory tree.
+
+Checklist (Tiers seed, "Privacy Audit Checklist"), one check id each:
+
+- ``names_handles``: no real names, usernames or handles;
+- ``keys_tokens``: no API keys or tokens in any visible file;
+- ``home_paths``: no filesystem paths containing personal home directories;
+- ``schedules``: no fixed personal schedules ("early morning", not "6am");
+- ``location``: no geographic detail finer than a city;
+- ``t2_expiry``: every Tier 2 entry has an expiry date;
+- ``tier3``: Tier 3 data (e-mail, phone, government IDs, card and bank
+  numbers) never touches memory.
+
+Sensitive topics (health, legal, financial, ...) are not on the checklist:
+the memory gate asks for approval before they are stored, so on disk they
+are reported as *notices*, which do not fail the audit.
+
+What is scanned: ``MEMORY.md`` and every file under ``memory/`` except the
+derived and machine-state folders (``memory/.cache``, ``memory/.state``) and
+the lock; the archive included. Symlinks that lead out of the workspace are
+never followed (listed as skipped). Tier 2 entries are read through
+:mod:`memory_manager.tiers` (imported lazily: ``iter_t2_entries``,
+``decrypt_entry``); each one is decrypted when the key is available and its
+plaintext scanned, and the entries it cannot read are listed. The report
+never holds a secret in full: excerpts come redacted from
+:func:`memory_manager.privacy.scan`.
+
+Report format: ``privacy-audit`` version 1 (``references/formats.md``).
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from .errors import MemoryManagerError, UnreadableFileError, WorkspaceError
+from .fsio import read_text
+from .privacy import TOPIC_CATEGORIES, scan
+
+REPORT_FORMAT = "privacy-audit"
+REPORT_VERSION = 1
+
+#: check id -> title (Tiers seed privacy audit checklist, in its order).
+CHECKS: dict[str, str] = {
+    "names_handles": "No real names, usernames or handles",
+    "keys_tokens": "No API keys or tokens",
+    "home_paths": "No paths containing personal home directories",
+    "schedules": "No fixed personal schedules",
+    "location": "Nothing finer than city level",
+    "t2_expiry": "Every Tier 2 entry has an expiry date",
+    "tier3": "Tier 3 data never touches memory",
+}
+#: detector category -> checklist item it breaks.
+CATEGORY_CHECK: dict[str, str] = {
+    "name": "names_handles",
+    "handle": "names_handles",
+    "secret": "keys_tokens",
+    "home_path": "home_paths",
+    "schedule": "schedules",
+    "address": "location",
+    "email": "tier3",
+    "phone": "tier3",
+    "government_id": "tier3",
+    "payment_card": "tier3",
+    "bank_account": "tier3",
+}
+#: Check id of the (non-failing) sensitive-topic notices.
+TOPIC_CHECK = "sensitive_topics"
+
+#: Folders under memory/ that are not memory content: derived caches
+#: (rebuildable copies of the notes, which would only repeat findings) and
+#: machine state (access counts, the redacted audit log).
+SKIPPED_DIRS = {".cache", ".state"}
+SKIPPED_FILES = {".lock", "memory-manager.json"}  # the lock; the workspace config override
+ROOT_FILES = ("MEMORY.md", "memory.md")
+
+XOR_WARNING = ("xor-b64 is obfuscation, not encryption: its key is derived from the skill name and "
+               "month, so anyone with the file can read it. Use aes-gcm for Tier 2 entries.")
+
+# A line that is nothing but Base64 (24+ characters) inside a T2 entry file
+# is the entry's ciphertext, whatever layout the writer chose.
+_B64_LINE = re.compile(r"^[ \t>]*[A-Za-z0-9+/=_-]{24,}[ \t]*$")
+
+
+@dataclass(frozen=True)
+class AuditItem:
+    """One finding or notice: where it is, what it breaks, a redacted excerpt.
+
+    ``file`` is relative to the workspace (POSIX separators); ``line`` is
+    1-based (in the decrypted plaintext when ``decrypted`` is true), or None
+    for entry-level findings such as a missing expiry date.
+    """
+
+    file: str
+    line: int | None
+    check: str
+    category: str
+    rule: str
+    excerpt: str
+    decrypted: bool = False
+
+
+@dataclass
+class AuditReport:
+    """The result of an audit (see :func:`audit_workspace`)."""
+
+    workspace: Path
+    scope: str
+    files_scanned: int = 0
+    findings: list[AuditItem] = field(default_factory=list)
+    notices: list[AuditItem] = field(default_factory=list)
+    t2_entries: int = 0
+    t2_decrypted: int = 0
+    unreadable: list[dict[str, str]] = field(default_factory=list)
+    skipped: list[dict[str, str]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def clean(self) -> bool:
+        """True when no checklist item failed (notices and unreadable entries do not count)."""
+        return not self.findings
+
+    def check_results(self) -> list[dict[str, Any]]:
+        """One row per checklist item: id, title, passed, number of findings."""
+        counts: dict[str, int] = {}
+        for item in self.findings:
+            counts[item.check] = counts.get(item.check, 0) + 1
+        return [{"id": cid, "title": title, "passed": not counts.get(cid), "findings": counts.get(cid, 0)}
+                for cid, title in CHECKS.items()]
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``privacy-audit`` v1 document (``references/formats.md``)."""
+        return {
+            "format": REPORT_FORMAT,
+            "version": REPORT_VERSION,
+            "workspace": str(self.workspace),
+            "scope": self.scope,
+            "clean": self.clean,
+            "summary": {
+                "files_scanned": self.files_scanned,
+                "findings": len(self.findings),
+                "notices": len(self.notices),
+                "t2_entries": self.t2_entries,
+                "t2_decrypted": self.t2_decrypted,
+                "t2_unreadable": len(self.unreadable),
+            },
+            "checks": self.check_results(),
+            "findings": [asdict(item) for item in self.findings],
+            "notices": [asdict(item) for item in self.notices],
+            "unreadable": list(self.unreadable),
+            "skipped": list(self.skipped),
+            "warnings": list(self.warnings),
+        }
+
+
+def _rel(ws: Path, path: Path) -> str:
+    try:
+        return path.relative_to(ws).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _inside(ws_resolved: Path, path: Path) -> bool:
+    try:
+        path.resolve().relative_to(ws_resolved)
+    except (ValueError, OSError):
+        return False
+    return True
+
+
+def memory_files(ws: Path) -> tuple[list[Path], list[dict[str, str]]]:
+    """List the files the full audit reads, and the ones it skips (with reasons).
+
+    Args:
+        ws: the workspace folder (absolute).
+
+    Returns (files sorted by path, skipped ``{"file", "reason"}`` rows).
+    Symlinked folders are never entered; symlinked files are read only when
+    they resolve inside the workspace.
+    """
+    ws_resolved = ws.resolve()
+    files: list[Path] = []
+    skipped: list[dict[str, str]] = []
+    for name in ROOT_FILES:
+        candidate = ws / name
+        if candidate.is_file() and all(candidate.resolve() != f.resolve() for f in files):
+            files.append(candidate)
+    root = ws / "memory"
+    if root.is_symlink() and not _inside(ws_resolved, root):
+        skipped.append({"file": "memory", "reason": "symlink leads outside the workspace"})
+        return files, skipped
+    if not root.is_dir():
+        return files, skipped
+    for folder, dirs, names in os.walk(root, followlinks=False):
+        here = Path(folder)
+        keep = []
+        for d in sorted(dirs):
+            if here == root and d in SKIPPED_DIRS:
+                continue
+            if (here / d).is_symlink():
+                skipped.append({"file": _rel(ws, here / d), "reason": "symlinked folder not followed"})
+                continue
+            keep.append(d)
+        dirs[:] = keep
+        for name in sorted(names):
+            path = here / name
+            if here == root and name in SKIPPED_FILES:
+                continue
+            if path.is_symlink() and not _inside(ws_resolved, path):
+                skipped.append({"file": _rel(ws, path), "reason": "symlink leads outside the workspace"})
+                continue
+            if path.is_file():
+                files.append(path)
+    return sorted(files, key=lambda p: _rel(ws, p)), skipped
+
+
+def _mask_ciphertext(text: str) -> str:
+    """Blank the pure-Base64 lines of a T2 entry file (its ciphertext), keeping line numbers."""
+    return "\n".join("" if _B64_LINE.match(line) else line for line in text.split("\n"))
+
+
+def _items(ws: Path, path: Path, text: str, decrypted: bool = False) -> Iterator[AuditItem]:
+    rel = _rel(ws, path)
+    for f in scan(text):
+        check = TOPIC_CHECK if f.category in TOPIC_CATEGORIES else CATEGORY_CHECK.get(f.category, "tier3")
+        yield AuditItem(rel, f.line, check, f.category, f.rule, f.excerpt, decrypted)
+
+
+def _t2_reader() -> tuple[Any, Any] | None:
+    """Return (iter_t2_entries, decrypt_entry) from the store, or None when it is not installed."""
+    # Imported lazily: the store writes this module, and the audit must still
+    # run (scanning T2 files as text) where it is missing.
+    try:
+        tiers = importlib.import_module("memory_manager.tiers")
+    except ImportError:
+        return None
+    iter_entries = getattr(tiers, "iter_t2_entries", None)
+    decrypt = getattr(tiers, "decrypt_entry", None)
+    if iter_entries is None or decrypt is None:
+        return None
+    return iter_entries, decrypt
+
+
+def _entry_path(ws: Path, entry: Any) -> Path:
+    path = Path(getattr(entry, "path"))
+    return path if path.is_absolute() else ws / path
+
+
+def _audit_t2(ws: Path, cfg: dict[str, Any], report: AuditReport, only: set[Path] | None) -> set[Path]:
+    """Check every T2 entry (or those in ``only``); return the paths of the entries seen."""
+    reader = _t2_reader()
+    if reader is None:
+        t2_dir = (ws / "memory" / "tier2-internal").resolve()
+        relevant = (any(t2_dir in p.parents for p in only) if only is not None
+                    else t2_dir.is_dir() and any(t2_dir.iterdir()))
+        if relevant:
+            report.warnings.append("memory_manager.tiers is not available: Tier 2 entries were scanned as "
+                                   "text only, not decrypted, and their expiry dates were not checked.")
+        return set()
+    iter_entries, decrypt = reader
+    seen: set[Path] = set()
+    xor_in_use = False
+    for entry in iter_entries(ws):
+        path = _entry_path(ws, entry)
+        if only is not None and path.resolve() not in only:
+            continue
+        seen.add(path.resolve())
+        report.t2_entries += 1
+        rel = _rel(ws, path)
+        error = getattr(entry, "error", None)
+        if error:
+            report.unreadable.append({"file": rel, "reason": f"malformed entry: {error}"})
+            continue
+        meta = getattr(entry, "meta", None) or {}
+        scheme = getattr(entry, "scheme", None) or meta.get("scheme")
+        if str(scheme or "") == "xor-b64":
+            xor_in_use = True
+        expires = getattr(entry, "expires", None) or meta.get("expires")
+        if expires in (None, ""):
+            report.findings.append(AuditItem(rel, None, "t2_expiry", "t2_expiry", "t2_expires_missing",
+                                             "no 'expires' date"))
+        try:
+            plaintext = decrypt(entry, cfg)
+        except MemoryManagerError as exc:
+            report.unreadable.append({"file": rel, "reason": f"{exc.kind}: {exc}" if str(exc) else exc.kind})
+            continue
+        except (ValueError, UnicodeDecodeError) as exc:
+            report.unreadable.append({"file": rel, "reason": f"cannot decrypt: {exc.__class__.__name__}"})
+            continue
+        report.t2_decrypted += 1
+        for item in _items(ws, path, plaintext, decrypted=True):
+            (report.notices if item.check == TOPIC_CHECK else report.findings).append(item)
+    if xor_in_use and XOR_WARNING not in report.warnings:
+        report.warnings.append(XOR_WARNING)
+    return seen
+
+
+def _audit_files(ws: Path, files: Iterable[Path], t2_paths: set[Path], report: AuditReport) -> None:
+    for path in files:
+        try:
+            text = read_text(path).text
+        except (UnreadableFileError, OSError):
+            report.skipped.append({"file": _rel(ws, path), "reason": "not readable as UTF-8 text"})
+            continue
+        report.files_scanned += 1
+        if path.resolve() in t2_paths:
+            text = _mask_ciphertext(text)
+        for item in _items(ws, path, text):
+            (report.notices if item.check == TOPIC_CHECK else report.findings).append(item)
+
+
+def _start(ws: Path, cfg: dict[str, Any], scope: str) -> AuditReport:
+    ws = Path(ws).absolute()
+    if not ws.is_dir():
+        raise WorkspaceError(f"workspace {ws} is not a directory")
+    report = AuditReport(workspace=ws, scope=scope)
+    scheme = (cfg.get("tiers") or {}).get("encryption_scheme")
+    if scheme == "xor-b64":
+        report.warnings.append(XOR_WARNING)
+    return report
+
+
+def _finish(report: AuditReport) -> AuditReport:
+    key = lambda item: (item.file, item.line or 0, item.check, item.rule)  # noqa: E731
+    report.findings.sort(key=key)
+    report.notices.sort(key=key)
+    report.unreadable.sort(key=lambda row: row["file"])
+    report.skipped.sort(key=lambda row: row["file"])
+    return report
+
+
+def audit_workspace(ws: Path, cfg: dict[str, Any]) -> AuditReport:
+    """Run the privacy checklist over ``MEMORY.md`` and the whole ``memory/`` tree.
+
+    Args:
+        ws: the workspace folder.
+        cfg: the loaded configuration (``config.load_config``); ``tiers``
+            settings decide the key used for T2 entries and whether
+            ``xor-b64`` is in use.
+
+    Returns an :class:`AuditReport`; ``report.clean`` is False when any
+    checklist item failed. Reads only; changes nothing.
+
+    Raises:
+        WorkspaceError: ``ws`` is not a directory.
+    """
+    report = _start(ws, cfg, "workspace")
+    ws = report.workspace
+    files, skipped = memory_files(ws)
+    report.skipped.extend(skipped)
+    t2_paths = _audit_t2(ws, cfg, report, None)
+    _audit_files(ws, files, t2_paths, report)
+    return _finish(report)
+
+
+def audit_paths(ws: Path, paths: Iterable[Path | str], cfg: dict[str, Any]) -> AuditReport:
+    """Run the same checks over a list of changed files only (what the hooks call).
+
+    Args:
+        ws: the workspace folder.
+        paths: files or folders, absolute or relative to ``ws``. Missing
+            paths are ignored (a change may be a deletion); paths outside
+            the workspace are listed as skipped, never read.
+        cfg: the loaded configuration.
+
+    Returns an :class:`AuditReport` with ``scope`` "paths". T2 entries among
+    the paths are decrypted and checked as in :func:`audit_workspace`.
+
+    Raises:
+        WorkspaceError: ``ws`` is not a directory.
+    """
+    report = _start(ws, cfg, "paths")
+    ws = report.workspace
+    ws_resolved = ws.resolve()
+    wanted: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        path = path if path.is_absolute() else ws / path
+        if not path.exists() and not path.is_symlink():
+            continue
+        if not _inside(ws_resolved, path):
+            report.skipped.append({"file": _rel(ws, path), "reason": "outside the workspace"})
+            continue
+        if path.is_dir():
+            for folder, dirs, names in os.walk(path, followlinks=False):
+                dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not (Path(folder) / d).is_symlink())
+                for name in sorted(names):
+                    child = Path(folder) / name
+                    if child.is_file() and _inside(ws_resolved, child) and name not in SKIPPED_FILES:
+                        wanted.append(child)
+        elif path.is_file():
+            wanted.append(path)
+    unique: dict[Path, Path] = {}
+    for path in wanted:
+        unique.setdefault(path.resolve(), path)
+    t2_paths = _audit_t2(ws, cfg, report, set(unique)) if unique else set()
+    _audit_files(ws, sorted(unique.values(), key=lambda p: _rel(ws, p)), t2_paths, report)
+    return _finish(report)

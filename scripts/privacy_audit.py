@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""privacy_audit.py: run the privacy checklist over the memory tree and MEMORY.md.
+
+Exit codes: 0 clean, 1 findings, 2 bad input (missing workspace, bad config).
+Sensitive-topic notices and Tier 2 entries that cannot be decrypted are
+listed but do not change the exit code. Excerpts are always redacted.
+"""
+import sys, pathlib; sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # noqa: E401,E702
+from memory_manager.deps import require; require()  # noqa: E702
+
+from pathlib import Path  # noqa: E402
+
+import click  # noqa: E402
+from rich.table import Table  # noqa: E402
+from rich.text import Text  # noqa: E402
+
+from memory_manager.audit import AuditReport, audit_workspace  # noqa: E402
+from memory_manager.cli import common_options, emit_json, handle_errors, run, stdout, verbose_line  # noqa: E402
+from memory_manager.config import load_config  # noqa: E402
+from memory_manager.workspace import resolve_workspace  # noqa: E402
+
+
+def render(report: AuditReport) -> None:
+    """Print ``report`` for a person: checklist, findings table, notices, unreadable entries, warnings."""
+    checks = Table(title="Privacy checklist", show_lines=False)
+    checks.add_column("check")
+    checks.add_column("result")
+    checks.add_column("findings", justify="right")
+    for row in report.check_results():
+        checks.add_row(Text(row["title"]), Text("ok" if row["passed"] else "FAIL",
+                                               style="green" if row["passed"] else "bold red"),
+                       str(row["findings"]))
+    stdout.print(checks)
+    if report.findings:
+        table = Table(title="Findings")
+        for column in ("file", "line", "check", "category", "rule", "excerpt"):
+            table.add_column(column, justify="right" if column == "line" else "left")
+        for item in report.findings:
+            file = item.file + (" (decrypted)" if item.decrypted else "")
+            table.add_row(Text(file), "" if item.line is None else str(item.line), item.check, item.category,
+                          item.rule, Text(item.excerpt))
+        stdout.print(table)
+    if report.notices:
+        stdout.print(Text(f"{len(report.notices)} sensitive-topic notice(s) (the gate asks before storing these):"))
+        for item in report.notices:
+            stdout.print(Text(f"  {item.file}:{item.line} {item.category}: {item.excerpt}"))
+    for row in report.unreadable:
+        stdout.print(Text(f"not checked (cannot read Tier 2 entry): {row['file']}: {row['reason']}"))
+    for row in report.skipped:
+        stdout.print(Text(f"skipped: {row['file']}: {row['reason']}"))
+    for warning in report.warnings:
+        stdout.print(Text("warning: " + warning, style="yellow"))
+    verdict = "clean" if report.clean else f"{len(report.findings)} finding(s)"
+    stdout.print(Text(f"{report.files_scanned} file(s) scanned, {report.t2_decrypted}/{report.t2_entries} "
+                      f"Tier 2 entries decrypted: {verdict}"))
+
+
+@click.command(help="Audit the memory tree and MEMORY.md against the privacy checklist "
+                    "(exit 0 clean, 1 findings, 2 bad input).")
+@common_options
+@handle_errors
+def main(workspace: Path | None, json_: bool, verbose: bool) -> int:
+    resolved = resolve_workspace(workspace)
+    verbose_line(verbose, f"workspace {resolved.path} (chosen by {resolved.rule})")
+    cfg = load_config(resolved.path)
+    report = audit_workspace(resolved.path, cfg)
+    if json_:
+        emit_json(report.to_json())
+    else:
+        render(report)
+    return 0 if report.clean else 1
+
+
+if __name__ == "__main__":
+    run(main)

@@ -65,7 +65,7 @@ def test_past_expires_is_archived_even_when_recent(mem):
 
 
 def test_pii_purged_without_backup_copy_and_redacted_audit(mem):
-    email = "alice" + "@" + "example.org"
+    email = "alice.chen" + "@" + "mailbox-hq.net"  # not a reserved domain: the detector ignores those
     pii = t2(mem, "crm", "contact", f"Send the weekly report to {email}", date(2026, 11, 25))
     t2(mem, "crm", "tone", "Prefers a friendly tone.", date(2026, 11, 25))
     report = run(mem)

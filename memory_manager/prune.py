@@ -116,11 +116,21 @@ def _value_all(ws: Path, cfg: dict[str, Any], idx) -> tuple[list[Valued], list[d
     return valued, rows
 
 
-def _archive_rel(row: dict[str, Any], today_month: str) -> str:
+def _archive_rel(ws: Path, row: dict[str, Any], today_month: str, taken: set[str]) -> str:
+    """Archive file for an entry: sections of a daily note share one file per note; a
+    knowledge entry keeps a file of its own (``-2``, ``-3``... when the name is taken)
+    so its frontmatter stays at the top."""
     month = row["date"][:7] if row["date"] else today_month
     stem = Path(row["path"]).stem
-    prefix = "knowledge" if row["kind"] == "knowledge" else "daily"
-    return (ARCHIVE_DIR / month / f"{prefix}-{stem}.md").as_posix()
+    if row["kind"] != "knowledge":
+        return (ARCHIVE_DIR / month / f"daily-{stem}.md").as_posix()
+    n = 1
+    while True:
+        rel = (ARCHIVE_DIR / month / f"knowledge-{stem}{'' if n == 1 else f'-{n}'}.md").as_posix()
+        if rel not in taken and not (ws / rel).exists():
+            taken.add(rel)
+            return rel
+        n += 1
 
 
 def plan(ws: Path, cfg: dict[str, Any], idx=None) -> Plan:
@@ -145,9 +155,10 @@ def plan(ws: Path, cfg: dict[str, Any], idx=None) -> Plan:
     order = sorted(valued, key=lambda v: (v.value, v.row["date"] or "", v.row["path"], v.row["ordinal"]))
     moves: list[Move] = []
     chosen: set[str] = set()
+    taken: set[str] = set()
     for v in order:
         if v.protected is None and v.value < threshold:
-            moves.append(Move(v, f"value {v.value:.3f} below threshold {threshold:g}", _archive_rel(v.row, month)))
+            moves.append(Move(v, f"value {v.value:.3f} below threshold {threshold:g}", _archive_rel(ws, v.row, month, taken)))
             chosen.add(v.row["id"] + "\0" + v.row["path"])
     remaining = len(valued) - len(moves)
     for v in order:
@@ -156,7 +167,7 @@ def plan(ws: Path, cfg: dict[str, Any], idx=None) -> Plan:
         key = v.row["id"] + "\0" + v.row["path"]
         if v.protected is None and key not in chosen:
             moves.append(Move(v, f"beyond capacity window {window} (value {v.value:.3f})",
-                              _archive_rel(v.row, month)))
+                              _archive_rel(ws, v.row, month, taken)))
             chosen.add(key)
             remaining -= 1
     return Plan(moves, valued, len(rows), by_kind)
@@ -243,14 +254,16 @@ def prune(ws: Path, cfg: dict[str, Any], dry_run: bool = False) -> dict[str, Any
                 tf = read_text(path)
                 base = tf.text if tf.text.endswith("\n") or not tf.text else tf.text + "\n"
                 like[arch] = tf
+            elif arch.split("/")[-1].startswith("knowledge-"):
+                base = ""  # the knowledge file verbatim: its frontmatter stays first
             else:
                 src = next(m.item.row["path"] for m in moved if m.archive == arch)
                 base = f"# Archived from {src}\n\n"
             new_text[arch] = base + "\n".join(pieces)
         backup = backups.start(ws, "prune")
         for arch in archive_add:
-            folder = (ws / arch).parent
-            if not folder.exists():
+            missing = [f for f in (ws / arch).parents if f != ws and not f.exists() and ws in f.parents]
+            for folder in reversed(missing):  # outermost first, so a restore removes them all
                 backup.save_new_dir(folder)
         for rel in list(new_text) + removals:
             backup.save(ws / rel)

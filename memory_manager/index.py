@@ -79,9 +79,9 @@ class RecallIndex:
     # -- freshness -----------------------------------------------------------------
     def _scan(self) -> dict[str, tuple[str, int, int]]:
         found = {}
-        for rel, kind in units.source_files(self.ws):
+        for rel, kind, dirent in units.scan_sources(self.ws):
             try:
-                st = os.stat(self.ws / rel)
+                st = dirent.stat()
             except OSError:
                 continue
             found[rel] = (kind, st.st_mtime_ns, st.st_size)
@@ -92,6 +92,7 @@ class RecallIndex:
         known = {row[1]: row for row in self.conn.execute(
             "SELECT file_no, path, kind, mtime_ns, size, sha, indexed_ns FROM files")}
         to_parse, touch = [], []
+        now_ns = time.time_ns()
         for rel, (kind, mtime, size) in found.items():
             row = known.get(rel)
             if row and row[2] == kind and row[3] == mtime and row[4] == size and mtime + RACY_NS < row[6]:
@@ -101,7 +102,9 @@ class RecallIndex:
             except OSError:
                 continue
             if row and row[2] == kind and row[5] == hashlib.sha256(data).hexdigest():
-                if row[3] != mtime or row[4] != size or not mtime + RACY_NS < row[6]:
+                # Same content: record the new stat, or settle a racy file once the clock
+                # has moved past its window (no write while it is still racy).
+                if row[3] != mtime or row[4] != size or mtime + RACY_NS < now_ns:
                     touch.append((rel, mtime, size))
                 continue
             to_parse.append((rel, kind, mtime, size, data))
@@ -181,6 +184,15 @@ class RecallIndex:
         match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
         return dict(self.conn.execute("SELECT rowid, -bm25(fts) FROM fts WHERE fts MATCH ?", (match,)))
 
+    def bm25_rows(self, terms: list[str]) -> list[tuple[int, float, str, str | None, str]]:
+        """Like :meth:`bm25` with what scoring needs: ``(rowid, BM25, id, date, tag_terms JSON)``."""
+        if not terms:
+            return []
+        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        return self.conn.execute(
+            "SELECT f.rowid, -bm25(fts), e.id, e.date, e.tag_terms FROM fts f JOIN entries e ON e.rowid = f.rowid"
+            " WHERE fts MATCH ?", (match,)).fetchall()
+
     def entries(self, rowids: Iterable[int]) -> dict[int, dict[str, Any]]:
         """Return entry rows (dicts keyed by :data:`ENTRY_COLUMNS`) for ``rowids``."""
         out: dict[int, dict[str, Any]] = {}
@@ -191,6 +203,17 @@ class RecallIndex:
             sql = f"SELECT {cols} FROM entries WHERE rowid IN ({','.join('?' * len(chunk))})"
             for row in self.conn.execute(sql, chunk):
                 out[row[0]] = dict(zip(ENTRY_COLUMNS, row))
+        return out
+
+    def score_rows(self, rowids: Iterable[int]) -> dict[int, tuple[str, str | None, str]]:
+        """Return ``{rowid: (id, date, tag_terms JSON)}``: just what scoring needs."""
+        out: dict[int, tuple[str, str | None, str]] = {}
+        ids = list(rowids)
+        for i in range(0, len(ids), 500):
+            chunk = ids[i:i + 500]
+            sql = f"SELECT rowid, id, date, tag_terms FROM entries WHERE rowid IN ({','.join('?' * len(chunk))})"
+            for row in self.conn.execute(sql, chunk):
+                out[row[0]] = row[1:]
         return out
 
     def all_entries(self, kinds: Iterable[str] | None = None) -> list[dict[str, Any]]:

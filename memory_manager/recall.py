@@ -19,6 +19,7 @@ the query's best one (issue 4: 1.0 for the best match). Measured on LoCoMo
 from __future__ import annotations
 
 import heapq
+import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -30,8 +31,6 @@ from . import scoring, textproc
 #: Share of the best neighbouring entry's BM25 added to an entry's own
 #: (0 disables). Chosen on LoCoMo's dev split; see bench/README.md.
 NEIGHBOUR_SHARE = 0.3
-#: Entries scored per batch while the top-k is not yet settled.
-_BATCH = 256
 
 
 @dataclass
@@ -145,72 +144,67 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
     own_index = index is None
     idx = open_index(ws) if own_index else index
     try:
-        bm = idx.bm25(terms)
+        found = idx.bm25_rows(terms)
+        cand = {r: (ident, day, tt) for r, _, ident, day, tt in found}
+        bm = {r: s for r, s, *_ in found}
         t2 = _load_t2(ws, cfg, track)
-        t2_rows = {}
+        t2_rows: dict[int, dict[str, Any]] = {}
         if t2:
+            from .index import tag_terms as _tag_terms
+
             t2_bm = _t2_bm25(t2, terms, idx)
             bm.update(t2_bm)
             for i, e in enumerate(t2):
-                if -(i + 1) in t2_bm:
-                    t2_rows[-(i + 1)] = {"rowid": -(i + 1), "path": e.path, "ordinal": e.ordinal, "id": e.id,
-                                         "heading": e.heading, "date": e.date, "kind": e.kind,
-                                         "tag_terms": None, "tags_list": e.tags, "text": e.text}
+                r = -(i + 1)
+                if r in t2_bm:
+                    tt = json.dumps(_tag_terms(e.tags), ensure_ascii=False)
+                    t2_rows[r] = {"rowid": r, "path": e.path, "ordinal": e.ordinal, "id": e.id,
+                                  "heading": e.heading, "date": e.date, "kind": e.kind, "text": e.text}
+                    cand[r] = (e.id, e.date, tt)
         if not bm:
             return []
         share = NEIGHBOUR_SHARE if neighbour_share is None else neighbour_share
-        raw = {r: s + share * max(bm.get(r - 1, 0.0), bm.get(r + 1, 0.0)) if r > 0 else s
-               for r, s in bm.items()}
+        get = bm.get
+        raw = {r: s + share * max(get(r - 1, 0.0), get(r + 1, 0.0)) if r > 0 else s for r, s in bm.items()}
         best = max(raw.values())
-        ranked = sorted(raw.items(), key=lambda kv: (-kv[1], kv[0]))
 
         stats = access.load(ws)
         now = clock_now()
         today = now.date()
         w = cfg["scoring"]
         off = set(disabled)
-        max_count = max((int(v.get("count", 0)) for v in stats.values() if isinstance(v, dict)), default=0)
-        acc_bound = scoring.access_score(max_count, 0.0, cfg)
-        # Upper bound of the non-keyword parts: lets us stop once no later entry can enter the top-k.
-        extra_bound = ((0 if "time" in off else w["time_decay_weight"])
-                       + (0 if "access" in off else w["access_frequency_weight"]) * acc_bound
-                       + (0 if "tags" in off else w["tag_match_weight"]) * max(1.0, cfg["recall"]["untagged_tag_score"]))
-        kw_w = 0 if "keyword" in off else w["keyword_weight"]
-        heap: list[tuple[float, int, int, scoring.Parts]] = []
-        rows: dict[int, dict[str, Any]] = {}
-        pos = 0
-        while pos < len(ranked):
-            if len(heap) >= k and kw_w * ranked[pos][1] / best + extra_bound < heap[0][0]:
-                break
-            batch = ranked[pos:pos + _BATCH]
-            pos += len(batch)
-            fetched = idx.entries(r for r, _ in batch if r > 0)
-            fetched.update({r: t2_rows[r] for r, _ in batch if r < 0})
-            for r, value in batch:
-                row = fetched.get(r)
-                if row is None:
-                    continue
-                if row.get("tag_terms") is None:
-                    from .index import tag_terms as _tag_terms
+        wk = 0.0 if "keyword" in off else w["keyword_weight"]
+        wt = 0.0 if "time" in off else w["time_decay_weight"]
+        wa = 0.0 if "access" in off else w["access_frequency_weight"]
+        wg = 0.0 if "tags" in off else w["tag_match_weight"]
+        untagged = cfg["recall"]["untagged_tag_score"]
+        time_cache: dict[str | None, float] = {}
+        tag_cache: dict[str, float] = {"[]": untagged, "": untagged}
 
-                    tt = _tag_terms(row.get("tags_list") or [])
-                else:
-                    import json
+        def parts_of(r: int) -> tuple[float, float, float, float]:
+            ident, day, tt_json = cand[r]
+            t = time_cache.get(day)
+            if t is None:
+                t = time_cache[day] = scoring.time_score(scoring.age_days(day, today), cfg)
+            g = tag_cache.get(tt_json)
+            if g is None:
+                g = tag_cache[tt_json] = scoring.tag_score(json.loads(tt_json), terms, cfg)
+            st = stats.get(ident)
+            a = 0.0
+            if isinstance(st, dict):
+                a = scoring.access_score(int(st.get("count", 0)), access.days_since(st.get("last"), now), cfg)
+            return raw[r] / best, t, a, g
 
-                    tt = json.loads(row["tag_terms"])
-                st = stats.get(row["id"]) if isinstance(stats.get(row["id"]), dict) else {}
-                parts = scoring.combine(
-                    value / best,
-                    scoring.time_score(scoring.age_days(row["date"], today), cfg),
-                    scoring.access_score(int(st.get("count", 0)), access.days_since(st.get("last"), now), cfg),
-                    scoring.tag_score(tt, terms, cfg),
-                    cfg, off)
-                item = (parts.total, -r, r, parts)
-                if len(heap) < k:
-                    heapq.heappush(heap, item)
-                elif item > heap[0]:
-                    heapq.heapreplace(heap, item)
-                rows[r] = row
+        # One pass over every candidate (a few thousand at most at 10k entries): the parts
+        # are cached per date and per tag set, so this stays a tight loop.
+        scored = []
+        for r in raw:
+            kw, t, a, g = parts_of(r)
+            scored.append((wk * kw + wt * t + wa * a + wg * g, -r, r))
+        heap = heapq.nlargest(k, scored)
+        heap = [(total, neg, r, scoring.combine(*parts_of(r), cfg, off)) for total, neg, r in heap]
+        rows = idx.entries(it[2] for it in heap if it[2] > 0)
+        rows.update({it[2]: t2_rows[it[2]] for it in heap if it[2] < 0})
         chosen = sorted(heap, key=lambda it: (-it[0], rows[it[2]]["path"], rows[it[2]]["ordinal"]))
         snip = cfg["recall"]["snippet_chars"]
         hits = []

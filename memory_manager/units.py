@@ -66,19 +66,44 @@ class Entry:
     meta: dict[str, Any] = field(default_factory=dict)
 
 
-def _walk_md(folder: Path, recursive: bool) -> Iterator[Path]:
+def _walk_md(folder: str, prefix: str, recursive: bool, out: list, kind: str,
+             name_ok=None) -> None:
+    """Append ``(relative path, kind, DirEntry)`` for each ``*.md`` under ``folder``.
+
+    Plain strings and ``os.scandir`` (no ``pathlib``): this runs on every recall,
+    over every memory file, so it must stay cheap.
+    """
     try:
         with os.scandir(folder) as it:
             items = sorted(it, key=lambda d: d.name)
     except OSError:
         return
     for item in items:
-        if item.name.startswith("."):
+        name = item.name
+        if name.startswith("."):
             continue
-        if item.is_file() and item.name.endswith(".md"):
-            yield Path(item.path)
+        if name.endswith(".md") and item.is_file():
+            if name_ok is None or name_ok(name):
+                out.append((prefix + name, kind, item))
         elif recursive and item.is_dir(follow_symlinks=False):
-            yield from _walk_md(Path(item.path), True)
+            _walk_md(item.path, prefix + name + "/", True, out, kind, name_ok)
+
+
+def scan_sources(ws: Path) -> list[tuple[str, str, os.DirEntry]]:
+    """Like :func:`source_files`, with each file's ``os.DirEntry`` (for a cheap ``stat``)."""
+    root = os.fspath(ws)
+    mem = os.path.join(root, "memory")
+    found: list[tuple[str, str, os.DirEntry]] = []
+    _walk_md(os.path.join(mem, "daily"), "memory/daily/", False, found, "daily")
+    _walk_md(os.path.join(mem, "knowledge"), "memory/knowledge/", False, found, "knowledge")
+    _walk_md(mem, "memory/", False, found, "openclaw", _OPENCLAW_NOTE.match)
+    top: list = []
+    _walk_md(root, "", False, top, "memory_md", lambda n: n in ("MEMORY.md", "memory.md"))
+    found.extend(sorted(top, key=lambda t: t[0] != "MEMORY.md")[:1])  # MEMORY.md wins over memory.md
+    _walk_md(os.path.join(mem, "summaries"), "memory/summaries/", True, found, "summary")
+    _walk_md(os.path.join(mem, "tier1-public"), "memory/tier1-public/", False, found, "t1")
+    _walk_md(os.path.join(root, "library"), "library/", True, found, "library")
+    return found
 
 
 def source_files(ws: Path) -> list[tuple[str, str]]:
@@ -88,25 +113,7 @@ def source_files(ws: Path) -> list[tuple[str, str]]:
     ``t1``, ``library``. Hidden files and folders are skipped; the archive,
     T2 folder and the generated indexes are not sources.
     """
-    ws = Path(ws)
-    mem = ws / "memory"
-    found: list[tuple[str, str]] = []
-
-    def add(paths: Iterator[Path], kind: str) -> None:
-        for p in paths:
-            found.append((p.relative_to(ws).as_posix(), kind))
-
-    add(_walk_md(mem / "daily", False), "daily")
-    add(_walk_md(mem / "knowledge", False), "knowledge")
-    add((p for p in _walk_md(mem, False) if _OPENCLAW_NOTE.match(p.name)), "openclaw")
-    for name in ("MEMORY.md", "memory.md"):
-        if (ws / name).is_file():
-            add(iter([ws / name]), "memory_md")
-            break
-    add(_walk_md(mem / "summaries", True), "summary")
-    add(_walk_md(mem / "tier1-public", False), "t1")
-    add(_walk_md(ws / "library", True), "library")
-    return found
+    return [(rel, kind) for rel, kind, _ in scan_sources(ws)]
 
 
 def split_frontmatter(text: str) -> tuple[dict[str, Any], int, str | None]:

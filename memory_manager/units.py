@@ -232,6 +232,8 @@ def parse_text(rel: str, kind: str, text: str) -> list[Entry]:
             if not content:
                 continue
             heading = title or stem
+            if title:  # the file's "# title" is the heading, not part of the text
+                body = body.replace(next(ln for ln in lines if _H1.match(ln)), "", 1)
         head_zone = "\n".join(body.splitlines()[:3])
         idm = _ID.search(head_zone)
         occurrence = seen.get(heading, 0)

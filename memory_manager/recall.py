@@ -142,6 +142,8 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
     from .index import open_index
 
     own_index = index is None
+    if own_index and not _has_memory(ws):
+        return []  # nothing to search: do not create memory/.cache in a workspace without memory
     idx = open_index(ws) if own_index else index
     try:
         found = idx.bm25_rows(terms)
@@ -218,6 +220,15 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
     if track and hits:
         access.record(ws, [h.id for h in hits])
     return hits
+
+
+def _has_memory(ws: Path) -> bool:
+    """True when the workspace has an index already or any file recall reads."""
+    from .index import index_path
+    from .units import scan_sources
+
+    return (index_path(ws).exists() or (Path(ws) / "memory" / "tier2-internal").is_dir()
+            or bool(scan_sources(ws)))
 
 
 def _load_t2(ws: Path, cfg: dict[str, Any], track: bool) -> list:

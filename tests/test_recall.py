@@ -181,3 +181,8 @@ def test_t2_entry_recalled_when_key_and_gate_allow(notes, monkeypatch):
 def test_t2_entry_hidden_without_key_or_gate(notes, monkeypatch, allowed, key):
     _fake_tiers(monkeypatch, notes, allowed=allowed, key=key)
     assert recall(notes, "vim editor", CFG, track=False) == []
+
+
+def test_workspace_without_memory_gets_no_hits_and_no_cache(ws):
+    assert recall(ws, "anything", CFG) == []
+    assert list(ws.iterdir()) == []

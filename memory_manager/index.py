@@ -43,16 +43,16 @@ RACY_NS = 2_000_000_000
 BM25_K1, BM25_B = 1.2, 0.75
 
 _SCHEMA = """
-CREATE TABLE meta(k TEXT PRIMARY KEY, v TEXT);
-CREATE TABLE files(file_no INTEGER PRIMARY KEY, path TEXT UNIQUE, kind TEXT,
+CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT);
+CREATE TABLE IF NOT EXISTS files(file_no INTEGER PRIMARY KEY, path TEXT UNIQUE, kind TEXT,
                    mtime_ns INTEGER, size INTEGER, sha TEXT, indexed_ns INTEGER);
-CREATE TABLE entries(rowid INTEGER PRIMARY KEY, file_no INTEGER, path TEXT, ordinal INTEGER,
+CREATE TABLE IF NOT EXISTS entries(rowid INTEGER PRIMARY KEY, file_no INTEGER, path TEXT, ordinal INTEGER,
                      id TEXT, heading TEXT, date TEXT, kind TEXT, tags TEXT, tag_terms TEXT,
                      pinned INTEGER, text TEXT, span_start INTEGER, span_end INTEGER, ntok INTEGER);
-CREATE INDEX entries_file ON entries(file_no);
-CREATE INDEX entries_id ON entries(id);
-CREATE VIRTUAL TABLE fts USING fts5(terms, tokenize='ascii');
-CREATE VIRTUAL TABLE fts_vocab USING fts5vocab(fts, 'row');
+CREATE INDEX IF NOT EXISTS entries_file ON entries(file_no);
+CREATE INDEX IF NOT EXISTS entries_id ON entries(id);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(terms, tokenize='ascii');
+CREATE VIRTUAL TABLE IF NOT EXISTS fts_vocab USING fts5vocab(fts, 'row');
 """
 
 ENTRY_COLUMNS = ("rowid", "path", "ordinal", "id", "heading", "date", "kind", "tags", "tag_terms",
@@ -246,17 +246,20 @@ class RecallIndex:
 
 
 def _connect(path: Path) -> sqlite3.Connection:
+    # Rollback journal (SQLite's default), not WAL: a WAL index keeps -wal/-shm files
+    # whose names a rebuild could not replace safely while another process reads.
     conn = sqlite3.connect(str(path), timeout=30, isolation_level=None)
-    conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")
     return conn
 
 
 def _create(path: Path) -> sqlite3.Connection:
+    """Create the schema (idempotent: another process may have created it meanwhile)."""
     conn = _connect(path)
-    conn.executescript("BEGIN;" + _SCHEMA + "COMMIT;")
-    conn.executemany("INSERT INTO meta VALUES (?, ?)",
-                     [("schema", str(SCHEMA_VERSION)), ("tokenizer", str(textproc.TOKENIZER_VERSION))])
+    conn.executescript(
+        "BEGIN IMMEDIATE;" + _SCHEMA
+        + f"INSERT OR IGNORE INTO meta VALUES ('schema', '{SCHEMA_VERSION}');"
+        + f"INSERT OR IGNORE INTO meta VALUES ('tokenizer', '{textproc.TOKENIZER_VERSION}');COMMIT;")
     return conn
 
 
@@ -271,34 +274,90 @@ def _valid(conn: sqlite3.Connection) -> bool:
     return meta.get("schema") == str(SCHEMA_VERSION) and meta.get("tokenizer") == str(textproc.TOKENIZER_VERSION)
 
 
+class _Unusable(Exception):
+    """The index file is corrupt or of another version: rebuild it."""
+
+
+def _try_open(ws: Path, path: Path, refresh: bool) -> RecallIndex:
+    conn = None
+    try:
+        conn = _connect(path) if path.exists() else _create(path)
+        try:
+            ok = _valid(conn)
+        except sqlite3.OperationalError as exc:
+            if "no such table" not in str(exc):
+                raise
+            ok = False
+        if not ok:
+            raise _Unusable("index written by another version")
+        idx = RecallIndex(ws, conn)
+        if refresh:
+            idx.refresh()
+        return idx
+    except BaseException as exc:
+        if conn is not None:
+            with contextlib.suppress(sqlite3.Error):
+                conn.close()
+        # Busy/locked are other processes at work (OperationalError): not corruption.
+        # Anything else from SQLite (not a database, malformed image...) is.
+        if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
+            raise _Unusable(str(exc)) from None
+        raise
+
+
 def open_index(ws: Path, refresh: bool = True) -> RecallIndex:
+    """Open the workspace's index (see :func:`_open_index`).
+
+    Raises:
+        MemoryManagerError: SQLite failed (busy beyond its timeout, disk full,
+            unusable even after a rebuild); the message names the index file.
+    """
+    from .errors import MemoryManagerError
+
+    try:
+        return _open_index(ws, refresh)
+    except (sqlite3.Error, OSError) as exc:
+        raise MemoryManagerError(f"recall index {index_path(ws)}: {exc}") from None
+
+
+def _open_index(ws: Path, refresh: bool = True) -> RecallIndex:
     """Open (creating or rebuilding as needed) and refresh the workspace's index.
 
-    A corrupt file, a foreign schema or tokenizer version, or any SQLite
-    error while checking or refreshing it leads to one rebuild from scratch
-    (the Markdown files are the source of truth). A second failure is raised
-    (``sqlite3.Error``).
+    A missing or corrupt file, or one of another schema or tokenizer version,
+    is rebuilt from scratch (the Markdown files are the source of truth)
+    while holding ``memory/.cache/recall-index.lock`` (filelock), so that
+    concurrent recalls build it once and never delete each other's work.
+
+    Raises:
+        sqlite3.Error: the index cannot be used even after a rebuild, or
+            SQLite stayed busy beyond its 30 s timeout.
     """
     path = index_path(ws)
     path.parent.mkdir(parents=True, exist_ok=True)
-    for attempt in (1, 2):
-        conn = None
+    if path.exists():
         try:
-            if path.exists():
-                conn = _connect(path)
-                if not _valid(conn):
-                    raise sqlite3.DatabaseError("index written by another version")
-            else:
-                conn = _create(path)
-            idx = RecallIndex(ws, conn)
-            if refresh:
-                idx.refresh()
-            return idx
-        except sqlite3.Error:
-            if conn is not None:
-                with contextlib.suppress(sqlite3.Error):
-                    conn.close()
-            if attempt == 2:
-                raise
-            _remove(path)
-    raise AssertionError("unreachable")
+            return _try_open(ws, path, refresh)
+        except _Unusable:
+            pass
+    from filelock import FileLock
+
+    with FileLock(str(path) + ".lock", timeout=600):
+        if path.exists():  # another process may have rebuilt it while we waited
+            try:
+                return _try_open(ws, path, refresh)
+            except _Unusable:
+                _remove(path)
+        # Build beside it, then rename: readers never see a half-built index.
+        tmp = path.with_name(f"{path.name}.build-{os.getpid()}")
+        _remove(tmp)
+        try:
+            _try_open(ws, tmp, refresh=True).close()
+            os.replace(tmp, path)
+        except _Unusable as exc:
+            raise sqlite3.DatabaseError(f"{path}: unusable after a rebuild ({exc})") from None
+        finally:
+            _remove(tmp)
+        try:
+            return _try_open(ws, path, refresh)
+        except _Unusable as exc:
+            raise sqlite3.DatabaseError(f"{path}: unusable after a rebuild ({exc})") from None

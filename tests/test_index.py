@@ -75,3 +75,26 @@ def test_foreign_schema_version_is_rebuilt(ws):
     idx.conn.execute("UPDATE meta SET v='999' WHERE k='schema'")
     idx.close()
     assert _headings(ws, "alpha") == ["a"]
+
+
+def test_concurrent_first_builds_agree(ws):
+    import threading
+
+    for n in range(30):
+        _write(ws, f"memory/daily/2026-01-{n + 1:02d}.md", f"## e{n}\nalpha {n}\n")
+    errors = []
+
+    def worker():
+        try:
+            idx = open_index(ws)
+            idx.close()
+        except Exception as exc:  # pragma: no cover - the failure we test against
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert len(_headings(ws, "alpha")) == 30

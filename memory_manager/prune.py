@@ -41,6 +41,8 @@ from . import scoring, units
 
 ARCHIVE_FORMAT = {"format": "cmm-archive", "version": 1}
 ARCHIVE_DIR = Path("memory") / "archive"
+#: The store's generated indexes (contracts), refreshed after a prune.
+INDEX_FILES = ("memory/daily-index.md", "memory/knowledge-index.md")
 
 
 @dataclass
@@ -266,6 +268,10 @@ def prune(ws: Path, cfg: dict[str, Any], dry_run: bool = False) -> dict[str, Any
             for folder in reversed(missing):  # outermost first, so a restore removes them all
                 backup.save_new_dir(folder)
         for rel in list(new_text) + removals:
+            backup.save(ws / rel)
+        # The store's index files are rewritten by rebuild_indexes() below: back them up too,
+        # so restoring this backup undoes the whole prune.
+        for rel in INDEX_FILES:
             backup.save(ws / rel)
         tx = Transaction()
         for rel, text in new_text.items():

@@ -28,8 +28,9 @@ from typing import Any, Iterable
 
 from . import scoring, textproc
 
-#: Share of the best neighbouring entry's BM25 added to an entry's own
-#: (0 disables). Chosen on LoCoMo's dev split; see bench/README.md.
+#: Share of the best neighbouring entry's BM25 added to an entry's own (0 disables);
+#: ``config.json`` ``recall.neighbour_share`` overrides it. Chosen on LoCoMo's dev split
+#: (bench/README.md); not from a seed.
 NEIGHBOUR_SHARE = 0.3
 
 
@@ -119,7 +120,7 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
         track: record one access per returned hit in the access sidecar
             (:mod:`memory_manager.access`); ``False`` leaves all state untouched.
         disabled: score parts to switch off (benchmark ablations).
-        neighbour_share: override :data:`NEIGHBOUR_SHARE` (benchmarks).
+        neighbour_share: override ``cfg["recall"]["neighbour_share"]`` (benchmarks).
         index: an open :class:`memory_manager.index.RecallIndex` to reuse
             (benchmarks); by default the workspace's index is opened and refreshed.
 
@@ -165,7 +166,7 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
                     cand[r] = (e.id, e.date, tt)
         if not bm:
             return []
-        share = NEIGHBOUR_SHARE if neighbour_share is None else neighbour_share
+        share = cfg["recall"].get("neighbour_share", NEIGHBOUR_SHARE) if neighbour_share is None else neighbour_share
         get = bm.get
         raw = {r: s + share * max(get(r - 1, 0.0), get(r + 1, 0.0)) if r > 0 else s for r, s in bm.items()}
         best = max(raw.values())

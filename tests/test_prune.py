@@ -87,7 +87,8 @@ def test_prune_archives_never_deletes(mem):
     saved = {e["path"]: e["existed"] for e in manifest["entries"] if e["kind"] == "file"}
     assert saved == {"memory/archive/2026-01/daily-2026-01-05.md": False,
                      "memory/archive/2026-01/knowledge-old-topic.md": False,
-                     "memory/daily/2026-01-05.md": True, "memory/knowledge/old-topic.md": True}
+                     "memory/daily/2026-01-05.md": True, "memory/knowledge/old-topic.md": True,
+                     "memory/daily-index.md": False, "memory/knowledge-index.md": False}
     # the index follows: the moved entry is no longer recalled, the pinned one still is
     assert recall(mem, "wiki", CFG, track=False)[0].path == "memory/2026-01-02.md"
     assert [h.id for h in recall(mem, "password rotation", CFG, track=False)] == ["d-pin"]
@@ -134,12 +135,22 @@ def test_status_metrics(mem):
     assert doc["tiers"] == {"t1": 5, "t2": 0, "t3": 0}
 
 
-def test_store_index_rebuild_is_called(mem, monkeypatch):
+def test_store_index_rebuild_is_called_and_undone_by_restore(mem, monkeypatch):
+    from memory_manager.backups import restore
+
     calls = []
+
+    def rebuild(ws, cfg):
+        calls.append(ws)
+        (ws / "memory/daily-index.md").write_text("# Memory Index\n", encoding="utf-8")
+        return [ws / "memory/daily-index.md"]
+
     fake = types.ModuleType("memory_manager.entries")
-    fake.rebuild_indexes = lambda ws, cfg: calls.append(ws) or [ws / "memory/daily-index.md"]
+    fake.rebuild_indexes = rebuild
     monkeypatch.setitem(sys.modules, "memory_manager.entries", fake)
     import memory_manager
     monkeypatch.setattr(memory_manager, "entries", fake, raising=False)
     result = prune(mem, CFG)
     assert calls == [mem] and result["indexes"] == ["memory/daily-index.md"] and result["warnings"] == []
+    restore(mem, result["backup"])
+    assert not (mem / "memory/daily-index.md").exists()

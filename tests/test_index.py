@@ -98,3 +98,13 @@ def test_concurrent_first_builds_agree(ws):
         t.join()
     assert errors == []
     assert len(_headings(ws, "alpha")) == 30
+
+
+def test_bom_crlf_and_non_utf8_files(ws):
+    (ws / "memory/daily").mkdir(parents=True)
+    (ws / "memory/daily/2026-01-01.md").write_bytes(b"\xef\xbb\xbf## a\r\nalpha crlf\r\n")
+    (ws / "memory/daily/2026-01-02.md").write_bytes(b"## b\nalpha \xff\xfe latin-1\n")
+    idx = open_index(ws)
+    rows = list(idx.entries(idx.bm25(["alpha"])).values())
+    idx.close()
+    assert [(r["path"], r["heading"], r["text"]) for r in rows] == [("memory/daily/2026-01-01.md", "a", "alpha crlf")]

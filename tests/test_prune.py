@@ -154,3 +154,13 @@ def test_store_index_rebuild_is_called_and_undone_by_restore(mem, monkeypatch):
     assert calls == [mem] and result["indexes"] == ["memory/daily-index.md"] and result["warnings"] == []
     restore(mem, result["backup"])
     assert not (mem / "memory/daily-index.md").exists()
+
+
+def test_prune_keeps_bom_and_crlf_of_the_note(ws, monkeypatch):
+    monkeypatch.setenv("MEMORY_MANAGER_NOW", "2026-03-05")
+    (ws / "memory/daily").mkdir(parents=True)
+    path = ws / "memory/daily/2026-01-05.md"
+    path.write_bytes(b"\xef\xbb\xbf# 2026-01-05\r\n\r\n## old\r\n- gone\r\n\r\n## kept\r\n<!-- pinned -->\r\n- stays\r\n")
+    result = prune(ws, CFG)
+    assert [m["heading"] for m in result["moved"]] == ["old"]
+    assert path.read_bytes() == b"\xef\xbb\xbf# 2026-01-05\r\n\r\n## kept\r\n<!-- pinned -->\r\n- stays\r\n"

@@ -1,0 +1,73 @@
+"""Access statistics: how often and how lately each entry was recalled.
+
+State, not cache (it cannot be rebuilt from the notes), so it lives in
+``memory/.state/access.json`` (format ``cmm-access`` version 1, see
+``references/formats.md``), never in the notes' frontmatter: recalling must
+not rewrite the user's files. Keys are entry ids (:mod:`memory_manager.units`).
+
+Every recall that returns hits calls :func:`record` (unless ``track=False``),
+which reads, updates and atomically rewrites the file under the workspace
+lock, so concurrent recalls never lose a count. A missing file means "never
+recalled"; an unreadable one is treated the same for scoring (recall must not
+fail on it) and is replaced on the next record.
+"""
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+from typing import Iterable
+
+ACCESS_RELPATH = Path("memory") / ".state" / "access.json"
+FORMAT = {"format": "cmm-access", "version": 1}
+
+
+def access_path(ws: Path) -> Path:
+    """Return ``<ws>/memory/.state/access.json``."""
+    return Path(ws) / ACCESS_RELPATH
+
+
+def load(ws: Path) -> dict[str, dict]:
+    """Return ``{entry id: {"count": int, "last": ISO 8601 UTC str}}`` ({} when absent/unreadable)."""
+    try:
+        doc = json.loads(access_path(ws).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    entries = doc.get("entries") if isinstance(doc, dict) else None
+    return entries if isinstance(entries, dict) else {}
+
+
+def days_since(last: str | None, now: datetime) -> float | None:
+    """Days (fractional) between an ISO timestamp and ``now``; None when unknown."""
+    if not last:
+        return None
+    try:
+        then = datetime.fromisoformat(str(last).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if then.tzinfo is None:
+        then = then.replace(tzinfo=now.tzinfo)
+    return max(0.0, (now - then).total_seconds() / 86400.0)
+
+
+def record(ws: Path, ids: Iterable[str]) -> None:
+    """Add one access (now) to each id, atomically under the workspace lock.
+
+    Raises :class:`memory_manager.errors.FileWriteError` when the file or the
+    lock cannot be written.
+    """
+    ids = list(dict.fromkeys(ids))
+    if not ids:
+        return
+    from .clock import now
+    from .fsio import atomic_write, workspace_lock
+
+    stamp = now().isoformat(timespec="seconds")
+    with workspace_lock(ws):
+        entries = load(ws)
+        for ident in ids:
+            item = entries.get(ident) if isinstance(entries.get(ident), dict) else {}
+            entries[ident] = {"count": int(item.get("count", 0)) + 1, "last": stamp}
+        doc = dict(FORMAT, entries=entries)
+        atomic_write(access_path(ws), (json.dumps(doc, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8"),
+                     mode=0o600)

@@ -1,0 +1,363 @@
+"""The derived recall index: SQLite FTS5 under ``memory/.cache/``.
+
+Never the source of truth: the Markdown files are. The index is
+``memory/.cache/recall-index.sqlite`` (git-ignored with the rest of
+``.cache``) and holds, per source file, its ``mtime_ns``, size and SHA-256,
+and per entry its metadata plus the ranking terms of
+:func:`memory_manager.textproc.tokens` in an FTS5 table (``ascii`` tokenizer
+over our own space-separated terms, so the index and the query always use
+the same tokenisation).
+
+Freshness (:meth:`RecallIndex.refresh`, run before every search): every
+source file is ``stat``-ed; a file whose mtime and size match what was
+indexed is trusted, unless it was modified within 2 s of being indexed
+(the "racily clean" case git also guards against: an edit in the same clock
+tick keeps the mtime), in which case it is hashed. A changed hash re-parses
+the file; files gone are dropped, so renames and deletions are seen. A
+missing, unreadable or corrupt index, or one written by another schema or
+tokenizer version, is deleted and rebuilt from scratch.
+
+Entry rowids are ``file_no << 20 | position``: the entries of one file are
+consecutive, so recall finds an entry's neighbours without a lookup.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any, Iterable
+
+from . import textproc, units
+
+INDEX_RELPATH = Path("memory") / ".cache" / "recall-index.sqlite"
+SCHEMA_VERSION = 1
+#: Bits of an entry rowid holding its position within the file.
+POS_BITS = 20
+#: Files modified this close (ns) to their indexing time are re-hashed.
+RACY_NS = 2_000_000_000
+#: FTS5's BM25 constants (fixed in SQLite's fts5_aux.c), reused for T2 entries.
+BM25_K1, BM25_B = 1.2, 0.75
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT);
+CREATE TABLE IF NOT EXISTS files(file_no INTEGER PRIMARY KEY, path TEXT UNIQUE, kind TEXT,
+                   mtime_ns INTEGER, size INTEGER, sha TEXT, indexed_ns INTEGER);
+CREATE TABLE IF NOT EXISTS entries(rowid INTEGER PRIMARY KEY, file_no INTEGER, path TEXT, ordinal INTEGER,
+                     id TEXT, heading TEXT, date TEXT, kind TEXT, tags TEXT, tag_terms TEXT,
+                     pinned INTEGER, text TEXT, span_start INTEGER, span_end INTEGER, ntok INTEGER);
+CREATE INDEX IF NOT EXISTS entries_file ON entries(file_no);
+CREATE INDEX IF NOT EXISTS entries_id ON entries(id);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(terms, tokenize='ascii');
+CREATE VIRTUAL TABLE IF NOT EXISTS fts_vocab USING fts5vocab(fts, 'row');
+"""
+
+ENTRY_COLUMNS = ("rowid", "path", "ordinal", "id", "heading", "date", "kind", "tags", "tag_terms",
+                 "pinned", "text", "span_start", "span_end")
+
+
+def index_path(ws: Path) -> Path:
+    """Return ``<ws>/memory/.cache/recall-index.sqlite``."""
+    return Path(ws) / INDEX_RELPATH
+
+
+def tag_terms(tags: Iterable[str]) -> list[list[str]]:
+    """Return each tag's ranking terms (a tag with no terms is kept as ``[]``)."""
+    return [textproc.query_terms(t) for t in tags]
+
+
+class RecallIndex:
+    """An open index for one workspace. Use :func:`open_index`."""
+
+    def __init__(self, ws: Path, conn: sqlite3.Connection) -> None:
+        self.ws = Path(ws)
+        self.conn = conn
+
+    # -- freshness -----------------------------------------------------------------
+    def _scan(self) -> dict[str, tuple[str, int, int]]:
+        found = {}
+        for rel, kind, dirent in units.scan_sources(self.ws):
+            try:
+                st = dirent.stat()
+            except OSError:
+                continue
+            found[rel] = (kind, st.st_mtime_ns, st.st_size)
+        return found
+
+    def _diff(self, found: dict[str, tuple[str, int, int]]) -> tuple[list, list, list]:
+        """Return (to_parse [(rel, kind, mtime, size, data)], touch [(rel, mtime, size)], gone [file_no])."""
+        known = {row[1]: row for row in self.conn.execute(
+            "SELECT file_no, path, kind, mtime_ns, size, sha, indexed_ns FROM files")}
+        to_parse, touch = [], []
+        now_ns = time.time_ns()
+        for rel, (kind, mtime, size) in found.items():
+            row = known.get(rel)
+            if row and row[2] == kind and row[3] == mtime and row[4] == size and mtime + RACY_NS < row[6]:
+                continue
+            try:
+                data = (self.ws / rel).read_bytes()
+            except OSError:
+                continue
+            if row and row[2] == kind and row[5] == hashlib.sha256(data).hexdigest():
+                # Same content: record the new stat, or settle a racy file once the clock
+                # has moved past its window (no write while it is still racy).
+                if row[3] != mtime or row[4] != size or mtime + RACY_NS < now_ns:
+                    touch.append((rel, mtime, size))
+                continue
+            to_parse.append((rel, kind, mtime, size, data))
+        gone = [row[0] for rel, row in known.items() if rel not in found]
+        return to_parse, touch, gone
+
+    def refresh(self) -> dict[str, int]:
+        """Bring the index in line with the files; return counts ``parsed``, ``removed``.
+
+        Cheap when nothing changed: one ``stat`` per file and one query.
+        """
+        found = self._scan()
+        to_parse, touch, gone = self._diff(found)
+        if not (to_parse or touch or gone):
+            return {"parsed": 0, "removed": 0}
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Another process may have refreshed meanwhile: decide again under the write lock.
+            to_parse, touch, gone = self._diff(self._scan())
+            now_ns = time.time_ns()
+            for rel, mtime, size in touch:
+                conn.execute("UPDATE files SET mtime_ns=?, size=?, indexed_ns=? WHERE path=?",
+                             (mtime, size, now_ns, rel))
+            for file_no in gone:
+                self._drop_file(file_no)
+            for rel, kind, mtime, size, data in to_parse:
+                self._index_file(rel, kind, mtime, size, data, now_ns)
+            conn.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            raise
+        return {"parsed": len(to_parse), "removed": len(gone)}
+
+    def _drop_file(self, file_no: int) -> None:
+        lo, hi = file_no << POS_BITS, (file_no + 1) << POS_BITS
+        self.conn.execute("DELETE FROM fts WHERE rowid >= ? AND rowid < ?", (lo, hi))
+        self.conn.execute("DELETE FROM entries WHERE file_no=?", (file_no,))
+        self.conn.execute("DELETE FROM files WHERE file_no=?", (file_no,))
+
+    def _index_file(self, rel: str, kind: str, mtime: int, size: int, data: bytes, now_ns: int) -> None:
+        from .fsio import decode_text
+        from .errors import UnreadableFileError
+
+        row = self.conn.execute("SELECT file_no FROM files WHERE path=?", (rel,)).fetchone()
+        if row:
+            self._drop_file(row[0])
+        try:
+            text = decode_text(data, rel).text
+            entries = units.parse_text(rel, kind, text)
+        except UnreadableFileError:
+            entries = []  # not UTF-8: nothing to recall, but remember the file so it is not re-read
+        cur = self.conn.execute(
+            "INSERT INTO files(path, kind, mtime_ns, size, sha, indexed_ns) VALUES (?,?,?,?,?,?)",
+            (rel, kind, mtime, size, hashlib.sha256(data).hexdigest(), now_ns))
+        file_no = cur.lastrowid
+        rows, fts_rows = [], []
+        for pos, e in enumerate(entries[: (1 << POS_BITS) - 1]):
+            rowid = (file_no << POS_BITS) | pos
+            terms = textproc.tokens(e.heading + "\n" + e.text)
+            rows.append((rowid, file_no, rel, e.ordinal, e.id, e.heading, e.date, e.kind,
+                         json.dumps(e.tags, ensure_ascii=False),
+                         json.dumps(tag_terms(e.tags), ensure_ascii=False),
+                         int(e.pinned), e.text, e.span[0], e.span[1], len(terms)))
+            fts_rows.append((rowid, " ".join(terms)))
+        self.conn.executemany(
+            "INSERT INTO entries(rowid, file_no, path, ordinal, id, heading, date, kind, tags, tag_terms,"
+            " pinned, text, span_start, span_end, ntok) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
+        self.conn.executemany("INSERT INTO fts(rowid, terms) VALUES (?, ?)", fts_rows)
+
+    # -- queries -------------------------------------------------------------------
+    def bm25(self, terms: list[str]) -> dict[int, float]:
+        """Return ``{rowid: BM25}`` (positive, larger is better) for every entry matching any term."""
+        if not terms:
+            return {}
+        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        return dict(self.conn.execute("SELECT rowid, -bm25(fts) FROM fts WHERE fts MATCH ?", (match,)))
+
+    def bm25_rows(self, terms: list[str]) -> list[tuple[int, float, str, str | None, str]]:
+        """Like :meth:`bm25` with what scoring needs: ``(rowid, BM25, id, date, tag_terms JSON)``."""
+        if not terms:
+            return []
+        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        return self.conn.execute(
+            "SELECT f.rowid, -bm25(fts), e.id, e.date, e.tag_terms FROM fts f JOIN entries e ON e.rowid = f.rowid"
+            " WHERE fts MATCH ?", (match,)).fetchall()
+
+    def entries(self, rowids: Iterable[int]) -> dict[int, dict[str, Any]]:
+        """Return entry rows (dicts keyed by :data:`ENTRY_COLUMNS`) for ``rowids``."""
+        out: dict[int, dict[str, Any]] = {}
+        ids = list(rowids)
+        cols = ",".join(ENTRY_COLUMNS)
+        for i in range(0, len(ids), 500):
+            chunk = ids[i:i + 500]
+            sql = f"SELECT {cols} FROM entries WHERE rowid IN ({','.join('?' * len(chunk))})"
+            for row in self.conn.execute(sql, chunk):
+                out[row[0]] = dict(zip(ENTRY_COLUMNS, row))
+        return out
+
+    def score_rows(self, rowids: Iterable[int]) -> dict[int, tuple[str, str | None, str]]:
+        """Return ``{rowid: (id, date, tag_terms JSON)}``: just what scoring needs."""
+        out: dict[int, tuple[str, str | None, str]] = {}
+        ids = list(rowids)
+        for i in range(0, len(ids), 500):
+            chunk = ids[i:i + 500]
+            sql = f"SELECT rowid, id, date, tag_terms FROM entries WHERE rowid IN ({','.join('?' * len(chunk))})"
+            for row in self.conn.execute(sql, chunk):
+                out[row[0]] = row[1:]
+        return out
+
+    def all_entries(self, kinds: Iterable[str] | None = None) -> list[dict[str, Any]]:
+        """Return every entry row (optionally only the given source kinds), in file order."""
+        cols = ",".join(ENTRY_COLUMNS)
+        sql = f"SELECT {cols} FROM entries"
+        args: list[Any] = []
+        if kinds is not None:
+            kinds = list(kinds)
+            sql += f" WHERE kind IN ({','.join('?' * len(kinds))})"
+            args = kinds
+        return [dict(zip(ENTRY_COLUMNS, row)) for row in self.conn.execute(sql + " ORDER BY rowid", args)]
+
+    def collection_stats(self, terms: list[str]) -> tuple[int, float, dict[str, int]]:
+        """Return ``(N entries, average terms per entry, {term: document frequency})``."""
+        n, avg = self.conn.execute("SELECT count(*), coalesce(avg(ntok), 0) FROM entries").fetchone()
+        df = {}
+        for t in terms:
+            row = self.conn.execute("SELECT doc FROM fts_vocab WHERE term=?", (t,)).fetchone()
+            df[t] = row[0] if row else 0
+        return n, float(avg), df
+
+    def counts_by_kind(self) -> dict[str, int]:
+        """Return ``{kind: number of entries}``."""
+        return dict(self.conn.execute("SELECT kind, count(*) FROM entries GROUP BY kind"))
+
+    def close(self) -> None:
+        with contextlib.suppress(sqlite3.Error):
+            self.conn.close()
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    # Rollback journal (SQLite's default), not WAL: a WAL index keeps -wal/-shm files
+    # whose names a rebuild could not replace safely while another process reads.
+    conn = sqlite3.connect(str(path), timeout=30, isolation_level=None)
+    conn.execute("PRAGMA synchronous=NORMAL")
+    return conn
+
+
+def _create(path: Path) -> sqlite3.Connection:
+    """Create the schema (idempotent: another process may have created it meanwhile)."""
+    conn = _connect(path)
+    conn.executescript(
+        "BEGIN IMMEDIATE;" + _SCHEMA
+        + f"INSERT OR IGNORE INTO meta VALUES ('schema', '{SCHEMA_VERSION}');"
+        + f"INSERT OR IGNORE INTO meta VALUES ('tokenizer', '{textproc.TOKENIZER_VERSION}');COMMIT;")
+    return conn
+
+
+def _remove(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(str(path) + suffix)
+
+
+def _valid(conn: sqlite3.Connection) -> bool:
+    meta = dict(conn.execute("SELECT k, v FROM meta"))
+    return meta.get("schema") == str(SCHEMA_VERSION) and meta.get("tokenizer") == str(textproc.TOKENIZER_VERSION)
+
+
+class _Unusable(Exception):
+    """The index file is corrupt or of another version: rebuild it."""
+
+
+def _try_open(ws: Path, path: Path, refresh: bool) -> RecallIndex:
+    conn = None
+    try:
+        conn = _connect(path) if path.exists() else _create(path)
+        try:
+            ok = _valid(conn)
+        except sqlite3.OperationalError as exc:
+            if "no such table" not in str(exc):
+                raise
+            ok = False
+        if not ok:
+            raise _Unusable("index written by another version")
+        idx = RecallIndex(ws, conn)
+        if refresh:
+            idx.refresh()
+        return idx
+    except BaseException as exc:
+        if conn is not None:
+            with contextlib.suppress(sqlite3.Error):
+                conn.close()
+        # Busy/locked are other processes at work (OperationalError): not corruption.
+        # Anything else from SQLite (not a database, malformed image...) is.
+        if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
+            raise _Unusable(str(exc)) from None
+        raise
+
+
+def open_index(ws: Path, refresh: bool = True) -> RecallIndex:
+    """Open the workspace's index (see :func:`_open_index`).
+
+    Raises:
+        MemoryManagerError: SQLite failed (busy beyond its timeout, disk full,
+            unusable even after a rebuild); the message names the index file.
+    """
+    from .errors import MemoryManagerError
+
+    try:
+        return _open_index(ws, refresh)
+    except (sqlite3.Error, OSError) as exc:
+        raise MemoryManagerError(f"recall index {index_path(ws)}: {exc}") from None
+
+
+def _open_index(ws: Path, refresh: bool = True) -> RecallIndex:
+    """Open (creating or rebuilding as needed) and refresh the workspace's index.
+
+    A missing or corrupt file, or one of another schema or tokenizer version,
+    is rebuilt from scratch (the Markdown files are the source of truth)
+    while holding ``memory/.cache/recall-index.lock`` (filelock), so that
+    concurrent recalls build it once and never delete each other's work.
+
+    Raises:
+        sqlite3.Error: the index cannot be used even after a rebuild, or
+            SQLite stayed busy beyond its 30 s timeout.
+    """
+    path = index_path(ws)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.exists():
+        try:
+            return _try_open(ws, path, refresh)
+        except _Unusable:
+            pass
+    from filelock import FileLock
+
+    with FileLock(str(path) + ".lock", timeout=600):
+        if path.exists():  # another process may have rebuilt it while we waited
+            try:
+                return _try_open(ws, path, refresh)
+            except _Unusable:
+                _remove(path)
+        # Build beside it, then rename: readers never see a half-built index.
+        tmp = path.with_name(f"{path.name}.build-{os.getpid()}")
+        _remove(tmp)
+        try:
+            _try_open(ws, tmp, refresh=True).close()
+            os.replace(tmp, path)
+        except _Unusable as exc:
+            raise sqlite3.DatabaseError(f"{path}: unusable after a rebuild ({exc})") from None
+        finally:
+            _remove(tmp)
+        try:
+            return _try_open(ws, path, refresh)
+        except _Unusable as exc:
+            raise sqlite3.DatabaseError(f"{path}: unusable after a rebuild ({exc})") from None

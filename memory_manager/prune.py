@@ -1,0 +1,330 @@
+"""Value-based pruning and the capacity window (Optimization seed), plus ``status`` metrics.
+
+Pruning has no query, so each entry gets the *value score*
+(:func:`memory_manager.scoring.value_score`: time, access and tags with the
+weights rescaled to sum to 1). Two rules pick what moves to the archive, in
+this order (Optimization seed, issue 4):
+
+1. value under ``prune.threshold`` (0.6): "below threshold";
+2. while more than ``prune.window`` (200) entries would remain, the lowest
+   value first: "beyond capacity window".
+
+Never moved: entries dated within ``prune.protect_recent_days`` (7) days
+(too new to have been recalled: the seed's grace period) and pinned entries
+(``<!-- pinned -->`` or ``pinned: true``): the user said to keep them.
+Only entries of files this bundle created can move (``memory/daily/`` and
+``memory/knowledge/``); OpenClaw's own notes, MEMORY.md, summaries, library
+pages and T2 files are read-only here. They do not count towards the window
+either: the window caps the entries this bundle manages.
+
+Moving (never deleting): a daily-note section is cut out of its note and
+appended, verbatim, to ``memory/archive/<YYYY-MM>/daily-<date>.md``; a
+knowledge entry's file is copied verbatim to
+``memory/archive/<YYYY-MM>/knowledge-<key>.md`` and then removed from
+``memory/knowledge/``. ``YYYY-MM`` is the entry's month of creation. Each
+archived entry ends with an ``<!-- archived: {...} -->`` comment (format
+``cmm-archive`` v1, ``references/formats.md``) holding its metadata and why
+it moved. Every changed or created file is backed up first
+(:mod:`memory_manager.backups`), all writes land together
+(:class:`memory_manager.fsio.Transaction`) under the workspace lock, then the
+store's ``entries.rebuild_indexes`` brings ``daily-index.md`` and
+``knowledge-index.md`` in line.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import scoring, units
+
+ARCHIVE_FORMAT = {"format": "cmm-archive", "version": 1}
+ARCHIVE_DIR = Path("memory") / "archive"
+#: The store's generated indexes (contracts), refreshed after a prune.
+INDEX_FILES = ("memory/daily-index.md", "memory/knowledge-index.md")
+
+
+@dataclass
+class Valued:
+    """An entry with its value score and parts."""
+
+    row: dict[str, Any]
+    value: float
+    time: float
+    access: float
+    tags: float
+    protected: str | None = None  # "pinned" / "recent" or None
+
+    def as_dict(self) -> dict[str, Any]:
+        r = self.row
+        return {"path": r["path"], "heading": r["heading"], "id": r["id"], "date": r["date"], "kind": r["kind"],
+                "value": round(self.value, 6),
+                "parts": {"time": round(self.time, 6), "access": round(self.access, 6), "tags": round(self.tags, 6)},
+                "protected": self.protected}
+
+
+@dataclass
+class Move:
+    """One entry to archive: the valued entry, why, and where it goes."""
+
+    item: Valued
+    reason: str
+    archive: str  # workspace-relative archive file
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.item.as_dict(), reason=self.reason, archive=self.archive)
+
+
+@dataclass
+class Plan:
+    """What a prune would do: ``moves`` plus the figures ``status`` reports."""
+
+    moves: list[Move] = field(default_factory=list)
+    valued: list[Valued] = field(default_factory=list)
+    total_entries: int = 0
+    by_kind: dict[str, int] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"moves": [m.as_dict() for m in self.moves], "would_move": len(self.moves),
+                "prunable_entries": len(self.valued), "total_entries": self.total_entries}
+
+
+def _value_all(ws: Path, cfg: dict[str, Any], idx) -> tuple[list[Valued], list[dict[str, Any]]]:
+    from . import access
+    from .clock import now as clock_now
+
+    now = clock_now()
+    today = now.date()
+    stats = access.load(ws)
+    rows = idx.all_entries()
+    valued = []
+    protect_days = cfg["prune"]["protect_recent_days"]
+    for row in rows:
+        if row["kind"] not in units.OWN_KINDS:
+            continue
+        age = scoring.age_days(row["date"], today)
+        st = stats.get(row["id"]) if isinstance(stats.get(row["id"]), dict) else {}
+        t = scoring.time_score(age, cfg)
+        a = scoring.access_score(int(st.get("count", 0)), access.days_since(st.get("last"), now), cfg)
+        g = scoring.tag_score(json.loads(row["tag_terms"] or "[]"), None, cfg)
+        protected = None
+        if row["pinned"]:
+            protected = "pinned"
+        elif age is None or age <= protect_days:
+            # Undated entries count as new: we cannot show they are old, so we keep them.
+            protected = "recent"
+        valued.append(Valued(row, scoring.value_score(t, a, g, cfg), t, a, g, protected))
+    return valued, rows
+
+
+def _archive_rel(ws: Path, row: dict[str, Any], today_month: str, taken: set[str]) -> str:
+    """Archive file for an entry: sections of a daily note share one file per note; a
+    knowledge entry keeps a file of its own (``-2``, ``-3``... when the name is taken)
+    so its frontmatter stays at the top."""
+    month = row["date"][:7] if row["date"] else today_month
+    stem = Path(row["path"]).stem
+    if row["kind"] != "knowledge":
+        return (ARCHIVE_DIR / month / f"daily-{stem}.md").as_posix()
+    n = 1
+    while True:
+        rel = (ARCHIVE_DIR / month / f"knowledge-{stem}{'' if n == 1 else f'-{n}'}.md").as_posix()
+        if rel not in taken and not (ws / rel).exists():
+            taken.add(rel)
+            return rel
+        n += 1
+
+
+def plan(ws: Path, cfg: dict[str, Any], idx=None) -> Plan:
+    """Work out which entries a prune would move, without changing anything.
+
+    Returns a :class:`Plan`; ``moves`` is in the order entries would move
+    (threshold first, then the capacity window, each lowest value first).
+    """
+    from .clock import month_of, today
+    from .index import open_index
+
+    own = idx is None
+    idx = open_index(ws) if own else idx
+    try:
+        valued, rows = _value_all(ws, cfg, idx)
+        by_kind = idx.counts_by_kind()
+    finally:
+        if own:
+            idx.close()
+    threshold, window = cfg["prune"]["threshold"], cfg["prune"]["window"]
+    month = month_of(today())
+    order = sorted(valued, key=lambda v: (v.value, v.row["date"] or "", v.row["path"], v.row["ordinal"]))
+    moves: list[Move] = []
+    chosen: set[str] = set()
+    taken: set[str] = set()
+    for v in order:
+        if v.protected is None and v.value < threshold:
+            moves.append(Move(v, f"value {v.value:.3f} below threshold {threshold:g}", _archive_rel(ws, v.row, month, taken)))
+            chosen.add(v.row["id"] + "\0" + v.row["path"])
+    remaining = len(valued) - len(moves)
+    for v in order:
+        if remaining <= window:
+            break
+        key = v.row["id"] + "\0" + v.row["path"]
+        if v.protected is None and key not in chosen:
+            moves.append(Move(v, f"beyond capacity window {window} (value {v.value:.3f})",
+                              _archive_rel(ws, v.row, month, taken)))
+            chosen.add(key)
+            remaining -= 1
+    return Plan(moves, valued, len(rows), by_kind)
+
+
+def _archive_comment(move: Move, archived_at: str) -> str:
+    r = move.item.row
+    meta = dict(ARCHIVE_FORMAT, id=r["id"], source=r["path"], kind=r["kind"], heading=r["heading"],
+                created=r["date"], tags=json.loads(r["tags"] or "[]"), archived=archived_at,
+                reason=move.reason, value=round(move.item.value, 6),
+                parts={"time": round(move.item.time, 6), "access": round(move.item.access, 6),
+                       "tags": round(move.item.tags, 6)})
+    return "<!-- archived: " + json.dumps(meta, ensure_ascii=False).replace("--", "\\u002d\\u002d") + " -->"
+
+
+def prune(ws: Path, cfg: dict[str, Any], dry_run: bool = False) -> dict[str, Any]:
+    """Archive low-value entries (see the module docstring); ``dry_run`` only reports.
+
+    Returns ``{"dry_run", "moved": [...], "would_move", "prunable_entries",
+    "total_entries", "changed": [paths], "backup": id|None, "indexes": [paths],
+    "warnings": [...]}``.
+
+    Raises:
+        BackupError: a backup could not be made (nothing changed).
+        FileWriteError: writing failed (originals left as they were).
+    """
+    from . import backups
+    from .clock import now
+    from .fsio import Transaction, read_text, workspace_lock
+    from .index import open_index
+
+    ws = Path(ws)
+    if dry_run:
+        p = plan(ws, cfg)
+        return dict(p.as_dict(), dry_run=True, moved=[], changed=[], backup=None, indexes=[], warnings=[])
+    with workspace_lock(ws):
+        idx = open_index(ws)
+        try:
+            p = plan(ws, cfg, idx)
+        finally:
+            idx.close()
+        result = dict(p.as_dict(), dry_run=False, moved=[], changed=[], backup=None, indexes=[], warnings=[])
+        if not p.moves:
+            return result
+        stamp = now().isoformat(timespec="seconds")
+        by_source: dict[str, list[Move]] = {}
+        for m in p.moves:
+            by_source.setdefault(m.item.row["path"], []).append(m)
+        new_text: dict[str, str] = {}  # workspace-relative path -> new content
+        like: dict[str, Any] = {}
+        removals: list[str] = []
+        archive_add: dict[str, list[str]] = {}
+        moved: list[Move] = []
+        for rel, moves in by_source.items():
+            tf = read_text(ws / rel)
+            kind = moves[0].item.row["kind"]
+            fresh = {e.id: e for e in units.parse_text(rel, kind, tf.text)}
+            cut: list[tuple[int, int]] = []
+            for m in moves:
+                e = fresh.get(m.item.row["id"])
+                if e is None:  # edited since the index saw it: leave it for the next run
+                    result["warnings"].append(f"{rel}: entry {m.item.row['id']} changed meanwhile; skipped")
+                    continue
+                piece = tf.text if kind == "knowledge" else tf.text[e.span[0]:e.span[1]]
+                archive_add.setdefault(m.archive, []).append(
+                    piece.rstrip("\n") + "\n" + _archive_comment(m, stamp) + "\n")
+                cut.append(e.span)
+                moved.append(m)
+            if not cut:
+                continue
+            if kind == "knowledge":
+                removals.append(rel)
+            else:
+                text = tf.text
+                for start, end in sorted(cut, reverse=True):
+                    text = text[:start] + text[end:]
+                new_text[rel] = text
+                like[rel] = tf
+        if not moved:
+            return result
+        for arch, pieces in archive_add.items():
+            path = ws / arch
+            if path.exists():
+                tf = read_text(path)
+                base = tf.text if tf.text.endswith("\n") or not tf.text else tf.text + "\n"
+                like[arch] = tf
+            elif arch.split("/")[-1].startswith("knowledge-"):
+                base = ""  # the knowledge file verbatim: its frontmatter stays first
+            else:
+                src = next(m.item.row["path"] for m in moved if m.archive == arch)
+                base = f"# Archived from {src}\n\n"
+            new_text[arch] = base + "\n".join(pieces)
+        backup = backups.start(ws, "prune")
+        for arch in archive_add:
+            missing = [f for f in (ws / arch).parents if f != ws and not f.exists() and ws in f.parents]
+            for folder in reversed(missing):  # outermost first, so a restore removes them all
+                backup.save_new_dir(folder)
+        for rel in list(new_text) + removals:
+            backup.save(ws / rel)
+        # The store's index files are rewritten by rebuild_indexes() below: back them up too,
+        # so restoring this backup undoes the whole prune.
+        for rel in INDEX_FILES:
+            backup.save(ws / rel)
+        tx = Transaction()
+        for rel, text in new_text.items():
+            data = like[rel].encode(text) if rel in like else text.encode("utf-8")
+            tx.stage(ws / rel, data)
+        tx.commit()
+        for rel in removals:
+            (ws / rel).unlink()
+        result.update(moved=[m.as_dict() for m in moved], changed=sorted(list(new_text) + removals),
+                      backup=backup.id)
+        result["indexes"], warn = _rebuild_indexes(ws, cfg)
+        result["warnings"].extend(warn)
+    return result
+
+
+def _rebuild_indexes(ws: Path, cfg: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """Call the store's ``entries.rebuild_indexes`` (lazy import; absent -> a warning)."""
+    try:
+        from .entries import rebuild_indexes
+    except ImportError:
+        return [], ["memory_manager.entries is not installed: daily-index.md/knowledge-index.md not rebuilt"]
+    changed = rebuild_indexes(ws, cfg)
+    return [Path(p).relative_to(ws).as_posix() if Path(p).is_absolute() else str(p) for p in changed], []
+
+
+def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
+    """The seed's metrics: memory size, average value, prune rate, plus entries per tier.
+
+    - ``memory_size``: entries recall can see (all sources) and their bytes;
+    - ``average_value``: mean value score of the entries pruning manages;
+    - ``prune_rate``: share of those a prune would move now (seed target < 0.2);
+    - ``tiers``: ``t1`` plain entries (public memory, daily notes, knowledge...),
+      ``t2`` encrypted files in ``memory/tier2-internal/``, ``t3`` always 0
+      (the Tiers seed never stores private data).
+    """
+    from .index import open_index
+
+    idx = open_index(ws)
+    try:
+        p = plan(ws, cfg, idx)
+        size = idx.conn.execute("SELECT coalesce(sum(size), 0), count(*) FROM files").fetchone()
+    finally:
+        idx.close()
+    t2_dir = Path(ws) / "memory" / "tier2-internal"
+    t2 = len([f for f in t2_dir.glob("*.md")]) if t2_dir.is_dir() else 0
+    n = len(p.valued)
+    return {
+        "memory_size": {"entries": p.total_entries, "files": size[1], "bytes": size[0]},
+        "prunable_entries": n,
+        "average_value": round(sum(v.value for v in p.valued) / n, 6) if n else None,
+        "prune_rate": round(len(p.moves) / n, 6) if n else 0.0,
+        "would_move": len(p.moves),
+        "window": cfg["prune"]["window"], "threshold": cfg["prune"]["threshold"],
+        "entries_by_kind": p.by_kind,
+        "tiers": {"t1": p.total_entries, "t2": t2, "t3": 0},
+    }

@@ -1,0 +1,241 @@
+"""Recall: the few entries that answer a query, ranked by the seed's score.
+
+:func:`recall` tokenises the query (:mod:`memory_manager.textproc`), refreshes
+and searches the derived index (:mod:`memory_manager.index`, SQLite FTS5
+BM25), adds tier-2 entries that may be reused (decrypted in memory only,
+:func:`memory_manager.units.t2_entries`), scores every matching entry with
+:mod:`memory_manager.scoring` and returns the top-k. Only entries sharing at
+least one term with the query are returned.
+
+Keyword part, "BM25 or better": an entry's raw keyword value is its own
+BM25 plus ``NEIGHBOUR_SHARE`` of the larger BM25 of the entries right
+before and after it in the same file. A note's sections share context (a
+reply answers the line above it; a day's entries share a topic), so a
+section whose neighbour matches the query is more likely relevant than an
+isolated one with the same own score. The raw values are then divided by
+the query's best one (issue 4: 1.0 for the best match). Measured on LoCoMo
+(bench/README.md), this beats plain BM25 over the same units.
+"""
+from __future__ import annotations
+
+import heapq
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from . import scoring, textproc
+
+#: Share of the best neighbouring entry's BM25 added to an entry's own (0 disables);
+#: ``config.json`` ``recall.neighbour_share`` overrides it. Chosen on LoCoMo's dev split
+#: (bench/README.md); not from a seed.
+NEIGHBOUR_SHARE = 0.3
+
+
+@dataclass
+class Hit:
+    """One recalled entry: where it is, what it says, and why it ranked.
+
+    ``parts`` holds ``keyword``, ``time``, ``access``, ``tags`` (each 0..1)
+    and ``total`` (= ``score``); ``bm25`` is the raw keyword value before
+    normalisation.
+    """
+
+    path: str
+    heading: str
+    date: str | None
+    snippet: str
+    score: float
+    parts: dict[str, float]
+    id: str
+    kind: str
+    bm25: float = 0.0
+    ordinal: int = 0
+    text: str = field(default="", repr=False)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "heading": self.heading, "date": self.date, "id": self.id,
+                "kind": self.kind, "score": round(self.score, 6), "parts": self.parts,
+                "bm25": round(self.bm25, 6), "snippet": self.snippet}
+
+
+def snippet(text: str, terms: Iterable[str], chars: int) -> str:
+    """Return about ``chars`` characters of ``text`` around the first query term found.
+
+    Whitespace is collapsed. Latin terms are stems, so they are looked for at
+    a word start (``run`` finds "running").
+    """
+    flat = re.sub(r"\s+", " ", text).strip()
+    low = textproc.normalise(flat)
+    if len(low) != len(flat):  # NFKC changed lengths: search the plain lower-case text
+        low = flat.lower()
+    best = None
+    for t in terms:
+        pat = re.escape(t) if not t.isascii() else r"(?<![a-z0-9])" + re.escape(t)
+        m = re.search(pat, low)
+        if m and (best is None or m.start() < best):
+            best = m.start()
+    start = 0 if best is None else max(0, best - chars // 4)
+    piece = flat[start:start + chars]
+    return ("…" if start > 0 else "") + piece + ("…" if start + chars < len(flat) else "")
+
+
+def _t2_bm25(entries: list, terms: list[str], idx) -> dict[int, float]:
+    """BM25 (FTS5's formula and constants) of in-memory T2 entries against the index's statistics."""
+    from .index import BM25_B, BM25_K1
+
+    n, avgdl, df = idx.collection_stats(terms)
+    n += len(entries)
+    docs = [textproc.tokens(e.heading + "\n" + e.text) for e in entries]
+    for d in docs:
+        for t in set(d) & set(terms):
+            df[t] = df.get(t, 0) + 1
+    avgdl = ((avgdl * (n - len(entries))) + sum(map(len, docs))) / max(n, 1)
+    out = {}
+    for i, d in enumerate(docs):
+        score = 0.0
+        for t in terms:
+            tf = d.count(t)
+            if not tf:
+                continue
+            idf = math.log((n - df[t] + 0.5) / (df[t] + 0.5))
+            idf = idf if idf > 0 else 1e-6  # FTS5 clamps non-positive IDF the same way
+            score += idf * tf * (BM25_K1 + 1) / (tf + BM25_K1 * (1 - BM25_B + BM25_B * len(d) / max(avgdl, 1e-9)))
+        if score > 0:
+            out[-(i + 1)] = score
+    return out
+
+
+def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, track: bool = True, *,
+           disabled: Iterable[str] = (), neighbour_share: float | None = None, index=None) -> list[Hit]:
+    """Return the ``top_k`` entries best matching ``query``, best first.
+
+    Args:
+        ws: the workspace folder.
+        query: free text, any mix of English and Chinese.
+        cfg: the loaded configuration (:func:`memory_manager.config.load_config`).
+        top_k: number of hits (default ``cfg["recall"]["top_k"]``, seed: 10).
+        track: record one access per returned hit in the access sidecar
+            (:mod:`memory_manager.access`); ``False`` leaves all state untouched.
+        disabled: score parts to switch off (benchmark ablations).
+        neighbour_share: override ``cfg["recall"]["neighbour_share"]`` (benchmarks).
+        index: an open :class:`memory_manager.index.RecallIndex` to reuse
+            (benchmarks); by default the workspace's index is opened and refreshed.
+
+    Returns a list of :class:`Hit`; empty when nothing matches.
+
+    Raises:
+        BadInputError: ``top_k`` is not positive.
+        FileWriteError: the access sidecar could not be written (``track``).
+    """
+    from .errors import BadInputError
+
+    k = cfg["recall"]["top_k"] if top_k is None else top_k
+    if k <= 0:
+        raise BadInputError(f"top-k must be a positive number, not {k}")
+    terms = textproc.query_terms(query)
+    if not terms:
+        return []
+    from . import access
+    from .clock import now as clock_now
+    from .index import open_index
+
+    own_index = index is None
+    if own_index and not _has_memory(ws):
+        return []  # nothing to search: do not create memory/.cache in a workspace without memory
+    idx = open_index(ws) if own_index else index
+    try:
+        found = idx.bm25_rows(terms)
+        cand = {r: (ident, day, tt) for r, _, ident, day, tt in found}
+        bm = {r: s for r, s, *_ in found}
+        t2 = _load_t2(ws, cfg, track)
+        t2_rows: dict[int, dict[str, Any]] = {}
+        if t2:
+            from .index import tag_terms as _tag_terms
+
+            t2_bm = _t2_bm25(t2, terms, idx)
+            bm.update(t2_bm)
+            for i, e in enumerate(t2):
+                r = -(i + 1)
+                if r in t2_bm:
+                    tt = json.dumps(_tag_terms(e.tags), ensure_ascii=False)
+                    t2_rows[r] = {"rowid": r, "path": e.path, "ordinal": e.ordinal, "id": e.id,
+                                  "heading": e.heading, "date": e.date, "kind": e.kind, "text": e.text}
+                    cand[r] = (e.id, e.date, tt)
+        if not bm:
+            return []
+        share = cfg["recall"].get("neighbour_share", NEIGHBOUR_SHARE) if neighbour_share is None else neighbour_share
+        get = bm.get
+        raw = {r: s + share * max(get(r - 1, 0.0), get(r + 1, 0.0)) if r > 0 else s for r, s in bm.items()}
+        best = max(raw.values())
+
+        stats = access.load(ws)
+        now = clock_now()
+        today = now.date()
+        w = cfg["scoring"]
+        off = set(disabled)
+        wk = 0.0 if "keyword" in off else w["keyword_weight"]
+        wt = 0.0 if "time" in off else w["time_decay_weight"]
+        wa = 0.0 if "access" in off else w["access_frequency_weight"]
+        wg = 0.0 if "tags" in off else w["tag_match_weight"]
+        untagged = cfg["recall"]["untagged_tag_score"]
+        time_cache: dict[str | None, float] = {}
+        tag_cache: dict[str, float] = {"[]": untagged, "": untagged}
+
+        def parts_of(r: int) -> tuple[float, float, float, float]:
+            ident, day, tt_json = cand[r]
+            t = time_cache.get(day)
+            if t is None:
+                t = time_cache[day] = scoring.time_score(scoring.age_days(day, today), cfg)
+            g = tag_cache.get(tt_json)
+            if g is None:
+                g = tag_cache[tt_json] = scoring.tag_score(json.loads(tt_json), terms, cfg)
+            st = stats.get(ident)
+            a = 0.0
+            if isinstance(st, dict):
+                a = scoring.access_score(int(st.get("count", 0)), access.days_since(st.get("last"), now), cfg)
+            return raw[r] / best, t, a, g
+
+        # One pass over every candidate (a few thousand at most at 10k entries): the parts
+        # are cached per date and per tag set, so this stays a tight loop.
+        scored = []
+        for r in raw:
+            kw, t, a, g = parts_of(r)
+            scored.append((wk * kw + wt * t + wa * a + wg * g, -r, r))
+        heap = heapq.nlargest(k, scored)
+        heap = [(total, neg, r, scoring.combine(*parts_of(r), cfg, off)) for total, neg, r in heap]
+        rows = idx.entries(it[2] for it in heap if it[2] > 0)
+        rows.update({it[2]: t2_rows[it[2]] for it in heap if it[2] < 0})
+        chosen = sorted(heap, key=lambda it: (-it[0], rows[it[2]]["path"], rows[it[2]]["ordinal"]))
+        snip = cfg["recall"]["snippet_chars"]
+        hits = []
+        for total, _, r, parts in chosen:
+            row = rows[r]
+            hits.append(Hit(row["path"], row["heading"], row["date"], snippet(row["text"], terms, snip),
+                            total, parts.as_dict(), row["id"], row["kind"], raw[r], row["ordinal"], row["text"]))
+    finally:
+        if own_index:
+            idx.close()
+    if track and hits:
+        access.record(ws, [h.id for h in hits])
+    return hits
+
+
+def _has_memory(ws: Path) -> bool:
+    """True when the workspace has an index already or any file recall reads."""
+    from .index import index_path
+    from .units import scan_sources
+
+    return (index_path(ws).exists() or (Path(ws) / "memory" / "tier2-internal").is_dir()
+            or bool(scan_sources(ws)))
+
+
+def _load_t2(ws: Path, cfg: dict[str, Any], track: bool) -> list:
+    """T2 entries that may be reused now (see :func:`memory_manager.units.t2_entries`)."""
+    if not (Path(ws) / "memory" / "tier2-internal").is_dir():
+        return []
+    from .units import t2_entries
+
+    return t2_entries(ws, cfg, record=track)

@@ -1,0 +1,156 @@
+"""The Optimization seed's relevance score, and the value score used by pruning.
+
+    score = w_kw·keyword + w_time·time + w_acc·access + w_tag·tags
+
+with the weights from ``config.json`` ``scoring`` (seed: 0.4/0.2/0.2/0.2) and
+every other constant from the ``time_decay``, ``access`` and ``recall``
+sections. Each part lies in 0..1:
+
+- **keyword**: the entry's BM25 (plus a small share of its neighbours', see
+  :mod:`memory_manager.recall`) divided by the best such value for the same
+  query, so the best match scores 1.0 and an entry without a matching term
+  0 (and is not returned at all).
+- **time**: 1.0 up to ``no_decay_days`` (7) days old, then falling by
+  ``decay_rate_per_day`` (0.02) per day *beyond* day 7, floored at
+  ``min_score`` (0.1). The seed's code computes ``1 - days·0.02`` once past
+  day 7, which jumps from 1.0 at day 7 to 0.84 at day 8; we subtract only
+  the days past the grace period, so the curve is continuous (0.98 at day 8,
+  floor reached at day 52).
+- **access**: ``ln(count + 1) / log_divisor`` (10), ×``recent_boost`` (1.5)
+  when last recalled within ``recent_days`` (7), capped at 1.
+- **tags**: the share of the entry's tags matched by the query's words (a tag
+  matches when every one of its terms is among the query's terms, after the
+  same stemming/segmentation as the text); ``untagged_tag_score`` (0.5) for
+  an untagged entry, the seed's neutral choice.
+
+Why time decay cannot bury an old but relevant answer: time decay is one
+part of four and only ever moves a score by ``w_time·(1 - min_score)``
+(0.2·0.9 = 0.18); its floor keeps every old entry at 0.1, never 0; keyword is
+normalised so the best match of a query always brings the full ``w_kw`` (0.4);
+and only entries that match the query are candidates at all, so a recent
+but unrelated note never outranks a relevant one. A brand-new entry needs a
+keyword part within 0.45 of the old best match (0.18/0.4) to overtake it.
+
+Pruning has no query, so the **value score** drops the keyword part and
+rescales the remaining weights to sum to 1 (issue 4). Its tag part has no
+query to match: tagged entries count as fully matched (1.0, someone curated
+them) and untagged ones keep the neutral 0.5.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any, Iterable
+
+DAY_SECONDS = 86400.0
+
+
+@dataclass(frozen=True)
+class Parts:
+    """The four parts of a score (each 0..1) and the weighted total."""
+
+    keyword: float
+    time: float
+    access: float
+    tags: float
+    total: float
+
+    def as_dict(self) -> dict[str, float]:
+        return {"keyword": round(self.keyword, 6), "time": round(self.time, 6),
+                "access": round(self.access, 6), "tags": round(self.tags, 6), "total": round(self.total, 6)}
+
+
+def _as_date(value: date | datetime | str | None) -> date | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    return date.fromisoformat(str(value)[:10])
+
+
+def age_days(entry_date: date | str | None, today: date) -> float | None:
+    """Return whole days between ``entry_date`` and ``today`` (0 for future dates), or None."""
+    d = _as_date(entry_date)
+    if d is None:
+        return None
+    return float(max(0, (today - d).days))
+
+
+def time_score(days: float | None, cfg: dict[str, Any]) -> float:
+    """Time decay for an entry ``days`` old (None: undated -> treated as new, 1.0).
+
+    Constants: ``cfg["time_decay"]`` ``no_decay_days``, ``decay_rate_per_day``,
+    ``min_score`` (Optimization seed: 7, 0.02, 0.1). Continuous at the end of
+    the grace period, unlike the seed's code (see the module docstring).
+    """
+    td = cfg["time_decay"]
+    if days is None or days <= td["no_decay_days"]:
+        return 1.0
+    # Only the days past the grace period count (the seed's 1 - days*rate jumps at day 8).
+    return max(td["min_score"], 1.0 - td["decay_rate_per_day"] * (days - td["no_decay_days"]))
+
+
+def access_score(count: int, days_since_last: float | None, cfg: dict[str, Any]) -> float:
+    """Access frequency part: ``min(1, ln(count+1)/log_divisor × boost)``.
+
+    ``boost`` is ``cfg["access"]["recent_boost"]`` (1.5) when the entry was
+    recalled within ``recent_days`` (7) days, else 1 (Optimization seed).
+    ``days_since_last`` is None when never recalled.
+    """
+    ac = cfg["access"]
+    if count <= 0:
+        return 0.0
+    score = math.log(count + 1) / ac["log_divisor"]
+    if days_since_last is not None and days_since_last <= ac["recent_days"]:
+        score *= ac["recent_boost"]
+    return min(score, 1.0)
+
+
+def tag_score(tag_terms: list[list[str]], query_terms: Iterable[str] | None, cfg: dict[str, Any]) -> float:
+    """Share of the entry's tags matched by the query.
+
+    Args:
+        tag_terms: each tag's ranking terms (:func:`memory_manager.index.tag_terms`).
+        query_terms: the query's terms; None means "no query" (value score):
+            every tag counts as matched.
+    A tag matches when all its terms are among the query's terms. Untagged:
+    ``cfg["recall"]["untagged_tag_score"]`` (0.5, the seed's choice).
+    """
+    if not tag_terms:
+        return cfg["recall"]["untagged_tag_score"]
+    if query_terms is None:
+        return 1.0
+    q = set(query_terms)
+    matched = sum(1 for terms in tag_terms if terms and all(t in q for t in terms))
+    return matched / len(tag_terms)
+
+
+def combine(keyword: float, time: float, access: float, tags: float, cfg: dict[str, Any],
+            disabled: Iterable[str] = ()) -> Parts:
+    """Weighted sum with the ``cfg["scoring"]`` weights.
+
+    ``disabled`` names parts whose weight is set to 0 (benchmark ablations).
+    """
+    w = cfg["scoring"]
+    off = set(disabled)
+    total = ((0 if "keyword" in off else w["keyword_weight"]) * keyword
+             + (0 if "time" in off else w["time_decay_weight"]) * time
+             + (0 if "access" in off else w["access_frequency_weight"]) * access
+             + (0 if "tags" in off else w["tag_match_weight"]) * tags)
+    return Parts(keyword, time, access, tags, total)
+
+
+def value_score(time: float, access: float, tags: float, cfg: dict[str, Any]) -> float:
+    """Pruning's value: the score without keyword, weights rescaled to sum to 1 (issue 4).
+
+    With the seed's weights that is ``(time + access + tags) / 3``.
+    """
+    w = cfg["scoring"]
+    rest = w["time_decay_weight"] + w["access_frequency_weight"] + w["tag_match_weight"]
+    if rest <= 0:
+        return 0.0
+    return (w["time_decay_weight"] * time + w["access_frequency_weight"] * access
+            + w["tag_match_weight"] * tags) / rest

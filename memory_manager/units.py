@@ -1,0 +1,296 @@
+"""Turning memory Markdown files into entries, the unit of recall and pruning.
+
+An *entry* is a ``##`` section of a note (daily note, OpenClaw's own
+``memory/YYYY-MM-DD*.md``, a MEMORY.md section, a summary or library page) or
+a whole knowledge entry (``memory/knowledge/<key>.md``). Text before a note's
+first ``##`` heading becomes an entry of its own only when it holds more than
+a ``#`` title. Headings inside fenced code blocks are not section breaks.
+
+Each entry carries:
+- ``path`` (workspace-relative, POSIX), ``ordinal`` (position in the file);
+- ``heading`` (the heading text, without ``## ``);
+- ``date`` (``YYYY-MM-DD``): the ``[YYYY-MM-DD]`` in the heading (Memory
+  Master's daily form), else the file name's leading date, else the
+  frontmatter's ``created``/``date``/``updated``, else ``None``;
+- ``id``: the ``<!-- id: ... -->`` comment (or frontmatter ``id``), else
+  ``h-`` + 12 hex of SHA-1 over path, heading and occurrence number (stable
+  as long as the file is not renamed and the heading not edited);
+- ``tags`` (knowledge frontmatter ``tags``), ``pinned`` (``<!-- pinned -->``
+  or frontmatter ``pinned: true``);
+- ``text`` (the body with id/pinned comments removed) and ``span`` (start
+  and end character offsets of the section in the file's ``\\n`` text, used
+  by pruning to cut it out).
+
+Sources (:func:`source_files`): ``memory/daily/``, ``memory/knowledge/``,
+OpenClaw's ``memory/YYYY-MM-DD*.md``, ``MEMORY.md``, ``memory/summaries/``,
+``memory/tier1-public/`` and ``library/`` when they exist (the Optimization
+seed's L0-L3 layers). T2 entries are never read from disk into the index;
+:func:`t2_entries` decrypts them in memory at query time (see there).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+#: source kinds that this bundle created (pruning may rewrite only these).
+OWN_KINDS = ("daily", "knowledge")
+
+_DATE_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})")
+_DATE_HEADING = re.compile(r"\[(\d{4}-\d{2}-\d{2})\]")
+_H2 = re.compile(r"^##[ \t]+(.+?)[ \t]*#*[ \t]*$")
+_H1 = re.compile(r"^#[ \t]+(.+?)[ \t]*#*[ \t]*$")
+_FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
+_ID = re.compile(r"<!--\s*id:\s*([^\s>]+?)\s*-->")
+_PINNED = re.compile(r"<!--\s*pinned\s*-->", re.I)
+_OPENCLAW_NOTE = re.compile(r"^\d{4}-\d{2}-\d{2}.*\.md$")
+
+
+@dataclass
+class Entry:
+    """One unit of recall (see the module docstring for each field)."""
+
+    path: str
+    ordinal: int
+    heading: str
+    date: str | None
+    id: str
+    kind: str
+    text: str
+    tags: list[str] = field(default_factory=list)
+    pinned: bool = False
+    span: tuple[int, int] = (0, 0)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+def _walk_md(folder: str, prefix: str, recursive: bool, out: list, kind: str,
+             name_ok=None) -> None:
+    """Append ``(relative path, kind, DirEntry)`` for each ``*.md`` under ``folder``.
+
+    Plain strings and ``os.scandir`` (no ``pathlib``): this runs on every recall,
+    over every memory file, so it must stay cheap.
+    """
+    try:
+        with os.scandir(folder) as it:
+            items = sorted(it, key=lambda d: d.name)
+    except OSError:
+        return
+    for item in items:
+        name = item.name
+        if name.startswith("."):
+            continue
+        if name.endswith(".md") and item.is_file():
+            if name_ok is None or name_ok(name):
+                out.append((prefix + name, kind, item))
+        elif recursive and item.is_dir(follow_symlinks=False):
+            _walk_md(item.path, prefix + name + "/", True, out, kind, name_ok)
+
+
+def scan_sources(ws: Path) -> list[tuple[str, str, os.DirEntry]]:
+    """Like :func:`source_files`, with each file's ``os.DirEntry`` (for a cheap ``stat``)."""
+    root = os.fspath(ws)
+    mem = os.path.join(root, "memory")
+    found: list[tuple[str, str, os.DirEntry]] = []
+    _walk_md(os.path.join(mem, "daily"), "memory/daily/", False, found, "daily")
+    _walk_md(os.path.join(mem, "knowledge"), "memory/knowledge/", False, found, "knowledge")
+    _walk_md(mem, "memory/", False, found, "openclaw", _OPENCLAW_NOTE.match)
+    top: list = []
+    _walk_md(root, "", False, top, "memory_md", lambda n: n in ("MEMORY.md", "memory.md"))
+    found.extend(sorted(top, key=lambda t: t[0] != "MEMORY.md")[:1])  # MEMORY.md wins over memory.md
+    _walk_md(os.path.join(mem, "summaries"), "memory/summaries/", True, found, "summary")
+    _walk_md(os.path.join(mem, "tier1-public"), "memory/tier1-public/", False, found, "t1")
+    _walk_md(os.path.join(root, "library"), "library/", True, found, "library")
+    return found
+
+
+def source_files(ws: Path) -> list[tuple[str, str]]:
+    """List the Markdown files recall reads, as ``(relative path, kind)``.
+
+    Kinds: ``daily``, ``knowledge``, ``openclaw``, ``memory_md``, ``summary``,
+    ``t1``, ``library``. Hidden files and folders are skipped; the archive,
+    T2 folder and the generated indexes are not sources.
+    """
+    return [(rel, kind) for rel, kind, _ in scan_sources(ws)]
+
+
+def split_frontmatter(text: str) -> tuple[dict[str, Any], int, str | None]:
+    """Split YAML frontmatter off ``text``.
+
+    Returns ``(meta, body_offset, error)``: ``meta`` is ``{}`` when there is
+    none or it is malformed (then ``error`` says why and the whole text is
+    body). Parsed with ``yaml.safe_load``; anything but a mapping is refused.
+    """
+    if not text.startswith("---\n"):
+        return {}, 0, None
+    end = text.find("\n---", 3)
+    while end != -1 and text[end + 4:end + 5] not in ("\n", ""):
+        end = text.find("\n---", end + 4)
+    if end == -1:
+        return {}, 0, "frontmatter not closed"
+    import yaml
+
+    try:
+        meta = yaml.safe_load(text[4:end + 1])
+    except yaml.YAMLError as exc:
+        return {}, 0, f"bad frontmatter: {str(exc).splitlines()[0]}"
+    body = end + 4
+    if text[body:body + 1] == "\n":
+        body += 1
+    if meta is None:
+        return {}, body, None
+    if not isinstance(meta, dict):
+        return {}, 0, "frontmatter is not a mapping"
+    return meta, body, None
+
+
+def _iso(value: Any) -> str | None:
+    if value is None:
+        return None
+    match = re.match(r"\d{4}-\d{2}-\d{2}", str(value))
+    return match.group(0) if match else None
+
+
+def stable_id(path: str, heading: str, occurrence: int) -> str:
+    """Return the fallback id ``h-<12 hex>`` of SHA-1(path, heading, occurrence)."""
+    digest = hashlib.sha1(f"{path}\n{heading}\n{occurrence}".encode("utf-8")).hexdigest()
+    return "h-" + digest[:12]
+
+
+def _clean(body: str) -> str:
+    return _PINNED.sub("", _ID.sub("", body)).strip()
+
+
+def _sections(text: str, offset: int) -> list[tuple[str | None, int, int, int]]:
+    """Return ``(heading or None, start, body_start, end)`` for each section."""
+    out: list[tuple[str | None, int, int, int]] = []
+    fence: str | None = None
+    pos = offset
+    cur_heading: str | None = None
+    cur_start = offset
+    cur_body = offset
+    for line in text[offset:].splitlines(keepends=True):
+        stripped = line.rstrip("\n")
+        fm = _FENCE.match(stripped)
+        if fm:
+            mark = fm.group(1)[0]
+            if fence is None:
+                fence = mark
+            elif fence == mark:
+                fence = None
+        elif fence is None:
+            hm = _H2.match(stripped)
+            if hm:
+                out.append((cur_heading, cur_start, cur_body, pos))
+                cur_heading, cur_start, cur_body = hm.group(1).strip(), pos, pos + len(line)
+        pos += len(line)
+    out.append((cur_heading, cur_start, cur_body, pos))
+    return out
+
+
+def parse_text(rel: str, kind: str, text: str) -> list[Entry]:
+    """Split one file's text (``\\n`` line endings) into entries.
+
+    Args:
+        rel: workspace-relative POSIX path (used for ids and dates).
+        kind: the source kind from :func:`source_files` (or ``t2``).
+        text: the decoded file content.
+    """
+    meta, body_at, error = split_frontmatter(text)
+    name_date = _DATE_NAME.match(Path(rel).name)
+    file_date = (name_date.group(1) if name_date else None) or _iso(
+        meta.get("created") or meta.get("date") or meta.get("updated"))
+    raw_tags = meta.get("tags") or []
+    if isinstance(raw_tags, str):
+        raw_tags = [t for t in re.split(r"[,\s]+", raw_tags) if t]
+    tags = [str(t) for t in raw_tags] if isinstance(raw_tags, list) else []
+    fm_pinned = meta.get("pinned") is True
+    extra = {"frontmatter_error": error} if error else {}
+    stem = Path(rel).stem
+
+    if kind == "knowledge":
+        body = text[body_at:]
+        title = str(meta.get("key") or "") or None
+        h1 = next((m.group(1) for m in map(_H1.match, body.splitlines()[:5]) if m), None)
+        heading = title or h1 or stem
+        ident = meta.get("id")
+        idm = _ID.search(body)
+        ident = str(ident) if ident else (idm.group(1) if idm else stable_id(rel, heading, 0))
+        return [Entry(rel, 0, heading, file_date, ident, kind, _clean(body), tags,
+                      fm_pinned or bool(_PINNED.search(body)), (0, len(text)), extra)]
+
+    entries: list[Entry] = []
+    seen: dict[str, int] = {}
+    for ordinal, (heading, start, body_start, end) in enumerate(_sections(text, body_at)):
+        body = text[body_start:end]
+        if heading is None:
+            lines = [ln for ln in body.splitlines() if ln.strip()]
+            title = next((m.group(1) for m in map(_H1.match, lines[:1]) if m), None)
+            content = [ln for ln in lines if not _H1.match(ln)]
+            if not content:
+                continue
+            heading = title or stem
+            if title:  # the file's "# title" is the heading, not part of the text
+                body = body.replace(next(ln for ln in lines if _H1.match(ln)), "", 1)
+        head_zone = "\n".join(body.splitlines()[:3])
+        idm = _ID.search(head_zone)
+        occurrence = seen.get(heading, 0)
+        seen[heading] = occurrence + 1
+        ident = idm.group(1) if idm else stable_id(rel, heading, occurrence)
+        hd = _DATE_HEADING.search(heading)
+        date = hd.group(1) if hd else file_date
+        pinned = fm_pinned or bool(_PINNED.search(head_zone))
+        entries.append(Entry(rel, ordinal, heading, date, ident, kind, _clean(body),
+                             list(tags), pinned, (start, end), dict(extra)))
+    return entries
+
+
+def t2_entries(ws: Path, cfg: dict[str, Any], record: bool = True) -> list[Entry]:
+    """Return decrypted T2 entries that may be reused, or ``[]``.
+
+    The hook point for tier 2 (Tiers seed): an entry is included only when
+    (1) ``memory_manager.tiers`` is installed, (2) its key is available and it
+    decrypts (``tiers.decrypt_entry``; ``KeyUnavailableError`` stops the scan
+    at the first entry, ``CryptoError`` skips that entry), (3) it has not
+    expired, and (4) the memory gate allows the reuse
+    (``gate.evaluate("reuse", plaintext, source=<skill>, cfg=cfg).allowed``).
+    Plaintext lives only in memory: it is never written to the index.
+    ``record`` appends each gate decision to the audit log (``gate.record``);
+    recall passes ``track`` here so ``--no-track`` writes nothing.
+    """
+    try:
+        from . import gate, tiers
+    except ImportError:  # the store's tier modules are not installed (yet)
+        return []
+    from .clock import today
+    from .errors import CryptoError, KeyUnavailableError
+
+    out: list[Entry] = []
+    ws = Path(ws)
+    for item in tiers.iter_t2_entries(ws):
+        if getattr(item, "error", None):
+            continue
+        expires = _iso(getattr(item, "expires", None))
+        if expires and expires < today().isoformat():
+            continue
+        try:
+            plain = tiers.decrypt_entry(item, cfg)
+        except KeyUnavailableError:
+            break
+        except CryptoError:
+            continue
+        meta = getattr(item, "meta", {}) or {}
+        decision = gate.evaluate("reuse", plain, source=str(meta.get("source_skill", "unknown")), cfg=cfg)
+        if record:
+            gate.record(ws, decision)
+        if not decision.allowed:
+            continue
+        rel = Path(item.path).relative_to(ws).as_posix() if Path(item.path).is_absolute() else str(item.path)
+        created = _iso(getattr(item, "created", None))
+        for entry in parse_text(rel, "t2", plain):
+            entry.date = entry.date or created
+            entry.span = (0, 0)
+            out.append(entry)
+    return out

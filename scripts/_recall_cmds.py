@@ -1,0 +1,116 @@
+"""Recall verbs of ``memory.py``: ``recall``, ``prune``, ``status`` (thin click front ends).
+
+The domain logic lives in :mod:`memory_manager.recall` and
+:mod:`memory_manager.prune`; they are imported inside each command so that
+loading ``memory.py`` stays fast.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from memory_manager.cli import common_options, emit_json, handle_errors, stdout, verbose_line
+
+
+def _context(workspace: Path | None, verbose: bool):
+    from memory_manager.config import load_config
+    from memory_manager.workspace import resolve_workspace
+
+    resolved = resolve_workspace(workspace)
+    verbose_line(verbose, f"workspace: {resolved.path} (chosen by {resolved.rule})")
+    return resolved.path, load_config(resolved.path)
+
+
+@click.command("recall")
+@click.argument("query")
+@click.option("--top-k", "top_k", type=click.IntRange(min=1), default=None,
+              help="Number of entries to return (default: config recall.top_k, 10).")
+@click.option("--no-track", is_flag=True, help="Do not record the access (leaves memory/.state untouched).")
+@common_options
+@handle_errors
+def recall_cmd(query: str, top_k: int | None, no_track: bool, workspace: Path | None, json_: bool,
+               verbose: bool) -> int:
+    """Find the entries that best answer QUERY (English, Chinese or mixed).
+
+    Each hit shows its file, heading, date, a snippet and its score with the
+    parts keyword / time / access / tags. Exit 0 also when nothing matches.
+    """
+    from memory_manager.errors import BadInputError
+    from memory_manager.recall import recall
+
+    if not query.strip():
+        raise BadInputError("the query is empty")
+    ws, cfg = _context(workspace, verbose)
+    hits = recall(ws, query, cfg, top_k=top_k, track=not no_track)
+    if json_:
+        emit_json({"query": query, "hits": [h.as_dict() for h in hits]})
+        return 0
+    if not hits:
+        stdout.print("no matching entries", markup=False)
+        return 0
+    for n, h in enumerate(hits, 1):
+        p = h.parts
+        stdout.print(f"{n}. {h.score:.3f}  {h.path} › {h.heading}"
+                     f"  (keyword {p['keyword']:.2f}, time {p['time']:.2f}, access {p['access']:.2f},"
+                     f" tags {p['tags']:.2f})", markup=False)
+        stdout.print(f"   {h.snippet}", markup=False)
+    return 0
+
+
+@click.command("prune")
+@click.option("--dry-run", is_flag=True, help="List exactly what would move; change nothing.")
+@common_options
+@handle_errors
+def prune_cmd(dry_run: bool, workspace: Path | None, json_: bool, verbose: bool) -> int:
+    """Archive low-value entries (value < prune.threshold, or beyond prune.window).
+
+    Entries move to memory/archive/YYYY-MM/ with a note of why; nothing is
+    deleted. Pinned entries and entries from the last 7 days never move.
+    """
+    from memory_manager.prune import prune
+
+    ws, cfg = _context(workspace, verbose)
+    result = prune(ws, cfg, dry_run=dry_run)
+    if json_:
+        emit_json(result)
+        return 0
+    items = result["moves"] if dry_run else result["moved"]
+    verb = "would move" if dry_run else "moved"
+    stdout.print(f"{verb} {len(items)} of {result['prunable_entries']} entries", markup=False)
+    for m in items:
+        stdout.print(f"- {m['path']} › {m['heading']} -> {m['archive']} ({m['reason']})", markup=False)
+    if result.get("backup"):
+        stdout.print(f"backup: {result['backup']}", markup=False)
+    for w in result["warnings"]:
+        from memory_manager.cli import stderr
+
+        stderr.print(f"warning: {w}", markup=False)
+    return 0
+
+
+@click.command("status")
+@common_options
+@handle_errors
+def status_cmd(workspace: Path | None, json_: bool, verbose: bool) -> int:
+    """Print memory size, average value, prune rate and entries per tier."""
+    from memory_manager.prune import status
+
+    ws, cfg = _context(workspace, verbose)
+    doc = status(ws, cfg)
+    if json_:
+        emit_json(doc)
+        return 0
+    size = doc["memory_size"]
+    avg = "n/a" if doc["average_value"] is None else f"{doc['average_value']:.3f}"
+    stdout.print(f"memory size: {size['entries']} entries in {size['files']} files ({size['bytes']} bytes)",
+                 markup=False)
+    stdout.print(f"average value: {avg} over {doc['prunable_entries']} prunable entries", markup=False)
+    stdout.print(f"prune rate: {doc['prune_rate']:.1%} ({doc['would_move']} would move; "
+                 f"threshold {doc['threshold']}, window {doc['window']})", markup=False)
+    t = doc["tiers"]
+    stdout.print(f"entries per tier: T1 {t['t1']}, T2 {t['t2']}, T3 {t['t3']}", markup=False)
+    return 0
+
+
+COMMANDS = [recall_cmd, prune_cmd, status_cmd]

@@ -1,0 +1,110 @@
+"""The derived index: built, refreshed on add/edit/rename/delete, rebuilt when corrupt."""
+import os
+import sqlite3
+from pathlib import Path
+
+from memory_manager.index import index_path, open_index
+
+
+def _write(ws: Path, rel: str, text: str) -> Path:
+    path = ws / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _headings(ws: Path, term: str) -> list[str]:
+    idx = open_index(ws)
+    try:
+        rows = idx.entries(idx.bm25([term]))
+        return sorted(r["heading"] for r in rows.values())
+    finally:
+        idx.close()
+
+
+def test_build_and_search(ws):
+    _write(ws, "memory/daily/2026-03-03.md", "## [2026-03-03] 飞书\n飞书日报\n## [2026-03-03] other\nnothing\n")
+    assert _headings(ws, "日报") == ["[2026-03-03] 飞书"]
+    assert index_path(ws).is_file()
+
+
+def test_hand_edit_is_seen_even_with_same_size_and_mtime(ws):
+    path = _write(ws, "memory/daily/2026-03-03.md", "## a\nalpha\n")
+    assert _headings(ws, "alpha") == ["a"]
+    st = path.stat()
+    path.write_text("## a\nbravo\n", encoding="utf-8")           # same size
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))          # same mtime
+    assert _headings(ws, "bravo") == ["a"] and _headings(ws, "alpha") == []
+
+
+def test_rename_and_delete_are_seen(ws):
+    path = _write(ws, "memory/daily/2026-03-03.md", "## a\nalpha\n")
+    assert _headings(ws, "alpha") == ["a"]
+    path.rename(ws / "memory/daily/2026-03-04.md")
+    idx = open_index(ws)
+    rows = list(idx.entries(idx.bm25(["alpha"])).values())
+    idx.close()
+    assert [r["path"] for r in rows] == ["memory/daily/2026-03-04.md"]
+    (ws / "memory/daily/2026-03-04.md").unlink()
+    assert _headings(ws, "alpha") == []
+
+
+def test_corrupt_index_is_rebuilt(ws):
+    _write(ws, "memory/daily/2026-03-03.md", "## a\nalpha\n")
+    assert _headings(ws, "alpha") == ["a"]
+    index_path(ws).write_bytes(b"this is not a database" * 100)
+    for suffix in ("-wal", "-shm"):
+        Path(str(index_path(ws)) + suffix).unlink(missing_ok=True)
+    assert _headings(ws, "alpha") == ["a"]
+    sqlite3.connect(index_path(ws)).execute("SELECT count(*) FROM entries").fetchone()
+
+
+def test_missing_index_is_rebuilt_and_unchanged_files_not_reparsed(ws):
+    _write(ws, "memory/daily/2026-03-03.md", "## a\nalpha\n")
+    idx = open_index(ws)
+    idx.conn.execute("UPDATE files SET indexed_ns = indexed_ns + 10000000000")  # past the racy window
+    assert idx.refresh() == {"parsed": 0, "removed": 0}
+    idx.close()
+    index_path(ws).unlink()
+    assert _headings(ws, "alpha") == ["a"]
+
+
+def test_foreign_schema_version_is_rebuilt(ws):
+    _write(ws, "memory/daily/2026-03-03.md", "## a\nalpha\n")
+    idx = open_index(ws)
+    idx.conn.execute("UPDATE meta SET v='999' WHERE k='schema'")
+    idx.close()
+    assert _headings(ws, "alpha") == ["a"]
+
+
+def test_concurrent_first_builds_agree(ws):
+    import threading
+
+    for n in range(30):
+        _write(ws, f"memory/daily/2026-01-{n + 1:02d}.md", f"## e{n}\nalpha {n}\n")
+    errors = []
+
+    def worker():
+        try:
+            idx = open_index(ws)
+            idx.close()
+        except Exception as exc:  # pragma: no cover - the failure we test against
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert len(_headings(ws, "alpha")) == 30
+
+
+def test_bom_crlf_and_non_utf8_files(ws):
+    (ws / "memory/daily").mkdir(parents=True)
+    (ws / "memory/daily/2026-01-01.md").write_bytes(b"\xef\xbb\xbf## a\r\nalpha crlf\r\n")
+    (ws / "memory/daily/2026-01-02.md").write_bytes(b"## b\nalpha \xff\xfe latin-1\n")
+    idx = open_index(ws)
+    rows = list(idx.entries(idx.bm25(["alpha"])).values())
+    idx.close()
+    assert [(r["path"], r["heading"], r["text"]) for r in rows] == [("memory/daily/2026-01-01.md", "a", "alpha crlf")]

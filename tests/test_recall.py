@@ -1,0 +1,188 @@
+"""Recall ranking on small fixtures with known answers (English, Chinese, mixed), tracking, T2 hook."""
+import json
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from memory_manager.access import access_path
+from memory_manager.config import load_config
+from memory_manager.errors import BadInputError
+from memory_manager.recall import recall
+
+CFG = load_config(None)
+
+NOTES = {
+    "memory/daily/2026-03-01.md": """# 2026-03-01
+
+## [2026-03-01] Deploy pipeline
+<!-- id: d-deploy -->
+- Cause: deploys were failing on the build server
+- Change: the deploy script now waits for the green build
+
+## [2026-03-01] Lunch
+<!-- id: d-lunch -->
+- Change: ordered noodles for the team lunch
+""",
+    "memory/daily/2026-03-02.md": """# 2026-03-02
+
+## [2026-03-02] 飞书日报
+<!-- id: d-feishu -->
+- 因：每天的飞书日报总是忘记发送
+- 改：配置了定时机器人自动发送日报
+
+## [2026-03-02] 出差安排
+<!-- id: d-train -->
+- 改：下周一坐高铁去上海参加客户会议
+
+## [2026-03-02] Python 脚本
+<!-- id: d-mixed -->
+- 改：用Python写了一个备份脚本，每晚自动运行 backup
+""",
+    "memory/knowledge/preferences.md": """---
+format: cmm-knowledge
+version: 1
+id: k-prefs
+key: preferences
+tags: [style, answers]
+created: 2026-02-01
+updated: 2026-02-01
+---
+The user prefers short answers with a summary line first.
+""",
+}
+
+
+@pytest.fixture
+def notes(ws, monkeypatch):
+    monkeypatch.setenv("MEMORY_MANAGER_NOW", "2026-03-05")
+    for rel, text in NOTES.items():
+        (ws / rel).parent.mkdir(parents=True, exist_ok=True)
+        (ws / rel).write_text(text, encoding="utf-8")
+    return ws
+
+
+@pytest.mark.parametrize("query, expected", [
+    ("Why were deploys failing on the build server?", "d-deploy"),
+    ("deploying", "d-deploy"),                      # stemming
+    ("what did we order for lunch", "d-lunch"),
+    ("日报", "d-feishu"),                            # two-character word inside a longer run
+    ("飞书日报怎么自动发送", "d-feishu"),
+    ("高铁", "d-train"),
+    ("什么时候去上海", "d-train"),
+    ("python 备份脚本", "d-mixed"),                  # mixed query, mixed note
+    ("Python backup", "d-mixed"),
+    ("short answers summary", "k-prefs"),
+])
+def test_known_answer_ranks_first(notes, query, expected):
+    hits = recall(notes, query, CFG, track=False)
+    assert hits and hits[0].id == expected
+
+
+def test_only_matching_entries_are_returned(notes):
+    hits = recall(notes, "noodles", CFG, track=False)
+    assert [h.id for h in hits] == ["d-lunch"]
+    assert recall(notes, "zebra", CFG, track=False) == []
+    assert recall(notes, "the of and", CFG, track=False) == []   # stop words only
+
+
+def test_hit_fields_and_score_parts(notes):
+    (hit,) = recall(notes, "noodles", CFG, track=False)
+    assert (hit.path, hit.heading, hit.date) == ("memory/daily/2026-03-01.md", "[2026-03-01] Lunch", "2026-03-01")
+    assert "noodles" in hit.snippet
+    # 4 days old: time 1.0; never recalled: access 0; untagged: 0.5; best match: keyword 1.0
+    assert hit.parts == {"keyword": 1.0, "time": 1.0, "access": 0.0, "tags": 0.5, "total": 0.7}
+    assert hit.score == pytest.approx(0.7)
+
+
+def test_tags_part_uses_query_words(notes):
+    (hit,) = recall(notes, "short answers", CFG, track=False)
+    assert hit.parts["tags"] == 0.5       # "answers" matches tag "answers", not "style": 1 of 2
+
+
+def test_top_k(notes):
+    assert len(recall(notes, "自动 发送 deploy noodles", CFG, top_k=2, track=False)) == 2
+    with pytest.raises(BadInputError):
+        recall(notes, "x", CFG, top_k=0)
+
+
+def test_tracking_counts_accesses(notes):
+    recall(notes, "noodles", CFG)
+    recall(notes, "noodles", CFG)
+    doc = json.loads(access_path(notes).read_text(encoding="utf-8"))
+    assert doc["format"] == "cmm-access" and doc["version"] == 1
+    assert doc["entries"] == {"d-lunch": {"count": 2, "last": "2026-03-05T00:00:00+00:00"}}
+    (hit,) = recall(notes, "noodles", CFG, track=False)
+    assert hit.parts["access"] == pytest.approx(0.1648, abs=1e-4)   # ln(3)/10 * 1.5
+
+
+def test_no_track_writes_nothing(notes):
+    recall(notes, "noodles", CFG, track=False)
+    assert not access_path(notes).exists()
+
+
+def test_hand_edit_shows_up_in_next_recall(notes):
+    assert recall(notes, "pizza", CFG, track=False) == []
+    path = notes / "memory/daily/2026-03-01.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("noodles", "pizza"), encoding="utf-8")
+    assert [h.id for h in recall(notes, "pizza", CFG, track=False)] == ["d-lunch"]
+
+
+def test_old_relevant_entry_still_surfaces(notes, monkeypatch):
+    monkeypatch.setenv("MEMORY_MANAGER_NOW", "2027-03-05")     # a year later: time at its floor 0.1
+    (notes / "memory/daily/2027-03-04.md").write_text(
+        "## [2027-03-04] Build\n<!-- id: d-new -->\n- the build server is fast now\n", encoding="utf-8")
+    hits = recall(notes, "why were deploys failing", CFG, track=False)
+    assert hits[0].id == "d-deploy" and hits[0].parts["time"] == 0.1
+
+
+def _fake_tiers(monkeypatch, ws, allowed=True, key=True):
+    """Install stand-ins for the store's tiers/gate modules with the contract's signatures."""
+    from memory_manager.errors import KeyUnavailableError
+
+    entry = types.SimpleNamespace(path=ws / "memory/tier2-internal/skill_prefs.md", meta={"source_skill": "skill"},
+                                  created="2026-03-01", expires="2026-04-01", scheme="aes-gcm", error=None)
+    tiers = types.ModuleType("memory_manager.tiers")
+    tiers.iter_t2_entries = lambda w: iter([entry])
+
+    def decrypt(e, cfg):
+        if not key:
+            raise KeyUnavailableError("no key")
+        return "## Editor\nThe user prefers the vim editor with dark themes.\n"
+
+    tiers.decrypt_entry = decrypt
+    gate = types.ModuleType("memory_manager.gate")
+    recorded = []
+    gate.evaluate = lambda op, text, **kw: types.SimpleNamespace(decision="proceed" if allowed else "refuse",
+                                                                 allowed=allowed, operation=op)
+    gate.record = lambda w, d: recorded.append(d)
+    monkeypatch.setitem(sys.modules, "memory_manager.tiers", tiers)
+    monkeypatch.setitem(sys.modules, "memory_manager.gate", gate)
+    import memory_manager
+    monkeypatch.setattr(memory_manager, "tiers", tiers, raising=False)
+    monkeypatch.setattr(memory_manager, "gate", gate, raising=False)
+    (ws / "memory/tier2-internal").mkdir(parents=True, exist_ok=True)
+    entry.path.write_text("ciphertext", encoding="utf-8")
+    return recorded
+
+
+def test_t2_entry_recalled_when_key_and_gate_allow(notes, monkeypatch):
+    recorded = _fake_tiers(monkeypatch, notes)
+    hits = recall(notes, "vim editor", CFG, track=False)
+    assert [(h.kind, h.heading, h.path) for h in hits] == [("t2", "Editor", "memory/tier2-internal/skill_prefs.md")]
+    assert recorded == []                                   # --no-track: no audit record
+    recall(notes, "vim editor", CFG)
+    assert [d.operation for d in recorded] == ["reuse"]
+    assert b"vim" not in (notes / "memory/.cache/recall-index.sqlite").read_bytes()  # plaintext never indexed
+
+
+@pytest.mark.parametrize("allowed, key", [(False, True), (True, False)])
+def test_t2_entry_hidden_without_key_or_gate(notes, monkeypatch, allowed, key):
+    _fake_tiers(monkeypatch, notes, allowed=allowed, key=key)
+    assert recall(notes, "vim editor", CFG, track=False) == []
+
+
+def test_workspace_without_memory_gets_no_hits_and_no_cache(ws):
+    assert recall(ws, "anything", CFG) == []
+    assert list(ws.iterdir()) == []

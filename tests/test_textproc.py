@@ -1,0 +1,44 @@
+"""Tokenisation for ranking: English stemming and stop words, Chinese bigrams, mixed text."""
+from memory_manager.textproc import plain_tokens, query_terms, tokens
+
+
+def test_english_is_lowercased_stemmed_and_stop_words_dropped():
+    assert tokens("The Runners were running quickly to the Meetings") == ["runner", "run", "quick", "meet"]
+
+
+def test_possessive_and_contractions():
+    assert tokens("Caroline's dog isn't here") == ["carolin", "dog", "isn"]  # "here" and "t" are stop words
+
+
+def test_full_width_forms_are_normalised():
+    assert tokens("Ｐｙｔｈｏｎ ３") == tokens("python 3") == ["python", "3"]
+
+
+def test_chinese_runs_become_overlapping_bigrams():
+    assert tokens("飞书日报") == ["飞书", "书日", "日报"]
+
+
+def test_two_character_word_found_inside_a_long_run():
+    long_run = tokens("今天早上坐高铁去上海开会")
+    assert "高铁" in long_run and "上海" in long_run and "开会" in long_run
+
+
+def test_single_characters_and_function_characters():
+    assert tokens("用 的") == ["用"]
+    assert tokens("我的") == []  # both function characters: no topic
+
+
+def test_question_words_are_not_terms():
+    assert "什么" not in tokens("飞书是什么") and "飞书" in tokens("飞书是什么")
+
+
+def test_mixed_chinese_and_english():
+    assert tokens("用Python写飞书bot") == ["用", "python", "写飞", "飞书", "bot"]
+
+
+def test_query_terms_are_distinct_in_order():
+    assert query_terms("deploy deploys 部署 部署") == ["deploy", "部署"]
+
+
+def test_plain_tokens_baseline_keeps_everything():
+    assert plain_tokens("The Running, dogs!") == ["the", "running", "dogs"]

@@ -491,15 +491,25 @@ def memory_md_duplicates(run: _Run, approved: bool) -> None:
 
 
 def prune_step(run: _Run) -> None:
-    """Step 6: value pruning and the capacity window (memory_manager.prune)."""
-    try:
-        from . import prune
-    except ImportError:  # pragma: no cover - prune ships with the bundle
+    """Step 6: the capacity window, and the value threshold when ``prune.auto_threshold`` is set.
+
+    Why not the threshold by default: with the Optimization seed's constants an
+    untagged entry that is never recalled is worth at most (1 + 0 + 0.5) / 3 = 0.5
+    once it is a week old, under the 0.6 threshold, so an unattended weekly
+    run would archive nearly every daily note, far past the seed's own target
+    prune rate (under 20 %). ``memory.py prune`` applies both rules when asked.
+    """
+    if not run.cfg["prune"]["enable_auto_prune"]:
         return
-    result = prune.run(run.ws, run.cfg, dry_run=run.dry, backup=None if run.dry else run.backup())
-    for item in result.moved:
-        run.report.actions.append(Action("prune", item.path, item.reason, item.target))
-    run.report.archived += len(result.moved)
+    from . import prune
+
+    result = prune.prune(run.ws, run.cfg, dry_run=run.dry, use_threshold=run.cfg["prune"]["auto_threshold"],
+                         get_backup=run.backup)
+    for move in result["moves"] if run.dry else result["moved"]:
+        run.report.actions.append(Action("prune", move["path"], f"{move['heading']}: {move['reason']}",
+                                         move["archive"]))
+        run.report.archived += 1
+    run.report.problems.extend(result["warnings"])
 
 
 def archive_retention(run: _Run, purge: bool) -> None:

@@ -19,6 +19,7 @@ import hashlib
 import os
 import stat
 import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
@@ -231,12 +232,19 @@ class Transaction:
         self._staged.clear()
 
 
+#: Locks this thread already holds, by lock path, with a depth count: the
+#: workspace lock is re-entrant within a thread (cleanup holds it and calls
+#: prune, which takes it too), while other threads and processes still wait.
+_held = threading.local()
+
+
 @contextlib.contextmanager
 def workspace_lock(workspace: Path, timeout: float = 30.0) -> Iterator[None]:
     """Hold the workspace's writer lock (``.memory-backup/.lock``) for the block.
 
     Every command that changes the workspace takes it, so concurrent writers
     (agent turns, hooks, cleanup) never interleave. Uses the filelock library.
+    Re-entrant within one thread.
 
     Raises:
         FileWriteError: the lock could not be taken within ``timeout`` seconds.
@@ -244,9 +252,23 @@ def workspace_lock(workspace: Path, timeout: float = 30.0) -> Iterator[None]:
     from filelock import FileLock, Timeout
 
     lock_path = Path(workspace) / LOCK_RELPATH
+    key = str(lock_path.absolute())
+    depth: dict[str, int] = getattr(_held, "depth", None) or {}
+    _held.depth = depth
+    if depth.get(key):
+        depth[key] += 1
+        try:
+            yield
+        finally:
+            depth[key] -= 1
+        return
     lock_path.parent.mkdir(parents=True, exist_ok=True)
     try:
         with FileLock(str(lock_path), timeout=timeout):
-            yield
+            depth[key] = 1
+            try:
+                yield
+            finally:
+                depth[key] = 0
     except Timeout:
         raise FileWriteError(f"{lock_path}: another writer held the lock for {timeout:g} s") from None

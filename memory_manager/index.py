@@ -26,7 +26,9 @@ import contextlib
 import hashlib
 import json
 import os
+import shutil
 import sqlite3
+import tempfile
 import time
 from pathlib import Path
 from typing import Any, Iterable
@@ -243,6 +245,9 @@ class RecallIndex:
     def close(self) -> None:
         with contextlib.suppress(sqlite3.Error):
             self.conn.close()
+        scratch = getattr(self, "scratch_dir", None)
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -303,6 +308,46 @@ def _try_open(ws: Path, path: Path, refresh: bool) -> RecallIndex:
         if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
             raise _Unusable(str(exc)) from None
         raise
+
+
+def open_scratch_index(ws: Path) -> RecallIndex:
+    """Open an up-to-date index that writes nothing inside the workspace (for dry runs).
+
+    The on-disk index, when there is a usable one, is copied (SQLite's backup
+    API, read-only) into a temporary folder and refreshed there; otherwise one
+    is built there. ``close()`` removes the folder. A dry run must leave the
+    workspace tree byte-identical, derived cache included.
+
+    Raises:
+        MemoryManagerError: SQLite failed.
+    """
+    from .errors import MemoryManagerError
+
+    folder = Path(tempfile.mkdtemp(prefix="cmm-scratch-index-"))
+    path = folder / "recall-index.sqlite"
+    real = index_path(ws)
+    try:
+        if real.exists():
+            try:
+                src = sqlite3.connect(f"{real.absolute().as_uri()}?mode=ro", uri=True, timeout=30)
+                dst = sqlite3.connect(str(path))
+                try:
+                    src.backup(dst)
+                finally:
+                    src.close()
+                    dst.close()
+            except sqlite3.Error:
+                _remove(path)
+        try:
+            idx = _try_open(ws, path, refresh=True)
+        except _Unusable:
+            _remove(path)
+            idx = _try_open(ws, path, refresh=True)
+    except (sqlite3.Error, OSError, _Unusable) as exc:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise MemoryManagerError(f"scratch recall index: {exc}") from None
+    idx.scratch_dir = folder
+    return idx
 
 
 def open_index(ws: Path, refresh: bool = True) -> RecallIndex:

@@ -35,7 +35,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from . import scoring, units
 
@@ -135,8 +135,11 @@ def _archive_rel(ws: Path, row: dict[str, Any], today_month: str, taken: set[str
         n += 1
 
 
-def plan(ws: Path, cfg: dict[str, Any], idx=None) -> Plan:
+def plan(ws: Path, cfg: dict[str, Any], idx=None, use_threshold: bool = True) -> Plan:
     """Work out which entries a prune would move, without changing anything.
+
+    ``use_threshold=False`` applies the capacity window only (what cleanup
+    does unless ``prune.auto_threshold`` is set: see ``config.json``).
 
     Returns a :class:`Plan`; ``moves`` is in the order entries would move
     (threshold first, then the capacity window, each lowest value first).
@@ -159,7 +162,7 @@ def plan(ws: Path, cfg: dict[str, Any], idx=None) -> Plan:
     chosen: set[str] = set()
     taken: set[str] = set()
     for v in order:
-        if v.protected is None and v.value < threshold:
+        if use_threshold and v.protected is None and v.value < threshold:
             moves.append(Move(v, f"value {v.value:.3f} below threshold {threshold:g}", _archive_rel(ws, v.row, month, taken)))
             chosen.add(v.row["id"] + "\0" + v.row["path"])
     remaining = len(valued) - len(moves)
@@ -185,8 +188,14 @@ def _archive_comment(move: Move, archived_at: str) -> str:
     return "<!-- archived: " + json.dumps(meta, ensure_ascii=False).replace("--", "\\u002d\\u002d") + " -->"
 
 
-def prune(ws: Path, cfg: dict[str, Any], dry_run: bool = False) -> dict[str, Any]:
+def prune(ws: Path, cfg: dict[str, Any], dry_run: bool = False, use_threshold: bool = True,
+          get_backup: Callable[[], Any] | None = None) -> dict[str, Any]:
     """Archive low-value entries (see the module docstring); ``dry_run`` only reports.
+
+    ``use_threshold=False``: capacity window only. ``get_backup``: returns the
+    open :class:`~memory_manager.backups.Backup` to record changes in (cleanup
+    passes its own, so one restore undoes the whole cleanup); default: a new
+    backup with reason ``prune``, made only when something moves.
 
     Returns ``{"dry_run", "moved": [...], "would_move", "prunable_entries",
     "total_entries", "changed": [paths], "backup": id|None, "indexes": [paths],
@@ -203,12 +212,18 @@ def prune(ws: Path, cfg: dict[str, Any], dry_run: bool = False) -> dict[str, Any
 
     ws = Path(ws)
     if dry_run:
-        p = plan(ws, cfg)
+        from .index import open_scratch_index
+
+        idx = open_scratch_index(ws)  # a dry run writes nothing, derived cache included
+        try:
+            p = plan(ws, cfg, idx, use_threshold=use_threshold)
+        finally:
+            idx.close()
         return dict(p.as_dict(), dry_run=True, moved=[], changed=[], backup=None, indexes=[], warnings=[])
     with workspace_lock(ws):
         idx = open_index(ws)
         try:
-            p = plan(ws, cfg, idx)
+            p = plan(ws, cfg, idx, use_threshold=use_threshold)
         finally:
             idx.close()
         result = dict(p.as_dict(), dry_run=False, moved=[], changed=[], backup=None, indexes=[], warnings=[])
@@ -262,7 +277,7 @@ def prune(ws: Path, cfg: dict[str, Any], dry_run: bool = False) -> dict[str, Any
                 src = next(m.item.row["path"] for m in moved if m.archive == arch)
                 base = f"# Archived from {src}\n\n"
             new_text[arch] = base + "\n".join(pieces)
-        backup = backups.start(ws, "prune")
+        backup = get_backup() if get_backup is not None else backups.start(ws, "prune")
         for arch in archive_add:
             missing = [f for f in (ws / arch).parents if f != ws and not f.exists() and ws in f.parents]
             for folder in reversed(missing):  # outermost first, so a restore removes them all

@@ -36,8 +36,9 @@ def t2(ws: Path, skill: str, topic: str, text: str, created: date) -> Path:
 
 
 def user_tree(ws):
+    """The tree without our private folders: backups, state, and the derived recall cache."""
     return {k: v for k, v in tree_hash(ws).items()
-            if not k.startswith(".memory-backup") and not k.startswith("memory/.state")}
+            if not k.startswith((".memory-backup", "memory/.state", "memory/.cache"))}
 
 
 def run(ws, **kw):
@@ -199,3 +200,34 @@ def test_openclaw_notes_and_t1_never_rewritten(mem):
     stats.write_text('{"skill_stats": {}, "patterns_observed": []}\n')
     run(mem)
     assert note.read_text() == "# raw\n- x\n- x\n" and stats.read_text() == '{"skill_stats": {}, "patterns_observed": []}\n'
+
+
+def _daily_entries(ws, n, day="2026-10-01"):
+    lines = [f"## [{day}] topic {i}\n- 改：note number {i}\n" for i in range(n)]
+    (ws / "memory/daily" / f"{day}.md").write_text("\n".join(lines))
+
+
+def test_cleanup_applies_the_capacity_window_not_the_threshold(mem):
+    _daily_entries(mem, 5)
+    # Old, untagged, never recalled: value 0.5 < 0.6, but only the window applies by default.
+    assert [a.step for a in run(mem).actions] == []
+    (mem / "memory" / "memory-manager.json").write_text('{"prune": {"window": 3}}')
+    report = run(mem)
+    assert [a.step for a in report.actions] == ["prune", "prune"]
+    assert report.archived == 2
+    text = (mem / "memory/archive/2026-10/daily-2026-10-01.md").read_text()
+    assert text.count("<!-- archived:") == 2
+    # One backup holds the whole cleanup: restoring it gives the notes back.
+    backups.restore(mem, report.backup)
+    assert (mem / "memory/daily/2026-10-01.md").read_text().count("## [2026-10-01]") == 5
+    assert not (mem / "memory/archive/2026-10").exists()
+
+
+def test_auto_threshold_prunes_low_value_entries(mem):
+    _daily_entries(mem, 2)
+    (mem / "memory" / "memory-manager.json").write_text('{"prune": {"auto_threshold": true}}')
+    report = run(mem, dry_run=True)
+    assert [a.step for a in report.actions] == ["prune", "prune"]
+    # 59 days old: time decay at its floor 0.1; never recalled: access 0; untagged: tags 0.5.
+    # Value = (0.1 + 0 + 0.5) / 3 = 0.200 (weights 0.2 each, rescaled to a third).
+    assert report.actions[0].detail == "[2026-10-01] topic 0: value 0.200 below threshold 0.6"

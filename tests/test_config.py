@@ -31,7 +31,7 @@ def test_override_merges_key_by_key(ws):
 
 
 @pytest.mark.parametrize("doc,message", [
-    ({"prune": {"windw": 5}}, "unknown key 'prune.windw' (allowed: enable_auto_prune, protect_recent_days, threshold, window)"),
+    ({"prune": {"windw": 5}}, "unknown key 'prune.windw' (allowed: auto_threshold, enable_auto_prune, protect_recent_days, threshold, window)"),
     ({"colour": 1}, "unknown key 'colour'"),
     ({"hooks": {"bootstrap": "yes"}}, "'hooks.bootstrap' must be a boolean, not string"),
     ({"hooks": {"bootstrap": 1}}, "'hooks.bootstrap' must be a boolean, not number"),

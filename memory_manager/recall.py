@@ -109,7 +109,8 @@ def _t2_bm25(entries: list, terms: list[str], idx) -> dict[int, float]:
 
 
 def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, track: bool = True, *,
-           disabled: Iterable[str] = (), neighbour_share: float | None = None, index=None) -> list[Hit]:
+           disabled: Iterable[str] = (), neighbour_share: float | None = None, index=None,
+           approved: bool = False, t2_stats: dict[str, int] | None = None) -> list[Hit]:
     """Return the ``top_k`` entries best matching ``query``, best first.
 
     Args:
@@ -123,6 +124,10 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
         neighbour_share: override ``cfg["recall"]["neighbour_share"]`` (benchmarks).
         index: an open :class:`memory_manager.index.RecallIndex` to reuse
             (benchmarks); by default the workspace's index is opened and refreshed.
+        approved: the user approved reusing T2 (internal) memory for this
+            recall; without it T2 entries are only counted.
+        t2_stats: filled with T2 counts: ``held`` (needs approval),
+            ``locked`` (no key), ``refused`` (the gate said no), ``included``.
 
     Returns a list of :class:`Hit`; empty when nothing matches.
 
@@ -150,7 +155,7 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
         found = idx.bm25_rows(terms)
         cand = {r: (ident, day, tt) for r, _, ident, day, tt in found}
         bm = {r: s for r, s, *_ in found}
-        t2 = _load_t2(ws, cfg, track)
+        t2 = _load_t2(ws, cfg, track, approved, t2_stats)
         t2_rows: dict[int, dict[str, Any]] = {}
         if t2:
             from .index import tag_terms as _tag_terms
@@ -232,10 +237,11 @@ def _has_memory(ws: Path) -> bool:
             or bool(scan_sources(ws)))
 
 
-def _load_t2(ws: Path, cfg: dict[str, Any], track: bool) -> list:
+def _load_t2(ws: Path, cfg: dict[str, Any], track: bool, approved: bool = False,
+             stats: dict[str, int] | None = None) -> list:
     """T2 entries that may be reused now (see :func:`memory_manager.units.t2_entries`)."""
     if not (Path(ws) / "memory" / "tier2-internal").is_dir():
         return []
     from .units import t2_entries
 
-    return t2_entries(ws, cfg, record=track)
+    return t2_entries(ws, cfg, record=track, approved=approved, stats=stats)

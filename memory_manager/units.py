@@ -247,46 +247,60 @@ def parse_text(rel: str, kind: str, text: str) -> list[Entry]:
     return entries
 
 
-def t2_entries(ws: Path, cfg: dict[str, Any], record: bool = True) -> list[Entry]:
+def t2_entries(ws: Path, cfg: dict[str, Any], record: bool = True, approved: bool = False,
+               stats: dict[str, int] | None = None) -> list[Entry]:
     """Return decrypted T2 entries that may be reused, or ``[]``.
 
-    The hook point for tier 2 (Tiers seed): an entry is included only when
-    (1) ``memory_manager.tiers`` is installed, (2) its key is available and it
-    decrypts (``tiers.decrypt_entry``; ``KeyUnavailableError`` stops the scan
-    at the first entry, ``CryptoError`` skips that entry), (3) it has not
-    expired, and (4) the memory gate allows the reuse
-    (``gate.evaluate("reuse", plaintext, source=<skill>, cfg=cfg).allowed``).
-    Plaintext lives only in memory: it is never written to the index.
-    ``record`` appends each gate decision to the audit log (``gate.record``);
-    recall passes ``track`` here so ``--no-track`` writes nothing.
+    The hook point for tier 2 (Tiers seed). Reusing T2 memory needs the
+    user's approval in both gate modes (references/gate.md), so without
+    ``approved`` nothing is decrypted: the entries that could have been used
+    are only counted (``stats["held"]``) so the caller can ask. With it, an
+    entry is included when (1) it has not expired, (2) its key is available
+    and it decrypts (``tiers.decrypt_entry``; entries without their key are
+    counted in ``stats["locked"]``, undecryptable ones skipped), and (3) the
+    memory gate allows the reuse (``gate.evaluate("reuse", plaintext,
+    approved=True)``: secrets and T3 stay refused). Plaintext lives only in
+    memory: it is never written to the index. ``record`` appends each gate
+    decision to the audit log; recall passes ``track`` so ``--no-track``
+    writes nothing.
     """
     try:
         from . import gate, tiers
-    except ImportError:  # the store's tier modules are not installed (yet)
+    except ImportError:  # pragma: no cover - the store ships with the bundle
         return []
     from .clock import today
     from .errors import CryptoError, KeyUnavailableError
 
+    counts = stats if stats is not None else {}
+    for name in ("held", "locked", "refused", "included"):
+        counts.setdefault(name, 0)
     out: list[Entry] = []
     ws = Path(ws)
     for item in tiers.iter_t2_entries(ws):
-        if getattr(item, "error", None):
+        if getattr(item, "error", None) or Path(item.path).is_symlink():
             continue
         expires = _iso(getattr(item, "expires", None))
         if expires and expires < today().isoformat():
             continue
+        if not approved:
+            counts["held"] += 1
+            continue
         try:
             plain = tiers.decrypt_entry(item, cfg)
         except KeyUnavailableError:
-            break
+            counts["locked"] += 1
+            continue
         except CryptoError:
             continue
-        meta = getattr(item, "meta", {}) or {}
-        decision = gate.evaluate("reuse", plain, source=str(meta.get("source_skill", "unknown")), cfg=cfg)
+        # Stored T2 entries went through the gate when written: a stored preference.
+        decision = gate.evaluate("reuse", plain, source="approved_preference", approved=True, cfg=cfg,
+                                 tier="internal", request="recall")
         if record:
             gate.record(ws, decision)
         if not decision.allowed:
+            counts["refused"] += 1
             continue
+        counts["included"] += 1
         rel = Path(item.path).relative_to(ws).as_posix() if Path(item.path).is_absolute() else str(item.path)
         created = _iso(getattr(item, "created", None))
         for entry in parse_text(rel, "t2", plain):

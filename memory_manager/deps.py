@@ -42,8 +42,17 @@ def missing() -> list[str]:
     return [dist for mod, dist in MODULES.items() if importlib.util.find_spec(mod) is None]
 
 
-def require() -> None:
-    """Exit 2 with the install command when a dependency is missing."""
+def require(allow_install: bool = False) -> None:
+    """Exit 2 with the install command when a dependency is missing.
+
+    With ``allow_install`` (``init.py`` only) and ``--install-deps`` on the
+    command line, run the install command first, because the user asked.
+    """
+    if allow_install and "--install-deps" in sys.argv[1:]:
+        if install() != 0:
+            sys.stderr.write("error: installing the requirements failed (see pip's output above)\n")
+            raise SystemExit(1)
+        importlib.invalidate_caches()
     absent = missing()
     if absent:
         cmd = " ".join(install_command())

@@ -25,7 +25,10 @@ from typing import Iterator
 
 from .errors import FileWriteError, UnreadableFileError
 
-LOCK_RELPATH = Path("memory") / ".lock"
+# In our private folder at the workspace root, so that taking the lock never
+# creates anything in the user-visible tree (a restore can then remove every
+# folder a change created).
+LOCK_RELPATH = Path(".memory-backup") / ".lock"
 
 
 @dataclass(frozen=True)
@@ -106,8 +109,11 @@ def _fsync_dir(folder: Path) -> None:
 
 def _stage(path: Path, data: bytes, mode: int | None) -> Path:
     """Write ``data`` to a unique temporary file beside ``path``; return its path."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise FileWriteError(f"{path}: cannot create a file there ({exc.strerror or exc})") from None
     tmp = Path(tmp_name)
     try:
         if mode is not None:
@@ -130,7 +136,7 @@ def _mode_for(path: Path, mode: int | None) -> int | None:
         return mode
     try:
         return stat.S_IMODE(path.stat().st_mode)
-    except OSError:
+    except (OSError, ValueError):
         return None
 
 
@@ -227,7 +233,7 @@ class Transaction:
 
 @contextlib.contextmanager
 def workspace_lock(workspace: Path, timeout: float = 30.0) -> Iterator[None]:
-    """Hold the workspace's writer lock (``memory/.lock``) for the block.
+    """Hold the workspace's writer lock (``.memory-backup/.lock``) for the block.
 
     Every command that changes the workspace takes it, so concurrent writers
     (agent turns, hooks, cleanup) never interleave. Uses the filelock library.

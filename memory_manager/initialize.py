@@ -1,0 +1,456 @@
+"""``init``: set up a workspace for complex-memory-manager without losing a byte.
+
+What it does follows the Memory Master seed's init (backup, heartbeat
+migration, AGENTS.md clean-up, MEMORY.md as a lessons file, the memory tree),
+made safe as the foundation issue asks:
+
+1. Nothing is written until the whole change is planned. :func:`build_plan`
+   reads every file, computes every new content, and returns a :class:`Plan`
+   (dry-run prints it as unified diffs). An empty plan means a second run is a
+   no-op and makes no backup.
+2. :func:`apply_plan` takes the workspace lock, checks that no planned file
+   changed since it was read, backs up every path it will touch (backups.py,
+   manifest first), stages every new content to a temporary file (where a
+   full disk or file-size limit fails) and only then renames them into place.
+   A failure leaves every original byte-identical.
+3. Each file keeps its BOM and line endings; nothing outside the workspace is
+   touched (a symlinked AGENTS.md pointing out of it is refused).
+"""
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import backups, markdown, templates
+from .clock import today
+from .errors import FileWriteError, UnreadableFileError, WorkspaceError, DirtyFileError
+from .fsio import TextFile, Transaction, decode_text, workspace_lock
+from .workspace import inside
+
+#: OpenClaw 2026.9.6 truncates each bootstrap file at this many characters
+#: (agents.defaults.bootstrapMaxChars); past it the agent no longer sees the end.
+BOOTSTRAP_MAX_CHARS = 20_000
+
+#: The first release whose Gateway no longer reads HEARTBEAT.md (verified facts
+#: in the foundation issue: 2026.8 moved heartbeats into the heartbeat monitor).
+HEARTBEAT_RETIRED = (2026, 8)
+
+BLOCK_BEGIN = re.compile(r"^<!-- complex-memory-manager:begin v\d+ -->\s*$")
+BLOCK_END = re.compile(r"^<!-- complex-memory-manager:end -->\s*$")
+LESSONS_MARKER = "<!-- complex-memory-manager: lessons v"
+
+#: Folders of the memory tree (Memory Master seed + Tiers seed + archive).
+MEMORY_DIRS = ("memory", "memory/daily", "memory/knowledge", "memory/tier1-public",
+               "memory/tier2-internal", "memory/archive")
+INDEX_TITLES = {
+    "memory/daily-index.md": {"zh": "# 记忆索引", "en": "# Memory Index"},
+    "memory/knowledge-index.md": {"zh": "# 知识库索引", "en": "# Knowledge Index"},
+}
+KEPT_HEADING = {"zh": "## 原 MEMORY.md 内容（init 前保留）", "en": "## Kept from the previous MEMORY.md"}
+
+GITIGNORE_BEGIN = "# >>> complex-memory-manager >>>"
+GITIGNORE_END = "# <<< complex-memory-manager <<<"
+
+# A heading is a heartbeat section when its title, without leading emoji and
+# punctuation, starts with one of these words: the OpenClaw templates of
+# 2026.1-2026.7 use "💓 Heartbeats - Be Proactive!", users write plain
+# "Heartbeat" or Chinese "心跳". "Automations" (which replaced heartbeats in
+# 2026.8) never matches, and a heading that only mentions heartbeats later
+# ("Memory Maintenance (During Heartbeats)") is not one either.
+_HEARTBEAT_TITLE = re.compile(r"^(?:heartbeats?\b|心跳)", re.I)
+_MEMORY_TITLE = re.compile(r"^(?:memory|记忆)\s*$", re.I)
+# Rules that dedupe may remove: list items and plain paragraph lines with at
+# least one letter. Headings, tables, HTML comments, code and lone punctuation
+# are never touched.
+_RULE_LINE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\S|^\s*[^\s#|<>`~\-=*+]")
+
+
+@dataclass
+class FileChange:
+    """One planned write: ``path`` (absolute), ``old`` bytes (None: new file), ``new`` bytes."""
+
+    path: Path
+    rel: str
+    old: bytes | None
+    new: bytes
+    reason: str
+
+    def diff(self) -> str:
+        """Return a unified diff of the change (text)."""
+        before = decode_text(self.old).text.splitlines(keepends=True) if self.old is not None else []
+        after = decode_text(self.new).text.splitlines(keepends=True)
+        return "".join(difflib.unified_diff(before, after,
+                                            fromfile="/dev/null" if self.old is None else f"a/{self.rel}",
+                                            tofile=f"b/{self.rel}"))
+
+
+@dataclass
+class Plan:
+    """Everything ``init`` would do to a workspace."""
+
+    workspace: Path
+    changes: list[FileChange] = field(default_factory=list)
+    new_dirs: list[Path] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    moved_sections: list[str] = field(default_factory=list)
+    removed_duplicates: list[str] = field(default_factory=list)
+    hooks: Any = None
+
+    @property
+    def empty(self) -> bool:
+        return not self.changes and not self.new_dirs
+
+    def summary(self) -> dict[str, Any]:
+        """Return a JSON-ready description of the plan."""
+        return {
+            "workspace": str(self.workspace),
+            "changes": [{"path": c.rel, "action": "create" if c.old is None else "update", "reason": c.reason}
+                        for c in self.changes],
+            "new_dirs": [d.relative_to(self.workspace).as_posix() for d in self.new_dirs],
+            "moved_sections": self.moved_sections,
+            "removed_duplicates": self.removed_duplicates,
+            "notes": self.notes,
+            "warnings": self.warnings,
+        }
+
+
+# --------------------------------------------------------------------------- reading
+
+def _target(ws: Path, name: str) -> Path:
+    """Return the path to edit for workspace file ``name``, following an in-workspace symlink.
+
+    Raises:
+        WorkspaceError: the file is a symlink that leads out of the workspace.
+    """
+    path = ws / name
+    if path.is_symlink():
+        if not inside(ws, path):
+            raise WorkspaceError(f"{name} is a symlink to {os.readlink(path)}, outside the workspace; refusing to edit it")
+        return path.resolve()
+    return path
+
+
+def _read(path: Path, rel: str) -> TextFile | None:
+    if not path.exists():
+        return None
+    if path.is_dir():
+        raise UnreadableFileError(f"{rel} is a folder, expected a file")
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise UnreadableFileError(f"{rel}: cannot read ({exc.strerror})") from None
+    return decode_text(raw, rel)
+
+
+def _join(lines: list[str], trailing_newline: bool) -> str:
+    text = "\n".join(lines)
+    return text + "\n" if trailing_newline and lines else text
+
+
+# --------------------------------------------------------------------------- transforms
+
+def split_heartbeat(text: str) -> tuple[str, list[str]]:
+    """Cut heartbeat sections (with their subsections) out of an AGENTS.md text.
+
+    Returns ``(remaining_text, moved_sections)``; each moved section is its
+    exact lines joined with ``\\n``. Text outside those sections is unchanged.
+    """
+    lines = text.split("\n")
+    heads = markdown.headings(lines)
+    cut: list[tuple[int, int]] = []
+    for head in heads:
+        if head.level < 2 or any(start <= head.index < end for start, end in cut):
+            continue
+        if _HEARTBEAT_TITLE.match(markdown.plain_title(head.title)):
+            cut.append((head.index, markdown.section_end(lines, head, heads)))
+    if not cut:
+        return text, []
+    moved = []
+    keep: list[str] = []
+    position = 0
+    for start, end in cut:
+        keep.extend(lines[position:start])
+        section = lines[start:end]
+        while section and not section[-1].strip():
+            section.pop()
+        moved.append("\n".join(section))
+        position = end
+    keep.extend(lines[position:])
+    return "\n".join(keep), moved
+
+
+def remove_duplicate_rules(text: str) -> tuple[str, list[str]]:
+    """Remove later exact duplicates of a rule line (same text up to whitespace).
+
+    Only single-line list items and paragraph lines outside code fences and
+    outside this bundle's managed block count as rules; nothing is reworded
+    or reordered. Returns ``(new_text, removed_lines)``.
+    """
+    lines = text.split("\n")
+    fenced = markdown.fenced_lines(lines)
+    seen: set[str] = set()
+    drop: set[int] = set()
+    in_block = False
+    for index, line in enumerate(lines):
+        if BLOCK_BEGIN.match(line):
+            in_block = True
+        if in_block:
+            if BLOCK_END.match(line):
+                in_block = False
+            continue
+        if fenced[index] or not _RULE_LINE.match(line) or not re.search(r"\w", line):
+            continue
+        if markdown._HEADING.match(line) or line.lstrip().startswith("|"):
+            continue
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        indent = len(line) - len(line.lstrip())
+        continued = following.strip() and (len(following) - len(following.lstrip())) > indent \
+            and not _RULE_LINE.match(following.lstrip())
+        key = re.sub(r"\s+", " ", line.strip())
+        if key in seen and not continued:
+            drop.add(index)
+        else:
+            seen.add(key)
+    removed = [lines[i].strip() for i in sorted(drop)]
+    return "\n".join(line for i, line in enumerate(lines) if i not in drop), removed
+
+
+def upsert_block(text: str, block: str) -> str:
+    """Put the managed memory-rules block into an AGENTS.md text.
+
+    An existing block (between the begin/end markers) is replaced in place.
+    Otherwise the block goes right after OpenClaw's own ``## Memory`` section
+    (so the rules sit beside the ones they extend), or at the end.
+    """
+    lines = text.split("\n")
+    block_lines = block.rstrip("\n").split("\n")
+    begin = next((i for i, line in enumerate(lines) if BLOCK_BEGIN.match(line)), None)
+    if begin is not None:
+        end = next((i for i in range(begin, len(lines)) if BLOCK_END.match(lines[i])), None)
+        if end is not None:
+            return "\n".join(lines[:begin] + block_lines + lines[end + 1:])
+    heads = markdown.headings(lines)
+    memory = next((h for h in heads if h.level == 2 and _MEMORY_TITLE.match(markdown.plain_title(h.title))), None)
+    if memory is not None:
+        at = markdown.section_end(lines, memory, heads)
+        while at > memory.index + 1 and not lines[at - 1].strip():
+            at -= 1
+        after = [""] if at < len(lines) and lines[at].strip() else []
+        return "\n".join(lines[:at] + [""] + block_lines + after + lines[at:])
+    body = text.rstrip("\n")
+    return (body + "\n\n" if body else "") + "\n".join(block_lines) + "\n"
+
+
+def lessons_text(existing: str | None, lang: str) -> str | None:
+    """Return MEMORY.md as a lessons file, keeping every line the user had.
+
+    Returns None when the file already is one (it carries the lessons marker).
+    The user's lines go, unchanged and in order, under a clearly named
+    section after the template.
+    """
+    if existing is not None and LESSONS_MARKER in existing:
+        return None
+    text = templates.render("memory-lessons.md", lang).rstrip("\n") + "\n"
+    if existing is not None and existing.strip():
+        text += "\n" + KEPT_HEADING[lang] + "\n\n" + existing.strip("\n") + "\n"
+    return text
+
+
+def gitignore_block(xor_t2: bool) -> list[str]:
+    """Return the ignore rules this bundle needs (derived data, backups, keys, obfuscated T2)."""
+    rules = [GITIGNORE_BEGIN,
+             "# backups of files complex-memory-manager changed, derived indexes and caches",
+             ".memory-backup/", "memory/.cache/", "memory/.state/", "*.key"]
+    if xor_t2:
+        rules += ["# T2 entries use xor-b64, which anyone can decode: keep them out of git",
+                  "memory/tier2-internal/"]
+    return rules + [GITIGNORE_END]
+
+
+def upsert_gitignore(text: str, rules: list[str]) -> str:
+    """Replace (or append) this bundle's block in a .gitignore text."""
+    lines = text.split("\n") if text else []
+    if GITIGNORE_BEGIN in lines and GITIGNORE_END in lines[lines.index(GITIGNORE_BEGIN):]:
+        start = lines.index(GITIGNORE_BEGIN)
+        end = lines.index(GITIGNORE_END, start)
+        return "\n".join(lines[:start] + rules + lines[end + 1:])
+    body = text.rstrip("\n")
+    return (body + "\n\n" if body else "") + "\n".join(rules) + "\n"
+
+
+# --------------------------------------------------------------------------- OpenClaw
+
+def openclaw_version(timeout: float = 15.0) -> tuple[int, ...] | None:
+    """Return OpenClaw's version as a tuple (e.g. ``(2026, 9, 6)``), or None when it cannot be asked."""
+    exe = shutil.which("openclaw")
+    if not exe:
+        return None
+    try:
+        out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=timeout).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    match = re.search(r"(\d{4})\.(\d{1,2})\.(\d{1,3})", out)
+    return tuple(int(part) for part in match.groups()) if match else None
+
+
+def effective_scheme(cfg: dict[str, Any]) -> str:
+    """Return the T2 scheme in force: ``aes-gcm`` or ``xor-b64`` (``auto`` resolved)."""
+    scheme = cfg["tiers"]["encryption_scheme"]
+    if scheme != "auto":
+        return scheme
+    try:
+        from .crypto import key_available
+    except ImportError:  # pragma: no cover - crypto ships with the bundle
+        return "xor-b64"
+    return "aes-gcm" if key_available(cfg) else "xor-b64"
+
+
+# --------------------------------------------------------------------------- plan
+
+def _change(plan: Plan, path: Path, rel: str, original: TextFile | None, new_text: str, reason: str) -> None:
+    new = original.encode(new_text) if original is not None else new_text.encode("utf-8")
+    old = original.raw if original is not None else None
+    if new != old:
+        plan.changes.append(FileChange(path, rel, old, new, reason))
+
+
+def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool = True,
+               version: tuple[int, ...] | None | str = "ask") -> Plan:
+    """Plan ``init`` for workspace ``ws`` without writing anything.
+
+    Args:
+        ws: the workspace (an existing folder).
+        cfg: the effective configuration (config.load_config).
+        lang: ``zh`` or ``en`` for the templates.
+        heartbeat_move: move heartbeat sections out of AGENTS.md.
+        version: OpenClaw's version tuple, None when unknown, or ``"ask"`` to
+            run ``openclaw --version`` (only done when something would move).
+
+    Raises:
+        WorkspaceError: a file to edit is a symlink out of the workspace.
+        UnreadableFileError: a file to edit is unreadable or not UTF-8.
+    """
+    ws = Path(ws)
+    plan = Plan(ws)
+    agents_path = _target(ws, "AGENTS.md")
+    heartbeat_path = _target(ws, "HEARTBEAT.md")
+    memory_path = _target(ws, "MEMORY.md")
+    gitignore_path = _target(ws, ".gitignore")
+    agents = _read(agents_path, "AGENTS.md")
+    heartbeat = _read(heartbeat_path, "HEARTBEAT.md")
+    memory_md = _read(memory_path, "MEMORY.md")
+    gitignore = _read(gitignore_path, ".gitignore")
+
+    # AGENTS.md: heartbeat out, duplicates out, memory block in.
+    text = agents.text if agents is not None else "# AGENTS.md - Your Workspace\n"
+    moved: list[str] = []
+    if heartbeat_move:
+        text, moved = split_heartbeat(text)
+    text, plan.removed_duplicates = remove_duplicate_rules(text)
+    text = upsert_block(text, templates.load("agents-block.md", lang))
+    if agents is not None and agents.text.endswith("\n") and not text.endswith("\n"):
+        text += "\n"
+    _change(plan, agents_path, "AGENTS.md", agents, text, "memory rules block"
+            + (", heartbeat sections moved out" if moved else "")
+            + (", duplicate rules removed" if plan.removed_duplicates else ""))
+    if len(text) > BOOTSTRAP_MAX_CHARS:
+        plan.warnings.append(f"AGENTS.md has {len(text):,} characters: OpenClaw 2026.9.6 loads only the first "
+                             f"{BOOTSTRAP_MAX_CHARS:,} of each bootstrap file; shorten it.")
+
+    if moved:
+        plan.moved_sections = [markdown.plain_title(s.split("\n", 1)[0].lstrip("#").strip()) for s in moved]
+        base = heartbeat.text.rstrip("\n") if heartbeat is not None else \
+            templates.render("heartbeat.md", lang, date=today().isoformat()).rstrip("\n")
+        new_heartbeat = base + "\n\n" + "\n\n".join(moved) + "\n"
+        _change(plan, heartbeat_path, "HEARTBEAT.md", heartbeat, new_heartbeat, "heartbeat sections from AGENTS.md")
+        if version == "ask":
+            version = openclaw_version()
+        if version is not None and tuple(version)[:2] < HEARTBEAT_RETIRED:
+            plan.notes.append("HEARTBEAT.md now has real content: OpenClaw before 2026.8 then runs heartbeat turns "
+                              "(an empty or comments-only file skips them). Run init with --no-heartbeat-move "
+                              "to keep the heartbeat rules in AGENTS.md instead.")
+        else:
+            which = "cannot be asked for its version" if version is None else "is 2026.8 or newer"
+            plan.notes.append(f"OpenClaw {which}: from 2026.8 it no longer reads HEARTBEAT.md. Run "
+                              "`openclaw doctor --fix` to import HEARTBEAT.md into the heartbeat monitor.")
+
+    new_memory = lessons_text(memory_md.text if memory_md is not None else None, lang)
+    if new_memory is not None:
+        _change(plan, memory_path, "MEMORY.md", memory_md, new_memory,
+                "lessons file" + (" (previous lines kept)" if memory_md is not None and memory_md.text.strip() else ""))
+
+    for rel in MEMORY_DIRS:
+        folder = ws / rel
+        if folder.is_symlink() and not inside(ws, folder):
+            raise WorkspaceError(f"{rel} is a symlink out of the workspace; refusing to use it")
+        if not folder.exists():
+            plan.new_dirs.append(folder)
+        elif not folder.is_dir():
+            raise WorkspaceError(f"{rel} exists and is not a folder")
+    for rel, titles in INDEX_TITLES.items():
+        path = ws / rel
+        if not path.exists() and not path.is_symlink():
+            _change(plan, path, rel, None, titles[lang] + "\n", "index")
+
+    rules = gitignore_block(effective_scheme(cfg) == "xor-b64")
+    _change(plan, gitignore_path, ".gitignore", gitignore,
+            upsert_gitignore(gitignore.text if gitignore is not None else "", rules), "ignore rules")
+    return plan
+
+
+# --------------------------------------------------------------------------- apply
+
+def apply_plan(plan: Plan) -> str | None:
+    """Carry out ``plan``; return the backup id (None when there was nothing to do).
+
+    Raises:
+        DirtyFileError: a planned file changed on disk since it was read.
+        BackupError: the backup could not be made (nothing changed).
+        FileWriteError: a write failed (every original left byte-identical).
+    """
+    if plan.empty:
+        return None
+    ws = plan.workspace
+    with workspace_lock(ws):
+        for change in plan.changes:
+            current = change.path.read_bytes() if change.path.exists() else None
+            if current != change.old:
+                raise DirtyFileError(f"{change.rel} changed while init was running; run it again")
+        backup = backups.start(ws, "init")
+        created: list[Path] = []
+        try:
+            for folder in plan.new_dirs:
+                backup.save_new_dir(folder)
+            for change in plan.changes:
+                backup.save(change.path)
+            if plan.hooks is not None:
+                plan.hooks.record(backup)
+            for folder in plan.new_dirs:
+                folder.mkdir(exist_ok=True)
+                created.append(folder)
+            transaction = Transaction()
+            for change in plan.changes:
+                transaction.stage(change.path, change.new)
+            transaction.commit()
+            if plan.hooks is not None:
+                plan.hooks.apply(backup)
+        except BaseException:
+            for folder in reversed(created):
+                try:
+                    folder.rmdir()
+                except OSError:
+                    pass
+            shutil.rmtree(backup.folder, ignore_errors=True)
+            raise
+        return backup.id
+
+
+__all__ = ["Plan", "FileChange", "build_plan", "apply_plan", "split_heartbeat", "remove_duplicate_rules",
+           "upsert_block", "lessons_text", "FileWriteError"]

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""init.py: set up an OpenClaw workspace for complex-memory-manager (backup first, then rewrite)."""
+import sys, pathlib; sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # noqa: E401,E702
+from memory_manager.deps import require; require(allow_install=True)  # noqa: E702
+
+import click  # noqa: E402
+from rich.table import Table  # noqa: E402
+
+from memory_manager import backups, initialize  # noqa: E402
+from memory_manager.cli import common_options, emit_json, handle_errors, run, stdout, stderr, verbose_line  # noqa: E402
+from memory_manager.config import load_config  # noqa: E402
+from memory_manager.workspace import resolve_workspace  # noqa: E402
+
+
+def _show_plan(plan: initialize.Plan) -> None:
+    table = Table(title=f"init plan for {plan.workspace}")
+    table.add_column("path")
+    table.add_column("action")
+    table.add_column("why")
+    for change in plan.changes:
+        table.add_row(change.rel, "create" if change.old is None else "update", change.reason)
+    for folder in plan.new_dirs:
+        table.add_row(folder.relative_to(plan.workspace).as_posix() + "/", "mkdir", "memory tree")
+    stdout.print(table)
+    for line in plan.removed_duplicates:
+        stdout.print(f"duplicate rule removed: {line}", markup=False)
+    for section in plan.moved_sections:
+        stdout.print(f"moved to HEARTBEAT.md: {section}", markup=False)
+
+
+def _notes(plan: initialize.Plan) -> None:
+    for warning in plan.warnings:
+        stderr.print(f"warning: {warning}", markup=False)
+    for note in plan.notes:
+        stdout.print(f"note: {note}", markup=False)
+
+
+@click.command(help="Set up the workspace: back up, move heartbeat rules to HEARTBEAT.md, add the memory "
+                    "rules to AGENTS.md, make MEMORY.md a lessons file, and create the memory tree.")
+@common_options
+@click.option("--dry-run", is_flag=True, help="Print a unified diff of every file it would change; write nothing.")
+@click.option("--yes", "-y", is_flag=True, help="Apply without asking.")
+@click.option("--lang", type=click.Choice(["zh", "en"]), default=None, help="Template language (default: config).")
+@click.option("--no-heartbeat-move", is_flag=True, help="Leave heartbeat sections in AGENTS.md.")
+@click.option("--list-backups", is_flag=True, help="List the backups and exit.")
+@click.option("--restore", "restore_id", is_flag=False, flag_value="", default=None, metavar="[ID]",
+              help="Put back the files of backup ID (default: the newest), backing up the current state first.")
+@click.option("--install-deps", is_flag=True, help="Install the Python requirements with pip first.")
+@handle_errors
+def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_backups, restore_id,
+         install_deps) -> int:
+    resolved = resolve_workspace(workspace)
+    ws = resolved.path
+    verbose_line(verbose, f"workspace: {ws} (chosen by {resolved.rule})")
+    if list_backups:
+        found = backups.list_backups(ws)
+        if json_:
+            emit_json({"workspace": str(ws), "backups": [{k: b.get(k) for k in ("id", "created", "reason", "files", "error")}
+                                                         for b in found]})
+        elif not found:
+            stdout.print("no backups")
+        else:
+            table = Table(title=f"backups in {backups.backup_root(ws)}")
+            for column in ("id", "created", "reason", "files"):
+                table.add_column(column)
+            for b in found:
+                table.add_row(b["id"], str(b.get("created", "")), str(b.get("reason", b.get("error", ""))), str(b["files"]))
+            stdout.print(table)
+        return 0
+    if restore_id is not None:
+        result = backups.restore(ws, restore_id or None)
+        if json_:
+            emit_json(result)
+        else:
+            stdout.print(f"restored backup {result['restored']} ({len(result['paths'])} paths changed); "
+                         f"the state before the restore is backup {result['safety_backup']}", markup=False)
+        return 0
+    cfg = load_config(ws)
+    plan = initialize.build_plan(ws, cfg, lang or cfg["language"], heartbeat_move=not no_heartbeat_move)
+    if dry_run:
+        if json_:
+            emit_json({"workspace": str(ws), "rule": resolved.rule, "dry_run": True, "plan": plan.summary(),
+                       "diff": "".join(c.diff() for c in plan.changes)})
+        else:
+            for change in plan.changes:
+                sys.stdout.write(change.diff())
+            for folder in plan.new_dirs:
+                sys.stdout.write(f"mkdir {folder.relative_to(ws).as_posix()}/\n")
+            if plan.empty:
+                stdout.print("nothing to do: the workspace is already set up")
+            _notes(plan)
+        return 0
+    if plan.empty:
+        if json_:
+            emit_json({"workspace": str(ws), "rule": resolved.rule, "applied": False, "backup": None,
+                       "plan": plan.summary()})
+        else:
+            stdout.print("nothing to do: the workspace is already set up")
+        return 0
+    if not yes:
+        if json_ or not sys.stdin.isatty():
+            raise click.UsageError("init rewrites AGENTS.md and MEMORY.md: pass --yes to apply, or --dry-run to preview")
+        _show_plan(plan)
+        _notes(plan)
+        if not click.confirm("Apply these changes (the originals are backed up first)?", default=False):
+            stdout.print("nothing changed")
+            return 1
+    backup_id = initialize.apply_plan(plan)
+    if json_:
+        emit_json({"workspace": str(ws), "rule": resolved.rule, "applied": True, "backup": backup_id,
+                   "plan": plan.summary()})
+    else:
+        if yes:
+            _show_plan(plan)
+            _notes(plan)
+        stdout.print(f"done. Backup {backup_id}: undo with `python3 scripts/init.py --restore {backup_id}`", markup=False)
+    return 0
+
+
+if __name__ == "__main__":
+    run(init)

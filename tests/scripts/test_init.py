@@ -1,0 +1,308 @@
+"""scripts/init.py on real workspaces (copies of ../shared/workspaces) and on fixtures of our own."""
+from __future__ import annotations
+
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, SHARED, tree_hash
+
+WS_OLD = SHARED / "workspaces" / "openclaw-2026.1.29"
+WS_NEW = SHARED / "workspaces" / "openclaw-2026.9.6"
+needs_shared = pytest.mark.skipif(not WS_OLD.is_dir(), reason="../shared/workspaces not available")
+
+
+def user_tree(ws: Path) -> dict[str, str]:
+    """The workspace tree without our private backup folder."""
+    return {k: v for k, v in tree_hash(ws).items() if not k.startswith(".memory-backup")}
+
+
+def copy_ws(src: Path, dest: Path) -> Path:
+    shutil.copytree(src, dest, dirs_exist_ok=True)
+    for path in [dest, *dest.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    return dest
+
+
+def headings(text: str) -> list[str]:
+    return [line for line in text.split("\n") if line.startswith("#") and not line.startswith("#!")]
+
+
+@needs_shared
+def test_old_workspace_moves_heartbeat_with_subsections(ws, run_script):
+    copy_ws(WS_OLD, ws)
+    original = (ws / "AGENTS.md").read_text()
+    heartbeat_before = (ws / "HEARTBEAT.md").read_text()
+    result = run_script("init", "--yes", "--json")
+    assert result.code == 0, result.err
+    doc = json.loads(result.out)
+    assert doc["applied"] is True and doc["plan"]["moved_sections"] == ["Heartbeats - Be Proactive!"]
+    agents = (ws / "AGENTS.md").read_text()
+    heartbeat = (ws / "HEARTBEAT.md").read_text()
+    moved = ["## 💓 Heartbeats - Be Proactive!", "### Heartbeat vs Cron: When to Use Each",
+             "### 🔄 Memory Maintenance (During Heartbeats)"]
+    for heading in moved:
+        assert heading in heartbeat and heading not in agents
+    # Existing HEARTBEAT.md content kept, in front.
+    assert heartbeat.startswith(heartbeat_before.rstrip("\n"))
+    # Every other heading of AGENTS.md is still there, in order.
+    kept = [h for h in headings(original) if h not in moved and h not in ("#### ",)]
+    remaining = [h for h in headings(agents) if "complex-memory-manager" not in h and "记忆系统" not in h]
+    assert remaining == kept
+    assert "<!-- complex-memory-manager:begin v1 -->" in agents
+    for rel in ("memory/daily", "memory/knowledge", "memory/tier1-public", "memory/tier2-internal", "memory/archive"):
+        assert (ws / rel).is_dir()
+    assert (ws / "memory/daily-index.md").read_text() == "# 记忆索引\n"
+    assert (ws / "memory/knowledge-index.md").read_text() == "# 知识库索引\n"
+    assert "memory/tier2-internal/" in (ws / ".gitignore").read_text()
+    # The moved text is byte-for-byte what AGENTS.md had.
+    start = original.index("## 💓 Heartbeats")
+    end = original.index("## Make It Yours")
+    assert original[start:end].rstrip("\n") in heartbeat
+
+
+@needs_shared
+def test_second_run_is_a_noop_without_backup(ws, run_script):
+    copy_ws(WS_OLD, ws)
+    assert run_script("init", "--yes").code == 0
+    before = tree_hash(ws)
+    backups_before = sorted(p.name for p in (ws / ".memory-backup").iterdir() if p.is_dir())
+    result = run_script("init", "--yes", "--json")
+    assert result.code == 0
+    assert json.loads(result.out)["applied"] is False
+    assert tree_hash(ws) == before
+    assert sorted(p.name for p in (ws / ".memory-backup").iterdir() if p.is_dir()) == backups_before
+
+
+@needs_shared
+def test_restore_gives_back_original_bytes(ws, run_script):
+    copy_ws(WS_OLD, ws)
+    original = user_tree(ws)
+    assert run_script("init", "--yes").code == 0
+    assert user_tree(ws) != original
+    result = run_script("init", "--restore", "--json")
+    assert result.code == 0, result.err
+    assert user_tree(ws) == original
+    listed = json.loads(run_script("init", "--list-backups", "--json").out)["backups"]
+    assert [b["reason"] for b in listed] == ["init", f"restore {listed[0]['id']}"]
+
+
+@needs_shared
+@pytest.mark.parametrize("src", [WS_OLD, WS_NEW], ids=["2026.1.29", "2026.9.6"])
+def test_dry_run_leaves_tree_unchanged(ws, run_script, src):
+    copy_ws(src, ws)
+    before = tree_hash(ws)
+    result = run_script("init", "--dry-run")
+    assert result.code == 0, result.err
+    assert "+++ b/AGENTS.md" in result.out and "mkdir memory/daily/" in result.out
+    assert tree_hash(ws) == before
+
+
+@needs_shared
+def test_new_workspace_moves_nothing_and_keeps_automations(ws, run_script):
+    copy_ws(WS_NEW, ws)
+    original = (ws / "AGENTS.md").read_text()
+    result = run_script("init", "--yes", "--json")
+    assert result.code == 0, result.err
+    doc = json.loads(result.out)
+    assert doc["plan"]["moved_sections"] == []
+    assert not (ws / "HEARTBEAT.md").exists()
+    agents = (ws / "AGENTS.md").read_text()
+    assert "## Automations - Be Proactive" in agents
+    remaining = [h for h in headings(agents) if "记忆系统" not in h]
+    assert remaining == headings(original)
+    # The block sits right after OpenClaw's own Memory section, before Red Lines.
+    assert agents.index("### Memory Maintenance") < agents.index("complex-memory-manager:begin") < agents.index("## Red Lines")
+    # Only the block was added: removing it gives the original back.
+    start = agents.index("<!-- complex-memory-manager:begin")
+    end = agents.index("<!-- complex-memory-manager:end -->") + len("<!-- complex-memory-manager:end -->\n\n")
+    assert agents[:start] + agents[end:] == original
+    assert run_script("init", "--yes", "--json").code == 0
+    assert json.loads(run_script("init", "--yes", "--json").out)["applied"] is False
+
+
+def test_crlf_and_bom_are_kept(ws, run_script):
+    text = "# AGENTS\r\n\r\n## Memory\r\n\r\n- Keep notes.\r\n\r\n## Heartbeat\r\n\r\n- Check mail.\r\n\r\n## Tools\r\n\r\n- Use trash.\r\n"
+    (ws / "AGENTS.md").write_bytes(b"\xef\xbb\xbf" + text.encode())
+    (ws / "MEMORY.md").write_bytes("# Memory\r\n\r\n- 我喜欢简洁的回答\r\n".encode())
+    assert run_script("init", "--yes", "--lang", "en").code == 0
+    agents = (ws / "AGENTS.md").read_bytes()
+    assert agents.startswith(b"\xef\xbb\xbf")
+    assert b"\n" not in agents.replace(b"\r\n", b"")
+    assert b"## Heartbeat" not in agents and b"## Tools\r\n\r\n- Use trash.\r\n" in agents
+    heartbeat = (ws / "HEARTBEAT.md").read_bytes()
+    assert heartbeat.endswith(b"## Heartbeat\n\n- Check mail.\n")
+    memory = (ws / "MEMORY.md").read_bytes()
+    assert b"\n" not in memory.replace(b"\r\n", b"")
+    assert "## Kept from the previous MEMORY.md\r\n\r\n# Memory\r\n\r\n- 我喜欢简洁的回答\r\n".encode() in memory
+    assert run_script("init", "--yes", "--lang", "en", "--json").out.count('"applied": false') == 1
+
+
+def test_duplicate_rules_removed_without_rewording(ws, run_script):
+    text = ("# AGENTS\n\n## Safety\n\n- Don't run destructive commands without asking.\n- When in doubt, ask.\n\n"
+            "## Extra\n\n-   Don't run destructive commands   without asking.\n- A different rule.\n\n"
+            "```\n- When in doubt, ask.\n```\n")
+    (ws / "AGENTS.md").write_text(text)
+    result = run_script("init", "--yes", "--json", "--lang", "en")
+    assert json.loads(result.out)["plan"]["removed_duplicates"] == ["-   Don't run destructive commands   without asking."]
+    agents = (ws / "AGENTS.md").read_text()
+    assert agents.startswith("# AGENTS\n\n## Safety\n\n- Don't run destructive commands without asking.\n"
+                             "- When in doubt, ask.\n\n## Extra\n\n- A different rule.\n\n```\n- When in doubt, ask.\n```\n")
+
+
+def test_chinese_heartbeat_heading(ws, run_script):
+    (ws / "AGENTS.md").write_text("# 工作区\n\n## 记忆\n\n- 每天记笔记。\n\n## 心跳检查\n\n- 检查邮件。\n\n### 心跳频率\n\n- 每30分钟。\n\n## 安全\n\n- 不泄露隐私。\n")
+    assert run_script("init", "--yes").code == 0
+    agents = (ws / "AGENTS.md").read_text()
+    heartbeat = (ws / "HEARTBEAT.md").read_text()
+    assert "## 心跳检查" not in agents and "### 心跳频率" not in agents and "## 安全" in agents
+    assert heartbeat.startswith("# HEARTBEAT.md\n")
+    assert heartbeat.endswith("## 心跳检查\n\n- 检查邮件。\n\n### 心跳频率\n\n- 每30分钟。\n")
+    assert agents.index("## 记忆") < agents.index("complex-memory-manager:begin") < agents.index("## 安全")
+
+
+def test_no_heartbeat_move_keeps_section(ws, run_script):
+    (ws / "AGENTS.md").write_text("# A\n\n## Heartbeat\n\n- ping\n")
+    assert run_script("init", "--yes", "--no-heartbeat-move").code == 0
+    assert "## Heartbeat\n\n- ping\n" in (ws / "AGENTS.md").read_text()
+    assert not (ws / "HEARTBEAT.md").exists()
+
+
+def test_old_openclaw_version_warns_about_heartbeat_turns(ws, run_script, tmp_path):
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    fake = bindir / "openclaw"
+    fake.write_text("#!/bin/sh\necho 2026.5.2\n")
+    fake.chmod(0o755)
+    (ws / "AGENTS.md").write_text("# A\n\n## Heartbeat\n\n- ping\n")
+    result = run_script("init", "--dry-run", "--json", env={"PATH": f"{bindir}:{os.environ['PATH']}"})
+    notes = json.loads(result.out)["plan"]["notes"]
+    assert len(notes) == 1 and "before 2026.8" in notes[0] and "--no-heartbeat-move" in notes[0]
+    fake.write_text("#!/bin/sh\necho 'OpenClaw 2026.9.6'\n")
+    result = run_script("init", "--dry-run", "--json", env={"PATH": f"{bindir}:{os.environ['PATH']}"})
+    assert "openclaw doctor --fix" in json.loads(result.out)["plan"]["notes"][0]
+
+
+def _limited(limit: int):
+    def apply() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return apply
+
+
+# 600 bytes: the backup manifest cannot be written; 1550: the backup succeeds
+# (manifest about 1.5 kB) and staging the new AGENTS.md (about 1.6 kB) fails.
+@pytest.mark.parametrize("limit,stage", [(600, "backup"), (1550, "AGENTS.md: write failed")])
+def test_failing_write_leaves_originals_identical(ws, limit, stage):
+    (ws / "AGENTS.md").write_text("# A\n\n## Heartbeat\n\n- ping\n\n## Rules\n\n- Be kind.\n")
+    (ws / "MEMORY.md").write_text("- keep me\n")
+    before = user_tree(ws)
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "init.py"), "--yes"], capture_output=True,
+                          text=True, preexec_fn=_limited(limit))
+    assert proc.returncode != 0
+    assert "Traceback" not in proc.stderr and proc.stderr.startswith("error: ")
+    assert len(proc.stderr.strip().splitlines()) == 1 and stage in proc.stderr
+    assert user_tree(ws) == before
+    assert not [p for p in (ws / ".memory-backup").iterdir() if p.is_dir()]
+
+
+def test_symlinked_agents_out_of_workspace_refused(ws, run_script, tmp_path):
+    outside = tmp_path / "elsewhere.md"
+    outside.write_text("# not yours\n")
+    (ws / "AGENTS.md").symlink_to(outside)
+    before = user_tree(ws)
+    result = run_script("init", "--yes")
+    assert result.code == 2
+    assert result.err.startswith("error: AGENTS.md is a symlink") and "Traceback" not in result.err
+    assert outside.read_text() == "# not yours\n" and user_tree(ws) == before
+
+
+def test_symlink_inside_workspace_edits_target(ws, run_script):
+    (ws / "rules").mkdir()
+    (ws / "rules" / "agents.md").write_text("# A\n")
+    (ws / "AGENTS.md").symlink_to("rules/agents.md")
+    assert run_script("init", "--yes").code == 0
+    assert (ws / "AGENTS.md").is_symlink()
+    assert "complex-memory-manager:begin" in (ws / "rules" / "agents.md").read_text()
+
+
+@pytest.mark.parametrize("case", ["missing", "file", "latin1", "badconfig"])
+def test_bad_input_exit_2_nothing_changed(ws, run_script, tmp_path, case):
+    args = ["--yes"]
+    if case == "missing":
+        args += ["--workspace", str(tmp_path / "nope")]
+    elif case == "file":
+        (tmp_path / "afile").write_text("x")
+        args += ["--workspace", str(tmp_path / "afile")]
+    elif case == "latin1":
+        (ws / "AGENTS.md").write_bytes("# Caf\xe9\n".encode("latin-1"))
+    else:
+        (ws / "memory").mkdir()
+        (ws / "memory" / "memory-manager.json").write_text('{"gate": {"mode": "loose"}}')
+    before = tree_hash(tmp_path)
+    result = run_script("init", *args)
+    assert result.code == 2, result.err
+    assert result.err.startswith("error: ") and len(result.err.strip().splitlines()) == 1
+    assert tree_hash(tmp_path) == before
+
+
+def test_non_interactive_without_yes_refuses(ws, run_script):
+    (ws / "AGENTS.md").write_text("# A\n")
+    result = run_script("init", input="")
+    assert result.code == 2 and "--yes" in result.err
+    assert (ws / "AGENTS.md").read_text() == "# A\n"
+
+
+def test_empty_workspace_gets_everything(ws, run_script):
+    result = run_script("init", "--yes", "--lang", "en", "--json")
+    assert result.code == 0, result.err
+    assert (ws / "AGENTS.md").read_text().startswith("# AGENTS.md - Your Workspace\n\n<!-- complex-memory-manager:begin v1 -->\n## Memory System")
+    assert (ws / "memory/daily-index.md").read_text() == "# Memory Index\n"
+    assert (ws / "MEMORY.md").read_text().startswith("# MEMORY.md - Lessons and Experience\n")
+
+
+def test_existing_memory_md_lines_all_kept(ws, run_script):
+    original = "# My memory\n\n- Project X uses Postgres 16\n- 喜欢早上的简报\n\nSome paragraph.\n"
+    (ws / "MEMORY.md").write_text(original)
+    assert run_script("init", "--yes").code == 0
+    text = (ws / "MEMORY.md").read_text()
+    assert text.endswith("## 原 MEMORY.md 内容（init 前保留）\n\n" + original)
+    for line in original.splitlines():
+        assert line in text.splitlines()
+
+
+def test_version_flag(run_script):
+    result = run_script("init", "--version")
+    assert result.code == 0 and "complex-memory-manager, version 0.1.0" in result.out
+
+
+def test_bootstrap_limit_warning(ws, run_script):
+    (ws / "AGENTS.md").write_text("# A\n\n" + "".join(f"- rule number {n} is here\n" for n in range(1000)))
+    result = run_script("init", "--yes", "--json")
+    size = len((ws / "AGENTS.md").read_text())
+    assert size > 20_000
+    assert json.loads(result.out)["plan"]["warnings"] == [
+        f"AGENTS.md has {size:,} characters: OpenClaw 2026.9.6 loads only the first 20,000 of each "
+        "bootstrap file; shorten it."]
+
+
+def test_agents_md_that_is_a_folder_is_bad_input(ws, run_script):
+    (ws / "AGENTS.md").mkdir()
+    result = run_script("init", "--yes")
+    assert result.code == 2 and result.err == "error: AGENTS.md is a folder, expected a file\n"
+
+
+def test_missing_dependencies_print_the_install_command(ws):
+    # -S: no site-packages, so none of the requirements can be imported.
+    proc = subprocess.run([sys.executable, "-S", str(ROOT / "scripts" / "init.py"), "--yes"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("error: missing Python packages: click, rich, PyYAML")
+    assert proc.stderr.rstrip().endswith(f"-m pip install -r {ROOT / 'requirements.txt'}") or \
+        proc.stderr.rstrip().endswith(f"-m pip install --user -r {ROOT / 'requirements.txt'}")
+    assert not (ws / "AGENTS.md").exists()

@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -74,9 +75,15 @@ def bundle_hooks(bundle_root: Path) -> list[str]:
     return sorted(p.parent.name for p in root.glob("*/HOOK.md"))
 
 
-def bundle_path_doc(bundle_root: Path) -> bytes:
-    """The ``bundle-path.json`` bytes for ``bundle_root`` (no timestamp: re-runs stay no-ops)."""
-    doc = dict(BUNDLE_PATH_FORMAT, bundle=str(Path(bundle_root).resolve()), tool_version=__version__)
+def bundle_path_doc(bundle_root: Path, python: str | None = None) -> bytes:
+    """The ``bundle-path.json`` bytes (no timestamp: re-runs stay no-ops).
+
+    ``python`` (default: this interpreter, the one ``init`` runs with and that
+    has the bundle's packages) is what the handler runs ``hook.py`` with; the
+    handler falls back to ``python3`` on PATH when that file is gone.
+    """
+    doc = dict(BUNDLE_PATH_FORMAT, bundle=str(Path(bundle_root).resolve()), python=python or sys.executable,
+               tool_version=__version__)
     return (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 

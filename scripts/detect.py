@@ -1,14 +1,13 @@
 #!/usr/bin/env python3
-"""detect.py: how full is a session's context? Prints the Memory Master status line.
-
-Standard library only (argparse, not click): this runs on every agent turn, so
-a missing package must never silence it and it must start fast.
-
-Exit codes: 0 measured (or usage unknown, which is said, not guessed);
-1 the named session does not exist; 2 bad input (options, stdin JSON, config,
-a --workspace that is not a folder).
-"""
+"""detect.py: how full is a session's context? Prints the Memory Master status line."""
 import sys, pathlib; sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # noqa: E401,E702
+
+# Standard library only (argparse, not click): this runs on every agent turn, so
+# a missing package must never silence it and it must start fast.
+#
+# Exit codes: 0 measured (or usage unknown, which is said, not guessed);
+# 1 the named session does not exist; 2 bad input (options, stdin JSON, config,
+# a --workspace that is not a folder).
 
 import argparse  # noqa: E402
 import json  # noqa: E402

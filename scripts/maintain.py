@@ -1,18 +1,17 @@
 #!/usr/bin/env python3
-"""maintain.py: the heavier upkeep the hooks start detached after a turn or a session.
-
-Steps (each skipped with a note on stderr when its module is not available):
-1. ``entries.rebuild_indexes(ws, cfg)``: bring daily-index.md and
-   knowledge-index.md in line with notes written during the session;
-2. ``tiers.seal_plaintext_t2(ws, cfg)``: encrypt T2 entries an agent wrote by hand;
-3. ``audit.audit_paths(ws, changed_paths, cfg)`` on the memory files changed
-   since the last run; findings go to ``memory/.state/bootstrap-note.json``,
-   which the next ``agent:bootstrap`` shows once;
-4. ``scripts/cleanup.py --if-due``.
-Steps 1 and 2 run under the workspace lock. ``--only cleanup`` runs step 4 alone
-(``gateway:startup``). Exit 0 when every available step succeeded, 1 otherwise.
-"""
+"""maintain.py: the heavier upkeep the hooks start detached after a turn or a session."""
 import sys, pathlib; sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # noqa: E401,E702
+
+# Steps (each skipped with a note on stderr when its module is not available):
+# 1. ``entries.rebuild_indexes(ws, cfg)``: bring daily-index.md and
+#    knowledge-index.md in line with notes written during the session;
+# 2. ``tiers.seal_plaintext_t2(ws, cfg)``: encrypt T2 entries an agent wrote by hand;
+# 3. ``audit.audit_paths(ws, changed_paths, cfg)`` on the memory files changed
+#    since the last run; findings go to ``memory/.state/bootstrap-note.json``,
+#    which the next ``agent:bootstrap`` shows once;
+# 4. ``scripts/cleanup.py --if-due``.
+# Steps 1 and 2 run under the workspace lock. ``--only cleanup`` runs step 4 alone
+# (``gateway:startup``). Exit 0 when every available step succeeded, 1 otherwise.
 
 import argparse  # noqa: E402
 import importlib  # noqa: E402
@@ -164,6 +163,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workspace", "-w", required=True)
     parser.add_argument("--event", default="manual", help="The hook event that started this run (logged).")
     parser.add_argument("--only", choices=["cleanup"], help="Run only this step.")
+    from memory_manager import __version__
+
+    parser.add_argument("--version", action="version", version=f"complex-memory-manager {__version__}")
     args = parser.parse_args(argv)
     from memory_manager.errors import MemoryManagerError
 

@@ -89,10 +89,9 @@ def test_bootstrap_note_en_and_budget(tree, state):
     assert "\n📝 Context 51% used (17,000/32,768 tokens): anything worth saving" in content
     assert "- topic number 0 → daily/2026-01-01.md\n" in content
     assert " more lines in memory/daily-index.md\n" in content
-    sys.path.insert(0, str(ROOT / "scripts"))
-    import hook
+    from memory_manager import hookrun
 
-    assert hook.estimate_tokens(content) <= hook.NOTE_TOKEN_BUDGET
+    assert hookrun.estimate_tokens(content) <= hookrun.NOTE_TOKEN_BUDGET
 
 
 def test_bootstrap_shows_pending_findings_once(tree, state):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 
 import pytest
 
@@ -67,7 +68,7 @@ def test_install_without_openclaw_returns_commands(ws):
                                             for f in ("HOOK.md", "handler.js", "bundle-path.json"))
     doc = json.loads((ws / "hooks" / NAMES[0] / "bundle-path.json").read_text())
     assert doc == {"format": "cmm-bundle-path", "version": 1, "bundle": str(ROOT.resolve()),
-                   "tool_version": doc["tool_version"]}
+                   "python": sys.executable, "tool_version": doc["tool_version"]}
     # Second run: nothing changes.
     before = tree_hash(ws / "hooks")
     again = hookinstall.install(ws, ROOT, backups.start(ws, "init"), openclaw=None)

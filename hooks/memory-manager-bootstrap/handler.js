@@ -4,7 +4,7 @@
 // event.context.bootstrapFiles (agent:bootstrap only). It never throws: a hook
 // fails open. Protocol: references/formats.md, "Hook output (cmm-hook v1)".
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -14,13 +14,16 @@ const TAG = "[complex-memory-manager]";
 // Never pass the Gateway config, service handles or file contents to the script.
 const DROP = new Set(["cfg", "deps", "bootstrapFiles"]);
 
-function bundleRoot() {
-  // init writes bundle-path.json beside this file; a hook run from inside the
-  // bundle itself (hooks/<name>/) falls back to two folders up.
+function target() {
+  // init writes bundle-path.json beside this file: where the bundle lives and
+  // the Python that init ran with (it has the bundle's packages). Without it
+  // (a hook run from inside the bundle itself) use two folders up and python3.
   try {
-    return JSON.parse(readFileSync(join(HERE, "bundle-path.json"), "utf8")).bundle;
+    const info = JSON.parse(readFileSync(join(HERE, "bundle-path.json"), "utf8"));
+    const python = typeof info.python === "string" && existsSync(info.python) ? info.python : "python3";
+    return { bundle: info.bundle, python };
   } catch {
-    return join(HERE, "..", "..");
+    return { bundle: join(HERE, "..", ".."), python: "python3" };
   }
 }
 
@@ -47,7 +50,8 @@ export default function handler(event) {
       }
     };
     try {
-      const child = spawn("python3", [join(bundleRoot(), "scripts", "hook.py")], {
+      const { bundle, python } = target();
+      const child = spawn(python, [join(bundle, "scripts", "hook.py")], {
         stdio: ["pipe", "pipe", "pipe"],
         timeout: TIMEOUT_MS,
         killSignal: "SIGKILL",

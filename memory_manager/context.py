@@ -168,8 +168,9 @@ def describe(usage: Usage, cfg: Mapping[str, Any] | None = None) -> str:
         return UNKNOWN_LINE.get(lang, UNKNOWN_LINE["en"]).format(why=why)
     point = compaction_point(usage.window, _ctx(cfg))  # type: ignore[arg-type]
     left = point - usage.used  # type: ignore[operator]
+    where = f"{left:,} tokens away" if left >= 0 else f"passed by {-left:,} tokens"
     return (f"{usage.session_key}: {usage.percent}% ({usage.used:,} / {usage.window:,} tokens, "
-            f"from {usage.source}); compaction at {point:,}, {left:,} tokens away")
+            f"from {usage.source}); compaction at {point:,}, {where}")
 
 
 # --------------------------------------------------------------------------- numbers

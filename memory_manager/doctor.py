@@ -124,6 +124,11 @@ def check_installed_hooks(ws: Path, bundle_root: Path) -> list[dict[str, Any]]:
             checks.append(_check(f"hook files {name}", "fail", f"points at {target}, which has no scripts/hook.py",
                                  "python3 scripts/init.py from the bundle's current location"))
             continue
+        python = doc.get("python")
+        if isinstance(python, str) and not Path(python).exists():
+            checks.append(_check(f"hook files {name}", "warn", f"the recorded Python {python} is gone; "
+                                 "the hook falls back to python3 on PATH", "python3 scripts/init.py"))
+            continue
         stale = [f for f in hookinstall.HOOK_FILES
                  if (bundle_root / "hooks" / name / f).is_file()
                  and (not (folder / f).is_file()

@@ -183,3 +183,58 @@ def test_hook_imports_standard_library_only(tree, state):
     loaded = {line.split("|")[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
     for banned in ("click", "rich", "yaml", "filelock", "zstandard", "subprocess"):
         assert banned not in loaded
+
+
+NODE_DRIVER = r"""
+import handler from %(handler)s;
+const event = JSON.parse(%(event)s);
+event.timestamp = new Date("2026-05-19T08:00:00Z");
+event.context.cfg = { secret: "must not reach python" };
+event.context.deps = { self: null };
+event.context.deps.self = event.context.deps;   // circular: must not break the handler
+const before = event.context.bootstrapFiles ? event.context.bootstrapFiles.length : 0;
+const result = handler(event);
+await result;
+console.log("RESULT " + JSON.stringify({ type: typeof result.then, added: event.context.bootstrapFiles
+  ? event.context.bootstrapFiles.slice(before) : null }));
+"""
+
+
+def run_handler(tmp_path, event, bundle_path=None):
+    node = __import__("shutil").which("node")
+    if not node:
+        pytest.skip("node is not installed")
+    folder = tmp_path / "installed-hook"
+    folder.mkdir(exist_ok=True)
+    (folder / "handler.js").write_bytes((ROOT / "hooks" / "memory-manager-bootstrap" / "handler.js").read_bytes())
+    if bundle_path is not None:
+        (folder / "bundle-path.json").write_text(json.dumps(bundle_path))
+    driver = folder / "driver.mjs"
+    driver.write_text(NODE_DRIVER % {"handler": json.dumps("./handler.js"), "event": json.dumps(json.dumps(event))})
+    proc = subprocess.run([node, str(driver)], capture_output=True, text=True, timeout=30, cwd=folder)
+    assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+def test_handler_adds_the_bootstrap_file_and_logs(tree, state, tmp_path):
+    sqlite_store(state, {"agent:main:main": (entry(30000), [])})
+    event = bootstrap_event(tree)
+    event["context"]["bootstrapFiles"] = [{"name": "AGENTS.md", "path": str(tree / "AGENTS.md"), "missing": True}]
+    proc = run_handler(tmp_path, event, {"format": "cmm-bundle-path", "version": 1, "bundle": str(ROOT),
+                                         "python": sys.executable})
+    lines = proc.stdout.splitlines()
+    assert lines[0] == ("[complex-memory-manager] agent:bootstrap: agent:main:main: 91% (30,000 / 32,768 tokens, "
+                        "from entry); compaction at 24,576, passed by 5,424 tokens; note added (level 3)")
+    result = json.loads(lines[-1][len("RESULT "):])
+    assert result["type"] == "function"
+    [added] = result["added"]
+    assert added["name"] == "MEMORY-MANAGER.md" and "🚨 上下文已用 91%" in added["content"]
+    assert proc.stderr == ""
+
+
+def test_handler_fails_open_when_the_bundle_is_gone(tree, tmp_path):
+    event = bootstrap_event(tree)
+    event["context"]["bootstrapFiles"] = []
+    proc = run_handler(tmp_path, event, {"bundle": str(tmp_path / "gone"), "python": str(tmp_path / "no-python")})
+    assert json.loads(proc.stdout.splitlines()[-1][len("RESULT "):])["added"] == []
+    assert "[complex-memory-manager]" in proc.stderr and "gone/scripts/hook.py" in proc.stderr

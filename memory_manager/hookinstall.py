@@ -75,22 +75,35 @@ def bundle_hooks(bundle_root: Path) -> list[str]:
     return sorted(p.parent.name for p in root.glob("*/HOOK.md"))
 
 
-def bundle_path_doc(bundle_root: Path, python: str | None = None) -> bytes:
+def bundle_path_doc(bundle_root: Path, python: str | None = None, timeout_s: float = 2) -> bytes:
     """The ``bundle-path.json`` bytes (no timestamp: re-runs stay no-ops).
 
     ``python`` (default: this interpreter, the one ``init`` runs with and that
     has the bundle's packages) is what the handler runs ``hook.py`` with; the
     handler falls back to ``python3`` on PATH when that file is gone.
+    ``timeout_s`` is ``hooks.timeout_seconds`` from the workspace config: the
+    handler kills ``hook.py`` after that long (issue 6: bounded to 2 s).
     """
     doc = dict(BUNDLE_PATH_FORMAT, bundle=str(Path(bundle_root).resolve()), python=python or sys.executable,
-               tool_version=__version__)
+               timeoutMs=int(timeout_s * 1000), tool_version=__version__)
     return (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def _desired(bundle_root: Path, name: str) -> dict[str, bytes]:
+def _timeout(ws: Path) -> float:
+    """``hooks.timeout_seconds`` of the workspace config (default 2 on a bad config: fail open)."""
+    from .config import load_config
+    from .errors import ConfigError
+
+    try:
+        return float(load_config(ws)["hooks"]["timeout_seconds"]) or 2
+    except ConfigError:
+        return 2
+
+
+def _desired(bundle_root: Path, name: str, ws: Path) -> dict[str, bytes]:
     src = Path(bundle_root) / "hooks" / name
     files = {f: (src / f).read_bytes() for f in HOOK_FILES if (src / f).is_file()}
-    files[BUNDLE_PATH_FILE] = bundle_path_doc(bundle_root)
+    files[BUNDLE_PATH_FILE] = bundle_path_doc(bundle_root, timeout_s=_timeout(ws))
     return files
 
 
@@ -102,7 +115,7 @@ def plan(ws: Path, bundle_root: Path, openclaw: str | None = "auto") -> HookRepo
     """
     ws, report = Path(ws), HookReport(hooks=bundle_hooks(bundle_root))
     for name in report.hooks:
-        for fname, data in _desired(bundle_root, name).items():
+        for fname, data in _desired(bundle_root, name, ws).items():
             target = ws / "hooks" / name / fname
             if not target.is_file() or target.read_bytes() != data:
                 report.changed.append(f"hooks/{name}/{fname}")
@@ -190,7 +203,7 @@ def install(ws: Path, bundle_root: Path, backup, openclaw: str | None = "auto",
     report = HookReport(hooks=bundle_hooks(bundle_root))
     for name in report.hooks:
         folder = ws / "hooks" / name
-        for fname, data in _desired(bundle_root, name).items():
+        for fname, data in _desired(bundle_root, name, ws).items():
             target = folder / fname
             if target.is_file() and not target.is_symlink() and target.read_bytes() == data:
                 continue

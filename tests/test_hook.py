@@ -238,3 +238,16 @@ def test_handler_fails_open_when_the_bundle_is_gone(tree, tmp_path):
     proc = run_handler(tmp_path, event, {"bundle": str(tmp_path / "gone"), "python": str(tmp_path / "no-python")})
     assert json.loads(proc.stdout.splitlines()[-1][len("RESULT "):])["added"] == []
     assert "[complex-memory-manager]" in proc.stderr and "gone/scripts/hook.py" in proc.stderr
+
+
+def test_handler_bounds_a_slow_script(tree, tmp_path):
+    slow = tmp_path / "slow-bundle"
+    (slow / "scripts").mkdir(parents=True)
+    (slow / "scripts" / "hook.py").write_text("import time\ntime.sleep(20)\n")
+    event = bootstrap_event(tree)
+    event["context"]["bootstrapFiles"] = []
+    started = time.time()
+    proc = run_handler(tmp_path, event, {"bundle": str(slow), "python": sys.executable, "timeoutMs": 300})
+    assert time.time() - started < 10
+    assert "[complex-memory-manager] hook.py stopped by SIGKILL (over 300 ms)" in proc.stderr
+    assert json.loads(proc.stdout.splitlines()[-1][len("RESULT "):])["added"] == []

@@ -68,7 +68,7 @@ def test_install_without_openclaw_returns_commands(ws):
                                             for f in ("HOOK.md", "handler.js", "bundle-path.json"))
     doc = json.loads((ws / "hooks" / NAMES[0] / "bundle-path.json").read_text())
     assert doc == {"format": "cmm-bundle-path", "version": 1, "bundle": str(ROOT.resolve()),
-                   "python": sys.executable, "tool_version": doc["tool_version"]}
+                   "python": sys.executable, "timeoutMs": 2000, "tool_version": doc["tool_version"]}
     # Second run: nothing changes.
     before = tree_hash(ws / "hooks")
     again = hookinstall.install(ws, ROOT, backups.start(ws, "init"), openclaw=None)
@@ -160,3 +160,10 @@ def test_uninstall_keeps_user_files(ws):
 def test_parse_hooks_list_tolerates_noise():
     assert hookinstall.parse_hooks_list("no json here") == {}
     assert hookinstall.parse_hooks_list('log\n{"hooks": [{"name": "a"}]}') == {"a": {"name": "a"}}
+
+
+def test_timeout_from_config_is_recorded(ws):
+    (ws / "memory").mkdir()
+    (ws / "memory" / "memory-manager.json").write_text('{"hooks": {"timeout_seconds": 5}}')
+    hookinstall.install(ws, ROOT, backups.start(ws, "init"), openclaw=None)
+    assert json.loads((ws / "hooks" / NAMES[1] / "bundle-path.json").read_text())["timeoutMs"] == 5000

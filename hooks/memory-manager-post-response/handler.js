@@ -1,6 +1,6 @@
 // complex-memory-manager hook handler (the same file in every hook folder).
 // Zero logic: run <bundle>/scripts/hook.py with the event as JSON on stdin, bounded
-// to 2 s, forward its log lines to the Gateway log and its bootstrap files to
+// to 2 s (hooks.timeout_seconds), forward its log lines to the Gateway log and its bootstrap files to
 // event.context.bootstrapFiles (agent:bootstrap only). It never throws: a hook
 // fails open. Protocol: references/formats.md, "Hook output (cmm-hook v1)".
 import { spawn } from "node:child_process";
@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const TIMEOUT_MS = 2000;
+const DEFAULT_TIMEOUT_MS = 2000;
 const TAG = "[complex-memory-manager]";
 // Never pass the Gateway config, service handles or file contents to the script.
 const DROP = new Set(["cfg", "deps", "bootstrapFiles"]);
@@ -21,9 +21,10 @@ function target() {
   try {
     const info = JSON.parse(readFileSync(join(HERE, "bundle-path.json"), "utf8"));
     const python = typeof info.python === "string" && existsSync(info.python) ? info.python : "python3";
-    return { bundle: info.bundle, python };
+    const timeout = Number.isFinite(info.timeoutMs) && info.timeoutMs > 0 ? info.timeoutMs : DEFAULT_TIMEOUT_MS;
+    return { bundle: info.bundle, python, timeout };
   } catch {
-    return { bundle: join(HERE, "..", ".."), python: "python3" };
+    return { bundle: join(HERE, "..", ".."), python: "python3", timeout: DEFAULT_TIMEOUT_MS };
   }
 }
 
@@ -50,10 +51,10 @@ export default function handler(event) {
       }
     };
     try {
-      const { bundle, python } = target();
+      const { bundle, python, timeout } = target();
       const child = spawn(python, [join(bundle, "scripts", "hook.py")], {
         stdio: ["pipe", "pipe", "pipe"],
-        timeout: TIMEOUT_MS,
+        timeout,
         killSignal: "SIGKILL",
       });
       let out = "";
@@ -67,7 +68,7 @@ export default function handler(event) {
       });
       child.on("close", (code, signal) => {
         try {
-          if (signal) console.error(`${TAG} hook.py stopped by ${signal} (over ${TIMEOUT_MS} ms)`);
+          if (signal) console.error(`${TAG} hook.py stopped by ${signal} (over ${timeout} ms)`);
           for (const line of err.split("\n")) if (line.trim()) console.error(`${TAG} ${line}`);
           const last = out.trim().split("\n").pop();
           if (last) {

@@ -2,7 +2,8 @@
 
 Standard library only (http.server). It answers every ``POST .../chat/completions``
 with a fixed reply, streamed (SSE) when asked, with a ``usage`` block whose
-``prompt_tokens`` is a rough count of the request (characters / 4), and keeps
+``prompt_tokens`` is ``prompt_tokens`` when given, else a rough count of the
+request (characters / 4), and keeps
 every request body in ``requests`` so the test can read the prompt OpenClaw sent.
 """
 from __future__ import annotations
@@ -16,8 +17,9 @@ REPLY = "mock reply ok"
 
 
 class MockModel:
-    def __init__(self) -> None:
+    def __init__(self, prompt_tokens: int | None = None) -> None:
         self.requests: list[dict] = []
+        self.prompt_tokens = prompt_tokens
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -43,7 +45,7 @@ class MockModel:
                 except ValueError:
                     req = {}
                 outer.requests.append(req)
-                prompt = max(1, len(raw) // 4)
+                prompt = outer.prompt_tokens or max(1, len(raw) // 4)
                 usage = {"prompt_tokens": prompt, "completion_tokens": 3, "total_tokens": prompt + 3}
                 ident, created = f"chatcmpl-mock{len(outer.requests)}", int(time.time())
                 if not req.get("stream"):

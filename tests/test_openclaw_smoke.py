@@ -7,7 +7,9 @@ only. A mock OpenAI-compatible model serves the turn on 127.0.0.1.
 
 Checks: after installing the hooks with :func:`hookinstall.install`, a real
 agent turn through the Gateway carries the bundle's bootstrap file
-(``MEMORY-MANAGER.md``) in the prompt sent to the model, and the Gateway log
+(``MEMORY-MANAGER.md``) in the prompt sent to the model; the mock reports a
+21,000-token prompt on a 32,768-token window, so the second turn's note carries
+the 🚨 status line (within 4,000 tokens of compaction at 24,576); the Gateway log
 holds the scripts' output for ``agent:bootstrap``, ``command:new`` and
 ``gateway:startup``.
 """
@@ -109,7 +111,7 @@ def test_hooks_fire_in_a_real_gateway(sandbox, monkeypatch):
     (ws / "memory" / "daily-index.md").write_text("# Memory Index\n\n- smoke-marker-topic → daily/2026-11-29.md\n")
     (ws / "memory" / "knowledge-index.md").write_text("# Knowledge Index\n\n- smoke-knowledge-key\n")
 
-    with MockModel() as model:
+    with MockModel(prompt_tokens=21000) as model:
         # 3. A custom provider on loopback, the default model of the agent.
         provider = {"baseUrl": model.base_url, "apiKey": "mock-key", "api": "openai-completions",
                     "models": [{"id": "mock-1", "name": "Mock", "reasoning": False, "input": ["text"],
@@ -136,9 +138,9 @@ def test_hooks_fire_in_a_real_gateway(sandbox, monkeypatch):
             else:
                 pytest.fail("Gateway did not become healthy:\n" + log_path.read_text()[-3000:])
             time.sleep(3)  # gateway:startup is scheduled just after ready
-            turn = oc(sb, "agent", "--session-key", "agent:main:main", "--message", "hello from the smoke test",
-                      "--json", timeout=300)
-            say("agent turn: " + turn.stdout.strip().splitlines()[-1][:300] if turn.stdout.strip() else "no output")
+            for message in ("hello from the smoke test", "second turn"):
+                turn = oc(sb, "agent", "--session-key", "agent:main:main", "--message", message, timeout=300)
+                say(f"agent turn {message!r}: exit {turn.returncode}, reply {turn.stdout.strip()[-200:]!r}")
             oc(sb, *call[:2], "sessions.reset", *call[2:], "--params",
                json.dumps({"key": "agent:main:main", "reason": "new"}))
             time.sleep(3)
@@ -156,8 +158,17 @@ def test_hooks_fire_in_a_real_gateway(sandbox, monkeypatch):
     say("Gateway log, our lines:\n" + "\n".join(ours))
     # The bootstrap file reached the model: its title and the index line are in the prompt.
     assert prompts, "the mock model was never called"
-    assert any("Memory manager (complex-memory-manager)" in p and "smoke-marker-topic" in p for p in prompts)
+    # OpenClaw may add internal turns (session effects); ours are the two with the note.
+    with_note = [p for p in prompts if "Memory manager (complex-memory-manager)" in p and "smoke-marker-topic" in p]
+    assert len(with_note) >= 2
+    line85 = "🚨 Context 64% used (21,000/32,768 tokens): compaction is near, record progress now!"
+    [alarm] = [p for p in with_note if line85 in p]
+    excerpt = alarm[alarm.index("# Memory manager (complex-memory-manager)"):]
+    excerpt = excerpt[:excerpt.index("smoke-knowledge-key") + len("smoke-knowledge-key")]
+    say("bootstrap note as the model saw it (second turn):\n" + excerpt.replace("\\n", "\n"))
     assert any("agent:bootstrap: " in line and "note added" in line for line in ours)
+    assert any("agent:bootstrap: agent:main:main: 64% (21,000 / 32,768 tokens, from entry)" in line
+               and "note added (level 3)" in line for line in ours)
     assert any("command:new: " in line and "maintenance started" in line for line in ours)
     assert any("gateway:startup: cleanup --if-due started" in line for line in ours)
     record = (ws / "memory" / ".state" / "context-usage.jsonl").read_text().splitlines()

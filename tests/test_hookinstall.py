@@ -167,3 +167,24 @@ def test_timeout_from_config_is_recorded(ws):
     (ws / "memory" / "memory-manager.json").write_text('{"hooks": {"timeout_seconds": 5}}')
     hookinstall.install(ws, ROOT, backups.start(ws, "init"), openclaw=None)
     assert json.loads((ws / "hooks" / NAMES[1] / "bundle-path.json").read_text())["timeoutMs"] == 5000
+
+
+def test_manifest_hook_md_and_config_agree():
+    import re
+
+    import yaml
+
+    from memory_manager import hookrun
+    from memory_manager.config import load_defaults
+
+    manifest = yaml.safe_load((ROOT / "package.yaml").read_text(encoding="utf-8"))
+    switches = load_defaults()["hooks"]
+    assert sorted(h["name"] for h in manifest["hooks"]) == NAMES
+    for hook in manifest["hooks"]:
+        text = (ROOT / "hooks" / hook["name"] / "HOOK.md").read_text(encoding="utf-8")
+        meta = yaml.safe_load(re.match(r"^---\n(.*?)\n---\n", text, re.S).group(1))
+        assert meta["metadata"]["openclaw"]["events"] == hook["events"]
+        assert meta["metadata"]["openclaw"]["requires"]["bins"] == ["python3"]
+        key = hook["switch"].split(".", 1)[1]
+        assert switches[key] is True and f"hooks.{key}: false" in text
+        assert all(hookrun.SWITCH[event] == key for event in hook["events"])

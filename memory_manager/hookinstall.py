@@ -107,7 +107,7 @@ def _desired(bundle_root: Path, name: str, ws: Path) -> dict[str, bytes]:
     return files
 
 
-def plan(ws: Path, bundle_root: Path, openclaw: str | None = "auto") -> HookReport:
+def plan(ws: Path, bundle_root: Path) -> HookReport:
     """Return what :func:`install` would do, changing nothing (``init --dry-run``).
 
     ``changed`` lists the files that would be written; ``commands`` the
@@ -120,6 +120,8 @@ def plan(ws: Path, bundle_root: Path, openclaw: str | None = "auto") -> HookRepo
             if not target.is_file() or target.read_bytes() != data:
                 report.changed.append(f"hooks/{name}/{fname}")
     report.commands = [f"openclaw hooks enable {name}" for name in report.hooks]
+    if shutil.which("openclaw") is None:
+        report.messages.append("openclaw is not on PATH; the commands will be printed for you to run.")
     report.messages.append(RESTART_HINT)
     return report
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import backups, markdown, templates
+from . import backups, crypto, markdown, templates
 from .clock import today
 from .errors import FileWriteError, UnreadableFileError, WorkspaceError, DirtyFileError
 from .fsio import TextFile, Transaction, decode_text, workspace_lock
@@ -300,18 +300,6 @@ def openclaw_version(timeout: float = 15.0) -> tuple[int, ...] | None:
     return tuple(int(part) for part in match.groups()) if match else None
 
 
-def effective_scheme(cfg: dict[str, Any]) -> str:
-    """Return the T2 scheme in force: ``aes-gcm`` or ``xor-b64`` (``auto`` resolved)."""
-    scheme = cfg["tiers"]["encryption_scheme"]
-    if scheme != "auto":
-        return scheme
-    try:
-        from .crypto import key_available
-    except ImportError:  # pragma: no cover - crypto ships with the bundle
-        return "xor-b64"
-    return "aes-gcm" if key_available(cfg) else "xor-b64"
-
-
 # --------------------------------------------------------------------------- plan
 
 def _change(plan: Plan, path: Path, rel: str, original: TextFile | None, new_text: str, reason: str) -> None:
@@ -399,7 +387,7 @@ def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool = 
         if not path.exists() and not path.is_symlink():
             _change(plan, path, rel, None, titles[lang] + "\n", "index")
 
-    rules = gitignore_block(effective_scheme(cfg) == "xor-b64")
+    rules = gitignore_block(crypto.choose_scheme(cfg) == "xor-b64")
     _change(plan, gitignore_path, ".gitignore", gitignore,
             upsert_gitignore(gitignore.text if gitignore is not None else "", rules), "ignore rules")
     return plan

@@ -306,3 +306,12 @@ def test_missing_dependencies_print_the_install_command(ws):
     assert proc.stderr.rstrip().endswith(f"-m pip install -r {ROOT / 'requirements.txt'}") or \
         proc.stderr.rstrip().endswith(f"-m pip install --user -r {ROOT / 'requirements.txt'}")
     assert not (ws / "AGENTS.md").exists()
+
+
+def test_gitignore_follows_the_scheme(ws, run_script):
+    assert run_script("init", "--yes").code == 0
+    assert "memory/tier2-internal/" in (ws / ".gitignore").read_text()
+    key = __import__("base64").b64encode(bytes(range(32))).decode()
+    result = run_script("init", "--yes", "--json", env={"MEMORY_MANAGER_KEY": key})
+    assert json.loads(result.out)["plan"]["changes"] == [{"path": ".gitignore", "action": "update", "reason": "ignore rules"}]
+    assert "memory/tier2-internal/" not in (ws / ".gitignore").read_text()

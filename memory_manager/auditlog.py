@@ -1,0 +1,90 @@
+"""The gate's audit log: ``memory/.state/gate-audit.jsonl`` (format ``cmm-gate-audit`` v1).
+
+One JSON object per line, appended under the workspace lock. A line never
+holds raw content: only the gate's redacted summary (findings replaced by
+their category; T3 content withheld entirely), the content's length and a
+keyed hash. The hash is HMAC-SHA256 with a random per-workspace salt
+(``memory/.state/audit-salt``, mode 0600), so a short secret cannot be
+recovered by hashing guesses without that file, while two records of the
+same content still share a hash.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from .clock import now
+from .entries import memory_dir
+
+STATE_DIR = ".state"
+LOG_NAME = "gate-audit.jsonl"
+SALT_NAME = "audit-salt"
+FORMAT = {"format": "cmm-gate-audit", "version": 1}
+
+
+def log_path(ws: Path) -> Path:
+    """Return ``memory/.state/gate-audit.jsonl``."""
+    return memory_dir(ws) / STATE_DIR / LOG_NAME
+
+
+def _salt(ws: Path) -> bytes:
+    path = memory_dir(ws) / STATE_DIR / SALT_NAME
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        salt = os.urandom(32)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:  # another writer made it first
+            return path.read_bytes()
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(salt)
+        return salt
+
+
+def content_hash(ws: Path, text_sha256: str) -> str:
+    """Return the keyed hash recorded for content whose SHA-256 is ``text_sha256``."""
+    return hmac.new(_salt(ws), text_sha256.encode("ascii"), hashlib.sha256).hexdigest()[:32]
+
+
+def append(ws: Path, decision: Any) -> dict[str, Any]:
+    """Append one record for a :class:`memory_manager.gate.Decision`; return it.
+
+    Uses ``O_APPEND`` with one ``write`` per line, so concurrent appenders
+    never interleave within a line (POSIX appends of one write are atomic for
+    regular files on local file systems); callers also hold the lock.
+    """
+    record = {"time": now().isoformat(timespec="seconds"), "operation": decision.operation,
+              "source": decision.source, "sensitivity": decision.sensitivity,
+              "approval": decision.approval, "decision": decision.decision,
+              "categories": decision.categories, "summary": decision.summary,
+              "chars": decision.chars, "hash": content_hash(ws, decision.content_hash)}
+    path = log_path(ws)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    line = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        os.write(fd, line)
+    finally:
+        os.close(fd)
+    return record
+
+
+def read(ws: Path) -> list[dict[str, Any]]:
+    """Return every record (unparsable lines are skipped)."""
+    out = []
+    try:
+        lines = log_path(ws).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return out
+    for line in lines:
+        try:
+            out.append(json.loads(line))
+        except ValueError:
+            continue
+    return out

@@ -1,0 +1,620 @@
+"""The 7-day cleanup: the Tiers seed's protocol plus the Optimization seed's maintenance.
+
+Steps, in the order they run (``references/cleanup.md`` explains each):
+
+1. **Purge** T2 entries that hold personal data or secrets (the Tiers seed's
+   step 3). This runs *before* archiving, so PII never reaches the archive.
+   It is the only deletion without approval and the only change with no
+   backup copy (a copy would keep the PII); the audit log gets a redacted
+   record. Entries that cannot be decrypted (aes-gcm without the key) are
+   reported as unchecked.
+2. **Archive** T2 entries created more than ``tiers.t2_expiry_days`` (30)
+   days ago or past ``expires`` into ``memory/archive/YYYY-MM/`` (month of
+   creation). A file whose entries all qualify is moved byte-identical; the
+   qualifying entries of a partly-expired multi file are moved as a multi
+   file of their own. T1 statistics are aggregates and stay; daily notes and
+   the knowledge base are never archived by age.
+3. **Merge** exact duplicates: T2 entries of one skill with the same plain
+   text (whitespace normalised) keep the earliest; daily-note sections with
+   the same date and topic merge into the first, keeping every distinct line
+   in order; repeated lines inside a section go.
+4. **Compact** T2 entries of the same ``source_skill`` and key month into
+   one ``cmm-t2-multi`` file (only where there are two or more).
+5. **MEMORY.md**: exact duplicate lines are reported; they are removed only
+   with ``approved=True`` (the user's file: deleting needs approval).
+6. **Prune** by value and capacity window (recall issue; :mod:`memory_manager.prune`).
+7. **Archive retention**: archived files older than
+   ``cleanup.archive_retention_days`` (90) are listed, and deleted only with
+   ``purge_archive`` or ``cleanup.purge_archive: true`` in the config.
+8. **Log** ``[YYYY-MM-DD] Memory cleanup: X archived, Y deleted, Z merged``
+   to ``memory/.state/cleanup.log``, rebuild the indexes, and stamp the run
+   in ``memory/.state/cleanup.json`` (``--if-due`` reads it).
+
+Moving and merging are pre-approved maintenance (audit-logged). Everything
+changed, except purged PII, is backed up first through :mod:`backups`, so
+``init --restore`` undoes a cleanup. Symlinks are never followed out of the
+workspace. The whole run holds the workspace lock.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+from . import auditlog, backups, entries, privacy, tiers
+from .clock import now, today
+from .errors import KeyUnavailableError, MemoryManagerError
+from .fsio import atomic_write, atomic_write_text, read_text, sha256_bytes, workspace_lock
+from .gate import redacted_summary
+from .workspace import inside
+
+STATE_NAME = "cleanup.json"
+LOG_NAME = "cleanup.log"
+LEDGER_NAME = "archive-ledger.json"
+STATE_FORMAT = {"format": "cmm-cleanup-state", "version": 1}
+#: Sensitive *topics* are held for approval by the gate but are not personal
+#: data: a T2 entry mentioning health is not purged, one holding a phone number is.
+TOPIC_CATEGORIES = {"health", "legal", "financial", "biometric", "minor", "protected"}
+
+
+@dataclass
+class Action:
+    """One thing cleanup did (or, in a dry run, would do)."""
+
+    step: str
+    path: str
+    detail: str
+    target: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        out = {"step": self.step, "path": self.path, "detail": self.detail}
+        if self.target:
+            out["target"] = self.target
+        return out
+
+
+@dataclass
+class Report:
+    """What a cleanup run found and did. Counts follow the seed's log line."""
+
+    dry_run: bool
+    due: bool = True
+    ran: bool = True
+    actions: list[Action] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    archived: int = 0
+    deleted: int = 0
+    merged: int = 0
+    backup: str | None = None
+    log_line: str = ""
+    last_run: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"dry_run": self.dry_run, "due": self.due, "ran": self.ran, "archived": self.archived,
+                "deleted": self.deleted, "merged": self.merged, "backup": self.backup,
+                "log_line": self.log_line, "last_run": self.last_run,
+                "actions": [a.as_dict() for a in self.actions], "problems": self.problems}
+
+
+class _Run:
+    """State shared by the steps of one cleanup run."""
+
+    def __init__(self, ws: Path, cfg: dict[str, Any], report: Report,
+                 progress: Callable[[str], None] | None) -> None:
+        self.ws = ws
+        self.cfg = cfg
+        self.report = report
+        self.progress = progress or (lambda _step: None)
+        self._backup: backups.Backup | None = None
+        self.today = today()
+
+    @property
+    def dry(self) -> bool:
+        return self.report.dry_run
+
+    def rel(self, path: Path) -> str:
+        return path.relative_to(self.ws).as_posix()
+
+    def backup(self) -> backups.Backup:
+        """The run's backup, opened on the first change (a no-op run makes none)."""
+        if self._backup is None:
+            self._backup = backups.start(self.ws, "cleanup")
+            self.report.backup = self._backup.id
+        return self._backup
+
+    def act(self, step: str, path: Path, detail: str, target: Path | None = None) -> None:
+        self.report.actions.append(Action(step, self.rel(path), detail, self.rel(target) if target else None))
+
+    def audit(self, operation: str, decision: str, text: str, findings: list[Any]) -> None:
+        """Append a redacted maintenance record to the gate's audit log."""
+        if self.dry:
+            return
+        record = _Maintenance(operation=operation, decision=decision,
+                              categories=sorted({f.category for f in findings}),
+                              summary=redacted_summary(text, findings), chars=len(text),
+                              content_hash=sha256_bytes(text.encode("utf-8")))
+        auditlog.append(self.ws, record)
+
+
+@dataclass
+class _Maintenance:
+    """An audit-log record for maintenance (same fields as a gate Decision)."""
+
+    operation: str
+    decision: str
+    categories: list[str]
+    summary: str
+    chars: int
+    content_hash: str
+    source: str = "tool_output"
+    sensitivity: str = "unknown"
+    approval: str = "not_needed"
+
+
+# ----------------------------------------------------------------------------- state
+
+def state_dir(ws: Path) -> Path:
+    """Return ``memory/.state`` (non-derivable state: logs, stamps, ledgers)."""
+    return entries.memory_dir(ws) / ".state"
+
+
+def last_run(ws: Path) -> datetime | None:
+    """Return the time of the last cleanup run, or None (never run, or an unreadable stamp)."""
+    try:
+        doc = json.loads((state_dir(ws) / STATE_NAME).read_text(encoding="utf-8"))
+        value = datetime.fromisoformat(str(doc["last_run"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+
+
+def is_due(ws: Path, cfg: dict[str, Any]) -> bool:
+    """True when ``cleanup.interval_days`` (7, the Tiers seed) have passed since the last run."""
+    previous = last_run(ws)
+    return previous is None or now() - previous >= timedelta(days=cfg["cleanup"]["interval_days"])
+
+
+def _ledger(ws: Path) -> dict[str, str]:
+    try:
+        data = json.loads((state_dir(ws) / LEDGER_NAME).read_text(encoding="utf-8"))
+        return {str(k): str(v) for k, v in data.get("archived", {}).items()}
+    except (OSError, ValueError, AttributeError):
+        return {}
+
+
+def _save_ledger(ws: Path, ledger: dict[str, str]) -> None:
+    doc = {"format": "cmm-archive-ledger", "version": 1, "archived": dict(sorted(ledger.items()))}
+    atomic_write(state_dir(ws) / LEDGER_NAME, (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+
+
+# ----------------------------------------------------------------------------- helpers
+
+def _norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _free_name(folder: Path, name: str) -> Path:
+    """Return ``folder/name``, or ``stem-2.md``, ``stem-3.md``... when taken (archives never overwrite)."""
+    candidate = folder / name
+    stem, suffix = os.path.splitext(name)
+    n = 2
+    while candidate.exists() or candidate.is_symlink():
+        candidate = folder / f"{stem}-{n}{suffix}"
+        n += 1
+    return candidate
+
+
+def _archive_dir(run: _Run, month: str) -> Path:
+    root = entries.memory_dir(run.ws) / "archive"
+    if root.is_symlink() and not inside(run.ws, root):
+        raise MemoryManagerError("memory/archive is a symlink out of the workspace; refusing to archive")
+    return root / month
+
+
+def _make_dir(run: _Run, folder: Path) -> None:
+    """Create ``folder`` (and parents), recording each new one so a restore removes it."""
+    missing = [p for p in [folder, *folder.parents] if not p.exists() and inside(run.ws, p)]
+    for path in reversed(missing):
+        run.backup().save_new_dir(path)
+    folder.mkdir(parents=True, exist_ok=True)
+
+
+def _t2_entries(run: _Run) -> list[tiers.T2Entry]:
+    """The T2 entries cleanup may touch: symlinks and malformed files are reported and left alone."""
+    found = []
+    for entry in tiers.iter_t2_entries(run.ws):
+        rel = run.rel(entry.path)
+        if entry.path.is_symlink():
+            if f"{rel}: symlink" not in " ".join(run.report.problems):
+                run.report.problems.append(f"{rel}: symlink, left alone (cleanup never follows links)")
+            continue
+        if entry.error:
+            run.report.problems.append(f"{rel}: {entry.error} (left unchanged)")
+            continue
+        if entry.created is None:
+            raw = entry.meta.get("created")
+            run.report.problems.append(f"{rel}: created date missing or not a date ({raw!r}); not archived by age")
+        if entry.expires is None:
+            raw = entry.meta.get("expires")
+            run.report.problems.append(f"{rel}: expires missing or not a date ({raw!r})")
+        found.append(entry)
+    return found
+
+
+def _plain(run: _Run, entry: tiers.T2Entry) -> str | None:
+    try:
+        return tiers.decrypt_entry(entry, run.cfg)
+    except KeyUnavailableError:
+        return None
+    except MemoryManagerError as exc:
+        run.report.problems.append(f"{run.rel(entry.path)}: cannot decrypt ({exc})")
+        return None
+
+
+def _rewrite_without(run: _Run, path: Path, drop: list[tiers.T2Entry], backup: bool = True) -> None:
+    """Remove ``drop`` entries from ``path`` (delete the file when nothing is left)."""
+    remaining = [e for e in tiers.parse_t2(read_text(path).text, path) if e.id not in {d.id for d in drop}]
+    if backup:
+        run.backup().save(path)
+    if not remaining:
+        path.unlink()
+        return
+    skill = remaining[0].skill
+    month = remaining[0].month
+    atomic_write(path, tiers.render_multi(skill, month, remaining).encode("utf-8"), mode=0o600)
+
+
+def _remove_entries(run: _Run, dropped: list[tiers.T2Entry], backup: bool) -> None:
+    by_file: dict[Path, list[tiers.T2Entry]] = {}
+    for entry in dropped:
+        by_file.setdefault(entry.path, []).append(entry)
+    for path, drop in by_file.items():
+        if not path.exists():
+            continue
+        if drop[0].index is None:  # a single-entry file
+            if backup:
+                run.backup().save(path)
+            path.unlink()
+        else:
+            _rewrite_without(run, path, drop, backup=backup)
+
+
+# ----------------------------------------------------------------------------- steps
+
+def purge_pii(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
+    """Step 1: delete T2 entries holding personal data or secrets; return the rest."""
+    purged: list[tiers.T2Entry] = []
+    unchecked = 0
+    for entry in t2:
+        text = _plain(run, entry)
+        if text is None:
+            unchecked += 1
+            continue
+        findings = [f for f in privacy.scan(text) if f.category not in TOPIC_CATEGORIES]
+        if findings:
+            cats = ", ".join(sorted({f.category for f in findings}))
+            run.act("purge", entry.path, f"T2 entry {entry.id} holds {cats}: deleted without a backup copy")
+            run.audit("delete", "purge_pii", text, findings)
+            purged.append(entry)
+    if unchecked:
+        run.report.problems.append(f"{unchecked} T2 entries could not be checked for PII (no aes-gcm key)")
+    if not run.dry:
+        _remove_entries(run, purged, backup=False)
+    run.report.deleted += len(purged)
+    return [e for e in t2 if e not in purged]
+
+
+def archive_expired(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
+    """Step 2: move T2 entries older than the expiry or past ``expires`` to the archive."""
+    limit = timedelta(days=run.cfg["tiers"]["t2_expiry_days"])
+    expired = [e for e in t2 if (e.created is not None and run.today - e.created > limit)
+               or (e.expires is not None and e.expires < run.today)]
+    if not expired:
+        return t2
+    by_file: dict[Path, list[tiers.T2Entry]] = {}
+    for entry in expired:
+        by_file.setdefault(entry.path, []).append(entry)
+    ledger = _ledger(run.ws)
+    stamp = now().isoformat(timespec="seconds")
+    for path, group in sorted(by_file.items()):
+        all_in_file = [e for e in t2 if e.path == path]
+        created = min((e.created for e in group if e.created), default=run.today)
+        month = f"{created.year:04d}-{created.month:02d}"
+        folder = _archive_dir(run, month)
+        if len(group) == len(all_in_file):
+            target = _free_name(folder, path.name)
+            run.act("archive", path, f"{len(group)} T2 entr{'y' if len(group) == 1 else 'ies'} expired: moved unchanged", target)
+            if not run.dry:
+                run.backup().save(path)
+                run.backup().save(target)
+                _make_dir(run, folder)
+                os.replace(path, target)
+                ledger[run.rel(target)] = stamp
+        else:
+            skill = group[0].skill
+            target = _free_name(folder, f"{skill}_{group[0].month or month}.md")
+            run.act("archive", path, f"{len(group)} expired entries of a multi file moved", target)
+            if not run.dry:
+                run.backup().save(target)
+                _make_dir(run, folder)
+                atomic_write(target, tiers.render_multi(skill, group[0].month or month, group).encode("utf-8"), mode=0o600)
+                _rewrite_without(run, path, group)
+                ledger[run.rel(target)] = stamp
+        run.report.archived += len(group)
+    if not run.dry:
+        _save_ledger(run.ws, ledger)
+    return [e for e in t2 if e not in expired]
+
+
+def merge_t2_duplicates(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
+    """Step 3a: T2 entries of one skill with the same plain text keep the earliest."""
+    seen: dict[tuple[str, str], tiers.T2Entry] = {}
+    dropped: list[tiers.T2Entry] = []
+    for entry in sorted(t2, key=lambda e: (e.created or date.max, e.path.name, e.index or 0)):
+        text = _plain(run, entry)
+        if text is None:
+            continue
+        key = (entry.skill, _norm(text))
+        if key in seen:
+            run.act("merge", entry.path, f"T2 entry {entry.id} duplicates {seen[key].id}: removed")
+            dropped.append(entry)
+        else:
+            seen[key] = entry
+    if not run.dry:
+        _remove_entries(run, dropped, backup=True)
+    run.report.merged += len(dropped)
+    return [e for e in t2 if e not in dropped]
+
+
+def merge_daily_duplicates(run: _Run) -> None:
+    """Step 3b: same topic twice on one day -> one section; repeated lines in a section go."""
+    lang = entries.language(run.cfg)
+    for path in entries.daily_files(run.ws):
+        if path.is_symlink():
+            run.report.problems.append(f"{run.rel(path)}: symlink, left alone")
+            continue
+        try:
+            original = read_text(path)
+            sections = entries.parse_daily(original.text, path)
+        except MemoryManagerError as exc:
+            run.report.problems.append(f"{run.rel(path)}: {exc} (left unchanged)")
+            continue
+        text = original.text
+        merged_here = 0
+        groups: dict[tuple[str, str], list[entries.DailySection]] = {}
+        for section in sections:
+            groups.setdefault((section.date, section.topic), []).append(section)
+        # Later duplicates: cut them out (bottom-up so line numbers stay valid), then merge their lines.
+        pending: list[tuple[str, str, list[tuple[str, str]], list[str]]] = []
+        lines = text.split("\n")
+        for (day, topic), group in groups.items():
+            for later in group[1:]:
+                pending.append((day, topic, later.items, later.other))
+        for later in sorted((s for g in groups.values() for s in g[1:]), key=lambda s: s.start, reverse=True):
+            end = later.end
+            while end < len(lines) and not lines[end].strip():
+                end += 1
+            del lines[later.start:end]
+            merged_here += 1
+        text = "\n".join(lines)
+        for day, topic, items, other in pending:
+            text, _, _ = entries.merge_daily_text(text, day, topic, items, lang)
+            if other:
+                section = next(s for s in entries.parse_daily(text) if s.date == day and s.topic == topic)
+                lines = text.split("\n")
+                new = [line for line in other if line not in section.other]
+                lines[section.end:section.end] = new
+                text = "\n".join(lines)
+        # Repeated identical lines inside one section.
+        lines = text.split("\n")
+        drop: set[int] = set()
+        for section in entries.parse_daily(text):
+            seen: set[str] = set()
+            for n in range(section.start + 1, section.end):
+                key = _norm(lines[n])
+                if not key:
+                    continue
+                if key in seen:
+                    drop.add(n)
+                    merged_here += 1
+                seen.add(key)
+        text = "\n".join(line for n, line in enumerate(lines) if n not in drop)
+        if text != original.text:
+            run.act("merge", path, f"{merged_here} duplicate section(s) or line(s) merged")
+            run.report.merged += merged_here
+            if not run.dry:
+                run.backup().save(path)
+                atomic_write_text(path, text, original)
+
+
+def compact_t2(run: _Run, t2: list[tiers.T2Entry]) -> None:
+    """Step 4: one multi file per skill and key month, where there are two or more entries."""
+    groups: dict[tuple[str, str], list[tiers.T2Entry]] = {}
+    for entry in t2:
+        if entry.plaintext or not entry.month or not entry.ciphertext:
+            continue
+        groups.setdefault((entry.skill, entry.month), []).append(entry)
+    chosen: list[tiers.T2Entry] = []
+    for (skill, month), group in sorted(groups.items()):
+        files = {e.path for e in group}
+        target = tiers.multi_path(run.ws, skill, month)
+        others = files - {target}
+        # Only where it combines something: two or more files, or one file
+        # joining an existing multi file. A lone entry keeps its own file.
+        if not others or (len(files) < 2 and not target.exists()):
+            continue
+        run.act("compact", target, f"{len(group)} entries of {skill} ({month}) combined from {len(files)} files")
+        run.report.merged += len(others)
+        chosen.extend(group)
+    if chosen and not run.dry:
+        tiers.compact(run.ws, chosen, run.backup())
+
+
+def memory_md_duplicates(run: _Run, approved: bool) -> None:
+    """Step 5: report exact duplicate lines of MEMORY.md; remove them only when approved."""
+    path = run.ws / "MEMORY.md"
+    if not path.is_file():
+        return
+    if path.is_symlink() and not inside(run.ws, path):
+        run.report.problems.append("MEMORY.md: symlink out of the workspace, left alone")
+        return
+    try:
+        original = read_text(path)
+    except MemoryManagerError as exc:
+        run.report.problems.append(f"MEMORY.md: {exc}")
+        return
+    lines = original.text.split("\n")
+    seen: set[str] = set()
+    drop: list[int] = []
+    for n, line in enumerate(lines):
+        key = _norm(line)
+        if not key or key.startswith("#") or key.startswith("<!--"):
+            continue
+        if key in seen:
+            drop.append(n)
+        seen.add(key)
+    if not drop:
+        return
+    for n in drop:
+        verb = "removed" if approved else "reported (removing it needs --approved)"
+        run.act("memory-md", path, f"line {n + 1} duplicates an earlier line: {verb}")
+    if approved:
+        run.report.deleted += len(drop)
+        if not run.dry:
+            run.backup().save(path.resolve() if path.is_symlink() else path)
+            atomic_write_text(path.resolve(), "\n".join(l for n, l in enumerate(lines) if n not in set(drop)), original)
+
+
+def prune_step(run: _Run) -> None:
+    """Step 6: value pruning and the capacity window (memory_manager.prune)."""
+    try:
+        from . import prune
+    except ImportError:  # pragma: no cover - prune ships with the bundle
+        return
+    result = prune.run(run.ws, run.cfg, dry_run=run.dry, backup=None if run.dry else run.backup())
+    for item in result.moved:
+        run.report.actions.append(Action("prune", item.path, item.reason, item.target))
+    run.report.archived += len(result.moved)
+
+
+def archive_retention(run: _Run, purge: bool) -> None:
+    """Step 7: list archives past the retention period; delete them only when told to."""
+    root = entries.memory_dir(run.ws) / "archive"
+    if not root.is_dir() or (root.is_symlink() and not inside(run.ws, root)):
+        return
+    days = run.cfg["cleanup"]["archive_retention_days"]
+    ledger = _ledger(run.ws)
+    cutoff = now() - timedelta(days=days)
+    old: list[Path] = []
+    for path in sorted(root.rglob("*")):
+        if path.is_symlink():
+            run.report.problems.append(f"{run.rel(path)}: symlink in the archive, left alone")
+            continue
+        if not path.is_file() or path.name.startswith("."):
+            continue
+        stamp = ledger.get(run.rel(path))
+        try:
+            when = datetime.fromisoformat(stamp) if stamp else datetime.fromtimestamp(path.stat().st_mtime, timezone.utc)
+        except ValueError:
+            when = datetime.fromtimestamp(path.stat().st_mtime, timezone.utc)
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=timezone.utc)
+        if when < cutoff:
+            old.append(path)
+    for path in old:
+        if purge:
+            run.act("purge-archive", path, f"archived more than {days} days ago: deleted (backed up)")
+        else:
+            run.act("retention", path, f"archived more than {days} days ago (delete with --purge-archive)")
+    if purge and old:
+        run.report.deleted += len(old)
+        if not run.dry:
+            for path in old:
+                run.backup().save(path)
+                path.unlink()
+                ledger.pop(run.rel(path), None)
+            _save_ledger(run.ws, ledger)
+
+
+# ----------------------------------------------------------------------------- run
+
+def run_cleanup(ws: Path, cfg: dict[str, Any], *, dry_run: bool = False, if_due: bool = False,
+                purge_archive: bool = False, approved: bool = False,
+                progress: Callable[[str], None] | None = None) -> Report:
+    """Run the cleanup protocol on workspace ``ws``.
+
+    Args:
+        ws: the workspace.
+        cfg: the effective configuration (``tiers``, ``cleanup``, ``prune`` sections).
+        dry_run: compute and list every action; change nothing (no backup, no log).
+        if_due: do nothing unless ``cleanup.interval_days`` have passed since the last run.
+        purge_archive: delete archives past retention (also when the config's
+            ``cleanup.purge_archive`` is true).
+        approved: the user approved deleting MEMORY.md's duplicate lines.
+        progress: called with each step's name as it starts (for a progress bar).
+
+    Returns a :class:`Report`.
+
+    Raises:
+        FileWriteError, BackupError: a write or backup failed (the step's
+            files are unchanged; earlier steps' changes stay and are in the backup).
+    """
+    ws = Path(ws)
+    report = Report(dry_run=dry_run)
+    previous = last_run(ws)
+    report.last_run = previous.isoformat() if previous else None
+    report.due = is_due(ws, cfg)
+    if if_due and not report.due:
+        report.ran = False
+        return report
+    purge = purge_archive or bool(cfg["cleanup"]["purge_archive"])
+    run = _Run(ws, cfg, report, progress)
+
+    def steps() -> None:
+        run.progress("scan")
+        t2 = _t2_entries(run)
+        run.progress("purge")
+        t2 = purge_pii(run, t2)
+        run.progress("archive")
+        t2 = archive_expired(run, t2)
+        run.progress("merge")
+        t2 = merge_t2_duplicates(run, t2)
+        merge_daily_duplicates(run)
+        run.progress("compact")
+        compact_t2(run, t2)
+        run.progress("memory-md")
+        memory_md_duplicates(run, approved)
+        run.progress("prune")
+        prune_step(run)
+        run.progress("retention")
+        archive_retention(run, purge)
+
+    if dry_run:
+        steps()
+        report.log_line = _log_line(run)
+        return report
+    with workspace_lock(ws):
+        steps()
+        run.progress("log")
+        report.log_line = _log_line(run)
+        folder = state_dir(ws)
+        folder.mkdir(parents=True, exist_ok=True)
+        with open(folder / LOG_NAME, "a", encoding="utf-8") as handle:
+            handle.write(report.log_line + "\n")
+        if run._backup is not None:  # something changed: keep the indexes' old bytes with the rest
+            for name in (entries.DAILY_INDEX, entries.KNOWLEDGE_INDEX):
+                run.backup().save(entries.memory_dir(ws) / name)
+        entries.rebuild_indexes(ws, cfg, report.problems)
+        doc = dict(STATE_FORMAT, last_run=now().isoformat(timespec="seconds"))
+        atomic_write(folder / STATE_NAME, (json.dumps(doc) + "\n").encode("utf-8"))
+    return report
+
+
+def _log_line(run: _Run) -> str:
+    r = run.report
+    return f"[{run.today.isoformat()}] Memory cleanup: {r.archived} archived, {r.deleted} deleted, {r.merged} merged"

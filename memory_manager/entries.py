@@ -1,0 +1,577 @@
+"""Daily notes, knowledge entries and their two indexes: parsing and writing.
+
+Formats (``references/formats.md`` has the full description):
+
+- Daily note section (Memory Master seed), in ``memory/daily/YYYY-MM-DD.md``::
+
+      ## [2026-03-03] 记忆系统升级
+      <!-- id: d-20260303-1a2b3c4d -->
+      - 因：原因/背景
+      - 改：做了什么
+      - 待：后续
+
+  English labels ``- Cause:`` / ``- Change:`` / ``- Todo:``; both are read.
+  The id is ``d-<YYYYMMDD>-<first 8 hex of sha256(date + "\\n" + topic)>``,
+  so the same date and topic always give the same id (stable across
+  rebuilds and machines). Writing the same topic twice on one day merges
+  into the one section, adding only lines not already there, in order.
+- Knowledge entry ``memory/knowledge/<key>.md``: YAML frontmatter
+  (``format: cmm-knowledge``, ``version: 1``, ``id``, ``key``, ``tags``,
+  ``created``, ``updated``, optional ``pinned``) and a Markdown body.
+- ``memory/daily-index.md`` and ``memory/knowledge-index.md``: derived from
+  the files by :func:`rebuild_indexes`.
+
+Frontmatter is never re-dumped: changes are made line by line on the text
+the user wrote (:func:`set_frontmatter_fields`), so values like ``NO``,
+``on``, ``0755``, ``1.10``, dates and Chinese text stay byte-identical.
+Malformed files (bad YAML, a frontmatter that is not a mapping, wrong
+types, no closing ``---``) raise :class:`MalformedFileError` from the
+parsers; the iterators report them and skip them, and no writer rewrites them.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any, Iterator
+
+from .errors import MalformedFileError
+from .fsio import TextFile, atomic_write_text, read_text
+
+MEMORY = "memory"
+DAILY_DIR = "daily"
+KNOWLEDGE_DIR = "knowledge"
+DAILY_INDEX = "daily-index.md"
+KNOWLEDGE_INDEX = "knowledge-index.md"
+KNOWLEDGE_FORMAT = "cmm-knowledge"
+KNOWLEDGE_VERSION = 1
+
+#: label kind -> the labels a reader accepts (zh first: the seed's form).
+LABELS = {"cause": ("因", "Cause"), "change": ("改", "Change"), "todo": ("待", "Todo")}
+KINDS = ("cause", "change", "todo")
+INDEX_TITLES = {"daily": {"zh": "# 记忆索引", "en": "# Memory Index"},
+                "knowledge": {"zh": "# 知识库索引", "en": "# Knowledge Index"}}
+
+_HEADING = re.compile(r"^## \[(\d{4}-\d{2}-\d{2})\] (.+?)\s*$")
+_ID = re.compile(r"^<!--\s*id:\s*([A-Za-z0-9_-]+)\s*-->\s*$")
+_PINNED = re.compile(r"^<!--\s*pinned\s*-->\s*$")
+_ITEM = re.compile(r"^\s*[-*]\s*(因|改|待|Cause|Change|Todo)\s*[:：]\s?(.*)$", re.I)
+_DATE_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})\.md$")
+
+
+def memory_dir(ws: Path) -> Path:
+    """Return ``<ws>/memory``."""
+    return Path(ws) / MEMORY
+
+
+def language(cfg: dict[str, Any]) -> str:
+    """Return the configured language (``zh`` or ``en``)."""
+    return cfg.get("language", "zh") if cfg.get("language") in ("zh", "en") else "zh"
+
+
+def _label_kind(label: str) -> str:
+    low = label.lower()
+    for kind, names in LABELS.items():
+        if label in names or low == names[1].lower():
+            return kind
+    raise ValueError(label)
+
+
+def daily_id(day: str, topic: str) -> str:
+    """Return the stable id of the daily section (``d-YYYYMMDD-xxxxxxxx``)."""
+    digest = hashlib.sha256(f"{day}\n{topic}".encode("utf-8")).hexdigest()[:8]
+    return f"d-{day.replace('-', '')}-{digest}"
+
+
+def knowledge_id(key: str) -> str:
+    """Return the stable id of knowledge entry ``key`` (``k-xxxxxxxxxx``)."""
+    return "k-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:10]
+
+
+# ----------------------------------------------------------------- frontmatter
+
+@dataclass
+class Frontmatter:
+    """A split Markdown file: ``raw`` frontmatter lines, ``meta`` as YAML read, ``body``.
+
+    ``meta`` comes from ``yaml.safe_load`` (typed, for checks); ``literal``
+    holds each top-level scalar as the user wrote it (strings, via PyYAML's
+    BaseLoader), for display and export.
+    """
+
+    raw: str
+    meta: dict[str, Any]
+    literal: dict[str, Any]
+    body: str
+    has_frontmatter: bool
+
+
+def split_frontmatter(text: str, label: str = "file") -> Frontmatter:
+    """Split ``text`` (``\\n`` endings, no BOM) into frontmatter and body.
+
+    A frontmatter starts with ``---`` on the first line and ends at the next
+    line that is exactly ``---`` (or ``...``); a later ``---`` belongs to the
+    body. Text without a leading ``---`` has an empty frontmatter.
+
+    Raises:
+        MalformedFileError: no closing line, invalid YAML, or not a mapping.
+    """
+    import yaml
+
+    lines = text.split("\n")
+    if not lines or lines[0].rstrip() != "---":
+        return Frontmatter("", {}, {}, text, False)
+    for end in range(1, len(lines)):
+        if lines[end].rstrip() in ("---", "..."):
+            break
+    else:
+        raise MalformedFileError(f"{label}: frontmatter has no closing '---'")
+    raw = "\n".join(lines[1:end])
+    try:
+        meta = yaml.safe_load(raw) if raw.strip() else {}
+        literal = yaml.load(raw, Loader=yaml.BaseLoader) if raw.strip() else {}  # noqa: S506 - BaseLoader builds only str/list/dict
+    except yaml.YAMLError as exc:
+        where = getattr(exc, "problem_mark", None)
+        line = f" (line {where.line + 2})" if where is not None else ""
+        raise MalformedFileError(f"{label}: frontmatter is not valid YAML{line}") from None
+    if not isinstance(meta, dict) or not isinstance(literal, dict):
+        raise MalformedFileError(f"{label}: frontmatter must be a YAML mapping")
+    return Frontmatter(raw, meta, literal, "\n".join(lines[end + 1:]), True)
+
+
+def yaml_scalar(value: Any) -> str:
+    """Render one value for a frontmatter line so YAML reads it back unchanged.
+
+    Strings that YAML would read as something else (``NO``, ``0755``,
+    ``1.10``, dates, ``null``) or that hold special characters are written
+    as JSON strings (valid YAML double-quoted scalars).
+    """
+    import yaml
+
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return json.dumps(value)
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(yaml_scalar(v) for v in value) + "]"
+    text = str(value)
+    try:
+        plain_ok = (text.strip() == text and text != "" and "\n" not in text
+                    and not re.search(r"[:#\[\]{},&*!|>'\"%@`]", text)
+                    and yaml.safe_load(text) == text)
+    except yaml.YAMLError:
+        plain_ok = False
+    return text if plain_ok else json.dumps(text, ensure_ascii=False)
+
+
+def set_frontmatter_fields(raw: str, fields: dict[str, Any]) -> str:
+    """Return frontmatter text ``raw`` with top-level ``fields`` set, line by line.
+
+    A key that exists is replaced in place (with its indented continuation
+    lines, e.g. a block list); a new key is appended. Every other line is
+    kept byte for byte.
+    """
+    lines = raw.split("\n") if raw else []
+    for key, value in fields.items():
+        new_line = f"{key}: {yaml_scalar(value)}"
+        pattern = re.compile(rf"^{re.escape(key)}\s*:")
+        for i, line in enumerate(lines):
+            if pattern.match(line):
+                j = i + 1
+                while j < len(lines) and (lines[j].startswith((" ", "\t", "- ")) and lines[j].strip()):
+                    j += 1
+                lines[i:j] = [new_line]
+                break
+        else:
+            lines.append(new_line)
+    return "\n".join(lines)
+
+
+def join_frontmatter(raw: str, body: str) -> str:
+    """Return ``---\\n<raw>\\n---\\n<body>``."""
+    return f"---\n{raw}\n---\n{body}"
+
+
+# ----------------------------------------------------------------- daily notes
+
+@dataclass
+class DailySection:
+    """One ``## [date] topic`` section: its items and where it sits in the file.
+
+    ``items`` is a list of ``(kind, text)`` in file order; ``start``/``end``
+    are line numbers (0-based, end exclusive) in the file's text.
+    """
+
+    date: str
+    topic: str
+    id: str
+    pinned: bool
+    items: list[tuple[str, str]]
+    start: int
+    end: int
+    path: Path | None = None
+    other: list[str] = field(default_factory=list)
+
+    def lines_of(self, kind: str) -> list[str]:
+        """Return the texts of ``kind`` (``cause``/``change``/``todo``) in order."""
+        return [text for k, text in self.items if k == kind]
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict (date, topic, id, pinned, cause, change, todo, path)."""
+        return {"id": self.id, "date": self.date, "topic": self.topic, "pinned": self.pinned,
+                "cause": self.lines_of("cause"), "change": self.lines_of("change"),
+                "todo": self.lines_of("todo"), "other": self.other,
+                "path": self.path.as_posix() if self.path else None}
+
+
+def parse_daily(text: str, path: Path | None = None) -> list[DailySection]:
+    """Parse the sections of a daily note (``\\n`` endings).
+
+    Lines before the first section heading are not part of any section. A
+    section without an id comment gets its computed stable id.
+    """
+    lines = text.split("\n")
+    sections: list[DailySection] = []
+    current: DailySection | None = None
+    for number, line in enumerate(lines):
+        head = _HEADING.match(line)
+        if head or line.startswith("# ") or (line.startswith("## ") and not head):
+            if current is not None:
+                current.end = number
+                sections.append(current)
+                current = None
+        if head:
+            day, topic = head.group(1), head.group(2)
+            current = DailySection(day, topic, daily_id(day, topic), False, [], number, len(lines), path)
+            continue
+        if current is None:
+            continue
+        if m := _ID.match(line):
+            current.id = m.group(1)
+        elif _PINNED.match(line):
+            current.pinned = True
+        elif m := _ITEM.match(line):
+            current.items.append((_label_kind(m.group(1)), m.group(2).rstrip()))
+        elif line.strip():
+            current.other.append(line)
+    if current is not None:
+        sections.append(current)
+    for section in sections:  # trailing blank lines belong to the gap, not the section
+        while section.end > section.start + 1 and not lines[section.end - 1].strip():
+            section.end -= 1
+    return sections
+
+
+def _item_line(kind: str, text: str, lang: str) -> str:
+    zh, en = LABELS[kind]
+    return f"- {zh}：{text}" if lang == "zh" else f"- {en}: {text}"
+
+
+def render_daily_section(day: str, topic: str, items: list[tuple[str, str]], lang: str,
+                         pinned: bool = False) -> str:
+    """Render a new section with the ``daily-entry.md`` template (no trailing newline)."""
+    from .templates import render
+
+    lines = [_item_line(kind, text, lang) for kind, text in items]
+    if pinned:
+        lines.insert(0, "<!-- pinned -->")
+    return render("daily-entry.md", lang, date=day, topic=topic, id=daily_id(day, topic),
+                  items="\n".join(lines)).rstrip("\n")
+
+
+def ordered_items(cause: list[str], change: list[str], todo: list[str]) -> list[tuple[str, str]]:
+    """Return ``(kind, text)`` pairs in 因/改/待 order, each text stripped, blanks and repeats dropped."""
+    out: list[tuple[str, str]] = []
+    for kind, texts in (("cause", cause), ("change", change), ("todo", todo)):
+        for text in texts:
+            for piece in str(text).split("\n"):
+                piece = piece.strip()
+                if piece and (kind, piece) not in out:
+                    out.append((kind, piece))
+    return out
+
+
+def merge_daily_text(text: str, day: str, topic: str, items: list[tuple[str, str]],
+                     lang: str) -> tuple[str, str, list[tuple[str, str]]]:
+    """Add a section (or merge into the existing one) in daily-note ``text``.
+
+    Returns ``(new_text, section_id, added_items)``; ``added_items`` is
+    empty when every line was already there (the caller then writes nothing).
+    Merging keeps every distinct line: a new line goes after the last line
+    of its kind (or after the last line of an earlier kind), so the section
+    stays in 因/改/待 order.
+    """
+    sections = [s for s in parse_daily(text) if s.date == day and s.topic == topic]
+    if not sections:
+        block = render_daily_section(day, topic, items, lang)
+        base = text.rstrip("\n")
+        new_text = (base + "\n\n" if base else "") + block + "\n"
+        return new_text, daily_id(day, topic), list(items)
+    section = sections[0]
+    lines = text.split("\n")
+    present = set(section.items)
+    added: list[tuple[str, str]] = []
+    for kind, value in items:
+        if (kind, value) in present:
+            continue
+        rank = KINDS.index(kind)
+        insert_at = section.start + 1
+        for n in range(section.start + 1, section.end):
+            if _ID.match(lines[n]) or _PINNED.match(lines[n]):
+                insert_at = max(insert_at, n + 1)
+            elif m := _ITEM.match(lines[n]):
+                if KINDS.index(_label_kind(m.group(1))) <= rank:
+                    insert_at = n + 1
+        lines.insert(insert_at, _item_line(kind, value, lang))
+        section.end += 1
+        present.add((kind, value))
+        added.append((kind, value))
+    return "\n".join(lines), section.id, added
+
+
+def daily_files(ws: Path) -> list[Path]:
+    """Return ``memory/daily/YYYY-MM-DD.md`` files, oldest first."""
+    folder = memory_dir(ws) / DAILY_DIR
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.is_file() and _DATE_NAME.match(p.name))
+
+
+def iter_daily(ws: Path, problems: list[str] | None = None) -> Iterator[DailySection]:
+    """Yield every daily section, oldest file first; unreadable files go to ``problems``."""
+    for path in daily_files(ws):
+        try:
+            text = read_text(path).text
+        except Exception as exc:  # UnreadableFileError: report and skip
+            if problems is not None:
+                problems.append(f"{path.name}: {exc}")
+            continue
+        yield from parse_daily(text, path)
+
+
+# ------------------------------------------------------------------- knowledge
+
+@dataclass
+class KnowledgeEntry:
+    """A knowledge entry: ``key``, ``id``, ``tags``, dates, ``pinned``, ``body``, ``path``.
+
+    ``literal`` is the frontmatter as written (strings), ``raw_frontmatter``
+    its exact text (so an export/import round trip keeps every value byte for
+    byte); ``error`` is set when the file is malformed.
+    """
+
+    key: str
+    path: Path
+    id: str = ""
+    tags: list[str] = field(default_factory=list)
+    created: str = ""
+    updated: str = ""
+    pinned: bool = False
+    body: str = ""
+    literal: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+    raw_frontmatter: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        return {"id": self.id, "key": self.key, "tags": self.tags, "created": self.created,
+                "updated": self.updated, "pinned": self.pinned, "body": self.body,
+                "frontmatter": self.literal, "frontmatter_text": self.raw_frontmatter,
+                "path": self.path.as_posix(), "error": self.error}
+
+
+def parse_knowledge(text: str, path: Path) -> KnowledgeEntry:
+    """Parse a knowledge entry file (``\\n`` endings, no BOM).
+
+    A file without frontmatter is read as a plain body (older hand-written
+    entries); ``key`` defaults to the file name.
+
+    Raises:
+        MalformedFileError: bad YAML, not a mapping, or a field of the wrong
+            type (``tags`` not a list of strings, ``key`` not a string,
+            ``pinned`` not a boolean, ``version`` newer than we read).
+    """
+    fm = split_frontmatter(text, path.name)
+    meta = fm.meta
+    key = meta.get("key", path.stem)
+    if not isinstance(key, str) or not key:
+        raise MalformedFileError(f"{path.name}: 'key' must be text")
+    tags = meta.get("tags", [])
+    if tags is None:
+        tags = []
+    if isinstance(tags, str):
+        tags = [t.strip() for t in tags.split(",") if t.strip()]
+    if not isinstance(tags, list) or not all(isinstance(t, (str, int, float)) for t in tags):
+        raise MalformedFileError(f"{path.name}: 'tags' must be a list of words")
+    pinned = meta.get("pinned", False)
+    if not isinstance(pinned, bool):
+        raise MalformedFileError(f"{path.name}: 'pinned' must be true or false")
+    version = meta.get("version", KNOWLEDGE_VERSION)
+    if meta.get("format", KNOWLEDGE_FORMAT) == KNOWLEDGE_FORMAT and (
+            not isinstance(version, int) or isinstance(version, bool) or version > KNOWLEDGE_VERSION):
+        raise MalformedFileError(f"{path.name}: unsupported cmm-knowledge version {version!r}")
+    lit = fm.literal
+    return KnowledgeEntry(key=key, path=path, id=str(meta.get("id") or knowledge_id(key)),
+                          tags=[str(t) for t in tags],
+                          created=str(lit.get("created", "")) if not isinstance(lit.get("created"), (list, dict)) else "",
+                          updated=str(lit.get("updated", "")) if not isinstance(lit.get("updated"), (list, dict)) else "",
+                          pinned=pinned, body=fm.body.strip("\n"), literal=lit, raw_frontmatter=fm.raw)
+
+
+def knowledge_files(ws: Path) -> list[Path]:
+    """Return ``memory/knowledge/*.md`` sorted by name."""
+    folder = memory_dir(ws) / KNOWLEDGE_DIR
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix == ".md" and not p.name.startswith("."))
+
+
+def read_knowledge(path: Path) -> tuple[KnowledgeEntry, TextFile]:
+    """Read and parse a knowledge file. Raises UnreadableFileError / MalformedFileError."""
+    tf = read_text(path)
+    return parse_knowledge(tf.text, path), tf
+
+
+def iter_knowledge(ws: Path, problems: list[str] | None = None) -> Iterator[KnowledgeEntry]:
+    """Yield parsed knowledge entries; malformed ones are reported in ``problems`` and skipped."""
+    for path in knowledge_files(ws):
+        try:
+            entry, _ = read_knowledge(path)
+        except Exception as exc:  # MalformedFileError / UnreadableFileError: report, skip
+            if problems is not None:
+                problems.append(f"{path.name}: {exc}")
+            continue
+        yield entry
+
+
+def render_knowledge(key: str, body: str, tags: list[str], day: str, lang: str, pinned: bool = False) -> str:
+    """Render a new knowledge entry file with the ``knowledge-entry.md`` template."""
+    from .templates import render
+
+    extra = "pinned: true\n" if pinned else ""
+    return render("knowledge-entry.md", lang, id=knowledge_id(key), key=yaml_scalar(key),
+                  tags=yaml_scalar(list(tags)), created=day, updated=day, extra=extra,
+                  body=body.strip("\n")).rstrip("\n") + "\n"
+
+
+def update_knowledge_text(text: str, path: Path, body_add: str, tags_add: list[str], day: str) -> str | None:
+    """Return the new text of an existing entry with ``body_add`` and ``tags_add`` merged.
+
+    Returns None when nothing would change (paragraph already present, no
+    new tag). Only ``tags``/``updated`` lines of the frontmatter change.
+
+    Raises:
+        MalformedFileError: the file cannot be parsed (it is never rewritten).
+    """
+    entry = parse_knowledge(text, path)
+    fm = split_frontmatter(text, path.name)
+    new_tags = [t for t in tags_add if t not in entry.tags]
+    paragraph = body_add.strip("\n")
+    body = fm.body
+    add_body = bool(paragraph) and paragraph not in body
+    if not new_tags and not add_body:
+        return None
+    if add_body:
+        body = body.rstrip("\n") + ("\n\n" if body.strip() else "\n") + paragraph + "\n"
+    if not fm.has_frontmatter:
+        raw = "\n".join([f"format: {KNOWLEDGE_FORMAT}", f"version: {KNOWLEDGE_VERSION}",
+                         f"id: {entry.id}", f"key: {yaml_scalar(entry.key)}",
+                         f"tags: {yaml_scalar(entry.tags + new_tags)}", f"created: {day}", f"updated: {day}"])
+        return join_frontmatter(raw, body if body.startswith("\n") else "\n" + body)
+    fields: dict[str, Any] = {"updated": date.fromisoformat(day)}
+    if new_tags:
+        fields = {"tags": entry.tags + new_tags, **fields}
+    return join_frontmatter(set_frontmatter_fields(fm.raw, fields), body)
+
+
+# --------------------------------------------------------------------- indexes
+
+def _index_text(kind: str, existing: str | None, lang: str, lines: list[str]) -> str:
+    """Render ``<kind>-index.md``; an existing index keeps its title's language."""
+    from .templates import render
+
+    text = render(f"{kind}-index.md", lang, lines="\n".join(lines)).rstrip("\n") + "\n"
+    if existing:
+        first = existing.split("\n", 1)[0].strip()
+        if first in INDEX_TITLES[kind].values():
+            text = first + "\n" + text.split("\n", 1)[1]
+    return text
+
+
+def parse_daily_index(text: str) -> dict[str, list[str]]:
+    """Parse ``daily-index.md`` into ``{topic: [daily/<date>.md, ...]}``.
+
+    Accepts the seed's short form where later dates omit ``daily/``.
+    """
+    out: dict[str, list[str]] = {}
+    for line in text.split("\n"):
+        if not line.startswith("- ") or "→" not in line:
+            continue
+        topic, _, refs = line[2:].rpartition("→")
+        files = []
+        for ref in refs.split(","):
+            ref = ref.strip()
+            if ref:
+                files.append(ref if ref.startswith("daily/") else f"daily/{ref}")
+        out.setdefault(topic.strip(), []).extend(f for f in files if f not in out.get(topic.strip(), []))
+    return out
+
+
+def daily_index_text(ws: Path, cfg: dict[str, Any], existing: str | None,
+                     problems: list[str] | None = None) -> str:
+    """Compute ``daily-index.md`` from the daily files.
+
+    Topics keep the order they have in the existing index; new topics follow
+    in order of first appearance (oldest file first). Each topic lists its files oldest first.
+    """
+    mapping: dict[str, list[str]] = {}
+    for section in iter_daily(ws, problems):
+        ref = f"daily/{section.path.name}" if section.path else f"daily/{section.date}.md"
+        refs = mapping.setdefault(section.topic, [])
+        if ref not in refs:
+            refs.append(ref)
+    order = [t for t in parse_daily_index(existing or "") if t in mapping]
+    order += [t for t in mapping if t not in order]  # first appearance: oldest file, then file order
+    return _index_text("daily", existing, language(cfg),
+                       [f"- {topic} → {','.join(sorted(mapping[topic]))}" for topic in order])
+
+
+def knowledge_index_text(ws: Path, cfg: dict[str, Any], existing: str | None,
+                         problems: list[str] | None = None) -> str:
+    """Compute ``knowledge-index.md`` (one ``- <key>`` line per entry, sorted)."""
+    keys = sorted({entry.path.stem for entry in iter_knowledge(ws, problems)})
+    return _index_text("knowledge", existing, language(cfg), [f"- {k}" for k in keys])
+
+
+def rebuild_indexes(ws: Path, cfg: dict[str, Any], problems: list[str] | None = None) -> list[Path]:
+    """Bring ``daily-index.md`` and ``knowledge-index.md`` in line with the files.
+
+    Writes atomically (the caller holds :func:`~memory_manager.fsio.workspace_lock`),
+    keeps an existing index's BOM and line endings, and writes nothing when
+    an index is already right. Malformed entry files are left out (and
+    named in ``problems``).
+
+    Returns the index paths that were changed.
+    """
+    changed: list[Path] = []
+    root = memory_dir(ws)
+    for name, builder in ((DAILY_INDEX, daily_index_text), (KNOWLEDGE_INDEX, knowledge_index_text)):
+        path = root / name
+        like: TextFile | None = None
+        existing = None
+        if path.exists():
+            try:
+                like = read_text(path)
+                existing = like.text
+            except Exception:  # unreadable index: it is derived, so rebuild it
+                like = None
+        new = builder(ws, cfg, existing, problems)
+        if new != existing:
+            atomic_write_text(path, new, like)
+            changed.append(path)
+    return changed

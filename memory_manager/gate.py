@@ -1,0 +1,264 @@
+"""The memory gate (the AANA memory-gate seed), in front of every store path.
+
+:func:`evaluate` classifies an operation and decides one of ``proceed``,
+``ask``, ``request_approval``, ``narrow``, ``avoid_storing``, ``refuse``;
+only ``proceed`` is ``allowed``. :func:`record` appends the decision to the
+redacted audit log (:mod:`memory_manager.auditlog`).
+
+Rules, in order (each with its reason):
+
+1. **Secrets and T3 are refused, always** (Tiers seed: T3 "not stored by
+   this skill"; AANA: "refuse that part" when it would expose secrets). No
+   flag changes this. A *delete* is the exception: removing a secret is
+   what the user should do, so it only needs approval.
+2. **Sensitivity comes from the content** (:func:`memory_manager.privacy.scan`);
+   the caller's ``sensitivity`` can only raise it (:data:`RANK`).
+3. **Edits, deletes, imports and exports need explicit approval** in every
+   mode (AANA "Approval Rules"; silence is not approval).
+4. **Sensitive content** (anything above ``ordinary``) needs approval to be
+   stored or reused. Stored from an *inferred* source it is
+   ``avoid_storing`` (AANA: no speculative inferences about the user);
+   ``personal`` details get ``narrow`` (generalise them first, the Tiers
+   seed's privacy checklist: "early morning" not "6am").
+5. **Ordinary content**: in ``auto`` mode (Memory Master's auto-write) a
+   store from the user (``explicit_user``, ``approved_preference``) or a
+   skill's own event (``tool_output``) proceeds; ``inferred`` needs approval;
+   ``third_party``/``unknown`` sources are ``ask``. In ``strict`` mode (the
+   AANA seed) every store needs approval.
+6. **Reuse**: ordinary memory is reused freely in ``auto`` mode ("implicit
+   low-risk reuse"); T2 or sensitive memory (both modes), or any reuse in
+   ``strict`` mode, needs approval (AANA: ask before reuse when the memory
+   is sensitive; the Tiers seed keeps T2 "agent-visible only").
+
+``approved=True`` turns ``ask``, ``request_approval``, ``narrow`` and
+``avoid_storing`` into ``proceed``; never ``refuse``.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import BadInputError
+
+OPERATIONS = ("none", "read", "reuse", "store", "edit", "delete", "export", "import", "unknown")
+SOURCES = ("explicit_user", "approved_preference", "inferred", "third_party", "tool_output", "unknown")
+SENSITIVITIES = ("ordinary", "personal", "private", "financial", "health", "legal", "credential",
+                 "protected", "unknown")
+DECISIONS = ("proceed", "ask", "request_approval", "narrow", "avoid_storing", "refuse")
+#: How strongly a class restricts memory; ties keep the computed class.
+#: ``unknown`` ranks above ordinary: unclassified content is not assumed harmless.
+RANK = {"ordinary": 0, "unknown": 1, "personal": 2, "private": 3, "financial": 4, "health": 4,
+        "legal": 4, "protected": 5, "credential": 6}
+_APPROVAL_OPS = {"edit", "delete", "import", "export"}
+_TRUSTED_STORE_SOURCES = {"explicit_user", "approved_preference", "tool_output"}
+
+
+@dataclass
+class Decision:
+    """The gate's verdict; field names follow the seed's gate block."""
+
+    request: str
+    operation: str
+    summary: str
+    source: str
+    relevance: str
+    sensitivity: str
+    approval: str
+    lifecycle: str
+    decision: str
+    reasons: list[str] = field(default_factory=list)
+    categories: list[str] = field(default_factory=list)
+    content_hash: str = ""
+    chars: int = 0
+
+    @property
+    def allowed(self) -> bool:
+        """True only for ``proceed``."""
+        return self.decision == "proceed"
+
+    def block(self) -> str:
+        """Return the seed's text gate block."""
+        return "\n".join([
+            "AANA memory gate:",
+            f"- Request: {self.request}",
+            f"- Memory operation: {self.operation}",
+            f"- Memory summary: {self.summary}",
+            f"- Source: {self.source}",
+            f"- Relevance: {self.relevance}",
+            f"- Sensitivity: {self.sensitivity}",
+            f"- Approval: {self.approval}",
+            f"- Decision: {self.decision}",
+        ] + [f"- Why: {r}" for r in self.reasons])
+
+    def payload(self) -> dict[str, Any]:
+        """Return the seed's review payload (its field names) plus ``allowed`` and ``reasons``."""
+        return {"user_request": self.request, "memory_operation": self.operation,
+                "memory_summary": self.summary, "source_status": self.source,
+                "relevance_status": self.relevance, "sensitivity_status": self.sensitivity,
+                "approval_status": self.approval, "lifecycle_status": self.lifecycle,
+                "recommended_action": self.decision, "allowed": self.allowed,
+                "reasons": self.reasons, "categories": self.categories}
+
+
+def redacted_summary(text: str, findings: list[Any], limit: int = 80) -> str:
+    """Return a short summary of ``text`` with every finding replaced by ``[category]``.
+
+    Content with a T3 finding is summarised by its categories and length only.
+    """
+    if any(f.tier3 for f in findings):
+        cats = sorted({f.category for f in findings})
+        return f"<{len(text)} chars withheld: {', '.join(cats)}>"
+    lines = text.split("\n")
+    for f in sorted(findings, key=lambda f: (f.line, f.start), reverse=True):
+        if 1 <= f.line <= len(lines):
+            line = lines[f.line - 1]
+            lines[f.line - 1] = line[:f.start] + f"[{f.category}]" + line[f.end:]
+    flat = " ".join(" ".join(lines).split())
+    return flat if len(flat) <= limit else flat[:limit - 1] + "…"
+
+
+def _summary(text: str, findings: list[Any], tier: str | None) -> str:
+    """The decision's summary; T2 content is never summarised.
+
+    T2 text is stored encrypted, so echoing it in the gate block or the
+    (plain-text) audit log would undo that: only its length and the
+    detected categories are given.
+    """
+    if tier == "internal":
+        cats = sorted({f.category for f in findings})
+        return f"<{len(text)} chars of T2 (internal) memory" + (f": {', '.join(cats)}>" if cats else ">")
+    return redacted_summary(text, findings)
+
+
+def _check_choice(value: str, allowed: tuple[str, ...], what: str) -> str:
+    if value not in allowed:
+        raise BadInputError(f"{what} must be one of {', '.join(allowed)}, not {value!r}")
+    return value
+
+
+def evaluate(operation: str, text: str, *, source: str = "unknown", sensitivity: str | None = None,
+             approved: bool = False, cfg: dict[str, Any], tier: str | None = None,
+             request: str | None = None) -> Decision:
+    """Decide whether a memory operation may go ahead (see the module docstring).
+
+    Args:
+        operation: one of :data:`OPERATIONS`.
+        text: the memory content concerned (plain text; for a T2 reuse, the
+            decrypted text).
+        source: one of :data:`SOURCES` (where the content came from).
+        sensitivity: the caller's class (:data:`SENSITIVITIES`), or None;
+            it can only raise the class computed from ``text``.
+        approved: the user explicitly approved this exact operation.
+        cfg: the configuration (``gate.mode``: ``auto`` or ``strict``).
+        tier: ``"internal"`` for T2 memory (its reuse always needs approval).
+        request: a short description of the user's request (for the block).
+
+    Returns a :class:`Decision`.
+
+    Raises:
+        BadInputError: unknown operation, source or sensitivity.
+    """
+    from .privacy import scan
+
+    _check_choice(operation, OPERATIONS, "operation")
+    _check_choice(source, SOURCES, "source")
+    if sensitivity is not None:
+        _check_choice(sensitivity, SENSITIVITIES, "sensitivity")
+    mode = (cfg.get("gate") or {}).get("mode", "auto")
+    findings = scan(text or "")
+    computed = "ordinary"
+    for f in findings:
+        if RANK[f.sensitivity] > RANK[computed]:
+            computed = f.sensitivity
+    level = computed
+    if sensitivity is not None and RANK[sensitivity] > RANK[computed]:
+        level = sensitivity  # a caller may raise the class, never lower it
+    t3 = [f for f in findings if f.tier3]
+    reasons: list[str] = []
+    approval = "not_needed"
+    lifecycle = {"store": "store", "edit": "update", "delete": "delete", "import": "store",
+                 "export": "share outside", "reuse": "temporary use", "read": "temporary use"}.get(operation, "none")
+    if tier == "internal" and operation in ("store", "edit", "import"):
+        lifecycle = "store (expires)"
+
+    if operation == "none":
+        decision = "proceed"
+    elif (t3 or level == "credential") and operation != "delete":
+        decision, approval, lifecycle = "refuse", "denied", "never store"
+        cats = sorted({f.category for f in t3}) or ["credential"]
+        reasons.append(f"contains {', '.join(cats)}: tier 3, never stored or shared (no flag overrides this)")
+    elif operation == "unknown":
+        decision, approval = "ask", "unclear"
+        reasons.append("the memory operation is unclear")
+    elif operation in _APPROVAL_OPS:
+        decision, approval = "request_approval", "required"
+        reasons.append(f"{operation} always needs the user's explicit approval")
+    elif operation in ("store",):
+        if level != "ordinary":
+            approval = "required"
+            if level == "unknown":
+                decision = "ask"
+                reasons.append("sensitivity is unknown")
+            elif source == "inferred":
+                decision = "avoid_storing"
+                reasons.append(f"{level} content inferred, not stated: keep it temporary")
+            elif level == "personal":
+                decision = "narrow"
+                reasons.append("personal detail: generalise it (no names, paths, exact times) or approve it")
+            else:
+                decision = "request_approval"
+                reasons.append(f"{level} content needs explicit approval")
+        elif mode == "strict":
+            decision, approval = "request_approval", "required"
+            reasons.append("strict gate mode: every store needs approval")
+        elif source in _TRUSTED_STORE_SOURCES:
+            decision, approval = "proceed", "implicit_low_risk"
+        elif source == "inferred":
+            decision, approval = "request_approval", "required"
+            reasons.append("inferred preferences need the user's confirmation")
+        else:
+            decision, approval = "ask", "unclear"
+            reasons.append(f"source is {source}: ask the user whether to keep it")
+    else:  # read / reuse
+        if level != "ordinary":
+            decision, approval = "request_approval", "required"
+            reasons.append(f"{level} memory: reuse needs approval")
+        elif tier == "internal":
+            decision, approval = "request_approval", "required"
+            reasons.append("T2 (internal) memory: reuse needs approval")
+        elif mode == "strict" and operation == "reuse":
+            decision, approval = "request_approval", "required"
+            reasons.append("strict gate mode: reuse needs approval")
+        else:
+            decision, approval = "proceed", "implicit_low_risk"
+
+    if approved and decision in ("ask", "request_approval", "narrow", "avoid_storing"):
+        decision, approval = "proceed", "explicit"
+    elif approved and decision == "proceed" and approval == "not_needed":
+        approval = "explicit"
+    return Decision(request=request or f"{operation} memory", operation=operation,
+                    summary=_summary(text or "", findings, tier), source=source,
+                    relevance="relevant" if operation != "unknown" else "unknown",
+                    sensitivity=level, approval=approval, lifecycle=lifecycle, decision=decision,
+                    reasons=reasons, categories=sorted({f.category for f in findings}),
+                    content_hash=hashlib.sha256((text or "").encode("utf-8")).hexdigest(),
+                    chars=len(text or ""))
+
+
+def record(ws: Any, decision: Decision) -> None:
+    """Append ``decision`` to the workspace's audit log (see :mod:`memory_manager.auditlog`)."""
+    from .auditlog import append
+
+    append(ws, decision)
+
+
+def require(decision: Decision) -> Decision:
+    """Return ``decision`` when allowed, else raise :class:`GateDecisionError` carrying it."""
+    from .errors import GateDecisionError
+
+    if not decision.allowed:
+        why = "; ".join(decision.reasons) or decision.decision
+        hint = "" if decision.decision == "refuse" else " (re-run with --approved once the user agrees)"
+        raise GateDecisionError(f"memory gate: {decision.decision} ({why}){hint}", decision)
+    return decision

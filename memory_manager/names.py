@@ -1,0 +1,95 @@
+"""Validating skill names, topics and keys that become file names.
+
+A skill name, a T2 topic and a knowledge key end up in a path under
+``memory/`` (``tier2-internal/<skill>_<topic>.md``, ``knowledge/<key>.md``).
+Whatever the caller passes, the result must be one plain file-name component
+that works on Linux, macOS and Windows, so nothing is ever written outside
+``memory/``. The rules (POSIX and the Windows naming conventions,
+"Naming Files, Paths, and Namespaces" in the Win32 docs):
+
+- not empty, no leading or trailing white space;
+- no path separator (``/`` or ``\\``), no ``..``, not starting with ``.``
+  (hidden files, ``.`` and ``..``);
+- no control character (Unicode category Cc/Cf, which includes NUL and
+  newlines that would break a Markdown heading or an index line);
+- none of the characters Windows forbids in names: ``< > : " | ? *``;
+- not a Windows reserved device name (``CON``, ``PRN``, ``AUX``, ``NUL``,
+  ``COM1``-``COM9``, ``LPT1``-``LPT9``, with or without an extension, any case);
+- no trailing dot (Windows strips it);
+- at most :data:`MAX_NAME_BYTES` bytes of UTF-8, so ``<skill>_<topic>.md``
+  stays under the 255-byte limit of common file systems.
+
+Daily-note topics do not become file names, but they become a Markdown
+heading and an index line (``- topic → daily/...``); they get the same rules
+except that ``/``-free is still required (an index line is parsed on ``→``).
+Standard library only.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from .errors import InvalidNameError
+
+#: 100 bytes each keeps ``<skill>_<topic>.md`` (2 x 100 + 4) below 255 bytes.
+MAX_NAME_BYTES = 100
+_FORBIDDEN = set('<>:"|?*/\\')
+_RESERVED = re.compile(r"^(con|prn|aux|nul|com[1-9]|lpt[1-9])(\..*)?$", re.I)
+
+
+def validate_name(value: object, what: str = "name", max_bytes: int = MAX_NAME_BYTES) -> str:
+    """Return ``value`` when it is safe as one file-name component.
+
+    Args:
+        value: the candidate (must be a ``str``).
+        what: how the value is called in the error message (``"skill"``).
+        max_bytes: the UTF-8 length limit (bytes).
+
+    Raises:
+        InvalidNameError: the value breaks one of the rules in the module
+            docstring; the message says which.
+    """
+    if not isinstance(value, str):
+        raise InvalidNameError(f"{what} must be text, not {type(value).__name__}")
+    if not value:
+        raise InvalidNameError(f"{what} must not be empty")
+    if value != value.strip():
+        raise InvalidNameError(f"{what} {value!r} must not start or end with white space")
+    for ch in value:
+        if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp"):
+            raise InvalidNameError(f"{what} {value!r} contains a control character (U+{ord(ch):04X})")
+        if ch in _FORBIDDEN:
+            raise InvalidNameError(f"{what} {value!r} must not contain {ch!r} (path separator or reserved character)")
+    if ".." in value:
+        raise InvalidNameError(f"{what} {value!r} must not contain '..'")
+    if value.startswith("."):
+        raise InvalidNameError(f"{what} {value!r} must not start with '.'")
+    if value.endswith("."):
+        raise InvalidNameError(f"{what} {value!r} must not end with '.'")
+    if _RESERVED.match(value):
+        raise InvalidNameError(f"{what} {value!r} is a reserved device name on Windows")
+    size = len(value.encode("utf-8"))
+    if size > max_bytes:
+        raise InvalidNameError(f"{what} is too long ({size} bytes of UTF-8; at most {max_bytes})")
+    return value
+
+
+def validate_skill(value: object) -> str:
+    """Validate a skill name (see :func:`validate_name`)."""
+    return validate_name(value, "skill name")
+
+
+def validate_topic(value: object) -> str:
+    """Validate a topic (daily note heading or T2 topic; see :func:`validate_name`).
+
+    A topic also must not contain ``→``: the daily index splits its lines there.
+    """
+    name = validate_name(value, "topic")
+    if "→" in name:
+        raise InvalidNameError(f"topic {name!r} must not contain '→' (the daily index separator)")
+    return name
+
+
+def validate_key(value: object) -> str:
+    """Validate a knowledge key (``memory/knowledge/<key>.md``; see :func:`validate_name`)."""
+    return validate_name(value, "key")

@@ -1,0 +1,494 @@
+"""High-level store operations, one per verb of ``scripts/memory.py``.
+
+Every operation:
+
+- validates names first (:mod:`memory_manager.names`): bad input changes nothing;
+- passes the memory gate (:mod:`memory_manager.gate`) and appends the
+  decision to the audit log; a decision other than ``proceed`` raises
+  :class:`GateDecisionError` carrying it, before anything is written;
+- writes under :func:`~memory_manager.fsio.workspace_lock`, atomically, and
+  only inside ``<workspace>/memory/`` (symlinks that lead out are refused);
+- backs up a file before a destructive change (forget, replacing a T2
+  entry, import over an existing file) with :mod:`memory_manager.backups`.
+  Appending a new line to a daily note or knowledge entry is not
+  destructive and is not backed up (a backup per auto-write would flood
+  ``.memory-backup/``).
+
+Results are JSON-ready dicts; paths in them are relative to the workspace.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+
+from . import backups, entries, gate, tiers
+from .clock import month_of, today
+from .errors import BadInputError, MalformedFileError, NotFoundError
+from .fsio import atomic_write, atomic_write_text, read_text, workspace_lock
+from .names import validate_key, validate_skill, validate_topic
+from .workspace import ensure_inside
+
+TREE = ("daily", "knowledge", "tier1-public", "tier2-internal", "archive")
+_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+OPENCLAW_NOTE = re.compile(r"^(\d{4}-\d{2}-\d{2})(.*)\.md$")
+
+
+def rel(ws: Path, path: Path) -> str:
+    """Return ``path`` relative to ``ws`` (POSIX form)."""
+    try:
+        return Path(path).relative_to(ws).as_posix()
+    except ValueError:
+        return Path(path).as_posix()
+
+
+def safe_target(ws: Path, path: Path) -> Path:
+    """Return ``path`` if it (symlinks resolved) stays inside ``<ws>/memory``.
+
+    Raises:
+        WorkspaceError: the path or a symlink on the way leads elsewhere.
+    """
+    ensure_inside(Path(ws), path, "memory path")
+    return ensure_inside(entries.memory_dir(ws), path, "memory path")
+
+
+def ensure_tree(ws: Path) -> None:
+    """Create the memory folders that are missing (the contracts' tree)."""
+    root = entries.memory_dir(ws)
+    for sub in TREE:
+        folder = root / sub
+        safe_target(ws, folder)
+        folder.mkdir(parents=True, exist_ok=True)
+
+
+def parse_day(value: str | None) -> str:
+    """Return ``value`` (``YYYY-MM-DD``) or today; raise BadInputError when malformed."""
+    if value is None:
+        return today().isoformat()
+    if not _DAY.match(value):
+        raise BadInputError(f"date must be YYYY-MM-DD, not {value!r}")
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        raise BadInputError(f"{value!r} is not a real date") from None
+    return value
+
+
+def _gate(ws: Path, operation: str, text: str, *, source: str, sensitivity: str | None,
+          approved: bool, cfg: dict[str, Any], tier: str | None = None,
+          request: str | None = None) -> gate.Decision:
+    decision = gate.evaluate(operation, text, source=source, sensitivity=sensitivity, approved=approved,
+                             cfg=cfg, tier=tier, request=request)
+    with workspace_lock(ws):
+        gate.record(ws, decision)
+    return gate.require(decision)
+
+
+# ------------------------------------------------------------------ daily
+
+def _write_daily_locked(ws: Path, cfg: dict[str, Any], day: str, topic: str,
+                        items: list[tuple[str, str]]) -> tuple[Path, str, list[tuple[str, str]], bool]:
+    """Append/merge a section; the caller holds the lock and rebuilds indexes."""
+    ensure_tree(ws)
+    path = safe_target(ws, entries.memory_dir(ws) / entries.DAILY_DIR / f"{day}.md")
+    like = read_text(path) if path.exists() else None
+    old = like.text if like else ""
+    existed = any(s.date == day and s.topic == topic for s in entries.parse_daily(old))
+    new_text, ident, added = entries.merge_daily_text(old, day, topic, items, entries.language(cfg))
+    if added:
+        atomic_write_text(path, new_text, like)
+    return path, ident, added, existed
+
+
+def write_daily(ws: Path, cfg: dict[str, Any], *, topic: str, cause: list[str] = (), change: list[str] = (),
+                todo: list[str] = (), day: str | None = None, source: str = "explicit_user",
+                sensitivity: str | None = None, approved: bool = False) -> dict[str, Any]:
+    """Write a daily note section (因/改/待) and update ``daily-index.md`` in one locked step.
+
+    Args:
+        topic: the section topic (validated, see :func:`validate_topic`).
+        cause/change/todo: lines (each may hold several lines separated by newlines).
+        day: ``YYYY-MM-DD`` (default: today).
+
+    Returns ``{"id", "path", "date", "topic", "added": n, "merged": bool, "indexes": [...], "gate": {...}}``.
+
+    Raises:
+        InvalidNameError, BadInputError, GateDecisionError, FileWriteError.
+    """
+    validate_topic(topic)
+    day = parse_day(day)
+    items = entries.ordered_items(list(cause), list(change), list(todo))
+    if not items:
+        raise BadInputError("give at least one of --cause, --change, --todo")
+    text = topic + "\n" + "\n".join(t for _, t in items)
+    decision = _gate(ws, "store", text, source=source, sensitivity=sensitivity, approved=approved, cfg=cfg,
+                     request=f"write daily note '{topic}'")
+    with workspace_lock(ws):
+        path, ident, added, existed = _write_daily_locked(ws, cfg, day, topic, items)
+        changed = entries.rebuild_indexes(ws, cfg)
+    return {"action": "write", "id": ident, "path": rel(ws, path), "date": day, "topic": topic,
+            "added": len(added), "merged": existed,
+            "indexes": [rel(ws, p) for p in changed], "gate": decision.payload()}
+
+
+# -------------------------------------------------------------- knowledge
+
+def _learn_locked(ws: Path, cfg: dict[str, Any], key: str, text: str, tags: list[str],
+                  pinned: bool = False) -> tuple[Path, bool, bool]:
+    """Create or extend a knowledge entry; return (path, created, changed). Caller holds the lock."""
+    ensure_tree(ws)
+    path = safe_target(ws, entries.memory_dir(ws) / entries.KNOWLEDGE_DIR / f"{key}.md")
+    day = today().isoformat()
+    if not path.exists():
+        atomic_write_text(path, entries.render_knowledge(key, text, tags, day, entries.language(cfg), pinned))
+        return path, True, True
+    like = read_text(path)
+    new_text = entries.update_knowledge_text(like.text, path, text, tags, day)
+    if new_text is None:
+        return path, False, False
+    atomic_write_text(path, new_text, like)
+    return path, False, True
+
+
+def _tags(tags: list[str] | str | None) -> list[str]:
+    if tags is None:
+        return []
+    if isinstance(tags, str):
+        tags = tags.split(",")
+    out = []
+    for tag in tags:
+        tag = tag.strip()
+        if tag and tag not in out:
+            if "\n" in tag or len(tag) > 64:
+                raise BadInputError(f"tag {tag[:20]!r} must be one short line")
+            out.append(tag)
+    return out
+
+
+def learn(ws: Path, cfg: dict[str, Any], *, key: str, text: str, tags: list[str] | str | None = None,
+          source: str = "explicit_user", sensitivity: str | None = None, approved: bool = False,
+          pinned: bool = False) -> dict[str, Any]:
+    """Write knowledge entry ``memory/knowledge/<key>.md`` and sync ``knowledge-index.md``.
+
+    An existing entry gets the new paragraph appended (when not already
+    there) and new tags merged; its other frontmatter lines stay byte-identical.
+
+    Raises:
+        InvalidNameError, BadInputError, GateDecisionError, MalformedFileError
+        (the existing file cannot be parsed: it is not rewritten).
+    """
+    validate_key(key)
+    tag_list = _tags(tags)
+    if not text.strip():
+        raise BadInputError("--text must not be empty")
+    decision = _gate(ws, "store", f"{key}\n{text}\n{' '.join(tag_list)}", source=source,
+                     sensitivity=sensitivity, approved=approved, cfg=cfg, request=f"learn '{key}'")
+    with workspace_lock(ws):
+        path, created, changed = _learn_locked(ws, cfg, key, text, tag_list, pinned)
+        indexes = entries.rebuild_indexes(ws, cfg)
+    return {"action": "learn", "id": entries.knowledge_id(key), "key": key, "path": rel(ws, path),
+            "created": created, "changed": changed, "indexes": [rel(ws, p) for p in indexes],
+            "gate": decision.payload()}
+
+
+EVENTS = ("skill_complete", "skill_error")
+
+
+def record_event(ws: Path, cfg: dict[str, Any], *, event: str, skill: str, text: str,
+                 source: str = "tool_output", sensitivity: str | None = None,
+                 approved: bool = False) -> dict[str, Any]:
+    """Record a skill event in the knowledge base (Memory Master: skill events -> knowledge).
+
+    The entry is ``memory/knowledge/skill-<skill>.md`` (tags ``skill-event``
+    and the event); each event adds a line ``- [YYYY-MM-DD] <event>: <text>``.
+    """
+    if event not in EVENTS:
+        raise BadInputError(f"event must be one of {', '.join(EVENTS)}")
+    validate_skill(skill)
+    if not text.strip():
+        raise BadInputError("--text must not be empty")
+    line = f"- [{today().isoformat()}] {event}: {' '.join(text.split())}"
+    result = learn(ws, cfg, key=validate_key(f"skill-{skill}"), text=line, tags=["skill-event", event],
+                   source=source, sensitivity=sensitivity, approved=approved)
+    result.update(action="event", event=event, skill=skill)
+    return result
+
+
+# --------------------------------------------------------------------- T1
+
+def _stats_update(ws: Path, cfg: dict[str, Any], skill: str, text: str, apply: Any,
+                  source: str, approved: bool) -> tuple[Path, dict[str, Any], gate.Decision]:
+    decision = _gate(ws, "store", text, source=source, sensitivity=None, approved=approved, cfg=cfg,
+                     request=f"update statistics of '{skill}'")
+    with workspace_lock(ws):
+        ensure_tree(ws)
+        path = safe_target(ws, tiers.t1_path(ws, skill))
+        doc = tiers.load_stats(path)
+        result = apply(doc)
+        atomic_write(path, tiers.dump_stats(doc))
+    return path, result, decision
+
+
+def stats_record(ws: Path, cfg: dict[str, Any], *, skill: str, ok: bool, source: str = "tool_output",
+                 approved: bool = False) -> dict[str, Any]:
+    """Count one call of ``skill`` (success or failure) in its T1 stats file.
+
+    Raises:
+        InvalidNameError, GateDecisionError, MalformedFileError (the file is left as it is).
+    """
+    validate_skill(skill)
+    path, rec, decision = _stats_update(ws, cfg, skill, f"skill {skill} call",
+                                        lambda doc: tiers.record_call(doc, skill, ok, today()), source, approved)
+    return {"action": "stats record", "skill": skill, "path": rel(ws, path), "stats": rec,
+            "gate": decision.payload()}
+
+
+def stats_pattern(ws: Path, cfg: dict[str, Any], *, trigger: str, skills: list[str], owner: str | None = None,
+                  source: str = "tool_output", approved: bool = False) -> dict[str, Any]:
+    """Count one observation of ``trigger`` using ``skills``.
+
+    Stored in ``<owner>_stats.json`` (default: the first skill's file).
+    """
+    skills = [validate_skill(s.strip()) for s in skills if s.strip()]
+    if not skills:
+        raise BadInputError("--skills needs at least one skill name")
+    if not trigger.strip() or "\n" in trigger:
+        raise BadInputError("--trigger must be one non-empty line")
+    owner = validate_skill(owner or skills[0])
+    path, pattern, decision = _stats_update(ws, cfg, owner, f"{trigger}\n{' '.join(skills)}",
+                                            lambda doc: tiers.record_pattern(doc, trigger, skills), source, approved)
+    return {"action": "stats pattern", "path": rel(ws, path), "pattern": pattern, "gate": decision.payload()}
+
+
+# --------------------------------------------------------------------- T2
+
+def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str, scheme: str | None = None,
+             source: str = "explicit_user", sensitivity: str | None = None,
+             approved: bool = False) -> dict[str, Any]:
+    """Write a T2 entry ``memory/tier2-internal/<skill>_<topic>.md`` (encrypted body, mode 0600).
+
+    ``expires`` = created + ``tiers.t2_expiry_days`` (30, the Tiers seed).
+    Replacing an existing entry is an edit: it needs approval and the old
+    file is backed up first.
+
+    Raises:
+        InvalidNameError, BadInputError, GateDecisionError, KeyUnavailableError.
+    """
+    from . import crypto
+
+    validate_skill(skill)
+    validate_topic(topic)
+    if tiers.MONTH.match(topic):
+        raise BadInputError(f"topic {topic!r} looks like a month: those names are kept for compacted T2 files")
+    if not text.strip():
+        raise BadInputError("--text must not be empty")
+    path = safe_target(ws, tiers.t2_path(ws, skill, topic))
+    operation = "edit" if path.exists() else "store"
+    decision = _gate(ws, operation, text, source=source, sensitivity=sensitivity, approved=approved, cfg=cfg,
+                     tier="internal", request=f"remember {skill}/{topic}")
+    created = today()
+    month = month_of(created)
+    sealed = crypto.encrypt(text, skill, month, cfg, scheme)
+    content = tiers.render_t2(skill, topic, sealed, created, int(cfg["tiers"]["t2_expiry_days"]), month,
+                              entries.language(cfg))
+    backup_id = None
+    with workspace_lock(ws):
+        ensure_tree(ws)
+        if path.exists():
+            backup = backups.start(ws, "remember (replace)")
+            backup.save(path)
+            backup_id = backup.id
+        atomic_write(path, content.encode("utf-8"), mode=0o600)
+    return {"action": "remember", "id": tiers.t2_id(skill, topic), "path": rel(ws, path),
+            "scheme": sealed.params["scheme"], "created": created.isoformat(),
+            "expires": (created + timedelta(days=int(cfg["tiers"]["t2_expiry_days"]))).isoformat(),
+            "replaced": backup_id is not None,
+            "backup": backup_id, "gate": decision.payload()}
+
+
+# ------------------------------------------------------------- references
+
+@dataclass
+class Ref:
+    """What ``show``/``forget`` point at: ``kind`` in daily/knowledge/t2/t1/note, ``path``, optional item."""
+
+    kind: str
+    path: Path
+    item: Any = None
+
+
+def _kind_of(ws: Path, path: Path) -> str:
+    parts = path.relative_to(entries.memory_dir(ws)).parts
+    if len(parts) == 2 and parts[0] == "daily":
+        return "daily"
+    if len(parts) == 2 and parts[0] == "knowledge":
+        return "knowledge"
+    if len(parts) == 2 and parts[0] == "tier2-internal":
+        return "t2"
+    if len(parts) == 2 and parts[0] == "tier1-public" and path.suffix == ".json":
+        return "t1"
+    if len(parts) == 1 and OPENCLAW_NOTE.match(parts[0]):
+        return "openclaw"
+    return "other"
+
+
+def resolve(ws: Path, ref: str) -> Ref:
+    """Find an entry by id (``d-``, ``k-``, ``t-``), knowledge key, or path.
+
+    A path may be relative to the workspace or to ``memory/``, or absolute;
+    it must lie inside ``memory/``.
+
+    Raises:
+        NotFoundError, WorkspaceError.
+    """
+    ref = ref.strip()
+    if not ref:
+        raise BadInputError("give an entry id or path")
+    if re.fullmatch(r"d-\d{8}-[0-9a-f]{8}", ref):
+        for section in entries.iter_daily(ws):
+            if section.id == ref:
+                return Ref("daily", section.path, section)
+    elif re.fullmatch(r"k-[0-9a-f]{10}", ref):
+        for entry in entries.iter_knowledge(ws):
+            if entry.id == ref:
+                return Ref("knowledge", entry.path, entry)
+    elif re.fullmatch(r"t-[0-9a-f]{10}", ref):
+        for entry in tiers.iter_t2_entries(ws):
+            if entry.id == ref and not entry.error:
+                return Ref("t2", entry.path, entry)
+    root = entries.memory_dir(ws)
+    candidates = [Path(ref)] if Path(ref).is_absolute() else [ws / ref, root / ref]
+    if "/" not in ref and "\\" not in ref:
+        candidates.append(root / entries.KNOWLEDGE_DIR / f"{ref}.md")
+    for candidate in candidates:
+        if candidate.is_file():
+            safe_target(ws, candidate)
+            norm = Path(os.path.normpath(candidate.absolute()))
+            return Ref(_kind_of(ws, norm), norm)
+    if Path(ref).is_absolute() or ".." in Path(ref).parts:
+        for candidate in candidates[:2]:
+            safe_target(ws, candidate)  # raises WorkspaceError for an escape
+    raise NotFoundError(f"no memory entry {ref!r}")
+
+
+def show(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False,
+         source: str = "explicit_user") -> dict[str, Any]:
+    """Read one entry (decrypting T2 when the key is available); a read/reuse through the gate.
+
+    Raises:
+        NotFoundError, GateDecisionError, KeyUnavailableError, CryptoError, MalformedFileError.
+    """
+    target = resolve(ws, ref)
+    out: dict[str, Any] = {"kind": target.kind, "path": rel(ws, target.path)}
+    tier = None
+    if target.kind == "daily" and target.item is not None:
+        section = target.item
+        out.update(section.as_dict(), path=rel(ws, target.path))
+        lines = read_text(target.path).text.split("\n")[section.start:section.end]
+        text = "\n".join(lines)
+    elif target.kind == "knowledge":
+        entry = target.item or entries.read_knowledge(target.path)[0]
+        out.update(entry.as_dict(), path=rel(ws, target.path))
+        text = entry.body
+    elif target.kind == "t2":
+        tier = "internal"
+        found = [target.item] if target.item else tiers.parse_t2(read_text(target.path).text, target.path)
+        plains = [tiers.decrypt_entry(e, cfg) for e in found]
+        out["entries"] = [dict(e.as_dict(), text=p) for e, p in zip(found, plains)]
+        text = "\n\n".join(plains)
+    else:
+        text = read_text(target.path).text
+    decision = _gate(ws, "reuse" if tier else "read", text, source=source, sensitivity=None, approved=approved,
+                     cfg=cfg, tier=tier, request=f"show {ref}")
+    out["text"] = text
+    out["gate"] = decision.payload()
+    return out
+
+
+def _remove_section(text: str, section: entries.DailySection) -> str:
+    lines = text.split("\n")
+    start, end = section.start, section.end
+    while end < len(lines) and not lines[end].strip():
+        end += 1
+    del lines[start:end]
+    return "\n".join(lines).rstrip("\n") + "\n" if any(l.strip() for l in lines) else ""
+
+
+def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -> dict[str, Any]:
+    """Delete one entry after approval, keeping a copy in ``.memory-backup/``.
+
+    A daily id removes its section (the file goes when nothing else is
+    left); a knowledge or single T2 entry removes its file; a multi-file T2
+    id removes its section. OpenClaw's own notes are never changed.
+
+    Raises:
+        NotFoundError, GateDecisionError, BadInputError.
+    """
+    target = resolve(ws, ref)
+    if target.kind in ("openclaw", "other"):
+        raise BadInputError(f"{rel(ws, target.path)} is not an entry of this store (OpenClaw's own notes are never changed)")
+    # The gate sees the content being deleted (AANA: show what is changed);
+    # a delete is never refused for its content, only held for approval.
+    if target.kind == "daily" and target.item is not None:
+        summary = "\n".join([target.item.topic] + [t for _, t in target.item.items])
+    elif target.kind == "t2":
+        summary = f"T2 entry {rel(ws, target.path)} (encrypted)"
+    elif target.kind == "knowledge":
+        try:
+            entry = target.item or entries.read_knowledge(target.path)[0]
+            summary = f"{entry.key}: {entry.body}"
+        except MalformedFileError:  # a malformed entry can still be deleted
+            summary = read_text(target.path).text
+    else:
+        summary = read_text(target.path).text
+    decision = _gate(ws, "delete", summary, source="explicit_user", sensitivity=None, approved=approved, cfg=cfg,
+                     request=f"forget {ref}")
+    with workspace_lock(ws):
+        backup = backups.start(ws, f"forget {ref}")
+        backup.save(target.path)
+        removed = "file"
+        if target.kind == "daily" and target.item is not None:
+            like = read_text(target.path)
+            sections = [s for s in entries.parse_daily(like.text) if s.id == target.item.id]
+            if not sections:
+                raise NotFoundError(f"entry {ref} changed meanwhile; nothing deleted")
+            new_text = _remove_section(like.text, sections[0])
+            if new_text.strip():
+                atomic_write_text(target.path, new_text, like)
+                removed = "section"
+            else:
+                target.path.unlink()
+        elif target.kind == "t2" and target.item is not None and target.item.index is not None:
+            rest = [e for e in tiers.parse_t2(read_text(target.path).text, target.path) if e.id != target.item.id]
+            if rest:
+                atomic_write(target.path, tiers.render_multi(rest[0].skill, rest[0].month, rest).encode("utf-8"),
+                             mode=0o600)
+                removed = "section"
+            else:
+                target.path.unlink()
+        else:
+            target.path.unlink()
+        indexes = entries.rebuild_indexes(ws, cfg)
+    return {"action": "forget", "ref": ref, "kind": target.kind, "path": rel(ws, target.path), "removed": removed,
+            "backup": backup.id, "indexes": [rel(ws, p) for p in indexes], "gate": decision.payload()}
+
+
+def check(ws: Path) -> list[str]:
+    """Return a problem line for every malformed file in ``memory/`` (nothing is rewritten)."""
+    problems: list[str] = []
+    list(entries.iter_daily(ws, problems))
+    list(entries.iter_knowledge(ws, problems))
+    for entry in tiers.iter_t2_entries(ws):
+        if entry.error:
+            problems.append(f"{entry.path.name}: {entry.error}")
+    folder = entries.memory_dir(ws) / tiers.T1_DIR
+    if folder.is_dir():
+        for path in sorted(folder.glob("*.json")):
+            try:
+                tiers.load_stats(path)
+            except Exception as exc:  # MalformedFileError / UnreadableFileError: report, never raise
+                problems.append(f"{path.name}: {exc}")
+    return problems

@@ -1,0 +1,485 @@
+"""The Tiers seed's T1 (public statistics) and T2 (internal, encrypted) memory.
+
+T1: ``memory/tier1-public/<skill>_stats.json`` in the seed's shape (led by
+``"format": "cmm-t1-stats", "version": 1``)::
+
+    {"skill_stats": {"<skill>": {"calls": 47, "successes": 45, "success_rate": 0.9574,
+                                 "last_used": "2026-05-19"}},
+     "patterns_observed": [{"trigger": "morning request", "skills_used": ["a"], "count": 30}]}
+
+``successes`` is ours: the rate is recomputed from two counts on every call,
+so it never drifts by rounding (a seed file without it is read with
+``successes = round(success_rate * calls)``).
+
+T2 single entry (``cmm-t2`` v1): ``memory/tier2-internal/<skill>_<topic>.md``
+with the seed's frontmatter (``tier``, ``source_skill``, ``key_hint``,
+``created``, ``expires``) plus ``format``, ``version``, ``id``, ``topic`` and
+what decryption needs (``scheme``; for xor-b64 ``text_encoding`` and
+``key_derivation``, see :mod:`memory_manager.crypto`); the body holds the
+ciphertext as a ``>`` quote under ``## Encrypted Entry`` (``## 加密条目``).
+A seed entry (no ``format``/``scheme``) is read as xor-b64, latin-1.
+
+T2 multi entry (``cmm-t2-multi`` v1): ``memory/tier2-internal/<skill>_<YYYY-MM>.md``,
+one file per skill and key month, written by :func:`compact` (the seed's
+cleanup step 5, "combine entries from same source_skill"). Each entry is a
+``## Entry <id>`` section with a ``<!-- cmm-t2-entry: {json} -->`` line
+holding its own ``id``, ``topic``, ``created``, ``expires``, ``key_hint``,
+``scheme`` (+ xor-b64 fields) and then its ``>`` ciphertext. A T2 topic that
+looks like a month (``2026-05``) is therefore refused by the store.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from typing import Any, Iterator
+
+from . import crypto
+from .clock import month_of, today
+from .entries import join_frontmatter, language, memory_dir, set_frontmatter_fields, split_frontmatter, yaml_scalar
+from .errors import CryptoError, MalformedFileError
+from .fsio import atomic_write, atomic_write_text, read_text
+
+T1_DIR = "tier1-public"
+T2_DIR = "tier2-internal"
+T1_FORMAT = "cmm-t1-stats"
+T1_VERSION = 1
+T2_FORMAT = "cmm-t2"
+T2_MULTI_FORMAT = "cmm-t2-multi"
+T2_VERSION = 1
+MONTH = re.compile(r"^\d{4}-\d{2}$")
+_QUOTE_HEADINGS = ("## Encrypted Entry", "## 加密条目")
+_ENTRY_META = re.compile(r"^<!--\s*cmm-t2-entry:\s*(\{.*\})\s*-->\s*$")
+PARAM_KEYS = ("scheme", "text_encoding", "key_derivation")
+
+
+# ------------------------------------------------------------------------- T1
+
+def t1_path(ws: Path, skill: str) -> Path:
+    """Return ``memory/tier1-public/<skill>_stats.json`` (``skill`` already validated)."""
+    return memory_dir(ws) / T1_DIR / f"{skill}_stats.json"
+
+
+def load_stats(path: Path) -> dict[str, Any]:
+    """Read a T1 stats file (an empty document when missing).
+
+    Raises:
+        MalformedFileError: not JSON, or not the seed's shape.
+    """
+    if not path.exists():
+        return {"skill_stats": {}, "patterns_observed": []}
+    try:
+        doc = json.loads(read_text(path).text)
+    except ValueError:
+        raise MalformedFileError(f"{path.name}: not valid JSON") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("skill_stats", {}), dict) \
+            or not isinstance(doc.get("patterns_observed", []), list):
+        raise MalformedFileError(f"{path.name}: expected skill_stats (object) and patterns_observed (list)")
+    version = doc.get("version", T1_VERSION)
+    if not isinstance(version, int) or isinstance(version, bool) or version > T1_VERSION:
+        raise MalformedFileError(f"{path.name}: unsupported {T1_FORMAT} version {version!r}")
+    doc.setdefault("skill_stats", {})
+    doc.setdefault("patterns_observed", [])
+    return doc
+
+
+def record_call(doc: dict[str, Any], skill: str, ok: bool, day: date) -> dict[str, Any]:
+    """Count one call of ``skill`` in ``doc`` (in place); return the skill's record."""
+    rec = doc["skill_stats"].get(skill)
+    if not isinstance(rec, dict):
+        rec = {}
+    calls = int(rec.get("calls", 0) or 0)
+    successes = rec.get("successes")
+    if not isinstance(successes, int) or isinstance(successes, bool):
+        # A seed file has only the rounded rate: recover the count once.
+        successes = round(float(rec.get("success_rate", 0) or 0) * calls)
+    calls += 1
+    successes += 1 if ok else 0
+    rec.update({"calls": calls, "successes": successes,
+                # 4 decimals: finer than the seed's two, and recomputed from counts each time.
+                "success_rate": round(successes / calls, 4), "last_used": day.isoformat()})
+    doc["skill_stats"][skill] = rec
+    return rec
+
+
+def record_pattern(doc: dict[str, Any], trigger: str, skills: list[str]) -> dict[str, Any]:
+    """Count one observation of ``trigger`` -> ``skills`` in ``doc``; return the pattern."""
+    for pattern in doc["patterns_observed"]:
+        if isinstance(pattern, dict) and pattern.get("trigger") == trigger and pattern.get("skills_used") == skills:
+            pattern["count"] = int(pattern.get("count", 0) or 0) + 1
+            return pattern
+    pattern = {"trigger": trigger, "skills_used": skills, "count": 1}
+    doc["patterns_observed"].append(pattern)
+    return pattern
+
+
+def dump_stats(doc: dict[str, Any]) -> bytes:
+    """Serialise a T1 document (UTF-8 JSON, 2-space indent, keys in insertion order).
+
+    ``format``/``version`` lead the document (seed readers ignore extra keys);
+    a seed file without them gains them on its first update.
+    """
+    out = {"format": T1_FORMAT, "version": T1_VERSION}
+    out.update((k, v) for k, v in doc.items() if k not in out)
+    return (json.dumps(out, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+
+
+# ------------------------------------------------------------------------- T2
+
+@dataclass
+class T2Entry:
+    """One T2 entry (from a single-entry file or one section of a multi file).
+
+    ``meta`` is the entry's metadata as written (strings); ``params`` are the
+    decryption fields; ``index`` is the position in a multi file (None for a
+    single file); ``plaintext`` is True for a file an agent wrote without
+    encrypting (``seal_plaintext_t2`` fixes those); ``error`` is set for a
+    malformed file (then the other fields may be empty).
+    """
+
+    path: Path
+    meta: dict[str, Any] = field(default_factory=dict)
+    created: date | None = None
+    expires: date | None = None
+    scheme: str | None = None
+    skill: str = ""
+    topic: str = ""
+    id: str = ""
+    key_hint: str = ""
+    month: str = ""
+    ciphertext: str = ""
+    params: dict[str, str] = field(default_factory=dict)
+    index: int | None = None
+    plaintext: bool = False
+    error: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict (ciphertext included, never plain text)."""
+        return {"id": self.id, "path": self.path.as_posix(), "skill": self.skill, "topic": self.topic,
+                "created": self.created.isoformat() if self.created else None,
+                "expires": self.expires.isoformat() if self.expires else None,
+                "scheme": self.scheme, "key_hint": self.key_hint, "index": self.index,
+                "plaintext": self.plaintext, "error": self.error}
+
+
+def t2_id(skill: str, topic: str, created: str = "") -> str:
+    """Return the stable id of a T2 entry (``t-`` + 10 hex of sha256(skill, topic))."""
+    return "t-" + hashlib.sha256(f"{skill}\n{topic}".encode("utf-8")).hexdigest()[:10]
+
+
+def t2_path(ws: Path, skill: str, topic: str) -> Path:
+    """Return ``memory/tier2-internal/<skill>_<topic>.md`` (names already validated)."""
+    return memory_dir(ws) / T2_DIR / f"{skill}_{topic}.md"
+
+
+def _as_date(value: Any) -> date | None:
+    if isinstance(value, datetime):  # YAML reads "2026-09-01 10:00" as a datetime: keep its date
+        return value.date()
+    if isinstance(value, date):
+        return value
+    if isinstance(value, str):
+        try:
+            return date.fromisoformat(value.strip()[:10])
+        except ValueError:
+            return None
+    return None
+
+
+def _month(key_hint: str, skill: str, created: date | None) -> str:
+    """The key month: from ``key_hint`` (``<skill>-YYYY-MM``), else the created month.
+
+    The key month is fixed when the entry is written, so a month rollover
+    never changes the key an entry needs.
+    """
+    tail = key_hint[-7:] if key_hint else ""
+    if MONTH.match(tail):
+        return tail
+    return month_of(created) if created else ""
+
+
+def _quote(lines: list[str], start: int = 0) -> str:
+    """Return the joined ``>`` quote lines starting at or after ``start``."""
+    out: list[str] = []
+    for line in lines[start:]:
+        if line.startswith(">"):
+            out.append(line[1:].strip())
+        elif out:
+            break
+    return "".join(out)
+
+
+def _ciphertext_of(body: str) -> str:
+    lines = body.split("\n")
+    for n, line in enumerate(lines):
+        if line.strip() in _QUOTE_HEADINGS:
+            return _quote(lines, n + 1)
+    return _quote(lines)
+
+
+def _is_cipher(text: str) -> bool:
+    if crypto.looks_encrypted(text):
+        return True
+    return bool(text) and re.fullmatch(r"[A-Za-z0-9+/]+={0,2}", text) is not None and len(text) % 4 == 0
+
+
+def _entry_from_meta(path: Path, meta: dict[str, Any], literal: dict[str, Any], cipher: str,
+                     skill_default: str, index: int | None) -> T2Entry:
+    skill = str(meta.get("source_skill") or skill_default)
+    created = _as_date(meta.get("created"))
+    key_hint = str(literal.get("key_hint") or meta.get("key_hint") or "")
+    params = {k: str(meta[k]) for k in PARAM_KEYS if meta.get(k) not in (None, "")}
+    topic = str(meta.get("topic") or "")
+    return T2Entry(path=path, meta=literal, created=created, expires=_as_date(meta.get("expires")),
+                   scheme=params.get("scheme") or ("aes-gcm" if crypto.looks_encrypted(cipher) else "xor-b64"),
+                   skill=skill, topic=topic, id=str(meta.get("id") or t2_id(skill, topic)),
+                   key_hint=key_hint, month=_month(key_hint, skill, created), ciphertext=cipher,
+                   params=params, index=index)
+
+
+def parse_t2(text: str, path: Path) -> list[T2Entry]:
+    """Parse a T2 file (single or multi) into entries.
+
+    Raises:
+        MalformedFileError: bad frontmatter, unknown format version, or a
+            multi-file entry line that is not JSON.
+    """
+    fm = split_frontmatter(text, path.name)
+    meta = fm.meta
+    default_skill = path.stem.split("_", 1)[0]
+    fmt = meta.get("format", T2_FORMAT)
+    version = meta.get("version", T2_VERSION)
+    if not isinstance(version, int) or isinstance(version, bool) or version > T2_VERSION:
+        raise MalformedFileError(f"{path.name}: unsupported T2 version {version!r}")
+    if fmt == T2_MULTI_FORMAT:
+        entries: list[T2Entry] = []
+        lines = fm.body.split("\n")
+        for n, line in enumerate(lines):
+            m = _ENTRY_META.match(line)
+            if not m:
+                continue
+            try:
+                item = json.loads(m.group(1))
+            except ValueError:
+                raise MalformedFileError(f"{path.name}: entry metadata on body line {n + 1} is not JSON") from None
+            if not isinstance(item, dict):
+                raise MalformedFileError(f"{path.name}: entry metadata on body line {n + 1} is not an object")
+            merged = {"source_skill": meta.get("source_skill"), **item}
+            entries.append(_entry_from_meta(path, merged, {**{k: str(v) for k, v in item.items()}},
+                                            _quote(lines, n + 1), default_skill, len(entries)))
+        return entries
+    if fmt != T2_FORMAT:
+        raise MalformedFileError(f"{path.name}: unknown T2 format {fmt!r}")
+    cipher = _ciphertext_of(fm.body)
+    entry = _entry_from_meta(path, meta, fm.literal, cipher, default_skill, None)
+    if not entry.topic:
+        entry.topic = path.stem.split("_", 1)[1] if "_" in path.stem else path.stem
+        entry.id = str(meta.get("id") or t2_id(entry.skill, entry.topic))
+    scheme_field = str(meta.get("scheme") or "")
+    if scheme_field in ("none", "plain") or (not scheme_field and not _is_cipher(cipher)):
+        entry.plaintext = True
+        entry.scheme = None
+    return [entry]
+
+
+def t2_files(ws: Path) -> list[Path]:
+    """Return the ``*.md`` files in ``memory/tier2-internal/`` sorted by name."""
+    folder = memory_dir(ws) / T2_DIR
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix == ".md" and not p.name.startswith("."))
+
+
+def iter_t2_entries(ws: Path) -> Iterator[T2Entry]:
+    """Yield every T2 entry in the workspace (single files and multi files).
+
+    A malformed or unreadable file is yielded once with ``error`` set; this
+    function never raises for file content.
+    """
+    for path in t2_files(ws):
+        try:
+            entries = parse_t2(read_text(path).text, path)
+        except Exception as exc:  # MalformedFileError / UnreadableFileError: yield, never raise
+            yield T2Entry(path=path, error=str(exc))
+            continue
+        yield from entries
+
+
+def decrypt_entry(entry: T2Entry, cfg: dict[str, Any]) -> str:
+    """Return the plain text of a T2 entry.
+
+    A plaintext entry (an agent wrote it unencrypted) returns its body.
+
+    Raises:
+        KeyUnavailableError: an aes-gcm entry and no key.
+        CryptoError: wrong key, tampered or truncated ciphertext, or the
+            entry is malformed (``entry.error``).
+    """
+    if entry.error:
+        raise CryptoError(f"{entry.path.name}: {entry.error}")
+    if entry.plaintext:
+        fm = split_frontmatter(read_text(entry.path).text, entry.path.name)
+        return fm.body.strip("\n")
+    if not entry.ciphertext:
+        raise CryptoError(f"{entry.path.name}: no ciphertext found")
+    if not entry.month:
+        raise CryptoError(f"{entry.path.name}: no key month (key_hint or created) recorded")
+    return crypto.decrypt(entry.ciphertext, entry.skill, entry.month, entry.params, cfg)
+
+
+def _note(params: dict[str, str], skill: str, month: str, lang: str) -> str:
+    if params["scheme"] == "aes-gcm":
+        if lang == "zh":
+            return "AES-256-GCM（随机 96 位 nonce）；密钥来自 MEMORY_MANAGER_KEY 或密钥文件，不在工作区内。"
+        return "AES-256-GCM (random 96-bit nonce); key from MEMORY_MANAGER_KEY or the key file, never in the workspace."
+    enc = params.get("text_encoding", "latin-1")
+    if lang == "zh":
+        return (f'密钥 = sha256("{skill}{month}")[:8]（种子代码的写法，无连字符），文本编码 {enc}，然后 XOR + base64 解码。'
+                "注意：这只是混淆，不是加密，任何人都能推导出密钥。")
+    return (f'Key = sha256("{skill}{month}")[:8] (the seed code\'s form, no hyphen), text encoding {enc}, '
+            "then XOR + base64 decode. This is obfuscation, not encryption: anyone can derive the key.")
+
+
+def _params_lines(params: dict[str, str]) -> str:
+    return "".join(f"{k}: {yaml_scalar(params[k])}\n" for k in PARAM_KEYS if k in params)
+
+
+def render_t2(skill: str, topic: str, sealed: crypto.Sealed, created: date, expiry_days: int,
+              month: str, lang: str) -> str:
+    """Render a single-entry T2 file (``cmm-t2`` v1) with ``internal-entry.md``."""
+    from .templates import render
+
+    return render("internal-entry.md", lang, skill=yaml_scalar(skill), topic=yaml_scalar(topic),
+                  key_hint=yaml_scalar(f"{skill}-{month}"), created=created.isoformat(),
+                  expires=(created + timedelta(days=expiry_days)).isoformat(), id=t2_id(skill, topic),
+                  params=_params_lines(sealed.params), ciphertext=sealed.ciphertext,
+                  note=_note(sealed.params, skill, month, lang))
+
+
+def seal_text_file(text: str, path: Path, cfg: dict[str, Any], scheme: str | None = None) -> str:
+    """Return the sealed form of a plain-text T2 file's ``text`` (frontmatter kept line by line).
+
+    Raises:
+        CryptoError: the file is already encrypted (never twice).
+        MalformedFileError: the frontmatter cannot be read.
+    """
+    entries = parse_t2(text, path)
+    if len(entries) != 1 or not entries[0].plaintext:
+        raise CryptoError(f"{path.name}: already encrypted; refusing to encrypt twice")
+    entry = entries[0]
+    fm = split_frontmatter(text, path.name)
+    created = entry.created or today()
+    month = entry.month or month_of(created)
+    plain = fm.body.strip("\n")
+    sealed = crypto.encrypt(plain, entry.skill, month, cfg, scheme)
+    expiry = int(cfg.get("tiers", {}).get("t2_expiry_days", 30))
+    fields: dict[str, Any] = {}
+    for key, value in (("tier", "internal"), ("source_skill", entry.skill),
+                       ("key_hint", f"{entry.skill}-{month}"), ("created", created),
+                       ("expires", created + timedelta(days=expiry))):
+        if key not in fm.meta:
+            fields[key] = value
+    fields.update({"format": T2_FORMAT, "version": T2_VERSION, "id": entry.id, "topic": entry.topic})
+    fields.update({k: sealed.params.get(k) for k in PARAM_KEYS if k in sealed.params})
+    lang = language(cfg)
+    heads = ("## 加密条目", "## 解密说明") if lang == "zh" else ("## Encrypted Entry", "## Decryption Note")
+    body = f"\n{heads[0]}\n> {sealed.ciphertext}\n\n{heads[1]}\n{_note(sealed.params, entry.skill, month, lang)}\n"
+    return join_frontmatter(set_frontmatter_fields(fm.raw, fields), body)
+
+
+def seal_plaintext_t2(ws: Path, cfg: dict[str, Any]) -> list[Path]:
+    """Encrypt every T2 file an agent wrote in plain text; return the files changed.
+
+    Each file is backed up first (one backup, reason ``seal-t2``) and
+    rewritten atomically; its frontmatter lines are kept and the fields a
+    reader needs are added. The caller holds the workspace lock. Malformed
+    files are left alone.
+    """
+    from . import backups
+
+    targets = [e for e in iter_t2_entries(ws) if e.plaintext and not e.error]
+    if not targets:
+        return []
+    backup = backups.start(ws, "seal-t2")
+    changed = []
+    for entry in targets:
+        tf = read_text(entry.path)
+        new_text = seal_text_file(tf.text, entry.path, cfg)
+        backup.save(entry.path)
+        atomic_write_text(entry.path, new_text, tf, mode=0o600)
+        changed.append(entry.path)
+    return changed
+
+
+def multi_path(ws: Path, skill: str, month: str) -> Path:
+    """Return ``memory/tier2-internal/<skill>_<YYYY-MM>.md`` (a ``cmm-t2-multi`` file)."""
+    return memory_dir(ws) / T2_DIR / f"{skill}_{month}.md"
+
+
+def render_multi(skill: str, month: str, entries: list[T2Entry]) -> str:
+    """Render a ``cmm-t2-multi`` v1 file holding ``entries`` (all of ``skill``)."""
+    created = min((e.created for e in entries if e.created), default=None)
+    expires = max((e.expires for e in entries if e.expires), default=None)
+    head = ["format: " + T2_MULTI_FORMAT, f"version: {T2_VERSION}", "tier: internal",
+            f"source_skill: {yaml_scalar(skill)}", f"key_hint: {yaml_scalar(f'{skill}-{month}')}"]
+    if created:
+        head.append(f"created: {created.isoformat()}")
+    if expires:
+        head.append(f"expires: {expires.isoformat()}")
+    blocks = []
+    for entry in entries:
+        item = {"id": entry.id, "topic": entry.topic,
+                "created": entry.created.isoformat() if entry.created else None,
+                "expires": entry.expires.isoformat() if entry.expires else None,
+                "key_hint": entry.key_hint or f"{skill}-{month}", **entry.params}
+        if "scheme" not in item:
+            item["scheme"] = entry.scheme
+        blocks.append(f"## Entry {entry.id}\n<!-- cmm-t2-entry: {json.dumps(item, ensure_ascii=False)} -->\n"
+                      f"> {entry.ciphertext}\n")
+    return join_frontmatter("\n".join(head), "\n" + "\n".join(blocks))
+
+
+def compact(ws: Path, entries: list[T2Entry], backup: Any) -> list[Path]:
+    """Combine T2 entries into one ``cmm-t2-multi`` file per skill and key month.
+
+    Args:
+        ws: the workspace.
+        entries: entries from :func:`iter_t2_entries`; malformed and
+            plaintext ones are skipped (seal them first).
+        backup: an open :class:`memory_manager.backups.Backup`; every file
+            written or removed is saved in it first.
+
+    Existing multi files are merged (an id already there is kept once, the
+    newer copy wins). Single-entry source files are removed after their
+    entries are written. The ciphertexts are copied unchanged (no decryption
+    needed). The caller holds the workspace lock.
+
+    Returns the multi files written.
+    """
+    groups: dict[tuple[str, str], list[T2Entry]] = {}
+    for entry in entries:
+        if entry.error or entry.plaintext or not entry.month or not entry.ciphertext:
+            continue
+        groups.setdefault((entry.skill, entry.month), []).append(entry)
+    written: list[Path] = []
+    sources: set[Path] = set()
+    for (skill, month), group in groups.items():
+        target = multi_path(ws, skill, month)
+        merged: dict[str, T2Entry] = {}
+        if target.exists():
+            for old in parse_t2(read_text(target).text, target):
+                merged[old.id] = old
+        for entry in group:
+            merged[entry.id] = entry
+            if entry.path != target:
+                sources.add(entry.path)
+        backup.save(target)
+        atomic_write(target, render_multi(skill, month, list(merged.values())).encode("utf-8"), mode=0o600)
+        written.append(target)
+    for path in sorted(sources - set(written)):
+        if path.exists():
+            backup.save(path)
+            path.unlink()
+    return written

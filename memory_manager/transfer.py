@@ -1,0 +1,305 @@
+"""Export and import of the memory store.
+
+Export (``cmm-export`` v1) is one JSON document::
+
+    {"format": "cmm-export", "version": 1, "exported": "<ISO time>", "tool_version": "...",
+     "daily": [{"id", "date", "topic", "pinned", "cause": [..], "change": [..], "todo": [..]}],
+     "knowledge": [{"id", "key", "tags", "created", "updated", "pinned", "body", "frontmatter",
+                    "frontmatter_text"}],
+     "tier1": [{"file": "<skill>_stats.json", "data": {...}}],
+     "tier2": [{"file": "<skill>_<topic>.md", "text": "<the file as is: ciphertext>"}]}
+
+T2 entries are exported as their files, still encrypted (an export never
+holds T2 plain text). Import reads this format (version 1 or older), or,
+with ``from_openclaw``, OpenClaw's own notes ``memory/YYYY-MM-DD*.md``
+(session-memory hook) as daily entries (the note's lines become 改/Change
+lines under a topic taken from the file-name slug or first heading).
+
+Both need the user's approval (the gate's rule for import and export);
+each imported item also passes the gate on its own content, so a secret
+inside an export is refused item by item (and reported), never stored.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from . import __version__, backups, entries, gate, tiers
+from .clock import now
+from .errors import BadInputError, InvalidNameError, MalformedFileError
+from .fsio import atomic_write, read_text, workspace_lock
+from .names import validate_key, validate_name, validate_topic
+from .store import OPENCLAW_NOTE, _gate, _learn_locked, _tags, _write_daily_locked, ensure_tree, rel, safe_target
+
+EXPORT_FORMAT = "cmm-export"
+EXPORT_VERSION = 1
+
+
+def collect(ws: Path) -> tuple[dict[str, Any], list[str]]:
+    """Return ``(export document, problems)``; malformed files are left out and named."""
+    problems: list[str] = []
+    doc: dict[str, Any] = {"format": EXPORT_FORMAT, "version": EXPORT_VERSION,
+                           "exported": now().isoformat(timespec="seconds"), "tool_version": __version__,
+                           "daily": [], "knowledge": [], "tier1": [], "tier2": []}
+    for section in entries.iter_daily(ws, problems):
+        item = section.as_dict()
+        item.pop("path")
+        item.pop("other")
+        doc["daily"].append(item)
+    for entry in entries.iter_knowledge(ws, problems):
+        item = entry.as_dict()
+        for key in ("path", "error"):
+            item.pop(key)
+        doc["knowledge"].append(item)
+    t1 = entries.memory_dir(ws) / tiers.T1_DIR
+    if t1.is_dir():
+        for path in sorted(t1.glob("*_stats.json")):
+            try:
+                doc["tier1"].append({"file": path.name, "data": tiers.load_stats(path)})
+            except Exception as exc:  # malformed: report and skip
+                problems.append(f"{path.name}: {exc}")
+    for path in tiers.t2_files(ws):
+        try:
+            text = read_text(path).text
+            parsed = tiers.parse_t2(text, path)
+        except Exception as exc:  # malformed: report and skip
+            problems.append(f"{path.name}: {exc}")
+            continue
+        if any(e.plaintext for e in parsed):
+            problems.append(f"{path.name}: plain-text T2 entry left out (seal it first: crypt.py encrypt --file)")
+            continue
+        doc["tier2"].append({"file": path.name, "text": text})
+    return doc, problems
+
+
+def _plain_text(doc: dict[str, Any]) -> str:
+    """The plain-text part of an export (what the gate classifies; T2 stays ciphertext)."""
+    parts = []
+    for item in doc["daily"]:
+        parts.append("\n".join([item["topic"], *item["cause"], *item["change"], *item["todo"]]))
+    for item in doc["knowledge"]:
+        parts.append(f"{item['key']}\n{item['body']}")
+    for item in doc["tier1"]:
+        parts.append(json.dumps(item["data"], ensure_ascii=False))
+    return "\n".join(parts)
+
+
+def export(ws: Path, cfg: dict[str, Any], *, out: Path | None = None, approved: bool = False) -> dict[str, Any]:
+    """Export the memory store (needs approval; T2 stays encrypted).
+
+    Args:
+        out: file to write (atomically, mode 0600); None returns the document only.
+
+    Returns ``{"document": {...}, "out": path or None, "counts": {...}, "problems": [...], "gate": {...}}``.
+
+    Raises:
+        GateDecisionError: not approved, or the memory holds a secret / T3 item
+            (run the privacy audit and remove it first).
+    """
+    doc, problems = collect(ws)
+    decision = _gate(ws, "export", _plain_text(doc), source="explicit_user", sensitivity=None,
+                     approved=approved, cfg=cfg, request="export memory")
+    if out is not None:
+        atomic_write(Path(out), (json.dumps(doc, ensure_ascii=False, indent=2) + "\n").encode("utf-8"), mode=0o600)
+    counts = {k: len(doc[k]) for k in ("daily", "knowledge", "tier1", "tier2")}
+    return {"action": "export", "out": str(out) if out else None, "counts": counts, "problems": problems,
+            "document": doc, "gate": decision.payload()}
+
+
+def _load_export(path: Path) -> dict[str, Any]:
+    try:
+        doc = json.loads(read_text(path).text)
+    except ValueError:
+        raise BadInputError(f"{path}: not valid JSON") from None
+    if not isinstance(doc, dict) or doc.get("format") != EXPORT_FORMAT:
+        raise BadInputError(f"{path}: not a {EXPORT_FORMAT} document")
+    version = doc.get("version")
+    if not isinstance(version, int) or version > EXPORT_VERSION or version < 1:
+        raise BadInputError(f"{path}: unsupported {EXPORT_FORMAT} version {version!r}")
+    for key in ("daily", "knowledge", "tier1", "tier2"):
+        if not isinstance(doc.get(key, []), list):
+            raise BadInputError(f"{path}: '{key}' must be a list")
+    return doc
+
+
+def _clean_topic(raw: str, fallback: str) -> str:
+    text = " ".join(re.sub(r"[\x00-\x1f<>:\"|?*/\\→]+", " ", raw).replace("..", " ").split()).strip(" .-")
+    while len(text.encode("utf-8")) > 100:
+        text = text[:-1]
+    try:
+        return validate_topic(text)
+    except InvalidNameError:
+        return fallback
+
+
+def openclaw_notes(ws: Path) -> list[tuple[Path, str, str, list[str]]]:
+    """Return OpenClaw's own notes as ``(path, date, topic, lines)`` (read only).
+
+    The topic is the slug after the date in the file name (``2026-01-16-vendor-pitch``
+    -> ``vendor pitch``), else the first heading, else ``OpenClaw note``. The
+    lines are the note's non-empty lines with list markers and heading marks removed.
+    """
+    root = entries.memory_dir(ws)
+    out = []
+    if not root.is_dir():
+        return out
+    for path in sorted(p for p in root.iterdir() if p.is_file() and OPENCLAW_NOTE.match(p.name)):
+        day, slug = OPENCLAW_NOTE.match(path.name).groups()
+        text = read_text(path).text
+        heading = next((l.lstrip("#").strip() for l in text.split("\n") if l.startswith("#")), "")
+        topic = _clean_topic(slug.strip("-_ ").replace("-", " "), "") or _clean_topic(heading, "") or "OpenClaw note"
+        lines = []
+        for line in text.split("\n"):
+            line = re.sub(r"^\s*(?:[-*+]|\d+[.)]|#+)\s*", "", line).strip()
+            if line and line not in lines:
+                lines.append(line)
+        out.append((path, day, topic, lines))
+    return out
+
+
+def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = None, from_openclaw: bool = False,
+                  approved: bool = False) -> dict[str, Any]:
+    """Import a ``cmm-export`` JSON file or OpenClaw's own daily notes.
+
+    Re-importing is harmless: daily lines and knowledge paragraphs already
+    present are not added again; T1/T2 files that exist are kept (and
+    reported) unless identical.
+
+    Returns ``{"imported": {...counts}, "skipped": [...], "problems": [...], "indexes": [...], "gate": {...}}``.
+
+    Raises:
+        BadInputError: neither or both sources, or a malformed export file.
+        GateDecisionError: not approved.
+    """
+    if bool(source_file) == bool(from_openclaw):
+        raise BadInputError("give an export FILE or --from-openclaw (one of them)")
+    lang = entries.language(cfg)
+    daily_items: list[tuple[str, str, list[tuple[str, str]], str]] = []
+    knowledge_items: list[tuple[str, str, list[str], bool]] = []
+    t1_items: list[tuple[str, dict[str, Any]]] = []
+    t2_items: list[tuple[str, str]] = []
+    raw_texts: dict[str, str] = {}
+    problems: list[str] = []
+    if from_openclaw:
+        for path, day, topic, lines in openclaw_notes(ws):
+            cause = (f"从 OpenClaw 笔记导入：memory/{path.name}" if lang == "zh"
+                     else f"Imported from OpenClaw note memory/{path.name}")
+            daily_items.append((day, topic, entries.ordered_items([cause], lines, []), f"memory/{path.name}"))
+        label = "OpenClaw notes"
+    else:
+        doc = _load_export(Path(source_file))
+        label = str(source_file)
+        for n, item in enumerate(doc.get("daily", [])):
+            try:
+                day = str(item["date"])
+                topic = validate_topic(str(item["topic"]))
+                items = entries.ordered_items(list(item.get("cause", [])), list(item.get("change", [])),
+                                              list(item.get("todo", [])))
+            except (KeyError, TypeError, InvalidNameError) as exc:
+                problems.append(f"daily[{n}]: {exc}")
+                continue
+            if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) or not items:
+                problems.append(f"daily[{n}]: bad date or no lines")
+                continue
+            daily_items.append((day, topic, items, f"daily[{n}]"))
+        for n, item in enumerate(doc.get("knowledge", [])):
+            try:
+                key = validate_key(str(item["key"]))
+                raw_fm = item.get("frontmatter_text")
+                if isinstance(raw_fm, str) and raw_fm.strip():
+                    # Keep the user's own frontmatter byte for byte when the entry is new,
+                    # provided it parses as a knowledge entry for this key.
+                    text = entries.join_frontmatter(raw_fm, "\n" + str(item.get("body", "")).strip("\n") + "\n")
+                    if entries.parse_knowledge(text, Path(f"{key}.md")).key != key:
+                        raise BadInputError("frontmatter key differs from the entry key")
+                    raw_texts[key] = text
+                knowledge_items.append((key, str(item.get("body", "")),
+                                        _tags(item.get("tags") or []), bool(item.get("pinned", False))))
+            except (KeyError, TypeError, AttributeError, InvalidNameError, BadInputError, MalformedFileError) as exc:
+                problems.append(f"knowledge[{n}]: {exc}")
+        for n, item in enumerate(doc.get("tier1", [])):
+            try:
+                name = validate_name(str(item["file"]), "file")
+                if not name.endswith("_stats.json") or not isinstance(item["data"], dict):
+                    raise BadInputError("not a <skill>_stats.json document")
+                t1_items.append((name, item["data"]))
+            except (KeyError, TypeError, InvalidNameError, BadInputError) as exc:
+                problems.append(f"tier1[{n}]: {exc}")
+        for n, item in enumerate(doc.get("tier2", [])):
+            try:
+                name = validate_name(str(item["file"]), "file")
+                text = str(item["text"])
+                if not name.endswith(".md"):
+                    raise BadInputError("not a .md file")
+                parsed = tiers.parse_t2(text, Path(name))
+                if any(e.plaintext for e in parsed):
+                    raise BadInputError("plain-text T2 entry (refused: T2 is imported encrypted only)")
+                t2_items.append((name, text))
+            except (KeyError, TypeError, InvalidNameError, BadInputError, MalformedFileError) as exc:
+                problems.append(f"tier2[{n}]: {exc}")
+    # The overall decision is about the operation (import needs approval);
+    # each item's content is classified below, one by one.
+    overall = gate.evaluate("import", "", source="third_party", approved=approved, cfg=cfg,
+                            request=f"import {label}")
+    overall.summary = f"{len(daily_items)} daily, {len(knowledge_items)} knowledge, {len(t1_items)} T1, {len(t2_items)} T2 items"
+    with workspace_lock(ws):
+        gate.record(ws, overall)
+    gate.require(overall)
+    skipped: list[str] = []
+    counts = {"daily": 0, "daily_lines": 0, "knowledge": 0, "tier1": 0, "tier2": 0}
+    with workspace_lock(ws):
+        ensure_tree(ws)
+        backup = None
+        for day, topic, items, where in daily_items:
+            decision = gate.evaluate("import", topic + "\n" + "\n".join(t for _, t in items),
+                                     source="third_party", approved=approved, cfg=cfg, request=f"import {where}")
+            gate.record(ws, decision)
+            if not decision.allowed:
+                skipped.append(f"{where}: {decision.decision} ({'; '.join(decision.reasons)})")
+                continue
+            _, _, added, _ = _write_daily_locked(ws, cfg, day, topic, items)
+            counts["daily"] += 1 if added else 0
+            counts["daily_lines"] += len(added)
+        for key, body, tags, pinned in knowledge_items:
+            decision = gate.evaluate("import", f"{key}\n{raw_texts.get(key, '')}\n{body}", source="third_party", approved=approved, cfg=cfg,
+                                     request=f"import knowledge {key}")
+            gate.record(ws, decision)
+            if not decision.allowed:
+                skipped.append(f"knowledge {key}: {decision.decision} ({'; '.join(decision.reasons)})")
+                continue
+            try:
+                path = safe_target(ws, entries.memory_dir(ws) / entries.KNOWLEDGE_DIR / f"{key}.md")
+                if key in raw_texts and not path.exists():
+                    atomic_write(path, raw_texts[key].encode("utf-8"))
+                    changed = True
+                else:
+                    _, _, changed = _learn_locked(ws, cfg, key, body, tags, pinned)
+            except MalformedFileError as exc:
+                problems.append(f"knowledge {key}: {exc}")
+                continue
+            counts["knowledge"] += 1 if changed else 0
+        for kind, folder, items in (("tier1", tiers.T1_DIR, t1_items), ("tier2", tiers.T2_DIR, t2_items)):
+            for name, payload in items:
+                data = (json.dumps(payload, ensure_ascii=False, indent=2) + "\n") if kind == "tier1" else payload
+                if kind == "tier1":  # T2 arrives encrypted: there is no plain text to classify
+                    decision = gate.evaluate("import", data, source="third_party", approved=approved, cfg=cfg,
+                                             request=f"import {name}")
+                    gate.record(ws, decision)
+                    if not decision.allowed:
+                        skipped.append(f"{name}: {decision.decision} ({'; '.join(decision.reasons)})")
+                        continue
+                path = safe_target(ws, entries.memory_dir(ws) / folder / name)
+                if path.exists():
+                    if path.read_bytes() != data.encode("utf-8"):
+                        skipped.append(f"{rel(ws, path)}: exists with other content (kept)")
+                    continue
+                if backup is None:
+                    backup = backups.start(ws, f"import {label}")
+                backup.save(path)
+                atomic_write(path, data.encode("utf-8"), mode=0o600 if kind == "tier2" else None)
+                counts[kind] += 1
+        indexes = entries.rebuild_indexes(ws, cfg)
+    return {"action": "import", "source": label, "imported": counts, "skipped": skipped, "problems": problems,
+            "indexes": [rel(ws, p) for p in indexes], "gate": overall.payload()}

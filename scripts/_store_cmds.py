@@ -1,0 +1,295 @@
+"""Store verbs of ``scripts/memory.py``: write, learn, event, stats, remember, show, forget, export, import.
+
+Each verb is a thin click front end over :mod:`memory_manager.store` and
+:mod:`memory_manager.transfer`. Exit codes: 0 done; 1 a domain error or the
+memory gate held/refused the operation (the gate block is printed so the
+agent sees why); 2 bad input. ``--json`` prints exactly one JSON document.
+"""
+from __future__ import annotations
+
+import functools
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+
+from memory_manager import gate as gate_mod
+from memory_manager.cli import common_options, emit_json, handle_errors, stderr, stdout, verbose_line
+from memory_manager.config import load_config
+from memory_manager.errors import GateDecisionError
+from memory_manager.workspace import resolve_workspace
+
+
+def _context(workspace: Path | None, verbose: bool) -> tuple[Path, dict[str, Any]]:
+    resolved = resolve_workspace(workspace)
+    verbose_line(verbose, f"workspace: {resolved.path} (chosen by {resolved.rule})")
+    return resolved.path, load_config(resolved.path)
+
+
+def gated(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Print the gate block (or its JSON payload) when the gate holds or refuses; exit 1."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except GateDecisionError as exc:
+            decision = exc.decision
+            if kwargs.get("json_"):
+                emit_json({"error": str(exc), "kind": exc.kind,
+                           "gate": decision.payload() if decision is not None else None})
+            else:
+                if decision is not None:
+                    stderr.print(decision.block(), markup=False)
+                stderr.print(f"error: {exc}", markup=False)
+            sys.exit(1)
+
+    return wrapper
+
+
+def gate_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--source``, ``--sensitivity`` (can only raise the computed class) and ``--approved``."""
+    func = click.option("--approved", is_flag=True,
+                        help="The user explicitly approved this exact operation (silence is not approval).")(func)
+    func = click.option("--sensitivity", type=click.Choice(gate_mod.SENSITIVITIES), default=None,
+                        help="Sensitivity you know of; it can only raise what the content shows.")(func)
+    return func
+
+
+def source_option(default: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    return click.option("--source", type=click.Choice(gate_mod.SOURCES), default=default, show_default=True,
+                        help="Where the content came from.")
+
+
+def _text(value: str) -> str:
+    """``-`` reads the text from stdin."""
+    return sys.stdin.read() if value == "-" else value
+
+
+def _print(result: dict[str, Any], json_: bool, line: str) -> None:
+    if json_:
+        emit_json(result)
+    else:
+        stdout.print(line, markup=False)
+
+
+@click.command("write")
+@click.option("--topic", required=True, help="Section topic (becomes the heading and the index line).")
+@click.option("--cause", multiple=True, help="因 / Cause line (repeatable).")
+@click.option("--change", multiple=True, help="改 / Change line (repeatable).")
+@click.option("--todo", multiple=True, help="待 / Todo line (repeatable).")
+@click.option("--date", "day", default=None, help="YYYY-MM-DD (default: today).")
+@source_option("explicit_user")
+@gate_options
+@common_options
+@handle_errors
+@gated
+def write_cmd(topic, cause, change, todo, day, source, sensitivity, approved, workspace, json_, verbose):
+    """Write a daily note (因/改/待) and update daily-index.md."""
+    from memory_manager.store import write_daily
+
+    ws, cfg = _context(workspace, verbose)
+    result = write_daily(ws, cfg, topic=topic, cause=list(cause), change=list(change), todo=list(todo), day=day,
+                         source=source, sensitivity=sensitivity, approved=approved)
+    verb = "merged into" if result["merged"] else "wrote"
+    _print(result, json_, f"{verb} {result['path']} [{result['id']}] {topic}: {result['added']} new line(s)")
+    return 0
+
+
+@click.command("learn")
+@click.argument("key")
+@click.option("--text", required=True, help="The knowledge (use - to read stdin).")
+@click.option("--tags", default="", help="Comma-separated tags.")
+@click.option("--pinned", is_flag=True, help="Mark the new entry as pinned (never pruned).")
+@source_option("explicit_user")
+@gate_options
+@common_options
+@handle_errors
+@gated
+def learn_cmd(key, text, tags, pinned, source, sensitivity, approved, workspace, json_, verbose):
+    """Write knowledge entry memory/knowledge/KEY.md and update knowledge-index.md."""
+    from memory_manager.store import learn
+
+    ws, cfg = _context(workspace, verbose)
+    result = learn(ws, cfg, key=key, text=_text(text), tags=tags, source=source, sensitivity=sensitivity,
+                   approved=approved, pinned=pinned)
+    state = "created" if result["created"] else ("updated" if result["changed"] else "unchanged")
+    _print(result, json_, f"{state} {result['path']} [{result['id']}]")
+    return 0
+
+
+@click.command("event")
+@click.argument("event", type=click.Choice(["skill_complete", "skill_error"]))
+@click.option("--skill", required=True, help="The skill the event is about.")
+@click.option("--text", required=True, help="What was learned, or the error and its fix (- reads stdin).")
+@source_option("tool_output")
+@gate_options
+@common_options
+@handle_errors
+@gated
+def event_cmd(event, skill, text, source, sensitivity, approved, workspace, json_, verbose):
+    """Record a skill event in the knowledge base (knowledge/skill-SKILL.md)."""
+    from memory_manager.store import record_event
+
+    ws, cfg = _context(workspace, verbose)
+    result = record_event(ws, cfg, event=event, skill=skill, text=_text(text), source=source,
+                          sensitivity=sensitivity, approved=approved)
+    _print(result, json_, f"recorded {event} for {skill} in {result['path']}")
+    return 0
+
+
+@click.group("stats")
+def stats_group() -> None:
+    """T1 public statistics (memory/tier1-public/<skill>_stats.json)."""
+
+
+@stats_group.command("record")
+@click.option("--skill", required=True, help="The skill that was called.")
+@click.option("--ok/--fail", "ok", required=True, help="Whether the call succeeded.")
+@click.option("--approved", is_flag=True, help="Approval (only needed in strict gate mode).")
+@common_options
+@handle_errors
+@gated
+def stats_record_cmd(skill, ok, approved, workspace, json_, verbose):
+    """Count one call of a skill."""
+    from memory_manager.store import stats_record
+
+    ws, cfg = _context(workspace, verbose)
+    result = stats_record(ws, cfg, skill=skill, ok=ok, approved=approved)
+    rec = result["stats"]
+    _print(result, json_, f"{skill}: {rec['calls']} calls, success rate {rec['success_rate']:.2%} ({result['path']})")
+    return 0
+
+
+@stats_group.command("pattern")
+@click.option("--trigger", required=True, help="What triggered the skills (generic, no personal details).")
+@click.option("--skills", required=True, help="Comma-separated skills used.")
+@click.option("--skill", "owner", default=None, help="Whose stats file holds it (default: the first skill).")
+@click.option("--approved", is_flag=True, help="Approval (only needed in strict gate mode).")
+@common_options
+@handle_errors
+@gated
+def stats_pattern_cmd(trigger, skills, owner, approved, workspace, json_, verbose):
+    """Count one observed usage pattern."""
+    from memory_manager.store import stats_pattern
+
+    ws, cfg = _context(workspace, verbose)
+    result = stats_pattern(ws, cfg, trigger=trigger, skills=skills.split(","), owner=owner, approved=approved)
+    _print(result, json_, f"pattern '{trigger}' seen {result['pattern']['count']} time(s) ({result['path']})")
+    return 0
+
+
+@click.command("remember")
+@click.option("--skill", required=True, help="Source skill.")
+@click.option("--topic", required=True, help="Topic (file memory/tier2-internal/SKILL_TOPIC.md).")
+@click.option("--text", required=True, help="The internal memory (- reads stdin).")
+@click.option("--scheme", type=click.Choice(["auto", "xor-b64", "aes-gcm"]), default=None,
+              help="Encryption scheme (default: config tiers.encryption_scheme). xor-b64 is obfuscation only.")
+@source_option("explicit_user")
+@gate_options
+@common_options
+@handle_errors
+@gated
+def remember_cmd(skill, topic, text, scheme, source, sensitivity, approved, workspace, json_, verbose):
+    """Write a T2 internal entry, encrypted, expiring after 30 days."""
+    from memory_manager.store import remember
+
+    ws, cfg = _context(workspace, verbose)
+    result = remember(ws, cfg, skill=skill, topic=topic, text=_text(text), scheme=scheme, source=source,
+                      sensitivity=sensitivity, approved=approved)
+    note = " (xor-b64 is obfuscation, not encryption: run 'crypt.py keygen' for aes-gcm)" \
+        if result["scheme"] == "xor-b64" else ""
+    _print(result, json_, f"remembered {result['path']} [{result['id']}] {result['scheme']}, "
+                          f"expires {result['expires']}{note}")
+    return 0
+
+
+@click.command("show")
+@click.argument("ref")
+@click.option("--approved", is_flag=True, help="The user approved reusing this (sensitive or T2) memory.")
+@common_options
+@handle_errors
+@gated
+def show_cmd(ref, approved, workspace, json_, verbose):
+    """Show an entry by id (d-…, k-…, t-…), knowledge key or path; T2 is decrypted."""
+    from memory_manager.store import show
+
+    ws, cfg = _context(workspace, verbose)
+    result = show(ws, cfg, ref, approved=approved)
+    if json_:
+        emit_json(result)
+    else:
+        stdout.print(f"{result['kind']} {result['path']}", markup=False, style="bold")
+        stdout.print(result["text"], markup=False)
+    return 0
+
+
+@click.command("forget")
+@click.argument("ref")
+@click.option("--approved", is_flag=True, help="The user approved deleting this entry.")
+@common_options
+@handle_errors
+@gated
+def forget_cmd(ref, approved, workspace, json_, verbose):
+    """Delete one entry (after approval); a copy stays in .memory-backup/."""
+    from memory_manager.store import forget
+
+    ws, cfg = _context(workspace, verbose)
+    result = forget(ws, cfg, ref, approved=approved)
+    _print(result, json_, f"forgot {result['kind']} {result['ref']} ({result['removed']} removed from "
+                          f"{result['path']}); copy kept in backup {result['backup']}")
+    return 0
+
+
+@click.command("export")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the JSON here (default: stdout).")
+@click.option("--approved", is_flag=True, help="The user approved exporting the memory.")
+@common_options
+@handle_errors
+@gated
+def export_cmd(out, approved, workspace, json_, verbose):
+    """Export the memory as JSON (T2 stays encrypted)."""
+    from memory_manager.transfer import export
+
+    ws, cfg = _context(workspace, verbose)
+    result = export(ws, cfg, out=out, approved=approved)
+    for problem in result["problems"]:
+        stderr.print(f"warning: skipped {problem}", markup=False)
+    if out is None:
+        emit_json(result["document"])
+    elif json_:
+        emit_json({k: v for k, v in result.items() if k != "document"})
+    else:
+        c = result["counts"]
+        stdout.print(f"exported {c['daily']} daily, {c['knowledge']} knowledge, {c['tier1']} T1, "
+                     f"{c['tier2']} T2 (encrypted) to {out}", markup=False)
+    return 0
+
+
+@click.command("import")
+@click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--from-openclaw", is_flag=True, help="Import OpenClaw's own memory/YYYY-MM-DD*.md notes.")
+@click.option("--approved", is_flag=True, help="The user approved this import.")
+@common_options
+@handle_errors
+@gated
+def import_cmd(file, from_openclaw, approved, workspace, json_, verbose):
+    """Import a JSON export FILE, or OpenClaw's daily notes as daily entries."""
+    from memory_manager.transfer import import_memory
+
+    ws, cfg = _context(workspace, verbose)
+    result = import_memory(ws, cfg, source_file=file, from_openclaw=from_openclaw, approved=approved)
+    if json_:
+        emit_json(result)
+    else:
+        c = result["imported"]
+        stdout.print(f"imported from {result['source']}: {c['daily']} daily section(s) ({c['daily_lines']} lines), "
+                     f"{c['knowledge']} knowledge, {c['tier1']} T1, {c['tier2']} T2", markup=False)
+        for line in result["skipped"] + result["problems"]:
+            stderr.print(f"skipped: {line}", markup=False)
+    return 0
+
+
+COMMANDS = [write_cmd, learn_cmd, event_cmd, stats_group, remember_cmd, show_cmd, forget_cmd, export_cmd, import_cmd]

@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""cleanup.py: the 7-day memory cleanup (purge PII, archive, merge, compact, prune, retention)."""
+import sys, pathlib; sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # noqa: E401,E702
+from memory_manager.deps import require; require()  # noqa: E702
+
+import click  # noqa: E402
+from rich.progress import Progress  # noqa: E402
+from rich.table import Table  # noqa: E402
+
+from memory_manager.cleanup import run_cleanup  # noqa: E402
+from memory_manager.cli import common_options, emit_json, handle_errors, run, stderr, stdout, verbose_line  # noqa: E402
+from memory_manager.config import load_config  # noqa: E402
+from memory_manager.workspace import resolve_workspace  # noqa: E402
+
+STEPS = ["scan", "purge", "archive", "merge", "compact", "memory-md", "prune", "retention", "log"]
+
+
+@click.command(help="Run the 7-day cleanup: purge T2 entries holding PII, archive expired T2 entries, merge "
+                    "duplicates, compact T2 files, prune, and list (or purge) old archives. Everything changed "
+                    "is backed up first (init.py --restore undoes it), except purged PII.")
+@common_options
+@click.option("--dry-run", is_flag=True, help="List what would be done; change nothing.")
+@click.option("--if-due", is_flag=True, help="Do nothing unless the cleanup interval (7 days) has passed.")
+@click.option("--purge-archive", is_flag=True, help="Delete archives past the retention period (90 days).")
+@click.option("--approved", is_flag=True, help="The user approved removing MEMORY.md's duplicate lines.")
+@handle_errors
+def cleanup(workspace, json_, verbose, dry_run, if_due, purge_archive, approved) -> int:
+    resolved = resolve_workspace(workspace)
+    verbose_line(verbose, f"workspace: {resolved.path} (chosen by {resolved.rule})")
+    cfg = load_config(resolved.path)
+    show_bar = not json_ and stderr.is_terminal
+    with Progress(console=stderr, transient=True, disable=not show_bar) as bar:
+        task = bar.add_task("cleanup", total=len(STEPS))
+
+        def progress(step: str) -> None:
+            bar.update(task, advance=1, description=f"cleanup: {step}")
+
+        report = run_cleanup(resolved.path, cfg, dry_run=dry_run, if_due=if_due, purge_archive=purge_archive,
+                             approved=approved, progress=progress)
+    if json_:
+        emit_json({"workspace": str(resolved.path), **report.as_dict()})
+        return 0
+    if not report.ran:
+        stdout.print(f"cleanup not due (last run {report.last_run}); nothing done", markup=False)
+        return 0
+    if report.actions:
+        table = Table(title="cleanup plan (dry run)" if dry_run else "cleanup")
+        for column in ("step", "path", "detail"):
+            table.add_column(column)
+        for action in report.actions:
+            where = action.path + (f" → {action.target}" if action.target else "")
+            table.add_row(action.step, where, action.detail)
+        stdout.print(table)
+    for problem in report.problems:
+        stderr.print(f"warning: {problem}", markup=False)
+    stdout.print(report.log_line + (" (dry run: nothing changed)" if dry_run else ""), markup=False)
+    if report.backup:
+        stdout.print(f"backup {report.backup}: undo with `python3 scripts/init.py --restore {report.backup}`", markup=False)
+    return 0
+
+
+if __name__ == "__main__":
+    run(cleanup)

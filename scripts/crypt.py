@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""crypt.py: encrypt or decrypt T2 text (stdin or a T2 file in place), and make an AES key."""
+import sys, pathlib; sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # noqa: E401,E702
+from memory_manager.deps import require; require()  # noqa: E702
+
+# xor-b64 is obfuscation, not encryption: anyone can derive its key from the
+# skill name and month. Use aes-gcm (``crypt.py keygen`` once) for secrecy.
+# Exit codes: 0 done, 1 crypto/domain error (wrong key, tampered, no key,
+# gate), 2 bad input.
+
+import re  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import click  # noqa: E402
+
+from memory_manager import __version__  # noqa: E402
+from memory_manager.cli import common_options, emit_json, handle_errors, run, stdout  # noqa: E402
+from memory_manager.errors import BadInputError  # noqa: E402
+
+MONTH = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
+
+
+def _context(workspace, must_exist=True):
+    from memory_manager.config import load_config
+    from memory_manager.workspace import resolve_workspace
+
+    resolved = resolve_workspace(workspace, must_exist=must_exist)
+    path = resolved.path
+    return path, load_config(path if path.is_dir() else None)
+
+
+def _check_month(month):
+    if not month or not MONTH.match(month):
+        raise BadInputError("--month must be YYYY-MM")
+    return month
+
+
+@click.group(help="Encrypt/decrypt T2 memory text and create the AES key file.")
+@click.version_option(__version__, "--version", prog_name="complex-memory-manager")
+def crypt() -> None:
+    pass
+
+
+def _file_op(path: Path, workspace, decrypt: bool, scheme, approved: bool, json_: bool) -> int:
+    from memory_manager import backups, gate, tiers
+    from memory_manager.entries import join_frontmatter, set_frontmatter_fields, split_frontmatter
+    from memory_manager.fsio import atomic_write_text, read_text, workspace_lock
+    from memory_manager.store import rel, safe_target
+
+    ws, cfg = _context(workspace)
+    target = path if path.is_absolute() else (Path.cwd() / path)
+    if not path.is_absolute() and not target.exists() and (ws / path).exists():
+        target = ws / path  # a path relative to the workspace, as memory.py prints them
+    safe_target(ws, target)
+    if target.parent.name != tiers.T2_DIR or not target.is_file():
+        raise BadInputError(f"{path}: not a file in memory/{tiers.T2_DIR}/")
+    with workspace_lock(ws):
+        tf = read_text(target)
+        if decrypt:
+            entries = tiers.parse_t2(tf.text, target)
+            if len(entries) != 1 or entries[0].index is not None:
+                raise BadInputError(f"{path}: a multi-entry file; read it with 'memory.py show'")
+            if entries[0].plaintext:
+                raise BadInputError(f"{path}: not encrypted")
+            plain = tiers.decrypt_entry(entries[0], cfg)
+            decision = gate.evaluate("edit", plain, source="explicit_user", approved=approved, cfg=cfg,
+                                     tier="internal", request=f"decrypt {path.name} in place")
+            gate.record(ws, decision)
+            gate.require(decision)
+            fm = split_frontmatter(tf.text, target.name)
+            new_text = join_frontmatter(set_frontmatter_fields(fm.raw, {"scheme": "none"}), "\n" + plain + "\n")
+        else:
+            new_text = tiers.seal_text_file(tf.text, target, cfg, scheme)
+        backup = backups.start(ws, f"crypt {'decrypt' if decrypt else 'encrypt'} {target.name}")
+        backup.save(target)
+        atomic_write_text(target, new_text, tf, mode=0o600)
+    result = {"file": rel(ws, target), "action": "decrypted" if decrypt else "encrypted", "backup": backup.id}
+    if json_:
+        emit_json(result)
+    else:
+        stdout.print(f"{result['action']} {result['file']} in place (backup {backup.id})", markup=False)
+    return 0
+
+
+@crypt.command("encrypt")
+@click.option("--skill", default=None, help="Skill name (part of the key / associated data).")
+@click.option("--month", default=None, help="Key month YYYY-MM (xor-b64 key).")
+@click.option("--scheme", type=click.Choice(["auto", "xor-b64", "aes-gcm"]), default=None,
+              help="Default: config tiers.encryption_scheme (auto: aes-gcm when a key exists).")
+@click.option("--file", "file_", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Encrypt a plain-text T2 entry file in place (backed up first).")
+@common_options
+@handle_errors
+def encrypt_cmd(skill, month, scheme, file_, workspace, json_, verbose):
+    """Encrypt stdin and print the ciphertext (or seal a T2 file in place)."""
+    from memory_manager import crypto
+    from memory_manager.names import validate_skill
+
+    if file_ is not None:
+        return _file_op(file_, workspace, False, scheme, False, json_)
+    validate_skill(skill)
+    _check_month(month)
+    _, cfg = _context(workspace, must_exist=False)
+    sealed = crypto.encrypt(sys.stdin.read(), skill, month, cfg, scheme)
+    if json_:
+        emit_json({"ciphertext": sealed.ciphertext, **sealed.params})
+    else:
+        sys.stdout.write(sealed.ciphertext + "\n")
+    return 0
+
+
+@crypt.command("decrypt")
+@click.option("--skill", default=None, help="Skill name.")
+@click.option("--month", default=None, help="Key month YYYY-MM.")
+@click.option("--scheme", type=click.Choice(["xor-b64", "aes-gcm"]), default=None,
+              help="Default: aes-gcm for 'aesgcm:v1:' text, else xor-b64.")
+@click.option("--text-encoding", type=click.Choice(["latin-1", "utf-8"]), default=None,
+              help="xor-b64 only: how the text was encoded (default: the seed's latin-1, then utf-8).")
+@click.option("--file", "file_", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Decrypt a T2 entry file in place (backed up first; needs --approved).")
+@click.option("--approved", is_flag=True, help="The user approved decrypting the file in place.")
+@common_options
+@handle_errors
+def decrypt_cmd(skill, month, scheme, text_encoding, file_, approved, workspace, json_, verbose):
+    """Decrypt stdin and print the plain text (or a T2 file in place)."""
+    from memory_manager import crypto
+    from memory_manager.errors import CryptoError
+    from memory_manager.names import validate_skill
+
+    if file_ is not None:
+        return _file_op(file_, workspace, True, None, approved, json_)
+    validate_skill(skill)
+    _check_month(month)
+    _, cfg = _context(workspace, must_exist=False)
+    data = sys.stdin.read().strip()
+    params = {"scheme": scheme} if scheme else {}
+    if text_encoding:
+        params["text_encoding"] = text_encoding
+        text = crypto.decrypt(data, skill, month, params, cfg)
+    else:
+        try:
+            text = crypto.decrypt(data, skill, month, params, cfg)
+        except CryptoError:
+            if crypto.looks_encrypted(data) or scheme == "aes-gcm":
+                raise
+            text = crypto.decrypt(data, skill, month, dict(params, text_encoding="utf-8"), cfg)
+        if not crypto.looks_encrypted(data) and scheme != "aes-gcm" and not crypto.plausible(text):
+            try:  # latin-1 gave control characters: the text was written with the utf-8 rule
+                text = crypto.decrypt(data, skill, month, dict(params, text_encoding="utf-8"), cfg)
+            except CryptoError:
+                pass
+    if json_:
+        emit_json({"plaintext": text})
+    else:
+        sys.stdout.write(text + ("" if text.endswith("\n") else "\n"))
+    return 0
+
+
+@crypt.command("keygen")
+@common_options
+@handle_errors
+def keygen_cmd(workspace, json_, verbose):
+    """Create the AES-256 key file (mode 0600, in the user's config folder, never in the workspace)."""
+    from memory_manager import crypto
+
+    ws, cfg = _context(workspace, must_exist=False)
+    path = crypto.keygen(cfg, ws)
+    if json_:
+        emit_json({"key_file": str(path), "mode": "0600"})
+    else:
+        stdout.print(f"created key file {path} (mode 0600); keep a safe copy: without it aes-gcm entries "
+                     "cannot be read", markup=False)
+    return 0
+
+
+if __name__ == "__main__":
+    run(crypt)

@@ -1,0 +1,169 @@
+import os
+from pathlib import Path
+
+import pytest
+
+from memory_manager import entries
+from memory_manager.config import load_config
+from memory_manager.errors import MalformedFileError
+
+
+@pytest.fixture
+def cfg():
+    return load_config()
+
+
+SEED_EXAMPLE = """## [2026-03-03] 记忆系统升级
+- 因：原记忆目录混乱，查找困难
+- 改：目录调整为 daily/ + knowledge/，上传 v1.1.0
+- 待：检查 ClawHub 描述
+"""
+
+
+def test_parse_seed_section_without_id_gets_the_stable_id():
+    [section] = entries.parse_daily(SEED_EXAMPLE)
+    assert (section.date, section.topic) == ("2026-03-03", "记忆系统升级")
+    assert section.id == entries.daily_id("2026-03-03", "记忆系统升级")
+    assert section.id.startswith("d-20260303-") and len(section.id) == 19
+    assert section.lines_of("cause") == ["原记忆目录混乱，查找困难"]
+    assert section.lines_of("change") == ["目录调整为 daily/ + knowledge/，上传 v1.1.0"]
+    assert section.lines_of("todo") == ["检查 ClawHub 描述"]
+
+
+def test_english_labels_and_pinned_are_read():
+    text = "## [2026-03-04] Feishu\n<!-- id: d-20260304-deadbeef -->\n<!-- pinned -->\n- Cause: a\n- Change: b\n- todo: c\n"
+    [section] = entries.parse_daily(text)
+    assert section.id == "d-20260304-deadbeef" and section.pinned
+    assert section.items == [("cause", "a"), ("change", "b"), ("todo", "c")]
+
+
+def test_new_section_renders_the_contract_form():
+    text, ident, added = entries.merge_daily_text("", "2026-03-03", "记忆系统升级",
+                                                  entries.ordered_items(["因1"], ["改1"], ["待1"]), "zh")
+    assert text == f"## [2026-03-03] 记忆系统升级\n<!-- id: {ident} -->\n- 因：因1\n- 改：改1\n- 待：待1\n"
+    assert len(added) == 3
+    text_en, _, _ = entries.merge_daily_text("", "2026-03-03", "T", [("change", "x")], "en")
+    assert "- Change: x" in text_en
+
+
+def test_same_topic_twice_merges_keeping_every_distinct_line_in_order():
+    text, ident, _ = entries.merge_daily_text("", "2026-03-03", "T", entries.ordered_items(["c1"], ["x1"], ["t1"]), "zh")
+    text, ident2, added = entries.merge_daily_text(text, "2026-03-03", "T",
+                                                   entries.ordered_items(["c1", "c2"], ["x2"], ["t1"]), "zh")
+    assert ident2 == ident and added == [("cause", "c2"), ("change", "x2")]
+    [section] = entries.parse_daily(text)
+    assert section.items == [("cause", "c1"), ("cause", "c2"), ("change", "x1"), ("change", "x2"), ("todo", "t1")]
+    again, _, added = entries.merge_daily_text(text, "2026-03-03", "T", [("change", "x1")], "zh")
+    assert again == text and added == []
+
+
+def test_merge_targets_the_right_section_among_several():
+    text = ""
+    for topic in ("A", "B"):
+        text, _, _ = entries.merge_daily_text(text, "2026-03-03", topic, [("change", topic.lower())], "zh")
+    text, _, _ = entries.merge_daily_text(text, "2026-03-03", "A", [("todo", "later")], "zh")
+    a, b = entries.parse_daily(text)
+    assert a.items == [("change", "a"), ("todo", "later")] and b.items == [("change", "b")]
+
+
+def _write(ws, rel, text, raw=None):
+    path = ws / "memory" / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(raw if raw is not None else text.encode("utf-8"))
+    return path
+
+
+def test_rebuild_indexes_matches_the_files_and_is_idempotent(ws, cfg):
+    _write(ws, "daily/2026-03-02.md", "## [2026-03-02] 飞书配置\n- 改：a\n\n## [2026-03-02] 电商网站\n- 改：b\n")
+    _write(ws, "daily/2026-03-03.md", "## [2026-03-03] 飞书配置\n- 改：c\n")
+    _write(ws, "knowledge/react.md", "---\nkey: react\n---\nbody\n")
+    _write(ws, "knowledge/oauth.md", "plain body, no frontmatter\n")
+    changed = entries.rebuild_indexes(ws, cfg)
+    assert sorted(p.name for p in changed) == ["daily-index.md", "knowledge-index.md"]
+    assert (ws / "memory/daily-index.md").read_text(encoding="utf-8") == (
+        "# 记忆索引\n\n- 飞书配置 → daily/2026-03-02.md,daily/2026-03-03.md\n- 电商网站 → daily/2026-03-02.md\n")
+    assert (ws / "memory/knowledge-index.md").read_text(encoding="utf-8") == "# 知识库索引\n\n- oauth\n- react\n"
+    before = os.stat(ws / "memory/daily-index.md").st_ino
+    assert entries.rebuild_indexes(ws, cfg) == []
+    assert os.stat(ws / "memory/daily-index.md").st_ino == before  # no change -> no write
+
+
+def test_rebuild_keeps_the_existing_topic_order_and_title_language(ws, cfg):
+    _write(ws, "daily/2026-03-02.md", "## [2026-03-02] A\n- 改：a\n\n## [2026-03-02] B\n- 改：b\n")
+    _write(ws, "daily-index.md", "# Memory Index\n\n- B → 2026-03-02.md\n- A → daily/2026-03-02.md\n")
+    entries.rebuild_indexes(ws, cfg)
+    assert (ws / "memory/daily-index.md").read_text(encoding="utf-8") == (
+        "# Memory Index\n\n- B → daily/2026-03-02.md\n- A → daily/2026-03-02.md\n")
+
+
+def test_parse_daily_index_accepts_the_seed_short_form():
+    assert entries.parse_daily_index("# 记忆索引\n\n- 飞书配置 → daily/2026-03-02.md,2026-03-03.md\n") == {
+        "飞书配置": ["daily/2026-03-02.md", "daily/2026-03-03.md"]}
+
+
+USER_FM = """---
+format: cmm-knowledge
+version: 1
+key: deploy
+answer: NO
+switch: on
+mode: 0755
+release: 1.10
+when: 2026-03-03
+说明: 中文说明
+tags:
+  - ops
+updated: 2026-03-03
+---
+Intro line.
+
+---
+
+A horizontal rule above belongs to the body.
+"""
+
+
+def test_updating_knowledge_keeps_user_values_byte_identical(tmp_path):
+    path = tmp_path / "deploy.md"
+    new = entries.update_knowledge_text(USER_FM, path, "New paragraph.", ["ops", "ci"], "2026-11-29")
+    old_lines, new_lines = USER_FM.split("\n"), new.split("\n")
+    for line in ("answer: NO", "switch: on", "mode: 0755", "release: 1.10", "when: 2026-03-03", "说明: 中文说明"):
+        assert line in old_lines and line in new_lines
+    assert "tags: [ops, ci]" in new_lines and "updated: 2026-11-29" in new_lines and "  - ops" not in new_lines
+    entry = entries.parse_knowledge(new, path)
+    assert entry.tags == ["ops", "ci"]
+    assert entry.literal["answer"] == "NO" and entry.literal["mode"] == "0755" and entry.literal["release"] == "1.10"
+    assert entry.body.endswith("A horizontal rule above belongs to the body.\n\nNew paragraph.")
+    assert "\n---\n" in entry.body
+    assert entries.update_knowledge_text(new, path, "New paragraph.", ["ci"], "2026-11-30") is None
+
+
+@pytest.mark.parametrize("text,fragment", [
+    ("---\nkey: [unclosed\n---\nbody\n", "not valid YAML"),
+    ("---\n- a list\n---\nbody\n", "must be a YAML mapping"),
+    ("---\nkey: k\ntags: {a: 1}\n---\nbody\n", "'tags'"),
+    ("---\nkey: k\npinned: maybe\n---\nbody\n", "'pinned'"),
+    ("---\nkey: k\nno closing line\n", "no closing"),
+    ("---\nformat: cmm-knowledge\nversion: 9\n---\nbody\n", "version"),
+])
+def test_malformed_knowledge_raises(tmp_path, text, fragment):
+    with pytest.raises(MalformedFileError) as err:
+        entries.parse_knowledge(text, tmp_path / "k.md")
+    assert fragment in str(err.value)
+
+
+def test_iter_knowledge_reports_and_skips_malformed_and_reads_bom_crlf(ws):
+    _write(ws, "knowledge/good.md", "", raw=b"\xef\xbb\xbf---\r\nkey: good\r\ntags: [a]\r\n---\r\nbody\r\n")
+    _write(ws, "knowledge/bad.md", "---\nkey: [\n---\nx\n")
+    problems = []
+    found = list(entries.iter_knowledge(ws, problems))
+    assert [e.key for e in found] == ["good"] and found[0].tags == ["a"] and found[0].body == "body"
+    assert len(problems) == 1 and problems[0].startswith("bad.md:")
+
+
+def test_yaml_scalar_quotes_what_yaml_would_change():
+    import yaml
+
+    for value in ["NO", "on", "0755", "1.10", "2026-03-03", "null", "a: b", "中文", "plain", "#x"]:
+        assert yaml.safe_load(f"k: {entries.yaml_scalar(value)}")["k"] == value
+    assert entries.yaml_scalar("plain") == "plain" and entries.yaml_scalar("NO") == '"NO"'

@@ -50,18 +50,28 @@ def optional(module: str, attr: str):
     return func
 
 
-def changed_since(ws: pathlib.Path, since: float) -> list[pathlib.Path]:
-    """Markdown files under memory/ (and MEMORY.md) modified after ``since`` (epoch seconds)."""
+def changed_since(ws: pathlib.Path, since: float, own: dict | None = None) -> list[pathlib.Path]:
+    """Markdown files under memory/ (and MEMORY.md) modified after ``since`` (epoch seconds).
+
+    ``own`` maps relative paths the last run wrote itself (indexes, sealed T2
+    files) to their mtime in ns; those are skipped while unchanged since.
+    """
+    own = own or {}
+
+    def ours(path: pathlib.Path) -> bool:
+        rel = path.relative_to(ws).as_posix()
+        return rel in own and path.stat().st_mtime_ns == own[rel]
+
     found = []
     root = ws / "memory"
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS]
         for name in filenames:
             path = pathlib.Path(dirpath) / name
-            if name.endswith(".md") and path.stat().st_mtime > since:
+            if name.endswith(".md") and path.stat().st_mtime > since and not ours(path):
                 found.append(path)
     memory_md = ws / "MEMORY.md"
-    if memory_md.is_file() and memory_md.stat().st_mtime > since:
+    if memory_md.is_file() and memory_md.stat().st_mtime > since and not ours(memory_md):
         found.append(memory_md)
     return sorted(found)
 
@@ -79,11 +89,14 @@ def finding_line(ws: pathlib.Path, finding) -> str:
     return f"{where}: {get('category', '?')} ({get('rule', '?')})"
 
 
-def read_stamp(ws: pathlib.Path) -> float:
+def read_stamp(ws: pathlib.Path) -> tuple[float, dict]:
+    """(start of the last run in epoch seconds, the files it wrote) or (0, {})."""
     try:
-        return float(json.loads((ws / STAMP_RELPATH).read_text(encoding="utf-8"))["at"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return 0.0
+        doc = json.loads((ws / STAMP_RELPATH).read_text(encoding="utf-8"))
+        own = doc.get("own") if isinstance(doc.get("own"), dict) else {}
+        return float(doc["at"]), own
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return 0.0, {}
 
 
 def trim_usage(ws: pathlib.Path) -> None:
@@ -122,8 +135,9 @@ def maintain(ws: pathlib.Path, only: str | None = None) -> bool:
     ok = True
     if only != "cleanup":
         started = time.time()
-        since = read_stamp(ws)
-        changed = changed_since(ws, since)
+        since, own = read_stamp(ws)
+        changed = changed_since(ws, since, own)
+        written: list[pathlib.Path] = []
         rebuild = optional("entries", "rebuild_indexes")
         seal = optional("tiers", "seal_plaintext_t2")
         audit = optional("audit", "audit_paths")
@@ -133,6 +147,7 @@ def maintain(ws: pathlib.Path, only: str | None = None) -> bool:
                     continue
                 try:
                     paths = func(ws, cfg)
+                    written += [pathlib.Path(p) for p in paths or []]
                     if paths:
                         note(f"{label}: {', '.join(str(p) for p in paths)}")
                 except Exception as exc:  # noqa: BLE001 - one failing step must not stop the others
@@ -152,8 +167,17 @@ def maintain(ws: pathlib.Path, only: str | None = None) -> bool:
                 atomic_write(ws / PENDING_RELPATH, (json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
                              .encode("utf-8"), mode=0o600)
                 note(f"audit: {len(lines)} finding(s) queued for the next bootstrap note")
+        # The stamp is the start time, so a user's edit made during this run
+        # is audited next time; our own writes are listed so they are not.
+        own_now = {}
+        for path in written:
+            try:
+                own_now[path.relative_to(ws).as_posix()] = path.stat().st_mtime_ns
+            except (OSError, ValueError):
+                pass
         atomic_write(ws / STAMP_RELPATH, (json.dumps({"format": "cmm-maintain-stamp", "version": 1,
-                                                      "at": started}) + "\n").encode("utf-8"), mode=0o600)
+                                                      "at": started, "own": own_now}, ensure_ascii=False)
+                                          + "\n").encode("utf-8"), mode=0o600)
     ok = run_cleanup(ws) and ok
     return ok
 

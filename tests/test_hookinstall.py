@@ -188,3 +188,18 @@ def test_manifest_hook_md_and_config_agree():
         key = hook["switch"].split(".", 1)[1]
         assert switches[key] is True and f"hooks.{key}: false" in text
         assert all(hookrun.SWITCH[event] == key for event in hook["events"])
+
+
+def test_hook_step_for_init_plan(ws):
+    step = hookinstall.HookStep(ws, ROOT, openclaw=None)
+    assert not step.empty and len(step.planned.changed) == 12
+    backup = backups.start(ws, "init")
+    step.record(backup)
+    assert not (ws / "hooks").exists()   # recording changes nothing
+    recorded = {e["path"] for e in backup.entries}
+    assert {"hooks", f"hooks/{NAMES[0]}", f"hooks/{NAMES[0]}/bundle-path.json"} <= recorded
+    report = step.apply(backup)
+    assert step.report is report and len(report.changed) == 12
+    backups.restore(ws, backup.id)
+    assert not (ws / "hooks").exists()
+    assert hookinstall.HookStep(ws, ROOT, openclaw=None).empty is False

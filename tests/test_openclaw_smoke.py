@@ -105,8 +105,8 @@ def test_hooks_fire_in_a_real_gateway(sandbox, monkeypatch):
         assert listed[name]["eligible"] and listed[name]["loadable"]
 
     # 2. A memory tree with an index line the bootstrap note must carry.
-    (ws / "memory" / "daily").mkdir(parents=True, exist_ok=True)
-    (ws / "memory" / "knowledge").mkdir(exist_ok=True)
+    for sub in ("daily", "knowledge", "tier1-public", "tier2-internal", "archive"):
+        (ws / "memory" / sub).mkdir(parents=True, exist_ok=True)
     (ws / "memory" / "memory-manager.json").write_text('{"language": "en"}')
     (ws / "memory" / "daily-index.md").write_text("# Memory Index\n\n- smoke-marker-topic → daily/2026-11-29.md\n")
     (ws / "memory" / "knowledge-index.md").write_text("# Knowledge Index\n\n- smoke-knowledge-key\n")
@@ -178,3 +178,11 @@ def test_hooks_fire_in_a_real_gateway(sandbox, monkeypatch):
     say("maintain.log:\n" + maintain_log)
     assert "start (command:new)" in maintain_log and "start (gateway:startup)" in maintain_log
     assert "Traceback" not in maintain_log
+
+    # 5. doctor, against the real openclaw, resolving the workspace from OpenClaw's config.
+    doctor = subprocess.run([sys.executable, str(sb["skill"] / "scripts" / "doctor.py")], env=sb["env"],
+                            cwd=sb["cache"], capture_output=True, text=True, timeout=300)
+    say(f"doctor.py (exit {doctor.returncode}):\n" + doctor.stdout + doctor.stderr[-500:])
+    assert f"✓ workspace: {ws} (chosen by openclaw config agents.entries.main.workspace)" in doctor.stdout
+    for name in report.hooks:
+        assert f"✓ hook {name}: eligible and enabled" in doctor.stdout

@@ -108,6 +108,14 @@ def test_hooks_fire_in_a_real_gateway(sandbox, monkeypatch):
     for sub in ("daily", "knowledge", "tier1-public", "tier2-internal", "archive"):
         (ws / "memory" / sub).mkdir(parents=True, exist_ok=True)
     (ws / "memory" / "memory-manager.json").write_text('{"language": "en"}')
+    # A daily note and a knowledge entry (contracts format): the store rebuilds the
+    # indexes from them (cleanup at gateway:startup does), so the index lines are real.
+    (ws / "memory" / "daily" / "2026-11-29.md").write_text(
+        "## [2026-11-29] smoke-marker-topic\n<!-- id: d-20261129-5a0e0001 -->\n"
+        "- Cause: smoke test\n- Change: installed the hooks\n- Todo: none\n")
+    (ws / "memory" / "knowledge" / "smoke-knowledge-key.md").write_text(
+        "---\nformat: cmm-knowledge\nversion: 1\nid: k-5a0e0001\nkey: smoke-knowledge-key\ntags: [smoke]\n"
+        "created: 2026-11-29\nupdated: 2026-11-29\n---\nThe hooks are installed by init.\n")
     (ws / "memory" / "daily-index.md").write_text("# Memory Index\n\n- smoke-marker-topic → daily/2026-11-29.md\n")
     (ws / "memory" / "knowledge-index.md").write_text("# Knowledge Index\n\n- smoke-knowledge-key\n")
 

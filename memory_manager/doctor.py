@@ -1,0 +1,210 @@
+"""Installation checks for ``scripts/doctor.py``: what is wrong, and how to fix it.
+
+Each check is a dict ``{"name", "status", "detail", "fix"}`` with status
+``ok``, ``warn`` (worth knowing, not broken) or ``fail``. :func:`diagnose`
+runs them all and never raises: a check that cannot run is itself reported.
+"""
+from __future__ import annotations
+
+import json
+import platform
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from . import SKILL_NAME, __version__, deps, hookinstall
+from .errors import MemoryManagerError
+
+MIN_PYTHON = (3, 10)
+MEMORY_DIRS = ("daily", "knowledge", "tier1-public", "tier2-internal", "archive")
+#: First line of each index, by language (contracts: init writes them).
+INDEX_TITLES = {"daily-index.md": ("# 记忆索引", "# Memory Index"),
+                "knowledge-index.md": ("# 知识库索引", "# Knowledge Index")}
+OPENCLAW_TIMEOUT_S = 120
+
+Runner = Callable[[list[str]], "subprocess.CompletedProcess[str]"]
+
+
+def _check(name: str, status: str, detail: str, fix: str | None = None) -> dict[str, Any]:
+    return {"name": name, "status": status, "detail": detail, "fix": fix}
+
+
+def _run(cmd: list[str]) -> "subprocess.CompletedProcess[str]":
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=OPENCLAW_TIMEOUT_S, stdin=subprocess.DEVNULL)
+
+
+def _json_tail(text: str) -> Any:
+    start = text.find("{")
+    if start < 0:
+        return None
+    try:
+        return json.loads(text[start:])
+    except ValueError:
+        return None
+
+
+def check_python() -> list[dict[str, Any]]:
+    checks = []
+    version = platform.python_version()
+    if sys.version_info[:2] < MIN_PYTHON:
+        checks.append(_check("python", "fail", f"Python {version} at {sys.executable}",
+                             f"install Python {MIN_PYTHON[0]}.{MIN_PYTHON[1]} or newer"))
+    else:
+        checks.append(_check("python", "ok", f"Python {version} at {sys.executable}"))
+    absent = deps.missing()
+    if absent:
+        checks.append(_check("dependencies", "fail", "missing: " + ", ".join(absent),
+                             " ".join(deps.install_command())))
+    else:
+        checks.append(_check("dependencies", "ok", "all importable"))
+    return checks
+
+
+def check_openclaw(ws: Path | None, bundle_root: Path, runner: Runner, which: Callable[[str], str | None]
+                   ) -> list[dict[str, Any]]:
+    """OpenClaw version, skill eligibility, each hook's eligibility and enablement."""
+    exe = which("openclaw")
+    if not exe:
+        return [_check("openclaw", "warn", "the openclaw command is not on PATH; skill and hook state not checked",
+                       "run doctor where openclaw is installed, or add it to PATH")]
+    checks = []
+    try:
+        proc = runner([exe, "--version"])
+        version = (proc.stdout.strip().splitlines() or ["?"])[-1]
+        checks.append(_check("openclaw", "ok" if proc.returncode == 0 else "fail", version))
+        skill = _json_tail(runner([exe, "skills", "info", SKILL_NAME, "--json"]).stdout)
+        if not isinstance(skill, dict):
+            checks.append(_check("skill", "fail", f"OpenClaw does not list the skill {SKILL_NAME}",
+                                 f"put the bundle in <workspace>/skills/{SKILL_NAME} or ~/.openclaw/skills"))
+        elif skill.get("eligible") and not skill.get("disabled"):
+            checks.append(_check("skill", "ok", f"eligible, from {skill.get('baseDir')}"))
+        else:
+            missing = {k: v for k, v in (skill.get("missing") or {}).items() if v}
+            checks.append(_check("skill", "fail", f"not eligible (disabled={skill.get('disabled')}, missing={missing})",
+                                 f"openclaw skills info {SKILL_NAME}"))
+        listed = hookinstall.parse_hooks_list(runner([exe, "hooks", "list", "--json"]).stdout)
+        for name in hookinstall.bundle_hooks(bundle_root):
+            hook = listed.get(name)
+            if hook is None:
+                checks.append(_check(f"hook {name}", "fail", "not installed where OpenClaw looks",
+                                     "python3 scripts/init.py (installs the hooks)"))
+            elif not hook.get("eligible"):
+                missing = {k: v for k, v in (hook.get("missing") or {}).items() if v}
+                checks.append(_check(f"hook {name}", "fail", f"not eligible (missing {missing})",
+                                     "make python3 available on the Gateway's PATH"))
+            elif hook.get("disabled") or not hook.get("enabledByConfig", True):
+                checks.append(_check(f"hook {name}", "fail", "installed but not enabled",
+                                     f"openclaw hooks enable {name}, then restart the Gateway"))
+            else:
+                checks.append(_check(f"hook {name}", "ok", "eligible and enabled"))
+    except (OSError, subprocess.SubprocessError) as exc:
+        checks.append(_check("openclaw", "fail", f"running openclaw failed: {exc}"))
+    return checks
+
+
+def check_installed_hooks(ws: Path, bundle_root: Path) -> list[dict[str, Any]]:
+    """The copies in ``<ws>/hooks``: present, current, and pointing at a bundle that exists."""
+    checks = []
+    for name in hookinstall.bundle_hooks(bundle_root):
+        folder = ws / "hooks" / name
+        if not folder.is_dir():
+            checks.append(_check(f"hook files {name}", "warn", f"{folder} is absent (hooks not installed)",
+                                 "python3 scripts/init.py"))
+            continue
+        try:
+            doc = json.loads((folder / hookinstall.BUNDLE_PATH_FILE).read_text(encoding="utf-8"))
+            target = Path(doc["bundle"])
+        except (OSError, ValueError, KeyError, TypeError):
+            checks.append(_check(f"hook files {name}", "fail", "bundle-path.json missing or unreadable",
+                                 "python3 scripts/init.py (reinstalls the hooks)"))
+            continue
+        if not (target / "scripts" / "hook.py").is_file():
+            checks.append(_check(f"hook files {name}", "fail", f"points at {target}, which has no scripts/hook.py",
+                                 "python3 scripts/init.py from the bundle's current location"))
+            continue
+        python = doc.get("python")
+        if isinstance(python, str) and not Path(python).exists():
+            checks.append(_check(f"hook files {name}", "warn", f"the recorded Python {python} is gone; "
+                                 "the hook falls back to python3 on PATH", "python3 scripts/init.py"))
+            continue
+        stale = [f for f in hookinstall.HOOK_FILES
+                 if (bundle_root / "hooks" / name / f).is_file()
+                 and (not (folder / f).is_file()
+                      or (folder / f).read_bytes() != (bundle_root / "hooks" / name / f).read_bytes())]
+        if stale:
+            checks.append(_check(f"hook files {name}", "warn", "older copy: " + ", ".join(stale),
+                                 "python3 scripts/init.py, then restart the Gateway"))
+        else:
+            checks.append(_check(f"hook files {name}", "ok", f"bundle {target}"))
+    return checks
+
+
+def check_memory_tree(ws: Path) -> list[dict[str, Any]]:
+    mem = ws / "memory"
+    absent = [d for d in MEMORY_DIRS if not (mem / d).is_dir()]
+    checks = []
+    if absent:
+        checks.append(_check("memory tree", "fail", "missing: " + ", ".join(f"memory/{d}/" for d in absent),
+                             "python3 scripts/init.py"))
+    else:
+        checks.append(_check("memory tree", "ok", f"{mem}"))
+    for name, titles in INDEX_TITLES.items():
+        path = mem / name
+        try:
+            first = path.read_text(encoding="utf-8-sig").splitlines()[:1]
+        except FileNotFoundError:
+            checks.append(_check(f"index {name}", "fail", "missing", "python3 scripts/init.py"))
+            continue
+        except (OSError, UnicodeDecodeError) as exc:
+            checks.append(_check(f"index {name}", "fail", f"unreadable ({exc.__class__.__name__})",
+                                 f"check memory/{name}"))
+            continue
+        if not first or first[0].strip() not in titles:
+            checks.append(_check(f"index {name}", "warn", f"unexpected first line {first[:1]}",
+                                 "the store rebuilds indexes after each session; or rerun init"))
+        else:
+            entries = sum(1 for line in path.read_text(encoding="utf-8-sig").splitlines() if line.startswith("- "))
+            checks.append(_check(f"index {name}", "ok", f"{entries} entries"))
+    return checks
+
+
+def diagnose(workspace: Any, bundle_root: Path, use_openclaw: bool = True, runner: Runner | None = None,
+             which: Callable[[str], str | None] = shutil.which) -> dict[str, Any]:
+    """Run every check. Returns ``{"ok", "version", "workspace", "rule", "checks": [...]}``.
+
+    ``ok`` is false when any check has status ``fail``.
+    """
+    from .config import load_config
+    from .workspace import resolve_workspace
+
+    checks = check_python()
+    ws = rule = None
+    try:
+        resolved = resolve_workspace(workspace)
+        ws, rule = resolved.path, resolved.rule
+        checks.append(_check("workspace", "ok", f"{ws} (chosen by {rule})"))
+    except MemoryManagerError as exc:
+        checks.append(_check("workspace", "fail", str(exc), "pass --workspace DIR or set OPENCLAW_WORKSPACE_DIR"))
+    cfg = None
+    try:
+        cfg = load_config(ws)
+        checks.append(_check("config", "ok", f"language {cfg['language']}, hooks "
+                             + ", ".join(k for k, v in cfg["hooks"].items() if v is True) + " on"))
+    except MemoryManagerError as exc:
+        checks.append(_check("config", "fail", str(exc), "fix or remove memory/memory-manager.json"))
+    if ws is not None:
+        checks += check_memory_tree(ws)
+        checks += check_installed_hooks(ws, bundle_root)
+        try:
+            from . import context
+
+            usage = context.measure()
+            checks.append(_check("context", "ok", context.describe(usage, cfg)))
+        except Exception as exc:  # noqa: BLE001 - informational only
+            checks.append(_check("context", "warn", f"could not measure ({exc})"))
+    if use_openclaw:
+        checks += check_openclaw(ws, bundle_root, runner or _run, which)
+    return {"ok": all(c["status"] != "fail" for c in checks), "version": __version__,
+            "workspace": str(ws) if ws else None, "rule": rule, "checks": checks}

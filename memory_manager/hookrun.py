@@ -1,0 +1,340 @@
+"""The hook entry point's logic (``scripts/hook.py`` is a two-line stub that calls :func:`main`).
+
+It lives in the package so that its bytecode is cached: the per-turn path
+pays no compile step. Standard library only, always exits 0, diagnostics on stderr only: a hook
+fails open, so an error here never stops the agent's turn.
+
+stdout protocol (``cmm-hook`` v1, read by ``hooks/*/handler.js``; see
+``references/formats.md``): exactly one line holding one JSON object::
+
+    {"protocol": "cmm-hook", "version": 1,
+     "bootstrapFiles": [{"name": ..., "path": ..., "content": ..., "missing": false}],
+     "log": ["line for the Gateway log", ...]}
+
+The handler appends ``bootstrapFiles`` to ``event.context.bootstrapFiles`` (only
+``agent:bootstrap`` has that array) and writes each ``log`` line to the Gateway
+log. An empty stdout means "nothing to do".
+
+Events (OpenClaw 2026.9.6) and the ``hooks`` switch in ``config.json``:
+
+* ``agent:bootstrap`` (``hooks.bootstrap``): measure context usage; add a small
+  bootstrap file when a threshold is passed (record progress now, end the
+  reply with the status line), with the daily and knowledge indexes and any
+  finding of the last maintenance run.
+* ``message:sent`` (``hooks.post_response``), ``command:new``,
+  ``command:reset``, ``session:compact:before`` (``hooks.session_end``):
+  record usage, then start ``scripts/maintain.py`` detached.
+* ``gateway:startup`` (``hooks.gateway_startup``): start ``cleanup.py --if-due``
+  detached (through maintain.py ``--only cleanup``).
+"""
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import sys
+import time
+
+BUNDLE = pathlib.Path(__file__).resolve().parents[1]  # the bundle root (this file is memory_manager/hookrun.py)
+PROTOCOL = {"protocol": "cmm-hook", "version": 1}
+#: Name and (virtual) path of the bootstrap file we add. OpenClaw dedupes
+#: bootstrap files by path, so the path must be ours alone.
+NOTE_NAME = "MEMORY-MANAGER.md"
+NOTE_RELPATH = "memory/.cache/bootstrap-note.md"
+#: Usage records and pending findings live in memory/.state (not derivable).
+USAGE_RELPATH = "memory/.state/context-usage.jsonl"
+PENDING_RELPATH = "memory/.state/bootstrap-note.json"
+MAINTAIN_STAMP_RELPATH = "memory/.state/maintain-last.json"
+#: Token budget for the whole bootstrap note: "a few hundred tokens at most"
+#: (issue 6); it is added to the context of every turn, so it stays small.
+NOTE_TOKEN_BUDGET = 400
+#: message:sent fires on every channel delivery (one per chunked payload);
+#: maintenance more often than this is wasted work.
+MESSAGE_SENT_MIN_INTERVAL_S = 60
+
+SWITCH = {
+    "agent:bootstrap": "bootstrap",
+    "message:sent": "post_response",
+    "command:new": "session_end",
+    "command:reset": "session_end",
+    "session:compact:before": "session_end",
+    "gateway:startup": "gateway_startup",
+}
+
+TEXT = {
+    "zh": {
+        "title": "# 记忆管理（complex-memory-manager）",
+        "act": "上下文正在变满：现在就把当前进度写进今天的日记（因/改/待），回复的最后一行原样附上这条状态：",
+        "findings": "## 上次维护发现的问题（请告知用户）",
+        "daily": "## 记忆索引（memory/daily-index.md）",
+        "knowledge": "## 知识库索引（memory/knowledge-index.md）",
+        "more": "……另有 {n} 行，见 {path}",
+        "recall": "回忆时先查上面的索引，再读对应的条目。",
+    },
+    "en": {
+        "title": "# Memory manager (complex-memory-manager)",
+        "act": "The context is filling up: record the current progress in today's daily note "
+               "(Cause/Change/Todo) now, and end your reply with this status line, as is:",
+        "findings": "## Findings of the last maintenance run (tell the user)",
+        "daily": "## Memory index (memory/daily-index.md)",
+        "knowledge": "## Knowledge index (memory/knowledge-index.md)",
+        "more": "... {n} more lines in {path}",
+        "recall": "To recall, start from the indexes above, then read the entry.",
+    },
+}
+
+
+def warn(message: str) -> None:
+    """A diagnostic for stderr (the handler forwards it to the Gateway log)."""
+    sys.stderr.write(f"complex-memory-manager hook: {message}\n")
+
+
+def event_key(event: dict) -> str:
+    return f"{event.get('type', '')}:{event.get('action', '')}"
+
+
+def estimate_tokens(text: str) -> int:
+    """Rough token count: ~4 ASCII characters per token, one per CJK/other character.
+
+    Errs high for Chinese so the budget holds in both languages.
+    """
+    ascii_chars = sum(1 for ch in text if ord(ch) < 128)
+    return ascii_chars // 4 + (len(text) - ascii_chars)
+
+
+def index_lines(path: pathlib.Path) -> list[str]:
+    """Entry lines (``- ...``) of an index file; [] when absent or unreadable."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return []
+    return [line.rstrip() for line in text.splitlines() if line.startswith("- ")]
+
+
+def take_pending(ws: pathlib.Path) -> list[str]:
+    """Read and remove the findings maintain.py left for the next bootstrap note.
+
+    They are shown once: the note goes into one turn's context and the agent
+    is asked to tell the user.
+    """
+    path = ws / PENDING_RELPATH
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError) as exc:
+        warn(f"ignoring unreadable {PENDING_RELPATH} ({exc.__class__.__name__})")
+        return []
+    lines = [f"- {item}" for item in doc.get("lines", []) if isinstance(item, str)]
+    try:
+        path.unlink()
+    except OSError:
+        pass
+    return lines
+
+
+def build_note(ws: pathlib.Path, cfg: dict, status: str | None, findings: list[str]) -> str | None:
+    """Return the bootstrap note's Markdown, or None when there is nothing to say.
+
+    Order of priority inside the token budget: the status instruction, the
+    findings, then index lines (as many as fit, each index capped at half of
+    what is left, with a pointer to the full file).
+    """
+    text = TEXT.get(cfg.get("language", "zh"), TEXT["en"])
+    daily = index_lines(ws / "memory" / "daily-index.md")
+    knowledge = index_lines(ws / "memory" / "knowledge-index.md")
+    if not status and not findings and not daily and not knowledge:
+        return None
+    parts = [text["title"]]
+    if status:
+        parts += ["", text["act"], "", status]
+    if findings:
+        parts += ["", text["findings"], *findings]
+    used = estimate_tokens("\n".join(parts))
+    for heading, lines, rel in ((text["daily"], daily, "memory/daily-index.md"),
+                                (text["knowledge"], knowledge, "memory/knowledge-index.md")):
+        if not lines:
+            continue
+        share = (NOTE_TOKEN_BUDGET - used) // 2 if rel.startswith("memory/daily") and knowledge else \
+            NOTE_TOKEN_BUDGET - used
+        block = ["", heading]
+        cost = estimate_tokens("\n".join(block))
+        shown = 0
+        for line in lines:
+            line_cost = estimate_tokens(line) + 1
+            if cost + line_cost > share - 12:  # keep room for the "more lines" pointer
+                break
+            block.append(line)
+            cost += line_cost
+            shown += 1
+        if shown == 0:
+            continue
+        if shown < len(lines):
+            block.append(text["more"].format(n=len(lines) - shown, path=rel))
+        parts += block
+        used += estimate_tokens("\n".join(block))
+    if daily or knowledge:
+        parts += ["", text["recall"]]
+    return "\n".join(parts) + "\n"
+
+
+def record_usage(ws: pathlib.Path, key: str, usage, cfg: dict) -> None:
+    """Append one usage record (``cmm-context-usage`` v1) to memory/.state/context-usage.jsonl.
+
+    A single O_APPEND write of one short line: concurrent hooks cannot
+    interleave inside it, so no lock is needed here (maintain.py trims the
+    file under the workspace lock).
+    """
+    state = ws / "memory" / ".state"
+    if not (ws / "memory").is_dir():
+        warn(f"{ws}/memory is missing (run init); usage not recorded")
+        return
+    from memory_manager.clock import now
+
+    doc = {"v": 1, "at": now().isoformat(timespec="seconds"), "event": key,
+           "session": usage.session_key, "used": usage.used, "window": usage.window,
+           "percent": usage.percent, "source": usage.source}
+    state.mkdir(parents=True, exist_ok=True)
+    fd = os.open(state / "context-usage.jsonl", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, (json.dumps(doc, ensure_ascii=False) + "\n").encode("utf-8"))
+    finally:
+        os.close(fd)
+
+
+def measure_for(event: dict):
+    """Usage for the event: counts carried by the event when complete, else the store."""
+    from memory_manager import context
+
+    usage, key = context.from_event(event)
+    if usage is not None and usage.known:
+        return usage
+    session = None if key in (None, "unknown") else key
+    ctx = event.get("context") if isinstance(event.get("context"), dict) else {}
+    measured = context.measure(agent=ctx.get("agentId") if isinstance(ctx.get("agentId"), str) else None,
+                               session_key=session)
+    if usage is not None and usage.used is not None and measured.window:
+        # compact:before gives the tokens, the store gives the window.
+        measured.used, measured.source = usage.used, "event"
+    return measured
+
+
+def spawn_maintenance(ws: pathlib.Path, key: str, only: str | None = None) -> int | None:
+    """Start scripts/maintain.py detached (own session, no pipes); return its pid.
+
+    Detached so the turn never waits on index rebuilds, sealing, audits or
+    cleanup; its output goes to memory/.state/maintain.log.
+    """
+    import subprocess
+
+    log_dir = ws / "memory" / ".state"
+    log_dir.mkdir(parents=True, exist_ok=True)
+    cmd = [sys.executable, str(BUNDLE / "scripts" / "maintain.py"), "--workspace", str(ws), "--event", key]
+    if only:
+        cmd += ["--only", only]
+    with open(log_dir / "maintain.log", "ab") as log:
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                                start_new_session=True, close_fds=True)
+    return proc.pid
+
+
+def maintenance_due(ws: pathlib.Path, key: str) -> bool:
+    if key != "message:sent":
+        return True
+    try:
+        age = time.time() - (ws / MAINTAIN_STAMP_RELPATH).stat().st_mtime
+    except OSError:
+        return True
+    return age >= MESSAGE_SENT_MIN_INTERVAL_S
+
+
+def handle(event: dict) -> dict:
+    """Dispatch one event; return the stdout document (may have nothing to add)."""
+    from memory_manager.config import load_config
+    from memory_manager.workspace import resolve_workspace
+
+    key = event_key(event)
+    out = dict(PROTOCOL, bootstrapFiles=[], log=[])
+    if key not in SWITCH:
+        return out
+    ws = resolve_workspace(None, event=event).path
+    cfg = load_config(ws)
+    if not cfg["hooks"].get(SWITCH[key], True):
+        out["log"].append(f"{key}: switched off (hooks.{SWITCH[key]})")
+        return out
+    if key == "agent:bootstrap":
+        from memory_manager import context
+
+        usage = measure_for(event)
+        status = context.status_line(usage, cfg)
+        findings = take_pending(ws)
+        note = build_note(ws, cfg, status, findings)
+        summary = context.describe(usage, cfg)
+        if note:
+            out["bootstrapFiles"].append({"name": NOTE_NAME, "path": str(ws / NOTE_RELPATH),
+                                          "content": note, "missing": False})
+        out["log"].append(f"{key}: {summary}; note {'added' if note else 'not needed'}"
+                          f"{' (level ' + str(context.level(usage, cfg)) + ')' if status else ''}")
+        return out
+    if key == "gateway:startup":
+        from memory_manager.deps import missing
+
+        absent = missing()
+        if absent:
+            out["log"].append(f"{key}: cleanup skipped: python3 lacks {', '.join(absent)} "
+                              f"(run: python3 -m pip install --user -r {BUNDLE / 'requirements.txt'})")
+            return out
+        pid = spawn_maintenance(ws, key, only="cleanup")
+        out["log"].append(f"{key}: cleanup --if-due started (pid {pid}) for {ws}")
+        return out
+    usage = measure_for(event)
+    from memory_manager import context
+
+    record_usage(ws, key, usage, cfg)
+    from memory_manager.deps import missing
+
+    absent = missing()
+    if absent:
+        out["log"].append(f"{key}: {context.describe(usage, cfg)}; maintenance skipped: python3 lacks "
+                          f"{', '.join(absent)} (run: python3 -m pip install --user -r {BUNDLE / 'requirements.txt'})")
+    elif maintenance_due(ws, key):
+        pid = spawn_maintenance(ws, key)
+        out["log"].append(f"{key}: {context.describe(usage, cfg)}; maintenance started (pid {pid})")
+    else:
+        out["log"].append(f"{key}: {context.describe(usage, cfg)}; maintenance ran recently")
+    return out
+
+
+USAGE = """usage: hook.py [--help] [--version] < event.json
+
+Run by the complex-memory-manager OpenClaw hooks with the hook event as JSON on
+stdin. Prints one cmm-hook v1 JSON line (bootstrap files and Gateway log lines)
+and always exits 0; diagnostics go to stderr. Events: agent:bootstrap,
+message:sent, command:new, command:reset, session:compact:before, gateway:startup.
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Read the event, handle it, print the protocol line; always 0 (fail open)."""
+    argv = sys.argv[1:] if argv is None else argv
+    if "--help" in argv or "-h" in argv:
+        sys.stdout.write(USAGE)
+        return 0
+    if "--version" in argv:
+        from memory_manager import __version__
+
+        sys.stdout.write(f"complex-memory-manager {__version__}\n")
+        return 0
+    try:
+        raw = sys.stdin.read()
+        event = json.loads(raw) if raw.strip() else {}
+        if not isinstance(event, dict):
+            raise ValueError("the event is not a JSON object")
+        out = handle(event)
+    except Exception as exc:  # noqa: BLE001 - a hook fails open, whatever went wrong
+        warn(f"{exc.__class__.__name__}: {exc}")
+        return 0
+    if out["bootstrapFiles"] or out["log"]:
+        sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+    return 0
+

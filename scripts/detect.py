@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""detect.py: how full is a session's context? Prints the Memory Master status line."""
+import sys, pathlib; sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # noqa: E401,E702
+
+# Standard library only (argparse, not click): this runs on every agent turn, so
+# a missing package must never silence it and it must start fast.
+#
+# Exit codes: 0 measured (or usage unknown, which is said, not guessed);
+# 1 the named session does not exist; 2 bad input (options, stdin JSON, config,
+# a --workspace that is not a folder).
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+
+from memory_manager import __version__  # noqa: E402
+from memory_manager import context  # noqa: E402
+from memory_manager.errors import BadInputError, MemoryManagerError  # noqa: E402
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with exit 2 and one line (and a JSON document under --json)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        if "--json" in sys.argv[1:]:
+            sys.stdout.write(json.dumps({"error": message, "kind": "usage"}) + "\n")
+        else:
+            sys.stderr.write(f"error: {message}\n")
+        raise SystemExit(2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="detect.py", description="Report how full a session's context window is and print "
+                     "the status line at 50/70/85 % (thresholds from config.json).")
+    parser.add_argument("--workspace", "-w", help="Workspace folder (for its config override and language).")
+    parser.add_argument("--json", dest="json_", action="store_true", help="Print exactly one JSON document.")
+    parser.add_argument("--version", action="version", version=f"complex-memory-manager {__version__}")
+    parser.add_argument("--agent", help="OpenClaw agent id (default: from the session key, else main).")
+    parser.add_argument("--session", help="Session key, e.g. agent:main:main (default: the most recent).")
+    parser.add_argument("--stdin", action="store_true", help="Read a hook event (JSON) on stdin.")
+    parser.add_argument("--state-dir", help="OpenClaw state folder (default: OPENCLAW_STATE_DIR, ~/.openclaw).")
+    return parser
+
+
+def load_cfg(workspace: str | None, event: dict | None) -> dict:
+    """Config of the resolved workspace; shipped defaults when no workspace is found.
+
+    An explicit ``--workspace`` that is missing is bad input; an implicit one
+    that is missing just means nobody ran ``init`` there yet.
+    """
+    from memory_manager.config import load_config
+    from memory_manager.errors import WorkspaceError
+    from memory_manager.workspace import resolve_workspace
+
+    try:
+        ws = resolve_workspace(workspace, event=event).path
+    except WorkspaceError:
+        if workspace:
+            raise
+        return load_config(None)
+    return load_config(ws)
+
+
+def run(args: argparse.Namespace) -> tuple[int, dict]:
+    """Measure and build the result document; returns (exit code, document)."""
+    event = None
+    if args.stdin:
+        raw = sys.stdin.read()
+        try:
+            event = json.loads(raw) if raw.strip() else {}
+        except ValueError as exc:
+            raise BadInputError(f"stdin is not JSON ({exc})") from None
+        if not isinstance(event, dict):
+            raise BadInputError("stdin must hold a JSON object (a hook event)")
+    cfg = load_cfg(args.workspace, event)
+    state = pathlib.Path(args.state_dir) if args.state_dir else None
+    session = args.session
+    usage = None
+    if event is not None:
+        usage, key = context.from_event(event)
+        session = session or key
+        if usage is not None and not usage.window:
+            usage = None  # token counts without a window: measure the store instead
+        if session == "unknown":
+            session = None
+    if usage is None:
+        usage = context.measure(agent=args.agent, session_key=session, state=state)
+    doc = usage.to_dict(cfg)
+    doc["status_line"] = context.status_line(usage, cfg)
+    doc["summary"] = context.describe(usage, cfg)
+    code = 0
+    if args.session and usage.session_id is None and any(n.startswith("no session ") for n in usage.notes):
+        doc["error"], doc["kind"] = f"no session {args.session}", "not_found"
+        code = 1
+    return code, doc
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        code, doc = run(args)
+    except MemoryManagerError as exc:
+        if args.json_:
+            sys.stdout.write(json.dumps({"error": str(exc), "kind": exc.kind}, ensure_ascii=False) + "\n")
+        else:
+            sys.stderr.write(f"error: {exc}\n")
+        return exc.exit_code
+    if args.json_:
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+    elif code:
+        sys.stderr.write(f"error: {doc['error']}\n")
+    else:
+        sys.stdout.write(doc["summary"] + "\n")
+        if doc["status_line"]:
+            sys.stdout.write(doc["status_line"] + "\n")
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

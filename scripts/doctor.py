@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""doctor.py: check the installation and say what to fix (exit 1 when something is wrong)."""
+import sys, pathlib; sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # noqa: E401,E702
+
+# doctor must still report when dependencies are missing, so it checks them
+# itself instead of calling deps.require() first (which would exit 2).
+from memory_manager import deps  # noqa: E402
+
+if deps.missing():
+    _absent = ", ".join(deps.missing())
+    sys.stderr.write(f"✗ Python packages missing: {_absent}\n  fix: {' '.join(deps.install_command())}\n")
+    raise SystemExit(1)
+
+import click  # noqa: E402
+
+from memory_manager import BUNDLE_ROOT  # noqa: E402
+from memory_manager.cli import common_options, emit_json, handle_errors, run, stdout  # noqa: E402
+from memory_manager.doctor import diagnose  # noqa: E402
+
+
+@click.command(help="Check Python, dependencies, OpenClaw, the skill and its hooks, the workspace, the config "
+                    "and the memory tree; print what to fix. Exit 1 when something is wrong.")
+@click.option("--no-openclaw", is_flag=True, help="Do not run the openclaw command (offline checks only).")
+@common_options
+@handle_errors
+def doctor(workspace, json_, verbose, no_openclaw):
+    result = diagnose(workspace, BUNDLE_ROOT, use_openclaw=not no_openclaw)
+    if json_:
+        emit_json(result)
+    else:
+        marks = {"ok": "[green]✓[/green]", "warn": "[yellow]![/yellow]", "fail": "[red]✗[/red]"}
+        for check in result["checks"]:
+            stdout.print(f"{marks[check['status']]} {check['name']}: ", end="")
+            stdout.print(check["detail"], markup=False)
+            if check.get("fix") and check["status"] != "ok":
+                stdout.print("    fix: ", end="")
+                stdout.print(check["fix"], markup=False)
+        stdout.print("[green]all good[/green]" if result["ok"] else "[red]something needs fixing (see fix: lines)[/red]")
+    return 0 if result["ok"] else 1
+
+
+if __name__ == "__main__":
+    run(doctor)

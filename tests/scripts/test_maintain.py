@@ -1,0 +1,117 @@
+"""scripts/maintain.py: index rebuild, T2 sealing, audit findings for the next bootstrap, cleanup."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+import types
+
+import pytest
+
+from conftest import ROOT
+
+DAILY = """## [2026-11-29] Hook smoke
+<!-- id: d-20261129-1a2b3c4d -->
+- Cause: testing
+- Change: wrote a note by hand
+- Todo: check the index
+"""
+T2 = """---
+tier: internal
+source_skill: weather
+key_hint: api-notes
+created: 2026-11-29
+expires: 2026-12-29
+---
+The weather API answers slowly before 8am.
+"""
+
+
+@pytest.fixture
+def tree(ws):
+    for sub in ("daily", "knowledge", "tier1-public", "tier2-internal", "archive"):
+        (ws / "memory" / sub).mkdir(parents=True)
+    (ws / "memory" / "memory-manager.json").write_text('{"language": "en"}')
+    (ws / "memory" / "daily-index.md").write_text("# Memory Index\n")
+    (ws / "memory" / "knowledge-index.md").write_text("# Knowledge Index\n")
+    (ws / "memory" / "daily" / "2026-11-29.md").write_text(DAILY)
+    (ws / "memory" / "tier2-internal" / "weather_api-notes.md").write_text(T2)
+    return ws
+
+
+def test_maintenance_with_the_store(run_script, tree):
+    pytest.importorskip("memory_manager.entries")
+    pytest.importorskip("memory_manager.tiers")
+    r = run_script("maintain", "--workspace", tree, "--event", "command:new",
+                   env={"MEMORY_MANAGER_NOW": "2026-11-29T12:00:00+00:00"})
+    assert r.code == 0, r.err
+    assert (tree / "memory" / "daily-index.md").read_text() == "# Memory Index\n\n- Hook smoke → daily/2026-11-29.md\n"
+    sealed = (tree / "memory" / "tier2-internal" / "weather_api-notes.md").read_text()
+    assert "slowly before 8am" not in sealed and "scheme: " in sealed
+    assert f"maintain: rebuild_indexes: {tree / 'memory' / 'daily-index.md'}" in r.err.splitlines()
+    stamp = json.loads((tree / "memory" / ".state" / "maintain-last.json").read_text())
+    assert stamp["format"] == "cmm-maintain-stamp"
+    if (ROOT / "scripts" / "cleanup.py").exists():
+        assert any(line.startswith("maintain: cleanup: ") for line in r.err.splitlines())
+    # A second run has nothing to do.
+    again = run_script("maintain", "--workspace", tree)
+    assert again.code == 0 and "rebuild_indexes:" not in again.err and "seal_plaintext_t2:" not in again.err
+
+
+def load_maintain():
+    spec = importlib.util.spec_from_file_location("maintain_under_test", ROOT / "scripts" / "maintain.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_audit_findings_go_to_the_next_bootstrap_note(tree, monkeypatch):
+    seen = {}
+
+    def audit_paths(ws, paths, cfg):
+        seen["paths"] = [p.relative_to(ws).as_posix() for p in paths]
+        return [{"path": str(ws / "memory/daily/2026-11-29.md"), "line": 4, "category": "phone",
+                 "rule": "cn_mobile", "excerpt": "138****"},
+                types.SimpleNamespace(path=ws / "MEMORY.md", line=None, category="api_key", rule="openai")]
+
+    fake = types.ModuleType("memory_manager.audit")
+    fake.audit_paths = audit_paths
+    monkeypatch.setitem(sys.modules, "memory_manager.audit", fake)
+    (tree / "MEMORY.md").write_text("# Lessons\n")
+    maintain = load_maintain()
+    monkeypatch.setattr(maintain, "run_cleanup", lambda ws: True)
+    assert maintain.maintain(tree) is True
+    assert "memory/daily/2026-11-29.md" in seen["paths"] and "MEMORY.md" in seen["paths"]
+    doc = json.loads((tree / "memory" / ".state" / "bootstrap-note.json").read_text())
+    assert doc["format"] == "cmm-bootstrap-note" and doc["version"] == 1
+    assert doc["lines"] == ["memory/daily/2026-11-29.md:4: phone (cn_mobile)", "MEMORY.md: api_key (openai)"]
+    assert "138" not in json.dumps(doc)   # never the matched text
+    # Nothing changed since: the next run audits nothing.
+    seen.clear()
+    assert maintain.maintain(tree) is True
+    assert seen == {}
+
+
+def test_missing_pieces_are_skipped_with_a_note(tree, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "memory_manager.audit", None)   # import fails
+    maintain = load_maintain()
+    monkeypatch.setattr(maintain, "BUNDLE", tree)                    # no scripts/cleanup.py there
+    assert maintain.maintain(tree) is True
+    err = capsys.readouterr().err
+    assert "maintain: skipped audit.audit_paths: memory_manager.audit is not available" in err
+    assert "maintain: skipped cleanup: scripts/cleanup.py is not available" in err
+
+
+def test_usage_log_is_trimmed(tree):
+    maintain = load_maintain()
+    log = tree / "memory" / ".state" / "context-usage.jsonl"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log.write_text("".join(f'{{"v": 1, "n": {i}}}\n' for i in range(1500)))
+    maintain.trim_usage(tree)
+    lines = log.read_text().splitlines()
+    assert len(lines) == 1000 and lines[0] == '{"v": 1, "n": 500}'
+
+
+def test_not_a_workspace(run_script, tmp_path):
+    r = run_script("maintain", "--workspace", tmp_path / "nope")
+    assert r.code == 2 and "is not a directory" in r.err

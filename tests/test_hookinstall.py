@@ -1,0 +1,205 @@
+"""memory_manager.hookinstall: copying, enabling and removing the bundle's hooks."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, tree_hash
+from memory_manager import backups, hookinstall
+
+NAMES = ["memory-manager-bootstrap", "memory-manager-gateway-startup", "memory-manager-post-response",
+         "memory-manager-session-end"]
+
+
+def bundled(name, **over):
+    doc = {"name": name, "source": "openclaw-bundled", "eligible": True, "disabled": False,
+           "enabledByConfig": True, "loadable": True}
+    doc.update(over)
+    return doc
+
+
+class FakeOpenClaw:
+    """Plays `openclaw hooks list/enable/disable` over a config dict, by OpenClaw's selection rules."""
+
+    def __init__(self, config, listed):
+        self.config, self.listed, self.calls = config, listed, []
+
+    def read_config(self):
+        return json.loads(json.dumps(self.config))
+
+    def __call__(self, cmd):
+        self.calls.append(" ".join(cmd[1:]))
+        verb = cmd[2]
+        if verb == "list":
+            hooks = [dict(h) for h in self.listed]
+            return subprocess.CompletedProcess(cmd, 0, "[plugins] loading\n" + json.dumps({"hooks": hooks}), "")
+        name = cmd[3]
+        internal = self.config.setdefault("hooks", {}).setdefault("internal", {})
+        internal["enabled"] = True
+        internal.setdefault("entries", {})[name] = {"enabled": verb == "enable"}
+        return subprocess.CompletedProcess(cmd, 0, f"ok {name}\n", "")
+
+
+def workspace_hooks(ws_names):
+    return [{"name": n, "source": "openclaw-workspace", "eligible": True, "disabled": False,
+             "enabledByConfig": True, "loadable": True} for n in ws_names]
+
+
+def test_bundle_ships_four_hooks():
+    assert hookinstall.bundle_hooks(ROOT) == NAMES
+    for name in NAMES:
+        text = (ROOT / "hooks" / name / "HOOK.md").read_text()
+        assert f"name: {name}\n" in text and '"requires": { "bins": ["python3"] }' in text
+        assert (ROOT / "hooks" / name / "handler.js").read_bytes() == \
+            (ROOT / "hooks" / NAMES[0] / "handler.js").read_bytes()
+
+
+def test_install_without_openclaw_returns_commands(ws):
+    backup = backups.start(ws, "init")
+    report = hookinstall.install(ws, ROOT, backup, openclaw=None)
+    assert report.ran is False
+    assert report.commands == [f"openclaw hooks enable {n}" for n in NAMES]
+    assert report.messages[0] == "openclaw is not on PATH; run these commands yourself:"
+    assert report.messages[-1] == hookinstall.RESTART_HINT
+    assert sorted(report.changed) == sorted(f"hooks/{n}/{f}" for n in NAMES
+                                            for f in ("HOOK.md", "handler.js", "bundle-path.json"))
+    doc = json.loads((ws / "hooks" / NAMES[0] / "bundle-path.json").read_text())
+    assert doc == {"format": "cmm-bundle-path", "version": 1, "bundle": str(ROOT.resolve()),
+                   "python": sys.executable, "timeoutMs": 2000, "tool_version": doc["tool_version"]}
+    # Second run: nothing changes.
+    before = tree_hash(ws / "hooks")
+    again = hookinstall.install(ws, ROOT, backups.start(ws, "init"), openclaw=None)
+    assert again.changed == [] and tree_hash(ws / "hooks") == before
+
+
+def test_install_backs_up_a_users_hook_and_restore_gives_it_back(ws):
+    folder = ws / "hooks" / NAMES[0]
+    folder.mkdir(parents=True)
+    (folder / "handler.js").write_text("// the user's own handler\n")
+    (folder / "notes.txt").write_text("mine\n")
+    original = tree_hash(ws)
+    backup = backups.start(ws, "init")
+    hookinstall.install(ws, ROOT, backup, openclaw=None)
+    assert (folder / "handler.js").read_bytes() == (ROOT / "hooks" / NAMES[0] / "handler.js").read_bytes()
+    assert (folder / "notes.txt").read_text() == "mine\n"
+    backups.restore(ws, backup.id)
+    after = {k: v for k, v in tree_hash(ws).items() if not k.startswith(".memory-backup")}
+    assert after == {k: v for k, v in original.items() if not k.startswith(".memory-backup")}
+
+
+def test_plan_changes_nothing(ws):
+    before = tree_hash(ws)
+    report = hookinstall.plan(ws, ROOT)
+    assert len(report.changed) == 12 and tree_hash(ws) == before
+
+
+def test_enable_with_nothing_configured(ws):
+    fake = FakeOpenClaw({}, [bundled("boot-md"), bundled("session-memory")] + workspace_hooks(NAMES))
+    report = hookinstall.install(ws, ROOT, backups.start(ws, "init"), openclaw="openclaw", runner=fake,
+                                 oc_config=fake.read_config)
+    assert report.ran and report.errors == [] and report.kept_loading == []
+    assert fake.calls == ["hooks list --json", *[f"hooks enable {n}" for n in NAMES], "hooks list --json"]
+
+
+def test_enable_keeps_open_ended_hooks_loading(ws):
+    """Master flag on, no named entries: every ready hook loads; naming ours would narrow that."""
+    fake = FakeOpenClaw({"hooks": {"internal": {"enabled": True}}},
+                        [bundled("boot-md"), bundled("session-memory"), bundled("broken", eligible=False),
+                         {"name": "other-ws", "source": "openclaw-workspace", "eligible": True, "disabled": True,
+                          "enabledByConfig": False, "loadable": False}] + workspace_hooks(NAMES))
+    report = hookinstall.install(ws, ROOT, backups.start(ws, "init"), openclaw="openclaw", runner=fake,
+                                 oc_config=fake.read_config)
+    assert report.kept_loading == ["boot-md", "session-memory"]
+    assert fake.calls[-2:] == ["hooks enable boot-md", "hooks enable session-memory"]
+    assert report.commands[-2:] == ["openclaw hooks enable boot-md", "openclaw hooks enable session-memory"]
+    entries = fake.config["hooks"]["internal"]["entries"]
+    assert sorted(entries) == sorted(NAMES + ["boot-md", "session-memory"])
+
+
+def test_enable_with_existing_allowlist_keeps_it(ws):
+    fake = FakeOpenClaw({"hooks": {"internal": {"entries": {"session-memory": {"enabled": True}}}}},
+                        [bundled("boot-md"), bundled("session-memory")] + workspace_hooks(NAMES))
+    report = hookinstall.install(ws, ROOT, backups.start(ws, "init"), openclaw="openclaw", runner=fake,
+                                 oc_config=fake.read_config)
+    assert report.kept_loading == []
+
+
+def test_openclaw_not_seeing_the_workspace_is_reported(ws):
+    fake = FakeOpenClaw({}, [bundled("boot-md")])
+    report = hookinstall.install(ws, ROOT, backups.start(ws, "init"), openclaw="openclaw", runner=fake,
+                                 oc_config=fake.read_config)
+    assert report.errors == ["OpenClaw does not see " + ", ".join(NAMES) +
+                             " (is this workspace OpenClaw's agent workspace?)"]
+
+
+def test_uninstall_reverses_install(ws):
+    (ws / "AGENTS.md").write_text("x\n")
+    before = tree_hash(ws)
+    fake = FakeOpenClaw({}, [bundled("boot-md")] + workspace_hooks(NAMES))
+    hookinstall.install(ws, ROOT, backups.start(ws, "init"), openclaw="openclaw", runner=fake,
+                        oc_config=fake.read_config)
+    report = hookinstall.uninstall(ws, backups.start(ws, "uninstall-hooks"), openclaw="openclaw",
+                                   runner=fake, oc_config=fake.read_config)
+    assert report.commands[:4] == [f"openclaw hooks disable {n}" for n in NAMES]
+    assert all(fake.config["hooks"]["internal"]["entries"][n] == {"enabled": False} for n in NAMES)
+    assert len(report.changed) == 12
+    after = {k: v for k, v in tree_hash(ws).items() if not k.startswith(".memory-backup")}
+    assert after == before
+
+
+def test_uninstall_keeps_user_files(ws):
+    hookinstall.install(ws, ROOT, backups.start(ws, "init"), openclaw=None)
+    (ws / "hooks" / NAMES[0] / "mine.txt").write_text("keep\n")
+    hookinstall.uninstall(ws, backups.start(ws, "u"), openclaw=None)
+    assert sorted(p.name for p in (ws / "hooks").rglob("*")) == [NAMES[0], "mine.txt"]
+
+
+def test_parse_hooks_list_tolerates_noise():
+    assert hookinstall.parse_hooks_list("no json here") == {}
+    assert hookinstall.parse_hooks_list('log\n{"hooks": [{"name": "a"}]}') == {"a": {"name": "a"}}
+
+
+def test_timeout_from_config_is_recorded(ws):
+    (ws / "memory").mkdir()
+    (ws / "memory" / "memory-manager.json").write_text('{"hooks": {"timeout_seconds": 5}}')
+    hookinstall.install(ws, ROOT, backups.start(ws, "init"), openclaw=None)
+    assert json.loads((ws / "hooks" / NAMES[1] / "bundle-path.json").read_text())["timeoutMs"] == 5000
+
+
+def test_manifest_hook_md_and_config_agree():
+    import re
+
+    import yaml
+
+    from memory_manager import hookrun
+    from memory_manager.config import load_defaults
+
+    manifest = yaml.safe_load((ROOT / "package.yaml").read_text(encoding="utf-8"))
+    switches = load_defaults()["hooks"]
+    assert sorted(h["name"] for h in manifest["hooks"]) == NAMES
+    for hook in manifest["hooks"]:
+        text = (ROOT / "hooks" / hook["name"] / "HOOK.md").read_text(encoding="utf-8")
+        meta = yaml.safe_load(re.match(r"^---\n(.*?)\n---\n", text, re.S).group(1))
+        assert meta["metadata"]["openclaw"]["events"] == hook["events"]
+        assert meta["metadata"]["openclaw"]["requires"]["bins"] == ["python3"]
+        key = hook["switch"].split(".", 1)[1]
+        assert switches[key] is True and f"hooks.{key}: false" in text
+        assert all(hookrun.SWITCH[event] == key for event in hook["events"])
+
+
+def test_hook_step_for_init_plan(ws):
+    step = hookinstall.HookStep(ws, ROOT, openclaw=None)
+    assert not step.empty and len(step.planned.changed) == 12
+    backup = backups.start(ws, "init")
+    step.record(backup)
+    assert not (ws / "hooks").exists()   # recording changes nothing
+    recorded = {e["path"] for e in backup.entries}
+    assert {"hooks", f"hooks/{NAMES[0]}", f"hooks/{NAMES[0]}/bundle-path.json"} <= recorded
+    report = step.apply(backup)
+    assert step.report is report and len(report.changed) == 12
+    backups.restore(ws, backup.id)
+    assert not (ws / "hooks").exists()
+    assert hookinstall.HookStep(ws, ROOT, openclaw=None).empty is False

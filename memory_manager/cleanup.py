@@ -57,9 +57,13 @@ STATE_NAME = "cleanup.json"
 LOG_NAME = "cleanup.log"
 LEDGER_NAME = "archive-ledger.json"
 STATE_FORMAT = {"format": "cmm-cleanup-state", "version": 1}
-#: Sensitive *topics* are held for approval by the gate but are not personal
-#: data: a T2 entry mentioning health is not purged, one holding a phone number is.
-TOPIC_CATEGORIES = {"health", "legal", "financial", "biometric", "minor", "protected"}
+#: What makes a T2 entry purged at once (Tiers seed, cleanup step 3: "accidental
+#: PII"): secrets and the T3 categories, plus what names a person (a name, a
+#: handle, a home folder with a user name). A sensitive *topic* (health, ...)
+#: or a clock time ("before 8am") is not PII: the gate holds those for approval
+#: and the privacy audit reports them, but deleting an entry for them would
+#: destroy ordinary notes.
+PURGE_CATEGORIES = {c for c, (_, t3) in privacy.CATEGORIES.items() if t3} | {"name", "handle", "home_path"}
 
 
 @dataclass
@@ -295,7 +299,7 @@ def purge_pii(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
         if text is None:
             unchecked += 1
             continue
-        findings = [f for f in privacy.scan(text) if f.category not in TOPIC_CATEGORIES]
+        findings = [f for f in privacy.scan(text) if f.category in PURGE_CATEGORIES]
         if findings:
             cats = ", ".join(sorted({f.category for f in findings}))
             run.act("purge", entry.path, f"T2 entry {entry.id} holds {cats}: deleted without a backup copy")

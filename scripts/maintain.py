@@ -79,9 +79,10 @@ def changed_since(ws: pathlib.Path, since: float, own: dict | None = None) -> li
 def finding_line(ws: pathlib.Path, finding) -> str:
     """One line for the bootstrap note: where and what kind, never the matched text."""
     get = finding.get if isinstance(finding, dict) else (lambda k, d=None: getattr(finding, k, d))
-    path = get("path")
+    path = get("file") or get("path")  # audit.AuditItem.file is workspace-relative
     try:
-        path = pathlib.Path(path).relative_to(ws).as_posix() if path else "?"
+        path = (pathlib.Path(path).relative_to(ws).as_posix() if pathlib.Path(path).is_absolute()
+                else pathlib.Path(path).as_posix()) if path else "?"
     except ValueError:
         path = str(path)
     line = get("line")
@@ -156,7 +157,7 @@ def maintain(ws: pathlib.Path, only: str | None = None) -> bool:
             trim_usage(ws)
         if audit is not None and changed:
             try:
-                findings = list(audit(ws, changed, cfg) or [])
+                findings = list(audit(ws, changed, cfg).findings)
             except Exception as exc:  # noqa: BLE001
                 ok, findings = False, []
                 note(f"audit_paths failed: {exc.__class__.__name__}: {exc}")

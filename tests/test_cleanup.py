@@ -231,3 +231,8 @@ def test_auto_threshold_prunes_low_value_entries(mem):
     # 59 days old: time decay at its floor 0.1; never recalled: access 0; untagged: tags 0.5.
     # Value = (0.1 + 0 + 0.5) / 3 = 0.200 (weights 0.2 each, rescaled to a third).
     assert report.actions[0].detail == "[2026-10-01] topic 0: value 0.200 below threshold 0.6"
+
+
+def test_a_clock_time_is_not_pii(mem):
+    path = t2(mem, "weather", "api", "The weather API answers slowly before 8am.", date(2026, 11, 25))
+    assert run(mem).deleted == 0 and path.exists()

@@ -66,30 +66,24 @@ def load_maintain():
 
 
 def test_audit_findings_go_to_the_next_bootstrap_note(tree, monkeypatch):
-    seen = {}
-
-    def audit_paths(ws, paths, cfg):
-        seen["paths"] = [p.relative_to(ws).as_posix() for p in paths]
-        return [{"path": str(ws / "memory/daily/2026-11-29.md"), "line": 4, "category": "phone",
-                 "rule": "cn_mobile", "excerpt": "138****"},
-                types.SimpleNamespace(path=ws / "MEMORY.md", line=None, category="api_key", rule="openai")]
-
-    fake = types.ModuleType("memory_manager.audit")
-    fake.audit_paths = audit_paths
-    monkeypatch.setitem(sys.modules, "memory_manager.audit", fake)
+    mobile = "138" + "0013" + "8000"   # a Chinese mobile number, assembled at run time
+    note = tree / "memory" / "daily" / "2026-11-29.md"
+    note.write_text(note.read_text() + f"- Change: call the vendor on {mobile}\n")
     (tree / "MEMORY.md").write_text("# Lessons\n")
     maintain = load_maintain()
     monkeypatch.setattr(maintain, "run_cleanup", lambda ws: True)
     assert maintain.maintain(tree) is True
-    assert "memory/daily/2026-11-29.md" in seen["paths"] and "MEMORY.md" in seen["paths"]
     doc = json.loads((tree / "memory" / ".state" / "bootstrap-note.json").read_text())
     assert doc["format"] == "cmm-bootstrap-note" and doc["version"] == 1
-    assert doc["lines"] == ["memory/daily/2026-11-29.md:4: phone (cn_mobile)", "MEMORY.md: api_key (openai)"]
-    assert "138" not in json.dumps(doc)   # never the matched text
-    # Nothing changed since: the next run audits nothing.
-    seen.clear()
+    line_no = note.read_text().splitlines().index(f"- Change: call the vendor on {mobile}") + 1
+    # The fixture's T2 note says "before 8am": a fixed schedule, which the checklist flags too.
+    assert doc["lines"] == [f"memory/daily/2026-11-29.md:{line_no}: phone (phone)",
+                            "memory/tier2-internal/weather_api-notes.md:1: schedule (clock_time_ampm)"]
+    assert mobile not in json.dumps(doc) and "138" not in json.dumps(doc)   # never the matched text
+    # Nothing changed since: the next run audits nothing and queues nothing new.
+    (tree / "memory" / ".state" / "bootstrap-note.json").unlink()
     assert maintain.maintain(tree) is True
-    assert seen == {}
+    assert not (tree / "memory" / ".state" / "bootstrap-note.json").exists()
 
 
 def test_missing_pieces_are_skipped_with_a_note(tree, monkeypatch, capsys):

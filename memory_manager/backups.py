@@ -25,7 +25,7 @@ from typing import Any
 
 from . import __version__
 from .clock import now, stamp
-from .errors import BackupError, NotFoundError, WorkspaceError
+from .errors import BackupError, FileWriteError, NotFoundError, WorkspaceError
 from .fsio import atomic_write, sha256_bytes, sha256_file
 
 BACKUP_DIRNAME = ".memory-backup"
@@ -110,7 +110,10 @@ class Backup:
         rel = self._rel(path)
         if not self.has(path):
             self.entries.append({"path": rel, "existed": False, "kind": "dir"})
-            self._write_manifest()
+            try:
+                self._write_manifest()
+            except FileWriteError as exc:
+                raise BackupError(f"backup of {rel}/ failed ({exc}); nothing was changed") from None
 
 
 def start(workspace: Path, reason: str) -> Backup:
@@ -131,7 +134,11 @@ def start(workspace: Path, reason: str) -> Backup:
             except FileExistsError:
                 continue
             backup = Backup(Path(workspace), ident, reason)
-            backup._write_manifest()
+            try:
+                backup._write_manifest()
+            except FileWriteError as exc:
+                shutil.rmtree(root / ident, ignore_errors=True)
+                raise BackupError(f"cannot create a backup in {root} ({exc}); nothing was changed") from None
             return backup
     except OSError as exc:
         raise BackupError(f"cannot create a backup in {root} ({exc.strerror}); nothing was changed") from None

@@ -107,6 +107,27 @@ def _desired(bundle_root: Path, name: str, ws: Path) -> dict[str, bytes]:
     return files
 
 
+def desired_files(ws: Path, bundle_root: Path) -> dict[str, bytes]:
+    """Every file an installation puts in the workspace: ``{"hooks/<name>/<file>": bytes}``.
+
+    ``init`` stages these in its own transaction (so a failed write leaves the
+    workspace as it was) and then calls :func:`enable`.
+    """
+    return {f"hooks/{name}/{fname}": data for name in bundle_hooks(bundle_root)
+            for fname, data in _desired(bundle_root, name, Path(ws)).items()}
+
+
+def enable(ws: Path, bundle_root: Path, openclaw: str | None = "auto", runner: Runner | None = None,
+           oc_config: Callable[[], dict[str, Any] | None] | None = None) -> HookReport:
+    """Enable the bundle's hooks, whose files are already in ``<ws>/hooks/`` (``init``).
+
+    Same enabling rules and report as :func:`install`, without writing files.
+    """
+    report = HookReport(hooks=bundle_hooks(bundle_root))
+    report.messages.append(RESTART_HINT)
+    return _enable(report, _which(openclaw), runner or _run, oc_config or _oc_config, enable=True)
+
+
 def plan(ws: Path, bundle_root: Path) -> HookReport:
     """Return what :func:`install` would do, changing nothing (``init --dry-run``).
 
@@ -303,37 +324,3 @@ def uninstall(ws: Path, backup, bundle_root: Path | None = None, openclaw: str |
         pass
     report.messages.append("Restart the OpenClaw Gateway to unload the hooks (openclaw gateway restart).")
     return report
-
-
-class HookStep:
-    """The hook installation as a step of ``init``'s plan (``Plan.hooks``).
-
-    ``initialize.apply_plan`` calls :meth:`record` while it fills the backup
-    (before any byte changes) and :meth:`apply` after the other writes;
-    ``report`` then holds the :class:`HookReport` to print. ``planned`` is the
-    dry-run view (:func:`plan`).
-    """
-
-    def __init__(self, ws: Path, bundle_root: Path, openclaw: str | None = "auto") -> None:
-        self.ws, self.bundle_root, self.openclaw = Path(ws), Path(bundle_root), openclaw
-        self.planned = plan(self.ws, self.bundle_root)
-        self.report: HookReport | None = None
-
-    @property
-    def empty(self) -> bool:
-        """True when every hook file is already in place (enabling may still be needed)."""
-        return not self.planned.changed
-
-    def record(self, backup) -> None:
-        """Save every path :meth:`apply` will write into ``backup``."""
-        for rel in self.planned.changed:
-            target = self.ws / rel
-            for folder in (target.parent.parent, target.parent):
-                if not folder.exists():
-                    backup.save_new_dir(folder)
-            backup.save(target)
-
-    def apply(self, backup) -> HookReport:
-        """Install and enable (see :func:`install`)."""
-        self.report = install(self.ws, self.bundle_root, backup, openclaw=self.openclaw)
-        return self.report

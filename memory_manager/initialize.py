@@ -73,13 +73,17 @@ _RULE_LINE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\S|^\s*[^\s#|<>`~\-=*+]")
 
 @dataclass
 class FileChange:
-    """One planned write: ``path`` (absolute), ``old`` bytes (None: new file), ``new`` bytes."""
+    """One planned write: ``path`` (absolute), ``old`` bytes (None: new file), ``new`` bytes.
+
+    ``mode``: permission bits for a new file (default: the existing file's, or 0600).
+    """
 
     path: Path
     rel: str
     old: bytes | None
     new: bytes
     reason: str
+    mode: int | None = None
 
     def diff(self) -> str:
         """Return a unified diff of the change (text)."""
@@ -101,7 +105,10 @@ class Plan:
     warnings: list[str] = field(default_factory=list)
     moved_sections: list[str] = field(default_factory=list)
     removed_duplicates: list[str] = field(default_factory=list)
-    hooks: Any = None
+    #: Enable the OpenClaw hooks after the files are written (their files are in ``changes``).
+    enable_hooks: bool = False
+    #: The hooks report after :func:`apply_plan` (hookinstall.HookReport), or None.
+    hook_report: Any = None
 
     @property
     def empty(self) -> bool:
@@ -118,6 +125,7 @@ class Plan:
             "removed_duplicates": self.removed_duplicates,
             "notes": self.notes,
             "warnings": self.warnings,
+            "hooks": self.hook_report.to_dict() if self.hook_report is not None else None,
         }
 
 
@@ -309,8 +317,33 @@ def _change(plan: Plan, path: Path, rel: str, original: TextFile | None, new_tex
         plan.changes.append(FileChange(path, rel, old, new, reason))
 
 
+def _plan_hooks(plan: Plan, ws: Path) -> None:
+    """Add the OpenClaw hook files (hookinstall) to the plan; enable them after the commit.
+
+    OpenClaw 2026.9.6 does not discover hooks inside a skill folder, so init
+    copies them to ``<workspace>/hooks/<name>/`` (issue 6). They go through
+    the same transaction as every other write.
+    """
+    from . import BUNDLE_ROOT, hookinstall
+
+    files = hookinstall.desired_files(ws, BUNDLE_ROOT)
+    for rel, data in files.items():
+        path = ws / rel
+        for folder in (path.parent.parent, path.parent):
+            if folder.is_symlink() and not inside(ws, folder):
+                raise WorkspaceError(f"{folder.relative_to(ws)} is a symlink out of the workspace; refusing to use it")
+            if not folder.exists() and folder not in plan.new_dirs:
+                plan.new_dirs.append(folder)
+        if path.is_symlink():
+            raise WorkspaceError(f"{rel} is a symlink; refusing to replace it")
+        old = path.read_bytes() if path.is_file() else None
+        if old != data:
+            plan.changes.append(FileChange(path, rel, old, data, "OpenClaw hook", mode=0o644))
+            plan.enable_hooks = True
+
+
 def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool = True,
-               version: tuple[int, ...] | None | str = "ask") -> Plan:
+               version: tuple[int, ...] | None | str = "ask", hooks: bool = True) -> Plan:
     """Plan ``init`` for workspace ``ws`` without writing anything.
 
     Args:
@@ -320,6 +353,7 @@ def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool = 
         heartbeat_move: move heartbeat sections out of AGENTS.md.
         version: OpenClaw's version tuple, None when unknown, or ``"ask"`` to
             run ``openclaw --version`` (only done when something would move).
+        hooks: install the bundle's OpenClaw hooks into ``<ws>/hooks/``.
 
     Raises:
         WorkspaceError: a file to edit is a symlink out of the workspace.
@@ -390,6 +424,8 @@ def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool = 
     rules = gitignore_block(crypto.choose_scheme(cfg) == "xor-b64")
     _change(plan, gitignore_path, ".gitignore", gitignore,
             upsert_gitignore(gitignore.text if gitignore is not None else "", rules), "ignore rules")
+    if hooks:
+        _plan_hooks(plan, ws)
     return plan
 
 
@@ -418,17 +454,13 @@ def apply_plan(plan: Plan) -> str | None:
                 backup.save_new_dir(folder)
             for change in plan.changes:
                 backup.save(change.path)
-            if plan.hooks is not None:
-                plan.hooks.record(backup)
             for folder in plan.new_dirs:
                 folder.mkdir(exist_ok=True)
                 created.append(folder)
             transaction = Transaction()
             for change in plan.changes:
-                transaction.stage(change.path, change.new)
+                transaction.stage(change.path, change.new, change.mode)
             transaction.commit()
-            if plan.hooks is not None:
-                plan.hooks.apply(backup)
         except BaseException:
             for folder in reversed(created):
                 try:
@@ -437,7 +469,30 @@ def apply_plan(plan: Plan) -> str | None:
                     pass
             shutil.rmtree(backup.folder, ignore_errors=True)
             raise
+        if plan.enable_hooks:
+            # After the commit: running `openclaw hooks enable` changes OpenClaw's config,
+            # not the workspace; a failure there is reported, never raised.
+            from . import BUNDLE_ROOT, hookinstall
+
+            plan.hook_report = hookinstall.enable(ws, BUNDLE_ROOT)
         return backup.id
+
+
+def uninstall_hooks(ws: Path) -> tuple[Any, str | None]:
+    """Disable and remove the bundle's hooks (``init --uninstall-hooks``).
+
+    Returns ``(HookReport, backup id or None when nothing was installed)``.
+    Every removed file is backed up first.
+    """
+    from . import hookinstall
+
+    with workspace_lock(ws):
+        backup = backups.start(ws, "uninstall-hooks")
+        report = hookinstall.uninstall(ws, backup)
+        if not backup.entries:
+            shutil.rmtree(backup.folder, ignore_errors=True)
+            return report, None
+        return report, backup.id
 
 
 __all__ = ["Plan", "FileChange", "build_plan", "apply_plan", "split_heartbeat", "remove_duplicate_rules",

@@ -28,6 +28,24 @@ def _show_plan(plan: initialize.Plan) -> None:
         stdout.print(f"moved to HEARTBEAT.md: {section}", markup=False)
 
 
+def _hook_report(report) -> None:
+    """Print what enabling (or disabling) the OpenClaw hooks did, or the commands to run."""
+    for line in report.messages:
+        if line.startswith("openclaw is not on PATH"):
+            stdout.print(f"note: {line}", markup=False)
+            for command in report.commands:
+                stdout.print(f"  {command}", markup=False)
+        else:
+            stdout.print(f"note: {line}", markup=False)
+    if report.ran:
+        for command in report.commands:
+            stdout.print(f"ran: {command}", markup=False)
+    for name in report.kept_loading:
+        stdout.print(f"note: enabled {name} by name so that it keeps loading", markup=False)
+    for error in report.errors:
+        stderr.print(f"warning: {error}", markup=False)
+
+
 def _notes(plan: initialize.Plan) -> None:
     for warning in plan.warnings:
         stderr.print(f"warning: {warning}", markup=False)
@@ -46,9 +64,11 @@ def _notes(plan: initialize.Plan) -> None:
 @click.option("--restore", "restore_id", is_flag=False, flag_value="", default=None, metavar="[ID]",
               help="Put back the files of backup ID (default: the newest), backing up the current state first.")
 @click.option("--install-deps", is_flag=True, help="Install the Python requirements with pip first.")
+@click.option("--no-hooks", is_flag=True, help="Do not install the OpenClaw hooks into <workspace>/hooks/.")
+@click.option("--uninstall-hooks", is_flag=True, help="Disable and remove the hooks init installed (backed up first).")
 @handle_errors
 def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_backups, restore_id,
-         install_deps) -> int:
+         install_deps, no_hooks, uninstall_hooks) -> int:
     resolved = resolve_workspace(workspace)
     ws = resolved.path
     verbose_line(verbose, f"workspace: {ws} (chosen by {resolved.rule})")
@@ -75,8 +95,20 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_
             stdout.print(f"restored backup {result['restored']} ({len(result['paths'])} paths changed); "
                          f"the state before the restore is backup {result['safety_backup']}", markup=False)
         return 0
+    if uninstall_hooks:
+        report, backup_id = initialize.uninstall_hooks(ws)
+        if json_:
+            emit_json({"workspace": str(ws), "hooks": report.to_dict(), "backup": backup_id})
+        else:
+            _hook_report(report)
+            if backup_id:
+                stdout.print(f"removed {len(report.changed)} hook files; backup {backup_id}", markup=False)
+            else:
+                stdout.print("no hooks of this bundle are installed", markup=False)
+        return 0
     cfg = load_config(ws)
-    plan = initialize.build_plan(ws, cfg, lang or cfg["language"], heartbeat_move=not no_heartbeat_move)
+    plan = initialize.build_plan(ws, cfg, lang or cfg["language"], heartbeat_move=not no_heartbeat_move,
+                                 hooks=not no_hooks)
     if dry_run:
         if json_:
             emit_json({"workspace": str(ws), "rule": resolved.rule, "dry_run": True, "plan": plan.summary(),
@@ -113,6 +145,8 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_
         if yes:
             _show_plan(plan)
             _notes(plan)
+        if plan.hook_report is not None:
+            _hook_report(plan.hook_report)
         stdout.print(f"done. Backup {backup_id}: undo with `python3 scripts/init.py --restore {backup_id}`", markup=False)
     return 0
 

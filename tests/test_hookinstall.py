@@ -190,16 +190,9 @@ def test_manifest_hook_md_and_config_agree():
         assert all(hookrun.SWITCH[event] == key for event in hook["events"])
 
 
-def test_hook_step_for_init_plan(ws):
-    step = hookinstall.HookStep(ws, ROOT, openclaw=None)
-    assert not step.empty and len(step.planned.changed) == 12
-    backup = backups.start(ws, "init")
-    step.record(backup)
-    assert not (ws / "hooks").exists()   # recording changes nothing
-    recorded = {e["path"] for e in backup.entries}
-    assert {"hooks", f"hooks/{NAMES[0]}", f"hooks/{NAMES[0]}/bundle-path.json"} <= recorded
-    report = step.apply(backup)
-    assert step.report is report and len(report.changed) == 12
-    backups.restore(ws, backup.id)
+def test_desired_files_match_plan_and_enable_without_openclaw(ws):
+    files = hookinstall.desired_files(ws, ROOT)
+    assert sorted(files) == sorted(hookinstall.plan(ws, ROOT).changed) and len(files) == 12
+    report = hookinstall.enable(ws, ROOT, openclaw=None)
+    assert not report.ran and report.commands == [f"openclaw hooks enable {n}" for n in NAMES]
     assert not (ws / "hooks").exists()
-    assert hookinstall.HookStep(ws, ROOT, openclaw=None).empty is False

@@ -195,18 +195,39 @@ def _limited(limit: int):
     return apply
 
 
-# 600 bytes: the backup manifest cannot be written; 1550: the backup succeeds
-# (manifest about 1.5 kB) and staging the new AGENTS.md (about 1.6 kB) fails.
-@pytest.mark.parametrize("limit,stage", [(600, "backup"), (1550, "AGENTS.md: write failed")])
-def test_failing_write_leaves_originals_identical(ws, limit, stage):
-    (ws / "AGENTS.md").write_text("# A\n\n## Heartbeat\n\n- ping\n\n## Rules\n\n- Be kind.\n")
-    (ws / "MEMORY.md").write_text("- keep me\n")
+def _sizes_of_a_good_run(tmp_path, files: dict[str, str], args: list[str]) -> tuple[int, int]:
+    """(largest backup file written, largest new workspace file) for a successful init on a copy."""
+    probe = tmp_path / "probe"
+    probe.mkdir()
+    for name, text in files.items():
+        (probe / name).write_text(text)
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "init.py"), "-w", str(probe), "--yes", *args],
+                   check=True, capture_output=True)
+    backup_sizes = [p.stat().st_size for p in (probe / ".memory-backup").rglob("*") if p.is_file()]
+    new_sizes = [p.stat().st_size for p in probe.rglob("*")
+                 if p.is_file() and ".memory-backup" not in p.parts and p.name not in files]
+    changed = [(probe / n).stat().st_size for n in files]
+    return max(backup_sizes), max(new_sizes + changed)
+
+
+@pytest.mark.parametrize("args", [[], ["--no-hooks"]], ids=["with-hooks", "no-hooks"])
+@pytest.mark.parametrize("where", ["backup", "staging"])
+def test_failing_write_leaves_originals_identical(ws, tmp_path, args, where):
+    files = {"AGENTS.md": "# A\n\n## Heartbeat\n\n- ping\n\n## Rules\n\n- Be kind.\n", "MEMORY.md": "- keep me\n"}
+    for name, text in files.items():
+        (ws / name).write_text(text)
+    biggest_backup, biggest_new = _sizes_of_a_good_run(tmp_path, files, args)
+    assert biggest_new > biggest_backup  # so a limit between the two fails while staging
+    # RLIMIT_FSIZE makes any write past the limit fail with EFBIG (tests run as root,
+    # so permissions cannot provoke a failing write).
+    limit = 200 if where == "backup" else biggest_backup + 1
     before = user_tree(ws)
-    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "init.py"), "--yes"], capture_output=True,
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "init.py"), "--yes", *args], capture_output=True,
                           text=True, preexec_fn=_limited(limit))
-    assert proc.returncode != 0
+    assert proc.returncode == 1
     assert "Traceback" not in proc.stderr and proc.stderr.startswith("error: ")
-    assert len(proc.stderr.strip().splitlines()) == 1 and stage in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert ("backup" in proc.stderr and "nothing was changed" in proc.stderr) == (where == "backup")
     assert user_tree(ws) == before
     assert not [p for p in (ws / ".memory-backup").iterdir() if p.is_dir()]
 
@@ -315,3 +336,61 @@ def test_gitignore_follows_the_scheme(ws, run_script):
     result = run_script("init", "--yes", "--json", env={"MEMORY_MANAGER_KEY": key})
     assert json.loads(result.out)["plan"]["changes"] == [{"path": ".gitignore", "action": "update", "reason": "ignore rules"}]
     assert "memory/tier2-internal/" not in (ws / ".gitignore").read_text()
+
+
+HOOKS = ["memory-manager-bootstrap", "memory-manager-gateway-startup", "memory-manager-post-response",
+         "memory-manager-session-end"]
+
+
+def _fake_openclaw(tmp_path) -> dict:
+    """An `openclaw` on PATH that logs its arguments and lists no hooks."""
+    bindir = tmp_path / "fakebin"
+    bindir.mkdir()
+    log = tmp_path / "openclaw.log"
+    fake = bindir / "openclaw"
+    fake.write_text(f'#!/bin/sh\necho "$@" >> {log}\n'
+                    'if [ "$1 $2" = "hooks list" ]; then echo \'{"hooks": []}\'; fi\n'
+                    'if [ "$1" = "--version" ]; then echo 2026.9.6; fi\nexit 0\n')
+    fake.chmod(0o755)
+    return {"PATH": f"{bindir}:{os.environ['PATH']}", "log": log}
+
+
+def test_init_installs_and_enables_hooks(ws, run_script, tmp_path):
+    fake = _fake_openclaw(tmp_path)
+    result = run_script("init", "--yes", "--json", env={"PATH": fake["PATH"]})
+    assert result.code == 0, result.err
+    doc = json.loads(result.out)
+    installed = sorted(p.relative_to(ws).as_posix() for p in (ws / "hooks").rglob("*") if p.is_file())
+    assert installed == sorted(f"hooks/{h}/{f}" for h in HOOKS for f in ("HOOK.md", "bundle-path.json", "handler.js"))
+    assert (ws / "hooks" / HOOKS[0] / "handler.js").read_bytes() == (ROOT / "hooks" / HOOKS[0] / "handler.js").read_bytes()
+    assert json.loads((ws / "hooks" / HOOKS[0] / "bundle-path.json").read_text())["bundle"] == str(ROOT)
+    assert doc["plan"]["hooks"]["ran"] is True
+    calls = fake["log"].read_text().splitlines()
+    assert [c for c in calls if c.startswith("hooks enable")] == [f"hooks enable {h}" for h in HOOKS]
+    # Nothing left to do: a second run neither writes nor calls openclaw again.
+    fake["log"].unlink()
+    assert json.loads(run_script("init", "--yes", "--json", env={"PATH": fake["PATH"]}).out)["applied"] is False
+    assert not fake["log"].exists()
+
+
+def test_without_openclaw_the_commands_are_printed(ws, run_script):
+    result = run_script("init", "--yes", env={"PATH": "/usr/bin:/bin"})
+    assert result.code == 0, result.err
+    assert "note: openclaw is not on PATH; run these commands yourself:" in result.out
+    for hook in HOOKS:
+        assert f"  openclaw hooks enable {hook}" in result.out
+
+
+def test_uninstall_hooks_and_no_hooks(ws, run_script):
+    assert run_script("init", "--yes", "--no-hooks").code == 0
+    assert not (ws / "hooks").exists()
+    assert run_script("init", "--yes").code == 0
+    assert (ws / "hooks").is_dir()
+    (ws / "hooks" / HOOKS[0] / "my-notes.txt").write_text("mine")
+    result = run_script("init", "--uninstall-hooks", "--json", env={"PATH": "/usr/bin:/bin"})
+    doc = json.loads(result.out)
+    assert result.code == 0 and len(doc["hooks"]["changed"]) == 12 and doc["backup"]
+    assert [p.relative_to(ws).as_posix() for p in (ws / "hooks").rglob("*")] == [
+        f"hooks/{HOOKS[0]}", f"hooks/{HOOKS[0]}/my-notes.txt"]
+    again = json.loads(run_script("init", "--uninstall-hooks", "--json").out)
+    assert again["backup"] is None and again["hooks"]["changed"] == []

@@ -107,6 +107,8 @@ class Frontmatter:
     literal: dict[str, Any]
     body: str
     has_frontmatter: bool
+    #: Where ``body`` starts in the text that was split (characters).
+    body_offset: int = 0
 
 
 def split_frontmatter(text: str, label: str = "file") -> Frontmatter:
@@ -139,7 +141,8 @@ def split_frontmatter(text: str, label: str = "file") -> Frontmatter:
         raise MalformedFileError(f"{label}: frontmatter is not valid YAML{line}") from None
     if not isinstance(meta, dict) or not isinstance(literal, dict):
         raise MalformedFileError(f"{label}: frontmatter must be a YAML mapping")
-    return Frontmatter(raw, meta, literal, "\n".join(lines[end + 1:]), True)
+    offset = min(len(text), len("\n".join(lines[:end + 1])) + 1)
+    return Frontmatter(raw, meta, literal, "\n".join(lines[end + 1:]), True, offset)
 
 
 def yaml_scalar(value: Any) -> str:

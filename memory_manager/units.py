@@ -117,33 +117,20 @@ def source_files(ws: Path) -> list[tuple[str, str]]:
 
 
 def split_frontmatter(text: str) -> tuple[dict[str, Any], int, str | None]:
-    """Split YAML frontmatter off ``text``.
+    """Split YAML frontmatter off ``text`` with the store's strict splitter
+    (:func:`memory_manager.entries.split_frontmatter`).
 
     Returns ``(meta, body_offset, error)``: ``meta`` is ``{}`` when there is
-    none or it is malformed (then ``error`` says why and the whole text is
-    body). Parsed with ``yaml.safe_load``; anything but a mapping is refused.
+    none or it is malformed (then ``error`` says why and the whole text is body).
     """
-    if not text.startswith("---\n"):
-        return {}, 0, None
-    end = text.find("\n---", 3)
-    while end != -1 and text[end + 4:end + 5] not in ("\n", ""):
-        end = text.find("\n---", end + 4)
-    if end == -1:
-        return {}, 0, "frontmatter not closed"
-    import yaml
+    from .entries import split_frontmatter as split
+    from .errors import MalformedFileError
 
     try:
-        meta = yaml.safe_load(text[4:end + 1])
-    except yaml.YAMLError as exc:
-        return {}, 0, f"bad frontmatter: {str(exc).splitlines()[0]}"
-    body = end + 4
-    if text[body:body + 1] == "\n":
-        body += 1
-    if meta is None:
-        return {}, body, None
-    if not isinstance(meta, dict):
-        return {}, 0, "frontmatter is not a mapping"
-    return meta, body, None
+        fm = split(text, "frontmatter")
+    except MalformedFileError as exc:
+        return {}, 0, str(exc).removeprefix("frontmatter: ")
+    return fm.meta, fm.body_offset, None
 
 
 def _iso(value: Any) -> str | None:

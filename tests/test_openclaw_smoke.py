@@ -1,11 +1,11 @@
-"""End-to-end: the hooks installed by hookinstall (as init does) fire in a real OpenClaw 2026.9.6.
+"""End-to-end: the hooks installed by ``init.py`` fire in a real OpenClaw 2026.9.6.
 
 Runs only with OPENCLAW_SMOKE=1 (it installs Node 24 and OpenClaw from the npm
 registry into a cache folder through ``../shared/openclaw/smoke.sh``; set
 OPENCLAW_SMOKE_CACHE to reuse one). Network: the npm registry and loopback
 only. A mock OpenAI-compatible model serves the turn on 127.0.0.1.
 
-Checks: after installing the hooks with :func:`hookinstall.install`, a real
+Checks: after ``scripts/init.py --yes`` installs and enables the hooks, a real
 agent turn through the Gateway carries the bundle's bootstrap file
 (``MEMORY-MANAGER.md``) in the prompt sent to the model; the mock reports a
 21,000-token prompt on a 32,768-token window, so the second turn's note carries
@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, SHARED
-from memory_manager import backups, hookinstall
+from memory_manager import hookinstall
 from mockmodel import MockModel
 
 pytestmark = pytest.mark.skipif(os.environ.get("OPENCLAW_SMOKE") != "1", reason="set OPENCLAW_SMOKE=1 to run")
@@ -96,11 +96,16 @@ def test_hooks_fire_in_a_real_gateway(sandbox, monkeypatch):
     monkeypatch.setenv("HOME", sb["env"]["HOME"])
     monkeypatch.setenv("PATH", sb["env"]["PATH"])
     monkeypatch.chdir(sb["cache"])
-    report = hookinstall.install(ws, sb["skill"], backups.start(ws, "init"))
-    say("install report: " + json.dumps(report.to_dict(), ensure_ascii=False))
-    assert report.ran and report.errors == []
+    # init itself, run from the installed skill folder, as a user would.
+    proc = subprocess.run([sys.executable, str(sb["skill"] / "scripts" / "init.py"), "--workspace", str(ws),
+                           "--yes", "--lang", "en", "--json"], env=sb["env"], cwd=sb["cache"],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    report = json.loads(proc.stdout)["plan"]["hooks"]
+    say("init hooks report: " + json.dumps(report, ensure_ascii=False))
+    assert report["ran"] and report["errors"] == []
     listed = hookinstall.parse_hooks_list(oc(sb, "hooks", "list", "--json").stdout)
-    for name in report.hooks:
+    for name in report["hooks"]:
         say(f"{name}: eligible={listed[name]['eligible']} loadable={listed[name]['loadable']}")
         assert listed[name]["eligible"] and listed[name]["loadable"]
 
@@ -192,5 +197,5 @@ def test_hooks_fire_in_a_real_gateway(sandbox, monkeypatch):
                             cwd=sb["cache"], capture_output=True, text=True, timeout=300)
     say(f"doctor.py (exit {doctor.returncode}):\n" + doctor.stdout + doctor.stderr[-500:])
     assert f"✓ workspace: {ws} (chosen by openclaw config agents.entries.main.workspace)" in doctor.stdout
-    for name in report.hooks:
+    for name in report["hooks"]:
         assert f"✓ hook {name}: eligible and enabled" in doctor.stdout

@@ -1,7 +1,5 @@
 """Pruning: archives (never deletes), protects recent and pinned entries, honours the window."""
 import json
-import sys
-import types
 from pathlib import Path
 
 import pytest
@@ -135,25 +133,19 @@ def test_status_metrics(mem):
     assert doc["tiers"] == {"t1": 5, "t2": 0, "t3": 0}
 
 
-def test_store_index_rebuild_is_called_and_undone_by_restore(mem, monkeypatch):
+def test_store_indexes_rebuilt_and_undone_by_restore(mem):
     from memory_manager.backups import restore
 
-    calls = []
-
-    def rebuild(ws, cfg):
-        calls.append(ws)
-        (ws / "memory/daily-index.md").write_text("# Memory Index\n", encoding="utf-8")
-        return [ws / "memory/daily-index.md"]
-
-    fake = types.ModuleType("memory_manager.entries")
-    fake.rebuild_indexes = rebuild
-    monkeypatch.setitem(sys.modules, "memory_manager.entries", fake)
-    import memory_manager
-    monkeypatch.setattr(memory_manager, "entries", fake, raising=False)
+    (mem / "memory/daily-index.md").write_text("# Memory Index\n", encoding="utf-8")
+    before = (mem / "memory/daily-index.md").read_bytes()
     result = prune(mem, CFG)
-    assert calls == [mem] and result["indexes"] == ["memory/daily-index.md"] and result["warnings"] == []
+    assert result["moved"] and result["warnings"] == []
+    assert "memory/daily-index.md" in result["indexes"]
+    assert (mem / "memory/daily-index.md").read_text() == (
+        "# Memory Index\n\n- Keep me → daily/2026-01-05.md\n- Fresh → daily/2026-03-03.md\n")
     restore(mem, result["backup"])
-    assert not (mem / "memory/daily-index.md").exists()
+    assert (mem / "memory/daily-index.md").read_bytes() == before
+    assert not (mem / "memory/knowledge-index.md").exists()
 
 
 def test_prune_keeps_bom_and_crlf_of_the_note(ws, monkeypatch):

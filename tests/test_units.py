@@ -66,7 +66,7 @@ def test_duplicate_headings_get_distinct_ids():
 
 def test_malformed_frontmatter_is_body():
     (entry,) = parse_text("memory/knowledge/x.md", "knowledge", "---\n[unclosed\n---\nbody\n")
-    assert entry.meta["frontmatter_error"].startswith("bad frontmatter")
+    assert entry.meta["frontmatter_error"] == "frontmatter is not valid YAML (line 2)"
     assert entry.tags == []
 
 

@@ -19,7 +19,6 @@ MODULES = {
     "click": "click",
     "rich": "rich",
     "yaml": "PyYAML",
-    "frontmatter": "python-frontmatter",
     "cryptography": "cryptography",
     "filelock": "filelock",
     "phonenumbers": "phonenumbers",

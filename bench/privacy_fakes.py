@@ -24,16 +24,10 @@ def _pick(rng: random.Random, alphabet: str, n: int) -> str:
 
 
 def luhn_complete(body: str) -> str:
-    """Append the Luhn check digit (ISO/IEC 7812-1 annex B) to ``body``."""
-    total = 0
-    for i, ch in enumerate(reversed(body)):
-        d = int(ch)
-        if i % 2 == 0:
-            d *= 2
-            if d > 9:
-                d -= 9
-        total += d
-    return body + str((10 - total % 10) % 10)
+    """Append the Luhn check digit (ISO/IEC 7812-1 annex B; python-stdnum) to ``body``."""
+    from stdnum import luhn
+
+    return body + luhn.calc_check_digit(body)
 
 
 def card(rng: random.Random, prefix: str, length: int) -> str:

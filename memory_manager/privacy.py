@@ -200,16 +200,10 @@ def _cn_ric_ok(value: str, _m: re.Match[str], _text: str) -> bool:
 
 
 def luhn_valid(digits: str) -> bool:
-    """Luhn mod 10 check (ISO/IEC 7812-1 annex B)."""
-    total = 0
-    for i, ch in enumerate(reversed(digits)):
-        d = int(ch)
-        if i % 2 == 1:
-            d *= 2
-            if d > 9:
-                d -= 9
-        total += d
-    return total % 10 == 0
+    """Luhn mod 10 check (ISO/IEC 7812-1 annex B), from python-stdnum."""
+    from stdnum import luhn
+
+    return luhn.is_valid(digits)
 
 
 #: Issuer identification number ranges and lengths of the card brands

@@ -176,6 +176,33 @@ def _load(workspace: Path, ident: str | None) -> dict[str, Any]:
     raise NotFoundError(f"no backup with id {ident!r} (see --list-backups)")
 
 
+def restore_plan(workspace: Path, ident: str | None = None) -> dict[str, Any]:
+    """Say what :func:`restore` would do, changing nothing (``init --restore --dry-run``).
+
+    Returns ``{"restored": id, "dry_run": True, "paths": [...]}`` where each
+    path is marked ``restore``, ``remove``, ``chmod`` or ``remove if empty``.
+
+    Raises:
+        NotFoundError: no such backup.
+    """
+    workspace = Path(workspace)
+    doc = _load(workspace, ident)
+    actions = []
+    for entry in doc["entries"]:
+        target = workspace / entry["path"]
+        kind, existed = entry.get("kind"), entry.get("existed")
+        if kind == "file" and existed:
+            if not target.exists() or target.is_symlink() or sha256_file(target) != entry["sha256"]:
+                actions.append(f"restore {entry['path']}")
+            elif stat.S_IMODE(target.stat().st_mode) != entry.get("mode"):
+                actions.append(f"chmod {entry['path']}")
+        elif kind == "file" and (target.exists() or target.is_symlink()):
+            actions.append(f"remove {entry['path']}")
+        elif kind == "dir" and not existed and target.is_dir():
+            actions.append(f"remove if empty {entry['path']}/")
+    return {"restored": doc["id"], "dry_run": True, "paths": actions}
+
+
 def restore(workspace: Path, ident: str | None = None) -> dict[str, Any]:
     """Put the files of backup ``ident`` (default: the newest) back byte for byte.
 

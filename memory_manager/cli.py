@@ -59,6 +59,14 @@ def handle_errors(func: Callable[..., Any]) -> Callable[..., Any]:
             code = func(*args, **kwargs)
         except MemoryManagerError as exc:
             fail(exc, as_json)
+        except OSError as exc:
+            # The file system said no somewhere we did not expect (a symlink loop, a
+            # vanished folder, EIO): one line and exit 1, never a traceback. Whatever
+            # was being written was written atomically, so nothing is half-done.
+            where = f"{exc.filename}: " if exc.filename else ""
+            err = MemoryManagerError(f"{where}{exc.strerror or exc}")
+            err.kind = "os_error"
+            fail(err, as_json)
         except KeyboardInterrupt:
             stderr.print("interrupted")
             sys.exit(130)

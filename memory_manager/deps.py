@@ -51,10 +51,22 @@ def require(allow_install: bool = False) -> None:
         if install() != 0:
             sys.stderr.write("error: installing the requirements failed (see pip's output above)\n")
             raise SystemExit(1)
+        # A --user install lands in the user site folder, which this interpreter
+        # did not put on sys.path at start-up when it did not exist yet.
+        import site
+
+        user_site = site.getusersitepackages()
+        if user_site not in sys.path:
+            site.addsitedir(user_site)
         importlib.invalidate_caches()
     absent = missing()
     if absent:
         cmd = " ".join(install_command())
+        message = f"missing Python packages: {', '.join(absent)}. Install them with: {cmd}"
+        if "--json" in sys.argv[1:]:  # the --json contract holds even here
+            import json
+
+            sys.stdout.write(json.dumps({"error": message, "kind": "missing_dependencies"}) + "\n")
         sys.stderr.write(f"error: missing Python packages: {', '.join(absent)}. Install them with:\n  {cmd}\n")
         raise SystemExit(2)
 

@@ -27,10 +27,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import backups, crypto, markdown, templates
+from . import backups, crypto, markdown, templates, tiers
 from .clock import today
 from .errors import FileWriteError, UnreadableFileError, WorkspaceError, DirtyFileError
 from .fsio import TextFile, Transaction, decode_text, workspace_lock
+from .config import OVERRIDE_RELPATH
 from .workspace import inside
 
 #: OpenClaw 2026.9.6 truncates each bootstrap file at this many characters
@@ -342,8 +343,23 @@ def _plan_hooks(plan: Plan, ws: Path) -> None:
             plan.enable_hooks = True
 
 
+def _plan_language(plan: Plan, ws: Path, cfg: dict[str, Any], lang: str) -> None:
+    """Record an explicit ``--lang`` in the workspace override, so the store and later runs use it."""
+    import json
+
+    if lang == cfg["language"]:
+        return
+    path = ws / OVERRIDE_RELPATH
+    existing = _read(path, OVERRIDE_RELPATH.as_posix())
+    doc = json.loads(existing.text) if existing is not None and existing.text.strip() else {}
+    doc["language"] = lang
+    _change(plan, path, OVERRIDE_RELPATH.as_posix(), existing,
+            json.dumps(doc, indent=2, ensure_ascii=False) + "\n", f"language {lang}")
+
+
 def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool = True,
-               version: tuple[int, ...] | None | str = "ask", hooks: bool = True) -> Plan:
+               version: tuple[int, ...] | None | str = "ask", hooks: bool = True,
+               lang_explicit: bool = False) -> Plan:
     """Plan ``init`` for workspace ``ws`` without writing anything.
 
     Args:
@@ -354,6 +370,8 @@ def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool = 
         version: OpenClaw's version tuple, None when unknown, or ``"ask"`` to
             run ``openclaw --version`` (only done when something would move).
         hooks: install the bundle's OpenClaw hooks into ``<ws>/hooks/``.
+        lang_explicit: ``lang`` came from ``--lang``: record it in the
+            workspace's ``memory/memory-manager.json`` when it differs.
 
     Raises:
         WorkspaceError: a file to edit is a symlink out of the workspace.
@@ -394,14 +412,19 @@ def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool = 
         _change(plan, heartbeat_path, "HEARTBEAT.md", heartbeat, new_heartbeat, "heartbeat sections from AGENTS.md")
         if version == "ask":
             version = openclaw_version()
-        if version is not None and tuple(version)[:2] < HEARTBEAT_RETIRED:
-            plan.notes.append("HEARTBEAT.md now has real content: OpenClaw before 2026.8 then runs heartbeat turns "
-                              "(an empty or comments-only file skips them). Run init with --no-heartbeat-move "
-                              "to keep the heartbeat rules in AGENTS.md instead.")
+        old_note = ("HEARTBEAT.md now has real content: OpenClaw before 2026.8 then runs heartbeat turns "
+                    "(an empty or comments-only file skips them). Run init with --no-heartbeat-move "
+                    "to keep the heartbeat rules in AGENTS.md instead.")
+        new_note = ("From 2026.8 OpenClaw no longer reads HEARTBEAT.md: run `openclaw doctor --fix` to import it "
+                    "into the heartbeat monitor.")
+        if version is None:
+            # Unknown version: both consequences may apply, so say both.
+            plan.notes.append("OpenClaw cannot be asked for its version. " + old_note)
+            plan.notes.append(new_note)
+        elif tuple(version)[:2] < HEARTBEAT_RETIRED:
+            plan.notes.append(old_note)
         else:
-            which = "cannot be asked for its version" if version is None else "is 2026.8 or newer"
-            plan.notes.append(f"OpenClaw {which}: from 2026.8 it no longer reads HEARTBEAT.md. Run "
-                              "`openclaw doctor --fix` to import HEARTBEAT.md into the heartbeat monitor.")
+            plan.notes.append(f"OpenClaw {'.'.join(map(str, version))}: " + new_note)
 
     new_memory = lessons_text(memory_md.text if memory_md is not None else None, lang)
     if new_memory is not None:
@@ -421,9 +444,16 @@ def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool = 
         if not path.exists() and not path.is_symlink():
             _change(plan, path, rel, None, titles[lang] + "\n", "index")
 
-    rules = gitignore_block(crypto.choose_scheme(cfg) == "xor-b64")
+    # Keep the T2 folder out of git while anything in it can be read without a key:
+    # the scheme in force is xor-b64, or an existing entry is xor-b64 or plain text
+    # (switching to aes-gcm does not re-encrypt what is already there).
+    readable = crypto.choose_scheme(cfg) == "xor-b64" or any(
+        not e.error and (e.plaintext or e.scheme == "xor-b64") for e in tiers.iter_t2_entries(ws))
+    rules = gitignore_block(readable)
     _change(plan, gitignore_path, ".gitignore", gitignore,
             upsert_gitignore(gitignore.text if gitignore is not None else "", rules), "ignore rules")
+    if lang_explicit:
+        _plan_language(plan, ws, cfg, lang)
     if hooks:
         _plan_hooks(plan, ws)
     return plan

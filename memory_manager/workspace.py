@@ -152,10 +152,14 @@ def resolve_workspace(cli_value: str | os.PathLike[str] | None = None,
 
 
 def inside(root: Path, candidate: Path) -> bool:
-    """Return True when ``candidate`` (symlinks resolved) lies inside ``root``."""
+    """Return True when ``candidate`` (symlinks resolved) lies inside ``root``.
+
+    A symlink loop (``RuntimeError`` from ``Path.resolve`` before Python 3.13,
+    ``OSError`` after) counts as outside: it leads nowhere we may write.
+    """
     try:
         candidate.resolve().relative_to(root.resolve())
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):
         return False
     return True
 

@@ -28,6 +28,11 @@ def _show_plan(plan: initialize.Plan) -> None:
         stdout.print(f"moved to HEARTBEAT.md: {section}", markup=False)
 
 
+def _self() -> str:
+    """This script as a command that works when copied (absolute path)."""
+    return f"python3 {pathlib.Path(__file__).resolve()}"
+
+
 def _hook_report(report) -> None:
     """Print what enabling (or disabling) the OpenClaw hooks did, or the commands to run."""
     for line in report.messages:
@@ -87,13 +92,23 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_
                 table.add_row(b["id"], str(b.get("created", "")), str(b.get("reason", b.get("error", ""))), str(b["files"]))
             stdout.print(table)
         return 0
+    if restore_id is not None and dry_run:
+        result = backups.restore_plan(ws, restore_id or None)
+        if json_:
+            emit_json(result)
+        else:
+            stdout.print(f"restoring backup {result['restored']} would:", markup=False)
+            for line in result["paths"] or ["change nothing (the files already match it)"]:
+                stdout.print(f"  {line}", markup=False)
+        return 0
     if restore_id is not None:
         result = backups.restore(ws, restore_id or None)
         if json_:
             emit_json(result)
         else:
             stdout.print(f"restored backup {result['restored']} ({len(result['paths'])} paths changed); "
-                         f"the state before the restore is backup {result['safety_backup']}", markup=False)
+                         f"the state before the restore is backup {result['safety_backup']}: undo with "
+                         f"`{_self()} -w {ws} --restore {result['safety_backup']}`", markup=False)
         return 0
     if uninstall_hooks:
         report, backup_id = initialize.uninstall_hooks(ws)
@@ -108,7 +123,7 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_
         return 0
     cfg = load_config(ws)
     plan = initialize.build_plan(ws, cfg, lang or cfg["language"], heartbeat_move=not no_heartbeat_move,
-                                 hooks=not no_hooks)
+                                 hooks=not no_hooks, lang_explicit=lang is not None)
     if dry_run:
         if json_:
             emit_json({"workspace": str(ws), "rule": resolved.rule, "dry_run": True, "plan": plan.summary(),
@@ -147,7 +162,7 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_
             _notes(plan)
         if plan.hook_report is not None:
             _hook_report(plan.hook_report)
-        stdout.print(f"done. Backup {backup_id}: undo with `python3 scripts/init.py --restore {backup_id}`", markup=False)
+        stdout.print(f"done. Backup {backup_id}: undo with `{_self()} -w {ws} --restore {backup_id}`", markup=False)
     return 0
 
 

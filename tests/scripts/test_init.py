@@ -394,3 +394,66 @@ def test_uninstall_hooks_and_no_hooks(ws, run_script):
         f"hooks/{HOOKS[0]}", f"hooks/{HOOKS[0]}/my-notes.txt"]
     again = json.loads(run_script("init", "--uninstall-hooks", "--json").out)
     assert again["backup"] is None and again["hooks"]["changed"] == []
+
+
+def test_missing_dependencies_json(ws):
+    proc = subprocess.run([sys.executable, "-S", str(ROOT / "scripts" / "memory.py"), "status", "--json"],
+                          capture_output=True, text=True)
+    doc = json.loads(proc.stdout)
+    assert proc.returncode == 2 and doc["kind"] == "missing_dependencies"
+    assert doc["error"].startswith("missing Python packages: click, rich, PyYAML")
+
+
+def test_symlink_loop_is_a_one_line_error(ws, run_script):
+    (ws / "memory").symlink_to("memory")
+    result = run_script("init", "--yes")
+    assert result.code in (1, 2) and "Traceback" not in result.err
+    assert result.err.startswith("error: ") and len(result.err.strip().splitlines()) == 1
+    assert sorted(p.name for p in ws.iterdir()) == ["memory"]
+
+
+def test_restore_dry_run_changes_nothing(ws, run_script):
+    (ws / "AGENTS.md").write_text("# A\n\n## Heartbeat\n\n- ping\n")
+    assert run_script("init", "--yes", "--no-hooks").code == 0
+    before = tree_hash(ws)
+    result = run_script("init", "--restore", "--dry-run", "--json")
+    assert result.code == 0 and tree_hash(ws) == before
+    doc = json.loads(result.out)
+    assert doc["dry_run"] is True
+    assert "restore AGENTS.md" in doc["paths"] and "remove HEARTBEAT.md" in doc["paths"]
+    assert "remove if empty memory/daily/" in doc["paths"]
+
+
+def test_undo_hint_works_when_copied(ws, run_script):
+    (ws / "AGENTS.md").write_text("# A\n")
+    out = run_script("init", "--yes", "--no-hooks").out
+    hint = out[out.index("undo with `") + len("undo with `"):].split("`")[0]
+    assert hint.startswith(f"python3 {ROOT / 'scripts' / 'init.py'} -w {ws} --restore ")
+
+
+def test_explicit_language_is_remembered(ws, run_script):
+    assert run_script("init", "--yes", "--lang", "en", "--no-hooks").code == 0
+    assert json.loads((ws / "memory" / "memory-manager.json").read_text()) == {"language": "en"}
+    assert json.loads(run_script("init", "--yes", "--json", "--no-hooks").out)["applied"] is False
+    assert "## Memory System (complex-memory-manager)" in (ws / "AGENTS.md").read_text()
+    result = run_script("memory", "write", "--topic", "Deploys", "--change", "moved to Fridays")
+    assert result.code == 0, result.err
+    assert "- Change: moved to Fridays" in (ws / "memory" / "daily").joinpath(
+        next(p.name for p in (ws / "memory" / "daily").iterdir())).read_text()
+
+
+def test_t2_stays_ignored_while_xor_entries_remain(ws, run_script, tmp_path):
+    assert run_script("init", "--yes", "--no-hooks").code == 0
+    assert run_script("memory", "remember", "--skill", "news", "--topic", "layout",
+                      "--text", "Prefers short summaries.").code == 0
+    key = __import__("base64").b64encode(bytes(range(32))).decode()
+    result = run_script("init", "--yes", "--json", "--no-hooks", env={"MEMORY_MANAGER_KEY": key})
+    assert json.loads(result.out)["applied"] is False
+    assert "memory/tier2-internal/" in (ws / ".gitignore").read_text()
+
+
+def test_unknown_openclaw_version_names_both_consequences(ws, run_script):
+    (ws / "AGENTS.md").write_text("# A\n\n## Heartbeat\n\n- ping\n")
+    notes = json.loads(run_script("init", "--dry-run", "--json", env={"PATH": "/usr/bin:/bin"}).out)["plan"]["notes"]
+    assert notes[0].startswith("OpenClaw cannot be asked for its version. HEARTBEAT.md now has real content")
+    assert "--no-heartbeat-move" in notes[0] and "openclaw doctor --fix" in notes[1]

@@ -186,9 +186,6 @@ def record_usage(ws: pathlib.Path, key: str, usage, cfg: dict) -> None:
     file under the workspace lock).
     """
     state = ws / "memory" / ".state"
-    if not (ws / "memory").is_dir():
-        warn(f"{ws}/memory is missing (run init); usage not recorded")
-        return
     from memory_manager.clock import now
 
     doc = {"v": 1, "at": now().isoformat(timespec="seconds"), "event": key,
@@ -257,7 +254,14 @@ def handle(event: dict) -> dict:
     out = dict(PROTOCOL, bootstrapFiles=[], log=[])
     if key not in SWITCH:
         return out
+    from memory_manager.workspace import is_set_up
+
     ws = resolve_workspace(None, event=event).path
+    if not is_set_up(ws):
+        # An event can name any folder (a bogus workspaceDir, even /etc): a
+        # hook never creates memory/ there; only init.py sets a workspace up.
+        warn(f"{key}: {ws} is not set up (no memory/ folder inside it; run init.py); nothing done")
+        return out
     cfg = load_config(ws)
     if not cfg["hooks"].get(SWITCH[key], True):
         out["log"].append(f"{key}: switched off (hooks.{SWITCH[key]})")

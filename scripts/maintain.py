@@ -198,6 +198,14 @@ def main(argv: list[str] | None = None) -> int:
     if not ws.is_dir():
         note(f"workspace {ws} is not a directory")
         return 2
+    from memory_manager.workspace import is_set_up
+
+    if not is_set_up(ws):
+        # Fail open like the hooks that start us: never create memory/ (its
+        # indexes, .state, .cache) or .memory-backup/ in a folder init.py did
+        # not set up.
+        note(f"{ws} is not set up (no memory/ folder inside it; run init.py); nothing done")
+        return 0
     note(f"{time.strftime('%Y-%m-%dT%H:%M:%S')} start ({args.event})")
     from memory_manager.deps import install_command, missing
 

@@ -25,7 +25,8 @@ STAMP_RELPATH = pathlib.Path("memory/.state/maintain-last.json")
 PENDING_RELPATH = pathlib.Path("memory/.state/bootstrap-note.json")
 USAGE_RELPATH = pathlib.Path("memory/.state/context-usage.jsonl")
 #: Usage records kept: enough for a few weeks of turns; older ones say nothing
-#: the current session needs.
+#: the current session needs. 1,000 records are ~200 KB. The hook also rotates
+#: the file past 1 MiB (hookrun.USAGE_MAX_BYTES), for when this never runs.
 USAGE_KEEP_LINES = 1000
 #: Folders whose files are not audited: derived data, state, and the archive
 #: (already audited before it was archived).

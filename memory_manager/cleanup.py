@@ -51,7 +51,7 @@ from .clock import now, today
 from .errors import KeyUnavailableError, MemoryManagerError
 from .fsio import atomic_write, atomic_write_text, read_text, sha256_bytes, workspace_lock
 from .gate import redacted_summary
-from .workspace import inside
+from .workspace import inside, require_set_up
 
 STATE_NAME = "cleanup.json"
 LOG_NAME = "cleanup.log"
@@ -575,10 +575,15 @@ def run_cleanup(ws: Path, cfg: dict[str, Any], *, dry_run: bool = False, if_due:
     Returns a :class:`Report`.
 
     Raises:
+        WorkspaceError: ``ws`` is not set up (no ``memory/`` folder inside it).
         FileWriteError, BackupError: a write or backup failed (the step's
             files are unchanged; earlier steps' changes stay and are in the backup).
     """
     ws = Path(ws)
+    # Checked before anything else, the workspace lock included (taking it
+    # creates .memory-backup/): a folder init.py never set up is bad input,
+    # and nothing may be created in it.
+    require_set_up(ws)
     report = Report(dry_run=dry_run)
     previous = last_run(ws)
     report.last_run = previous.isoformat() if previous else None

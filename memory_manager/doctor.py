@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import platform
+import shlex
 import shutil
 import subprocess
 import sys
@@ -29,6 +30,22 @@ Runner = Callable[[list[str]], "subprocess.CompletedProcess[str]"]
 
 def _check(name: str, status: str, detail: str, fix: str | None = None) -> dict[str, Any]:
     return {"name": name, "status": status, "detail": detail, "fix": fix}
+
+
+def init_fix(bundle_root: Path, ws: Path | None, why: str = "") -> str:
+    """The ``fix:`` text that reruns init on ``ws``: a command that works when copied.
+
+    It names this Python and the bundle's ``scripts/init.py`` by absolute path
+    and the resolved workspace with ``-w`` (the user's shell may resolve
+    another one, or none), and passes ``--yes`` (init asks otherwise); the
+    preview with ``--dry-run`` follows as a shell comment, so the whole line
+    can still be pasted.
+    """
+    cmd = [sys.executable, str(Path(bundle_root).resolve() / "scripts" / "init.py")]
+    if ws is not None:
+        cmd += ["-w", str(ws)]
+    line = shlex.join(cmd)
+    return f"{line} --yes  # {why + '; ' if why else ''}preview first with --dry-run instead of --yes"
 
 
 def _run(cmd: list[str]) -> "subprocess.CompletedProcess[str]":
@@ -89,7 +106,7 @@ def check_openclaw(ws: Path | None, bundle_root: Path, runner: Runner, which: Ca
             hook = listed.get(name)
             if hook is None:
                 checks.append(_check(f"hook {name}", "fail", "not installed where OpenClaw looks",
-                                     "python3 scripts/init.py (installs the hooks)"))
+                                     init_fix(bundle_root, ws, "installs the hooks")))
             elif not hook.get("eligible"):
                 missing = {k: v for k, v in (hook.get("missing") or {}).items() if v}
                 checks.append(_check(f"hook {name}", "fail", f"not eligible (missing {missing})",
@@ -111,23 +128,24 @@ def check_installed_hooks(ws: Path, bundle_root: Path) -> list[dict[str, Any]]:
         folder = ws / "hooks" / name
         if not folder.is_dir():
             checks.append(_check(f"hook files {name}", "warn", f"{folder} is absent (hooks not installed)",
-                                 "python3 scripts/init.py"))
+                                 init_fix(bundle_root, ws, "installs the hooks")))
             continue
         try:
             doc = json.loads((folder / hookinstall.BUNDLE_PATH_FILE).read_text(encoding="utf-8"))
             target = Path(doc["bundle"])
         except (OSError, ValueError, KeyError, TypeError):
             checks.append(_check(f"hook files {name}", "fail", "bundle-path.json missing or unreadable",
-                                 "python3 scripts/init.py (reinstalls the hooks)"))
+                                 init_fix(bundle_root, ws, "reinstalls the hooks")))
             continue
         if not (target / "scripts" / "hook.py").is_file():
             checks.append(_check(f"hook files {name}", "fail", f"points at {target}, which has no scripts/hook.py",
-                                 "python3 scripts/init.py from the bundle's current location"))
+                                 init_fix(bundle_root, ws, "reinstalls the hooks from this bundle")))
             continue
         python = doc.get("python")
         if isinstance(python, str) and not Path(python).exists():
             checks.append(_check(f"hook files {name}", "warn", f"the recorded Python {python} is gone; "
-                                 "the hook falls back to python3 on PATH", "python3 scripts/init.py"))
+                                 "the hook falls back to python3 on PATH",
+                                 init_fix(bundle_root, ws, "records this Python")))
             continue
         stale = [f for f in hookinstall.HOOK_FILES
                  if (bundle_root / "hooks" / name / f).is_file()
@@ -135,19 +153,19 @@ def check_installed_hooks(ws: Path, bundle_root: Path) -> list[dict[str, Any]]:
                       or (folder / f).read_bytes() != (bundle_root / "hooks" / name / f).read_bytes())]
         if stale:
             checks.append(_check(f"hook files {name}", "warn", "older copy: " + ", ".join(stale),
-                                 "python3 scripts/init.py, then restart the Gateway"))
+                                 init_fix(bundle_root, ws, "then restart the Gateway")))
         else:
             checks.append(_check(f"hook files {name}", "ok", f"bundle {target}"))
     return checks
 
 
-def check_memory_tree(ws: Path) -> list[dict[str, Any]]:
+def check_memory_tree(ws: Path, bundle_root: Path) -> list[dict[str, Any]]:
     mem = ws / "memory"
     absent = [d for d in MEMORY_DIRS if not (mem / d).is_dir()]
     checks = []
     if absent:
         checks.append(_check("memory tree", "fail", "missing: " + ", ".join(f"memory/{d}/" for d in absent),
-                             "python3 scripts/init.py"))
+                             init_fix(bundle_root, ws, "creates the missing folders")))
     else:
         checks.append(_check("memory tree", "ok", f"{mem}"))
     for name, titles in INDEX_TITLES.items():
@@ -155,15 +173,16 @@ def check_memory_tree(ws: Path) -> list[dict[str, Any]]:
         try:
             first = path.read_text(encoding="utf-8-sig").splitlines()[:1]
         except FileNotFoundError:
-            checks.append(_check(f"index {name}", "fail", "missing", "python3 scripts/init.py"))
+            checks.append(_check(f"index {name}", "fail", "missing",
+                                 init_fix(bundle_root, ws, "creates the missing index")))
             continue
         except (OSError, UnicodeDecodeError) as exc:
             checks.append(_check(f"index {name}", "fail", f"unreadable ({exc.__class__.__name__})",
-                                 f"check memory/{name}"))
+                                 f"check {path}"))
             continue
         if not first or first[0].strip() not in titles:
             checks.append(_check(f"index {name}", "warn", f"unexpected first line {first[:1]}",
-                                 "the store rebuilds indexes after each session; or rerun init"))
+                                 init_fix(bundle_root, ws, "or let the next session's maintenance rebuild it")))
         else:
             entries = sum(1 for line in path.read_text(encoding="utf-8-sig").splitlines() if line.startswith("- "))
             checks.append(_check(f"index {name}", "ok", f"{entries} entries"))
@@ -193,9 +212,10 @@ def diagnose(workspace: Any, bundle_root: Path, use_openclaw: bool = True, runne
         checks.append(_check("config", "ok", f"language {cfg['language']}, hooks "
                              + ", ".join(k for k, v in cfg["hooks"].items() if v is True) + " on"))
     except MemoryManagerError as exc:
-        checks.append(_check("config", "fail", str(exc), "fix or remove memory/memory-manager.json"))
+        checks.append(_check("config", "fail", str(exc), "fix or remove "
+                             + str((ws / "memory" / "memory-manager.json") if ws else "memory/memory-manager.json")))
     if ws is not None:
-        checks += check_memory_tree(ws)
+        checks += check_memory_tree(ws, bundle_root)
         checks += check_installed_hooks(ws, bundle_root)
         try:
             from . import context

@@ -298,12 +298,18 @@ def uninstall(ws: Path, backup, bundle_root: Path | None = None, openclaw: str |
     to a hook folder stay, and so does the folder then. Hooks enabled earlier
     to keep them loading stay enabled (they were loading before install).
     ``bundle_root`` defaults to this package's bundle (for the hook names).
+    With none of the bundle's hook folders present it returns an empty report
+    (no messages, no commands) without running ``openclaw``.
     """
     from . import BUNDLE_ROOT
 
     ws = Path(ws)
     names = bundle_hooks(bundle_root or BUNDLE_ROOT)
     report = HookReport(hooks=[n for n in names if (ws / "hooks" / n).exists()])
+    if not report.hooks:
+        # Nothing installed (a second --uninstall-hooks, say): no openclaw
+        # call, no commands to print, no restart to ask for.
+        return report
     report = _enable(report, _which(openclaw), runner or _run, oc_config or _oc_config, enable=False)
     for name in report.hooks:
         folder = ws / "hooks" / name

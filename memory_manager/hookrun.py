@@ -48,6 +48,18 @@ MAINTAIN_STAMP_RELPATH = "memory/.state/maintain-last.json"
 #: Token budget for the whole bootstrap note: "a few hundred tokens at most"
 #: (issue 6); it is added to the context of every turn, so it stays small.
 NOTE_TOKEN_BUDGET = 400
+#: Size bounds for the two files the hooks append to on every turn, so that a
+#: long-running agent does not grow them forever. Past the bound the file is
+#: renamed to ``<name>.1`` (replacing the previous one) and a new one started:
+#: a rename is atomic, so appenders need no lock and lose no line (a writer
+#: still holding the old file finishes in ``.1``); at most twice the bound
+#: stays on disk. context-usage.jsonl is normally cut to its last 1,000
+#: records (~200 KB) by maintain.py; 1 MiB (~5,000 records) is the backstop
+#: for when maintenance does not run (packages missing, or failing).
+#: maintain.log gets a few lines (~300 bytes) per run: 256 KiB keeps the
+#: last several hundred runs, plenty to diagnose a failure.
+USAGE_MAX_BYTES = 1024 * 1024
+MAINTAIN_LOG_MAX_BYTES = 256 * 1024
 #: message:sent fires on every channel delivery (one per chunked payload);
 #: maintenance more often than this is wasted work.
 MESSAGE_SENT_MIN_INTERVAL_S = 60
@@ -178,23 +190,37 @@ def build_note(ws: pathlib.Path, cfg: dict, status: str | None, findings: list[s
     return "\n".join(parts) + "\n"
 
 
+def rotate_if_large(path: pathlib.Path, max_bytes: int) -> bool:
+    """Rename ``path`` to ``<path>.1`` when it holds ``max_bytes`` bytes or more.
+
+    Returns True when it rotated. See :data:`USAGE_MAX_BYTES` for why a rename.
+    Errors are ignored: the bound is upkeep, never a reason to fail a hook.
+    """
+    try:
+        if path.stat().st_size < max_bytes:
+            return False
+        os.replace(path, path.with_name(path.name + ".1"))
+    except OSError:
+        return False
+    return True
+
+
 def record_usage(ws: pathlib.Path, key: str, usage, cfg: dict) -> None:
     """Append one usage record (``cmm-context-usage`` v1) to memory/.state/context-usage.jsonl.
 
     A single O_APPEND write of one short line: concurrent hooks cannot
     interleave inside it, so no lock is needed here (maintain.py trims the
-    file under the workspace lock).
+    file under the workspace lock; past :data:`USAGE_MAX_BYTES` it is rotated
+    here first).
     """
     state = ws / "memory" / ".state"
-    if not (ws / "memory").is_dir():
-        warn(f"{ws}/memory is missing (run init); usage not recorded")
-        return
     from memory_manager.clock import now
 
     doc = {"v": 1, "at": now().isoformat(timespec="seconds"), "event": key,
            "session": usage.session_key, "used": usage.used, "window": usage.window,
            "percent": usage.percent, "source": usage.source}
     state.mkdir(parents=True, exist_ok=True)
+    rotate_if_large(state / "context-usage.jsonl", USAGE_MAX_BYTES)
     fd = os.open(state / "context-usage.jsonl", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     try:
         os.write(fd, (json.dumps(doc, ensure_ascii=False) + "\n").encode("utf-8"))
@@ -223,7 +249,8 @@ def spawn_maintenance(ws: pathlib.Path, key: str, only: str | None = None) -> in
     """Start scripts/maintain.py detached (own session, no pipes); return its pid.
 
     Detached so the turn never waits on index rebuilds, sealing, audits or
-    cleanup; its output goes to memory/.state/maintain.log.
+    cleanup; its output goes to memory/.state/maintain.log (rotated past
+    :data:`MAINTAIN_LOG_MAX_BYTES`).
     """
     import subprocess
 
@@ -232,6 +259,7 @@ def spawn_maintenance(ws: pathlib.Path, key: str, only: str | None = None) -> in
     cmd = [sys.executable, str(BUNDLE / "scripts" / "maintain.py"), "--workspace", str(ws), "--event", key]
     if only:
         cmd += ["--only", only]
+    rotate_if_large(log_dir / "maintain.log", MAINTAIN_LOG_MAX_BYTES)
     with open(log_dir / "maintain.log", "ab") as log:
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                                 start_new_session=True, close_fds=True)
@@ -257,7 +285,14 @@ def handle(event: dict) -> dict:
     out = dict(PROTOCOL, bootstrapFiles=[], log=[])
     if key not in SWITCH:
         return out
+    from memory_manager.workspace import is_set_up
+
     ws = resolve_workspace(None, event=event).path
+    if not is_set_up(ws):
+        # An event can name any folder (a bogus workspaceDir, even /etc): a
+        # hook never creates memory/ there; only init.py sets a workspace up.
+        warn(f"{key}: {ws} is not set up (no memory/ folder inside it; run init.py); nothing done")
+        return out
     cfg = load_config(ws)
     if not cfg["hooks"].get(SWITCH[key], True):
         out["log"].append(f"{key}: switched off (hooks.{SWITCH[key]})")

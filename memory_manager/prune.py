@@ -202,6 +202,7 @@ def prune(ws: Path, cfg: dict[str, Any], dry_run: bool = False, use_threshold: b
     "warnings": [...]}``.
 
     Raises:
+        WorkspaceError: not a dry run and ``ws`` is not set up (no ``memory/`` folder).
         BackupError: a backup could not be made (nothing changed).
         FileWriteError: writing failed (originals left as they were).
     """
@@ -220,6 +221,11 @@ def prune(ws: Path, cfg: dict[str, Any], dry_run: bool = False, use_threshold: b
         finally:
             idx.close()
         return dict(p.as_dict(), dry_run=True, moved=[], changed=[], backup=None, indexes=[], warnings=[])
+    from .workspace import require_set_up
+
+    # A real prune writes memory/.cache, memory/archive and .memory-backup/:
+    # refused (bad input) in a folder init.py never set up, before the lock.
+    require_set_up(ws)
     with workspace_lock(ws):
         idx = open_index(ws)
         try:
@@ -322,9 +328,12 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
       ``t2`` encrypted files in ``memory/tier2-internal/``, ``t3`` always 0
       (the Tiers seed never stores private data).
     """
-    from .index import open_index
+    from .index import open_index, open_scratch_index
+    from .workspace import is_set_up
 
-    idx = open_index(ws)
+    # status only reads: in a folder without memory/ it uses a scratch index
+    # (a temporary folder) so that it creates no memory/.cache there.
+    idx = open_index(ws) if is_set_up(ws) else open_scratch_index(ws)
     try:
         p = plan(ws, cfg, idx)
         size = idx.conn.execute("SELECT coalesce(sum(size), 0), count(*) FROM files").fetchone()

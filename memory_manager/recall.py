@@ -120,6 +120,7 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
         top_k: number of hits (default ``cfg["recall"]["top_k"]``, seed: 10).
         track: record one access per returned hit in the access sidecar
             (:mod:`memory_manager.access`); ``False`` leaves all state untouched.
+            Ignored (nothing recorded) when ``ws`` has no ``memory/`` folder.
         disabled: score parts to switch off (benchmark ablations).
         neighbour_share: override ``cfg["recall"]["neighbour_share"]`` (benchmarks).
         index: an open :class:`memory_manager.index.RecallIndex` to reuse
@@ -147,10 +148,17 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
     from .clock import now as clock_now
     from .index import open_index
 
+    from .index import open_scratch_index
+    from .workspace import is_set_up
+
     own_index = index is None
     if own_index and not _has_memory(ws):
         return []  # nothing to search: do not create memory/.cache in a workspace without memory
-    idx = open_index(ws) if own_index else index
+    # A folder init.py never set up (MEMORY.md alone, say) is searched through
+    # a scratch index, and no access is recorded: recall creates no memory/ there.
+    set_up = is_set_up(ws)
+    track = track and set_up
+    idx = index if not own_index else open_index(ws) if set_up else open_scratch_index(ws)
     try:
         found = idx.bm25_rows(terms)
         cand = {r: (ident, day, tt) for r, _, ident, day, tt in found}

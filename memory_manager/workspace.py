@@ -173,3 +173,30 @@ def ensure_inside(root: Path, candidate: Path, what: str = "path") -> Path:
     if not inside(root, candidate):
         raise WorkspaceError(f"{what} {candidate} leads outside {root}")
     return candidate
+
+
+def is_set_up(ws: Path) -> bool:
+    """True when ``ws`` was set up by ``init.py``: ``ws/memory`` is a folder inside ``ws``.
+
+    "Inside" is checked with symlinks resolved, so a ``memory`` link leading
+    out of the workspace does not count. Hooks, maintenance and the commands
+    that write (cleanup, prune) do nothing in a folder that is not set up: a
+    hook event can name any folder (even ``/etc``), and creating
+    ``memory/`` there would litter it.
+    """
+    mem = Path(ws) / "memory"
+    return mem.is_dir() and inside(Path(ws), mem)
+
+
+def require_set_up(ws: Path) -> Path:
+    """Return ``ws`` when :func:`is_set_up`, else raise.
+
+    Raises:
+        WorkspaceError: (exit 2) ``ws/memory`` is missing, not a folder, or
+            leads outside ``ws``; the message names the init command.
+    """
+    if not is_set_up(ws):
+        init = Path(__file__).resolve().parents[1] / "scripts" / "init.py"
+        raise WorkspaceError(f"{ws} is not set up for memory (no memory/ folder inside it); "
+                             f"set it up with: python3 {init} -w {ws}")
+    return Path(ws)

@@ -25,7 +25,8 @@ STAMP_RELPATH = pathlib.Path("memory/.state/maintain-last.json")
 PENDING_RELPATH = pathlib.Path("memory/.state/bootstrap-note.json")
 USAGE_RELPATH = pathlib.Path("memory/.state/context-usage.jsonl")
 #: Usage records kept: enough for a few weeks of turns; older ones say nothing
-#: the current session needs.
+#: the current session needs. 1,000 records are ~200 KB. The hook also rotates
+#: the file past 1 MiB (hookrun.USAGE_MAX_BYTES), for when this never runs.
 USAGE_KEEP_LINES = 1000
 #: Folders whose files are not audited: derived data, state, and the archive
 #: (already audited before it was archived).
@@ -198,6 +199,14 @@ def main(argv: list[str] | None = None) -> int:
     if not ws.is_dir():
         note(f"workspace {ws} is not a directory")
         return 2
+    from memory_manager.workspace import is_set_up
+
+    if not is_set_up(ws):
+        # Fail open like the hooks that start us: never create memory/ (its
+        # indexes, .state, .cache) or .memory-backup/ in a folder init.py did
+        # not set up.
+        note(f"{ws} is not set up (no memory/ folder inside it; run init.py); nothing done")
+        return 0
     note(f"{time.strftime('%Y-%m-%dT%H:%M:%S')} start ({args.event})")
     from memory_manager.deps import install_command, missing
 

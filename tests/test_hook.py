@@ -251,3 +251,37 @@ def test_handler_bounds_a_slow_script(tree, tmp_path):
     assert time.time() - started < 10
     assert "[complex-memory-manager] hook.py stopped by SIGKILL (over 300 ms)" in proc.stderr
     assert json.loads(proc.stdout.splitlines()[-1][len("RESULT "):])["added"] == []
+
+
+def test_usage_file_rotates_past_its_bound(tree, state):
+    from memory_manager.hookrun import USAGE_MAX_BYTES
+
+    sqlite_store(state, {"agent:main:main": (entry(2000), [])})
+    (tree / "memory" / ".state" / "maintain-last.json").write_text('{"at": 0}')  # recent: no maintenance run
+    usage = tree / "memory" / ".state" / "context-usage.jsonl"
+    old = ('{"v": 1, "n": 0}\n' * (USAGE_MAX_BYTES // 17 + 1)).encode()
+    usage.write_bytes(old)
+    event = {"type": "message", "action": "sent", "sessionKey": "agent:main:main",
+             "context": {"workspaceDir": str(tree)}}
+    doc, err = run_hook(event, {"MEMORY_MANAGER_NOW": "2026-05-19T08:00:00+00:00"})
+    assert err == "" and doc["log"][0].endswith("maintenance ran recently")
+    assert (tree / "memory" / ".state" / "context-usage.jsonl.1").read_bytes() == old
+    [record] = usage.read_text().splitlines()
+    assert json.loads(record)["at"] == "2026-05-19T08:00:00+00:00"
+    # Below the bound nothing rotates: the next record is appended.
+    run_hook(event)
+    assert len(usage.read_text().splitlines()) == 2
+    assert (tree / "memory" / ".state" / "context-usage.jsonl.1").read_bytes() == old
+
+
+def test_maintain_log_rotates_past_its_bound(tree, state):
+    from memory_manager.hookrun import MAINTAIN_LOG_MAX_BYTES
+
+    log = tree / "memory" / ".state" / "maintain.log"
+    old = b"maintain: an old line\n" * (MAINTAIN_LOG_MAX_BYTES // 22 + 1)
+    log.write_bytes(old)
+    doc, _ = run_hook({"type": "gateway", "action": "startup", "context": {"workspaceDir": str(tree)}})
+    assert doc["log"][0].startswith("gateway:startup: cleanup --if-due started (pid ")
+    text = wait_for(log)
+    assert text.startswith("maintain: ") and "start (gateway:startup)" in text and "an old line" not in text
+    assert (tree / "memory" / ".state" / "maintain.log.1").read_bytes() == old

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -148,6 +149,24 @@ def test_uninstall_reverses_install(ws):
     assert len(report.changed) == 12
     after = {k: v for k, v in tree_hash(ws).items() if not k.startswith(".memory-backup")}
     assert after == before
+
+
+def test_uninstall_with_nothing_installed_says_nothing_and_runs_nothing(ws):
+    fake = FakeOpenClaw({}, [bundled("boot-md")])
+    for openclaw in ("openclaw", None):
+        report = hookinstall.uninstall(ws, backups.start(ws, "uninstall-hooks"), openclaw=openclaw,
+                                       runner=fake, oc_config=fake.read_config)
+        assert (report.hooks, report.messages, report.commands, report.changed, report.ran) == ([], [], [], [], False)
+    assert fake.calls == []
+
+
+def test_second_uninstall_hooks_prints_no_empty_header(run_script, ws):
+    env = {"PATH": os.defpath}  # no openclaw on PATH
+    first = run_script("init", "-w", ws, "--yes", env=env)
+    assert first.code == 0, first.err
+    assert run_script("init", "-w", ws, "--uninstall-hooks", env=env).code == 0
+    second = run_script("init", "-w", ws, "--uninstall-hooks", env=env)
+    assert (second.code, second.out, second.err) == (0, "no hooks of this bundle are installed\n", "")
 
 
 def test_uninstall_keeps_user_files(ws):

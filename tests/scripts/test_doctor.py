@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import stat
+import subprocess
+import sys
 
 import pytest
 
@@ -63,7 +66,9 @@ def test_empty_workspace_says_what_to_fix(run_script, ws):
     lines = r.out.splitlines()
     assert ("✗ memory tree: missing: memory/daily/, memory/knowledge/, memory/tier1-public/, "
             "memory/tier2-internal/, memory/archive/") in lines
-    assert lines[lines.index("✗ index daily-index.md: missing") + 1] == "    fix: python3 scripts/init.py"
+    assert lines[lines.index("✗ index daily-index.md: missing") + 1] == (
+        f"    fix: {shlex.join([sys.executable, str(ROOT / 'scripts' / 'init.py'), '-w', str(ws)])} --yes"
+        "  # creates the missing index; preview first with --dry-run instead of --yes")
     assert f"! hook files {NAMES[0]}: {ws}/hooks/{NAMES[0]} is absent (hooks not installed)" in lines
     assert lines[-1] == "something needs fixing (see fix: lines)"
 
@@ -101,3 +106,22 @@ def test_stale_bundle_path(run_script, ws, tmp_path):
 def test_missing_workspace(run_script, tmp_path):
     r = run_script("doctor", "--no-openclaw", "--workspace", tmp_path / "nope")
     assert r.code == 1 and f"✗ workspace: workspace {tmp_path / 'nope'} does not exist (chosen by --workspace)" in r.out
+
+
+def test_fix_lines_work_when_copied(run_script, ws, tmp_path):
+    """Each init fix line, pasted into a shell from another folder, sets up the workspace doctor checked."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = dict(os.environ)
+    env.pop("OPENCLAW_WORKSPACE_DIR")  # the pasting shell may resolve another workspace, or none
+    doc = json.loads(run_script("doctor", "--no-openclaw", "--json", "-w", ws).out)
+    fixes = {c["fix"] for c in doc["checks"] if c["status"] != "ok" and c["fix"] and "init.py" in c["fix"]}
+    assert len(fixes) == 3  # missing folders, missing index (twice), hooks not installed (four times)
+    command = shlex.join([sys.executable, str(ROOT / "scripts" / "init.py"), "-w", str(ws)])
+    assert all(f.startswith(command + " --yes  # ") for f in fixes)
+    pasted = subprocess.run(["sh", "-c", sorted(fixes)[0]], cwd=elsewhere, env=env, capture_output=True,
+                            text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert pasted.returncode == 0, pasted.stderr
+    after = json.loads(run_script("doctor", "--no-openclaw", "--json", "-w", ws).out)
+    assert [c["name"] for c in after["checks"] if c["status"] != "ok"] == []
+    assert list(elsewhere.iterdir()) == []

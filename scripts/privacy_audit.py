@@ -1,11 +1,8 @@
 #!/usr/bin/env python3
 """privacy_audit.py: run the privacy checklist over the memory tree and MEMORY.md.
 
-Exit codes: 0 clean, 1 findings or a file that could not be read (not
-UTF-8, no permission: it was not fully checked), 2 bad input (missing
-workspace, bad config). Sensitive-topic notices and Tier 2 entries that
-cannot be decrypted are listed but do not change the exit code. Excerpts
-are always redacted.
+Exit: 0 clean, 1 findings or an unreadable (not fully checked) file, 2 bad input.
+T2 entries without their key and topic notices are listed, exit unchanged.
 """
 import sys, pathlib; sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # noqa: E401,E702
 from memory_manager.deps import require; require()  # noqa: E702

@@ -117,11 +117,19 @@ class AuditReport:
     unreadable: list[dict[str, str]] = field(default_factory=list)
     skipped: list[dict[str, str]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    #: Files in scope that could not be read as UTF-8 text (``{"file", "reason"}``).
+    unread_files: list[dict[str, str]] = field(default_factory=list)
 
     @property
     def clean(self) -> bool:
-        """True when no checklist item failed (notices and unreadable entries do not count)."""
-        return not self.findings
+        """True when no checklist item failed and every file in scope was read.
+
+        A file that could not be read (not UTF-8, permission denied) was not
+        fully checked, so an audit with one never says clean. Sensitive-topic
+        notices and T2 entries without their key do not count (the latter
+        are ciphertext on disk).
+        """
+        return not self.findings and not self.unread_files
 
     def check_results(self) -> list[dict[str, Any]]:
         """One row per checklist item: id, title, passed, number of findings."""
@@ -146,12 +154,14 @@ class AuditReport:
                 "t2_entries": self.t2_entries,
                 "t2_decrypted": self.t2_decrypted,
                 "t2_unreadable": len(self.unreadable),
+                "unread_files": len(self.unread_files),
             },
             "checks": self.check_results(),
             "findings": [asdict(item) for item in self.findings],
             "notices": [asdict(item) for item in self.notices],
             "unreadable": list(self.unreadable),
             "skipped": list(self.skipped),
+            "unread_files": list(self.unread_files),
             "warnings": list(self.warnings),
         }
 
@@ -302,9 +312,17 @@ def _audit_files(ws: Path, files: Iterable[Path], t2_paths: set[Path], report: A
     for path in files:
         try:
             text = read_text(path).text
-        except (UnreadableFileError, OSError):
-            report.skipped.append({"file": _rel(ws, path), "reason": "not readable as UTF-8 text"})
-            continue
+        except (UnreadableFileError, OSError) as exc:
+            # Not clean (see AuditReport.clean). A file that is not UTF-8 is still
+            # scanned as Latin-1 (every byte maps to a character), so an ASCII key
+            # in it is reported with its line; the file stays listed as unread.
+            reason = str(exc).split(": ", 1)[-1] if isinstance(exc, UnreadableFileError) else str(exc)
+            report.unread_files.append({"file": _rel(ws, path),
+                                        "reason": f"could not be read as UTF-8 text ({reason}): not fully checked"})
+            try:
+                text = path.read_bytes().decode("latin-1").replace("\r\n", "\n")
+            except OSError:
+                continue
         report.files_scanned += 1
         if path.resolve() in t2_paths:
             text = _mask_ciphertext(text)
@@ -329,6 +347,7 @@ def _finish(report: AuditReport) -> AuditReport:
     report.notices.sort(key=key)
     report.unreadable.sort(key=lambda row: row["file"])
     report.skipped.sort(key=lambda row: row["file"])
+    report.unread_files.sort(key=lambda row: row["file"])
     return report
 
 

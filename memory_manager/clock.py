@@ -38,6 +38,32 @@ def today() -> date:
     return now().date()
 
 
+def parse_day(value: object) -> date | None:
+    """Return the calendar date a ``YYYY-MM-DD`` value names, or None.
+
+    ``value`` may be a :class:`date`/:class:`datetime` (returned as a date) or
+    any object whose string form starts with ``YYYY-MM-DD`` (a file name, a
+    heading, a frontmatter value). An impossible date such as ``2026-13-45``
+    or ``2026-02-30`` gives None, never an exception: every reader treats it
+    as "no date" (an imported or hand-made file must not crash status,
+    recall, prune or cleanup).
+    """
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    if value is None:
+        return None
+    text = str(value).strip()
+    if len(text) < 10 or not (text[:4].isdigit() and text[4] == "-" and text[5:7].isdigit()
+                                 and text[7] == "-" and text[8:10].isdigit()):
+        return None
+    try:
+        return date(int(text[:4]), int(text[5:7]), int(text[8:10]))
+    except ValueError:
+        return None
+
+
 def month_of(day: date) -> str:
     """Return ``YYYY-MM`` for a date (the key month of the T2 schemes, the archive folder)."""
     return f"{day.year:04d}-{day.month:02d}"

@@ -19,8 +19,17 @@ xor-b64 (the Tiers seed's reference algorithm)
     exactly the seed's bytes (``text_encoding: latin-1``). Text with any
     character above U+00FF is first encoded as UTF-8 and the *bytes* are
     XORed with the key's ASCII bytes (``text_encoding: utf-8``). Both are
-    recorded in the entry's frontmatter; an entry without ``text_encoding``
-    is a legacy seed entry and is read as ``latin-1``. An entry without
+    recorded in the entry's frontmatter. Text without ``text_encoding``
+    (a legacy seed entry, or ``crypt.py encrypt`` output piped without
+    ``--json``) is read as UTF-8 when the XORed bytes are valid UTF-8 holding
+    at least one multi-byte sequence, else as ``latin-1``: a seed entry is
+    Latin-1 text XORed character by character, so each of its bytes >= 0x80
+    stands alone (``é`` is one byte ``0xE9``), and a lone byte >= 0x80 is
+    never valid UTF-8 (RFC 3629: 0x80-0xBF only continue a sequence,
+    0xC0-0xFF only start one followed by continuation bytes). Latin-1
+    text that happens to be valid UTF-8 would need such a lead byte right
+    before continuation bytes (``Ã©``), which ordinary text does not hold;
+    pure ASCII reads the same either way. An entry without
     ``key_derivation`` is decrypted with both keys and the result that looks
     most like text wins (:func:`text_score`; a tie goes to ``concat``): XOR
     with the wrong 8-hex-digit key scatters letters into symbols and control
@@ -135,13 +144,28 @@ def text_score(text: str) -> float:
     return score
 
 
+def _guess_encoding(raw: bytes) -> str:
+    """``utf-8`` when ``raw`` is valid UTF-8 with a multi-byte sequence, else ``latin-1``.
+
+    For XORed bytes whose ``text_encoding`` was not recorded; why a seed
+    (Latin-1) entry never passes as UTF-8 is in the module docstring.
+    """
+    if any(b >= 0x80 for b in raw):  # valid UTF-8 with a byte >= 0x80 holds a multi-byte sequence
+        try:
+            raw.decode("utf-8")
+            return "utf-8"
+        except UnicodeDecodeError:
+            pass
+    return "latin-1"
+
+
 def xor_decrypt(ciphertext: str, skill: str, month: str, text_encoding: str | None = None,
                 derivation: str | None = None) -> str:
     """Read xor-b64 ``ciphertext``.
 
     Args:
-        text_encoding: ``latin-1`` (the seed; also the default for legacy
-            entries without the field) or ``utf-8``.
+        text_encoding: ``latin-1`` (the seed) or ``utf-8``; None (not
+            recorded) guesses per :func:`_guess_encoding` (module docstring).
         derivation: ``concat``/``hyphen``; None tries both (module docstring).
 
     Raises:
@@ -149,19 +173,21 @@ def xor_decrypt(ciphertext: str, skill: str, month: str, text_encoding: str | No
             with either key.
     """
     data = _b64(ciphertext)
-    encoding = text_encoding or "latin-1"
-    if encoding not in TEXT_ENCODINGS:
-        raise CryptoError(f"unknown text_encoding {encoding!r}")
+    if text_encoding is not None and text_encoding not in TEXT_ENCODINGS:
+        raise CryptoError(f"unknown text_encoding {text_encoding!r}")
     candidates = [derivation] if derivation else list(DERIVATIONS)
-    best: tuple[float, str] | None = None
+    best: tuple[tuple[bool, float], str] | None = None
     for name in candidates:  # concat first: on a tie the seed code's key wins
         key = derive_xor_key(skill, month, name).encode("ascii")
         raw = bytes(b ^ key[i % len(key)] for i, b in enumerate(data))
+        encoding = text_encoding or _guess_encoding(raw)
         try:
             text = raw.decode(encoding)
         except UnicodeDecodeError:
             continue
-        score = text_score(text)
+        # Guessing, multi-byte UTF-8 wins over Latin-1: the wrong key turns UTF-8 into
+        # lone high bytes (Latin-1 letters that score like CJK), almost never the reverse.
+        score = (text_encoding is None and encoding == "utf-8", text_score(text))
         if best is None or score > best[0]:
             best = (score, text)
     if best is None:

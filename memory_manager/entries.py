@@ -38,6 +38,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any, Iterator
 
+from .clock import parse_day
 from .errors import MalformedFileError
 from .fsio import TextFile, atomic_write_text, read_text
 
@@ -111,6 +112,31 @@ class Frontmatter:
     body_offset: int = 0
 
 
+_LOADER = None
+
+
+def _safe_loader():
+    """``yaml.SafeLoader`` that keeps an impossible date (``created: 2026-02-30``)
+    as its string instead of raising ``ValueError`` from PyYAML's timestamp
+    constructor: date readers then see "no date" (``clock.parse_day``)."""
+    global _LOADER
+    if _LOADER is None:
+        import yaml
+
+        class Loader(yaml.SafeLoader):
+            pass
+
+        def timestamp(loader, node):
+            try:
+                return yaml.SafeLoader.construct_yaml_timestamp(loader, node)
+            except ValueError:
+                return loader.construct_scalar(node)
+
+        Loader.add_constructor("tag:yaml.org,2002:timestamp", timestamp)
+        _LOADER = Loader
+    return _LOADER
+
+
 def split_frontmatter(text: str, label: str = "file") -> Frontmatter:
     """Split ``text`` (``\\n`` endings, no BOM) into frontmatter and body.
 
@@ -133,7 +159,7 @@ def split_frontmatter(text: str, label: str = "file") -> Frontmatter:
         raise MalformedFileError(f"{label}: frontmatter has no closing '---'")
     raw = "\n".join(lines[1:end])
     try:
-        meta = yaml.safe_load(raw) if raw.strip() else {}
+        meta = yaml.load(raw, Loader=_safe_loader()) if raw.strip() else {}  # noqa: S506 - a SafeLoader
         literal = yaml.load(raw, Loader=yaml.BaseLoader) if raw.strip() else {}  # noqa: S506 - BaseLoader builds only str/list/dict
     except yaml.YAMLError as exc:
         where = getattr(exc, "problem_mark", None)
@@ -346,15 +372,27 @@ def daily_files(ws: Path) -> list[Path]:
 
 
 def iter_daily(ws: Path, problems: list[str] | None = None) -> Iterator[DailySection]:
-    """Yield every daily section, oldest file first; unreadable files go to ``problems``."""
+    """Yield every daily section, oldest file first; unreadable files go to ``problems``.
+
+    A note or section whose ``YYYY-MM-DD`` is no real date (``2026-13-45``)
+    is still yielded (its lines are the user's memory) and also named in
+    ``problems``; date readers treat it as undated (``clock.parse_day``).
+    """
     for path in daily_files(ws):
+        name_day = _DATE_NAME.match(path.name).group(1)
+        if problems is not None and parse_day(name_day) is None:
+            problems.append(f"{path.name}: {name_day!r} is not a real date (treated as undated)")
         try:
             text = read_text(path).text
         except Exception as exc:  # UnreadableFileError: report and skip
             if problems is not None:
                 problems.append(f"{path.name}: {exc}")
             continue
-        yield from parse_daily(text, path)
+        for section in parse_daily(text, path):
+            if problems is not None and section.date != name_day and parse_day(section.date) is None:
+                problems.append(f"{path.name}: section [{section.date}] {section.topic!r}: "
+                                "not a real date (treated as undated)")
+            yield section
 
 
 # ------------------------------------------------------------------- knowledge

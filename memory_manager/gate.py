@@ -36,6 +36,7 @@ Rules, in order (each with its reason):
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -129,6 +130,42 @@ def _summary(text: str, findings: list[Any], tier: str | None) -> str:
         cats = sorted({f.category for f in findings})
         return f"<{len(text)} chars of T2 (internal) memory" + (f": {', '.join(cats)}>" if cats else ">")
     return redacted_summary(text, findings)
+
+
+def redacted_request(request: str, text: str, findings: list[Any]) -> str:
+    """Return ``request`` safe to print and log, as :func:`redacted_summary` does for the content.
+
+    The request line is built from the user's own words (a topic, a key, a
+    skill name), so it can hold the very secret the gate refuses. Two passes:
+    every finding of the detector in ``request`` itself becomes ``[category]``
+    (whatever its tier: the line is a label, so its shape is kept), then any
+    exact value found in ``text`` (``findings``, e.g. a password that is
+    only recognised by its context there) that also appears in the request
+    is replaced by ``[category]``.
+    """
+    from .privacy import scan
+
+    own = scan(request)
+    lines = request.split("\n")
+    for f in sorted(own, key=lambda f: (f.line, f.start), reverse=True):
+        if 1 <= f.line <= len(lines):
+            line = lines[f.line - 1]
+            lines[f.line - 1] = line[:f.start] + f"[{f.category}]" + line[f.end:]
+    out = " ".join(lines)
+    text_lines = text.split("\n")
+    values = []
+    for f in findings:
+        if 1 <= f.line <= len(text_lines):
+            value = text_lines[f.line - 1][f.start:f.end]
+            # A finding may span its key word too ("password is X"): X alone is
+            # what a request would repeat, so the last token is tried as well.
+            last = re.split(r"[\s:=：]+", value.strip())[-1]
+            for candidate in {value.strip(), last}:
+                if len(candidate) >= 6:  # shorter values would blank out ordinary words
+                    values.append((candidate, f.category))
+    for value, category in sorted(values, key=lambda v: -len(v[0])):
+        out = out.replace(value, f"[{category}]")
+    return out
 
 
 def _check_choice(value: str, allowed: tuple[str, ...], what: str) -> str:
@@ -237,7 +274,8 @@ def evaluate(operation: str, text: str, *, source: str = "unknown", sensitivity:
         decision, approval = "proceed", "explicit"
     elif approved and decision == "proceed" and approval == "not_needed":
         approval = "explicit"
-    return Decision(request=request or f"{operation} memory", operation=operation,
+    return Decision(request=redacted_request(request or f"{operation} memory", text or "", findings),
+                    operation=operation,
                     summary=_summary(text or "", findings, tier), source=source,
                     relevance="relevant" if operation != "unknown" else "unknown",
                     sensitivity=level, approval=approval, lifecycle=lifecycle, decision=decision,

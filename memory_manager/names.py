@@ -10,6 +10,9 @@ that works on Linux, macOS and Windows, so nothing is ever written outside
 - not empty, no leading or trailing white space;
 - no path separator (``/`` or ``\\``), no ``..``, not starting with ``.``
   (hidden files, ``.`` and ``..``);
+- not starting with ``-``: such a file name (``-x.md``) reads as an option
+  to every shell tool (``rm``, ``grep``, ``git``), POSIX Utility Syntax
+  Guidelines 3-5;
 - no control character (Unicode category Cc/Cf, which includes NUL and
   newlines that would break a Markdown heading or an index line);
 - none of the characters Windows forbids in names: ``< > : " | ? *``;
@@ -64,6 +67,8 @@ def validate_name(value: object, what: str = "name", max_bytes: int = MAX_NAME_B
         raise InvalidNameError(f"{what} {value!r} must not contain '..'")
     if value.startswith("."):
         raise InvalidNameError(f"{what} {value!r} must not start with '.'")
+    if value.startswith("-"):
+        raise InvalidNameError(f"{what} {value!r} must not start with '-' (it would look like an option)")
     if value.endswith("."):
         raise InvalidNameError(f"{what} {value!r} must not end with '.'")
     if _RESERVED.match(value):

@@ -446,6 +446,13 @@ def _r(pattern: str, flags: int = 0) -> re.Pattern[str]:
 
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#: End of a token: no ASCII letter, digit or underscore follows. Not ``\b``:
+#: Python's Unicode regexes count CJK characters as word characters, so
+#: ``\b`` never falls between "zhangsan@163.com" and a following "的", nor
+#: between "邮箱" and the address (QA finding: e-mails and phone numbers next
+#: to Chinese text went undetected). Every boundary in the rule table is
+#: ASCII for that reason; leading ``\b`` become ``not_after`` checks below.
+_END = r"(?![A-Za-z0-9_])"
 _WORDCH = _LETTERS + "0123456789_"
 
 
@@ -465,14 +472,14 @@ RULES_LIST: list[Rule] = [
     Rule("openai_key", "secret", _r(r"sk-(?!ant-)(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}"),
          "OpenAI API docs: secret keys sk-, sk-proj-, sk-svcacct- (also DeepSeek, Moonshot sk- keys)",
          check=_openai_ok, not_after=_WORDCH + "-"),
-    Rule("github_token", "secret", _r(r"\bgh[pousr]_[A-Za-z0-9]{36,255}\b"),
+    Rule("github_token", "secret", _r(r"\bgh[pousr]_[A-Za-z0-9]{36,255}" + _END),
          "GitHub docs 'About authentication to GitHub': token prefixes ghp_/gho_/ghu_/ghs_/ghr_"),
     Rule("github_fine_grained_pat", "secret", _r(r"\bgithub_pat_[A-Za-z0-9_]{40,255}"),
          "GitHub docs: fine-grained personal access tokens github_pat_"),
     Rule("gitlab_token", "secret",
          _r(r"\bgl(?:pat|dt|ptt|rt|cbt|oas|soat|ft|imt|agent)-[A-Za-z0-9_-]{20,}"),
          "GitLab docs 'Token overview': token prefixes glpat-, gldt-, glrt-, ...", check=_not_placeholder),
-    Rule("aws_access_key_id", "secret", _r(r"\b[AS][KSBC][IC]A[A-Z0-9]{16}\b"),
+    Rule("aws_access_key_id", "secret", _r(r"\b[AS][KSBC][IC]A[A-Z0-9]{16}" + _END),
          "AWS IAM User Guide 'Unique identifiers': AKIA (long-term) / ASIA (temporary) access key ids",
          check=_not_placeholder),
     Rule("google_api_key", "secret", _r(r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"),
@@ -488,31 +495,31 @@ RULES_LIST: list[Rule] = [
     Rule("discord_webhook", "secret",
          _r(r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d{17,20}/[A-Za-z0-9_-]{40,}"),
          "Discord developer docs 'Webhook resource'"),
-    Rule("discord_bot_token", "secret", _r(r"\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}\b"),
+    Rule("discord_bot_token", "secret", _r(r"\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}" + _END),
          "Discord developer docs 'Authentication' (bot token: base64 id . timestamp . hmac)"),
-    Rule("telegram_bot_token", "secret", _r(r"\d{8,10}:[A-Za-z0-9_-]{35}(?![\w-])"),
+    Rule("telegram_bot_token", "secret", _r(r"\d{8,10}:[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])"),
          "Telegram Bot API 'Authorizing your bot' (<bot id>:<35 characters>)", not_after=_WORDCH + ":"),
     Rule("stripe_key", "secret", _r(r"\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}"),
          "Stripe docs 'API keys' (sk_live_, rk_live_)", check=_not_placeholder),
     Rule("stripe_webhook_secret", "secret", _r(r"\bwhsec_[A-Za-z0-9]{24,}"),
          "Stripe docs 'Check the webhook signatures' (whsec_)", check=_not_placeholder),
-    Rule("huggingface_token", "secret", _r(r"\bhf_[A-Za-z0-9]{30,}\b"),
+    Rule("huggingface_token", "secret", _r(r"\bhf_[A-Za-z0-9]{30,}" + _END),
          "Hugging Face docs 'User access tokens' (hf_)", check=_not_placeholder),
-    Rule("sendgrid_key", "secret", _r(r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b"),
+    Rule("sendgrid_key", "secret", _r(r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}" + _END),
          "Twilio SendGrid docs 'API keys' (SG.<id>.<secret>)"),
-    Rule("npm_token", "secret", _r(r"\bnpm_[A-Za-z0-9]{36}\b"), "npm docs 'About access tokens' (npm_)"),
+    Rule("npm_token", "secret", _r(r"\bnpm_[A-Za-z0-9]{36}" + _END), "npm docs 'About access tokens' (npm_)"),
     Rule("pypi_token", "secret", _r(r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}"),
          "PyPI help 'API tokens' (macaroon prefix pypi-AgEIcHlwaS5vcmc)"),
-    Rule("twilio_api_key", "secret", _r(r"\bSK[0-9a-fA-F]{32}\b"), "Twilio docs 'API keys' (SK + 32 hex)"),
-    Rule("alibaba_access_key", "secret", _r(r"\bLTAI[A-Za-z0-9]{12,30}\b"),
+    Rule("twilio_api_key", "secret", _r(r"\bSK[0-9a-fA-F]{32}" + _END), "Twilio docs 'API keys' (SK + 32 hex)"),
+    Rule("alibaba_access_key", "secret", _r(r"\bLTAI[A-Za-z0-9]{12,30}" + _END),
          "Alibaba Cloud RAM docs: AccessKey IDs begin with LTAI"),
-    Rule("groq_key", "secret", _r(r"\bgsk_[A-Za-z0-9]{48,}\b"), "Groq docs 'API keys' (gsk_)"),
-    Rule("xai_key", "secret", _r(r"\bxai-[A-Za-z0-9]{70,}\b"), "xAI docs 'API keys' (xai-)"),
-    Rule("replicate_token", "secret", _r(r"\br8_[A-Za-z0-9]{37}\b"), "Replicate docs 'API tokens' (r8_)"),
-    Rule("perplexity_key", "secret", _r(r"\bpplx-[A-Za-z0-9]{48}\b"), "Perplexity docs 'API keys' (pplx-)"),
+    Rule("groq_key", "secret", _r(r"\bgsk_[A-Za-z0-9]{48,}" + _END), "Groq docs 'API keys' (gsk_)"),
+    Rule("xai_key", "secret", _r(r"\bxai-[A-Za-z0-9]{70,}" + _END), "xAI docs 'API keys' (xai-)"),
+    Rule("replicate_token", "secret", _r(r"\br8_[A-Za-z0-9]{37}" + _END), "Replicate docs 'API tokens' (r8_)"),
+    Rule("perplexity_key", "secret", _r(r"\bpplx-[A-Za-z0-9]{48}" + _END), "Perplexity docs 'API keys' (pplx-)"),
     Rule("nvidia_key", "secret", _r(r"\bnvapi-[A-Za-z0-9_-]{60,}"), "NVIDIA NIM docs 'API keys' (nvapi-)"),
-    Rule("shopify_token", "secret", _r(r"\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b"), "Shopify docs 'Access tokens' (shpat_)"),
-    Rule("digitalocean_token", "secret", _r(r"\bdop_v1_[a-f0-9]{64}\b"), "DigitalOcean docs 'Personal access tokens' (dop_v1_)"),
+    Rule("shopify_token", "secret", _r(r"\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}" + _END), "Shopify docs 'Access tokens' (shpat_)"),
+    Rule("digitalocean_token", "secret", _r(r"\bdop_v1_[a-f0-9]{64}" + _END), "DigitalOcean docs 'Personal access tokens' (dop_v1_)"),
     Rule("square_token", "secret", _r(r"\bsq0(?:atp|csp)-[A-Za-z0-9_-]{22,}"), "Square docs 'Access tokens' (sq0atp-)"),
     Rule("azure_storage_key", "secret", _r(r"AccountKey=([A-Za-z0-9+/]{86}==)"),
          "Azure Storage docs 'Configure a connection string'", group=1),
@@ -549,7 +556,7 @@ RULES_LIST: list[Rule] = [
          "GB 11643-1999 citizen identification number (check digit ISO 7064 MOD 11-2, birth date); stdnum.cn.ric",
          check=_cn_ric_ok, numeric=True),
     Rule("iban", "bank_account",
-         _r(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b"),
+         _r(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?" + _END),
          "ISO 13616 IBAN (MOD 97-10 check digits, country length); stdnum.iban", check=_iban_ok),
     Rule("payment_card", "payment_card",
          _r(r"(?<![\d-])(?:\d{4}[ -]\d{4}[ -]\d{4}[ -]\d{1,7}|\d{4}[ -]\d{6}[ -]\d{4,5}|\d{13,19})(?![\d-])"),
@@ -563,7 +570,7 @@ RULES_LIST: list[Rule] = [
     Rule("id_document_number", "government_id",
          _r(r"(?:passport|护照|驾驶证|驾照|driver'?s licen[cs]e|social security|national id|身份证|"
             r"residence permit|居住证|港澳通行证|台胞证|军官证|社保卡?)(?:" + _ + r"*(?:no\.?|number|num|#|号码|号|是|为))?"
-            + _ + r"*[:：#]?" + _ + r"*([a-z]{0,2}\d[a-z0-9-]{5,19})\b"),
+            + _ + r"*[:：#]?" + _ + r"*([a-z]{0,2}\d[a-z0-9-]{5,19})" + _END),
          "ICAO Doc 9303 (passport numbers), MPS rules (CN passport E/G + 8 digits): a document number after its name",
          group=1, check=_digits_ok(6, 20), lower=True),
     Rule("bank_account_number", "bank_account",
@@ -572,23 +579,23 @@ RULES_LIST: list[Rule] = [
          "Tiers seed T3 rule 'Financial account numbers'", group=1, check=_digits_ok(8, 24), lower=True),
     # ---- contact data ----
     Rule("email", "email",
-         _r(r"(?<![\w.+%-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
-            r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}\b"),
+         _r(r"(?<![A-Za-z0-9_.+%-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+            r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}" + _END),
          "RFC 5322 addr-spec (common subset), RFC 5321 length limits; RFC 2606 reserved domains excluded",
          check=_email_ok),
     Rule("phone", "phone",
-         _r(r"(?<![\w+.:/=#-])(?:\+|00)?\(?\d[\d \t().-]{5,20}\d(?![\w.:/-]|-\d)"),
+         _r(r"(?<![A-Za-z0-9_+.:/=#-])(?:\+|00)?\(?\d[\d \t().-]{5,20}\d(?![A-Za-z0-9_.:/-]|-\d)"),
          "ITU-T E.164 / libphonenumber metadata (phonenumbers.is_valid_number); MIIT numbering plan for CN mobiles",
          check=_phone_ok, numeric=True),
     # ---- location ----
     Rule("street_address_en", "address",
          _r(r"\b\d{1,5}[A-Z]?,?" + _ + r"+(?:[A-Z][a-z]+" + _ + r"+){1,3}(?:Street|St\.?|Avenue|Ave\.?|Road|Rd\.?|"
             r"Boulevard|Blvd\.?|Lane|Ln\.?|Drive|Dr\.?|Court|Ct\.?|Way|Place|Pl\.?|Terrace|Parkway|Pkwy|Square|"
-            r"Crescent|Close|Highway|Hwy)\b"),
+            r"Crescent|Close|Highway|Hwy)" + _END),
          "USPS Publication 28 street suffixes; Tiers seed 'Home/work addresses' and checklist 'nothing finer than city'"),
     Rule("po_box", "address", _r(r"p\.?" + _ + r"?o\.?" + _ + r"?box" + _ + r"+\d+"),
          "USPS Publication 28 (PO Box)", lower=True, not_after=_WORDCH),
-    Rule("apartment_unit", "address", _r(r"(?:apt|apartment|suite|flat)\.?" + _ + r"*#?\d+[a-z]?\b"),
+    Rule("apartment_unit", "address", _r(r"(?:apt|apartment|suite|flat)\.?" + _ + r"*#?\d+[a-z]?" + _END),
          "USPS Publication 28 secondary unit designators", lower=True, not_after=_LETTERS),
     Rule("street_address_zh", "address",
          _r(r"(?:路|街|大道|大街|巷|弄|胡同|里)" + _ + r"*\d{1,5}" + _ + r"*(?:号|號)(?!楼)"),
@@ -613,7 +620,7 @@ RULES_LIST: list[Rule] = [
          _r(r"(?:1[0-2]|0?[1-9])(?::[0-5]\d)?" + _ + r"?(?:a\.m\.|p\.m\.|am|pm|o'?clock)(?![a-z])"),
          "Tiers seed checklist: 'no fixed personal schedules (use relative: early morning, not 6am)'",
          lower=True, not_after=_LETTERS + "0123456789_:."),
-    Rule("clock_time_24h", "schedule", _r(r"(?:[01]?\d|2[0-3]):[0-5]\d(?![\w:.])"),
+    Rule("clock_time_24h", "schedule", _r(r"(?:[01]?\d|2[0-3]):[0-5]\d(?![A-Za-z0-9_:.])"),
          "Tiers seed checklist: fixed schedules; ISO 8601 timestamps excluded", check=_time24_ok,
          not_after=_WORDCH + ":.-/+"),
     Rule("clock_time_zh", "schedule",

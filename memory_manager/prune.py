@@ -324,10 +324,19 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
     - ``memory_size``: entries recall can see (all sources) and their bytes;
     - ``average_value``: mean value score of the entries pruning manages;
     - ``prune_rate``: share of those a prune would move now (seed target < 0.2);
-    - ``tiers``: ``t1`` plain entries (public memory, daily notes, knowledge...),
-      ``t2`` encrypted files in ``memory/tier2-internal/``, ``t3`` always 0
-      (the Tiers seed never stores private data).
+    - ``tiers`` (the Tiers seed's definitions, as in the README): ``t1`` the
+      statistics files ``memory/tier1-public/*_stats.json`` and ``t1_skills``
+      the skills counted in them; ``t2`` the encrypted entries in
+      ``memory/tier2-internal/`` (a multi file holds several); ``t3`` always 0
+      (the Tiers seed never stores private data). Daily-note sections and
+      knowledge entries are plain memory, not a tier: they are counted apart
+      in ``daily`` and ``knowledge``;
+    - ``problems``: memory files whose name holds an impossible date
+      (``2026-13-45``: read as undated), unreadable T1/T2 files.
     """
+    from . import tiers
+    from .clock import parse_day
+    from .errors import MemoryManagerError
     from .index import open_index, open_scratch_index
     from .workspace import is_set_up
 
@@ -339,8 +348,25 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
         size = idx.conn.execute("SELECT coalesce(sum(size), 0), count(*) FROM files").fetchone()
     finally:
         idx.close()
-    t2_dir = Path(ws) / "memory" / "tier2-internal"
-    t2 = len([f for f in t2_dir.glob("*.md")]) if t2_dir.is_dir() else 0
+    problems: list[str] = []
+    for rel, _kind in units.source_files(ws):
+        day = Path(rel).name[:10]
+        if units._DATE_NAME.match(Path(rel).name) and parse_day(day) is None:
+            problems.append(f"{rel}: {day!r} is not a real date (treated as undated)")
+    t1_dir = Path(ws) / "memory" / tiers.T1_DIR
+    t1_files = sorted(t1_dir.glob("*_stats.json")) if t1_dir.is_dir() else []
+    skills: set[str] = set()
+    for path in t1_files:
+        try:
+            skills.update(tiers.load_stats(path)["skill_stats"])
+        except (MemoryManagerError, OSError) as exc:
+            problems.append(f"memory/{tiers.T1_DIR}/{path.name}: {exc}")
+    t2 = 0
+    for item in tiers.iter_t2_entries(Path(ws)):
+        if item.error:
+            problems.append(f"memory/{tiers.T2_DIR}/{Path(item.path).name}: {item.error}")
+        else:
+            t2 += 1
     n = len(p.valued)
     return {
         "memory_size": {"entries": p.total_entries, "files": size[1], "bytes": size[0]},
@@ -350,5 +376,7 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
         "would_move": len(p.moves),
         "window": cfg["prune"]["window"], "threshold": cfg["prune"]["threshold"],
         "entries_by_kind": p.by_kind,
-        "tiers": {"t1": p.total_entries, "t2": t2, "t3": 0},
+        "tiers": {"t1": len(t1_files), "t1_skills": len(skills), "t2": t2, "t3": 0,
+                  "daily": p.by_kind.get("daily", 0), "knowledge": p.by_kind.get("knowledge", 0)},
+        "problems": sorted(problems),
     }

@@ -43,6 +43,8 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Iterable
 
+from .clock import parse_day
+
 DAY_SECONDS = 86400.0
 
 
@@ -61,19 +63,13 @@ class Parts:
                 "access": round(self.access, 6), "tags": round(self.tags, 6), "total": round(self.total, 6)}
 
 
-def _as_date(value: date | datetime | str | None) -> date | None:
-    if value is None or value == "":
-        return None
-    if isinstance(value, datetime):
-        return value.date()
-    if isinstance(value, date):
-        return value
-    return date.fromisoformat(str(value)[:10])
-
-
 def age_days(entry_date: date | str | None, today: date) -> float | None:
-    """Return whole days between ``entry_date`` and ``today`` (0 for future dates), or None."""
-    d = _as_date(entry_date)
+    """Return whole days between ``entry_date`` and ``today`` (0 for future dates), or None.
+
+    None when ``entry_date`` is missing or not a real calendar date
+    (``2026-13-45``): such an entry is undated, never an error.
+    """
+    d = parse_day(entry_date)
     if d is None:
         return None
     return float(max(0, (today - d).days))

@@ -18,6 +18,9 @@ lines under a topic taken from the file-name slug or first heading).
 Both need the user's approval (the gate's rule for import and export);
 each imported item also passes the gate on its own content, so a secret
 inside an export is refused item by item (and reported), never stored.
+Likewise a daily section (or OpenClaw note) whose date is not a real
+calendar date (``2026-13-45``, ``2026-02-30``) is refused on its own and
+named in ``problems``; the rest of the import goes ahead.
 """
 from __future__ import annotations
 
@@ -27,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__, backups, entries, gate, tiers
-from .clock import now
+from .clock import now, parse_day
 from .errors import BadInputError, InvalidNameError, MalformedFileError
 from .fsio import atomic_write, read_text, workspace_lock
 from .names import validate_key, validate_name, validate_topic
@@ -184,6 +187,9 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
     problems: list[str] = []
     if from_openclaw:
         for path, day, topic, lines in openclaw_notes(ws):
+            if parse_day(day) is None:
+                problems.append(f"memory/{path.name}: {day!r} is not a real date (note not imported)")
+                continue
             cause = (f"从 OpenClaw 笔记导入：memory/{path.name}" if lang == "zh"
                      else f"Imported from OpenClaw note memory/{path.name}")
             daily_items.append((day, topic, entries.ordered_items([cause], lines, []), f"memory/{path.name}"))
@@ -200,8 +206,13 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
             except (KeyError, TypeError, InvalidNameError) as exc:
                 problems.append(f"daily[{n}]: {exc}")
                 continue
-            if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) or not items:
-                problems.append(f"daily[{n}]: bad date or no lines")
+            # An impossible date (2026-13-45) would name a daily note that every date
+            # reader must then skip: refuse that section (reported), import the rest.
+            if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) or parse_day(day) is None:
+                problems.append(f"daily[{n}]: {day!r} is not a real YYYY-MM-DD date (section not imported)")
+                continue
+            if not items:
+                problems.append(f"daily[{n}]: no lines")
                 continue
             daily_items.append((day, topic, items, f"daily[{n}]"))
         for n, item in enumerate(doc.get("knowledge", [])):

@@ -36,6 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
+from .clock import parse_day
+
 #: source kinds that this bundle created (pruning may rewrite only these).
 OWN_KINDS = ("daily", "knowledge")
 
@@ -134,10 +136,14 @@ def split_frontmatter(text: str) -> tuple[dict[str, Any], int, str | None]:
 
 
 def _iso(value: Any) -> str | None:
-    if value is None:
-        return None
-    match = re.match(r"\d{4}-\d{2}-\d{2}", str(value))
-    return match.group(0) if match else None
+    """``YYYY-MM-DD`` of a real calendar date at the start of ``value``, else None."""
+    day = parse_day(value)
+    return day.isoformat() if day else None
+
+
+def _bad_date(value: str | None) -> str | None:
+    """``value`` when it looks like ``YYYY-MM-DD`` but is no real date (``2026-13-45``)."""
+    return value if value and parse_day(value) is None else None
 
 
 def stable_id(path: str, heading: str, occurrence: int) -> str:
@@ -187,14 +193,20 @@ def parse_text(rel: str, kind: str, text: str) -> list[Entry]:
     """
     meta, body_at, error = split_frontmatter(text)
     name_date = _DATE_NAME.match(Path(rel).name)
-    file_date = (name_date.group(1) if name_date else None) or _iso(
+    # An impossible date (2026-13-45, 2026-02-30) in the name, a heading or the
+    # frontmatter means "no date": it is kept in meta["bad_date"] so that
+    # callers can report it, and never reaches the date arithmetic.
+    bad = _bad_date(name_date.group(1) if name_date else None)
+    file_date = _iso(name_date.group(1) if name_date else None) or _iso(
         meta.get("created") or meta.get("date") or meta.get("updated"))
     raw_tags = meta.get("tags") or []
     if isinstance(raw_tags, str):
         raw_tags = [t for t in re.split(r"[,\s]+", raw_tags) if t]
     tags = [str(t) for t in raw_tags] if isinstance(raw_tags, list) else []
     fm_pinned = meta.get("pinned") is True
-    extra = {"frontmatter_error": error} if error else {}
+    extra: dict[str, Any] = {"frontmatter_error": error} if error else {}
+    if bad:
+        extra["bad_date"] = bad
     stem = Path(rel).stem
 
     if kind == "knowledge":
@@ -227,10 +239,13 @@ def parse_text(rel: str, kind: str, text: str) -> list[Entry]:
         seen[heading] = occurrence + 1
         ident = idm.group(1) if idm else stable_id(rel, heading, occurrence)
         hd = _DATE_HEADING.search(heading)
-        date = hd.group(1) if hd else file_date
+        date = (_iso(hd.group(1)) if hd else None) or file_date
+        meta_here = dict(extra)
+        if hd and _bad_date(hd.group(1)):
+            meta_here["bad_date"] = hd.group(1)
         pinned = fm_pinned or bool(_PINNED.search(head_zone))
         entries.append(Entry(rel, ordinal, heading, date, ident, kind, _clean(body),
-                             list(tags), pinned, (start, end), dict(extra)))
+                             list(tags), pinned, (start, end), meta_here))
     return entries
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from memory_manager.cli import common_options, emit_json, handle_errors, stdout, verbose_line
+from memory_manager.cli import common_options, emit_json, handle_errors, stderr, stdout, verbose_line
 
 
 def _context(workspace: Path | None, verbose: bool):
@@ -90,8 +90,6 @@ def prune_cmd(dry_run: bool, workspace: Path | None, json_: bool, verbose: bool)
     if result.get("backup"):
         stdout.print(f"backup: {result['backup']}", markup=False)
     for w in result["warnings"]:
-        from memory_manager.cli import stderr
-
         stderr.print(f"warning: {w}", markup=False)
     return 0
 
@@ -116,7 +114,11 @@ def status_cmd(workspace: Path | None, json_: bool, verbose: bool) -> int:
     stdout.print(f"prune rate: {doc['prune_rate']:.1%} ({doc['would_move']} would move; "
                  f"threshold {doc['threshold']}, window {doc['window']})", markup=False)
     t = doc["tiers"]
-    stdout.print(f"entries per tier: T1 {t['t1']}, T2 {t['t2']}, T3 {t['t3']}", markup=False)
+    stdout.print(f"tiers: T1 {t['t1']} statistics file(s) ({t['t1_skills']} skill(s)), T2 {t['t2']} "
+                 f"encrypted entries, T3 {t['t3']}", markup=False)
+    stdout.print(f"plain memory: {t['daily']} daily sections, {t['knowledge']} knowledge entries", markup=False)
+    for problem in doc["problems"]:
+        stderr.print(f"warning: {problem}", markup=False)
     return 0
 
 

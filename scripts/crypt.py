@@ -29,9 +29,17 @@ def _context(workspace, must_exist=True):
     return path, load_config(path if path.is_dir() else None)
 
 
-def _check_month(month):
+def _check_month(month, scheme):
+    """The xor-b64 key month; aes-gcm needs none (its key does not use the month).
+
+    Kept required for xor-b64 rather than defaulting to the current month:
+    the month is part of that key, so text encrypted in one month and read
+    with another's default would fail (or look like garbage) without a hint.
+    """
+    if scheme == "aes-gcm" and month is None:
+        return ""
     if not month or not MONTH.match(month):
-        raise BadInputError("--month must be YYYY-MM")
+        raise BadInputError("--month must be YYYY-MM (required for xor-b64: the month is part of its key)")
     return month
 
 
@@ -84,7 +92,8 @@ def _file_op(path: Path, workspace, decrypt: bool, scheme, approved: bool, json_
 
 @crypt.command("encrypt")
 @click.option("--skill", default=None, help="Skill name (part of the key / associated data).")
-@click.option("--month", default=None, help="Key month YYYY-MM (xor-b64 key).")
+@click.option("--month", default=None,
+              help="Key month YYYY-MM: required for xor-b64 (part of its key); not used by aes-gcm.")
 @click.option("--scheme", type=click.Choice(["auto", "xor-b64", "aes-gcm"]), default=None,
               help="Default: config tiers.encryption_scheme (auto: aes-gcm when a key exists).")
 @click.option("--file", "file_", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -99,8 +108,8 @@ def encrypt_cmd(skill, month, scheme, file_, workspace, json_, verbose):
     if file_ is not None:
         return _file_op(file_, workspace, False, scheme, False, json_)
     validate_skill(skill)
-    _check_month(month)
     _, cfg = _context(workspace, must_exist=False)
+    month = _check_month(month, crypto.choose_scheme(cfg, scheme))
     sealed = crypto.encrypt(sys.stdin.read(), skill, month, cfg, scheme)
     if json_:
         emit_json({"ciphertext": sealed.ciphertext, **sealed.params})
@@ -111,11 +120,13 @@ def encrypt_cmd(skill, month, scheme, file_, workspace, json_, verbose):
 
 @crypt.command("decrypt")
 @click.option("--skill", default=None, help="Skill name.")
-@click.option("--month", default=None, help="Key month YYYY-MM.")
+@click.option("--month", default=None,
+              help="Key month YYYY-MM: required for xor-b64 (part of its key); not used by aes-gcm.")
 @click.option("--scheme", type=click.Choice(["xor-b64", "aes-gcm"]), default=None,
               help="Default: aes-gcm for 'aesgcm:v1:' text, else xor-b64.")
 @click.option("--text-encoding", type=click.Choice(["latin-1", "utf-8"]), default=None,
-              help="xor-b64 only: how the text was encoded (default: the seed's latin-1, then utf-8).")
+              help="xor-b64 only: how the text was encoded (default: utf-8 when the bytes are valid "
+                   "multi-byte UTF-8, else the seed's latin-1).")
 @click.option("--file", "file_", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Decrypt a T2 entry file in place (backed up first; needs --approved).")
 @click.option("--approved", is_flag=True, help="The user approved decrypting the file in place.")
@@ -124,31 +135,19 @@ def encrypt_cmd(skill, month, scheme, file_, workspace, json_, verbose):
 def decrypt_cmd(skill, month, scheme, text_encoding, file_, approved, workspace, json_, verbose):
     """Decrypt stdin and print the plain text (or a T2 file in place)."""
     from memory_manager import crypto
-    from memory_manager.errors import CryptoError
     from memory_manager.names import validate_skill
 
     if file_ is not None:
         return _file_op(file_, workspace, True, None, approved, json_)
     validate_skill(skill)
-    _check_month(month)
     _, cfg = _context(workspace, must_exist=False)
     data = sys.stdin.read().strip()
+    month = _check_month(month, "aes-gcm" if scheme == "aes-gcm" or crypto.looks_encrypted(data) else "xor-b64")
     params = {"scheme": scheme} if scheme else {}
     if text_encoding:
         params["text_encoding"] = text_encoding
-        text = crypto.decrypt(data, skill, month, params, cfg)
-    else:
-        try:
-            text = crypto.decrypt(data, skill, month, params, cfg)
-        except CryptoError:
-            if crypto.looks_encrypted(data) or scheme == "aes-gcm":
-                raise
-            text = crypto.decrypt(data, skill, month, dict(params, text_encoding="utf-8"), cfg)
-        if not crypto.looks_encrypted(data) and scheme != "aes-gcm" and not crypto.plausible(text):
-            try:  # latin-1 gave control characters: the text was written with the utf-8 rule
-                text = crypto.decrypt(data, skill, month, dict(params, text_encoding="utf-8"), cfg)
-            except CryptoError:
-                pass
+    # Without --text-encoding the library picks utf-8 or latin-1 from the bytes (crypto module docstring).
+    text = crypto.decrypt(data, skill, month, params, cfg)
     if json_:
         emit_json({"plaintext": text})
     else:

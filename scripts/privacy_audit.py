@@ -1,9 +1,8 @@
 #!/usr/bin/env python3
 """privacy_audit.py: run the privacy checklist over the memory tree and MEMORY.md.
 
-Exit codes: 0 clean, 1 findings, 2 bad input (missing workspace, bad config).
-Sensitive-topic notices and Tier 2 entries that cannot be decrypted are
-listed but do not change the exit code. Excerpts are always redacted.
+Exit: 0 clean, 1 findings or an unreadable (not fully checked) file, 2 bad input.
+T2 entries without their key and topic notices are listed, exit unchanged.
 """
 import sys, pathlib; sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # noqa: E401,E702
 from memory_manager.deps import require; require()  # noqa: E702
@@ -46,17 +45,20 @@ def render(report: AuditReport) -> None:
             stdout.print(Text(f"  {item.file}:{item.line} {item.category}: {item.excerpt}"))
     for row in report.unreadable:
         stdout.print(Text(f"not checked (cannot read Tier 2 entry): {row['file']}: {row['reason']}"))
+    for row in report.unread_files:
+        stdout.print(Text(f"NOT CHECKED: {row['file']}: {row['reason']}", style="bold red"))
     for row in report.skipped:
         stdout.print(Text(f"skipped: {row['file']}: {row['reason']}"))
     for warning in report.warnings:
         stdout.print(Text("warning: " + warning, style="yellow"))
-    verdict = "clean" if report.clean else f"{len(report.findings)} finding(s)"
+    verdict = "clean" if report.clean else f"{len(report.findings)} finding(s)" + (
+        f", {len(report.unread_files)} file(s) could not be read" if report.unread_files else "")
     stdout.print(Text(f"{report.files_scanned} file(s) scanned, {report.t2_decrypted}/{report.t2_entries} "
                       f"Tier 2 entries decrypted: {verdict}"))
 
 
 @click.command(help="Audit the memory tree and MEMORY.md against the privacy checklist "
-                    "(exit 0 clean, 1 findings, 2 bad input).")
+                    "(exit 0 clean, 1 findings or unreadable files, 2 bad input).")
 @common_options
 @handle_errors
 def main(workspace: Path | None, json_: bool, verbose: bool) -> int:

@@ -103,7 +103,7 @@ def test_clean_workspace_report_exact(ws, cfg, tiers):
     assert doc == {
         "format": "privacy-audit", "version": 1, "workspace": str(ws), "scope": "workspace", "clean": True,
         "summary": {"files_scanned": 2, "findings": 0, "notices": 0, "t2_entries": 0, "t2_decrypted": 0,
-                    "t2_unreadable": 0},
+                    "t2_unreadable": 0, "unread_files": 0},
         "checks": [
             {"id": "names_handles", "title": "No real names, usernames or handles", "passed": True, "findings": 0},
             {"id": "keys_tokens", "title": "No API keys or tokens", "passed": True, "findings": 0},
@@ -114,7 +114,7 @@ def test_clean_workspace_report_exact(ws, cfg, tiers):
             {"id": "t2_expiry", "title": "Every Tier 2 entry has an expiry date", "passed": True, "findings": 0},
             {"id": "tier3", "title": "Tier 3 data never touches memory", "passed": True, "findings": 0},
         ],
-        "findings": [], "notices": [], "unreadable": [], "skipped": [], "warnings": [],
+        "findings": [], "notices": [], "unreadable": [], "skipped": [], "unread_files": [], "warnings": [],
     }
 
 
@@ -170,11 +170,13 @@ def test_symlinks_out_of_the_workspace_are_not_followed(ws, cfg, tiers, tmp_path
     assert report.files_scanned == 2
 
 
-def test_binary_file_is_listed_as_skipped(ws, cfg, tiers):
+def test_file_that_is_not_utf8_makes_the_audit_not_clean(ws, cfg, tiers):
+    """QA bug 6: an audit that could not read a file must not say clean."""
     write(ws / "memory" / "archive" / "blob.bin", b"\xff\xfe\x00garbage")
     report = audit_workspace(ws, cfg)
-    assert report.clean and report.files_scanned == 0
-    assert report.skipped == [{"file": "memory/archive/blob.bin", "reason": "not readable as UTF-8 text"}]
+    assert not report.clean and report.findings == [] and report.skipped == []
+    assert report.unread_files == [{"file": "memory/archive/blob.bin", "reason":
+                                    "could not be read as UTF-8 text (not UTF-8 (byte 0)): not fully checked"}]
 
 
 def test_t2_entries_are_decrypted_and_checked(ws, cfg, tiers):

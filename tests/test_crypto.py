@@ -145,3 +145,24 @@ def test_keygen_refuses_a_key_file_inside_the_workspace(ws):
     with pytest.raises(CryptoError, match="inside the workspace"):
         crypto.keygen(cfg, ws)
     assert not (ws / "secret.key").exists()
+
+
+@pytest.mark.parametrize("text", ["hello 你好", "喜欢简洁的状态更新", "emoji 🎉🧠 and café 中文"])
+def test_utf8_text_without_recorded_encoding_is_read_as_utf8(text):
+    """QA bug 4: ciphertext piped without its text_encoding came back as mojibake."""
+    sealed = crypto.xor_encrypt(text, "weather", "2026-11")
+    assert sealed.params["text_encoding"] == "utf-8"
+    assert crypto.xor_decrypt(sealed.ciphertext, "weather", "2026-11") == text
+    assert crypto.decrypt(sealed.ciphertext, "weather", "2026-11", {}) == text
+
+
+@pytest.mark.parametrize("text", ["café au lait", "Ærøskøbing naïve façade ±5 °C"])
+def test_latin1_seed_entries_without_encoding_stay_latin1(text):
+    ct = seed_encrypt(text, "weather", "2026-11", False)
+    assert crypto.xor_decrypt(ct, "weather", "2026-11") == text
+
+
+def test_guess_encoding():
+    assert crypto._guess_encoding("你好".encode("utf-8")) == "utf-8"
+    assert crypto._guess_encoding("café".encode("latin-1")) == "latin-1"
+    assert crypto._guess_encoding(b"plain ascii") == "latin-1"

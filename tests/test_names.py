@@ -5,7 +5,7 @@ from memory_manager.names import MAX_NAME_BYTES, validate_key, validate_name, va
 
 
 @pytest.mark.parametrize("value", ["my-skill", "skill_a", "记忆系统升级", "react basics", "v1.2", "a" * MAX_NAME_BYTES,
-                                   "emoji 🎉", "COM10", "console"])
+                                   "emoji 🎉", "COM10", "console", "a-", "x-y"])
 def test_valid_names(value):
     assert validate_name(value) == value
 
@@ -17,6 +17,9 @@ def test_valid_names(value):
     ("..", "'..'"),
     ("a..b", "'..'"),
     (".hidden", "start with '.'"),
+    ("-", "must not start with '-'"),
+    ("-x", "must not start with '-'"),
+    ("--force", "look like an option"),
     ("trailing.", "end with '.'"),
     ("line\nbreak", "control character"),
     ("nul\x00", "control character"),

@@ -130,7 +130,8 @@ def test_status_metrics(mem):
     assert doc["prunable_entries"] == 4 and doc["would_move"] == 2 and doc["prune_rate"] == 0.5
     # values: d-old 0.2, d-pin 0.2 (pinned), d-new (1+0+0.5)/3 = 0.5, k-old (0.26+0+0.5)/3
     assert doc["average_value"] == pytest.approx((0.2 + 0.2 + 0.5 + 0.76 / 3) / 4, abs=1e-6)
-    assert doc["tiers"] == {"t1": 5, "t2": 0, "t3": 0}
+    assert doc["tiers"] == {"t1": 0, "t1_skills": 0, "t2": 0, "t3": 0, "daily": 3, "knowledge": 1}
+    assert doc["problems"] == []
 
 
 def test_store_indexes_rebuilt_and_undone_by_restore(mem):

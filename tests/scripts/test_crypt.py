@@ -74,3 +74,26 @@ def test_file_in_place_is_backed_up_and_never_encrypted_twice(ws, run_script):
     assert r.code == 0 and "偏好：清晰" in path.read_text(encoding="utf-8")
     r = run_script("crypt", "encrypt", "--file", str(ws / "AGENTS.md"))
     assert r.code == 2
+
+
+def test_chinese_through_stdin_xor_round_trips(run_script):
+    """QA bug 4: the plain (non-JSON) ciphertext carries no text_encoding."""
+    r = run_script("crypt", "encrypt", "--skill", "weather", "--month", "2026-11", "--scheme", "xor-b64",
+                   input="hello 你好\n")
+    assert r.code == 0, r.err
+    d = run_script("crypt", "decrypt", "--skill", "weather", "--month", "2026-11", input=r.out)
+    assert (d.code, d.out) == (0, "hello 你好\n")
+
+
+def test_month_is_optional_for_aes_gcm_and_required_for_xor(run_script):
+    """QA bug 5: the AES key does not use the month."""
+    assert run_script("crypt", "keygen").code == 0
+    r = run_script("crypt", "encrypt", "--skill", "weather", "--scheme", "aes-gcm", input="secret 你好")
+    assert r.code == 0, r.err and r.out.startswith("aesgcm:v1:")
+    d = run_script("crypt", "decrypt", "--skill", "weather", input=r.out)
+    assert (d.code, d.out) == (0, "secret 你好\n")
+    x = run_script("crypt", "encrypt", "--skill", "weather", "--scheme", "xor-b64", input="x")
+    assert x.code == 2
+    assert x.err.strip() == "error: --month must be YYYY-MM (required for xor-b64: the month is part of its key)"
+    x = run_script("crypt", "decrypt", "--skill", "weather", input="CVReCFlCT18TXVY=")
+    assert x.code == 2

@@ -95,9 +95,33 @@ def test_status(run_script, mem):
     assert r.code == 0
     doc = json.loads(r.out)
     assert doc["memory_size"]["entries"] == 2 and doc["prune_rate"] == 1.0
-    assert doc["tiers"] == {"t1": 2, "t2": 0, "t3": 0}
+    assert doc["tiers"] == {"t1": 0, "t1_skills": 0, "t2": 0, "t3": 0, "daily": 2, "knowledge": 0}
     human = run_script("memory", "status", env=ENV)
     assert "prune rate: 100.0%" in human.out
+    assert "tiers: T1 0 statistics file(s) (0 skill(s)), T2 0 encrypted entries, T3 0" in human.out
+    assert "plain memory: 2 daily sections, 0 knowledge entries" in human.out
+
+
+def test_status_counts_tiers_as_the_readme_defines_them(run_script, mem):
+    """T1 = statistics files (and their skills), T2 = encrypted entries; daily and
+    knowledge entries are counted apart, never as T1 (QA bug 8)."""
+    env = {**ENV, "MEMORY_MANAGER_KEY": "k" * 32}
+    for skill in ("weather", "news"):
+        r = run_script("memory", "stats", "record", "--skill", skill, "--ok", env=env)
+        assert r.code == 0, r.err
+    r = run_script("memory", "stats", "record", "--skill", "calendar", "--ok", env=env)
+    assert r.code == 0, r.err
+    r = run_script("memory", "learn", "tea", "--text", "green tea in the morning", env=env)
+    assert r.code == 0, r.err
+    for topic in ("sources", "layout"):
+        r = run_script("memory", "remember", "--skill", "news", "--topic", topic, "--text", "prefers short items",
+                       "--scheme", "xor-b64", "--approved", env=env)
+        assert r.code == 0, r.err
+    doc = json.loads(run_script("memory", "status", "--json", env=env).out)
+    t1 = sorted(p.name for p in (mem / "memory/tier1-public").glob("*_stats.json"))
+    assert t1 == ["calendar_stats.json", "news_stats.json", "weather_stats.json"]
+    assert doc["tiers"] == {"t1": 3, "t1_skills": 3, "t2": 2, "t3": 0, "daily": 2, "knowledge": 1}
+    assert doc["problems"] == []
 
 
 def test_missing_workspace_is_exit_2(run_script, tmp_path):

@@ -165,3 +165,12 @@ def test_verbs_on_a_copy_of_a_shared_workspace(tmp_path, run_script):
     assert run_script("memory", "learn", "k", "--text", "t", env=env).code == 0
     after = {k: v for k, v in tree_hash(ws).items() if not k.startswith(("memory", ".memory-backup"))}
     assert after == before  # nothing outside memory/ changed
+
+
+@pytest.mark.parametrize("key", ["-", "-x"])
+def test_knowledge_keys_starting_with_a_dash_are_refused(ws, run_script, key):
+    """QA bug 7: '-.md' and '-x.md' look like options to every shell tool."""
+    r = run_script("memory", "learn", "--text", "some knowledge", "--", key)
+    assert r.code == 2
+    assert r.err.strip() == f"error: key {key!r} must not start with '-' (it would look like an option)"
+    assert not (ws / "memory" / "knowledge").exists() or list((ws / "memory" / "knowledge").iterdir()) == []

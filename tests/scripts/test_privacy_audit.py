@@ -42,8 +42,8 @@ def test_clean_workspace_exits_0_with_exact_json(ws, run_script):
     assert json.loads(result.out) == {
         "format": "privacy-audit", "version": 1, "workspace": str(ws), "scope": "workspace", "clean": True,
         "summary": {"files_scanned": 2, "findings": 0, "notices": 0, "t2_entries": 0, "t2_decrypted": 0,
-                    "t2_unreadable": 0},
-        "checks": checks({}), "findings": [], "notices": [], "unreadable": [], "skipped": [], "warnings": [],
+                    "t2_unreadable": 0, "unread_files": 0},
+        "checks": checks({}), "findings": [], "notices": [], "unreadable": [], "skipped": [], "unread_files": [], "warnings": [],
     }
 
 
@@ -58,7 +58,7 @@ def test_findings_exit_1_with_exact_json_and_no_secret(ws, run_script):
     doc = json.loads(result.out)
     assert doc["clean"] is False
     assert doc["summary"] == {"files_scanned": 2, "findings": 3, "notices": 0, "t2_entries": 0,
-                              "t2_decrypted": 0, "t2_unreadable": 0}
+                              "t2_decrypted": 0, "t2_unreadable": 0, "unread_files": 0}
     assert doc["checks"] == checks({"keys_tokens": 1, "schedules": 1, "tier3": 1})
     assert doc["findings"] == [
         {"file": "MEMORY.md", "line": 2, "check": "keys_tokens", "category": "secret", "rule": "openai_key",
@@ -142,3 +142,34 @@ def test_real_workspaces_are_read_without_change(tmp_path, run_script):
         doc = json.loads(result.out)
         assert doc["format"] == "privacy-audit" and doc["clean"] is (result.code == 0)
         assert tree_hash(dest) == before
+
+
+def test_latin1_file_with_a_key_is_not_clean(ws, run_script):
+    """QA bug 6: a Latin-1 note used to be skipped and the audit said clean."""
+    key = fakes.fake("OPENAI_KEY", seed=9)
+    path = ws / "memory" / "2026-11-23.md"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(f"# Café notes\nkey {key}\n".encode("latin-1"))
+    result = run_script("privacy_audit", "--json")
+    assert result.code == 1, result.err
+    doc = json.loads(result.out)
+    assert doc["clean"] is False and doc["summary"]["unread_files"] == 1
+    assert doc["unread_files"] == [{"file": "memory/2026-11-23.md", "reason":
+                                    "could not be read as UTF-8 text (not UTF-8 (byte 5)): not fully checked"}]
+    assert [(f["file"], f["line"], f["rule"]) for f in doc["findings"]] == [("memory/2026-11-23.md", 2, "openai_key")]
+    assert key not in result.out
+    human = run_script("privacy_audit")
+    assert human.code == 1
+    assert "NOT CHECKED: memory/2026-11-23.md: could not be read as UTF-8 text" in human.out
+    assert "1 finding(s), 1 file(s) could not be read" in human.out
+
+
+def test_latin1_file_without_findings_is_still_not_clean(ws, run_script):
+    path = ws / "memory" / "knowledge" / "cafe.md"
+    path.parent.mkdir(parents=True)
+    path.write_bytes("café au lait\n".encode("latin-1"))
+    result = run_script("privacy_audit", "--json")
+    assert result.code == 1
+    doc = json.loads(result.out)
+    assert doc["clean"] is False and doc["findings"] == []
+    assert [row["file"] for row in doc["unread_files"]] == ["memory/knowledge/cafe.md"]

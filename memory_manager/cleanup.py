@@ -39,8 +39,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import shutil
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
@@ -231,10 +229,12 @@ def _make_dir(run: _Run, folder: Path) -> None:
 def _t2_entries(run: _Run) -> list[tiers.T2Entry]:
     """The T2 entries cleanup may touch: symlinks and malformed files are reported and left alone."""
     found = []
+    links: set[Path] = set()
     for entry in tiers.iter_t2_entries(run.ws):
         rel = run.rel(entry.path)
         if entry.path.is_symlink():
-            if f"{rel}: symlink" not in " ".join(run.report.problems):
+            if entry.path not in links:  # a multi file yields one entry per section: report it once
+                links.add(entry.path)
                 run.report.problems.append(f"{rel}: symlink, left alone (cleanup never follows links)")
             continue
         if entry.error:

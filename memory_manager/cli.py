@@ -81,6 +81,19 @@ def verbose_line(enabled: bool, text: str) -> None:
         stderr.print(text, markup=False)
 
 
+def open_workspace(workspace: Path | None, verbose: bool) -> tuple[Any, dict[str, Any]]:
+    """Resolve the workspace (saying which rule won under ``--verbose``) and load its config.
+
+    Returns ``(Resolved, cfg)``. Raises WorkspaceError / ConfigError (exit 2).
+    """
+    from .config import load_config
+    from .workspace import resolve_workspace
+
+    resolved = resolve_workspace(workspace)
+    verbose_line(verbose, f"workspace: {resolved.path} (chosen by {resolved.rule})")
+    return resolved, load_config(resolved.path)
+
+
 def run(command: click.Command) -> None:
     """Run a click command with usage errors mapped to exit 2 (one line on stderr)."""
     try:

@@ -16,13 +16,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import SKILL_NAME, __version__, deps, hookinstall
+from .entries import INDEX_FILES, INDEX_TITLES, TREE
 from .errors import MemoryManagerError
 
 MIN_PYTHON = (3, 10)
-MEMORY_DIRS = ("daily", "knowledge", "tier1-public", "tier2-internal", "archive")
-#: First line of each index, by language (contracts: init writes them).
-INDEX_TITLES = {"daily-index.md": ("# 记忆索引", "# Memory Index"),
-                "knowledge-index.md": ("# 知识库索引", "# Knowledge Index")}
 OPENCLAW_TIMEOUT_S = 120
 
 Runner = Callable[[list[str]], "subprocess.CompletedProcess[str]"]
@@ -161,14 +158,15 @@ def check_installed_hooks(ws: Path, bundle_root: Path) -> list[dict[str, Any]]:
 
 def check_memory_tree(ws: Path, bundle_root: Path) -> list[dict[str, Any]]:
     mem = ws / "memory"
-    absent = [d for d in MEMORY_DIRS if not (mem / d).is_dir()]
+    absent = [d for d in TREE if not (mem / d).is_dir()]
     checks = []
     if absent:
         checks.append(_check("memory tree", "fail", "missing: " + ", ".join(f"memory/{d}/" for d in absent),
                              init_fix(bundle_root, ws, "creates the missing folders")))
     else:
         checks.append(_check("memory tree", "ok", f"{mem}"))
-    for name, titles in INDEX_TITLES.items():
+    for kind, name in INDEX_FILES.items():
+        titles = tuple(INDEX_TITLES[kind].values())
         path = mem / name
         try:
             first = path.read_text(encoding="utf-8-sig").splitlines()[:1]

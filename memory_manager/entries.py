@@ -53,6 +53,11 @@ KNOWLEDGE_VERSION = 1
 #: label kind -> the labels a reader accepts (zh first: the seed's form).
 LABELS = {"cause": ("因", "Cause"), "change": ("改", "Change"), "todo": ("待", "Todo")}
 KINDS = ("cause", "change", "todo")
+#: Folders of the memory tree under ``memory/`` (Memory Master seed: daily,
+#: knowledge; Tiers seed: tier1-public, tier2-internal; cleanup's archive).
+TREE = ("daily", "knowledge", "tier1-public", "tier2-internal", "archive")
+#: Index file of each kind, under ``memory/``.
+INDEX_FILES = {"daily": DAILY_INDEX, "knowledge": KNOWLEDGE_INDEX}
 INDEX_TITLES = {"daily": {"zh": "# 记忆索引", "en": "# Memory Index"},
                 "knowledge": {"zh": "# 知识库索引", "en": "# Knowledge Index"}}
 

@@ -27,11 +27,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import backups, crypto, markdown, templates, tiers
+from . import backups, crypto, entries, markdown, templates, tiers
 from .clock import today
-from .errors import FileWriteError, UnreadableFileError, WorkspaceError, DirtyFileError
-from .fsio import TextFile, Transaction, decode_text, workspace_lock
 from .config import OVERRIDE_RELPATH
+from .errors import DirtyFileError, UnreadableFileError, WorkspaceError
+from .fsio import TextFile, Transaction, decode_text, workspace_lock
 from .workspace import inside
 
 #: OpenClaw 2026.9.6 truncates each bootstrap file at this many characters
@@ -46,13 +46,8 @@ BLOCK_BEGIN = re.compile(r"^<!-- complex-memory-manager:begin v\d+ -->\s*$")
 BLOCK_END = re.compile(r"^<!-- complex-memory-manager:end -->\s*$")
 LESSONS_MARKER = "<!-- complex-memory-manager: lessons v"
 
-#: Folders of the memory tree (Memory Master seed + Tiers seed + archive).
-MEMORY_DIRS = ("memory", "memory/daily", "memory/knowledge", "memory/tier1-public",
-               "memory/tier2-internal", "memory/archive")
-INDEX_TITLES = {
-    "memory/daily-index.md": {"zh": "# 记忆索引", "en": "# Memory Index"},
-    "memory/knowledge-index.md": {"zh": "# 知识库索引", "en": "# Knowledge Index"},
-}
+#: Folders init creates: ``memory/`` and the store's tree (entries.TREE).
+MEMORY_DIRS = ("memory", *(f"memory/{sub}" for sub in entries.TREE))
 KEPT_HEADING = {"zh": "## 原 MEMORY.md 内容（init 前保留）", "en": "## Kept from the previous MEMORY.md"}
 
 GITIGNORE_BEGIN = "# >>> complex-memory-manager >>>"
@@ -216,7 +211,7 @@ def remove_duplicate_rules(text: str) -> tuple[str, list[str]]:
             continue
         if fenced[index] or not _RULE_LINE.match(line) or not re.search(r"\w", line):
             continue
-        if markdown._HEADING.match(line) or line.lstrip().startswith("|"):
+        if markdown.is_heading(line) or line.lstrip().startswith("|"):
             continue
         following = lines[index + 1] if index + 1 < len(lines) else ""
         indent = len(line) - len(line.lstrip())
@@ -439,10 +434,11 @@ def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool = 
             plan.new_dirs.append(folder)
         elif not folder.is_dir():
             raise WorkspaceError(f"{rel} exists and is not a folder")
-    for rel, titles in INDEX_TITLES.items():
+    for kind, name in entries.INDEX_FILES.items():
+        rel = f"memory/{name}"
         path = ws / rel
         if not path.exists() and not path.is_symlink():
-            _change(plan, path, rel, None, titles[lang] + "\n", "index")
+            _change(plan, path, rel, None, entries.INDEX_TITLES[kind][lang] + "\n", "index")
 
     # Keep the T2 folder out of git while anything in it can be read without a key:
     # the scheme in force is xor-b64, or an existing entry is xor-b64 or plain text
@@ -526,4 +522,4 @@ def uninstall_hooks(ws: Path) -> tuple[Any, str | None]:
 
 
 __all__ = ["Plan", "FileChange", "build_plan", "apply_plan", "split_heartbeat", "remove_duplicate_rules",
-           "upsert_block", "lessons_text", "FileWriteError"]
+           "upsert_block", "lessons_text", "uninstall_hooks"]

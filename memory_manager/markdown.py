@@ -44,6 +44,11 @@ def fenced_lines(lines: list[str]) -> list[bool]:
     return inside
 
 
+def is_heading(line: str) -> bool:
+    """True when ``line`` is an ATX heading (ignoring code fences: see :func:`headings`)."""
+    return _HEADING.match(line) is not None
+
+
 def headings(lines: list[str]) -> list[Heading]:
     """Return every ATX heading outside code fences, in order."""
     fenced = fenced_lines(lines)

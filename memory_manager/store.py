@@ -32,7 +32,6 @@ from .fsio import atomic_write, atomic_write_text, read_text, workspace_lock
 from .names import validate_key, validate_skill, validate_topic
 from .workspace import ensure_inside
 
-TREE = ("daily", "knowledge", "tier1-public", "tier2-internal", "archive")
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 OPENCLAW_NOTE = re.compile(r"^(\d{4}-\d{2}-\d{2})(.*)\.md$")
 
@@ -58,7 +57,7 @@ def safe_target(ws: Path, path: Path) -> Path:
 def ensure_tree(ws: Path) -> None:
     """Create the memory folders that are missing (the contracts' tree)."""
     root = entries.memory_dir(ws)
-    for sub in TREE:
+    for sub in entries.TREE:
         folder = root / sub
         safe_target(ws, folder)
         folder.mkdir(parents=True, exist_ok=True)

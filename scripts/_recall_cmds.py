@@ -10,16 +10,12 @@ from pathlib import Path
 
 import click
 
-from memory_manager.cli import common_options, emit_json, handle_errors, stderr, stdout, verbose_line
+from memory_manager.cli import common_options, open_workspace, emit_json, handle_errors, stderr, stdout
 
 
 def _context(workspace: Path | None, verbose: bool):
-    from memory_manager.config import load_config
-    from memory_manager.workspace import resolve_workspace
-
-    resolved = resolve_workspace(workspace)
-    verbose_line(verbose, f"workspace: {resolved.path} (chosen by {resolved.rule})")
-    return resolved.path, load_config(resolved.path)
+    resolved, cfg = open_workspace(workspace, verbose)
+    return resolved.path, cfg
 
 
 @click.command("recall")

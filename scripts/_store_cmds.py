@@ -15,16 +15,13 @@ from typing import Any, Callable
 import click
 
 from memory_manager import gate as gate_mod
-from memory_manager.cli import common_options, emit_json, handle_errors, stderr, stdout, verbose_line
-from memory_manager.config import load_config
+from memory_manager.cli import common_options, open_workspace, emit_json, handle_errors, stderr, stdout
 from memory_manager.errors import GateDecisionError
-from memory_manager.workspace import resolve_workspace
 
 
 def _context(workspace: Path | None, verbose: bool) -> tuple[Path, dict[str, Any]]:
-    resolved = resolve_workspace(workspace)
-    verbose_line(verbose, f"workspace: {resolved.path} (chosen by {resolved.rule})")
-    return resolved.path, load_config(resolved.path)
+    resolved, cfg = open_workspace(workspace, verbose)
+    return resolved.path, cfg
 
 
 def gated(func: Callable[..., Any]) -> Callable[..., Any]:

@@ -8,9 +8,7 @@ from rich.progress import Progress  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 from memory_manager.cleanup import run_cleanup  # noqa: E402
-from memory_manager.cli import common_options, emit_json, handle_errors, run, stderr, stdout, verbose_line  # noqa: E402
-from memory_manager.config import load_config  # noqa: E402
-from memory_manager.workspace import resolve_workspace  # noqa: E402
+from memory_manager.cli import common_options, open_workspace, emit_json, handle_errors, run, stderr, stdout  # noqa: E402
 
 STEPS = ["scan", "purge", "archive", "merge", "compact", "memory-md", "prune", "retention", "log"]
 
@@ -25,9 +23,7 @@ STEPS = ["scan", "purge", "archive", "merge", "compact", "memory-md", "prune", "
 @click.option("--approved", is_flag=True, help="The user approved removing MEMORY.md's duplicate lines.")
 @handle_errors
 def cleanup(workspace, json_, verbose, dry_run, if_due, purge_archive, approved) -> int:
-    resolved = resolve_workspace(workspace)
-    verbose_line(verbose, f"workspace: {resolved.path} (chosen by {resolved.rule})")
-    cfg = load_config(resolved.path)
+    resolved, cfg = open_workspace(workspace, verbose)
     show_bar = not json_ and stderr.is_terminal
     with Progress(console=stderr, transient=True, disable=not show_bar) as bar:
         task = bar.add_task("cleanup", total=len(STEPS))

@@ -14,9 +14,7 @@ from rich.table import Table  # noqa: E402
 from rich.text import Text  # noqa: E402
 
 from memory_manager.audit import AuditReport, audit_workspace  # noqa: E402
-from memory_manager.cli import common_options, emit_json, handle_errors, run, stdout, verbose_line  # noqa: E402
-from memory_manager.config import load_config  # noqa: E402
-from memory_manager.workspace import resolve_workspace  # noqa: E402
+from memory_manager.cli import common_options, open_workspace, emit_json, handle_errors, run, stdout  # noqa: E402
 
 
 def render(report: AuditReport) -> None:
@@ -62,9 +60,7 @@ def render(report: AuditReport) -> None:
 @common_options
 @handle_errors
 def main(workspace: Path | None, json_: bool, verbose: bool) -> int:
-    resolved = resolve_workspace(workspace)
-    verbose_line(verbose, f"workspace {resolved.path} (chosen by {resolved.rule})")
-    cfg = load_config(resolved.path)
+    resolved, cfg = open_workspace(workspace, verbose)
     report = audit_workspace(resolved.path, cfg)
     if json_:
         emit_json(report.to_json())

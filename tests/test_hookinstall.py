@@ -6,7 +6,6 @@ import os
 import subprocess
 import sys
 
-import pytest
 
 from conftest import ROOT, tree_hash
 from memory_manager import backups, hookinstall

@@ -1,6 +1,5 @@
 """Pruning: archives (never deletes), protects recent and pinned entries, honours the window."""
 import json
-from pathlib import Path
 
 import pytest
 

@@ -1,7 +1,5 @@
 """Recall ranking on small fixtures with known answers (English, Chinese, mixed), tracking, T2 hook."""
 import json
-import sys
-from pathlib import Path
 
 import pytest
 

@@ -3,7 +3,7 @@ import os
 import pytest
 
 from conftest import tree_hash
-from memory_manager import backups, store
+from memory_manager import backups, entries, store
 from memory_manager.config import load_config
 from memory_manager.errors import (BadInputError, GateDecisionError, InvalidNameError, MalformedFileError,
                                    NotFoundError, WorkspaceError)
@@ -26,7 +26,7 @@ def test_write_creates_the_note_and_index(ws, cfg):
     assert (ws / r["path"]).read_text(encoding="utf-8") == (
         f"## [2026-03-03] 记忆系统升级\n<!-- id: {r['id']} -->\n- 因：目录混乱\n- 改：调整为 daily/\n- 待：检查描述\n")
     assert (ws / "memory/daily-index.md").read_text(encoding="utf-8") == "# 记忆索引\n\n- 记忆系统升级 → daily/2026-03-03.md\n"
-    for sub in store.TREE:
+    for sub in entries.TREE:
         assert (ws / "memory" / sub).is_dir()
 
 

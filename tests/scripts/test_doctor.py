@@ -8,7 +8,6 @@ import stat
 import subprocess
 import sys
 
-import pytest
 
 from conftest import ROOT
 from memory_manager import backups, hookinstall

@@ -59,10 +59,15 @@ def append(ws: Path, decision: Any) -> dict[str, Any]:
     never interleave within a line (POSIX appends of one write are atomic for
     regular files on local file systems); callers also hold the lock.
     """
+    # The log keeps no words of content that had any finding, not even around a
+    # redacted span: "<user>[health], takes <drug>" would still tell the story.
+    summary = decision.summary
+    if decision.categories and not summary.startswith("<"):
+        summary = f"<{decision.chars} chars withheld: {', '.join(decision.categories)}>"
     record = {"time": now().isoformat(timespec="seconds"), "operation": decision.operation,
               "source": decision.source, "sensitivity": decision.sensitivity,
               "approval": decision.approval, "decision": decision.decision,
-              "categories": decision.categories, "summary": decision.summary,
+              "categories": decision.categories, "summary": summary,
               "chars": decision.chars, "hash": content_hash(ws, decision.content_hash)}
     path = log_path(ws)
     path.parent.mkdir(parents=True, exist_ok=True)

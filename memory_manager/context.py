@@ -277,6 +277,16 @@ def measure_entry(entry: Mapping[str, Any], events: Iterable[Mapping[str, Any] |
 # --------------------------------------------------------------------------- stores
 
 
+def valid_agent_id(agent: str) -> bool:
+    """True when ``agent`` can be an OpenClaw agent id: letters, digits, ``_`` and ``-``.
+
+    The id becomes a folder name under ``<state>/agents/``, so anything else
+    (``..``, ``/``) is refused before a path is built from it.
+    """
+    return bool(agent) and agent[0].isascii() and agent[0].isalnum() and \
+        all(ch.isascii() and (ch.isalnum() or ch in "_-") for ch in agent)
+
+
 def agent_of(session_key: str | None, default: str = "main") -> str:
     """Return the agent id of a session key ``agent:<id>:<rest>`` (else ``default``)."""
     if session_key and session_key.startswith("agent:"):
@@ -501,6 +511,8 @@ def measure(agent: str | None = None, session_key: str | None = None,
 
         state = state_dir()
     agent = agent or agent_of(session_key)
+    if not valid_agent_id(agent):
+        return Usage(agent=agent, session_key=session_key, notes=[f"{agent!r} is not an OpenClaw agent id"])
     base = Path(state) / "agents" / agent
     db = base / SQLITE_RELPATH
     if db.is_file():

@@ -95,6 +95,32 @@ def validate_topic(value: object) -> str:
     return name
 
 
+def validate_heading_topic(value: object) -> str:
+    """Validate the topic of a daily-note section: it is only a heading, never a file name.
+
+    So ``/``, ``:`` or ``?`` are fine ("CI/CD 迁移"); still refused: empty or
+    padded text, control characters (a newline would start a new line of
+    Markdown), ``→`` (the daily index separator) and more than
+    :data:`MAX_NAME_BYTES` bytes.
+
+    Raises:
+        InvalidNameError: as above; the message says which rule.
+    """
+    if not isinstance(value, str):
+        raise InvalidNameError(f"topic must be text, not {type(value).__name__}")
+    if not value or value != value.strip():
+        raise InvalidNameError(f"topic {value!r} must not be empty or start or end with white space")
+    for ch in value:
+        if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp"):
+            raise InvalidNameError(f"topic {value!r} contains a control character (U+{ord(ch):04X})")
+    if "→" in value:
+        raise InvalidNameError(f"topic {value!r} must not contain '→' (the daily index separator)")
+    size = len(value.encode("utf-8"))
+    if size > MAX_NAME_BYTES:
+        raise InvalidNameError(f"topic is too long ({size} bytes of UTF-8; at most {MAX_NAME_BYTES})")
+    return value
+
+
 def validate_key(value: object) -> str:
     """Validate a knowledge key (``memory/knowledge/<key>.md``; see :func:`validate_name`)."""
     return validate_name(value, "key")

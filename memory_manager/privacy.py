@@ -584,7 +584,7 @@ RULES_LIST: list[Rule] = [
          "RFC 5322 addr-spec (common subset), RFC 5321 length limits; RFC 2606 reserved domains excluded",
          check=_email_ok),
     Rule("phone", "phone",
-         _r(r"(?<![A-Za-z0-9_+.:/=#-])(?:\+|00)?\(?\d[\d \t().-]{5,20}\d(?![A-Za-z0-9_.:/-]|-\d)"),
+         _r(r"(?<![A-Za-z0-9_+.:/=#-])(?:\+|00)?\(?\d[\d \t().-]{5,20}\d(?![A-Za-z0-9_:/-]|-\d|\.[A-Za-z0-9])"),
          "ITU-T E.164 / libphonenumber metadata (phonenumbers.is_valid_number); MIIT numbering plan for CN mobiles",
          check=_phone_ok, numeric=True),
     # ---- location ----
@@ -890,3 +890,21 @@ def scan(text: str) -> list[Finding]:
         findings.append(Finding(rule.category, rule.name, index + 1, start - base, end - base, excerpt))
     findings.sort(key=lambda f: (f.line, f.start, f.rule))
     return findings
+
+
+def mask(text: str) -> str:
+    """Return ``text`` with every secret and T3 finding replaced by ``[category]``.
+
+    For showing stored text back (recall snippets and headings): a secret or a
+    phone number that reached a file the bundle did not write, such as
+    OpenClaw's own daily notes, is never printed in full. Personal details and
+    sensitive topics are left as they are: they are the user's own notes.
+    """
+    findings = [f for f in scan(text) if f.tier3]
+    if not findings:
+        return text
+    lines = text.split("\n")
+    for f in sorted(findings, key=lambda f: (f.line, f.start), reverse=True):
+        line = lines[f.line - 1]
+        lines[f.line - 1] = line[:f.start] + f"[{f.category}]" + line[f.end:]
+    return "\n".join(lines)

@@ -144,7 +144,7 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
     terms = textproc.query_terms(query)
     if not terms:
         return []
-    from . import access
+    from . import access, privacy
     from .clock import now as clock_now
     from .index import open_index
 
@@ -226,7 +226,10 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
         hits = []
         for total, _, r, parts in chosen:
             row = rows[r]
-            hits.append(Hit(row["path"], row["heading"], row["date"], snippet(row["text"], terms, snip),
+            # Masked: a secret or T3 item in a file the bundle did not write
+            # (OpenClaw's own notes) is never printed back in full.
+            hits.append(Hit(row["path"], privacy.mask(row["heading"]), row["date"],
+                            privacy.mask(snippet(row["text"], terms, snip)),
                             total, parts.as_dict(), row["id"], row["kind"], raw[r], row["ordinal"], row["text"]))
     finally:
         if own_index:

@@ -29,7 +29,7 @@ from . import backups, entries, gate, tiers
 from .clock import month_of, today
 from .errors import BadInputError, MalformedFileError, NotFoundError
 from .fsio import atomic_write, atomic_write_text, read_text, workspace_lock
-from .names import validate_key, validate_skill, validate_topic
+from .names import validate_heading_topic, validate_key, validate_skill, validate_topic
 from .workspace import ensure_inside
 
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -108,7 +108,7 @@ def write_daily(ws: Path, cfg: dict[str, Any], *, topic: str, cause: list[str] =
     """Write a daily note section (因/改/待) and update ``daily-index.md`` in one locked step.
 
     Args:
-        topic: the section topic (validated, see :func:`validate_topic`).
+        topic: the section topic (validated, see :func:`validate_heading_topic`).
         cause/change/todo: lines (each may hold several lines separated by newlines).
         day: ``YYYY-MM-DD`` (default: today).
 
@@ -117,7 +117,7 @@ def write_daily(ws: Path, cfg: dict[str, Any], *, topic: str, cause: list[str] =
     Raises:
         InvalidNameError, BadInputError, GateDecisionError, FileWriteError.
     """
-    validate_topic(topic)
+    validate_heading_topic(topic)
     day = parse_day(day)
     items = entries.ordered_items(list(cause), list(change), list(todo))
     if not items:

@@ -33,7 +33,7 @@ from . import __version__, backups, entries, gate, tiers
 from .clock import now, parse_day
 from .errors import BadInputError, InvalidNameError, MalformedFileError
 from .fsio import atomic_write, read_text, workspace_lock
-from .names import validate_key, validate_name, validate_topic
+from .names import validate_heading_topic, validate_key, validate_name, validate_topic
 from .store import OPENCLAW_NOTE, _gate, _learn_locked, _tags, _write_daily_locked, ensure_tree, rel, safe_target
 
 EXPORT_FORMAT = "cmm-export"
@@ -200,7 +200,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
         for n, item in enumerate(doc.get("daily", [])):
             try:
                 day = str(item["date"])
-                topic = validate_topic(str(item["topic"]))
+                topic = validate_heading_topic(str(item["topic"]))
                 items = entries.ordered_items(list(item.get("cause", [])), list(item.get("change", [])),
                                               list(item.get("todo", [])))
             except (KeyError, TypeError, InvalidNameError) as exc:

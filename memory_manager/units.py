@@ -68,13 +68,23 @@ class Entry:
     meta: dict[str, Any] = field(default_factory=dict)
 
 
+def _inside(path: str, root_real: str) -> bool:
+    """True when ``path`` (symlinks resolved) lies inside ``root_real`` (already resolved)."""
+    real = os.path.realpath(path)
+    return real == root_real or real.startswith(root_real + os.sep)
+
+
 def _walk_md(folder: str, prefix: str, recursive: bool, out: list, kind: str,
-             name_ok=None) -> None:
+             name_ok=None, root_real: str = "") -> None:
     """Append ``(relative path, kind, DirEntry)`` for each ``*.md`` under ``folder``.
 
     Plain strings and ``os.scandir`` (no ``pathlib``): this runs on every recall,
-    over every memory file, so it must stay cheap.
+    over every memory file, so it must stay cheap. A folder or file that is a
+    symlink leading out of the workspace (``root_real``) is skipped: recall
+    never reads outside the workspace, like every other command.
     """
+    if root_real and not _inside(folder, root_real):
+        return
     try:
         with os.scandir(folder) as it:
             items = sorted(it, key=lambda d: d.name)
@@ -84,27 +94,30 @@ def _walk_md(folder: str, prefix: str, recursive: bool, out: list, kind: str,
         name = item.name
         if name.startswith("."):
             continue
+        if item.is_symlink() and root_real and not _inside(item.path, root_real):
+            continue
         if name.endswith(".md") and item.is_file():
             if name_ok is None or name_ok(name):
                 out.append((prefix + name, kind, item))
         elif recursive and item.is_dir(follow_symlinks=False):
-            _walk_md(item.path, prefix + name + "/", True, out, kind, name_ok)
+            _walk_md(item.path, prefix + name + "/", True, out, kind, name_ok, root_real)
 
 
 def scan_sources(ws: Path) -> list[tuple[str, str, os.DirEntry]]:
     """Like :func:`source_files`, with each file's ``os.DirEntry`` (for a cheap ``stat``)."""
     root = os.fspath(ws)
+    real = os.path.realpath(root)
     mem = os.path.join(root, "memory")
     found: list[tuple[str, str, os.DirEntry]] = []
-    _walk_md(os.path.join(mem, "daily"), "memory/daily/", False, found, "daily")
-    _walk_md(os.path.join(mem, "knowledge"), "memory/knowledge/", False, found, "knowledge")
-    _walk_md(mem, "memory/", False, found, "openclaw", _OPENCLAW_NOTE.match)
+    _walk_md(os.path.join(mem, "daily"), "memory/daily/", False, found, "daily", root_real=real)
+    _walk_md(os.path.join(mem, "knowledge"), "memory/knowledge/", False, found, "knowledge", root_real=real)
+    _walk_md(mem, "memory/", False, found, "openclaw", _OPENCLAW_NOTE.match, root_real=real)
     top: list = []
-    _walk_md(root, "", False, top, "memory_md", lambda n: n in ("MEMORY.md", "memory.md"))
+    _walk_md(root, "", False, top, "memory_md", lambda n: n in ("MEMORY.md", "memory.md"), root_real=real)
     found.extend(sorted(top, key=lambda t: t[0] != "MEMORY.md")[:1])  # MEMORY.md wins over memory.md
-    _walk_md(os.path.join(mem, "summaries"), "memory/summaries/", True, found, "summary")
-    _walk_md(os.path.join(mem, "tier1-public"), "memory/tier1-public/", False, found, "t1")
-    _walk_md(os.path.join(root, "library"), "library/", True, found, "library")
+    _walk_md(os.path.join(mem, "summaries"), "memory/summaries/", True, found, "summary", root_real=real)
+    _walk_md(os.path.join(mem, "tier1-public"), "memory/tier1-public/", False, found, "t1", root_real=real)
+    _walk_md(os.path.join(root, "library"), "library/", True, found, "library", root_real=real)
     return found
 
 
@@ -308,5 +321,6 @@ def t2_entries(ws: Path, cfg: dict[str, Any], record: bool = True, approved: boo
         for entry in parse_text(rel, "t2", plain):
             entry.date = entry.date or created
             entry.span = (0, 0)
+            entry.id = getattr(item, "id", "") or entry.id  # the store's t-… id: `memory.py show` takes it
             out.append(entry)
     return out

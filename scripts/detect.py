@@ -71,6 +71,9 @@ def run(args: argparse.Namespace) -> tuple[int, dict]:
             raise BadInputError(f"stdin is not JSON ({exc})") from None
         if not isinstance(event, dict):
             raise BadInputError("stdin must hold a JSON object (a hook event)")
+    for agent in (args.agent, context.agent_of(args.session) if args.session else None):
+        if agent is not None and not context.valid_agent_id(agent):
+            raise BadInputError(f"{agent!r} is not an OpenClaw agent id (letters, digits, '_' and '-')")
     cfg = load_cfg(args.workspace, event)
     state = pathlib.Path(args.state_dir) if args.state_dir else None
     session = args.session

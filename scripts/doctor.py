@@ -8,7 +8,13 @@ from memory_manager import deps  # noqa: E402
 
 if deps.missing():
     _absent = ", ".join(deps.missing())
-    sys.stderr.write(f"✗ Python packages missing: {_absent}\n  fix: {' '.join(deps.install_command())}\n")
+    _fix = " ".join(deps.install_command())
+    if "--json" in sys.argv[1:]:  # the --json contract holds here too
+        import json
+
+        sys.stdout.write(json.dumps({"ok": False, "checks": [{"name": "dependencies", "status": "fail",
+                                     "detail": f"missing: {_absent}", "fix": _fix}]}) + "\n")
+    sys.stderr.write(f"✗ Python packages missing: {_absent}\n  fix: {_fix}\n")
     raise SystemExit(1)
 
 import click  # noqa: E402

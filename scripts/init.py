@@ -30,7 +30,7 @@ def _show_plan(plan: initialize.Plan) -> None:
 
 def _self() -> str:
     """This script as a command that works when copied (absolute path)."""
-    return f"python3 {pathlib.Path(__file__).resolve()}"
+    return f"{sys.executable} {pathlib.Path(__file__).resolve()}"  # the Python that has the packages
 
 
 def _hook_report(report) -> None:

@@ -45,10 +45,18 @@ def test_crlf_and_bom_daily_files_keep_their_style(ws, cfg):
     assert path.read_bytes() == "\ufeff## [2026-03-03] T\r\n- 改：old\r\n- 改：new\r\n".encode("utf-8")
 
 
+def test_daily_topic_is_only_a_heading(ws, cfg):
+    # A daily topic never becomes a file name, so '/' and '..' are plain text in the heading.
+    for topic in ("../../etc", "a/b"):
+        assert store.write_daily(ws, cfg, topic=topic, change=["x"])["path"] == "memory/daily/2026-03-03.md"
+    text = (ws / "memory/daily/2026-03-03.md").read_text()
+    assert "## [2026-03-03] ../../etc\n" in text and "## [2026-03-03] a/b\n" in text
+    assert sorted(p.name for p in (ws / "memory/daily").iterdir()) == ["2026-03-03.md"]
+
+
 def test_bad_input_changes_nothing(ws, cfg):
     before = tree_hash(ws)
-    for kwargs in ({"topic": "../../etc", "change": ["x"]}, {"topic": "a/b", "change": ["x"]},
-                   {"topic": "T"}, {"topic": "T", "change": ["x"], "day": "2026-13-01"},
+    for kwargs in ({"topic": "T"}, {"topic": "T", "change": ["x"], "day": "2026-13-01"},
                    {"topic": "line\nbreak", "change": ["x"]}):
         with pytest.raises((BadInputError, InvalidNameError)):
             store.write_daily(ws, cfg, **kwargs)

@@ -65,7 +65,7 @@ def test_import_skips_a_secret_item_and_reports_it(ws, cfg, tmp_path):
     doc = {"format": "cmm-export", "version": 1,
            "daily": [{"date": "2026-03-01", "topic": "ok", "cause": [], "change": ["fine"], "todo": []},
                      {"date": "2026-03-01", "topic": "leak", "cause": [], "change": ["sk-" + "C" * 40], "todo": []},
-                     {"date": "2026-03-01", "topic": "../escape", "change": ["x"]}],
+                     {"date": "2026-03-01", "topic": "two\nlines", "change": ["x"]}],
            "knowledge": [{"key": "../../etc/passwd", "body": "x"},
                          {"key": "k", "body": "fine", "frontmatter_text": "key: k\ntoken: sk-" + "F" * 40}]}
     path = tmp_path / "in.json"

@@ -428,7 +428,7 @@ def test_undo_hint_works_when_copied(ws, run_script):
     (ws / "AGENTS.md").write_text("# A\n")
     out = run_script("init", "--yes", "--no-hooks").out
     hint = out[out.index("undo with `") + len("undo with `"):].split("`")[0]
-    assert hint.startswith(f"python3 {ROOT / 'scripts' / 'init.py'} -w {ws} --restore ")
+    assert hint.startswith(f"{sys.executable} {ROOT / 'scripts' / 'init.py'} -w {ws} --restore ")
 
 
 def test_explicit_language_is_remembered(ws, run_script):

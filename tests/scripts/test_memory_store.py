@@ -44,7 +44,7 @@ def test_gate_refusal_prints_the_block_and_exits_1(ws, run_script):
 
 
 @pytest.mark.parametrize("args", [
-    ["write", "--topic", "../x", "--change", "y"],
+    ["write", "--topic", "x → y", "--change", "y"],
     ["write", "--topic", "T"],
     ["learn", "a/b", "--text", "x"],
     ["remember", "--skill", "CON", "--topic", "t", "--text", "x"],

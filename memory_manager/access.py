@@ -18,13 +18,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Iterable
 
-ACCESS_RELPATH = Path("memory") / ".state" / "access.json"
+from . import tree
+
 FORMAT = {"format": "cmm-access", "version": 1}
 
 
 def access_path(ws: Path) -> Path:
     """Return ``<ws>/memory/.state/access.json``."""
-    return Path(ws) / ACCESS_RELPATH
+    return tree.Tree(Path(ws)).access
 
 
 def load(ws: Path) -> dict[str, dict]:

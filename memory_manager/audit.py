@@ -36,6 +36,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+from . import tree
 from .errors import MemoryManagerError, UnreadableFileError, WorkspaceError
 from .fsio import read_text
 from .privacy import TOPIC_CATEGORIES, scan
@@ -73,9 +74,9 @@ TOPIC_CHECK = "sensitive_topics"
 #: Folders under memory/ that are not memory content: derived caches
 #: (rebuildable copies of the notes, which would only repeat findings) and
 #: machine state (access counts, the redacted audit log).
-SKIPPED_DIRS = {".cache", ".state"}
-SKIPPED_FILES = {".lock", "memory-manager.json"}  # the lock; the workspace config override
-ROOT_FILES = ("MEMORY.md", "memory.md")
+SKIPPED_DIRS = set(tree.PRIVATE)
+SKIPPED_FILES = {tree.LOCK, tree.OVERRIDE}  # the lock; the workspace config override
+ROOT_FILES = tree.MEMORY_MD_NAMES
 
 XOR_WARNING = ("xor-b64 is obfuscation, not encryption: its key is derived from the skill name and "
                "month, so anyone with the file can read it. Use aes-gcm for Tier 2 entries.")
@@ -198,9 +199,9 @@ def memory_files(ws: Path) -> tuple[list[Path], list[dict[str, str]]]:
         candidate = ws / name
         if candidate.is_file() and all(candidate.resolve() != f.resolve() for f in files):
             files.append(candidate)
-    root = ws / "memory"
+    root = tree.Tree(ws).memory
     if root.is_symlink() and not _inside(ws_resolved, root):
-        skipped.append({"file": "memory", "reason": "symlink leads outside the workspace"})
+        skipped.append({"file": tree.MEMORY, "reason": "symlink leads outside the workspace"})
         return files, skipped
     if not root.is_dir():
         return files, skipped
@@ -263,7 +264,7 @@ def _audit_t2(ws: Path, cfg: dict[str, Any], report: AuditReport, only: set[Path
     """Check every T2 entry (or those in ``only``); return the paths of the entries seen."""
     reader = _t2_reader()
     if reader is None:
-        t2_dir = (ws / "memory" / "tier2-internal").resolve()
+        t2_dir = tree.Tree(ws).tier2.resolve()
         relevant = (any(t2_dir in p.parents for p in only) if only is not None
                     else t2_dir.is_dir() and any(t2_dir.iterdir()))
         if relevant:

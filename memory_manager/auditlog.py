@@ -17,10 +17,9 @@ import os
 from pathlib import Path
 from typing import Any
 
+from . import tree
 from .clock import now
-from .entries import memory_dir
 
-STATE_DIR = ".state"
 LOG_NAME = "gate-audit.jsonl"
 SALT_NAME = "audit-salt"
 FORMAT = {"format": "cmm-gate-audit", "version": 1}
@@ -28,11 +27,11 @@ FORMAT = {"format": "cmm-gate-audit", "version": 1}
 
 def log_path(ws: Path) -> Path:
     """Return ``memory/.state/gate-audit.jsonl``."""
-    return memory_dir(ws) / STATE_DIR / LOG_NAME
+    return tree.Tree(ws).state_file(LOG_NAME)
 
 
 def _salt(ws: Path) -> bytes:
-    path = memory_dir(ws) / STATE_DIR / SALT_NAME
+    path = tree.Tree(ws).state_file(SALT_NAME)
     try:
         return path.read_bytes()
     except FileNotFoundError:

@@ -23,19 +23,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import __version__
+from . import __version__, tree
 from .clock import now, stamp
 from .errors import BackupError, FileWriteError, NotFoundError, WorkspaceError
 from .fsio import atomic_write, sha256_bytes, sha256_file
 
-BACKUP_DIRNAME = ".memory-backup"
+BACKUP_DIRNAME = tree.BACKUPS
 MANIFEST = "manifest.json"
 FORMAT = {"format": "memory-backup", "version": 1}
 
 
 def backup_root(workspace: Path) -> Path:
     """Return ``<workspace>/.memory-backup``."""
-    return Path(workspace) / BACKUP_DIRNAME
+    return tree.Tree(Path(workspace)).backups
 
 
 @dataclass

@@ -44,7 +44,7 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Callable
 
-from . import auditlog, backups, entries, privacy, tiers
+from . import auditlog, backups, entries, privacy, tiers, tree
 from .clock import now, today
 from .errors import KeyUnavailableError, MemoryManagerError
 from .fsio import atomic_write, atomic_write_text, read_text, sha256_bytes, workspace_lock
@@ -162,7 +162,7 @@ class _Maintenance:
 
 def state_dir(ws: Path) -> Path:
     """Return ``memory/.state`` (non-derivable state: logs, stamps, ledgers)."""
-    return entries.memory_dir(ws) / ".state"
+    return tree.Tree(ws).state
 
 
 def last_run(ws: Path) -> datetime | None:
@@ -212,9 +212,9 @@ def _free_name(folder: Path, name: str) -> Path:
 
 
 def _archive_dir(run: _Run, month: str) -> Path:
-    root = entries.memory_dir(run.ws) / "archive"
+    root = tree.Tree(run.ws).archive
     if root.is_symlink() and not inside(run.ws, root):
-        raise MemoryManagerError("memory/archive is a symlink out of the workspace; refusing to archive")
+        raise MemoryManagerError(f"{tree.rel(tree.ARCHIVE)} is a symlink out of the workspace; refusing to archive")
     return root / month
 
 
@@ -461,7 +461,7 @@ def compact_t2(run: _Run, t2: list[tiers.T2Entry]) -> None:
 
 def memory_md_duplicates(run: _Run, approved: bool) -> None:
     """Step 5: report exact duplicate lines of MEMORY.md; remove them only when approved."""
-    path = run.ws / "MEMORY.md"
+    path = tree.Tree(run.ws).memory_md
     if not path.is_file():
         return
     if path.is_symlink() and not inside(run.ws, path):
@@ -518,7 +518,7 @@ def prune_step(run: _Run) -> None:
 
 def archive_retention(run: _Run, purge: bool) -> None:
     """Step 7: list archives past the retention period; delete them only when told to."""
-    root = entries.memory_dir(run.ws) / "archive"
+    root = tree.Tree(run.ws).archive
     if not root.is_dir() or (root.is_symlink() and not inside(run.ws, root)):
         return
     days = run.cfg["cleanup"]["archive_retention_days"]

@@ -19,6 +19,7 @@ from rich.console import Console
 
 from . import __version__
 from .errors import MemoryManagerError
+from .workspace import Workspace
 
 stdout = Console(soft_wrap=True, highlight=False)
 stderr = Console(stderr=True, soft_wrap=True, highlight=False)
@@ -81,17 +82,16 @@ def verbose_line(enabled: bool, text: str) -> None:
         stderr.print(text, markup=False)
 
 
-def open_workspace(workspace: Path | None, verbose: bool) -> tuple[Any, dict[str, Any]]:
-    """Resolve the workspace (saying which rule won under ``--verbose``) and load its config.
+def open_workspace(workspace: Path | None, verbose: bool = False, **how: Any) -> Workspace:
+    """Open the workspace (:meth:`Workspace.open`), saying which rule won under ``--verbose``.
 
-    Returns ``(Resolved, cfg)``. Raises WorkspaceError / ConfigError (exit 2).
+    ``how`` is passed on (``must_exist``, ``set_up``, ``event``).
+    Raises WorkspaceError / ConfigError (exit 2).
     """
-    from .config import load_config
-    from .workspace import resolve_workspace
-
-    resolved = resolve_workspace(workspace)
-    verbose_line(verbose, f"workspace: {resolved.path} (chosen by {resolved.rule})")
-    return resolved, load_config(resolved.path)
+    opened = Workspace.open(workspace, **how)
+    verbose_line(verbose, f"workspace: {opened.root} (chosen by {opened.rule})")
+    opened.config  # noqa: B018 - load now: a bad config is reported before any work starts
+    return opened
 
 
 def run(command: click.Command) -> None:

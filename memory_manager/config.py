@@ -19,12 +19,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from . import BUNDLE_ROOT
+from . import BUNDLE_ROOT, tree
 from .errors import ConfigError
 
 DEFAULTS_PATH = BUNDLE_ROOT / "config.json"
 #: Where a workspace keeps its own overrides, relative to the workspace.
-OVERRIDE_RELPATH = Path("memory") / "memory-manager.json"
+OVERRIDE_RELPATH = tree.Tree(Path()).override
 
 #: Keys that take only the listed values.
 CHOICES: dict[str, tuple[Any, ...]] = {

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from . import SKILL_NAME, __version__, deps, hookinstall
+from . import SKILL_NAME, __version__, deps, hookinstall, tree
 from .entries import INDEX_FILES, INDEX_TITLES, TREE
 from .errors import MemoryManagerError
 
@@ -157,11 +157,11 @@ def check_installed_hooks(ws: Path, bundle_root: Path) -> list[dict[str, Any]]:
 
 
 def check_memory_tree(ws: Path, bundle_root: Path) -> list[dict[str, Any]]:
-    mem = ws / "memory"
+    mem = tree.Tree(ws).memory
     absent = [d for d in TREE if not (mem / d).is_dir()]
     checks = []
     if absent:
-        checks.append(_check("memory tree", "fail", "missing: " + ", ".join(f"memory/{d}/" for d in absent),
+        checks.append(_check("memory tree", "fail", "missing: " + ", ".join(f"{tree.rel(d)}/" for d in absent),
                              init_fix(bundle_root, ws, "creates the missing folders")))
     else:
         checks.append(_check("memory tree", "ok", f"{mem}"))
@@ -194,24 +194,24 @@ def diagnose(workspace: Any, bundle_root: Path, use_openclaw: bool = True, runne
     ``ok`` is false when any check has status ``fail``.
     """
     from .config import load_config
-    from .workspace import resolve_workspace
+    from .workspace import Workspace
 
     checks = check_python()
-    ws = rule = None
+    ws = rule = opened = None
     try:
-        resolved = resolve_workspace(workspace)
-        ws, rule = resolved.path, resolved.rule
+        opened = Workspace.open(workspace)
+        ws, rule = opened.root, opened.rule
         checks.append(_check("workspace", "ok", f"{ws} (chosen by {rule})"))
     except MemoryManagerError as exc:
         checks.append(_check("workspace", "fail", str(exc), "pass --workspace DIR or set OPENCLAW_WORKSPACE_DIR"))
     cfg = None
     try:
-        cfg = load_config(ws)
+        cfg = opened.config if opened is not None else load_config(None)
         checks.append(_check("config", "ok", f"language {cfg['language']}, hooks "
                              + ", ".join(k for k, v in cfg["hooks"].items() if v is True) + " on"))
     except MemoryManagerError as exc:
         checks.append(_check("config", "fail", str(exc), "fix or remove "
-                             + str((ws / "memory" / "memory-manager.json") if ws else "memory/memory-manager.json")))
+                             + str(tree.Tree(ws).override if ws else tree.rel(tree.OVERRIDE))))
     if ws is not None:
         checks += check_memory_tree(ws, bundle_root)
         checks += check_installed_hooks(ws, bundle_root)

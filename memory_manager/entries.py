@@ -38,26 +38,25 @@ from datetime import date
 from pathlib import Path
 from typing import Any, Iterator
 
+from . import tree
 from .clock import parse_day
 from .errors import MalformedFileError
 from .fsio import TextFile, atomic_write_text, read_text
 
-MEMORY = "memory"
-DAILY_DIR = "daily"
-KNOWLEDGE_DIR = "knowledge"
-DAILY_INDEX = "daily-index.md"
-KNOWLEDGE_INDEX = "knowledge-index.md"
+# Paths of the memory tree (memory_manager.tree owns them; names kept for callers).
+MEMORY = tree.MEMORY
+DAILY_DIR = tree.DAILY
+KNOWLEDGE_DIR = tree.KNOWLEDGE
+DAILY_INDEX = tree.DAILY_INDEX
+KNOWLEDGE_INDEX = tree.KNOWLEDGE_INDEX
 KNOWLEDGE_FORMAT = "cmm-knowledge"
 KNOWLEDGE_VERSION = 1
 
 #: label kind -> the labels a reader accepts (zh first: the seed's form).
 LABELS = {"cause": ("因", "Cause"), "change": ("改", "Change"), "todo": ("待", "Todo")}
 KINDS = ("cause", "change", "todo")
-#: Folders of the memory tree under ``memory/`` (Memory Master seed: daily,
-#: knowledge; Tiers seed: tier1-public, tier2-internal; cleanup's archive).
-TREE = ("daily", "knowledge", "tier1-public", "tier2-internal", "archive")
-#: Index file of each kind, under ``memory/``.
-INDEX_FILES = {"daily": DAILY_INDEX, "knowledge": KNOWLEDGE_INDEX}
+TREE = tree.FOLDERS
+INDEX_FILES = tree.INDEX_FILES
 INDEX_TITLES = {"daily": {"zh": "# 记忆索引", "en": "# Memory Index"},
                 "knowledge": {"zh": "# 知识库索引", "en": "# Knowledge Index"}}
 

@@ -24,12 +24,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
+from . import tree
 from .errors import FileWriteError, UnreadableFileError
 
 # In our private folder at the workspace root, so that taking the lock never
 # creates anything in the user-visible tree (a restore can then remove every
 # folder a change created).
-LOCK_RELPATH = Path(".memory-backup") / ".lock"
+LOCK_RELPATH = tree.Tree(Path()).lock
 
 
 @dataclass(frozen=True)

@@ -35,16 +35,20 @@ import pathlib
 import sys
 import time
 
+from memory_manager import tree
+
 BUNDLE = pathlib.Path(__file__).resolve().parents[1]  # the bundle root (this file is memory_manager/hookrun.py)
 PROTOCOL = {"protocol": "cmm-hook", "version": 1}
 #: Name and (virtual) path of the bootstrap file we add. OpenClaw dedupes
 #: bootstrap files by path, so the path must be ours alone.
 NOTE_NAME = "MEMORY-MANAGER.md"
-NOTE_RELPATH = "memory/.cache/bootstrap-note.md"
+NOTE_RELPATH = tree.rel(tree.CACHE, "bootstrap-note.md")
 #: Usage records and pending findings live in memory/.state (not derivable).
-USAGE_RELPATH = "memory/.state/context-usage.jsonl"
-PENDING_RELPATH = "memory/.state/bootstrap-note.json"
-MAINTAIN_STAMP_RELPATH = "memory/.state/maintain-last.json"
+USAGE_NAME = "context-usage.jsonl"
+USAGE_RELPATH = tree.rel(tree.STATE, USAGE_NAME)
+PENDING_RELPATH = tree.rel(tree.STATE, "bootstrap-note.json")
+MAINTAIN_STAMP_RELPATH = tree.rel(tree.STATE, "maintain-last.json")
+MAINTAIN_LOG = "maintain.log"
 #: Token budget for the whole bootstrap note: "a few hundred tokens at most"
 #: (issue 6); it is added to the context of every turn, so it stays small.
 NOTE_TOKEN_BUDGET = 400
@@ -78,8 +82,8 @@ TEXT = {
         "title": "# 记忆管理（complex-memory-manager）",
         "act": "上下文正在变满：现在就把当前进度写进今天的日记（因/改/待），回复的最后一行原样附上这条状态：",
         "findings": "## 上次维护发现的问题（请告知用户）",
-        "daily": "## 记忆索引（memory/daily-index.md）",
-        "knowledge": "## 知识库索引（memory/knowledge-index.md）",
+        "daily": f"## 记忆索引（{tree.rel(tree.DAILY_INDEX)}）",
+        "knowledge": f"## 知识库索引（{tree.rel(tree.KNOWLEDGE_INDEX)}）",
         "more": "……另有 {n} 行，见 {path}",
         "recall": "回忆时先查上面的索引，再读对应的条目。",
     },
@@ -88,8 +92,8 @@ TEXT = {
         "act": "The context is filling up: record the current progress in today's daily note "
                "(Cause/Change/Todo) now, and end your reply with this status line, as is:",
         "findings": "## Findings of the last maintenance run (tell the user)",
-        "daily": "## Memory index (memory/daily-index.md)",
-        "knowledge": "## Knowledge index (memory/knowledge-index.md)",
+        "daily": f"## Memory index ({tree.rel(tree.DAILY_INDEX)})",
+        "knowledge": f"## Knowledge index ({tree.rel(tree.KNOWLEDGE_INDEX)})",
         "more": "... {n} more lines in {path}",
         "recall": "To recall, start from the indexes above, then read the entry.",
     },
@@ -153,8 +157,9 @@ def build_note(ws: pathlib.Path, cfg: dict, status: str | None, findings: list[s
     what is left, with a pointer to the full file).
     """
     text = TEXT.get(cfg.get("language", "zh"), TEXT["en"])
-    daily = index_lines(ws / "memory" / "daily-index.md")
-    knowledge = index_lines(ws / "memory" / "knowledge-index.md")
+    paths = tree.Tree(ws)
+    daily = index_lines(paths.daily_index)
+    knowledge = index_lines(paths.knowledge_index)
     if not status and not findings and not daily and not knowledge:
         return None
     parts = [text["title"]]
@@ -163,11 +168,11 @@ def build_note(ws: pathlib.Path, cfg: dict, status: str | None, findings: list[s
     if findings:
         parts += ["", text["findings"], *findings]
     used = estimate_tokens("\n".join(parts))
-    for heading, lines, rel in ((text["daily"], daily, "memory/daily-index.md"),
-                                (text["knowledge"], knowledge, "memory/knowledge-index.md")):
+    for heading, lines, rel in ((text["daily"], daily, tree.rel(tree.DAILY_INDEX)),
+                                (text["knowledge"], knowledge, tree.rel(tree.KNOWLEDGE_INDEX))):
         if not lines:
             continue
-        share = (NOTE_TOKEN_BUDGET - used) // 2 if rel.startswith("memory/daily") and knowledge else \
+        share = (NOTE_TOKEN_BUDGET - used) // 2 if lines is daily and knowledge else \
             NOTE_TOKEN_BUDGET - used
         block = ["", heading]
         cost = estimate_tokens("\n".join(block))
@@ -213,15 +218,15 @@ def record_usage(ws: pathlib.Path, key: str, usage, cfg: dict) -> None:
     file under the workspace lock; past :data:`USAGE_MAX_BYTES` it is rotated
     here first).
     """
-    state = ws / "memory" / ".state"
+    state = tree.Tree(ws).state
     from memory_manager.clock import now
 
     doc = {"v": 1, "at": now().isoformat(timespec="seconds"), "event": key,
            "session": usage.session_key, "used": usage.used, "window": usage.window,
            "percent": usage.percent, "source": usage.source}
     state.mkdir(parents=True, exist_ok=True)
-    rotate_if_large(state / "context-usage.jsonl", USAGE_MAX_BYTES)
-    fd = os.open(state / "context-usage.jsonl", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    rotate_if_large(state / USAGE_NAME, USAGE_MAX_BYTES)
+    fd = os.open(state / USAGE_NAME, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     try:
         os.write(fd, (json.dumps(doc, ensure_ascii=False) + "\n").encode("utf-8"))
     finally:
@@ -254,13 +259,13 @@ def spawn_maintenance(ws: pathlib.Path, key: str, only: str | None = None) -> in
     """
     import subprocess
 
-    log_dir = ws / "memory" / ".state"
+    log_dir = tree.Tree(ws).state
     log_dir.mkdir(parents=True, exist_ok=True)
     cmd = [sys.executable, str(BUNDLE / "scripts" / "maintain.py"), "--workspace", str(ws), "--event", key]
     if only:
         cmd += ["--only", only]
-    rotate_if_large(log_dir / "maintain.log", MAINTAIN_LOG_MAX_BYTES)
-    with open(log_dir / "maintain.log", "ab") as log:
+    rotate_if_large(log_dir / MAINTAIN_LOG, MAINTAIN_LOG_MAX_BYTES)
+    with open(log_dir / MAINTAIN_LOG, "ab") as log:
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                                 start_new_session=True, close_fds=True)
     return proc.pid
@@ -278,22 +283,20 @@ def maintenance_due(ws: pathlib.Path, key: str) -> bool:
 
 def handle(event: dict) -> dict:
     """Dispatch one event; return the stdout document (may have nothing to add)."""
-    from memory_manager.config import load_config
-    from memory_manager.workspace import resolve_workspace
+    from memory_manager.workspace import Workspace
 
     key = event_key(event)
     out = dict(PROTOCOL, bootstrapFiles=[], log=[])
     if key not in SWITCH:
         return out
-    from memory_manager.workspace import is_set_up
-
-    ws = resolve_workspace(None, event=event).path
-    if not is_set_up(ws):
+    opened = Workspace.open(None, event=event)
+    ws = opened.root
+    if not opened.set_up:
         # An event can name any folder (a bogus workspaceDir, even /etc): a
         # hook never creates memory/ there; only init.py sets a workspace up.
-        warn(f"{key}: {ws} is not set up (no memory/ folder inside it; run init.py); nothing done")
+        warn(f"{key}: {ws} is not set up (no {tree.MEMORY}/ folder inside it; run init.py); nothing done")
         return out
-    cfg = load_config(ws)
+    cfg = opened.config
     if not cfg["hooks"].get(SWITCH[key], True):
         out["log"].append(f"{key}: switched off (hooks.{SWITCH[key]})")
         return out

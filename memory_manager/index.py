@@ -33,9 +33,9 @@ import time
 from pathlib import Path
 from typing import Any, Iterable
 
-from . import textproc, units
+from . import textproc, tree, units
 
-INDEX_RELPATH = Path("memory") / ".cache" / "recall-index.sqlite"
+INDEX_RELPATH = tree.Tree(Path()).recall_index
 SCHEMA_VERSION = 1
 #: Bits of an entry rowid holding its position within the file.
 POS_BITS = 20
@@ -63,7 +63,7 @@ ENTRY_COLUMNS = ("rowid", "path", "ordinal", "id", "heading", "date", "kind", "t
 
 def index_path(ws: Path) -> Path:
     """Return ``<ws>/memory/.cache/recall-index.sqlite``."""
-    return Path(ws) / INDEX_RELPATH
+    return tree.Tree(Path(ws)).recall_index
 
 
 def tag_terms(tags: Iterable[str]) -> list[list[str]]:
@@ -324,7 +324,7 @@ def open_scratch_index(ws: Path) -> RecallIndex:
     from .errors import MemoryManagerError
 
     folder = Path(tempfile.mkdtemp(prefix="cmm-scratch-index-"))
-    path = folder / "recall-index.sqlite"
+    path = folder / tree.RECALL_INDEX
     real = index_path(ws)
     try:
         if real.exists():

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import backups, crypto, entries, markdown, templates, tiers
+from . import backups, crypto, entries, markdown, templates, tiers, tree
 from .clock import today
 from .config import OVERRIDE_RELPATH
 from .errors import DirtyFileError, UnreadableFileError, WorkspaceError
@@ -47,7 +47,7 @@ BLOCK_END = re.compile(r"^<!-- complex-memory-manager:end -->\s*$")
 LESSONS_MARKER = "<!-- complex-memory-manager: lessons v"
 
 #: Folders init creates: ``memory/`` and the store's tree (entries.TREE).
-MEMORY_DIRS = ("memory", *(f"memory/{sub}" for sub in entries.TREE))
+MEMORY_DIRS = (tree.MEMORY, *(tree.rel(sub) for sub in tree.FOLDERS))
 KEPT_HEADING = {"zh": "## 原 MEMORY.md 内容（init 前保留）", "en": "## Kept from the previous MEMORY.md"}
 
 GITIGNORE_BEGIN = "# >>> complex-memory-manager >>>"
@@ -271,10 +271,10 @@ def gitignore_block(xor_t2: bool) -> list[str]:
     """Return the ignore rules this bundle needs (derived data, backups, keys, obfuscated T2)."""
     rules = [GITIGNORE_BEGIN,
              "# backups of files complex-memory-manager changed, derived indexes and caches",
-             ".memory-backup/", "memory/.cache/", "memory/.state/", "*.key"]
+             f"{tree.BACKUPS}/", f"{tree.rel(tree.CACHE)}/", f"{tree.rel(tree.STATE)}/", "*.key"]
     if xor_t2:
         rules += ["# T2 entries use xor-b64, which anyone can decode: keep them out of git",
-                  "memory/tier2-internal/"]
+                  f"{tree.rel(tree.TIER2)}/"]
     return rules + [GITIGNORE_END]
 
 
@@ -435,7 +435,7 @@ def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool = 
         elif not folder.is_dir():
             raise WorkspaceError(f"{rel} exists and is not a folder")
     for kind, name in entries.INDEX_FILES.items():
-        rel = f"memory/{name}"
+        rel = tree.rel(name)
         path = ws / rel
         if not path.exists() and not path.is_symlink():
             _change(plan, path, rel, None, entries.INDEX_TITLES[kind][lang] + "\n", "index")

@@ -37,12 +37,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from . import scoring, units
+from . import scoring, tree, units
 
 ARCHIVE_FORMAT = {"format": "cmm-archive", "version": 1}
-ARCHIVE_DIR = Path("memory") / "archive"
+ARCHIVE_DIR = tree.Tree(Path()).archive
 #: The store's generated indexes (contracts), refreshed after a prune.
-INDEX_FILES = ("memory/daily-index.md", "memory/knowledge-index.md")
+INDEX_FILES = (tree.rel(tree.DAILY_INDEX), tree.rel(tree.KNOWLEDGE_INDEX))
 
 
 @dataclass
@@ -313,7 +313,7 @@ def _rebuild_indexes(ws: Path, cfg: dict[str, Any]) -> tuple[list[str], list[str
     try:
         from .entries import rebuild_indexes
     except ImportError:
-        return [], ["memory_manager.entries is not installed: daily-index.md/knowledge-index.md not rebuilt"]
+        return [], ["memory_manager.entries is not installed: the indexes were not rebuilt"]
     changed = rebuild_indexes(ws, cfg)
     return [Path(p).relative_to(ws).as_posix() if Path(p).is_absolute() else str(p) for p in changed], []
 
@@ -353,18 +353,18 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
         day = Path(rel).name[:10]
         if units._DATE_NAME.match(Path(rel).name) and parse_day(day) is None:
             problems.append(f"{rel}: {day!r} is not a real date (treated as undated)")
-    t1_dir = Path(ws) / "memory" / tiers.T1_DIR
+    t1_dir = tree.Tree(Path(ws)).tier1
     t1_files = sorted(t1_dir.glob("*_stats.json")) if t1_dir.is_dir() else []
     skills: set[str] = set()
     for path in t1_files:
         try:
             skills.update(tiers.load_stats(path)["skill_stats"])
         except (MemoryManagerError, OSError) as exc:
-            problems.append(f"memory/{tiers.T1_DIR}/{path.name}: {exc}")
+            problems.append(f"{tree.rel(tree.TIER1, path.name)}: {exc}")
     t2 = 0
     for item in tiers.iter_t2_entries(Path(ws)):
         if item.error:
-            problems.append(f"memory/{tiers.T2_DIR}/{Path(item.path).name}: {item.error}")
+            problems.append(f"{tree.rel(tree.TIER2, Path(item.path).name)}: {item.error}")
         else:
             t2 += 1
     n = len(p.valued)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from . import scoring, textproc
+from . import scoring, textproc, tree
 
 #: Share of the best neighbouring entry's BM25 added to an entry's own (0 disables);
 #: ``config.json`` ``recall.neighbour_share`` overrides it. Chosen on LoCoMo's dev split
@@ -244,14 +244,14 @@ def _has_memory(ws: Path) -> bool:
     from .index import index_path
     from .units import scan_sources
 
-    return (index_path(ws).exists() or (Path(ws) / "memory" / "tier2-internal").is_dir()
+    return (index_path(ws).exists() or tree.Tree(Path(ws)).tier2.is_dir()
             or bool(scan_sources(ws)))
 
 
 def _load_t2(ws: Path, cfg: dict[str, Any], track: bool, approved: bool = False,
              stats: dict[str, int] | None = None) -> list:
     """T2 entries that may be reused now (see :func:`memory_manager.units.t2_entries`)."""
-    if not (Path(ws) / "memory" / "tier2-internal").is_dir():
+    if not tree.Tree(Path(ws)).tier2.is_dir():
         return []
     from .units import t2_entries
 

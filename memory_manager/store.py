@@ -25,7 +25,7 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-from . import backups, entries, gate, tiers
+from . import backups, entries, gate, tiers, tree
 from .clock import month_of, today
 from .errors import BadInputError, MalformedFileError, NotFoundError
 from .fsio import atomic_write, atomic_write_text, read_text, workspace_lock
@@ -320,17 +320,11 @@ class Ref:
 
 
 def _kind_of(ws: Path, path: Path) -> str:
-    parts = path.relative_to(entries.memory_dir(ws)).parts
-    if len(parts) == 2 and parts[0] == "daily":
-        return "daily"
-    if len(parts) == 2 and parts[0] == "knowledge":
-        return "knowledge"
-    if len(parts) == 2 and parts[0] == "tier2-internal":
-        return "t2"
-    if len(parts) == 2 and parts[0] == "tier1-public" and path.suffix == ".json":
-        return "t1"
-    if len(parts) == 1 and OPENCLAW_NOTE.match(parts[0]):
-        return "openclaw"
+    kind = tree.Tree(Path(ws)).kind_of(path)
+    if kind == "openclaw":
+        return kind if OPENCLAW_NOTE.match(path.name) else "other"
+    if kind == "t2" or (kind in ("daily", "knowledge", "t1")):
+        return kind
     return "other"
 
 

@@ -37,14 +37,14 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any, Iterator
 
-from . import crypto
+from . import crypto, tree
 from .clock import month_of, today
 from .entries import join_frontmatter, language, memory_dir, set_frontmatter_fields, split_frontmatter, yaml_scalar
 from .errors import CryptoError, MalformedFileError
 from .fsio import atomic_write, atomic_write_text, read_text
 
-T1_DIR = "tier1-public"
-T2_DIR = "tier2-internal"
+T1_DIR = tree.TIER1
+T2_DIR = tree.TIER2
 T1_FORMAT = "cmm-t1-stats"
 T1_VERSION = 1
 T2_FORMAT = "cmm-t2"

@@ -29,7 +29,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from . import __version__, backups, entries, gate, tiers
+from . import __version__, backups, entries, gate, tiers, tree
 from .clock import now, parse_day
 from .errors import BadInputError, InvalidNameError, MalformedFileError
 from .fsio import atomic_write, read_text, workspace_lock
@@ -188,11 +188,11 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
     if from_openclaw:
         for path, day, topic, lines in openclaw_notes(ws):
             if parse_day(day) is None:
-                problems.append(f"memory/{path.name}: {day!r} is not a real date (note not imported)")
+                problems.append(f"{tree.rel(path.name)}: {day!r} is not a real date (note not imported)")
                 continue
-            cause = (f"从 OpenClaw 笔记导入：memory/{path.name}" if lang == "zh"
-                     else f"Imported from OpenClaw note memory/{path.name}")
-            daily_items.append((day, topic, entries.ordered_items([cause], lines, []), f"memory/{path.name}"))
+            cause = (f"从 OpenClaw 笔记导入：{tree.rel(path.name)}" if lang == "zh"
+                     else f"Imported from OpenClaw note {tree.rel(path.name)}")
+            daily_items.append((day, topic, entries.ordered_items([cause], lines, []), tree.rel(path.name)))
         label = "OpenClaw notes"
     else:
         doc = _load_export(Path(source_file))

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import tree
 from .clock import parse_day
 
 #: source kinds that this bundle created (pruning may rewrite only these).
@@ -107,17 +108,21 @@ def scan_sources(ws: Path) -> list[tuple[str, str, os.DirEntry]]:
     """Like :func:`source_files`, with each file's ``os.DirEntry`` (for a cheap ``stat``)."""
     root = os.fspath(ws)
     real = os.path.realpath(root)
-    mem = os.path.join(root, "memory")
+    mem = os.path.join(root, tree.MEMORY)
     found: list[tuple[str, str, os.DirEntry]] = []
-    _walk_md(os.path.join(mem, "daily"), "memory/daily/", False, found, "daily", root_real=real)
-    _walk_md(os.path.join(mem, "knowledge"), "memory/knowledge/", False, found, "knowledge", root_real=real)
-    _walk_md(mem, "memory/", False, found, "openclaw", _OPENCLAW_NOTE.match, root_real=real)
+
+    def under(name: str, kind: str, recursive: bool = False, name_ok=None) -> None:
+        _walk_md(os.path.join(mem, name), tree.rel(name) + "/", recursive, found, kind, name_ok, root_real=real)
+
+    under(tree.DAILY, "daily")
+    under(tree.KNOWLEDGE, "knowledge")
+    _walk_md(mem, tree.MEMORY + "/", False, found, "openclaw", _OPENCLAW_NOTE.match, root_real=real)
     top: list = []
-    _walk_md(root, "", False, top, "memory_md", lambda n: n in ("MEMORY.md", "memory.md"), root_real=real)
-    found.extend(sorted(top, key=lambda t: t[0] != "MEMORY.md")[:1])  # MEMORY.md wins over memory.md
-    _walk_md(os.path.join(mem, "summaries"), "memory/summaries/", True, found, "summary", root_real=real)
-    _walk_md(os.path.join(mem, "tier1-public"), "memory/tier1-public/", False, found, "t1", root_real=real)
-    _walk_md(os.path.join(root, "library"), "library/", True, found, "library", root_real=real)
+    _walk_md(root, "", False, top, "memory_md", lambda n: n in tree.MEMORY_MD_NAMES, root_real=real)
+    found.extend(sorted(top, key=lambda t: t[0] != tree.MEMORY_MD)[:1])  # MEMORY.md wins over memory.md
+    under(tree.SUMMARIES, "summary", recursive=True)
+    under(tree.TIER1, "t1")
+    _walk_md(os.path.join(root, tree.LIBRARY), tree.LIBRARY + "/", True, found, "library", root_real=real)
     return found
 
 

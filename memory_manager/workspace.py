@@ -18,12 +18,14 @@ plain JSON cannot read), so the per-turn path can use it.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
+from . import tree
 from .errors import WorkspaceError
 
 DEFAULT_AGENT = "main"
@@ -184,7 +186,7 @@ def is_set_up(ws: Path) -> bool:
     hook event can name any folder (even ``/etc``), and creating
     ``memory/`` there would litter it.
     """
-    mem = Path(ws) / "memory"
+    mem = tree.Tree(Path(ws)).memory
     return mem.is_dir() and inside(Path(ws), mem)
 
 
@@ -197,6 +199,112 @@ def require_set_up(ws: Path) -> Path:
     """
     if not is_set_up(ws):
         init = Path(__file__).resolve().parents[1] / "scripts" / "init.py"
-        raise WorkspaceError(f"{ws} is not set up for memory (no memory/ folder inside it); "
+        raise WorkspaceError(f"{ws} is not set up for memory (no {tree.MEMORY}/ folder inside it); "
                              f"set it up with: python3 {init} -w {ws}")
     return Path(ws)
+
+
+class Workspace:
+    """One opened workspace: its ``root``, effective ``config`` and tree ``paths``.
+
+    Every command opens its workspace once (:meth:`open`) and hands this
+    object down, instead of a loose ``(workspace, config)`` pair. ``rule``
+    says which resolution rule chose ``root`` (shown by ``--verbose`` and
+    ``doctor``). The config is loaded on first use, so that commands which
+    must work with a broken config (``init --restore``, ``doctor``) can open
+    the workspace first.
+    """
+
+    def __init__(self, root: str | os.PathLike[str], config: dict[str, Any] | None = None,
+                 rule: str = "given") -> None:
+        self.root = Path(root)
+        self.rule = rule
+        self._config = config
+
+    def __repr__(self) -> str:
+        return f"Workspace({str(self.root)!r}, rule={self.rule!r})"
+
+    @property
+    def config(self) -> dict[str, Any]:
+        """The effective configuration (shipped defaults + the workspace override).
+
+        Raises:
+            ConfigError: the override is invalid (exit 2).
+        """
+        if self._config is None:
+            from .config import load_config
+
+            self._config = load_config(self.root if self.root.is_dir() else None)
+        return self._config
+
+    @property
+    def paths(self) -> tree.Tree:
+        """The memory tree of this workspace (:class:`memory_manager.tree.Tree`)."""
+        return tree.Tree(self.root)
+
+    @property
+    def set_up(self) -> bool:
+        """True when init.py set this workspace up (see :func:`is_set_up`)."""
+        return is_set_up(self.root)
+
+    def require_set_up(self) -> "Workspace":
+        """Return self when set up. Raises WorkspaceError (exit 2) otherwise."""
+        require_set_up(self.root)
+        return self
+
+    @contextlib.contextmanager
+    def locked(self, timeout: float = 30.0) -> Iterator["Workspace"]:
+        """Hold the workspace's writer lock (re-entrant in one thread) for the block.
+
+        Raises:
+            FileWriteError: the lock was not taken within ``timeout`` seconds.
+        """
+        from .fsio import workspace_lock
+
+        with workspace_lock(self.root, timeout=timeout):
+            yield self
+
+    @contextlib.contextmanager
+    def transaction(self, timeout: float = 30.0) -> Iterator[Any]:
+        """Hold the writer lock and stage writes that land together.
+
+        Yields a :class:`memory_manager.fsio.Transaction`; its staged writes
+        are committed when the block ends normally and dropped (originals
+        untouched) when it raises. Checks made inside the block (the gate,
+        "did the file change meanwhile") and the write happen under one lock.
+
+        Raises:
+            FileWriteError: the lock timed out, or the commit failed (the
+                files already replaced are put back).
+        """
+        from .fsio import Transaction, workspace_lock
+
+        with workspace_lock(self.root, timeout=timeout):
+            tx = Transaction()
+            try:
+                yield tx
+            except BaseException:
+                tx.abort()
+                raise
+            tx.commit()
+
+    @classmethod
+    def open(cls, cli_value: str | os.PathLike[str] | None = None, *,
+             event: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None,
+             must_exist: bool = True, set_up: bool = False) -> "Workspace":
+        """Resolve the workspace (:func:`resolve_workspace`); its config loads on first use.
+
+        Args:
+            cli_value: the ``--workspace`` option, if given.
+            event: a hook event, if any.
+            env: environment (defaults to ``os.environ``).
+            must_exist: the chosen folder must exist.
+            set_up: the chosen folder must also be set up by init.py.
+
+        Raises:
+            WorkspaceError: missing folder, or not set up when required (exit 2).
+        """
+        resolved = resolve_workspace(cli_value, event=event, env=env, must_exist=must_exist)
+        if set_up:
+            require_set_up(resolved.path)
+        return cls(resolved.path, rule=resolved.rule)

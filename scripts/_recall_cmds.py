@@ -10,19 +10,20 @@ from pathlib import Path
 
 import click
 
+from memory_manager import tree
 from memory_manager.cli import common_options, open_workspace, emit_json, handle_errors, stderr, stdout
 
 
 def _context(workspace: Path | None, verbose: bool):
-    resolved, cfg = open_workspace(workspace, verbose)
-    return resolved.path, cfg
+    opened = open_workspace(workspace, verbose)
+    return opened.root, opened.config
 
 
 @click.command("recall")
 @click.argument("query")
 @click.option("--top-k", "top_k", type=click.IntRange(min=1), default=None,
               help="Number of entries to return (default: config recall.top_k, 10).")
-@click.option("--no-track", is_flag=True, help="Do not record the access (leaves memory/.state untouched).")
+@click.option("--no-track", is_flag=True, help=f"Do not record the access (leaves {tree.rel(tree.STATE)} untouched).")
 @click.option("--approved", is_flag=True, help="The user approved reusing T2 (internal) memory for this recall.")
 @common_options
 @handle_errors

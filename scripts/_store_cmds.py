@@ -14,14 +14,14 @@ from typing import Any, Callable
 
 import click
 
-from memory_manager import gate as gate_mod
+from memory_manager import gate as gate_mod, tree
 from memory_manager.cli import common_options, open_workspace, emit_json, handle_errors, stderr, stdout
 from memory_manager.errors import GateDecisionError
 
 
 def _context(workspace: Path | None, verbose: bool) -> tuple[Path, dict[str, Any]]:
-    resolved, cfg = open_workspace(workspace, verbose)
-    return resolved.path, cfg
+    opened = open_workspace(workspace, verbose)
+    return opened.root, opened.config
 
 
 def gated(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -179,7 +179,7 @@ def stats_pattern_cmd(trigger, skills, owner, approved, workspace, json_, verbos
 
 @click.command("remember")
 @click.option("--skill", required=True, help="Source skill.")
-@click.option("--topic", required=True, help="Topic (file memory/tier2-internal/SKILL_TOPIC.md).")
+@click.option("--topic", required=True, help=f"Topic (file {tree.rel(tree.TIER2)}/SKILL_TOPIC.md).")
 @click.option("--text", required=True, help="The internal memory (- reads stdin).")
 @click.option("--scheme", type=click.Choice(["auto", "xor-b64", "aes-gcm"]), default=None,
               help="Encryption scheme (default: config tiers.encryption_scheme). xor-b64 is obfuscation only.")
@@ -267,7 +267,7 @@ def export_cmd(out, approved, workspace, json_, verbose):
 
 @click.command("import")
 @click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--from-openclaw", is_flag=True, help="Import OpenClaw's own memory/YYYY-MM-DD*.md notes.")
+@click.option("--from-openclaw", is_flag=True, help=f"Import OpenClaw's own {tree.rel('YYYY-MM-DD*.md')} notes.")
 @click.option("--approved", is_flag=True, help="The user approved this import.")
 @common_options
 @handle_errors

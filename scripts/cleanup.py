@@ -23,7 +23,7 @@ STEPS = ["scan", "purge", "archive", "merge", "compact", "memory-md", "prune", "
 @click.option("--approved", is_flag=True, help="The user approved removing MEMORY.md's duplicate lines.")
 @handle_errors
 def cleanup(workspace, json_, verbose, dry_run, if_due, purge_archive, approved) -> int:
-    resolved, cfg = open_workspace(workspace, verbose)
+    opened = open_workspace(workspace, verbose)
     show_bar = not json_ and stderr.is_terminal
     with Progress(console=stderr, transient=True, disable=not show_bar) as bar:
         task = bar.add_task("cleanup", total=len(STEPS))
@@ -31,10 +31,10 @@ def cleanup(workspace, json_, verbose, dry_run, if_due, purge_archive, approved)
         def progress(step: str) -> None:
             bar.update(task, advance=1, description=f"cleanup: {step}")
 
-        report = run_cleanup(resolved.path, cfg, dry_run=dry_run, if_due=if_due, purge_archive=purge_archive,
+        report = run_cleanup(opened.root, opened.config, dry_run=dry_run, if_due=if_due, purge_archive=purge_archive,
                              approved=approved, progress=progress)
     if json_:
-        emit_json({"workspace": str(resolved.path), **report.as_dict()})
+        emit_json({"workspace": str(opened.root), **report.as_dict()})
         return 0
     if not report.ran:
         stdout.print(f"cleanup not due (last run {report.last_run}); nothing done", markup=False)
@@ -52,7 +52,7 @@ def cleanup(workspace, json_, verbose, dry_run, if_due, purge_archive, approved)
     stdout.print(report.log_line + (" (dry run: nothing changed)" if dry_run else ""), markup=False)
     if report.backup:
         init_py = pathlib.Path(__file__).resolve().parent / "init.py"
-        stdout.print(f"backup {report.backup}: undo with `{sys.executable} {init_py} -w {resolved.path} --restore {report.backup}`",
+        stdout.print(f"backup {report.backup}: undo with `{sys.executable} {init_py} -w {opened.root} --restore {report.backup}`",
                      markup=False)
     return 0
 

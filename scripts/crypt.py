@@ -13,20 +13,16 @@ from pathlib import Path  # noqa: E402
 
 import click  # noqa: E402
 
-from memory_manager import __version__  # noqa: E402
-from memory_manager.cli import common_options, emit_json, handle_errors, run, stdout  # noqa: E402
+from memory_manager import __version__, tree  # noqa: E402
+from memory_manager.cli import common_options, emit_json, handle_errors, open_workspace, run, stdout  # noqa: E402
 from memory_manager.errors import BadInputError  # noqa: E402
 
 MONTH = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
 
 
 def _context(workspace, must_exist=True):
-    from memory_manager.config import load_config
-    from memory_manager.workspace import resolve_workspace
-
-    resolved = resolve_workspace(workspace, must_exist=must_exist)
-    path = resolved.path
-    return path, load_config(path if path.is_dir() else None)
+    opened = open_workspace(workspace, must_exist=must_exist)
+    return opened.root, opened.config
 
 
 def _check_month(month, scheme):
@@ -61,7 +57,7 @@ def _file_op(path: Path, workspace, decrypt: bool, scheme, approved: bool, json_
         target = ws / path  # a path relative to the workspace, as memory.py prints them
     safe_target(ws, target)
     if target.parent.name != tiers.T2_DIR or not target.is_file():
-        raise BadInputError(f"{path}: not a file in memory/{tiers.T2_DIR}/")
+        raise BadInputError(f"{path}: not a file in {tree.rel(tree.TIER2)}/")
     with workspace_lock(ws):
         tf = read_text(target)
         if decrypt:

@@ -49,15 +49,14 @@ def load_cfg(workspace: str | None, event: dict | None) -> dict:
     """
     from memory_manager.config import load_config
     from memory_manager.errors import WorkspaceError
-    from memory_manager.workspace import resolve_workspace
+    from memory_manager.workspace import Workspace
 
     try:
-        ws = resolve_workspace(workspace, event=event).path
+        return Workspace.open(workspace, event=event).config
     except WorkspaceError:
         if workspace:
             raise
         return load_config(None)
-    return load_config(ws)
 
 
 def run(args: argparse.Namespace) -> tuple[int, dict]:

@@ -12,7 +12,7 @@ from memory_manager.deps import require; require()  # noqa: E702
 import click  # noqa: E402
 
 from memory_manager import gate  # noqa: E402
-from memory_manager.cli import common_options, emit_json, handle_errors, run, stdout  # noqa: E402
+from memory_manager.cli import common_options, emit_json, handle_errors, open_workspace, run, stdout  # noqa: E402
 
 
 @click.command(help="Ask the memory gate about one memory operation; exit 1 unless it may proceed.")
@@ -28,12 +28,9 @@ from memory_manager.cli import common_options, emit_json, handle_errors, run, st
 @common_options
 @handle_errors
 def main(operation, text, source, sensitivity, tier, request, approved, workspace, json_, verbose):
-    from memory_manager.config import load_config
-    from memory_manager.workspace import resolve_workspace
-
-    resolved = resolve_workspace(workspace, must_exist=False)
-    ws = resolved.path if resolved.path.is_dir() else None
-    cfg = load_config(ws)
+    opened = open_workspace(workspace, verbose, must_exist=False)
+    ws = opened.root if opened.root.is_dir() else None
+    cfg = opened.config
     body = sys.stdin.read() if text == "-" else text
     decision = gate.evaluate(operation, body, source=source, sensitivity=sensitivity, approved=approved,
                              cfg=cfg, tier=tier, request=request)

@@ -8,8 +8,7 @@ from rich.table import Table  # noqa: E402
 
 from memory_manager import backups, initialize  # noqa: E402
 from memory_manager.cli import common_options, emit_json, handle_errors, run, stdout, stderr, verbose_line  # noqa: E402
-from memory_manager.config import load_config  # noqa: E402
-from memory_manager.workspace import resolve_workspace  # noqa: E402
+from memory_manager.workspace import Workspace  # noqa: E402
 
 
 def _show_plan(plan: initialize.Plan) -> None:
@@ -74,9 +73,10 @@ def _notes(plan: initialize.Plan) -> None:
 @handle_errors
 def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_backups, restore_id,
          install_deps, no_hooks, uninstall_hooks) -> int:
-    resolved = resolve_workspace(workspace)
-    ws = resolved.path
-    verbose_line(verbose, f"workspace: {ws} (chosen by {resolved.rule})")
+    # The config loads only after the backup verbs: a broken config must not block a restore.
+    opened = Workspace.open(workspace)
+    ws = opened.root
+    verbose_line(verbose, f"workspace: {ws} (chosen by {opened.rule})")
     if list_backups:
         found = backups.list_backups(ws)
         if json_:
@@ -121,12 +121,12 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_
             else:
                 stdout.print("no hooks of this bundle are installed", markup=False)
         return 0
-    cfg = load_config(ws)
+    cfg = opened.config
     plan = initialize.build_plan(ws, cfg, lang or cfg["language"], heartbeat_move=not no_heartbeat_move,
                                  hooks=not no_hooks, lang_explicit=lang is not None)
     if dry_run:
         if json_:
-            emit_json({"workspace": str(ws), "rule": resolved.rule, "dry_run": True, "plan": plan.summary(),
+            emit_json({"workspace": str(ws), "rule": opened.rule, "dry_run": True, "plan": plan.summary(),
                        "diff": "".join(c.diff() for c in plan.changes)})
         else:
             for change in plan.changes:
@@ -139,7 +139,7 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_
         return 0
     if plan.empty:
         if json_:
-            emit_json({"workspace": str(ws), "rule": resolved.rule, "applied": False, "backup": None,
+            emit_json({"workspace": str(ws), "rule": opened.rule, "applied": False, "backup": None,
                        "plan": plan.summary()})
         else:
             stdout.print("nothing to do: the workspace is already set up")
@@ -154,7 +154,7 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_
             return 1
     backup_id = initialize.apply_plan(plan)
     if json_:
-        emit_json({"workspace": str(ws), "rule": resolved.rule, "applied": True, "backup": backup_id,
+        emit_json({"workspace": str(ws), "rule": opened.rule, "applied": True, "backup": backup_id,
                    "plan": plan.summary()})
     else:
         if yes:

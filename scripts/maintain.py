@@ -20,17 +20,19 @@ import os  # noqa: E402
 import subprocess  # noqa: E402
 import time  # noqa: E402
 
+from memory_manager import hookrun, tree  # noqa: E402
+
 BUNDLE = pathlib.Path(__file__).resolve().parents[1]
-STAMP_RELPATH = pathlib.Path("memory/.state/maintain-last.json")
-PENDING_RELPATH = pathlib.Path("memory/.state/bootstrap-note.json")
-USAGE_RELPATH = pathlib.Path("memory/.state/context-usage.jsonl")
+STAMP_RELPATH = pathlib.Path(hookrun.MAINTAIN_STAMP_RELPATH)
+PENDING_RELPATH = pathlib.Path(hookrun.PENDING_RELPATH)
+USAGE_RELPATH = pathlib.Path(hookrun.USAGE_RELPATH)
 #: Usage records kept: enough for a few weeks of turns; older ones say nothing
 #: the current session needs. 1,000 records are ~200 KB. The hook also rotates
 #: the file past 1 MiB (hookrun.USAGE_MAX_BYTES), for when this never runs.
 USAGE_KEEP_LINES = 1000
 #: Folders whose files are not audited: derived data, state, and the archive
 #: (already audited before it was archived).
-SKIP_DIRS = {".cache", ".state", "archive"}
+SKIP_DIRS = {*tree.PRIVATE, tree.ARCHIVE}
 CLEANUP_TIMEOUT_S = 300
 
 
@@ -64,14 +66,14 @@ def changed_since(ws: pathlib.Path, since: float, own: dict | None = None) -> li
         return rel in own and path.stat().st_mtime_ns == own[rel]
 
     found = []
-    root = ws / "memory"
+    root = tree.Tree(ws).memory
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS]
         for name in filenames:
             path = pathlib.Path(dirpath) / name
             if name.endswith(".md") and path.stat().st_mtime > since and not ours(path):
                 found.append(path)
-    memory_md = ws / "MEMORY.md"
+    memory_md = tree.Tree(ws).lessons_file() or tree.Tree(ws).memory_md
     if memory_md.is_file() and memory_md.stat().st_mtime > since and not ours(memory_md):
         found.append(memory_md)
     return sorted(found)
@@ -130,10 +132,10 @@ def run_cleanup(ws: pathlib.Path) -> bool:
 def maintain(ws: pathlib.Path, only: str | None = None) -> bool:
     """Run the steps; return True when every available step succeeded."""
     from memory_manager.clock import now
-    from memory_manager.config import load_config
     from memory_manager.fsio import atomic_write, workspace_lock
+    from memory_manager.workspace import Workspace
 
-    cfg = load_config(ws)
+    cfg = Workspace(ws).config
     ok = True
     if only != "cleanup":
         started = time.time()
@@ -205,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
         # Fail open like the hooks that start us: never create memory/ (its
         # indexes, .state, .cache) or .memory-backup/ in a folder init.py did
         # not set up.
-        note(f"{ws} is not set up (no memory/ folder inside it; run init.py); nothing done")
+        note(f"{ws} is not set up (no {tree.MEMORY}/ folder inside it; run init.py); nothing done")
         return 0
     note(f"{time.strftime('%Y-%m-%dT%H:%M:%S')} start ({args.event})")
     from memory_manager.deps import install_command, missing

@@ -60,8 +60,8 @@ def render(report: AuditReport) -> None:
 @common_options
 @handle_errors
 def main(workspace: Path | None, json_: bool, verbose: bool) -> int:
-    resolved, cfg = open_workspace(workspace, verbose)
-    report = audit_workspace(resolved.path, cfg)
+    opened = open_workspace(workspace, verbose)
+    report = audit_workspace(opened.root, opened.config)
     if json_:
         emit_json(report.to_json())
     else:

@@ -1,36 +1,80 @@
-"""The one backup mechanism for every change to a file this bundle did not create.
+"""The one backup mechanism for every change to a file, and ``init --restore``.
 
-A backup is ``<workspace>/.memory-backup/<id>/`` holding ``manifest.json`` and
-``files/<relative path>``. The manifest (format ``memory-backup`` version 1,
-see ``references/formats.md``) lists, for each path, whether it existed, and
-if so its sha256, size and mode. It is written, fsynced, before the first byte
-of any user file changes; a failed backup raises :class:`BackupError` and the
-caller changes nothing.
+Layout (format ``memory-backup`` version 2, ``references/formats.md``)::
 
-A path that did not exist before is recorded with ``existed: false`` so that a
-restore removes it again; folders created by the change are recorded likewise
-and removed on restore when empty. ``restore`` first backs up the current
-state (so a restore can itself be undone), then puts every recorded file back
-byte for byte.
+    .memory-backup/                      0700, every file 0600
+      .lock                              the workspace writer lock (fsio)
+      .open-<id>                         journal: backup <id> belongs to a change in progress
+      <id>/manifest.json                 header: id, seq, created, reason, role, state
+      <id>/entries.jsonl                 one JSON line per saved path, appended and fsynced
+                                         before the first byte of that path changes
+      <id>/files/<relative path>         the saved bytes (or AES-GCM ciphertext, see below)
+
+Ids are ``<seq>-<UTC stamp>`` with a zero-padded sequence number that only
+grows (one more than the largest found), so ten backups in one second sort
+right and a backup made under a future ``MEMORY_MANAGER_NOW`` cannot pass for
+the newest: order is the sequence, never the clock. Version 1 backups
+(``YYYYMMDDTHHMMSSZ[-n]``, entries inside ``manifest.json``) still list and
+restore; they sort before every version 2 backup, by stamp then ``n``
+compared as a number.
+
+Crash safety (issue 11). A backup opened while its command holds the
+workspace lock is *open* until the lock is released: its journal file
+``.open-<id>`` says so. A command killed part-way never releases the lock, so
+the next command that takes it finds the journal and rolls the interrupted
+change back from the backup (every saved path put back, every created path
+removed) before doing anything else; the backup is then marked
+``rolled-back``. This covers ``init --restore`` itself: its safety backup is
+open while it works, so a killed restore is rolled back and the re-run
+restores again from scratch.
+
+Privacy (issue 10). A copy of T2 content (``memory/tier2-internal``,
+``memory/archive``) or of a file in which the privacy detector finds
+anything is stored encrypted with the T2 key (AES-256-GCM, associated data
+binding backup id and path), or, without a key, not at all (the entry says
+``stored: "withheld"`` and a restore reports the path it cannot put back).
+
+"Newest" (``init --restore`` without an id) is the newest complete backup
+that holds entries and was made by a command before changing files: not a
+restore's own safety backup, not a rolled-back one.
 """
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import stat
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from datetime import datetime, timedelta, timezone
+from pathlib import Path, PurePosixPath
+from typing import Any, Iterable, Iterator
 
 from . import __version__, tree
 from .clock import now, stamp
-from .errors import BackupError, FileWriteError, NotFoundError, WorkspaceError
+from .errors import BackupError, DirtyFileError, FileWriteError, KeyUnavailableError, MemoryManagerError, \
+    NotFoundError, WorkspaceError
+from . import fsio
 from .fsio import atomic_write, sha256_bytes, sha256_file
 
 BACKUP_DIRNAME = tree.BACKUPS
 MANIFEST = "manifest.json"
-FORMAT = {"format": "memory-backup", "version": 1}
+ENTRIES = "entries.jsonl"
+JOURNAL_PREFIX = ".open-"
+TRASH_PREFIX = ".deleting-"
+FORMAT_NAME = "memory-backup"
+VERSION = 2
+#: Zero padding of the sequence number in an id: lexical order of ids then
+#: equals creation order up to a million backups (we sort by the number anyway).
+SEQ_DIGITS = 6
+_V2_ID = re.compile(r"^(\d{%d,})-(\d{8}T\d{6}Z)$" % SEQ_DIGITS)
+_V1_ID = re.compile(r"^(\d{8}T\d{6}Z)(?:-(\d+))?$")
+_SHA = re.compile(r"^[0-9a-f]{64}$")
+#: Copies of files under these folders are T2 content (the T2 files and the
+#: archive they move to): stored encrypted or not at all.
+T2_PREFIXES = ("memory/tier2-internal/", "memory/archive/")
+ROLES = ("change", "safety")
+STATES = ("open", "complete", "rolled-back")
 
 
 def backup_root(workspace: Path) -> Path:
@@ -38,104 +82,297 @@ def backup_root(workspace: Path) -> Path:
     return tree.Tree(Path(workspace)).backups
 
 
+def order_key(ident: str, seq: int | None = None) -> tuple[int, str, int]:
+    """Return the sort key of a backup id: creation order (v1 ids first, by stamp then number)."""
+    match = _V2_ID.match(ident)
+    if match:
+        return (int(match.group(1)), match.group(2), 0)
+    match = _V1_ID.match(ident)
+    if match:
+        return (0, match.group(1), int(match.group(2) or 1))
+    return (seq or 0, ident, 0)
+
+
+def _private_dir(folder: Path) -> None:
+    """Create ``folder`` (and missing parents up to the backup root) with mode 0700."""
+    if folder.is_dir():
+        return
+    _private_dir(folder.parent) if not folder.parent.is_dir() else None
+    try:
+        folder.mkdir(mode=0o700)
+    except FileExistsError:
+        pass
+    os.chmod(folder, 0o700)
+
+
+# ------------------------------------------------------------------ encryption
+
+def _load_key(workspace: Path) -> bytes | None:
+    """Return the T2 key, or None when none is configured."""
+    from . import crypto
+    from .config import load_config
+
+    try:
+        cfg = load_config(workspace)
+    except MemoryManagerError:
+        cfg = None
+    try:
+        return crypto.load_key(cfg)
+    except KeyUnavailableError:
+        return None
+
+
+def _aad(ident: str, rel: str) -> bytes:
+    # Binds a copy to its backup and path: a copy moved to another entry fails to decrypt.
+    return f"cmm-backup-v2|{ident}|{rel}".encode("utf-8")
+
+
+def _seal(key: bytes, ident: str, rel: str, data: bytes) -> bytes:
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+    from .crypto import NONCE_BYTES
+
+    nonce = os.urandom(NONCE_BYTES)
+    return nonce + AESGCM(key).encrypt(nonce, data, _aad(ident, rel))
+
+
+def _open_sealed(key: bytes, ident: str, rel: str, blob: bytes) -> bytes:
+    from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+    from .crypto import NONCE_BYTES
+
+    try:
+        return AESGCM(key).decrypt(blob[:NONCE_BYTES], blob[NONCE_BYTES:], _aad(ident, rel))
+    except (InvalidTag, ValueError):
+        raise BackupError(f"backup {ident}: encrypted copy of {rel} does not decrypt "
+                          "(wrong T2 key, or the copy was changed)") from None
+
+
+def needs_sealing(rel: str, data: bytes) -> bool:
+    """True when a copy of ``data`` (workspace path ``rel``) must be encrypted or withheld.
+
+    T2 content (:data:`T2_PREFIXES`) always; any other file when the privacy
+    detector finds anything in it (issue 10: "a backup copy of T2 content or
+    of anything with a finding is stored encrypted with the T2 key, or not
+    at all"). Bytes that are not UTF-8 are scanned as Latin-1.
+    """
+    if rel.startswith(T2_PREFIXES):
+        return True
+    from . import privacy
+
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    return bool(privacy.scan(text)) or bool(privacy.scan(rel))
+
+
+# ------------------------------------------------------------------ backups
+
 @dataclass
 class Backup:
-    """An open backup: call :meth:`save` on every path before changing it."""
+    """An open backup: call :meth:`save` on every path before changing it.
+
+    ``entries`` lists what was saved (dicts as in ``entries.jsonl``);
+    ``withheld`` the paths whose copy was not stored (no T2 key).
+    """
 
     workspace: Path
     id: str
     reason: str
+    seq: int = 0
+    role: str = "change"
+    restores: str | None = None
+    created: str = ""
     entries: list[dict[str, Any]] = field(default_factory=list)
+    withheld: list[str] = field(default_factory=list)
+    state: str = "open"
+    _saved: set[str] = field(default_factory=set, repr=False)
+    _key: Any = field(default=False, repr=False)
 
     @property
     def folder(self) -> Path:
         return backup_root(self.workspace) / self.id
 
+    @property
+    def journal(self) -> Path:
+        return backup_root(self.workspace) / f"{JOURNAL_PREFIX}{self.id}"
+
     def _rel(self, path: Path) -> str:
         try:
-            return Path(path).absolute().relative_to(self.workspace.absolute()).as_posix()
+            return Path(path).absolute().relative_to(Path(self.workspace).absolute()).as_posix()
         except ValueError:
             raise WorkspaceError(f"{path} is outside the workspace {self.workspace}") from None
 
-    def _write_manifest(self) -> None:
-        doc = dict(FORMAT, id=self.id, created=now().isoformat(timespec="seconds"),
-                   reason=self.reason, tool_version=__version__, entries=self.entries)
+    def header(self) -> dict[str, Any]:
+        """The manifest document (without entries)."""
+        return {"format": FORMAT_NAME, "version": VERSION, "id": self.id, "seq": self.seq,
+                "created": self.created, "reason": self.reason, "role": self.role,
+                "restores": self.restores, "state": self.state, "tool_version": __version__}
+
+    def _write_header(self) -> None:
         atomic_write(self.folder / MANIFEST,
-                     (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8"), mode=0o600)
+                     (json.dumps(self.header(), indent=2, ensure_ascii=False) + "\n").encode("utf-8"), mode=0o600)
+
+    def _append(self, entry: dict[str, Any]) -> None:
+        """Append one entry line and fsync it: O(1) per path, so a large change stays linear."""
+        line = (json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+        fsio.step(f"backup-entry {entry['path']}")
+        fd = os.open(self.folder / ENTRIES, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, line)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        self.entries.append(entry)
+        self._saved.add(entry["path"])
 
     def has(self, path: Path) -> bool:
         """Return True when ``path`` is already recorded in this backup."""
-        rel = self._rel(path)
-        return any(e["path"] == rel for e in self.entries)
+        return self._rel(path) in self._saved
+
+    def _key_or_none(self) -> bytes | None:
+        if self._key is False:
+            self._key = _load_key(self.workspace)
+        return self._key
+
+    def _save_file(self, path: Path, rel: str) -> dict[str, Any]:
+        data = path.read_bytes()
+        entry: dict[str, Any] = {"path": rel, "existed": True, "kind": "file", "sha256": sha256_bytes(data),
+                                 "size": len(data), "mode": stat.S_IMODE(path.stat().st_mode), "stored": "plain"}
+        payload = data
+        if needs_sealing(rel, data):
+            key = self._key_or_none()
+            if key is None:
+                entry["stored"] = "withheld"
+                self.withheld.append(rel)
+                return entry
+            payload = _seal(key, self.id, rel, data)
+            entry["stored"] = "aes-gcm"
+        dest = self.folder / "files" / rel
+        _private_dir(dest.parent)
+        atomic_write(dest, payload, mode=0o600)
+        return entry
 
     def save(self, path: Path) -> None:
-        """Record ``path`` (file, missing file, or folder about to be created).
+        """Record ``path`` (file, missing file, symlink, or folder with its files) before changing it.
 
-        Copies a file's bytes into the backup and rewrites the manifest before
-        returning. Saving the same path twice keeps the first copy.
+        A file's bytes are copied (encrypted or withheld as the module says)
+        and the entry line is fsynced before returning. Saving the same path
+        twice keeps the first copy. A folder is recorded with every file in
+        it, so removing it could be undone.
 
         Raises:
-            BackupError: the copy or the manifest could not be written.
+            BackupError: the copy or the entry could not be written.
+            WorkspaceError: ``path`` is outside the workspace.
         """
         path = Path(path)
         rel = self._rel(path)
-        if self.has(path):
+        if rel in self._saved:
             return
         try:
-            if path.is_symlink() or not path.exists():
-                entry: dict[str, Any] = {"path": rel, "existed": False, "kind": "file"}
-                if path.is_symlink():
-                    entry = {"path": rel, "existed": True, "kind": "symlink", "target": os.readlink(path)}
+            if path.is_symlink():
+                entry: dict[str, Any] = {"path": rel, "existed": True, "kind": "symlink",
+                                         "target": os.readlink(path)}
+            elif not path.exists():
+                entry = {"path": rel, "existed": False, "kind": "file"}
             elif path.is_dir():
-                entry = {"path": rel, "existed": True, "kind": "dir",
-                         "mode": stat.S_IMODE(path.stat().st_mode)}
+                entry = {"path": rel, "existed": True, "kind": "dir", "mode": stat.S_IMODE(path.stat().st_mode)}
+                self._append(entry)
+                for child in sorted(path.iterdir()):
+                    self.save(child)
+                return
             else:
-                data = path.read_bytes()
-                dest = self.folder / "files" / rel
-                dest.parent.mkdir(parents=True, exist_ok=True)
-                atomic_write(dest, data, mode=0o600)
-                entry = {"path": rel, "existed": True, "kind": "file", "sha256": sha256_bytes(data),
-                         "size": len(data), "mode": stat.S_IMODE(path.stat().st_mode)}
-            self.entries.append(entry)
-            self._write_manifest()
-        except BackupError:
+                entry = self._save_file(path, rel)
+            self._append(entry)
+        except (BackupError, WorkspaceError):
             raise
         except OSError as exc:
             raise BackupError(f"backup of {rel} failed ({exc.strerror or exc}); nothing was changed") from None
-        except Exception as exc:  # FileWriteError from atomic_write
+        except FileWriteError as exc:
             raise BackupError(f"backup of {rel} failed ({exc}); nothing was changed") from None
 
     def save_new_dir(self, path: Path) -> None:
         """Record a folder that the change is about to create (removed on restore if empty)."""
         rel = self._rel(path)
-        if not self.has(path):
-            self.entries.append({"path": rel, "existed": False, "kind": "dir"})
-            try:
-                self._write_manifest()
-            except FileWriteError as exc:
-                raise BackupError(f"backup of {rel}/ failed ({exc}); nothing was changed") from None
+        if rel in self._saved:
+            return
+        try:
+            self._append({"path": rel, "existed": False, "kind": "dir"})
+        except OSError as exc:
+            raise BackupError(f"backup of {rel}/ failed ({exc.strerror or exc}); nothing was changed") from None
+
+    def close(self, state: str = "complete") -> None:
+        """Mark the backup ``complete`` (or ``rolled-back``) and remove its journal.
+
+        Called by the workspace lock's release for every backup opened under
+        it; harmless on a folder a caller already removed.
+        """
+        if self.state == state:
+            return
+        self.state = state
+        if self.folder.is_dir():
+            self._write_header()
+        fsio.remove(self.journal, missing_ok=True)
 
 
-def start(workspace: Path, reason: str) -> Backup:
-    """Open a new backup folder for ``reason`` (e.g. ``"init"``, ``"cleanup"``).
+#: Backups opened under the workspace lock in this process, by lock key, closed on release.
+_OPEN: dict[str, list[Backup]] = {}
 
-    The id is a UTC timestamp (``YYYYMMDDTHHMMSSZ``), suffixed ``-2``, ``-3``...
-    when taken. Raises :class:`BackupError` when the folder cannot be made.
+
+def _ws_key(workspace: Path) -> str:
+    return str(Path(workspace).absolute())
+
+
+def _next_seq(root: Path) -> int:
+    highest = 0
+    with os.scandir(root) as found:
+        for item in found:
+            match = _V2_ID.match(item.name)
+            if match:
+                highest = max(highest, int(match.group(1)))
+    return highest + 1
+
+
+def start(workspace: Path, reason: str, role: str = "change", restores: str | None = None) -> Backup:
+    """Open a new backup for ``reason`` (e.g. ``"init"``, ``"cleanup"``).
+
+    Args:
+        workspace: the workspace folder.
+        reason: a short label shown by ``--list-backups``.
+        role: ``"change"`` (a command about to change files) or ``"safety"``
+            (a restore's copy of the state it replaces; never "newest").
+        restores: for a safety backup, the id being restored.
+
+    The id is ``<seq>-<YYYYMMDDTHHMMSSZ>`` (see the module docstring). Under
+    the workspace lock the backup stays open (journal file present) until
+    the lock is released, so a killed command is rolled back by the next.
+
+    Raises:
+        BackupError: the folder cannot be made (nothing was changed).
     """
+    workspace = Path(workspace)
     root = backup_root(workspace)
-    base = stamp()
     try:
-        root.mkdir(parents=True, exist_ok=True)
-        os.chmod(root, 0o700)
-        for n in range(1, 1000):
-            ident = base if n == 1 else f"{base}-{n}"
+        _private_dir(root)
+        for _ in range(1000):
+            ident = f"{_next_seq(root):0{SEQ_DIGITS}d}-{stamp()}"
             try:
-                (root / ident).mkdir()
+                fsio.step(f"backup-start {ident}")
+                (root / ident).mkdir(mode=0o700)
             except FileExistsError:
                 continue
-            backup = Backup(Path(workspace), ident, reason)
+            locked = fsio.holds_lock(workspace)
+            backup = Backup(workspace, ident, reason, seq=int(ident.split("-")[0]), role=role, restores=restores,
+                            created=now().isoformat(timespec="seconds"), state="open" if locked else "complete")
             try:
-                backup._write_manifest()
+                backup._write_header()
+                if locked:
+                    fsio.step(f"journal {ident}")
+                    atomic_write(backup.journal, (json.dumps({"id": ident, "pid": os.getpid(), "reason": reason})
+                                                  + "\n").encode("utf-8"), mode=0o600)
+                    _OPEN.setdefault(_ws_key(workspace), []).append(backup)
             except FileWriteError as exc:
                 shutil.rmtree(root / ident, ignore_errors=True)
                 raise BackupError(f"cannot create a backup in {root} ({exc}); nothing was changed") from None
@@ -145,123 +382,605 @@ def start(workspace: Path, reason: str) -> Backup:
     raise BackupError(f"cannot find a free backup id under {root}")
 
 
-def list_backups(workspace: Path) -> list[dict[str, Any]]:
-    """Return every backup's manifest (oldest first), each with ``files`` counted.
-
-    Folders without a readable manifest are listed with ``"error"`` set.
-    """
-    root = backup_root(workspace)
-    result = []
-    if not root.is_dir():
-        return result
-    for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+def _on_release(workspace: Path) -> None:
+    """The workspace lock is being released normally: every backup opened under it is complete."""
+    for backup in _OPEN.pop(_ws_key(workspace), []):
         try:
-            doc = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-            doc["files"] = len(doc.get("entries", []))
-        except (OSError, ValueError):
-            doc = {"id": folder.name, "error": "missing or unreadable manifest", "files": 0}
-        result.append(doc)
+            backup.close()
+        except (OSError, MemoryManagerError):
+            pass  # the journal stays: the next run rolls back, which puts back the same bytes
+
+
+# ------------------------------------------------------------------ reading
+
+def _read_entries(folder: Path, doc: dict[str, Any]) -> list[dict[str, Any]]:
+    if doc.get("version") == 1:
+        return list(doc.get("entries") or [])
+    result = []
+    try:
+        raw = (folder / ENTRIES).read_bytes()
+    except FileNotFoundError:
+        return []
+    for line in raw.split(b"\n"):
+        if not line.strip():
+            continue
+        try:
+            result.append(json.loads(line))
+        except ValueError:
+            break  # a torn last line: written by a command killed before it changed that path
     return result
 
 
+def _read(folder: Path) -> dict[str, Any]:
+    """Read one backup folder into a dict (header + ``entries`` + ``files``), or with ``error``."""
+    try:
+        doc = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT_NAME or doc.get("version") not in (1, 2):
+            raise ValueError("not a memory-backup manifest")
+        doc["entries"] = _read_entries(folder, doc)
+    except (OSError, ValueError):
+        return {"id": folder.name, "error": "missing or unreadable manifest", "files": 0, "entries": []}
+    if doc.get("version") == 1:
+        # v1 had no roles: a restore's safety copy is known by its reason.
+        doc.setdefault("role", "safety" if str(doc.get("reason", "")).startswith("restore ") else "change")
+        doc.setdefault("state", "complete")
+    doc["id"] = folder.name
+    doc["files"] = len(doc["entries"])
+    return doc
+
+
+def _folders(workspace: Path) -> list[Path]:
+    root = backup_root(workspace)
+    if not root.is_dir():
+        return []
+    found = [p for p in root.iterdir() if p.is_dir() and not p.is_symlink() and not p.name.startswith(".")]
+    return sorted(found, key=lambda p: order_key(p.name))
+
+
+def list_backups(workspace: Path) -> list[dict[str, Any]]:
+    """Return every backup's manifest in creation order (oldest first).
+
+    Each dict holds the header fields, ``entries`` (list of dicts) and
+    ``files`` (their count). Folders without a readable manifest are listed
+    with ``"error"`` set.
+    """
+    return [_read(folder) for folder in _folders(workspace)]
+
+
+def _restorable(doc: dict[str, Any]) -> bool:
+    """A backup "newest" may pick: complete, made by a command, holding entries."""
+    return "error" not in doc and bool(doc["entries"]) and doc.get("role") == "change" \
+        and doc.get("state") == "complete"
+
+
 def _load(workspace: Path, ident: str | None) -> dict[str, Any]:
-    usable = [b for b in list_backups(workspace) if "error" not in b and b.get("entries")]
-    if not usable:
-        raise NotFoundError(f"no backups in {backup_root(workspace)}")
+    found = list_backups(workspace)
     if ident is None:
+        usable = [b for b in found if _restorable(b)]
+        if not usable:
+            raise NotFoundError(f"no backups to restore in {backup_root(workspace)}")
         return usable[-1]
-    for doc in usable:
+    for doc in found:
         if doc["id"] == ident:
+            if "error" in doc:
+                raise BackupError(f"backup {ident}: {doc['error']}")
+            if doc.get("state") == "open":
+                raise BackupError(f"backup {ident} belongs to a change still in progress")
             return doc
     raise NotFoundError(f"no backup with id {ident!r} (see --list-backups)")
+
+
+# ------------------------------------------------------------------ checking a manifest
+
+def _check_path(workspace: Path, raw: Any, ident: str) -> Path:
+    """Return the workspace path of a manifest entry, refusing anything that could leave it.
+
+    Refused: not a string, empty, absolute, a ``.``/``..`` part, a backslash,
+    a NUL, the workspace itself, anything in ``.memory-backup/``, and a path
+    whose folders (symlinks resolved) lead out of the workspace.
+    """
+    if not isinstance(raw, str) or not raw or "\\" in raw or "\0" in raw:
+        raise BackupError(f"backup {ident}: bad path {raw!r} in the manifest; nothing was changed")
+    pure = PurePosixPath(raw)
+    if pure.is_absolute() or any(part in ("..", ".", "") for part in raw.split("/")):
+        raise BackupError(f"backup {ident}: path {raw!r} leaves the workspace; nothing was changed")
+    if pure.parts[0] == BACKUP_DIRNAME:
+        raise BackupError(f"backup {ident}: path {raw!r} is inside {BACKUP_DIRNAME}/; nothing was changed")
+    target = Path(workspace) / pure
+    from .workspace import inside
+
+    # Only the folders are resolved: the entry itself may be a symlink, which a
+    # restore replaces or removes as a link (never following it).
+    if not inside(Path(workspace), target.parent):
+        raise BackupError(f"backup {ident}: {raw} lies behind a symlink out of the workspace; nothing was changed")
+    return target
+
+
+def _current_sha(target: Path) -> str | None:
+    if target.is_symlink() or not target.is_file():
+        return None
+    return sha256_file(target)
+
+
+@dataclass
+class _Step:
+    """One planned restore action on ``rel`` (``action``: restore, remove, chmod, rmdir)."""
+
+    action: str
+    rel: str
+    target: Path
+    entry: dict[str, Any]
+    data: bytes | None = None
+    #: What is there now (sha256 of a file, "symlink", "dir" or None): checked again right before acting.
+    now: str | None = None
+
+
+def _snapshot(target: Path) -> str | None:
+    if target.is_symlink():
+        return "symlink:" + os.readlink(target)
+    if target.is_dir():
+        return "dir"
+    if target.exists():
+        return sha256_file(target)
+    return None
+
+
+def _plan(workspace: Path, doc: dict[str, Any], key_needed: bool = True) -> tuple[list[_Step], list[str]]:
+    """Check every entry and read every copy; return the steps and the notes, changing nothing.
+
+    Raises:
+        BackupError: an entry is malformed or leaves the workspace, a copy is
+            missing, fails its checksum, or cannot be decrypted.
+    """
+    ident = doc["id"]
+    folder = backup_root(workspace) / ident
+    steps: list[_Step] = []
+    notes: list[str] = []
+    key: Any = False
+    seen: set[str] = set()
+    for entry in doc["entries"]:
+        if not isinstance(entry, dict):
+            raise BackupError(f"backup {ident}: malformed entry {entry!r}; nothing was changed")
+        target = _check_path(workspace, entry.get("path"), ident)
+        rel = entry["path"]
+        if rel in seen:
+            continue
+        seen.add(rel)
+        kind, existed = entry.get("kind"), entry.get("existed")
+        if kind not in ("file", "dir", "symlink") or not isinstance(existed, bool):
+            raise BackupError(f"backup {ident}: malformed entry for {rel}; nothing was changed")
+        current = _snapshot(target)
+        if kind == "file" and existed:
+            sha, mode = entry.get("sha256"), entry.get("mode")
+            if not isinstance(sha, str) or not _SHA.match(sha) or not isinstance(mode, int) or not 0 <= mode <= 0o7777:
+                raise BackupError(f"backup {ident}: malformed entry for {rel}; nothing was changed")
+            stored = entry.get("stored", "plain")
+            if current == sha:
+                if stat.S_IMODE(target.stat().st_mode) != mode:
+                    steps.append(_Step("chmod", rel, target, entry, now=current))
+                continue
+            if current == "dir":
+                notes.append(f"{rel}: is a folder now; left alone (restore it by hand from {folder / 'files' / rel})")
+                continue
+            if stored == "withheld":
+                notes.append(f"{rel}: its copy was withheld (no T2 key when it was saved); not restored")
+                continue
+            try:
+                blob = (folder / "files" / rel).read_bytes()
+            except OSError:
+                raise BackupError(f"backup {ident}: copy of {rel} is missing; nothing was changed") from None
+            if stored == "aes-gcm":
+                if key is False:
+                    key = _load_key(workspace)
+                if key is None:
+                    raise BackupError(f"backup {ident}: the copy of {rel} is encrypted and no T2 key is "
+                                      "available (MEMORY_MANAGER_KEY or the key file); nothing was changed")
+                blob = _open_sealed(key, ident, rel, blob)
+            elif stored != "plain":
+                raise BackupError(f"backup {ident}: copy of {rel} is {stored!r}; nothing was changed")
+            if sha256_bytes(blob) != sha:
+                raise BackupError(f"backup {ident}: copy of {rel} fails its sha256 check; nothing was changed")
+            steps.append(_Step("restore", rel, target, entry, data=blob, now=current))
+        elif kind == "file" and not existed:
+            if current is None:
+                continue
+            if current == "dir":
+                # "Did not exist" was a file path; a folder there now is the user's: never wiped.
+                notes.append(f"{rel}: a folder is there now; left alone")
+                continue
+            steps.append(_Step("remove", rel, target, entry, now=current))
+        elif kind == "dir" and not existed:
+            if current == "dir":
+                steps.append(_Step("rmdir", rel, target, entry, now=current))
+        elif kind == "symlink" and current != "symlink:" + str(entry.get("target")):
+            notes.append(f"{rel}: was a symlink to {entry.get('target')}; not recreated")
+    # Created folders go last, deepest first, and only when empty (never lose a byte).
+    steps.sort(key=lambda s: (s.action == "rmdir", -s.rel.count("/") if s.action == "rmdir" else 0))
+    return steps, notes
+
+
+def _describe(step: _Step) -> str:
+    return {"restore": f"restore {step.rel}", "remove": f"remove {step.rel}", "chmod": f"chmod {step.rel}",
+            "rmdir": f"remove if empty {step.rel}/"}[step.action]
 
 
 def restore_plan(workspace: Path, ident: str | None = None) -> dict[str, Any]:
     """Say what :func:`restore` would do, changing nothing (``init --restore --dry-run``).
 
-    Returns ``{"restored": id, "dry_run": True, "paths": [...]}`` where each
-    path is marked ``restore``, ``remove``, ``chmod`` or ``remove if empty``.
+    Returns ``{"restored": id, "reason": ..., "created": ..., "dry_run": True,
+    "paths": [...], "notes": [...], "interrupted": [ids]}``: ``restored``
+    names the backup it would use, each path is marked ``restore``,
+    ``remove``, ``chmod`` or ``remove if empty``; ``interrupted`` lists the
+    interrupted changes the real run would roll back first.
 
     Raises:
-        NotFoundError: no such backup.
+        NotFoundError: no such backup. BackupError: the backup fails its checks.
     """
     workspace = Path(workspace)
     doc = _load(workspace, ident)
-    actions = []
-    for entry in doc["entries"]:
-        target = workspace / entry["path"]
-        kind, existed = entry.get("kind"), entry.get("existed")
-        if kind == "file" and existed:
-            if not target.exists() or target.is_symlink() or sha256_file(target) != entry["sha256"]:
-                actions.append(f"restore {entry['path']}")
-            elif stat.S_IMODE(target.stat().st_mode) != entry.get("mode"):
-                actions.append(f"chmod {entry['path']}")
-        elif kind == "file" and (target.exists() or target.is_symlink()):
-            actions.append(f"remove {entry['path']}")
-        elif kind == "dir" and not existed and target.is_dir():
-            actions.append(f"remove if empty {entry['path']}/")
-    return {"restored": doc["id"], "dry_run": True, "paths": actions}
+    steps, notes = _plan(workspace, doc)
+    return {"restored": doc["id"], "reason": doc.get("reason"), "created": doc.get("created"), "dry_run": True,
+            "paths": [_describe(s) for s in steps], "notes": notes, "interrupted": interrupted(workspace)}
+
+
+def _apply(workspace: Path, steps: list[_Step]) -> list[str]:
+    changed = []
+    for step in steps:
+        if _snapshot(step.target) != step.now:
+            raise DirtyFileError(f"{step.rel} changed while the restore was running; run it again")
+        if step.action == "restore":
+            if step.target.is_symlink():
+                fsio.remove(step.target)
+            fsio.make_dirs(step.target.parent)
+            atomic_write(step.target, step.data or b"", mode=step.entry.get("mode"))
+            changed.append(step.rel)
+        elif step.action == "chmod":
+            os.chmod(step.target, step.entry["mode"])
+        elif step.action == "remove":
+            fsio.remove(step.target)
+            changed.append(step.rel)
+        elif step.action == "rmdir":
+            try:
+                fsio.remove_dir(step.target)
+                changed.append(step.rel + "/")
+            except OSError:
+                pass  # not empty: something the user put there stays
+    return changed
 
 
 def restore(workspace: Path, ident: str | None = None) -> dict[str, Any]:
     """Put the files of backup ``ident`` (default: the newest) back byte for byte.
 
-    The current state of every path involved is backed up first (reason
-    ``restore <id>``). Files that did not exist at backup time are removed;
-    folders created by the change are removed when empty.
+    Under the workspace lock: an interrupted change (a killed command or
+    restore) is rolled back first; then every manifest entry is checked and
+    every copy read and verified before anything changes; the current state
+    of every path that will change is saved in a safety backup (role
+    ``safety``, reason ``restore <id>``); then the paths are put back. Files
+    that did not exist at backup time are removed; folders created by the
+    change are removed only when empty; a folder is never wiped.
 
-    Returns ``{"restored": id, "safety_backup": id, "paths": [...]}``.
+    Returns ``{"restored": id, "safety_backup": id|None, "paths": [...],
+    "notes": [...], "rolled_back": [ids]}`` (no safety backup when nothing
+    needed to change).
 
     Raises:
         NotFoundError: no such backup.
-        BackupError: a saved copy is missing or does not match its checksum
-            (nothing is changed in that case).
+        BackupError: an entry leaves the workspace, a copy is missing, fails its
+            sha256 check or cannot be decrypted (nothing is changed).
+        DirtyFileError: a file changed while the restore ran (stopped there; the
+            safety backup holds everything changed so far).
     """
     workspace = Path(workspace)
-    doc = _load(workspace, ident)
-    folder = backup_root(workspace) / doc["id"]
-    files: dict[str, bytes] = {}
-    for entry in doc["entries"]:
-        if entry.get("kind") == "file" and entry.get("existed"):
-            try:
-                data = (folder / "files" / entry["path"]).read_bytes()
-            except OSError:
-                raise BackupError(f"backup {doc['id']}: copy of {entry['path']} is missing") from None
-            if sha256_bytes(data) != entry["sha256"]:
-                raise BackupError(f"backup {doc['id']}: copy of {entry['path']} fails its sha256 check")
-            files[entry["path"]] = data
-    safety = start(workspace, f"restore {doc['id']}")
-    for entry in doc["entries"]:
-        target = workspace / entry["path"]
-        if entry.get("kind") == "dir" and not entry.get("existed"):
+    with fsio.workspace_lock(workspace):
+        rolled = list(_RECOVERED.pop(_ws_key(workspace), []))
+        doc = _load(workspace, ident)
+        steps, notes = _plan(workspace, doc)
+        safety_id = None
+        if steps:
+            safety = start(workspace, f"restore {doc['id']}", role="safety", restores=doc["id"])
+            safety_id = safety.id
+            for step in steps:
+                if step.action != "chmod":
+                    safety.save(step.target)
+        changed = _apply(workspace, steps)
+    return {"restored": doc["id"], "safety_backup": safety_id, "paths": changed, "notes": notes,
+            "rolled_back": rolled}
+
+
+# ------------------------------------------------------------------ recovery
+
+#: Interrupted changes rolled back in this process, by workspace (reported by the next restore).
+_RECOVERED: dict[str, list[str]] = {}
+
+
+def interrupted(workspace: Path) -> list[str]:
+    """Return the ids of backups whose change was interrupted (journal left by a killed command)."""
+    root = backup_root(workspace)
+    if not root.is_dir():
+        return []
+    ids = [name[len(JOURNAL_PREFIX):] for name in os.listdir(root) if name.startswith(JOURNAL_PREFIX)]
+    return sorted((i for i in ids if not _open_here(workspace, i)), key=order_key)
+
+
+def _open_here(workspace: Path, ident: str) -> bool:
+    return any(b.id == ident for b in _OPEN.get(_ws_key(workspace), []))
+
+
+def recover(workspace: Path) -> list[str]:
+    """Roll back every change a killed command left half-done; return their backup ids.
+
+    Runs when the workspace lock is taken (the lock holder is the only
+    writer, so a journal it did not write belongs to a dead process). For
+    each journal, newest first: the backup's entries are put back (copies
+    verified first), the backup is marked ``rolled-back`` and its journal
+    removed. A journal whose backup folder has no manifest (killed while
+    opening it) is removed with the folder: nothing had changed yet.
+
+    Raises:
+        BackupError: a rollback failed its checks (the journal stays, so the
+            next run tries again; nothing was changed by this attempt).
+    """
+    workspace = Path(workspace)
+    done = []
+    for ident in reversed(interrupted(workspace)):
+        folder = backup_root(workspace) / ident
+        journal = backup_root(workspace) / f"{JOURNAL_PREFIX}{ident}"
+        doc = _read(folder) if folder.is_dir() else {"error": "missing"}
+        if "error" in doc:
+            if folder.is_dir():
+                fsio.remove_tree(folder)
+            fsio.remove(journal, missing_ok=True)
+            done.append(ident)
             continue
-        safety.save(target)
-    changed = []
+        steps, _notes = _plan(workspace, doc)
+        _apply(workspace, [s for s in steps])
+        backup = Backup(workspace, ident, doc.get("reason", ""), seq=int(doc.get("seq") or 0),
+                        role=doc.get("role", "change"), restores=doc.get("restores"),
+                        created=doc.get("created", ""), state="open")
+        backup.close("rolled-back")
+        done.append(ident)
+    if done:
+        _RECOVERED.setdefault(_ws_key(workspace), []).extend(done)
+    return done
+
+
+def _on_acquire(workspace: Path) -> None:
+    """Taken the workspace lock: remove dead staging files, then roll back interrupted changes."""
+    fsio.sweep_staging(workspace)
+    root = backup_root(workspace)
+    if root.is_dir():
+        for name in os.listdir(root):
+            if name.startswith(TRASH_PREFIX):  # a retention deletion cut short
+                fsio.remove_tree(root / name)
+    recover(workspace)
+
+
+fsio.on_lock_acquired.append(_on_acquire)
+fsio.on_lock_released.append(_on_release)
+
+
+# ------------------------------------------------------------------ retention
+
+def _age(doc: dict[str, Any], at: datetime) -> timedelta:
+    try:
+        created = datetime.fromisoformat(str(doc.get("created")))
+    except ValueError:
+        return timedelta(0)  # unknown age counts as young: never removed for age
+    if created.tzinfo is None:
+        created = created.replace(tzinfo=timezone.utc)
+    return at - created
+
+
+def _size(folder: Path) -> int:
+    total = 0
+    for dirpath, _dirs, files in os.walk(folder):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(dirpath, name)).st_size
+            except OSError:
+                pass
+    return total
+
+
+def retention(workspace: Path, cfg: dict[str, Any], dry_run: bool = False) -> dict[str, Any]:
+    """Apply the ``backups`` retention policy of the config; return what was (or would be) removed.
+
+    Config keys (``config.json``, section ``backups``): ``keep_last`` (20:
+    the newest N are never removed), ``min_age_days`` (1: nothing younger is
+    ever removed), ``max_age_days`` (older backups are removed; 0 = no age
+    limit) and ``max_total_mb`` (then the oldest are removed until the
+    folder fits; 0 = no size limit). A backup is removed only when every
+    file copy in it is not the only copy of that user's file: the path still
+    exists in the workspace, or the same bytes (sha256) are in a backup that
+    stays or in a workspace file under the same name. Open backups (a change
+    in progress) are never removed.
+
+    Returns ``{"removed": [ids], "kept_only_copy": [ids], "bytes_freed": n, "dry_run": bool}``.
+    """
+    workspace = Path(workspace)
+    policy = cfg.get("backups") or {}
+    keep_last = max(1, int(policy.get("keep_last", 20)))
+    min_age = timedelta(days=float(policy.get("min_age_days", 1)))
+    max_age_days = float(policy.get("max_age_days", 0) or 0)
+    max_bytes = int(float(policy.get("max_total_mb", 0) or 0) * 1024 * 1024)
+    docs = list_backups(workspace)
+    at = now()
+    sizes = {d["id"]: _size(backup_root(workspace) / d["id"]) for d in docs}
+    total = sum(sizes.values())
+    open_ids = set(interrupted(workspace)) | {b.id for b in _OPEN.get(_ws_key(workspace), [])}
+    candidates = [d for d in docs[:-keep_last] if d["id"] not in open_ids and _age(d, at) >= min_age]
+    kept = {d["id"] for d in docs} - {d["id"] for d in candidates}
+    removed: list[str] = []
+    only_copy: list[str] = []
+    for doc in candidates:
+        too_old = max_age_days > 0 and _age(doc, at) > timedelta(days=max_age_days)
+        too_big = max_bytes > 0 and total > max_bytes
+        broken = "error" in doc
+        if not (too_old or too_big or broken):
+            kept.add(doc["id"])
+            continue
+        others = {e.get("sha256") for d in docs if d is not doc and d["id"] not in removed
+                  for e in d["entries"] if isinstance(e, dict) and e.get("stored", "plain") in ("plain", "aes-gcm")}
+        if not broken and any(_only_copy(workspace, e, others) for e in doc["entries"]):
+            only_copy.append(doc["id"])
+            kept.add(doc["id"])
+            continue
+        removed.append(doc["id"])
+        total -= sizes[doc["id"]]
+        if not dry_run:
+            _delete_backup(workspace, doc["id"])
+    return {"removed": removed, "kept_only_copy": only_copy, "dry_run": dry_run,
+            "bytes_freed": sum(sizes[i] for i in removed)}
+
+
+def _only_copy(workspace: Path, entry: Any, others: set[Any]) -> bool:
+    """True when ``entry`` holds the only copy of a user's file (see :func:`retention`)."""
+    if not isinstance(entry, dict) or entry.get("kind") != "file" or not entry.get("existed") \
+            or entry.get("stored") in ("withheld", "erased"):
+        return False
+    target = Path(workspace) / str(entry.get("path"))
+    if target.exists() or target.is_symlink():
+        return False
+    if entry.get("sha256") in others:
+        return False
+    return True
+
+
+def _delete_backup(workspace: Path, ident: str) -> None:
+    """Remove one backup: renamed aside first (one atomic step), then deleted."""
+    root = backup_root(workspace)
+    trash = root / f"{TRASH_PREFIX}{ident}"
+    fsio.move(root / ident, trash)
+    fsio.remove_tree(trash)
+
+
+# ------------------------------------------------------------------ erasing copies
+
+def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str, Any] | None = None
+                 ) -> dict[str, Any]:
+    """Remove from every backup each stored copy that contains any of ``needles``.
+
+    For a purge or ``forget``: pass what identifies the entry in a file (its
+    plain text, its ciphertext, its id line). Encrypted copies are decrypted
+    in memory to be searched (they need the T2 key; without it they are
+    counted as ``unchecked``). A matching copy's file is deleted and its
+    entry marked ``stored: "erased"`` (a restore then reports it and leaves
+    the path alone). Runs under the workspace lock.
+
+    Args:
+        workspace: the workspace.
+        needles: strings (UTF-8 encoded for the search) or bytes; empty ones are ignored.
+        cfg: unused today (the key comes from the environment or the key file).
+
+    Returns ``{"erased": n_copies, "backups": [ids changed], "unchecked": n}``.
+
+    Raises:
+        FileWriteError: a manifest could not be rewritten.
+    """
+    workspace = Path(workspace)
+    wanted = [n.encode("utf-8") if isinstance(n, str) else bytes(n) for n in needles]
+    wanted = [n for n in wanted if n]
+    erased, unchecked, touched = 0, 0, []
+    if not wanted:
+        return {"erased": 0, "backups": [], "unchecked": 0}
+    with fsio.workspace_lock(workspace):
+        key: Any = False
+        for doc in list_backups(workspace):
+            if "error" in doc:
+                continue
+            folder = backup_root(workspace) / doc["id"]
+            changed = False
+            for entry in doc["entries"]:
+                if not isinstance(entry, dict) or entry.get("kind") != "file" or not entry.get("existed"):
+                    continue
+                stored = entry.get("stored", "plain")
+                if stored not in ("plain", "aes-gcm"):
+                    continue
+                copy = folder / "files" / str(entry.get("path"))
+                try:
+                    blob = copy.read_bytes()
+                except OSError:
+                    continue
+                if stored == "aes-gcm":
+                    if key is False:
+                        key = _load_key(workspace)
+                    if key is None:
+                        unchecked += 1
+                        continue
+                    try:
+                        blob = _open_sealed(key, doc["id"], entry["path"], blob)
+                    except BackupError:
+                        unchecked += 1
+                        continue
+                if any(n in blob for n in wanted):
+                    fsio.remove(copy)
+                    entry["stored"] = "erased"
+                    erased += 1
+                    changed = True
+            if changed:
+                touched.append(doc["id"])
+                _rewrite_entries(folder, doc)
+    return {"erased": erased, "backups": touched, "unchecked": unchecked}
+
+
+def _rewrite_entries(folder: Path, doc: dict[str, Any]) -> None:
+    if doc.get("version") == 1:
+        header = {k: v for k, v in doc.items() if k not in ("files", "role", "state")}
+        atomic_write(folder / MANIFEST, (json.dumps(header, indent=2, ensure_ascii=False) + "\n").encode("utf-8"),
+                     mode=0o600)
+        return
+    body = "".join(json.dumps(e, ensure_ascii=False, sort_keys=True) + "\n" for e in doc["entries"])
+    atomic_write(folder / ENTRIES, body.encode("utf-8"), mode=0o600)
+
+
+def iter_copies(workspace: Path) -> Iterator[tuple[str, dict[str, Any], Path]]:
+    """Yield ``(backup id, entry, copy path)`` for every stored file copy (tests, audits)."""
+    for doc in list_backups(workspace):
+        for entry in doc["entries"]:
+            if isinstance(entry, dict) and entry.get("kind") == "file" and entry.get("existed") \
+                    and entry.get("stored", "plain") in ("plain", "aes-gcm"):
+                yield doc["id"], entry, backup_root(workspace) / doc["id"] / "files" / entry["path"]
+
+
+def manifest(workspace: Path, ident: str) -> dict[str, Any]:
+    """Return backup ``ident``'s manifest (header fields plus ``entries``), v1 or v2.
+
+    Raises:
+        NotFoundError: no such backup. BackupError: its manifest is unreadable.
+    """
+    folder = backup_root(workspace) / ident
+    if not folder.is_dir() or ident.startswith("."):
+        raise NotFoundError(f"no backup with id {ident!r} (see --list-backups)")
+    doc = _read(folder)
+    if "error" in doc:
+        raise BackupError(f"backup {ident}: {doc['error']}")
+    return doc
+
+
+def read_copy(workspace: Path, ident: str, rel: str) -> bytes:
+    """Return the saved bytes of workspace path ``rel`` in backup ``ident`` (decrypted when sealed).
+
+    Raises:
+        NotFoundError: no such backup or path, or its copy was withheld or erased.
+        BackupError: the copy is missing, encrypted without a key available, or fails its checksum.
+    """
+    doc = manifest(workspace, ident)
     for entry in doc["entries"]:
-        target = workspace / entry["path"]
-        kind = entry.get("kind")
-        if kind == "file" and entry.get("existed"):
-            if not target.exists() or target.is_symlink() or sha256_file(target) != entry["sha256"]:
-                if target.is_symlink():
-                    target.unlink()
-                atomic_write(target, files[entry["path"]], mode=entry.get("mode"))
-                changed.append(entry["path"])
-            elif stat.S_IMODE(target.stat().st_mode) != entry.get("mode"):
-                os.chmod(target, entry["mode"])
-        elif kind == "file" and not entry.get("existed"):
-            if target.is_symlink() or target.is_file():
-                target.unlink()
-                changed.append(entry["path"])
-            elif target.is_dir():
-                shutil.rmtree(target)
-                changed.append(entry["path"])
-    # Created folders: deepest first, only when empty (never lose a byte).
-    for entry in sorted((e for e in doc["entries"] if e.get("kind") == "dir" and not e.get("existed")),
-                        key=lambda e: e["path"].count("/"), reverse=True):
-        target = workspace / entry["path"]
-        try:
-            target.rmdir()
-            changed.append(entry["path"] + "/")
-        except OSError:
-            pass
-    return {"restored": doc["id"], "safety_backup": safety.id, "paths": changed}
+        if isinstance(entry, dict) and entry.get("path") == rel and entry.get("kind") == "file" \
+                and entry.get("existed"):
+            stored = entry.get("stored", "plain")
+            if stored not in ("plain", "aes-gcm"):
+                raise NotFoundError(f"backup {ident}: the copy of {rel} was {stored}")
+            try:
+                blob = (backup_root(workspace) / ident / "files" / rel).read_bytes()
+            except OSError:
+                raise BackupError(f"backup {ident}: copy of {rel} is missing") from None
+            if stored == "aes-gcm":
+                key = _load_key(workspace)
+                if key is None:
+                    raise BackupError(f"backup {ident}: the copy of {rel} is encrypted and no T2 key is available")
+                blob = _open_sealed(key, ident, rel, blob)
+            if sha256_bytes(blob) != entry.get("sha256"):
+                raise BackupError(f"backup {ident}: copy of {rel} fails its sha256 check")
+            return blob
+    raise NotFoundError(f"backup {ident} holds no copy of {rel}")

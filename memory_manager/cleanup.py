@@ -47,6 +47,7 @@ from typing import Any, Callable
 from . import auditlog, backups, entries, privacy, tiers, tree
 from .clock import now, today
 from .errors import KeyUnavailableError, MemoryManagerError
+from . import fsio
 from .fsio import atomic_write, atomic_write_text, read_text, sha256_bytes, workspace_lock
 from .gate import redacted_summary
 from .workspace import inside, require_set_up
@@ -136,6 +137,8 @@ class _Run:
         """Append a redacted maintenance record to the gate's audit log."""
         if self.dry:
             return
+        # The log is part of the change: a rolled-back (killed) cleanup takes its records back too.
+        self.backup().save(auditlog.log_path(self.ws))
         record = _Maintenance(operation=operation, decision=decision,
                               categories=sorted({f.category for f in findings}),
                               summary=redacted_summary(text, findings), chars=len(text),
@@ -189,9 +192,10 @@ def _ledger(ws: Path) -> dict[str, str]:
         return {}
 
 
-def _save_ledger(ws: Path, ledger: dict[str, str]) -> None:
+def _save_ledger(run: "_Run", ledger: dict[str, str]) -> None:
     doc = {"format": "cmm-archive-ledger", "version": 1, "archived": dict(sorted(ledger.items()))}
-    atomic_write(state_dir(ws) / LEDGER_NAME, (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    run.backup().save(state_dir(run.ws) / LEDGER_NAME)
+    atomic_write(state_dir(run.ws) / LEDGER_NAME, (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -223,7 +227,7 @@ def _make_dir(run: _Run, folder: Path) -> None:
     missing = [p for p in [folder, *folder.parents] if not p.exists() and inside(run.ws, p)]
     for path in reversed(missing):
         run.backup().save_new_dir(path)
-    folder.mkdir(parents=True, exist_ok=True)
+    fsio.make_dirs(folder)
 
 
 def _t2_entries(run: _Run) -> list[tiers.T2Entry]:
@@ -266,7 +270,7 @@ def _rewrite_without(run: _Run, path: Path, drop: list[tiers.T2Entry], backup: b
     if backup:
         run.backup().save(path)
     if not remaining:
-        path.unlink()
+        fsio.remove(path)
         return
     skill = remaining[0].skill
     month = remaining[0].month
@@ -283,7 +287,7 @@ def _remove_entries(run: _Run, dropped: list[tiers.T2Entry], backup: bool) -> No
         if drop[0].index is None:  # a single-entry file
             if backup:
                 run.backup().save(path)
-            path.unlink()
+            fsio.remove(path)
         else:
             _rewrite_without(run, path, drop, backup=backup)
 
@@ -337,7 +341,7 @@ def archive_expired(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
                 run.backup().save(path)
                 run.backup().save(target)
                 _make_dir(run, folder)
-                os.replace(path, target)
+                fsio.move(path, target)
                 ledger[run.rel(target)] = stamp
         else:
             skill = group[0].skill
@@ -351,7 +355,7 @@ def archive_expired(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
                 ledger[run.rel(target)] = stamp
         run.report.archived += len(group)
     if not run.dry:
-        _save_ledger(run.ws, ledger)
+        _save_ledger(run, ledger)
     return [e for e in t2 if e not in expired]
 
 
@@ -550,9 +554,9 @@ def archive_retention(run: _Run, purge: bool) -> None:
         if not run.dry:
             for path in old:
                 run.backup().save(path)
-                path.unlink()
+                fsio.remove(path)
                 ledger.pop(run.rel(path), None)
-            _save_ledger(run.ws, ledger)
+            _save_ledger(run, ledger)
 
 
 # ----------------------------------------------------------------------------- run
@@ -622,15 +626,24 @@ def run_cleanup(ws: Path, cfg: dict[str, Any], *, dry_run: bool = False, if_due:
         run.progress("log")
         report.log_line = _log_line(run)
         folder = state_dir(ws)
-        folder.mkdir(parents=True, exist_ok=True)
-        with open(folder / LOG_NAME, "a", encoding="utf-8") as handle:
-            handle.write(report.log_line + "\n")
-        if run._backup is not None:  # something changed: keep the indexes' old bytes with the rest
-            for name in (entries.DAILY_INDEX, entries.KNOWLEDGE_INDEX):
-                run.backup().save(entries.memory_dir(ws) / name)
+        if run._backup is not None:
+            # Something changed: the run's own records go in the backup too (the
+            # ledger, log and stamp), so rolling back a killed run, or restoring
+            # the backup, leaves no trace of it; so do the indexes' old bytes.
+            for path in (folder / LOG_NAME, folder / STATE_NAME, folder / LEDGER_NAME,
+                         entries.memory_dir(ws) / entries.DAILY_INDEX, entries.memory_dir(ws) / entries.KNOWLEDGE_INDEX):
+                run.backup().save(path)
+        fsio.make_dirs(folder)
+        log = folder / LOG_NAME
+        previous_log = log.read_bytes() if log.is_file() else b""
+        atomic_write(log, previous_log + (report.log_line + "\n").encode("utf-8"), mode=0o600)
         entries.rebuild_indexes(ws, cfg, report.problems)
         doc = dict(STATE_FORMAT, last_run=now().isoformat(timespec="seconds"))
         atomic_write(folder / STATE_NAME, (json.dumps(doc) + "\n").encode("utf-8"))
+        retention = backups.retention(ws, cfg)
+        for ident in retention["removed"]:
+            report.actions.append(Action("backup-retention", f"{backups.BACKUP_DIRNAME}/{ident}",
+                                         "past the backup retention policy: removed"))
     return report
 
 

@@ -113,6 +113,16 @@ def _validate_semantics(cfg: dict[str, Any], source: Path) -> None:
     thresholds = cfg["context"]["thresholds"]
     if len(thresholds) != 3 or sorted(thresholds) != thresholds or not all(0 < t < 100 for t in thresholds):
         raise ConfigError(f"{source}: 'context.thresholds' must be three rising percentages between 0 and 100")
+    policy = cfg["backups"]
+    # Retention never removes the newest backup (the one `init --restore` uses),
+    # nor one younger than a day unless the user says so explicitly.
+    if policy["keep_last"] < 1:
+        raise ConfigError(f"{source}: 'backups.keep_last' must be at least 1")
+    for name in ("min_age_days", "max_age_days"):
+        if policy[name] > 36500:
+            raise ConfigError(f"{source}: 'backups.{name}' must be at most 36500 days")
+    if policy["max_age_days"] and policy["max_age_days"] < policy["min_age_days"]:
+        raise ConfigError(f"{source}: 'backups.max_age_days' must be 0 (no limit) or at least 'backups.min_age_days'")
     if not 0 <= cfg["prune"]["threshold"] <= 1:
         raise ConfigError(f"{source}: 'prune.threshold' must be between 0 and 1")
 

@@ -10,6 +10,17 @@
   write (disk full, ``RLIMIT_FSIZE``, permissions) leaves every original
   byte-identical.
 - :func:`workspace_lock` serialises writers of one workspace (filelock).
+  Taking it runs :data:`on_lock_acquired` (backups: sweep dead staging
+  files, roll back a change a killed command left half-done); releasing it
+  normally runs :data:`on_lock_released` (backups: mark the change complete).
+- Every file-system step that changes something goes through :func:`step`,
+  the test-only crash hook: with ``MEMORY_MANAGER_CRASH_AT=N`` the process
+  kills itself (SIGKILL) at step N, for the fault-injection suite
+  (``tests/faults/``); ``MEMORY_MANAGER_STEP_LOG=<file>`` appends each
+  step's label to a file. Unset (always, outside tests) it costs one
+  environment lookup.
+- Files under ``memory/.cache``, ``memory/.state`` and ``.memory-backup``
+  are private: written 0600, their folders made 0700 (issue 10).
 """
 from __future__ import annotations
 
@@ -17,12 +28,16 @@ import codecs
 import contextlib
 import hashlib
 import os
+import re
+import shutil
+import signal
 import stat
 import tempfile
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from . import tree
 from .errors import FileWriteError, UnreadableFileError
@@ -31,6 +46,110 @@ from .errors import FileWriteError, UnreadableFileError
 # creates anything in the user-visible tree (a restore can then remove every
 # folder a change created).
 LOCK_RELPATH = tree.Tree(Path()).lock
+
+#: Test-only crash hook (issue 11's fault-injection suite): kill at step N.
+CRASH_ENV = "MEMORY_MANAGER_CRASH_AT"
+STEP_LOG_ENV = "MEMORY_MANAGER_STEP_LOG"
+_steps = 0
+
+#: Folders whose files are private (0600, folders 0700): derived indexes,
+#: machine state and backups hold copies of memory text (issue 10).
+PRIVATE_PARTS = (("memory", ".cache"), ("memory", ".state"), (".memory-backup",))
+
+#: Called with the workspace path after the writer lock is taken / before it is released.
+on_lock_acquired: list[Callable[[Path], None]] = []
+on_lock_released: list[Callable[[Path], None]] = []
+
+
+def step(label: str) -> None:
+    """Count one file-system step; the test-only crash hook kills the process at step N.
+
+    ``MEMORY_MANAGER_CRASH_AT=N`` (a positive integer): SIGKILL at the N-th
+    step of this process, before the step happens, so no ``finally`` or
+    ``atexit`` runs (as with a power cut or ``kill -9``).
+    ``MEMORY_MANAGER_STEP_LOG=<file>``: append ``<n> <label>`` per step.
+    Neither is ever set outside tests.
+    """
+    crash = os.environ.get(CRASH_ENV)
+    log = os.environ.get(STEP_LOG_ENV)
+    if not crash and not log:
+        return
+    global _steps
+    _steps += 1
+    if log:
+        with open(log, "a", encoding="utf-8") as handle:
+            handle.write(f"{_steps} {label}\n")
+    if crash and crash.isdigit() and _steps == int(crash):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def is_private(path: Path) -> bool:
+    """True when ``path`` lies in ``memory/.cache``, ``memory/.state`` or ``.memory-backup``."""
+    parts = Path(path).absolute().parts
+    for marker in PRIVATE_PARTS:
+        n = len(marker)
+        if any(tuple(parts[i:i + n]) == marker for i in range(len(parts) - n)):
+            return True
+    return False
+
+
+def _private_parents(folder: Path) -> None:
+    """Create ``folder`` and its missing parents; the private ones get mode 0700."""
+    missing = []
+    probe = folder
+    while not probe.exists():
+        missing.append(probe)
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    for path in reversed(missing):
+        step(f"mkdir {path}")
+        try:
+            path.mkdir(mode=0o700 if is_private(path / "x") else 0o777)
+        except FileExistsError:
+            pass
+        if is_private(path / "x"):
+            os.chmod(path, 0o700)
+
+
+def make_dirs(folder: Path) -> None:
+    """Create ``folder`` with its parents (one crash-hook step each); private folders 0700."""
+    _private_parents(Path(folder))
+
+
+def remove(path: Path, missing_ok: bool = False) -> None:
+    """Unlink a file or symlink (one crash-hook step), then fsync its folder."""
+    path = Path(path)
+    step(f"unlink {path}")
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        if not missing_ok:
+            raise
+        return
+    _fsync_dir(path.parent)
+
+
+def remove_dir(path: Path) -> None:
+    """Remove an empty folder (one crash-hook step). Raises OSError when it is not empty."""
+    step(f"rmdir {path}")
+    Path(path).rmdir()
+
+
+def remove_tree(path: Path) -> None:
+    """Remove a folder of our own with everything in it (one crash-hook step)."""
+    step(f"rmtree {path}")
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def move(source: Path, target: Path) -> None:
+    """Rename ``source`` to ``target`` on one file system (one crash-hook step), fsync both folders."""
+    source, target = Path(source), Path(target)
+    step(f"rename {source} -> {target}")
+    os.replace(source, target)
+    _fsync_dir(target.parent)
+    if source.parent != target.parent:
+        _fsync_dir(source.parent)
 
 
 @dataclass(frozen=True)
@@ -111,8 +230,11 @@ def _fsync_dir(folder: Path) -> None:
 
 def _stage(path: Path, data: bytes, mode: int | None) -> Path:
     """Write ``data`` to a unique temporary file beside ``path``; return its path."""
+    if is_private(path):
+        mode = 0o600
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        _private_parents(path.parent)
+        step(f"stage {path}")
         fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:
         raise FileWriteError(f"{path}: cannot create a file there ({exc.strerror or exc})") from None
@@ -157,6 +279,7 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
     path = Path(path)
     tmp = _stage(path, data, _mode_for(path, mode))
     try:
+        step(f"replace {path}")
         os.replace(tmp, path)
     except OSError as exc:
         with contextlib.suppress(OSError):
@@ -217,6 +340,7 @@ class Transaction:
         done: list[tuple[Path, bytes | None]] = []
         try:
             for target, tmp, previous in self._staged:
+                step(f"replace {target}")
                 os.replace(tmp, target)
                 done.append((target, previous))
         except OSError as exc:
@@ -263,13 +387,98 @@ def workspace_lock(workspace: Path, timeout: float = 30.0) -> Iterator[None]:
         finally:
             depth[key] -= 1
         return
-    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    _private_parents(lock_path.parent)
     try:
         with FileLock(str(lock_path), timeout=timeout):
             depth[key] = 1
+            _held.since = getattr(_held, "since", None) or {}
+            _held.since[key] = time.time()
+            with contextlib.suppress(OSError):
+                os.chmod(lock_path, 0o600)
             try:
+                for hook in on_lock_acquired:
+                    hook(Path(workspace))
                 yield
+                for hook in on_lock_released:
+                    hook(Path(workspace))
+            except BaseException:
+                # Failed commands release the lock too: their backups are
+                # complete (they say what was done), only a kill leaves one open.
+                for hook in on_lock_released:
+                    with contextlib.suppress(Exception):
+                        hook(Path(workspace))
+                raise
             finally:
                 depth[key] = 0
     except Timeout:
         raise FileWriteError(f"{lock_path}: another writer held the lock for {timeout:g} s") from None
+
+
+def holds_lock(workspace: Path) -> bool:
+    """True when this thread holds ``workspace``'s writer lock."""
+    key = str((Path(workspace) / LOCK_RELPATH).absolute())
+    return bool((getattr(_held, "depth", None) or {}).get(key))
+
+
+#: A staging file of :func:`_stage`: ``.<target name>.<8 random characters>.tmp``
+#: (``tempfile.mkstemp``'s random part is 8 characters of ``[a-z0-9_]``).
+STAGING_NAME = re.compile(r"^\.(?P<target>.+)\.[a-z0-9_]{8}\.tmp$")
+#: Files at the workspace root that this bundle writes (init, cleanup).
+ROOT_FILES = {"AGENTS.md", "MEMORY.md", "HEARTBEAT.md", ".gitignore"}
+
+
+def staging_files(workspace: Path, journals_only: bool = True) -> list[Path]:
+    """Return the staging files of ours under ``workspace`` (names :data:`STAGING_NAME`).
+
+    Looked for: the workspace root (only targets in :data:`ROOT_FILES`),
+    everything under ``memory/`` and ``hooks/``, the root of
+    ``.memory-backup/`` and the backups with a journal left (``journals_only``)
+    or every backup. Symlinked folders are not followed.
+    """
+    ws = Path(workspace)
+    found: list[Path] = []
+    with contextlib.suppress(OSError):
+        for name in os.listdir(ws):
+            match = STAGING_NAME.match(name)
+            if match and match.group("target") in ROOT_FILES:
+                found.append(ws / name)
+    folders = [ws / "memory", ws / "hooks"]
+    backup_root = ws / LOCK_RELPATH.parent
+    if backup_root.is_dir() and not backup_root.is_symlink():
+        names = os.listdir(backup_root)
+        found.extend(backup_root / n for n in names if STAGING_NAME.match(n))
+        if journals_only:
+            folders += [backup_root / n[len(".open-"):] for n in names if n.startswith(".open-")]
+        else:
+            folders += [backup_root / n for n in names if not n.startswith(".")]
+    for top in folders:
+        if top.is_symlink() or not top.is_dir():
+            continue
+        for dirpath, dirnames, filenames in os.walk(top):
+            dirnames[:] = [d for d in dirnames if not os.path.islink(os.path.join(dirpath, d))]
+            found.extend(Path(dirpath) / n for n in filenames if STAGING_NAME.match(n))
+    return sorted(found)
+
+
+def sweep_staging(workspace: Path) -> list[Path]:
+    """Remove staging files a killed writer left; return them.
+
+    Only while holding the workspace lock, and only files whose last change
+    is older than the moment this holder took the lock: a writer that
+    staged them is gone (writers stage under the lock), and a file touched
+    after that moment is not ours to judge. Only our own names
+    (:func:`staging_files`).
+    """
+    key = str((Path(workspace) / LOCK_RELPATH).absolute())
+    since = (getattr(_held, "since", None) or {}).get(key)
+    if since is None or not holds_lock(workspace):
+        return []
+    removed = []
+    for path in staging_files(workspace):
+        try:
+            if path.lstat().st_mtime < since and not path.is_symlink():
+                remove(path)
+                removed.append(path)
+        except OSError:
+            continue
+    return removed

@@ -33,6 +33,17 @@ def isolated_env(tmp_path, monkeypatch):
     yield
 
 
+#: A fixed 32-byte AES key (Base64) for tests that need the T2 key.
+TEST_KEY = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
+
+
+@pytest.fixture
+def t2_key(monkeypatch) -> str:
+    """Set MEMORY_MANAGER_KEY (the T2 key) for this test and the scripts it runs."""
+    monkeypatch.setenv("MEMORY_MANAGER_KEY", TEST_KEY)
+    return TEST_KEY
+
+
 @pytest.fixture
 def ws(tmp_path) -> Path:
     """An empty workspace folder (the one OPENCLAW_WORKSPACE_DIR points at)."""

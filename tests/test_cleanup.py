@@ -123,7 +123,7 @@ def test_memory_md_duplicates_need_approval(mem):
     assert report.deleted == 1
 
 
-def test_archive_retention_listed_then_purged(mem):
+def test_archive_retention_listed_then_purged(mem, t2_key):
     folder = mem / "memory/archive/2026-01"
     folder.mkdir()
     (folder / "news_old.md").write_text("old")
@@ -134,8 +134,10 @@ def test_archive_retention_listed_then_purged(mem):
     assert [a.step for a in report.actions] == ["retention"] and (folder / "news_old.md").exists()
     report = run(mem, purge_archive=True)
     assert not (folder / "news_old.md").exists() and report.deleted == 1
+    # An archive copy is T2 content: stored encrypted with the T2 key.
     copy = backups.backup_root(mem) / report.backup / "files/memory/archive/2026-01/news_old.md"
-    assert copy.read_text() == "old"
+    assert b"old" not in copy.read_bytes()
+    assert backups.read_copy(mem, report.backup, "memory/archive/2026-01/news_old.md") == b"old"
 
 
 def test_dry_run_changes_nothing(mem):
@@ -149,7 +151,7 @@ def test_dry_run_changes_nothing(mem):
     assert report.log_line == "[2026-11-29] Memory cleanup: 1 archived, 0 deleted, 1 merged"
 
 
-def test_restore_undoes_cleanup(mem):
+def test_restore_undoes_cleanup(mem, t2_key):
     t2(mem, "news", "sources", "old", date(2026, 9, 3))
     t2(mem, "news", "a", "x", date(2026, 11, 20))
     t2(mem, "news", "b", "y", date(2026, 11, 21))

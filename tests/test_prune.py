@@ -80,7 +80,9 @@ def test_prune_archives_never_deletes(mem):
     assert (mem / "memory/daily/2026-03-03.md").read_text(encoding="utf-8") == NEW_DAILY
     assert (mem / "memory/2026-01-02.md").read_text(encoding="utf-8") == OPENCLAW
     # backed up first
-    manifest = json.loads((mem / ".memory-backup" / result["backup"] / "manifest.json").read_text(encoding="utf-8"))
+    from memory_manager import backups
+
+    manifest = backups.manifest(mem, result["backup"])
     saved = {e["path"]: e["existed"] for e in manifest["entries"] if e["kind"] == "file"}
     assert saved == {"memory/archive/2026-01/daily-2026-01-05.md": False,
                      "memory/archive/2026-01/knowledge-old-topic.md": False,

@@ -83,7 +83,7 @@ def test_malformed_files_are_yielded_with_an_error(ws, cfg):
         tiers.decrypt_entry(found["bad_yaml.md"], cfg)
 
 
-def test_seal_plaintext_t2_encrypts_backs_up_and_keeps_user_frontmatter(ws, cfg):
+def test_seal_plaintext_t2_encrypts_backs_up_and_keeps_user_frontmatter(ws, cfg, t2_key):
     raw = "---\ntier: internal\nsource_skill: skill-a\ncreated: 2026-03-05\nnote: NO\n---\n\nUser likes tea.\n"
     path = _t2(ws, "skill-a_drinks.md", raw)
     [entry] = tiers.iter_t2_entries(ws)
@@ -96,7 +96,9 @@ def test_seal_plaintext_t2_encrypts_backs_up_and_keeps_user_frontmatter(ws, cfg)
     assert not entry.plaintext and tiers.decrypt_entry(entry, cfg) == "User likes tea."
     [backup] = backups.list_backups(ws)
     assert backup["reason"] == "seal-t2"
-    assert (ws / ".memory-backup" / backup["id"] / "files/memory/tier2-internal/skill-a_drinks.md").read_text() == raw
+    copy = ws / ".memory-backup" / backup["id"] / "files/memory/tier2-internal/skill-a_drinks.md"
+    assert b"User likes tea." not in copy.read_bytes()  # a T2 copy is stored encrypted
+    assert backups.read_copy(ws, backup["id"], "memory/tier2-internal/skill-a_drinks.md") == raw.encode()
     assert tiers.seal_plaintext_t2(ws, cfg) == []  # never encrypt twice
 
 

@@ -51,7 +51,7 @@ def test_bad_input(run_script):
     assert run_script("crypt", "encrypt", "--skill", "s", "--month", "2026-05", "--scheme", "rot13", input="x").code == 2
 
 
-def test_file_in_place_is_backed_up_and_never_encrypted_twice(ws, run_script):
+def test_file_in_place_is_backed_up_and_never_encrypted_twice(ws, run_script, t2_key):
     path = ws / "memory/tier2-internal/s_notes.md"
     path.parent.mkdir(parents=True)
     original = "---\ntier: internal\nsource_skill: s\ncreated: 2026-05-02\n---\n\n偏好：清晰\n"
@@ -59,7 +59,11 @@ def test_file_in_place_is_backed_up_and_never_encrypted_twice(ws, run_script):
     r = run_script("crypt", "encrypt", "--file", str(path), "--json")
     doc = json.loads(r.out)
     assert r.code == 0 and doc["action"] == "encrypted"
-    assert (ws / ".memory-backup" / doc["backup"] / "files/memory/tier2-internal/s_notes.md").read_text() == original
+    copy = ws / ".memory-backup" / doc["backup"] / "files/memory/tier2-internal/s_notes.md"
+    assert "偏好".encode() not in copy.read_bytes()  # the plain text never sits in a backup
+    from memory_manager import backups
+
+    assert backups.read_copy(ws, doc["backup"], "memory/tier2-internal/s_notes.md") == original.encode()
     sealed = path.read_text(encoding="utf-8")
     assert "偏好" not in sealed and "key_hint: s-2026-05" in sealed
     before = tree_hash(ws / "memory")

@@ -81,7 +81,7 @@ def test_second_run_is_a_noop_without_backup(ws, run_script):
 
 
 @needs_shared
-def test_restore_gives_back_original_bytes(ws, run_script):
+def test_restore_gives_back_original_bytes(ws, run_script, t2_key):
     copy_ws(WS_OLD, ws)
     original = user_tree(ws)
     assert run_script("init", "--yes").code == 0

@@ -72,7 +72,7 @@ _V1_ID = re.compile(r"^(\d{8}T\d{6}Z)(?:-(\d+))?$")
 _SHA = re.compile(r"^[0-9a-f]{64}$")
 #: Copies of files under these folders are T2 content (the T2 files and the
 #: archive they move to): stored encrypted or not at all.
-T2_PREFIXES = ("memory/tier2-internal/", "memory/archive/")
+T2_PREFIXES = (tree.rel(tree.TIER2) + "/", tree.rel(tree.ARCHIVE) + "/")
 ROLES = ("change", "safety")
 STATES = ("open", "complete", "rolled-back")
 
@@ -356,26 +356,34 @@ def start(workspace: Path, reason: str, role: str = "change", restores: str | No
     root = backup_root(workspace)
     try:
         _private_dir(root)
+        locked = fsio.holds_lock(workspace)
         for _ in range(1000):
             ident = f"{_next_seq(root):0{SEQ_DIGITS}d}-{stamp()}"
+            journal = root / f"{JOURNAL_PREFIX}{ident}"
             try:
+                if locked:
+                    # The journal comes first: whatever a kill leaves after this
+                    # point (a folder without a manifest, a staging file in it)
+                    # is found and cleared by the next lock holder.
+                    atomic_write(journal, (json.dumps({"id": ident, "pid": os.getpid(), "reason": reason})
+                                           + "\n").encode("utf-8"), mode=0o600)
                 fsio.step(f"backup-start {ident}")
                 (root / ident).mkdir(mode=0o700)
             except FileExistsError:
+                fsio.remove(journal, missing_ok=True) if locked else None
                 continue
-            locked = fsio.holds_lock(workspace)
+            except FileWriteError as exc:
+                raise BackupError(f"cannot create a backup in {root} ({exc}); nothing was changed") from None
             backup = Backup(workspace, ident, reason, seq=int(ident.split("-")[0]), role=role, restores=restores,
                             created=now().isoformat(timespec="seconds"), state="open" if locked else "complete")
             try:
                 backup._write_header()
-                if locked:
-                    fsio.step(f"journal {ident}")
-                    atomic_write(backup.journal, (json.dumps({"id": ident, "pid": os.getpid(), "reason": reason})
-                                                  + "\n").encode("utf-8"), mode=0o600)
-                    _OPEN.setdefault(_ws_key(workspace), []).append(backup)
             except FileWriteError as exc:
                 shutil.rmtree(root / ident, ignore_errors=True)
+                fsio.remove(journal, missing_ok=True)
                 raise BackupError(f"cannot create a backup in {root} ({exc}); nothing was changed") from None
+            if locked:
+                _OPEN.setdefault(_ws_key(workspace), []).append(backup)
             return backup
     except OSError as exc:
         raise BackupError(f"cannot create a backup in {root} ({exc.strerror}); nothing was changed") from None
@@ -742,6 +750,19 @@ def recover(workspace: Path) -> list[str]:
     if done:
         _RECOVERED.setdefault(_ws_key(workspace), []).extend(done)
     return done
+
+
+def repair(workspace: Path) -> list[str]:
+    """Roll back interrupted changes now (taking the lock) when any is left; return their ids.
+
+    For a command that plans before it takes the lock (init): it calls this
+    first, so its plan starts from the files as they were. Does nothing,
+    and creates nothing, when no journal is left.
+    """
+    if not interrupted(workspace):
+        return []
+    with fsio.workspace_lock(workspace):
+        return list(_RECOVERED.pop(_ws_key(workspace), []))
 
 
 def _on_acquire(workspace: Path) -> None:

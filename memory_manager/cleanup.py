@@ -204,6 +204,12 @@ def _norm(text: str) -> str:
     return " ".join(text.split())
 
 
+def _without(t2: list[tiers.T2Entry], gone: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
+    """``t2`` minus the entries in ``gone`` (by identity: linear, where ``not in`` on a list is quadratic)."""
+    drop = {id(e) for e in gone}
+    return [e for e in t2 if id(e) not in drop]
+
+
 def _free_name(folder: Path, name: str) -> Path:
     """Return ``folder/name``, or ``stem-2.md``, ``stem-3.md``... when taken (archives never overwrite)."""
     candidate = folder / name
@@ -266,7 +272,8 @@ def _plain(run: _Run, entry: tiers.T2Entry) -> str | None:
 
 def _rewrite_without(run: _Run, path: Path, drop: list[tiers.T2Entry], backup: bool = True) -> None:
     """Remove ``drop`` entries from ``path`` (delete the file when nothing is left)."""
-    remaining = [e for e in tiers.parse_t2(read_text(path).text, path) if e.id not in {d.id for d in drop}]
+    gone = {d.id for d in drop}
+    remaining = [e for e in tiers.parse_t2(read_text(path).text, path) if e.id not in gone]
     if backup:
         run.backup().save(path)
     if not remaining:
@@ -314,7 +321,7 @@ def purge_pii(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
     if not run.dry:
         _remove_entries(run, purged, backup=False)
     run.report.deleted += len(purged)
-    return [e for e in t2 if e not in purged]
+    return _without(t2, purged)
 
 
 def archive_expired(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
@@ -327,14 +334,17 @@ def archive_expired(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
     by_file: dict[Path, list[tiers.T2Entry]] = {}
     for entry in expired:
         by_file.setdefault(entry.path, []).append(entry)
+    per_file: dict[Path, int] = {}
+    for entry in t2:
+        per_file[entry.path] = per_file.get(entry.path, 0) + 1
     ledger = _ledger(run.ws)
     stamp = now().isoformat(timespec="seconds")
     for path, group in sorted(by_file.items()):
-        all_in_file = [e for e in t2 if e.path == path]
+        all_in_file = per_file[path]
         created = min((e.created for e in group if e.created), default=run.today)
         month = f"{created.year:04d}-{created.month:02d}"
         folder = _archive_dir(run, month)
-        if len(group) == len(all_in_file):
+        if len(group) == all_in_file:
             target = _free_name(folder, path.name)
             run.act("archive", path, f"{len(group)} T2 entr{'y' if len(group) == 1 else 'ies'} expired: moved unchanged", target)
             if not run.dry:
@@ -356,7 +366,7 @@ def archive_expired(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
         run.report.archived += len(group)
     if not run.dry:
         _save_ledger(run, ledger)
-    return [e for e in t2 if e not in expired]
+    return _without(t2, expired)
 
 
 def merge_t2_duplicates(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
@@ -376,7 +386,7 @@ def merge_t2_duplicates(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entr
     if not run.dry:
         _remove_entries(run, dropped, backup=True)
     run.report.merged += len(dropped)
-    return [e for e in t2 if e not in dropped]
+    return _without(t2, dropped)
 
 
 def merge_daily_duplicates(run: _Run) -> None:
@@ -630,8 +640,9 @@ def run_cleanup(ws: Path, cfg: dict[str, Any], *, dry_run: bool = False, if_due:
             # Something changed: the run's own records go in the backup too (the
             # ledger, log and stamp), so rolling back a killed run, or restoring
             # the backup, leaves no trace of it; so do the indexes' old bytes.
+            paths = tree.Tree(ws)
             for path in (folder / LOG_NAME, folder / STATE_NAME, folder / LEDGER_NAME,
-                         entries.memory_dir(ws) / entries.DAILY_INDEX, entries.memory_dir(ws) / entries.KNOWLEDGE_INDEX):
+                         paths.daily_index, paths.knowledge_index):
                 run.backup().save(path)
         fsio.make_dirs(folder)
         log = folder / LOG_NAME

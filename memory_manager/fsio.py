@@ -54,7 +54,7 @@ _steps = 0
 
 #: Folders whose files are private (0600, folders 0700): derived indexes,
 #: machine state and backups hold copies of memory text (issue 10).
-PRIVATE_PARTS = (("memory", ".cache"), ("memory", ".state"), (".memory-backup",))
+PRIVATE_PARTS = ((tree.MEMORY, tree.CACHE), (tree.MEMORY, tree.STATE), (tree.BACKUPS,))
 
 #: Called with the workspace path after the writer lock is taken / before it is released.
 on_lock_acquired: list[Callable[[Path], None]] = []
@@ -424,7 +424,7 @@ def holds_lock(workspace: Path) -> bool:
 #: (``tempfile.mkstemp``'s random part is 8 characters of ``[a-z0-9_]``).
 STAGING_NAME = re.compile(r"^\.(?P<target>.+)\.[a-z0-9_]{8}\.tmp$")
 #: Files at the workspace root that this bundle writes (init, cleanup).
-ROOT_FILES = {"AGENTS.md", "MEMORY.md", "HEARTBEAT.md", ".gitignore"}
+ROOT_FILES = {"AGENTS.md", *tree.MEMORY_MD_NAMES, "HEARTBEAT.md", ".gitignore"}
 
 
 def staging_files(workspace: Path, journals_only: bool = True) -> list[Path]:
@@ -442,7 +442,7 @@ def staging_files(workspace: Path, journals_only: bool = True) -> list[Path]:
             match = STAGING_NAME.match(name)
             if match and match.group("target") in ROOT_FILES:
                 found.append(ws / name)
-    folders = [ws / "memory", ws / "hooks"]
+    folders = [tree.Tree(ws).memory, ws / "hooks"]
     backup_root = ws / LOCK_RELPATH.parent
     if backup_root.is_dir() and not backup_root.is_symlink():
         names = os.listdir(backup_root)

@@ -80,16 +80,19 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_
     if list_backups:
         found = backups.list_backups(ws)
         if json_:
-            emit_json({"workspace": str(ws), "backups": [{k: b.get(k) for k in ("id", "created", "reason", "files", "error")}
-                                                         for b in found]})
+            emit_json({"workspace": str(ws), "backups": [
+                {k: b.get(k) for k in ("id", "seq", "created", "reason", "role", "state", "restores", "files", "error")}
+                for b in found]})
         elif not found:
             stdout.print("no backups")
         else:
-            table = Table(title=f"backups in {backups.backup_root(ws)}")
-            for column in ("id", "created", "reason", "files"):
+            table = Table(title=f"backups in {backups.backup_root(ws)} (oldest first)")
+            for column in ("id", "created", "reason", "state", "files"):
                 table.add_column(column)
             for b in found:
-                table.add_row(b["id"], str(b.get("created", "")), str(b.get("reason", b.get("error", ""))), str(b["files"]))
+                state = b.get("state", "") + (" (safety copy)" if b.get("role") == "safety" else "")
+                table.add_row(b["id"], str(b.get("created", "")), str(b.get("reason", b.get("error", ""))),
+                              state, str(b["files"]))
             stdout.print(table)
         return 0
     if restore_id is not None and dry_run:
@@ -97,18 +100,31 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_
         if json_:
             emit_json(result)
         else:
-            stdout.print(f"restoring backup {result['restored']} would:", markup=False)
+            for ident in result["interrupted"]:
+                stdout.print(f"an interrupted change (backup {ident}) would be rolled back first", markup=False)
+            stdout.print(f"would restore backup {result['restored']} ({result.get('reason')}, "
+                         f"{result.get('created')}):", markup=False)
             for line in result["paths"] or ["change nothing (the files already match it)"]:
                 stdout.print(f"  {line}", markup=False)
+            for note in result["notes"]:
+                stdout.print(f"note: {note}", markup=False)
         return 0
     if restore_id is not None:
         result = backups.restore(ws, restore_id or None)
         if json_:
             emit_json(result)
         else:
-            stdout.print(f"restored backup {result['restored']} ({len(result['paths'])} paths changed); "
-                         f"the state before the restore is backup {result['safety_backup']}: undo with "
-                         f"`{_self()} -w {ws} --restore {result['safety_backup']}`", markup=False)
+            for ident in result["rolled_back"]:
+                stdout.print(f"rolled back an interrupted change first (backup {ident})", markup=False)
+            if result["safety_backup"]:
+                stdout.print(f"restored backup {result['restored']} ({len(result['paths'])} paths changed); "
+                             f"the state before the restore is backup {result['safety_backup']}: undo with "
+                             f"`{_self()} -w {ws} --restore {result['safety_backup']}`", markup=False)
+            else:
+                stdout.print(f"backup {result['restored']}: the files already match it; nothing changed",
+                             markup=False)
+            for note in result["notes"]:
+                stdout.print(f"note: {note}", markup=False)
         return 0
     if uninstall_hooks:
         report, backup_id = initialize.uninstall_hooks(ws)
@@ -122,6 +138,9 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_
                 stdout.print("no hooks of this bundle are installed", markup=False)
         return 0
     cfg = opened.config
+    # A change a killed run left half-done is rolled back before planning, so the
+    # plan starts from the files as they were (and --restore then finds them).
+    backups.repair(ws)
     plan = initialize.build_plan(ws, cfg, lang or cfg["language"], heartbeat_move=not no_heartbeat_move,
                                  hooks=not no_hooks, lang_explicit=lang is not None)
     if dry_run:

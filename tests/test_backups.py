@@ -1,12 +1,46 @@
+"""backups.py: ids and order, the journal and rollback, manifest checks, sealed copies,
+retention, erasing copies, private modes. Each attack of issue 10 has its test here."""
 import json
+import os
+import shutil
+import stat
+import time
+from pathlib import Path
 
 import pytest
 
-from memory_manager import backups
-from memory_manager.errors import BackupError, NotFoundError
+from conftest import ROOT, TEST_KEY
+from memory_manager import backups, fsio
+from memory_manager.config import load_config
+from memory_manager.errors import BackupError, ConfigError, NotFoundError
+
+V1_FIXTURE = ROOT / "tests" / "fixtures" / "backup-v1"
 
 
-def test_manifest_written_before_change_and_restore(ws):
+def _tree(root: Path) -> dict[str, bytes]:
+    """Every user file (outside .memory-backup) and its bytes."""
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and backups.BACKUP_DIRNAME not in p.relative_to(root).parts}
+
+
+def _forge(ws: Path, entries: list[dict], files: dict[str, bytes] | None = None) -> str:
+    """Write a v2 backup by hand (an attacker who can write .memory-backup/); return its id."""
+    ident = "000900-20260101T000000Z"
+    folder = backups.backup_root(ws) / ident
+    (folder / "files").mkdir(parents=True)
+    header = {"format": "memory-backup", "version": 2, "id": ident, "seq": 900, "created": "2026-01-01T00:00:00+00:00",
+              "reason": "forged", "role": "change", "restores": None, "state": "complete"}
+    (folder / "manifest.json").write_text(json.dumps(header))
+    (folder / "entries.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries))
+    for rel, data in (files or {}).items():
+        (folder / "files" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / "files" / rel).write_bytes(data)
+    return ident
+
+
+# ----------------------------------------------------------------------------- basics
+
+def test_manifest_v2_written_before_change_and_restore(ws):
     f = ws / "AGENTS.md"
     f.write_bytes(b"one\r\n")
     f.chmod(0o640)
@@ -14,19 +48,19 @@ def test_manifest_written_before_change_and_restore(ws):
     b.save(f)
     b.save(ws / "NEW.md")
     b.save_new_dir(ws / "memory")
-    manifest = json.loads((b.folder / "manifest.json").read_text())
-    assert manifest["format"] == "memory-backup" and manifest["version"] == 1
-    assert [(e["path"], e["existed"]) for e in manifest["entries"]] == [("AGENTS.md", True), ("NEW.md", False), ("memory", False)]
-    assert manifest["entries"][0]["size"] == 5 and manifest["entries"][0]["mode"] == 0o640
+    header = json.loads((b.folder / "manifest.json").read_text())
+    assert (header["format"], header["version"], header["seq"], header["role"]) == ("memory-backup", 2, 1, "change")
+    lines = [json.loads(line) for line in (b.folder / "entries.jsonl").read_text().splitlines()]
+    assert [(e["path"], e["existed"]) for e in lines] == [("AGENTS.md", True), ("NEW.md", False), ("memory", False)]
+    assert lines[0]["size"] == 5 and lines[0]["mode"] == 0o640 and lines[0]["stored"] == "plain"
     f.write_bytes(b"two")
     (ws / "NEW.md").write_text("x")
     (ws / "memory").mkdir()
     result = backups.restore(ws)
     assert f.read_bytes() == b"one\r\n" and not (ws / "NEW.md").exists() and not (ws / "memory").exists()
+    assert stat.S_IMODE(f.stat().st_mode) == 0o640
     assert result["restored"] == b.id
-    # The safety backup holds the state before the restore.
-    safety = backups.backup_root(ws) / result["safety_backup"] / "files" / "AGENTS.md"
-    assert safety.read_bytes() == b"two"
+    assert backups.read_copy(ws, result["safety_backup"], "AGENTS.md") == b"two"
 
 
 def test_restore_refuses_corrupt_copy(ws):
@@ -39,6 +73,7 @@ def test_restore_refuses_corrupt_copy(ws):
     with pytest.raises(BackupError, match="sha256"):
         backups.restore(ws, b.id)
     assert f.read_text() == "b"
+    assert [d["id"] for d in backups.list_backups(ws)] == [b.id]  # not even a safety backup
 
 
 def test_restore_unknown_id(ws):
@@ -56,3 +91,365 @@ def test_nonempty_created_dir_is_kept(ws):
     backups.restore(ws, b.id)
     assert (ws / "memory" / "user.md").read_text() == "user wrote this later"
     assert not (ws / "memory" / "x.md").exists()
+
+
+# ----------------------------------------------------------------------------- ids and "newest"
+
+def test_ids_sort_in_creation_order_with_many_in_one_second(ws, monkeypatch):
+    monkeypatch.setenv("MEMORY_MANAGER_NOW", "2026-05-01T10:00:00Z")
+    made = []
+    for n in range(12):
+        (ws / "f.md").write_text(str(n))
+        b = backups.start(ws, f"change {n}")
+        b.save(ws / "f.md")
+        made.append(b.id)
+    assert made[9].startswith("000010-") and made[11] == "000012-20260501T100000Z"
+    assert [d["id"] for d in backups.list_backups(ws)] == made
+    assert backups.restore_plan(ws)["restored"] == made[-1]
+    # v1 ids compare their suffix as a number: -10 after -9.
+    assert sorted(["20260501T100000Z-10", "20260501T100000Z-9", "20260501T100000Z"], key=backups.order_key) == \
+        ["20260501T100000Z", "20260501T100000Z-9", "20260501T100000Z-10"]
+
+
+def test_a_backup_made_under_a_future_clock_does_not_hijack_newest(ws, monkeypatch):
+    (ws / "f.md").write_text("first")
+    monkeypatch.setenv("MEMORY_MANAGER_NOW", "2099-01-01T00:00:00Z")
+    future = backups.start(ws, "future")
+    future.save(ws / "f.md")
+    monkeypatch.setenv("MEMORY_MANAGER_NOW", "2026-05-01T00:00:00Z")
+    (ws / "f.md").write_text("second")
+    later = backups.start(ws, "later")
+    later.save(ws / "f.md")
+    assert [d["id"] for d in backups.list_backups(ws)] == [future.id, later.id]
+    assert backups.restore_plan(ws)["restored"] == later.id
+
+
+def test_newest_skips_the_restores_own_safety_copies(ws):
+    f = ws / "AGENTS.md"
+    f.write_text("original")
+    b = backups.start(ws, "init")
+    b.save(f)
+    f.write_text("changed by init")
+    first = backups.restore(ws)
+    assert first["restored"] == b.id and f.read_text() == "original"
+    f.write_text("edited again")
+    second = backups.restore(ws)  # still the init backup, not the safety copy of the first restore
+    assert second["restored"] == b.id and f.read_text() == "original"
+    docs = backups.list_backups(ws)
+    assert [(d["role"], d.get("restores")) for d in docs] == [("change", None), ("safety", b.id), ("safety", b.id)]
+    backups.restore(ws, first["safety_backup"])  # undo the first restore explicitly
+    assert f.read_text() == "changed by init"
+
+
+def test_v1_manifest_still_lists_and_restores(ws):
+    shutil.copytree(V1_FIXTURE, backups.backup_root(ws))
+    (ws / "AGENTS.md").write_text("rewritten by an old init\n")
+    (ws / "MEMORY.md").write_text("lessons\n")
+    (ws / "memory").mkdir()
+    [doc] = backups.list_backups(ws)
+    assert (doc["id"], doc["version"], doc["role"], doc["files"]) == ("20260301T090000Z", 1, "change", 3)
+    result = backups.restore(ws)
+    assert result["restored"] == "20260301T090000Z"
+    assert (ws / "AGENTS.md").read_bytes() == (V1_FIXTURE / "20260301T090000Z/files/AGENTS.md").read_bytes()
+    assert not (ws / "MEMORY.md").exists() and not (ws / "memory").exists()
+    # The v2 safety backup sorts after the v1 one.
+    assert [d["id"] for d in backups.list_backups(ws)] == ["20260301T090000Z", result["safety_backup"]]
+
+
+# ----------------------------------------------------------------------------- manifest attacks (issue 10)
+
+@pytest.mark.parametrize("bad", ["../outside.md", "/etc/passwd", "a/../../outside.md", "./AGENTS.md", "",
+                                 ".memory-backup/.lock", "a\\..\\b", None])
+def test_restore_refuses_paths_out_of_the_workspace(ws, tmp_path, bad):
+    outside = tmp_path / "outside.md"
+    outside.write_text("not yours")
+    (ws / "AGENTS.md").write_text("keep")
+    ident = _forge(ws, [{"path": "AGENTS.md", "existed": False, "kind": "file"},
+                        {"path": bad, "existed": False, "kind": "file"}])
+    before = _tree(ws)
+    with pytest.raises(BackupError, match="nothing was changed"):
+        backups.restore(ws, ident)
+    assert outside.read_text() == "not yours" and _tree(ws) == before
+
+
+def test_restore_refuses_a_symlinked_folder_leading_out(ws, tmp_path):
+    away = tmp_path / "away"
+    away.mkdir()
+    (away / "x.md").write_text("outside file")
+    (ws / "link").symlink_to(away)
+    ident = _forge(ws, [{"path": "link/x.md", "existed": False, "kind": "file"}])
+    with pytest.raises(BackupError, match="symlink out of the workspace"):
+        backups.restore(ws, ident)
+    assert (away / "x.md").read_text() == "outside file"
+
+
+def test_did_not_exist_never_wipes_a_tree_of_user_files(ws):
+    (ws / "memory/daily").mkdir(parents=True)
+    (ws / "memory/daily/2026-05-01.md").write_text("user notes")
+    ident = _forge(ws, [{"path": "memory", "existed": False, "kind": "file"},
+                        {"path": "memory", "existed": False, "kind": "dir"}])
+    result = backups.restore(ws, ident)
+    assert (ws / "memory/daily/2026-05-01.md").read_text() == "user notes"
+    assert result["notes"] == ["memory: a folder is there now; left alone"]
+
+
+def test_safety_backup_of_a_folder_keeps_its_contents(ws):
+    (ws / "memory/daily").mkdir(parents=True)
+    (ws / "memory/daily/a.md").write_text("a")
+    b = backups.start(ws, "t")
+    b.save(ws / "memory")
+    saved = {e["path"] for e in backups.manifest(ws, b.id)["entries"]}
+    assert saved == {"memory", "memory/daily", "memory/daily/a.md"}
+    assert backups.read_copy(ws, b.id, "memory/daily/a.md") == b"a"
+
+
+def test_forged_checksum_or_mode_is_refused(ws):
+    ident = _forge(ws, [{"path": "a.md", "existed": True, "kind": "file", "sha256": "x" * 64, "mode": 0o644}],
+                   {"a.md": b"a"})
+    with pytest.raises(BackupError, match="malformed"):
+        backups.restore(ws, ident)
+    assert not (ws / "a.md").exists()
+
+
+def test_restore_replaces_a_planted_symlink_without_following_it(ws, tmp_path):
+    target = tmp_path / "victim.md"
+    target.write_text("victim")
+    (ws / "AGENTS.md").write_text("mine")
+    b = backups.start(ws, "t")
+    b.save(ws / "AGENTS.md")
+    (ws / "AGENTS.md").unlink()
+    (ws / "AGENTS.md").symlink_to(target)
+    backups.restore(ws)
+    assert target.read_text() == "victim"
+    assert not (ws / "AGENTS.md").is_symlink() and (ws / "AGENTS.md").read_text() == "mine"
+
+
+# ----------------------------------------------------------------------------- sealed copies (issue 10)
+
+T2_TEXT = b"---\ntier: internal\nsource_skill: s\n---\n\nUser likes tea.\n"
+PII_TEXT = b"# Agents\n\nMail bob.smith@corp.com for access.\n"
+
+
+def test_t2_and_finding_copies_are_encrypted_and_restore_byte_for_byte(ws, t2_key):
+    t2 = ws / "memory/tier2-internal/s_tea.md"
+    t2.parent.mkdir(parents=True)
+    t2.write_bytes(T2_TEXT)
+    agents = ws / "AGENTS.md"
+    agents.write_bytes(PII_TEXT)
+    plain = ws / "HEARTBEAT.md"
+    plain.write_bytes(b"# Heartbeat\n")
+    b = backups.start(ws, "t")
+    for path in (t2, agents, plain):
+        b.save(path)
+    stored = {e["path"]: e["stored"] for e in backups.manifest(ws, b.id)["entries"]}
+    assert stored == {"memory/tier2-internal/s_tea.md": "aes-gcm", "AGENTS.md": "aes-gcm", "HEARTBEAT.md": "plain"}
+    raw = b"".join(p.read_bytes() for p in (b.folder / "files").rglob("*") if p.is_file())
+    assert b"tea" not in raw and b"bob.smith" not in raw and b"# Heartbeat" in raw
+    t2.write_text("changed")
+    agents.unlink()
+    backups.restore(ws)
+    assert t2.read_bytes() == T2_TEXT and agents.read_bytes() == PII_TEXT
+
+
+def test_without_the_key_such_copies_are_withheld_and_restore_says_so(ws, monkeypatch):
+    agents = ws / "AGENTS.md"
+    agents.write_bytes(PII_TEXT)
+    b = backups.start(ws, "t")
+    b.save(agents)
+    assert b.withheld == ["AGENTS.md"] and not (b.folder / "files").exists()
+    agents.write_text("changed")
+    result = backups.restore(ws)
+    assert agents.read_text() == "changed"
+    assert result["notes"] == ["AGENTS.md: its copy was withheld (no T2 key when it was saved); not restored"]
+
+
+def test_an_encrypted_copy_needs_the_key_and_fails_safely_without_it(ws, monkeypatch, t2_key):
+    agents = ws / "AGENTS.md"
+    agents.write_bytes(PII_TEXT)
+    b = backups.start(ws, "t")
+    b.save(agents)
+    agents.write_text("changed")
+    monkeypatch.delenv("MEMORY_MANAGER_KEY")
+    with pytest.raises(BackupError, match="no T2 key"):
+        backups.restore(ws)
+    monkeypatch.setenv("MEMORY_MANAGER_KEY", "B" + TEST_KEY[1:])  # another key
+    with pytest.raises(BackupError, match="does not decrypt"):
+        backups.restore(ws)
+    assert agents.read_text() == "changed"
+
+
+def test_a_sealed_copy_moved_to_another_path_does_not_decrypt(ws, t2_key):
+    (ws / "AGENTS.md").write_bytes(PII_TEXT)
+    (ws / "MEMORY.md").write_bytes(PII_TEXT.replace(b"Agents", b"Memory"))
+    b = backups.start(ws, "t")
+    b.save(ws / "AGENTS.md")
+    b.save(ws / "MEMORY.md")
+    shutil.copy(b.folder / "files/MEMORY.md", b.folder / "files/AGENTS.md")
+    (ws / "AGENTS.md").write_text("x")
+    with pytest.raises(BackupError, match="does not decrypt"):
+        backups.restore(ws)
+
+
+# ----------------------------------------------------------------------------- private modes
+
+def test_backup_files_are_0600_and_folders_0700(ws, t2_key):
+    (ws / "memory/daily").mkdir(parents=True)
+    (ws / "memory/daily/a.md").write_text("note")
+    with fsio.workspace_lock(ws):
+        b = backups.start(ws, "t")
+        b.save(ws / "memory/daily/a.md")
+        fsio.atomic_write(ws / "memory/.state/x/y.json", b"{}")
+        fsio.atomic_write(ws / "memory/.cache/z.txt", b"z")
+    for top in (backups.backup_root(ws), ws / "memory/.state", ws / "memory/.cache"):
+        for path in [top, *top.rglob("*")]:
+            want = 0o700 if path.is_dir() else 0o600
+            assert stat.S_IMODE(path.stat().st_mode) == want, path
+
+
+# ----------------------------------------------------------------------------- journal and rollback (issue 11)
+
+def _killed_change(ws: Path) -> backups.Backup:
+    """Open a backup under the lock, change files, and 'die' (the lock release never marks it complete)."""
+    with fsio.workspace_lock(ws):
+        b = backups.start(ws, "init")
+        b.save(ws / "AGENTS.md")
+        b.save(ws / "NEW.md")
+        b.save_new_dir(ws / "memory")
+        (ws / "AGENTS.md").write_text("half-written change")
+        (ws / "NEW.md").write_text("new")
+        (ws / "memory").mkdir()
+        backups._OPEN.pop(str(ws.absolute()))  # as if SIGKILLed: nobody closes it
+    return b
+
+
+def test_the_next_lock_holder_rolls_back_a_killed_change(ws):
+    (ws / "AGENTS.md").write_text("original")
+    b = _killed_change(ws)
+    assert backups.interrupted(ws) == [b.id]
+    with fsio.workspace_lock(ws):
+        pass
+    assert (ws / "AGENTS.md").read_text() == "original" and not (ws / "NEW.md").exists()
+    assert not (ws / "memory").exists() and backups.interrupted(ws) == []
+    assert backups.manifest(ws, b.id)["state"] == "rolled-back"
+    with pytest.raises(NotFoundError):  # a rolled-back change is not "newest"
+        backups.restore(ws)
+
+
+def test_restore_reports_the_rolled_back_change(ws):
+    (ws / "AGENTS.md").write_text("original")
+    done = backups.start(ws, "earlier")
+    done.save(ws / "AGENTS.md")
+    b = _killed_change(ws)
+    assert backups.restore_plan(ws)["interrupted"] == [b.id]
+    result = backups.restore(ws)
+    assert result["rolled_back"] == [b.id] and result["restored"] == done.id
+    assert (ws / "AGENTS.md").read_text() == "original"
+
+
+def test_a_torn_entry_line_is_ignored(ws):
+    (ws / "AGENTS.md").write_text("original")
+    b = backups.start(ws, "t")
+    b.save(ws / "AGENTS.md")
+    with open(b.folder / "entries.jsonl", "a") as handle:
+        handle.write('{"path": "MEM')
+    assert [e["path"] for e in backups.manifest(ws, b.id)["entries"]] == ["AGENTS.md"]
+
+
+def test_stale_staging_files_of_ours_are_swept_and_others_kept(ws):
+    (ws / "memory/daily").mkdir(parents=True)
+    ours = [ws / ".AGENTS.md.k2j4h5g6.tmp", ws / "memory/daily/.2026-05-01.md.ab_cd123.tmp"]
+    theirs = [ws / ".notes.md.k2j4h5g6.tmp", ws / "memory/daily/.scratch.tmp", ws / "draft.tmp"]
+    for path in ours + theirs:
+        path.write_text("x")
+        os.utime(path, (time.time() - 60, time.time() - 60))
+    with fsio.workspace_lock(ws):
+        pass
+    assert [p.exists() for p in ours] == [False, False] and all(p.exists() for p in theirs)
+
+
+# ----------------------------------------------------------------------------- retention
+
+def _aged(ws, monkeypatch, n: int, day: str = "2026-01-01") -> list[str]:
+    monkeypatch.setenv("MEMORY_MANAGER_NOW", f"{day}T00:00:00Z")
+    made = []
+    for i in range(n):
+        (ws / "f.md").write_text(f"version {i}")
+        b = backups.start(ws, "change")
+        b.save(ws / "f.md")
+        made.append(b.id)
+    return made
+
+
+def test_retention_keeps_the_last_20_and_the_young(ws, monkeypatch):
+    cfg = load_config(ws)
+    old = _aged(ws, monkeypatch, 25, "2026-01-01")
+    young = _aged(ws, monkeypatch, 3, "2026-06-01")
+    monkeypatch.setenv("MEMORY_MANAGER_NOW", "2026-06-01T12:00:00Z")
+    plan = backups.retention(ws, cfg, dry_run=True)
+    assert plan["removed"] == old[:8] and plan["dry_run"]
+    assert len(backups.list_backups(ws)) == 28
+    result = backups.retention(ws, cfg)
+    assert result["removed"] == old[:8] and result["bytes_freed"] > 0
+    assert [d["id"] for d in backups.list_backups(ws)] == old[8:] + young
+    # Nothing younger than a day goes, even past every limit.
+    monkeypatch.setenv("MEMORY_MANAGER_NOW", "2026-06-01T12:00:00Z")
+    tight = dict(cfg, backups={"keep_last": 1, "min_age_days": 1, "max_age_days": 1, "max_total_mb": 0})
+    assert backups.retention(ws, tight)["removed"] == old[8:]
+    assert [d["id"] for d in backups.list_backups(ws)] == young
+
+
+def test_retention_never_deletes_the_only_copy_of_a_users_file(ws, monkeypatch):
+    cfg = load_config(ws)
+    monkeypatch.setenv("MEMORY_MANAGER_NOW", "2026-01-01T00:00:00Z")
+    (ws / "gone.md").write_text("only copy")
+    b = backups.start(ws, "forget")
+    b.save(ws / "gone.md")
+    (ws / "gone.md").unlink()
+    rest = _aged(ws, monkeypatch, 21, "2026-01-02")
+    monkeypatch.setenv("MEMORY_MANAGER_NOW", "2026-12-01T00:00:00Z")
+    result = backups.retention(ws, cfg)
+    assert b.id in result["kept_only_copy"] and b.id not in result["removed"]
+    assert result["removed"] == [rest[0]]  # holds a version of f.md, which still exists
+    assert backups.read_copy(ws, b.id, "gone.md") == b"only copy"
+
+
+def test_retention_config_is_validated(ws):
+    override = ws / "memory/memory-manager.json"
+    override.parent.mkdir(parents=True)
+    for bad, message in (({"keep_last": 0}, "at least 1"), ({"min_age_days": -1}, "negative"),
+                         ({"max_age_days": "old"}, "must be a number"), ({"max_age_days": 0.5}, "whole number"),
+                         ({"keep": 3}, "unknown key")):
+        override.write_text(json.dumps({"backups": bad}))
+        with pytest.raises(ConfigError, match=message):
+            load_config(ws)
+
+
+# ----------------------------------------------------------------------------- erasing copies
+
+def test_erase_copies_removes_every_copy_holding_the_entry_and_counts(ws, t2_key):
+    t2 = ws / "memory/tier2-internal/s_x.md"
+    t2.parent.mkdir(parents=True)
+    t2.write_text("entry t-abc123: secret plan\n")
+    (ws / "other.md").write_text("unrelated\n")
+    first = backups.start(ws, "a")
+    first.save(t2)
+    first.save(ws / "other.md")
+    t2.write_text("entry t-abc123: secret plan v2\n")
+    second = backups.start(ws, "b")
+    second.save(t2)
+    result = backups.erase_copies(ws, ["t-abc123"])
+    assert result == {"erased": 2, "backups": [first.id, second.id], "unchecked": 0}
+    assert [(i, e["path"]) for i, e, _ in backups.iter_copies(ws)] == [(first.id, "other.md")]
+    assert backups.manifest(ws, first.id)["entries"][0]["stored"] == "erased"
+    with pytest.raises(NotFoundError, match="erased"):
+        backups.read_copy(ws, first.id, "memory/tier2-internal/s_x.md")
+    assert backups.erase_copies(ws, ["t-abc123"])["erased"] == 0
+
+
+def test_erase_copies_counts_what_it_could_not_check(ws, monkeypatch, t2_key):
+    t2 = ws / "memory/tier2-internal/s_x.md"
+    t2.parent.mkdir(parents=True)
+    t2.write_text("t-abc123\n")
+    backups.start(ws, "a").save(t2)
+    monkeypatch.delenv("MEMORY_MANAGER_KEY")
+    assert backups.erase_copies(ws, ["t-abc123"]) == {"erased": 0, "backups": [], "unchecked": 1}

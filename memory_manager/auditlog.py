@@ -19,6 +19,7 @@ from typing import Any
 
 from . import tree
 from .clock import now
+from .fsio import make_dirs
 
 LOG_NAME = "gate-audit.jsonl"
 SALT_NAME = "audit-salt"
@@ -35,7 +36,7 @@ def _salt(ws: Path) -> bytes:
     try:
         return path.read_bytes()
     except FileNotFoundError:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_dirs(path.parent)
         salt = os.urandom(32)
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -69,7 +70,7 @@ def append(ws: Path, decision: Any) -> dict[str, Any]:
               "categories": decision.categories, "summary": summary,
               "chars": decision.chars, "hash": content_hash(ws, decision.content_hash)}
     path = log_path(ws)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_dirs(path.parent)
     line = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     try:

@@ -769,6 +769,13 @@ def _on_acquire(workspace: Path) -> None:
     """Taken the workspace lock: remove dead staging files, then roll back interrupted changes."""
     fsio.sweep_staging(workspace)
     root = backup_root(workspace)
+    # Older versions left 0644/0755 modes: once per workspace, every level of
+    # the backups; the small .cache and .state folders on every run.
+    marker = root / ".modes-v2"
+    deep = root.is_dir() and not marker.exists()
+    fsio.tighten_private(workspace, deep_backups=deep)
+    if deep:
+        atomic_write(marker, b"", mode=0o600)
     if root.is_dir():
         for name in os.listdir(root):
             if name.startswith(TRASH_PREFIX):  # a retention deletion cut short

@@ -112,6 +112,40 @@ def _private_parents(folder: Path) -> None:
             os.chmod(path, 0o700)
 
 
+def tighten_private(workspace: Path, deep_backups: bool = False) -> int:
+    """Make files under ``memory/.cache`` and ``memory/.state`` 0600 and their folders 0700.
+
+    Also ``.memory-backup`` and what sits directly in it (every level with
+    ``deep_backups``). For workspaces written before these modes were the
+    rule; symlinks are left alone. Returns the number of modes changed.
+    """
+    paths = tree.Tree(Path(workspace))
+    changed = 0
+
+    def fix(path: Path, want: int) -> None:
+        nonlocal changed
+        with contextlib.suppress(OSError):
+            if not path.is_symlink() and stat.S_IMODE(path.stat().st_mode) != want:
+                os.chmod(path, want)
+                changed += 1
+
+    for top, deep in ((paths.cache, True), (paths.state, True), (paths.backups, deep_backups)):
+        if top.is_symlink() or not top.is_dir():
+            continue
+        fix(top, 0o700)
+        if not deep:
+            for item in top.iterdir():
+                fix(item, 0o700 if item.is_dir() else 0o600)
+            continue
+        for dirpath, dirnames, filenames in os.walk(top):
+            dirnames[:] = [d for d in dirnames if not os.path.islink(os.path.join(dirpath, d))]
+            for name in dirnames:
+                fix(Path(dirpath) / name, 0o700)
+            for name in filenames:
+                fix(Path(dirpath) / name, 0o600)
+    return changed
+
+
 def make_dirs(folder: Path) -> None:
     """Create ``folder`` with its parents (one crash-hook step each); private folders 0700."""
     _private_parents(Path(folder))

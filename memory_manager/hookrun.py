@@ -224,7 +224,9 @@ def record_usage(ws: pathlib.Path, key: str, usage, cfg: dict) -> None:
     doc = {"v": 1, "at": now().isoformat(timespec="seconds"), "event": key,
            "session": usage.session_key, "used": usage.used, "window": usage.window,
            "percent": usage.percent, "source": usage.source}
-    state.mkdir(parents=True, exist_ok=True)
+    from memory_manager.fsio import make_dirs
+
+    make_dirs(state)  # private: 0700 (issue 10)
     rotate_if_large(state / USAGE_NAME, USAGE_MAX_BYTES)
     fd = os.open(state / USAGE_NAME, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     try:
@@ -260,12 +262,14 @@ def spawn_maintenance(ws: pathlib.Path, key: str, only: str | None = None) -> in
     import subprocess
 
     log_dir = tree.Tree(ws).state
-    log_dir.mkdir(parents=True, exist_ok=True)
+    from memory_manager.fsio import make_dirs
+
+    make_dirs(log_dir)  # private: 0700 (issue 10)
     cmd = [sys.executable, str(BUNDLE / "scripts" / "maintain.py"), "--workspace", str(ws), "--event", key]
     if only:
         cmd += ["--only", only]
     rotate_if_large(log_dir / MAINTAIN_LOG, MAINTAIN_LOG_MAX_BYTES)
-    with open(log_dir / MAINTAIN_LOG, "ab") as log:
+    with open(os.open(log_dir / MAINTAIN_LOG, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600), "ab") as log:
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                                 start_new_session=True, close_fds=True)
     return proc.pid

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from . import textproc, tree, units
+from .fsio import make_dirs
 
 INDEX_RELPATH = tree.Tree(Path()).recall_index
 SCHEMA_VERSION = 1
@@ -254,6 +255,10 @@ def _connect(path: Path) -> sqlite3.Connection:
     # Rollback journal (SQLite's default), not WAL: a WAL index keeps -wal/-shm files
     # whose names a rebuild could not replace safely while another process reads.
     conn = sqlite3.connect(str(path), timeout=30, isolation_level=None)
+    # The index holds the text of every entry: private, like all of memory/.cache
+    # (issue 10). SQLite gives its journal file the database's mode.
+    with contextlib.suppress(OSError):
+        os.chmod(path, 0o600)
     conn.execute("PRAGMA synchronous=NORMAL")
     return conn
 
@@ -378,7 +383,7 @@ def _open_index(ws: Path, refresh: bool = True) -> RecallIndex:
             SQLite stayed busy beyond its 30 s timeout.
     """
     path = index_path(ws)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_dirs(path.parent)
     if path.exists():
         try:
             return _try_open(ws, path, refresh)

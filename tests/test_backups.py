@@ -453,3 +453,45 @@ def test_erase_copies_counts_what_it_could_not_check(ws, monkeypatch, t2_key):
     backups.start(ws, "a").save(t2)
     monkeypatch.delenv("MEMORY_MANAGER_KEY")
     assert backups.erase_copies(ws, ["t-abc123"]) == {"erased": 0, "backups": [], "unchecked": 1}
+
+
+def test_modes_left_by_older_versions_are_tightened_by_the_next_writer(ws):
+    (ws / "memory/.state").mkdir(parents=True)
+    (ws / "memory/.cache").mkdir()
+    (ws / "memory/.state/cleanup.log").write_text("old log")
+    (ws / "memory/.cache/recall-index.sqlite").write_text("x")
+    old = backups.backup_root(ws) / "20260101T000000Z" / "files"
+    old.mkdir(parents=True)
+    (old / "AGENTS.md").write_text("copy")
+    for path in [ws / "memory/.state", ws / "memory/.cache", *old.parents, *ws.rglob("*")]:
+        if str(path).startswith(str(ws)) and not path.is_symlink():
+            path.chmod(0o755 if path.is_dir() else 0o644)
+    with fsio.workspace_lock(ws):
+        pass
+    for top in (backups.backup_root(ws), ws / "memory/.state", ws / "memory/.cache"):
+        for path in [top, *top.rglob("*")]:
+            assert stat.S_IMODE(path.stat().st_mode) == (0o700 if path.is_dir() else 0o600), path
+
+
+def test_cleanup_and_recall_leave_private_folders_private(ws, run_script, t2_key):
+    (ws / "AGENTS.md").write_text("# Rules\n")
+    assert run_script("init", "--yes", "--no-hooks").code == 0
+    assert run_script("memory", "write", "--topic", "Release", "--change", "tagged v2").code == 0
+    assert run_script("memory", "recall", "release").code == 0
+    assert run_script("cleanup").code == 0
+    tops = [backups.backup_root(ws), ws / "memory/.state", ws / "memory/.cache"]
+    assert all(top.is_dir() for top in tops)
+    for top in tops:
+        for path in [top, *top.rglob("*")]:
+            assert stat.S_IMODE(path.stat().st_mode) == (0o700 if path.is_dir() else 0o600), path
+
+
+def test_cleanup_applies_the_retention_policy(ws, monkeypatch):
+    from memory_manager.cleanup import run_cleanup
+
+    (ws / "memory/daily").mkdir(parents=True)
+    made = _aged(ws, monkeypatch, 22, "2026-01-01")
+    monkeypatch.setenv("MEMORY_MANAGER_NOW", "2026-06-01T00:00:00Z")
+    report = run_cleanup(ws, load_config(ws))
+    assert [(a.step, a.path) for a in report.actions] == [("backup-retention", f".memory-backup/{i}") for i in made[:2]]
+    assert [d["id"] for d in backups.list_backups(ws)] == made[2:]

@@ -60,9 +60,10 @@ INDEX_FILES = tree.INDEX_FILES
 INDEX_TITLES = {"daily": {"zh": "# 记忆索引", "en": "# Memory Index"},
                 "knowledge": {"zh": "# 知识库索引", "en": "# Knowledge Index"}}
 
-_HEADING = re.compile(r"^## \[(\d{4}-\d{2}-\d{2})\] (.+?)\s*$")
-_ID = re.compile(r"^<!--\s*id:\s*([A-Za-z0-9_-]+)\s*-->\s*$")
-_PINNED = re.compile(r"^<!--\s*pinned\s*-->\s*$")
+_BRACKET = re.compile(r"^\[(\d{4}-\d{2}-\d{2})\]\s*(.*)$")
+_DAY_START = re.compile(r"^\[?(\d{4}-\d{2}-\d{2})\]?(?![\d])")
+_ID = re.compile(r"^\s*<!--\s*id:\s*([A-Za-z0-9_.:-]+)\s*-->\s*$")
+_PINNED = re.compile(r"^\s*<!--\s*pinned\s*-->\s*$", re.I)
 _ITEM = re.compile(r"^\s*[-*]\s*(因|改|待|Cause|Change|Todo)\s*[:：]\s?(.*)$", re.I)
 _DATE_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})\.md$")
 
@@ -249,6 +250,10 @@ class DailySection:
     end: int
     path: Path | None = None
     other: list[str] = field(default_factory=list)
+    #: character offsets of the whole section in the file's text: the heading
+    #: line up to the next section (trailing blank lines included). Forget
+    #: removes exactly these characters.
+    span: tuple[int, int] = (0, 0)
 
     def lines_of(self, kind: str) -> list[str]:
         """Return the texts of ``kind`` (``cause``/``change``/``todo``) in order."""
@@ -262,41 +267,121 @@ class DailySection:
                 "path": self.path.as_posix() if self.path else None}
 
 
-def parse_daily(text: str, path: Path | None = None) -> list[DailySection]:
-    """Parse the sections of a daily note (``\\n`` endings).
+@dataclass
+class Chunk:
+    """A piece of a Markdown note between two section breaks.
 
-    Lines before the first section heading are not part of any section. A
-    section without an id comment gets its computed stable id.
+    ``level`` is 0 for text before the first heading, 1 for a ``# title``
+    and what follows it, 2 for a ``## section``; ``title`` is the heading
+    text (None at level 0). ``start``/``body``/``end`` are character offsets
+    (heading line, first line after it, start of the next chunk);
+    ``line``/``end_line`` the same as 0-based line numbers.
     """
-    lines = text.split("\n")
+
+    level: int
+    title: str | None
+    start: int
+    body: int
+    end: int
+    line: int
+    end_line: int
+    #: line numbers (relative to ``line``) that lie inside a fenced code block
+    fenced: frozenset[int] = frozenset()
+
+
+def split_chunks(text: str, offset: int = 0) -> list[Chunk]:
+    """Split ``text[offset:]`` (``\n`` endings) at its ``#`` and ``##`` headings.
+
+    Headings inside fenced code blocks (a shell comment, say) are not
+    breaks (CommonMark: a fence runs to the closing fence of the same kind,
+    or to the end of the file). ``###`` and deeper stay inside their
+    section. Every character from ``offset`` on belongs to exactly one chunk.
+    """
+    from .markdown import fenced_lines, heading_of
+
+    lines = text[offset:].split("\n")
+    fenced = fenced_lines(lines)
+    base_line = text[:offset].count("\n")
+    chunks: list[Chunk] = []
+    cur = Chunk(0, None, offset, offset, len(text), base_line, base_line + len(lines))
+    cur_fenced: set[int] = set()
+    pos = offset
+    for n, line in enumerate(lines):
+        found = None if fenced[n] else heading_of(line)
+        if found is not None and found[0] <= 2:
+            cur.end, cur.end_line, cur.fenced = pos, base_line + n, frozenset(cur_fenced)
+            chunks.append(cur)
+            body = min(len(text), pos + len(line) + 1)
+            cur = Chunk(found[0], found[1], pos, body, len(text), base_line + n, base_line + len(lines))
+            cur_fenced = set()
+        elif fenced[n]:
+            cur_fenced.add(base_line + n - cur.line)
+        pos += len(line) + 1
+    cur.fenced = frozenset(cur_fenced)
+    chunks.append(cur)
+    # the leading chunk is kept only when it holds something
+    if chunks[0].level == 0 and chunks[0].end == chunks[0].start:
+        chunks.pop(0)
+    return chunks
+
+
+def _day_of_name(path: Path | str | None) -> str | None:
+    if path is None:
+        return None
+    m = _DAY_START.match(Path(path).name)
+    return m.group(1) if m else None
+
+
+def parse_daily(text: str, path: Path | None = None) -> list[DailySection]:
+    """Parse the sections of a daily note (``\n`` endings).
+
+    A section is a ``##`` heading outside code fences: ``## [YYYY-MM-DD]
+    topic`` (the Memory Master form), or ``## topic`` dated by the ``#
+    YYYY-MM-DD`` title above it or, failing that, by the file name. It runs
+    to the next ``#``/``##`` heading outside a fence. Items are ``- `` or
+    ``* `` bullets labelled 因/改/待 or Cause/Change/Todo (any case, ``:`` or
+    ``：``). ``<!-- id: … -->`` and ``<!-- pinned -->`` (any case) are read on
+    their own lines. Without an id comment a section's id is
+    :func:`daily_id` of its date and topic (a repeat of the same date and
+    topic in one file is told apart by its occurrence number).
+    """
+    all_lines = text.split("\n")
     sections: list[DailySection] = []
-    current: DailySection | None = None
-    for number, line in enumerate(lines):
-        head = _HEADING.match(line)
-        if head or line.startswith("# ") or (line.startswith("## ") and not head):
-            if current is not None:
-                current.end = number
-                sections.append(current)
-                current = None
-        if head:
-            day, topic = head.group(1), head.group(2)
-            current = DailySection(day, topic, daily_id(day, topic), False, [], number, len(lines), path)
+    running = _day_of_name(path)
+    seen: dict[tuple[str, str], int] = {}
+    for chunk in split_chunks(text):
+        if chunk.level == 1:
+            title_day = _DAY_START.match(chunk.title or "")
+            if title_day:
+                running = title_day.group(1)
             continue
-        if current is None:
+        if chunk.level != 2:
             continue
-        if m := _ID.match(line):
-            current.id = m.group(1)
-        elif _PINNED.match(line):
-            current.pinned = True
-        elif m := _ITEM.match(line):
-            current.items.append((_label_kind(m.group(1)), m.group(2).rstrip()))
-        elif line.strip():
-            current.other.append(line)
-    if current is not None:
-        sections.append(current)
-    for section in sections:  # trailing blank lines belong to the gap, not the section
-        while section.end > section.start + 1 and not lines[section.end - 1].strip():
-            section.end -= 1
+        head = _BRACKET.match(chunk.title or "")
+        day, topic = (head.group(1), head.group(2).strip()) if head else (running, (chunk.title or "").strip())
+        if not day or not topic:
+            continue
+        occurrence = seen.get((day, topic), 0)
+        seen[(day, topic)] = occurrence + 1
+        ident = daily_id(day, topic if not occurrence else f"{topic}\n{occurrence}")
+        section = DailySection(day, topic, ident, False, [], chunk.line, chunk.end_line, path,
+                               span=(chunk.start, chunk.end))
+        explicit = False
+        for n in range(chunk.line + 1, chunk.end_line):
+            line = all_lines[n]
+            if (n - chunk.line) in chunk.fenced:
+                section.other.append(line)
+            elif (m := _ID.match(line)) and not explicit:
+                section.id, explicit = m.group(1), True
+            elif _PINNED.match(line):
+                section.pinned = True
+            elif m := _ITEM.match(line):
+                section.items.append((_label_kind(m.group(1)), m.group(2).rstrip()))
+            elif line.strip():
+                section.other.append(line)
+        while section.end > section.start + 1 and not all_lines[section.end - 1].strip():
+            section.end -= 1  # trailing blank lines belong to the gap (the span keeps them)
+        sections.append(section)
     return sections
 
 
@@ -306,11 +391,12 @@ def _item_line(kind: str, text: str, lang: str) -> str:
 
 
 def render_daily_section(day: str, topic: str, items: list[tuple[str, str]], lang: str,
-                         pinned: bool = False) -> str:
-    """Render a new section with the ``daily-entry.md`` template (no trailing newline)."""
+                         pinned: bool = False, other: list[str] = ()) -> str:
+    """Render a new section with the ``daily-entry.md`` template (no trailing newline);
+    ``other`` lines (free text, fenced code) follow the items as they are."""
     from .templates import render
 
-    lines = [_item_line(kind, text, lang) for kind, text in items]
+    lines = [_item_line(kind, text, lang) for kind, text in items] + list(other)
     if pinned:
         lines.insert(0, "<!-- pinned -->")
     return render("daily-entry.md", lang, date=day, topic=topic, id=daily_id(day, topic),
@@ -330,21 +416,25 @@ def ordered_items(cause: list[str], change: list[str], todo: list[str]) -> list[
 
 
 def merge_daily_text(text: str, day: str, topic: str, items: list[tuple[str, str]],
-                     lang: str) -> tuple[str, str, list[tuple[str, str]]]:
+                     lang: str, other: list[str] = (), pinned: bool = False) -> tuple[str, str, list[tuple[str, str]]]:
     """Add a section (or merge into the existing one) in daily-note ``text``.
 
     Returns ``(new_text, section_id, added_items)``; ``added_items`` is
     empty when every line was already there (the caller then writes nothing).
+    ``other`` lines (an import's free text and fenced code) go to the end of
+    a new section; in an existing one, only when none of them is there yet
+    (so a second import does not repeat a code block). Added ``other``
+    lines count as ``("other", line)`` in ``added_items``.
     Merging keeps every distinct line: a new line goes after the last line
     of its kind (or after the last line of an earlier kind), so the section
     stays in 因/改/待 order.
     """
     sections = [s for s in parse_daily(text) if s.date == day and s.topic == topic]
     if not sections:
-        block = render_daily_section(day, topic, items, lang)
+        block = render_daily_section(day, topic, items, lang, pinned, other)
         base = text.rstrip("\n")
         new_text = (base + "\n\n" if base else "") + block + "\n"
-        return new_text, daily_id(day, topic), list(items)
+        return new_text, daily_id(day, topic), list(items) + [("other", line) for line in other]
     section = sections[0]
     lines = text.split("\n")
     present = set(section.items)
@@ -364,6 +454,9 @@ def merge_daily_text(text: str, day: str, topic: str, items: list[tuple[str, str
         section.end += 1
         present.add((kind, value))
         added.append((kind, value))
+    if other and not any(line in section.other for line in other if line.strip()):
+        lines[section.end:section.end] = list(other)
+        added += [("other", line) for line in other]
     return "\n".join(lines), section.id, added
 
 
@@ -397,6 +490,150 @@ def iter_daily(ws: Path, problems: list[str] | None = None) -> Iterator[DailySec
                 problems.append(f"{path.name}: section [{section.date}] {section.topic!r}: "
                                 "not a real date (treated as undated)")
             yield section
+
+
+# ---------------------------------------------------------- notes as entries
+
+@dataclass
+class Entry:
+    """One unit of recall, show, forget and pruning, from any Markdown memory file.
+
+    ``path`` is workspace-relative (POSIX); ``ordinal`` the chunk's position
+    in the file; ``heading`` the heading text without ``#`` marks; ``date``
+    ``YYYY-MM-DD`` or None; ``id`` as :func:`parse_entries` assigns it;
+    ``kind`` the source kind; ``text`` the body without id/pinned comments;
+    ``span`` the character offsets of the whole entry in the file's ``\\n``
+    text (a knowledge entry spans its file); ``meta`` extra facts
+    (``bad_date``).
+    """
+
+    path: str
+    ordinal: int
+    heading: str
+    date: str | None
+    id: str
+    kind: str
+    text: str
+    tags: list[str] = field(default_factory=list)
+    pinned: bool = False
+    span: tuple[int, int] = (0, 0)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+_ID_ANY = re.compile(r"<!--\s*id:\s*([^\s>]+?)\s*-->")
+_PINNED_ANY = re.compile(r"<!--\s*pinned\s*-->", re.I)
+_DATE_IN_HEADING = re.compile(r"\[(\d{4}-\d{2}-\d{2})\]")
+
+
+def stable_id(path: str, heading: str, occurrence: int) -> str:
+    """Return the id ``h-<12 hex>`` of SHA-1(path, heading, occurrence): for a section
+    of a file that is not a daily note or knowledge entry and carries no id comment.
+
+    Stable as long as the file is not renamed and the heading not edited.
+    """
+    digest = hashlib.sha1(f"{path}\n{heading}\n{occurrence}".encode("utf-8")).hexdigest()
+    return "h-" + digest[:12]
+
+
+def _clean(body: str) -> str:
+    return _PINNED_ANY.sub("", _ID_ANY.sub("", body)).strip()
+
+
+def _iso(value: Any) -> str | None:
+    day = parse_day(value)
+    return day.isoformat() if day else None
+
+
+def _bad(value: str | None) -> str | None:
+    return value if value and parse_day(value) is None else None
+
+
+def _comment_lines(text: str, chunk: Chunk) -> tuple[str | None, bool]:
+    """The id comment and pinned mark on their own lines of ``chunk`` (fences skipped)."""
+    ident, pinned = None, False
+    for n, line in enumerate(text[chunk.start:chunk.end].split("\n")):
+        if n == 0 and chunk.level or n in chunk.fenced:
+            continue
+        if ident is None and (m := _ID.match(line)):
+            ident = m.group(1)
+        elif _PINNED.match(line):
+            pinned = True
+    return ident, pinned
+
+
+def parse_entries(rel: str, kind: str, text: str) -> tuple[list[Entry], str | None]:
+    """Split one Markdown memory file into entries: the one reader of every note format.
+
+    Args:
+        rel: workspace-relative POSIX path (part of ``h-`` ids; its name may
+            carry the date).
+        kind: ``daily``, ``knowledge``, ``openclaw``, ``memory_md``,
+            ``summary``, ``library``, ``t1`` or ``t2`` (decrypted text).
+        text: the decoded file content, ``\\n`` endings.
+
+    Returns ``(entries, error)``. ``error`` says why a frontmatter is malformed
+    (then ``entries`` is empty: its raw lines are never shown as text) or a
+    malformed knowledge entry.
+
+    Ids: a knowledge entry has :func:`knowledge_id` of its key (frontmatter
+    ``id`` when given); a daily section has :func:`parse_daily`'s id; any
+    other section its ``<!-- id: … -->`` comment, else :func:`stable_id`.
+    """
+    name = Path(rel).name
+    try:
+        fm = split_frontmatter(text, name)
+    except MalformedFileError as exc:
+        return [], str(exc).removeprefix(f"{name}: ")
+    meta = fm.meta
+    name_day = _day_of_name(rel)
+    extra: dict[str, Any] = {}
+    if _bad(name_day):
+        extra["bad_date"] = name_day
+    file_date = _iso(name_day) or _iso(meta.get("created") or meta.get("date") or meta.get("updated"))
+    raw_tags = meta.get("tags") or []
+    if isinstance(raw_tags, str):
+        raw_tags = [t for t in re.split(r"[,\s]+", raw_tags) if t]
+    tags = [str(t) for t in raw_tags] if isinstance(raw_tags, list) else []
+    stem = Path(rel).stem
+
+    if kind == "knowledge":
+        try:
+            entry = parse_knowledge(text, Path(rel))
+        except MalformedFileError as exc:
+            return [], str(exc).removeprefix(f"{name}: ")
+        body = text[fm.body_offset:]
+        h1 = next((c.title for c in split_chunks(body) if c.level == 1 and c.title), None)
+        heading = (entry.key if "key" in meta else None) or h1 or stem
+        pinned = entry.pinned or any(_PINNED.match(line) for line in body.split("\n"))
+        return [Entry(rel, 0, heading, file_date, entry.id, kind, _clean(body), entry.tags, pinned,
+                      (0, len(text)), extra)], None
+
+    daily = {s.span[0]: s for s in parse_daily(text, Path(rel))} if kind == "daily" else {}
+    out: list[Entry] = []
+    seen: dict[str, int] = {}
+    for ordinal, chunk in enumerate(split_chunks(text, fm.body_offset)):
+        body = text[chunk.body:chunk.end] if chunk.level else text[chunk.start:chunk.end]
+        if chunk.level < 2 and not _clean(body):
+            continue  # a bare "# title" (or blank lines) is no entry of its own
+        heading = chunk.title if chunk.level else stem
+        ident, pinned = _comment_lines(text, chunk)
+        here = dict(extra)
+        section = daily.get(chunk.start)
+        if section is not None:
+            ident, pinned, date = section.id, section.pinned, _iso(section.date)
+            if _bad(section.date):
+                here["bad_date"] = section.date
+        else:
+            occurrence = seen.get(heading, 0)
+            seen[heading] = occurrence + 1
+            ident = ident or stable_id(rel, heading, occurrence)
+            hd = _DATE_IN_HEADING.search(heading)
+            date = (_iso(hd.group(1)) if hd else None) or file_date
+            if hd and _bad(hd.group(1)):
+                here["bad_date"] = hd.group(1)
+        out.append(Entry(rel, ordinal, heading, date, ident, kind, _clean(body), list(tags),
+                         pinned or meta.get("pinned") is True, (chunk.start, chunk.end), here))
+    return out, None
 
 
 # ------------------------------------------------------------------- knowledge

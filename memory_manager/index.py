@@ -37,7 +37,7 @@ from . import textproc, tree, units
 from .fsio import make_dirs
 
 INDEX_RELPATH = tree.Tree(Path()).recall_index
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: ids from entries.parse_entries; files.error names malformed files
 #: Bits of an entry rowid holding its position within the file.
 POS_BITS = 20
 #: Files modified this close (ns) to their indexing time are re-hashed.
@@ -48,7 +48,7 @@ BM25_K1, BM25_B = 1.2, 0.75
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT);
 CREATE TABLE IF NOT EXISTS files(file_no INTEGER PRIMARY KEY, path TEXT UNIQUE, kind TEXT,
-                   mtime_ns INTEGER, size INTEGER, sha TEXT, indexed_ns INTEGER);
+                   mtime_ns INTEGER, size INTEGER, sha TEXT, indexed_ns INTEGER, error TEXT);
 CREATE TABLE IF NOT EXISTS entries(rowid INTEGER PRIMARY KEY, file_no INTEGER, path TEXT, ordinal INTEGER,
                      id TEXT, heading TEXT, date TEXT, kind TEXT, tags TEXT, tag_terms TEXT,
                      pinned INTEGER, text TEXT, span_start INTEGER, span_end INTEGER, ntok INTEGER);
@@ -156,14 +156,15 @@ class RecallIndex:
         row = self.conn.execute("SELECT file_no FROM files WHERE path=?", (rel,)).fetchone()
         if row:
             self._drop_file(row[0])
+        error = None
         try:
             text = decode_text(data, rel).text
-            entries = units.parse_text(rel, kind, text)
+            entries, error = units.parse_file(rel, kind, text)
         except UnreadableFileError:
             entries = []  # not UTF-8: nothing to recall, but remember the file so it is not re-read
         cur = self.conn.execute(
-            "INSERT INTO files(path, kind, mtime_ns, size, sha, indexed_ns) VALUES (?,?,?,?,?,?)",
-            (rel, kind, mtime, size, hashlib.sha256(data).hexdigest(), now_ns))
+            "INSERT INTO files(path, kind, mtime_ns, size, sha, indexed_ns, error) VALUES (?,?,?,?,?,?,?)",
+            (rel, kind, mtime, size, hashlib.sha256(data).hexdigest(), now_ns, error))
         file_no = cur.lastrowid
         rows, fts_rows = [], []
         for pos, e in enumerate(entries[: (1 << POS_BITS) - 1]):
@@ -180,6 +181,10 @@ class RecallIndex:
         self.conn.executemany("INSERT INTO fts(rowid, terms) VALUES (?, ?)", fts_rows)
 
     # -- queries -------------------------------------------------------------------
+    def malformed(self) -> list[tuple[str, str]]:
+        """Return ``(path, why)`` for each indexed file the reader refused (malformed frontmatter)."""
+        return list(self.conn.execute("SELECT path, error FROM files WHERE error IS NOT NULL ORDER BY path"))
+
     def bm25(self, terms: list[str]) -> dict[int, float]:
         """Return ``{rowid: BM25}`` (positive, larger is better) for every entry matching any term."""
         if not terms:

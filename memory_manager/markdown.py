@@ -49,6 +49,14 @@ def is_heading(line: str) -> bool:
     return _HEADING.match(line) is not None
 
 
+def heading_of(line: str) -> tuple[int, str] | None:
+    """Return ``(level, title)`` when ``line`` is an ATX heading, else None (fences not considered)."""
+    match = _HEADING.match(line)
+    if match is None:
+        return None
+    return len(match.group(1)), (match.group(2) or "").strip()
+
+
 def headings(lines: list[str]) -> list[Heading]:
     """Return every ATX heading outside code fences, in order."""
     fenced = fenced_lines(lines)

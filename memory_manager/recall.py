@@ -110,7 +110,8 @@ def _t2_bm25(entries: list, terms: list[str], idx) -> dict[int, float]:
 
 def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, track: bool = True, *,
            disabled: Iterable[str] = (), neighbour_share: float | None = None, index=None,
-           approved: bool = False, t2_stats: dict[str, int] | None = None) -> list[Hit]:
+           approved: bool = False, t2_stats: dict[str, int] | None = None,
+           malformed: list[dict[str, str]] | None = None) -> list[Hit]:
     """Return the ``top_k`` entries best matching ``query``, best first.
 
     Args:
@@ -129,6 +130,9 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
             recall; without it T2 entries are only counted.
         t2_stats: filled with T2 counts: ``held`` (needs approval),
             ``locked`` (no key), ``refused`` (the gate said no), ``included``.
+        malformed: filled with ``{"file", "error"}`` for each memory file
+            that was not searched because it is malformed (bad frontmatter):
+            its text is never shown as a snippet, and nothing is rewritten.
 
     Returns a list of :class:`Hit`; empty when nothing matches.
 
@@ -160,6 +164,8 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
     track = track and set_up
     idx = index if not own_index else open_index(ws) if set_up else open_scratch_index(ws)
     try:
+        if malformed is not None:
+            malformed.extend({"file": path, "error": why} for path, why in idx.malformed())
         found = idx.bm25_rows(terms)
         cand = {r: (ident, day, tt) for r, _, ident, day, tt in found}
         bm = {r: s for r, s, *_ in found}

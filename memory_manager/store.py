@@ -89,14 +89,20 @@ def _gate(ws: Path, operation: str, text: str, *, source: str, sensitivity: str 
 # ------------------------------------------------------------------ daily
 
 def _write_daily_locked(ws: Path, cfg: dict[str, Any], day: str, topic: str,
-                        items: list[tuple[str, str]]) -> tuple[Path, str, list[tuple[str, str]], bool]:
-    """Append/merge a section; the caller holds the lock and rebuilds indexes."""
+                        items: list[tuple[str, str]], other: list[str] = (),
+                        pinned: bool = False) -> tuple[Path, str, list[tuple[str, str]], bool]:
+    """Append/merge a section; the caller holds the lock and rebuilds indexes.
+
+    ``other`` are lines that are not items (free text, fenced code: an import
+    gives them back), added at the end of the section when not already there.
+    """
     ensure_tree(ws)
     path = safe_target(ws, entries.memory_dir(ws) / entries.DAILY_DIR / f"{day}.md")
     like = read_text(path) if path.exists() else None
     old = like.text if like else ""
     existed = any(s.date == day and s.topic == topic for s in entries.parse_daily(old))
-    new_text, ident, added = entries.merge_daily_text(old, day, topic, items, entries.language(cfg))
+    new_text, ident, added = entries.merge_daily_text(old, day, topic, items, entries.language(cfg),
+                                                      list(other), pinned)
     if added:
         atomic_write_text(path, new_text, like)
     return path, ident, added, existed
@@ -328,8 +334,30 @@ def _kind_of(ws: Path, path: Path) -> str:
     return "other"
 
 
+def find_entry(ws: Path, ident: str) -> Ref | None:
+    """Find the entry with id ``ident`` in every file recall reads (same reader, same ids).
+
+    Returns a :class:`Ref` whose ``item`` is an :class:`entries.Entry`, or None.
+    """
+    from .fsio import decode_text
+    from .units import scan_sources
+
+    for relpath, kind, item in scan_sources(Path(ws)):
+        try:
+            text = decode_text(Path(item.path).read_bytes(), relpath).text
+        except (OSError, MalformedFileError, UnicodeDecodeError, ValueError):
+            continue
+        except Exception:  # UnreadableFileError: not UTF-8, holds no entry
+            continue
+        for entry in entries.parse_entries(relpath, kind, text)[0]:
+            if entry.id == ident:
+                return Ref(kind, Path(ws) / relpath, entry)
+    return None
+
+
 def resolve(ws: Path, ref: str) -> Ref:
-    """Find an entry by id (``d-``, ``k-``, ``t-``), knowledge key, or path.
+    """Find an entry by id (any id recall returns: ``d-``, ``k-``, ``t-``, ``h-`` or
+    an id comment), knowledge key, or path.
 
     A path may be relative to the workspace or to ``memory/``, or absolute;
     it must lie inside ``memory/``.
@@ -352,6 +380,10 @@ def resolve(ws: Path, ref: str) -> Ref:
         for entry in tiers.iter_t2_entries(ws):
             if entry.id == ref and not entry.error:
                 return Ref("t2", entry.path, entry)
+    if re.fullmatch(r"[A-Za-z0-9_.:-]+", ref) and not ref.endswith(".md"):
+        found = find_entry(ws, ref)
+        if found is not None:
+            return found
     root = entries.memory_dir(ws)
     candidates = [Path(ref)] if Path(ref).is_absolute() else [ws / ref, root / ref]
     if "/" not in ref and "\\" not in ref:
@@ -377,13 +409,17 @@ def show(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False,
     target = resolve(ws, ref)
     out: dict[str, Any] = {"kind": target.kind, "path": rel(ws, target.path)}
     tier = None
-    if target.kind == "daily" and target.item is not None:
+    if isinstance(target.item, entries.DailySection):
         section = target.item
         out.update(section.as_dict(), path=rel(ws, target.path))
-        lines = read_text(target.path).text.split("\n")[section.start:section.end]
-        text = "\n".join(lines)
+        text = read_text(target.path).text[section.span[0]:section.span[1]].rstrip("\n")
+    elif isinstance(target.item, entries.Entry) and target.kind != "knowledge":
+        item = target.item
+        out.update(id=item.id, heading=item.heading, date=item.date, pinned=item.pinned)
+        text = read_text(target.path).text[item.span[0]:item.span[1]].rstrip("\n")
     elif target.kind == "knowledge":
-        entry = target.item or entries.read_knowledge(target.path)[0]
+        entry = target.item if isinstance(target.item, entries.KnowledgeEntry) else \
+            entries.read_knowledge(target.path)[0]
         out.update(entry.as_dict(), path=rel(ws, target.path))
         text = entry.body
     elif target.kind == "t2":
@@ -401,13 +437,14 @@ def show(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False,
     return out
 
 
-def _remove_section(text: str, section: entries.DailySection) -> str:
-    lines = text.split("\n")
-    start, end = section.start, section.end
-    while end < len(lines) and not lines[end].strip():
-        end += 1
-    del lines[start:end]
-    return "\n".join(lines).rstrip("\n") + "\n" if any(l.strip() for l in lines) else ""
+def _section_now(text: str, target: Ref) -> tuple[int, int] | None:
+    """The span of ``target``'s section in the file's current ``text``, or None when it is gone."""
+    item = target.item
+    if isinstance(item, entries.DailySection):
+        found = [s.span for s in entries.parse_daily(text, target.path) if s.id == item.id]
+    else:
+        found = [e.span for e in entries.parse_entries(item.path, target.kind, text)[0] if e.id == item.id]
+    return found[0] if found else None
 
 
 def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -> dict[str, Any]:
@@ -421,17 +458,20 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
         NotFoundError, GateDecisionError, BadInputError.
     """
     target = resolve(ws, ref)
-    if target.kind in ("openclaw", "other"):
+    if target.kind not in ("daily", "knowledge", "t2", "t1"):
         raise BadInputError(f"{rel(ws, target.path)} is not an entry of this store (OpenClaw's own notes are never changed)")
     # The gate sees the content being deleted (AANA: show what is changed);
     # a delete is never refused for its content, only held for approval.
-    if target.kind == "daily" and target.item is not None:
+    if isinstance(target.item, entries.DailySection):
         summary = "\n".join([target.item.topic] + [t for _, t in target.item.items])
+    elif isinstance(target.item, entries.Entry) and target.kind != "knowledge":
+        summary = f"{target.item.heading}\n{target.item.text}"
     elif target.kind == "t2":
         summary = f"T2 entry {rel(ws, target.path)} (encrypted)"
     elif target.kind == "knowledge":
         try:
-            entry = target.item or entries.read_knowledge(target.path)[0]
+            entry = target.item if isinstance(target.item, entries.KnowledgeEntry) else \
+                entries.read_knowledge(target.path)[0]
             summary = f"{entry.key}: {entry.body}"
         except MalformedFileError:  # a malformed entry can still be deleted
             summary = read_text(target.path).text
@@ -444,11 +484,13 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
         backup.save(target.path)
         removed = "file"
         if target.kind == "daily" and target.item is not None:
+            # Exactly the section's characters go (heading to the next section);
+            # every other byte of the note stays as it was.
             like = read_text(target.path)
-            sections = [s for s in entries.parse_daily(like.text) if s.id == target.item.id]
-            if not sections:
+            span = _section_now(like.text, target)
+            if span is None:
                 raise NotFoundError(f"entry {ref} changed meanwhile; nothing deleted")
-            new_text = _remove_section(like.text, sections[0])
+            new_text = like.text[:span[0]] + like.text[span[1]:]
             if new_text.strip():
                 atomic_write_text(target.path, new_text, like)
                 removed = "section"

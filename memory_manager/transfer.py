@@ -37,7 +37,10 @@ from .names import validate_heading_topic, validate_key, validate_name, validate
 from .store import OPENCLAW_NOTE, _gate, _learn_locked, _tags, _write_daily_locked, ensure_tree, rel, safe_target
 
 EXPORT_FORMAT = "cmm-export"
-EXPORT_VERSION = 1
+#: 2 adds ``other`` to daily items (the section's lines that are not 因/改/待
+#: items: free text, fenced code), so an export/import round trip keeps them.
+#: Version 1 documents are still read (no ``other``).
+EXPORT_VERSION = 2
 
 
 def collect(ws: Path) -> tuple[dict[str, Any], list[str]]:
@@ -49,7 +52,6 @@ def collect(ws: Path) -> tuple[dict[str, Any], list[str]]:
     for section in entries.iter_daily(ws, problems):
         item = section.as_dict()
         item.pop("path")
-        item.pop("other")
         doc["daily"].append(item)
     for entry in entries.iter_knowledge(ws, problems):
         item = entry.as_dict()
@@ -179,7 +181,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
     if bool(source_file) == bool(from_openclaw):
         raise BadInputError("give an export FILE or --from-openclaw (one of them)")
     lang = entries.language(cfg)
-    daily_items: list[tuple[str, str, list[tuple[str, str]], str]] = []
+    daily_items: list[tuple[str, str, list[tuple[str, str]], str, list[str], bool]] = []
     knowledge_items: list[tuple[str, str, list[str], bool]] = []
     t1_items: list[tuple[str, dict[str, Any]]] = []
     t2_items: list[tuple[str, str]] = []
@@ -192,7 +194,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
                 continue
             cause = (f"从 OpenClaw 笔记导入：{tree.rel(path.name)}" if lang == "zh"
                      else f"Imported from OpenClaw note {tree.rel(path.name)}")
-            daily_items.append((day, topic, entries.ordered_items([cause], lines, []), tree.rel(path.name)))
+            daily_items.append((day, topic, entries.ordered_items([cause], lines, []), tree.rel(path.name), [], False))
         label = "OpenClaw notes"
     else:
         doc = _load_export(Path(source_file))
@@ -203,6 +205,9 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
                 topic = validate_heading_topic(str(item["topic"]))
                 items = entries.ordered_items(list(item.get("cause", [])), list(item.get("change", [])),
                                               list(item.get("todo", [])))
+                other = [str(line) for line in item.get("other", []) or []]
+                if any("\n" in line for line in other):
+                    raise BadInputError("'other' lines must not hold a line break")
             except (KeyError, TypeError, InvalidNameError) as exc:
                 problems.append(f"daily[{n}]: {exc}")
                 continue
@@ -211,10 +216,10 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
             if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) or parse_day(day) is None:
                 problems.append(f"daily[{n}]: {day!r} is not a real YYYY-MM-DD date (section not imported)")
                 continue
-            if not items:
+            if not items and not other:
                 problems.append(f"daily[{n}]: no lines")
                 continue
-            daily_items.append((day, topic, items, f"daily[{n}]"))
+            daily_items.append((day, topic, items, f"daily[{n}]", other, bool(item.get("pinned", False))))
         for n, item in enumerate(doc.get("knowledge", [])):
             try:
                 key = validate_key(str(item["key"]))
@@ -263,14 +268,14 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
     with workspace_lock(ws):
         ensure_tree(ws)
         backup = None
-        for day, topic, items, where in daily_items:
-            decision = gate.evaluate("import", topic + "\n" + "\n".join(t for _, t in items),
+        for day, topic, items, where, other, pinned in daily_items:
+            decision = gate.evaluate("import", "\n".join([topic, *(t for _, t in items), *other]),
                                      source="third_party", approved=approved, cfg=cfg, request=f"import {where}")
             gate.record(ws, decision)
             if not decision.allowed:
                 skipped.append(f"{where}: {decision.decision} ({'; '.join(decision.reasons)})")
                 continue
-            _, _, added, _ = _write_daily_locked(ws, cfg, day, topic, items)
+            _, _, added, _ = _write_daily_locked(ws, cfg, day, topic, items, other, pinned)
             counts["daily"] += 1 if added else 0
             counts["daily_lines"] += len(added)
         for key, body, tags, pinned in knowledge_items:

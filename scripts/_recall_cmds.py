@@ -41,10 +41,14 @@ def recall_cmd(query: str, top_k: int | None, no_track: bool, approved: bool, wo
         raise BadInputError("the query is empty")
     ws, cfg = _context(workspace, verbose)
     t2: dict[str, int] = {}
-    hits = recall(ws, query, cfg, top_k=top_k, track=not no_track, approved=approved, t2_stats=t2)
+    malformed: list[dict[str, str]] = []
+    hits = recall(ws, query, cfg, top_k=top_k, track=not no_track, approved=approved, t2_stats=t2,
+                  malformed=malformed)
     if json_:
-        emit_json({"query": query, "hits": [h.as_dict() for h in hits], "t2": t2})
+        emit_json({"query": query, "hits": [h.as_dict() for h in hits], "t2": t2, "malformed": malformed})
         return 0
+    for item in malformed:
+        stderr.print(f"warning: {item['file']}: {item['error']}; not searched (fix the file)", markup=False)
     if t2.get("held"):
         stdout.print(f"note: {t2['held']} T2 (internal) entries were not searched: reusing them needs the "
                      "user's approval; ask, then repeat with --approved", markup=False)

@@ -34,7 +34,7 @@ def test_export_needs_approval_and_keeps_t2_encrypted(ws, cfg, tmp_path):
     r = transfer.export(ws, cfg, out=out, approved=True)
     assert r["counts"] == {"daily": 1, "knowledge": 1, "tier1": 1, "tier2": 1}
     doc = json.loads(out.read_text(encoding="utf-8"))
-    assert doc["format"] == "cmm-export" and doc["version"] == 1
+    assert doc["format"] == "cmm-export" and doc["version"] == 2
     assert doc["daily"][0]["cause"] == ["混乱"] and doc["knowledge"][0]["body"] == "hooks 🎣"
     assert "偏好" not in out.read_text(encoding="utf-8")
     assert oct(out.stat().st_mode & 0o777) == "0o600"
@@ -80,7 +80,7 @@ def test_import_skips_a_secret_item_and_reports_it(ws, cfg, tmp_path):
 
 
 @pytest.mark.parametrize("content,fragment", [("{", "not valid JSON"), ('{"format": "x"}', "not a cmm-export"),
-                                              ('{"format": "cmm-export", "version": 2}', "version")])
+                                              ('{"format": "cmm-export", "version": 3}', "version")])
 def test_bad_export_files_are_bad_input(ws, cfg, tmp_path, content, fragment):
     path = tmp_path / "in.json"
     path.write_text(content)

@@ -1,7 +1,8 @@
 """Memory files -> entries: sections, ids, dates, tags, pinned flag, sources."""
 from pathlib import Path
 
-from memory_manager.units import parse_text, source_files, stable_id
+from memory_manager.entries import daily_id
+from memory_manager.units import parse_file, parse_text, source_files, stable_id
 
 DAILY = """# 2026-03-03
 
@@ -38,8 +39,8 @@ def test_daily_sections():
     first, second = entries
     assert first.id == "d-20260303-1a2b3c4d" and first.pinned and first.date == "2026-03-03"
     assert first.text == "- 因：飞书日报总是漏发\n- 改：配置机器人"
-    assert second.id == stable_id("memory/daily/2026-03-03.md", "Deploy notes", 0)
-    assert second.date == "2026-03-03"          # from the file name
+    assert second.id == daily_id("2026-03-03", "Deploy notes")  # a hand-written section of a daily note
+    assert second.date == "2026-03-03"          # from the "# date" title
     assert "## not a heading" in second.text    # fenced code is not a section break
     assert not second.pinned
     assert DAILY[first.span[0]:first.span[1]].startswith("## [2026-03-03] 记忆系统升级\n")
@@ -64,10 +65,11 @@ def test_duplicate_headings_get_distinct_ids():
     assert a.id != b.id
 
 
-def test_malformed_frontmatter_is_body():
-    (entry,) = parse_text("memory/knowledge/x.md", "knowledge", "---\n[unclosed\n---\nbody\n")
-    assert entry.meta["frontmatter_error"] == "frontmatter is not valid YAML (line 2)"
-    assert entry.tags == []
+def test_malformed_frontmatter_is_named_and_never_an_entry():
+    for kind in ("knowledge", "openclaw", "daily"):
+        found, error = parse_file("memory/knowledge/x.md", kind, "---\n[unclosed\n---\nbody\n")
+        assert (found, error) == ([], "frontmatter is not valid YAML (line 2)")
+    assert parse_text("memory/x.md", "openclaw", "---\nkey: 1\nno end\n") == []
 
 
 def test_source_files(ws: Path):

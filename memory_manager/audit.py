@@ -30,6 +30,7 @@ Report format: ``privacy-audit`` version 1 (``references/formats.md``).
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import re
 from dataclasses import asdict, dataclass, field
@@ -419,3 +420,59 @@ def audit_paths(ws: Path, paths: Iterable[Path | str], cfg: dict[str, Any]) -> A
     t2_paths = _audit_t2(ws, cfg, report, set(unique)) if unique else set()
     _audit_files(ws, sorted(unique.values(), key=lambda p: _rel(ws, p)), t2_paths, report)
     return _finish(report)
+
+
+# ---------------------------------------------------------------- the last run
+
+#: ``memory/.state/<LAST_NAME>``: the summary of the last whole-workspace audit
+#: (format ``cmm-audit-last`` v1, references/formats.md), read by the report.
+LAST_NAME = "privacy-audit.json"
+LAST_FORMAT = {"format": "cmm-audit-last", "version": 1}
+
+
+def record_last(ws: Path, report: AuditReport) -> Path | None:
+    """Keep the summary of ``report`` as the workspace's last audit; return its path.
+
+    Only a whole-workspace audit of a set-up workspace is kept (a folder
+    init.py never set up gets no ``memory/``). The document is the
+    ``privacy-audit`` report with the time (``at``) and without the
+    workspace path; a finding in decrypted T2 text keeps no excerpt (its
+    surroundings are T2 plaintext). Written atomically, mode 0600.
+
+    Raises:
+        FileWriteError: the file could not be written.
+    """
+    from .clock import now
+    from .fsio import atomic_write
+    from .workspace import is_set_up
+
+    if report.scope != "workspace" or not is_set_up(ws):
+        return None
+    doc = report.to_json()
+    doc.pop("workspace", None)
+    for key in ("findings", "notices"):
+        for item in doc[key]:
+            if item.get("decrypted"):
+                item["excerpt"] = None
+    doc = {**LAST_FORMAT, "at": now().isoformat(timespec="seconds"), "report": doc}
+    path = tree.Tree(Path(ws)).state_file(LAST_NAME)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, (json.dumps(doc, ensure_ascii=False, indent=1) + "\n").encode("utf-8"), mode=0o600)
+    return path
+
+
+def read_last(ws: Path) -> dict[str, Any] | None:
+    """Return the last audit kept by :func:`record_last` (``{"at", "report"}``), or None.
+
+    None when the audit never ran here, or the file is unreadable or of
+    another format or a newer version (readers ignore unknown keys).
+    """
+    try:
+        doc = json.loads(tree.Tree(Path(ws)).state_file(LAST_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(doc, dict) or doc.get("format") != LAST_FORMAT["format"] \
+            or not isinstance(doc.get("version"), int) or doc["version"] > LAST_FORMAT["version"] \
+            or not isinstance(doc.get("report"), dict):
+        return None
+    return doc

@@ -178,6 +178,26 @@ def last_run(ws: Path) -> datetime | None:
     return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
 
 
+def last_summary(ws: Path) -> dict[str, Any] | None:
+    """Return the last run's stamp: ``last_run`` (ISO 8601) and, when recorded,
+    ``archived``, ``deleted``, ``merged`` (counts) and ``log_line``; None when
+    cleanup never ran here (or the stamp is unreadable)."""
+    when = last_run(ws)
+    if when is None:
+        return None
+    try:
+        doc = json.loads((state_dir(ws) / STATE_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    out: dict[str, Any] = {"last_run": when.isoformat()}
+    for key in ("archived", "deleted", "merged"):
+        if isinstance(doc.get(key), int) and not isinstance(doc.get(key), bool):
+            out[key] = doc[key]
+    if isinstance(doc.get("log_line"), str):
+        out["log_line"] = doc["log_line"]
+    return out
+
+
 def is_due(ws: Path, cfg: dict[str, Any]) -> bool:
     """True when ``cleanup.interval_days`` (7, the Tiers seed) have passed since the last run."""
     previous = last_run(ws)
@@ -320,6 +340,11 @@ def purge_pii(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
         run.report.problems.append(f"{unchecked} T2 entries could not be checked for PII (no aes-gcm key)")
     if not run.dry:
         _remove_entries(run, purged, backup=False)
+        if purged:  # the cached HTML report may show what was purged: it goes too
+            from .report import drop_cached
+
+            if drop_cached(run.ws):
+                run.act("purge", tree.Tree(run.ws).report, "cached HTML report deleted")
     run.report.deleted += len(purged)
     return _without(t2, purged)
 
@@ -649,7 +674,9 @@ def run_cleanup(ws: Path, cfg: dict[str, Any], *, dry_run: bool = False, if_due:
         previous_log = log.read_bytes() if log.is_file() else b""
         atomic_write(log, previous_log + (report.log_line + "\n").encode("utf-8"), mode=0o600)
         entries.rebuild_indexes(ws, cfg, report.problems)
-        doc = dict(STATE_FORMAT, last_run=now().isoformat(timespec="seconds"))
+        # The counts are for the report's Health section (readers ignore unknown keys).
+        doc = dict(STATE_FORMAT, last_run=now().isoformat(timespec="seconds"), archived=report.archived,
+                   deleted=report.deleted, merged=report.merged, log_line=report.log_line)
         atomic_write(folder / STATE_NAME, (json.dumps(doc) + "\n").encode("utf-8"))
         retention = backups.retention(ws, cfg)
         for ident in retention["removed"]:

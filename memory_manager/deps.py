@@ -26,6 +26,11 @@ MODULES = {
     "snowballstemmer": "snowballstemmer",
 }
 REQUIREMENTS = BUNDLE_ROOT / "requirements.txt"
+#: The optional extra of ``memory.py report`` (charts and the page template):
+#: import name -> distribution name. Nothing else in the bundle needs them,
+#: so :func:`require` and ``init --install-deps`` leave them out.
+REPORT_MODULES = {"jinja2": "Jinja2", "matplotlib": "matplotlib"}
+REPORT_REQUIREMENTS = BUNDLE_ROOT / "requirements-report.txt"
 
 
 def install_command() -> list[str]:
@@ -34,6 +39,26 @@ def install_command() -> list[str]:
     if sys.prefix == sys.base_prefix:  # not in a virtual environment
         cmd.append("--user")
     return cmd + ["-r", str(REQUIREMENTS)]
+
+
+def report_install_command() -> list[str]:
+    """Return the pip command that installs the report's extra (``requirements-report.txt``)."""
+    return install_command()[:-1] + [str(REPORT_REQUIREMENTS)]
+
+
+def require_report() -> None:
+    """Check the report's extra is importable.
+
+    Raises:
+        MissingDependencyError: (exit 1) naming the missing distributions and
+            the one command that installs them.
+    """
+    from .errors import MissingDependencyError
+
+    absent = [dist for mod, dist in REPORT_MODULES.items() if importlib.util.find_spec(mod) is None]
+    if absent:
+        raise MissingDependencyError(f"the report needs {', '.join(absent)}; install with: "
+                                     + " ".join(report_install_command()))
 
 
 def missing() -> list[str]:

@@ -99,3 +99,10 @@ class MalformedFileError(MemoryManagerError):
     """A memory file cannot be parsed (bad frontmatter, wrong types)."""
 
     kind = "malformed"
+
+
+class MissingDependencyError(MemoryManagerError):
+    """An optional extra this command needs is not installed (exit 1); the
+    message names the one command that installs it."""
+
+    kind = "missing_dependencies"

@@ -235,6 +235,33 @@ def record_usage(ws: pathlib.Path, key: str, usage, cfg: dict) -> None:
         os.close(fd)
 
 
+def read_usage(ws: pathlib.Path) -> list[dict]:
+    """Return the usage records (``cmm-context-usage`` v1), oldest first.
+
+    Reads ``context-usage.jsonl.1`` (the rotated part, see
+    :data:`USAGE_MAX_BYTES`) and then ``context-usage.jsonl``. Each record is
+    the dict :func:`record_usage` wrote (``at``, ``event``, ``session``,
+    ``used``, ``window``, ``percent``, ``source``); lines that are not a JSON
+    object, carry another ``v`` or no ``at`` are skipped (a line cut by a
+    crash, a newer writer). A missing file reads as no records.
+    """
+    state = tree.Tree(ws).state
+    out: list[dict] = []
+    for name in (USAGE_NAME + ".1", USAGE_NAME):
+        try:
+            raw = (state / name).read_bytes()
+        except OSError:
+            continue
+        for line in raw.decode("utf-8", "replace").splitlines():
+            try:
+                doc = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(doc, dict) and doc.get("v") == 1 and isinstance(doc.get("at"), str):
+                out.append(doc)
+    return out
+
+
 def measure_for(event: dict):
     """Usage for the event: counts carried by the event when complete, else the store."""
     from memory_manager import context

@@ -33,6 +33,7 @@ store's ``entries.rebuild_indexes`` brings ``daily-index.md`` and
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -186,6 +187,30 @@ def _archive_comment(move: Move, archived_at: str) -> str:
                 parts={"time": round(move.item.time, 6), "access": round(move.item.access, 6),
                        "tags": round(move.item.tags, 6)})
     return "<!-- archived: " + json.dumps(meta, ensure_ascii=False).replace("--", "\\u002d\\u002d") + " -->"
+
+
+_ARCHIVED = re.compile(r"^<!-- archived: (\{.*\}) -->$", re.M)
+
+
+def read_archived(text: str) -> list[dict[str, Any]]:
+    """Return the metadata of each entry archived in ``text`` (an archive file), in order.
+
+    The reader of :func:`_archive_comment`'s ``cmm-archive`` v1 comment:
+    one dict per ``<!-- archived: {...} -->`` line (``id``, ``source``,
+    ``kind``, ``heading``, ``created``, ``archived``, ``reason``, ...).
+    Lines that do not parse, or of another format or a newer version, are
+    skipped.
+    """
+    out = []
+    for m in _ARCHIVED.finditer(text):
+        try:
+            meta = json.loads(m.group(1))
+        except ValueError:
+            continue
+        if isinstance(meta, dict) and meta.get("format") == ARCHIVE_FORMAT["format"] \
+                and isinstance(meta.get("version"), int) and meta["version"] <= ARCHIVE_FORMAT["version"]:
+            out.append(meta)
+    return out
 
 
 def prune(ws: Path, cfg: dict[str, Any], dry_run: bool = False, use_threshold: bool = True,

@@ -507,8 +507,14 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
         else:
             target.path.unlink()
         indexes = entries.rebuild_indexes(ws, cfg)
+        # The cached HTML report may show the forgotten entry (masked, but
+        # still its words): forgotten means gone from there too.
+        from .report import drop_cached
+
+        report_deleted = drop_cached(ws)
     return {"action": "forget", "ref": ref, "kind": target.kind, "path": rel(ws, target.path), "removed": removed,
-            "backup": backup.id, "indexes": [rel(ws, p) for p in indexes], "gate": decision.payload()}
+            "backup": backup.id, "indexes": [rel(ws, p) for p in indexes], "report_deleted": report_deleted,
+            "gate": decision.payload()}
 
 
 def check(ws: Path) -> list[str]:

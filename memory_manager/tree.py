@@ -14,7 +14,7 @@
         archive/                     what cleanup and prune moved aside
         daily-index.md, knowledge-index.md   derived indexes
         memory-manager.json          the workspace's config override
-        .cache/                      derived, rebuildable (recall index, bootstrap note)
+        .cache/                      derived, rebuildable (recall index, bootstrap note, report.html)
         .state/                      not derivable (gate audit log, usage, access)
 
 Every other module asks :class:`Tree` (or the constants below) for a path;
@@ -46,6 +46,9 @@ KNOWLEDGE_INDEX = "knowledge-index.md"
 #: The workspace's own config override (merged over the shipped config.json).
 OVERRIDE = "memory-manager.json"
 RECALL_INDEX = "recall-index.sqlite"
+#: The offline HTML report's default place (``memory.py report``): derived,
+#: so it lives in the cache; forget and cleanup's purge delete it.
+REPORT = "report.html"
 ACCESS = "access.json"
 #: OpenClaw's session summaries (``memory/summaries/``) and the Optimization
 #: seed's ``library/`` pages at the workspace root: read by recall, never written.
@@ -157,6 +160,11 @@ class Tree:
     def recall_index(self) -> Path:
         """``<ws>/memory/.cache/recall-index.sqlite``."""
         return self.cache / RECALL_INDEX
+
+    @property
+    def report(self) -> Path:
+        """``<ws>/memory/.cache/report.html``: the default HTML report."""
+        return self.cache / REPORT
 
     @property
     def access(self) -> Path:

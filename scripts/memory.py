@@ -16,10 +16,10 @@ def memory() -> None:
 
 
 def _register() -> None:
-    """Attach the verbs: store verbs (_store_cmds) and recall verbs (_recall_cmds)."""
+    """Attach the verbs: store (_store_cmds), recall (_recall_cmds) and report (_report_cmds)."""
     import importlib
 
-    for module_name in ("_store_cmds", "_recall_cmds"):
+    for module_name in ("_store_cmds", "_recall_cmds", "_report_cmds"):
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:

@@ -13,7 +13,7 @@ import click  # noqa: E402
 from rich.table import Table  # noqa: E402
 from rich.text import Text  # noqa: E402
 
-from memory_manager.audit import AuditReport, audit_workspace  # noqa: E402
+from memory_manager.audit import AuditReport, audit_workspace, record_last  # noqa: E402
 from memory_manager.cli import common_options, open_workspace, emit_json, handle_errors, run, stdout  # noqa: E402
 
 
@@ -56,12 +56,14 @@ def render(report: AuditReport) -> None:
 
 
 @click.command(help="Audit the memory tree and MEMORY.md against the privacy checklist "
-                    "(exit 0 clean, 1 findings or unreadable files, 2 bad input).")
+                    "(exit 0 clean, 1 findings or unreadable files, 2 bad input). In a set-up "
+                    "workspace the summary is kept for the report's Health section.")
 @common_options
 @handle_errors
 def main(workspace: Path | None, json_: bool, verbose: bool) -> int:
     opened = open_workspace(workspace, verbose)
     report = audit_workspace(opened.root, opened.config)
+    record_last(opened.root, report)  # the HTML report's Health section reads it (memory.py report)
     if json_:
         emit_json(report.to_json())
     else:

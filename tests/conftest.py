@@ -7,6 +7,7 @@ user would: a real process on real files.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -89,3 +90,36 @@ def tree_hash(root: Path) -> dict[str, str]:
         elif path.is_dir():
             out[rel + "/"] = "dir"
     return out
+
+
+# ---------------------------------------------------------------- opt-in tests
+
+def chromium_binary() -> str | None:
+    """Debian's Chromium (``CHROMIUM`` names another binary), or None when not installed."""
+    return os.environ.get("CHROMIUM") or shutil.which("chromium")
+
+
+_DESELECTED_NOTES: list[str] = []
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "chromium: needs headless Chromium (Debian's chromium package); "
+                                       "deselected when it is not installed")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Deselect (never skip) the browser tests when Chromium is not installed, with a note."""
+    if chromium_binary():
+        return
+    chosen = [item for item in items if item.get_closest_marker("chromium")]
+    if not chosen:
+        return
+    items[:] = [item for item in items if not item.get_closest_marker("chromium")]
+    config.hook.pytest_deselected(items=chosen)
+    _DESELECTED_NOTES.append(f"{len(chosen)} browser test(s) deselected: Chromium not found. Enable them with "
+                             "`apt-get install chromium` (Debian's package) or CHROMIUM=/path/to/chromium.")
+
+
+def pytest_terminal_summary(terminalreporter):
+    for note in _DESELECTED_NOTES:
+        terminalreporter.write_line("note: " + note)

@@ -1,0 +1,599 @@
+"""The offline HTML report: what a workspace's memory holds, gathered for one page (issue 15).
+
+:func:`collect` reads the memory through the package's own readers and
+returns a :class:`Model` (plain data, no HTML); :mod:`memory_manager.report_render`
+turns it into one self-contained HTML file (Jinja2 page, matplotlib charts as
+inline SVG); :func:`write_report` writes that file (mode 0600). Nothing here
+imports the report's optional extra, so ``forget`` and cleanup can call
+:func:`drop_cached` without it.
+
+What each section reads (each through its module's reader, never a parser of ours):
+
+- **Timeline**: ``entries.iter_daily`` (our 因/改/待 sections) and OpenClaw's
+  own ``memory/YYYY-MM-DD*.md`` notes (``units.scan_sources`` + ``units.parse_text``),
+  the last ``days`` days, one row per day.
+- **Knowledge**: ``entries.iter_knowledge`` with the access counts of
+  ``access.load``; the lessons file's sections (``units.parse_text``).
+- **Tiers**: T1 statistics (``tiers.load_stats``); T2 entries counted by
+  skill and expiry (``tiers.iter_t2_entries``: metadata only, nothing is
+  decrypted) and, with ``approved``, their text (``units.t2_entries``:
+  decrypted in memory, through the memory gate as a reuse, like recall);
+  archived entries (``prune.read_archived``, ``tiers.parse_t2``) and the
+  quarantine when the tree has one.
+- **Context usage**: ``hookrun.read_usage`` (the hooks' usage records).
+- **Health**: the last privacy audit (``audit.read_last``), the last
+  cleanup (``cleanup.last_summary``), the gate's decisions by kind
+  (``auditlog.read``: counts only), the sizes of the recall index and of
+  the backups. The report runs none of these: what was never recorded
+  shows as "never run".
+
+Privacy: every piece of entry text (topics, lines, headings, bodies, tags,
+skill names, session keys, audit excerpts) goes through
+:func:`memory_manager.privacy.mask`, the mask recall applies to its
+snippets. T2 text appears only with ``approved``, and then only in the file
+the user named outside ``memory/`` (:func:`write_report` refuses anything else).
+"""
+from __future__ import annotations
+
+import os
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any, Iterable
+
+from . import tree
+from .errors import BadInputError
+
+#: Longest knowledge body shown (characters); the page is for looking, and
+#: the file is the place to read a long entry in full.
+BODY_CHARS = 2000
+#: Sessions drawn in the usage chart (the most recently active first); the
+#: table lists every session.
+CHART_SESSIONS = 8
+#: Findings of the last audit listed in the Health section (all are counted).
+AUDIT_ROWS = 50
+#: Days of T2 life left that count as "expires soon" (a week: one cleanup interval).
+SOON_DAYS = 7
+
+
+class _Masker:
+    """Collects every text to show, then masks them all in one pass.
+
+    :func:`memory_manager.privacy.mask` scans a text once whatever its size,
+    so masking 10,000 short texts one by one costs several times more than
+    masking them joined. They are joined with a line of spaces between them
+    (the detector's look-behind windows are shorter than it, so one text
+    cannot change what is found in the next) and split back by line counts.
+    Should the mask ever change the number of lines, each text is masked on
+    its own instead: the result is the same mask, only slower.
+    """
+
+    SEP = " " * 64
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def add(self, text: Any) -> "_Masked":
+        self.texts.append("" if text is None else str(text))
+        return _Masked(len(self.texts) - 1)
+
+    def run(self) -> list[str]:
+        from .privacy import mask
+
+        if not self.texts:
+            return []
+        joined = ("\n" + self.SEP + "\n").join(self.texts)
+        lines = mask(joined).split("\n")
+        out: list[str] = []
+        at = 0
+        for text in self.texts:
+            n = text.count("\n") + 1
+            out.append("\n".join(lines[at:at + n]))
+            at += n
+            if at < len(lines):
+                if lines[at] != self.SEP:
+                    return [mask(t) for t in self.texts]
+                at += 1
+        if at != len(lines):
+            return [mask(t) for t in self.texts]
+        return out
+
+
+@dataclass(frozen=True)
+class _Masked:
+    """A placeholder for the ``index``-th text given to :class:`_Masker`."""
+
+    index: int
+
+
+def _resolve(value: Any, masked: list[str]) -> Any:
+    """Replace every :class:`_Masked` in ``value`` (nested dicts/lists) by its masked text."""
+    if isinstance(value, _Masked):
+        return masked[value.index]
+    if isinstance(value, dict):
+        return {k: _resolve(v, masked) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_resolve(v, masked) for v in value]
+    return value
+
+
+@dataclass
+class Model:
+    """Everything the page shows, as plain data (see :func:`collect`).
+
+    ``sections`` maps a section name (``timeline``, ``knowledge``, ``tiers``,
+    ``usage``, ``health``) to its data; ``counts`` holds the totals that
+    ``--json`` prints; ``problems`` names files that could not be read.
+    """
+
+    lang: str
+    generated: str
+    workspace: str
+    days: int
+    start: str
+    end: str
+    approved: bool
+    thresholds: list[int]
+    sections: dict[str, Any] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+
+def _day(value: Any) -> date | None:
+    from .clock import parse_day
+
+    return parse_day(value)
+
+
+def _timeline(ws: Path, start: date, end: date, m: _Masker, problems: list[str]) -> dict[str, Any]:
+    from . import entries, units
+    from .fsio import read_text
+
+    rows: dict[date, dict[str, list]] = {}
+
+    def row(day: date) -> dict[str, list]:
+        return rows.setdefault(day, {"ours": [], "openclaw": []})
+
+    labels = entries.LABELS
+    total_ours = 0
+    for section in entries.iter_daily(ws, problems):
+        day = _day(section.date)
+        if day is None or not start <= day <= end:
+            continue
+        total_ours += 1
+        row(day)["ours"].append({
+            "id": section.id, "topic": m.add(section.topic), "pinned": section.pinned,
+            "items": [{"kind": kind, "zh": labels[kind][0], "en": labels[kind][1], "text": m.add(text)}
+                      for kind, text in section.items],
+            "other": [m.add(line) for line in section.other]})
+    total_openclaw = 0
+    for rel, kind, _ in units.scan_sources(ws):
+        if kind != "openclaw":
+            continue
+        name_day = _day(Path(rel).name[:10])
+        if name_day is None or not start <= name_day <= end:
+            continue
+        try:
+            text = read_text(Path(ws) / rel, rel).text
+        except Exception as exc:  # UnreadableFileError: name it, carry on
+            problems.append(str(exc))
+            continue
+        for entry in units.parse_text(rel, "openclaw", text):
+            day = _day(entry.date) or name_day
+            if not start <= day <= end:
+                continue
+            total_openclaw += 1
+            row(day)["openclaw"].append({"file": rel, "heading": m.add(entry.heading), "text": m.add(entry.text)})
+    days = []
+    span = (end - start).days
+    for n in range(span + 1):  # newest first, every day of the window
+        day = end - timedelta(days=n)
+        got = rows.get(day, {"ours": [], "openclaw": []})
+        days.append({"date": day.isoformat(), "weekday": day.weekday(), **got})
+    # Display rows: one per day with notes; a run of days without any is one
+    # short row (a month of "no notes" lines would bury the days that matter).
+    shown: list[dict[str, Any]] = []
+    for d in days:
+        if d["ours"] or d["openclaw"]:
+            shown.append({**d, "gap": False})
+        elif shown and shown[-1].get("gap"):
+            shown[-1].update({"first": d["date"], "count": shown[-1]["count"] + 1})
+        else:
+            shown.append({"gap": True, "first": d["date"], "last": d["date"], "count": 1})
+    return {"days": days, "rows": shown, "ours": total_ours, "openclaw": total_openclaw}
+
+
+def _knowledge(ws: Path, m: _Masker, problems: list[str]) -> dict[str, Any]:
+    from . import access, entries, units
+    from .fsio import read_text
+
+    stats = access.load(ws)
+    items = []
+    for entry in entries.iter_knowledge(ws, problems):
+        seen = stats.get(entry.id) if isinstance(stats.get(entry.id), dict) else {}
+        count = seen.get("count", 0)
+        body = entry.body if len(entry.body) <= BODY_CHARS else entry.body[:BODY_CHARS] + "…"
+        items.append({"id": entry.id, "key": m.add(entry.key), "tags": [m.add(t) for t in entry.tags],
+                      "created": entry.created, "updated": entry.updated or entry.created,
+                      "access": count if isinstance(count, int) and not isinstance(count, bool) else 0,
+                      "last_access": str(seen.get("last") or "")[:10], "pinned": entry.pinned,
+                      "body": m.add(body)})
+    items.sort(key=lambda k: (k["updated"], k["id"]), reverse=True)
+    lessons: dict[str, Any] | None = None
+    path = tree.Tree(Path(ws)).lessons_file()
+    if path is not None:
+        rel = tree.Tree(Path(ws)).rel(path)
+        try:
+            text = read_text(path, rel).text
+            lessons = {"file": rel, "sections": [
+                {"heading": m.add(e.heading), "lines": [m.add(line) for line in _lesson_lines(e.text)]}
+                for e in units.parse_text(rel, "memory_md", text)]}
+        except Exception as exc:  # UnreadableFileError
+            problems.append(str(exc))
+    return {"entries": items, "lessons": lessons}
+
+
+def _lesson_lines(text: str) -> list[str]:
+    """The lines of a lessons section as shown: blank lines and HTML comments
+    (the lessons-format marker) left out, list markers dropped."""
+    out = []
+    for line in text.split("\n"):
+        bare = line.strip()
+        if not bare or (bare.startswith("<!--") and bare.endswith("-->")):
+            continue
+        out.append(bare[2:] if bare[:2] in ("- ", "* ", "+ ") else bare)
+    return out
+
+
+def _inside(ws: Path, path: Path) -> bool:
+    from .workspace import inside
+
+    return inside(Path(ws), path)
+
+
+def _t1(ws: Path, m: _Masker, problems: list[str]) -> dict[str, Any]:
+    from . import tiers
+
+    folder = tree.Tree(Path(ws)).tier1
+    skills, patterns = [], []
+    files = sorted(folder.glob("*.json")) if folder.is_dir() else []
+    for path in files:
+        if not path.is_file() or not _inside(ws, path):
+            continue
+        try:
+            doc = tiers.load_stats(path)
+        except Exception as exc:  # MalformedFileError / UnreadableFileError
+            problems.append(str(exc))
+            continue
+        for skill, rec in doc["skill_stats"].items():
+            if not isinstance(rec, dict):
+                continue
+            calls = rec.get("calls") if isinstance(rec.get("calls"), int) else 0
+            rate = rec.get("success_rate")
+            rate = float(rate) if isinstance(rate, (int, float)) and not isinstance(rate, bool) else None
+            skills.append({"skill": m.add(skill), "calls": calls, "rate": rate,
+                           "last_used": str(rec.get("last_used") or "")})
+        for pattern in doc["patterns_observed"]:
+            if isinstance(pattern, dict):
+                used = pattern.get("skills_used") if isinstance(pattern.get("skills_used"), list) else []
+                count = pattern.get("count") if isinstance(pattern.get("count"), int) else 0
+                patterns.append({"trigger": m.add(pattern.get("trigger", "")),
+                                 "skills": [m.add(s) for s in used], "count": count})
+    skills.sort(key=lambda s: -s["calls"])
+    patterns.sort(key=lambda p: -p["count"])
+    return {"skills": skills, "patterns": patterns}
+
+
+def _expiry_bucket(expires: date | None, today: date) -> str:
+    if expires is None:
+        return "none"
+    if expires < today:
+        return "expired"
+    if (expires - today).days <= SOON_DAYS:
+        return "soon"
+    return "later"
+
+
+def _t2(ws: Path, cfg: dict[str, Any], approved: bool, today: date, m: _Masker,
+        problems: list[str]) -> dict[str, Any]:
+    from . import tiers
+
+    by_skill: dict[str, Counter] = defaultdict(Counter)
+    meta: dict[str, Any] = {}
+    total = errors = 0
+    for item in tiers.iter_t2_entries(Path(ws)):
+        if item.error:
+            errors += 1
+            problems.append(f"{tree.Tree(Path(ws)).rel(item.path)}: {item.error}")
+            continue
+        total += 1
+        by_skill[item.skill][_expiry_bucket(item.expires, today)] += 1
+        meta[item.id] = item
+    rows = [{"skill": m.add(skill), "total": sum(c.values()), **{b: c[b] for b in ("expired", "soon", "later", "none")}}
+            for skill, c in sorted(by_skill.items())]
+    shown: list[dict[str, Any]] = []
+    stats: dict[str, int] = {}
+    if approved and total:
+        from .units import t2_entries
+
+        # Decrypted in memory only, through the gate as a reuse (secrets and
+        # T3 stay refused; the decision is logged), exactly as recall does.
+        for entry in t2_entries(Path(ws), cfg, record=True, approved=True, stats=stats):
+            item = meta.get(entry.id)
+            shown.append({"id": entry.id, "skill": m.add(item.skill if item else ""),
+                          "topic": m.add(item.topic if item else entry.heading),
+                          "created": item.created.isoformat() if item and item.created else "",
+                          "expires": item.expires.isoformat() if item and item.expires else "",
+                          "text": m.add(entry.text)})
+    return {"total": total, "errors": errors, "by_skill": rows, "entries": shown,
+            "locked": stats.get("locked", 0), "refused": stats.get("refused", 0)}
+
+
+def _archive(ws: Path, problems: list[str]) -> dict[str, int]:
+    from . import prune, tiers
+    from .fsio import read_text
+
+    counts: Counter = Counter({"daily": 0, "knowledge": 0, "t2": 0, "files": 0, "other": 0})
+    folder = tree.Tree(Path(ws)).archive
+    if not folder.is_dir():
+        return dict(counts)
+    for path in sorted(folder.rglob("*.md")):
+        if not path.is_file() or not _inside(ws, path):
+            continue
+        counts["files"] += 1
+        try:
+            text = read_text(path).text
+        except Exception as exc:  # UnreadableFileError
+            problems.append(str(exc))
+            continue
+        archived = prune.read_archived(text)
+        if archived:
+            counts.update(str(a.get("kind") or "other") for a in archived)
+            continue
+        try:
+            counts["t2"] += len(tiers.parse_t2(text, path))
+        except Exception:  # neither a prune archive nor a T2 file: counted as a file only
+            counts["other"] += 1
+    return dict(counts)
+
+
+def _quarantine(ws: Path) -> int | None:
+    """Entries in the T2 quarantine, or None when this version of the tree has none."""
+    folder = getattr(tree.Tree(Path(ws)), "quarantine", None)
+    if folder is None:
+        return None
+    if not folder.is_dir():
+        return 0
+    from . import tiers
+    from .fsio import read_text
+
+    count = 0
+    for path in sorted(folder.glob("*.md")):
+        try:
+            count += len(tiers.parse_t2(read_text(path).text, path))
+        except Exception:
+            count += 1  # unreadable, but it is in quarantine all the same
+    return count
+
+
+def _usage(ws: Path, cfg: dict[str, Any], m: _Masker) -> dict[str, Any]:
+    from .context import compaction_point
+    from .hookrun import read_usage
+
+    sessions: dict[str, dict[str, Any]] = {}
+    for rec in read_usage(Path(ws)):
+        try:
+            at = datetime.fromisoformat(rec["at"])
+        except ValueError:
+            continue
+        at = at if at.tzinfo else at.replace(tzinfo=timezone.utc)
+        used, window, pct = rec.get("used"), rec.get("window"), rec.get("percent")
+        if not isinstance(pct, (int, float)) or isinstance(pct, bool):
+            if isinstance(used, int) and isinstance(window, int) and window > 0:
+                pct = used * 100 // window
+            else:
+                continue  # unknown usage: nothing to draw
+        key = str(rec.get("session") or "?")
+        s = sessions.setdefault(key, {"key": key, "points": [], "compactions": [], "windows": set()})
+        point = {"at": at.isoformat(timespec="seconds"), "percent": float(pct),
+                 "used": used if isinstance(used, int) else None, "event": str(rec.get("event") or "")}
+        s["points"].append(point)
+        if point["event"] == "session:compact:before":
+            s["compactions"].append(point)
+        if isinstance(window, int) and window > 0:
+            s["windows"].add(window)
+    rows = []
+    for s in sessions.values():
+        s["points"].sort(key=lambda p: p["at"])
+        windows = sorted(s.pop("windows"))
+        points = s["points"]
+        # Where OpenClaw compacts, as a share of the window (context.compaction_point).
+        limits = sorted({round(compaction_point(w, cfg.get("context")) * 100 / w, 1) for w in windows})
+        rows.append({"key": s["key"], "label": m.add(s["key"]), "points": points, "compactions": s["compactions"],
+                     "first": points[0]["at"], "last": points[-1]["at"], "records": len(points),
+                     "latest": points[-1]["percent"], "peak": max(p["percent"] for p in points),
+                     "windows": windows, "compaction_at": limits})
+    rows.sort(key=lambda r: r["last"], reverse=True)
+    return {"sessions": rows, "records": sum(r["records"] for r in rows)}
+
+
+def _dir_size(folder: Path) -> tuple[int, int]:
+    """Total bytes and number of files under ``folder`` (symlinks not followed)."""
+    size = files = 0
+    for root, dirs, names in os.walk(folder, followlinks=False):
+        for name in names:
+            try:
+                st = os.lstat(os.path.join(root, name))
+            except OSError:
+                continue
+            size += st.st_size
+            files += 1
+    return size, files
+
+
+def _health(ws: Path, m: _Masker) -> dict[str, Any]:
+    from . import audit, auditlog, backups, cleanup
+
+    paths = tree.Tree(Path(ws))
+    last = audit.read_last(Path(ws))
+    audit_doc = None
+    if last is not None:
+        rep = last["report"]
+        findings = [f for f in rep.get("findings", []) if isinstance(f, dict)]
+        audit_doc = {"at": str(last.get("at", "")), "clean": bool(rep.get("clean")),
+                     "summary": rep.get("summary") if isinstance(rep.get("summary"), dict) else {},
+                     "checks": [c for c in rep.get("checks", []) if isinstance(c, dict)],
+                     "findings": [{"file": m.add(f.get("file", "")), "line": f.get("line"),
+                                   "category": str(f.get("category", "")), "rule": str(f.get("rule", "")),
+                                   "excerpt": m.add(f.get("excerpt")) if f.get("excerpt") else None}
+                                  for f in findings[:AUDIT_ROWS]],
+                     "more": max(0, len(findings) - AUDIT_ROWS)}
+    decisions: Counter = Counter()
+    operations: Counter = Counter()
+    first = last_at = None
+    for rec in auditlog.read(Path(ws)):
+        if not isinstance(rec, dict):
+            continue
+        op, decision = str(rec.get("operation", "?")), str(rec.get("decision", "?"))
+        decisions[(op, decision)] += 1
+        operations[op] += 1
+        when = str(rec.get("time", ""))
+        first = when if first is None or when < first else first
+        last_at = when if last_at is None or when > last_at else last_at
+    kinds = sorted({d for _, d in decisions})
+    gate = {"decisions": kinds, "first": first, "last": last_at, "total": sum(decisions.values()),
+            "rows": [{"operation": op, "total": operations[op], "counts": [decisions[(op, d)] for d in kinds]}
+                     for op in sorted(operations)]}
+    index = paths.recall_index
+    index_bytes = index.stat().st_size if index.is_file() else None
+    listed = backups.list_backups(Path(ws))
+    backup_bytes, backup_files = _dir_size(paths.backups) if paths.backups.is_dir() else (0, 0)
+    return {"audit": audit_doc, "cleanup": cleanup.last_summary(Path(ws)), "gate": gate,
+            "index_bytes": index_bytes,
+            "backups": {"count": len(listed), "bytes": backup_bytes, "files": backup_files,
+                        "newest": str(listed[-1].get("id", "")) if listed else None}}
+
+
+def collect(ws: Any, days: int = 30, approved: bool = False) -> Model:
+    """Gather the report of workspace ``ws`` (a :class:`memory_manager.workspace.Workspace`).
+
+    Args:
+        ws: the opened workspace (its ``root`` and ``config`` are used).
+        days: length of the timeline window in days, ending today
+            (``clock.today``, which honours ``MEMORY_MANAGER_NOW``); 1..3650.
+        approved: the user approved showing T2 content: entries that may be
+            reused are decrypted in memory (through the gate, logged) and
+            their masked text included.
+
+    Returns a :class:`Model`; every text in it is masked. Reads only, except
+    the gate's audit log with ``approved``.
+
+    Raises:
+        BadInputError: ``days`` out of range.
+        ConfigError: the workspace config is invalid.
+    """
+    from .clock import now
+    from .entries import language
+
+    if not 1 <= int(days) <= 3650:
+        raise BadInputError(f"--days must be between 1 and 3650, not {days}")
+    root, cfg = Path(ws.root), ws.config
+    moment = now()
+    end = moment.date()
+    start = end - timedelta(days=int(days) - 1)
+    m = _Masker()
+    problems: list[str] = []
+    timeline = _timeline(root, start, end, m, problems)
+    knowledge = _knowledge(root, m, problems)
+    tiers = {"t1": _t1(root, m, problems), "t2": _t2(root, cfg, approved, end, m, problems),
+             "archive": _archive(root, problems), "quarantine": _quarantine(root)}
+    usage = _usage(root, cfg, m)
+    health = _health(root, m)
+    masked = m.run()
+    sections = _resolve({"timeline": timeline, "knowledge": knowledge, "tiers": tiers, "usage": usage,
+                         "health": health}, masked)
+    counts = {"days": int(days), "daily": timeline["ours"], "openclaw": timeline["openclaw"],
+              "knowledge": len(knowledge["entries"]), "t1_skills": len(tiers["t1"]["skills"]),
+              "t2": tiers["t2"]["total"], "t2_shown": len(tiers["t2"]["entries"]),
+              "usage_records": usage["records"], "sessions": len(usage["sessions"])}
+    return Model(lang=language(cfg), generated=moment.strftime("%Y-%m-%d %H:%M UTC"), workspace=root.name,
+                 days=int(days), start=start.isoformat(), end=end.isoformat(), approved=approved,
+                 thresholds=[int(t) for t in cfg["context"]["thresholds"]],
+                 sections=sections, counts=counts, problems=_mask_list(problems))
+
+
+def _mask_list(texts: Iterable[str]) -> list[str]:
+    from .privacy import mask
+
+    return [mask(t) for t in texts]
+
+
+def target_path(ws: Any, html: Path | None, approved: bool) -> Path:
+    """Return where the report goes: ``html``, else ``memory/.cache/report.html``.
+
+    With ``approved`` (T2 content in the page) the user must name the file
+    and it must lie outside ``memory/``: the cache is for derived files that
+    anyone may rebuild, and a T2 plaintext copy must be where the user chose
+    to put it, nowhere else.
+
+    Raises:
+        BadInputError: ``approved`` without ``html``, or ``html`` inside
+            ``memory/``; ``html`` is a folder.
+    """
+    paths = tree.Tree(Path(ws.root))
+    if html is None:
+        if approved:
+            raise BadInputError("--approved puts T2 content in the page: name the file with --html FILE "
+                                f"(outside {tree.MEMORY}/)")
+        return paths.report
+    target = Path(html).expanduser()
+    target = target if target.is_absolute() else Path.cwd() / target
+    if target.is_dir():
+        raise BadInputError(f"--html {html}: is a folder; name a file")
+    if approved and _under(paths.memory, target):
+        raise BadInputError(f"--approved puts T2 content in the page: --html must be outside {tree.MEMORY}/")
+    return target
+
+
+def _under(folder: Path, path: Path) -> bool:
+    """True when ``path`` (its folder's symlinks resolved) is ``folder`` or lies under it."""
+    try:
+        real = path.parent.resolve() / path.name
+        real.relative_to(folder.resolve())
+    except (ValueError, OSError, RuntimeError):
+        return False
+    return True
+
+
+def write_report(path: Path, html: str) -> int:
+    """Write ``html`` to ``path`` atomically with mode 0600; return the bytes written.
+
+    A missing ``memory/.cache`` folder is created with mode 0700.
+
+    Raises:
+        FileWriteError: the write failed (the previous file, if any, is unchanged).
+    """
+    from .fsio import atomic_write
+
+    data = html.encode("utf-8")
+    if not path.parent.exists():
+        path.parent.mkdir(parents=True, mode=0o700, exist_ok=True)
+    atomic_write(path, data, mode=0o600)
+    return len(data)
+
+
+def drop_cached(ws: Path) -> bool:
+    """Delete the cached report (``memory/.cache/report.html``); True when there was one.
+
+    Called by ``forget`` and by cleanup's purge: the report may show the
+    forgotten or purged entry's words, and forgotten means gone everywhere
+    the bundle put it. A report the user wrote elsewhere (``--html``) is
+    theirs and is not touched.
+    """
+    path = tree.Tree(Path(ws)).report
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        return False
+    return True

@@ -1,0 +1,224 @@
+"""Rendering the report (:class:`memory_manager.report.Model`) as one self-contained HTML file.
+
+The page comes from the Jinja2 template ``templates/report/page.html.j2``
+(autoescaped; its words from ``templates/<lang>/report.json``), the charts
+from matplotlib, drawn straight to SVG (the ``svg`` backend: no display, no
+pyplot) and put inline. Text in the SVG stays text (``svg.fonttype: none``),
+so Chinese labels use the browser's fonts. Nothing in the page loads
+anything: no script at all, styles inline, and a Content-Security-Policy of
+``default-src 'none'`` that allows only inline styles, so even a link that
+slipped in could not load.
+
+Jinja2 and matplotlib are the report's optional extra
+(``requirements-report.txt``), imported only here, and this module is
+imported only by ``memory.py report``.
+"""
+from __future__ import annotations
+
+import io
+import json
+import re
+from dataclasses import asdict
+from datetime import date, datetime
+from typing import Any
+
+from . import BUNDLE_ROOT, __version__
+from .report import CHART_SESSIONS, Model
+
+TEMPLATE_DIR = BUNDLE_ROOT / "templates" / "report"
+#: The page's policy: nothing may load (``default-src 'none'``) except the
+#: inline ``<style>`` and the charts' inline style attributes; no base URL
+#: and no form target can be set. Delivered in a ``<meta>`` element
+#: (``frame-ancestors`` cannot be, so it is left out).
+CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
+#: Skills drawn in the T1 chart (most calls first); the table lists all.
+CHART_SKILLS = 15
+#: Colours (Okabe-Ito, readable with colour blindness): ours, OpenClaw's, warnings.
+BLUE, ORANGE, GREEN, RED, GREY, YELLOW = "#0072B2", "#E69F00", "#009E73", "#D55E00", "#999999", "#F0E442"
+_SVG_START = re.compile(r"<svg\b")
+_RC = {"svg.fonttype": "none", "text.parse_math": False, "font.size": 9,
+       "font.family": ["DejaVu Sans"], "axes.spines.top": False, "axes.spines.right": False}
+
+
+def _svg(fig: Any, salt: str) -> str:
+    """Return ``fig`` as an inline ``<svg>`` element (no XML prolog, no DOCTYPE, no date).
+
+    ``salt`` keeps the ids of clip paths unique between the page's charts.
+    """
+    import matplotlib
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
+
+    buf = io.StringIO()
+    with matplotlib.rc_context({**_RC, "svg.hashsalt": salt}):
+        FigureCanvasSVG(fig).print_svg(buf, metadata={"Date": None, "Creator": None})
+    text = buf.getvalue()
+    m = _SVG_START.search(text)
+    return text[m.start():] if m else text
+
+
+def _figure(width: float, height: float) -> Any:
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height), dpi=72, layout="constrained")
+
+
+def _timeline_chart(days: list[dict[str, Any]], t: dict[str, str]) -> str | None:
+    if not any(d["ours"] or d["openclaw"] for d in days):
+        return None
+    import matplotlib
+
+    with matplotlib.rc_context(_RC):
+        fig = _figure(9, 2.1)
+        ax = fig.add_subplot()
+        rows = list(reversed(days))  # oldest left
+        x = range(len(rows))
+        ours = [len(d["ours"]) for d in rows]
+        theirs = [len(d["openclaw"]) for d in rows]
+        ax.bar(x, ours, color=BLUE, label=t["ours"], width=0.8)
+        ax.bar(x, theirs, bottom=ours, color=ORANGE, label=t["openclaw"], width=0.8)
+        step = max(1, len(rows) // 8)
+        ticks = list(range(len(rows) - 1, -1, -step))[::-1]
+        ax.set_xticks(ticks, [rows[i]["date"][5:] for i in ticks])
+        ax.set_ylabel(t["entries"])
+        ax.yaxis.get_major_locator().set_params(integer=True)
+        ax.legend(loc="lower left", bbox_to_anchor=(0, 1.0), frameon=False, ncols=2)
+        return _svg(fig, "timeline")
+
+
+def _t1_chart(skills: list[dict[str, Any]], t: dict[str, str]) -> str | None:
+    shown = [s for s in skills if s["calls"]][:CHART_SKILLS]
+    if not shown:
+        return None
+    import matplotlib
+
+    with matplotlib.rc_context(_RC):
+        fig = _figure(9, 0.6 + 0.28 * len(shown))
+        left, right = fig.subplots(1, 2, sharey=True, width_ratios=[3, 2])
+        names = [s["skill"] for s in shown][::-1]
+        calls = [s["calls"] for s in shown][::-1]
+        rates = [(s["rate"] or 0) * 100 for s in shown][::-1]
+        y = range(len(shown))
+        left.barh(y, calls, color=BLUE)
+        left.set_yticks(list(y), names)
+        left.set_xlabel(t["calls"])
+        colours = [GREEN if r >= 90 else YELLOW if r >= 70 else RED for r in rates]
+        right.barh(y, rates, color=colours)
+        right.set_xlim(0, 100)
+        right.set_xlabel(t["success_rate"] + " (%)")
+        for i, r in zip(y, rates):
+            right.text(min(r + 2, 88), i, f"{r:.0f}%", va="center", fontsize=8)
+        return _svg(fig, "t1")
+
+
+def _t2_chart(rows: list[dict[str, Any]], t: dict[str, str]) -> str | None:
+    if not rows:
+        return None
+    import matplotlib
+
+    with matplotlib.rc_context(_RC):
+        fig = _figure(9, 1.0 + 0.28 * len(rows))
+        ax = fig.add_subplot()
+        y = range(len(rows))
+        left = [0] * len(rows)
+        for bucket, colour in (("later", GREEN), ("soon", YELLOW), ("expired", RED), ("none", GREY)):
+            values = [r[bucket] for r in rows]
+            ax.barh(y, values, left=left, color=colour, label=t["t2_" + bucket])
+            left = [a + b for a, b in zip(left, values)]
+        ax.set_yticks(list(y), [r["skill"] for r in rows])
+        ax.invert_yaxis()
+        ax.xaxis.get_major_locator().set_params(integer=True)
+        ax.set_xlabel(t["entries"])
+        ax.legend(loc="lower left", bbox_to_anchor=(0, 1.0), frameon=False, ncols=4, fontsize=8)
+        return _svg(fig, "t2")
+
+
+def _usage_chart(sessions: list[dict[str, Any]], thresholds: list[int], t: dict[str, str]) -> str | None:
+    drawn = [s for s in sessions if s["points"]][:CHART_SESSIONS]
+    if not drawn:
+        return None
+    import matplotlib
+    import matplotlib.dates as mdates
+
+    with matplotlib.rc_context(_RC):
+        fig = _figure(9, 3.2)
+        ax = fig.add_subplot()
+        bands = sorted(thresholds) + [100]
+        shades = ["#FFF6CC", "#FFE0B3", "#FFC2B3"]
+        for n, (low, high) in enumerate(zip(bands, bands[1:])):
+            ax.axhspan(low, high, color=shades[min(n, len(shades) - 1)], zorder=0, lw=0)
+            ax.text(1.0, low, f" {low}%", transform=ax.get_yaxis_transform(), va="bottom", ha="left", fontsize=8)
+        palette = [BLUE, ORANGE, GREEN, RED, "#56B4E9", "#CC79A7", "#000000", GREY]
+        limits: set[float] = set()
+        for colour, s in zip(palette, drawn):
+            xs = [datetime.fromisoformat(p["at"]) for p in s["points"]]
+            ys = [p["percent"] for p in s["points"]]
+            ax.plot(xs, ys, color=colour, marker="o", markersize=3, lw=1.5, label=s["label"])
+            if s["compactions"]:
+                ax.plot([datetime.fromisoformat(p["at"]) for p in s["compactions"]],
+                        [p["percent"] for p in s["compactions"]], ls="none", marker="X", markersize=9,
+                        color=colour, markeredgecolor="black", zorder=5)
+            limits.update(s["compaction_at"])
+        for limit in sorted(limits)[:3]:
+            ax.axhline(limit, color="black", ls=":", lw=1)
+        if limits:
+            ax.plot([], [], color="black", ls=":", label=t["compaction_line"])
+            ax.plot([], [], ls="none", marker="X", color="white", markeredgecolor="black", label=t["compaction_point"])
+        ax.set_ylim(0, 100)
+        ax.set_ylabel(t["context_used"] + " (%)")
+        locator = mdates.AutoDateLocator(maxticks=8)
+        ax.xaxis.set_major_locator(locator)
+        ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
+        ax.legend(loc="upper left", bbox_to_anchor=(0, -0.14), frameon=False, ncols=3, fontsize=8)
+        return _svg(fig, "usage")
+
+
+def _size(value: int | None) -> str:
+    """``1.2 MB``-style size (decimal units); '' for None."""
+    if value is None:
+        return ""
+    size = float(value)
+    for unit in ("B", "kB", "MB", "GB"):
+        if size < 1000 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1000
+    return f"{value} B"
+
+
+def strings(lang: str) -> dict[str, Any]:
+    """Return the page's words in ``lang`` (``templates/<lang>/report.json``).
+
+    Raises:
+        BadInputError: no such language.
+    """
+    from .templates import load
+
+    return json.loads(load("report.json", lang))
+
+
+def render(model: Model) -> str:
+    """Return the HTML page of ``model`` (one string, self-contained).
+
+    Raises:
+        BadInputError: the language has no strings.
+    """
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+    from markupsafe import Markup
+
+    t = strings(model.lang)
+    sections = model.sections
+    charts = {
+        "timeline": _timeline_chart(sections["timeline"]["days"], t),
+        "t1": _t1_chart(sections["tiers"]["t1"]["skills"], t),
+        "t2": _t2_chart(sections["tiers"]["t2"]["by_skill"], t),
+        "usage": _usage_chart(sections["usage"]["sessions"], model.thresholds, t),
+    }
+    env = Environment(loader=FileSystemLoader(str(TEMPLATE_DIR)), autoescape=select_autoescape(["html", "j2"]),
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.filters["size"] = _size
+    env.filters["pct"] = lambda v: "" if v is None else f"{v * 100:.1f}%"
+    weekdays = t["weekdays"]
+    env.filters["weekday"] = lambda n: weekdays[n]
+    page = env.get_template("page.html.j2")
+    return page.render(model=asdict(model), t=t, csp=CSP, version=__version__,
+                       charts={k: Markup(v) if v else None for k, v in charts.items()},
+                       today=date.fromisoformat(model.end))

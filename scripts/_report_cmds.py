@@ -1,0 +1,65 @@
+"""Report verb of ``memory.py``: ``report`` (a thin click front end).
+
+The domain logic lives in :mod:`memory_manager.report` (gathering, writing)
+and :mod:`memory_manager.report_render` (the page and its charts, the only
+importer of the optional Jinja2/matplotlib extra).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from memory_manager import tree
+from memory_manager.cli import common_options, emit_json, handle_errors, open_workspace, stderr, stdout
+
+
+@click.command("report")
+@click.option("--html", "html", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help=f"Write the page here (default: {tree.rel(tree.CACHE, tree.REPORT)}).")
+@click.option("--days", type=click.IntRange(1, 3650), default=30, show_default=True,
+              help="Days of daily notes in the timeline, ending today.")
+@click.option("--approved", is_flag=True,
+              help=f"The user approved showing T2 (internal) entries: decrypted in memory, written only to "
+                   f"the --html FILE you name, outside {tree.MEMORY}/.")
+@click.option("--open", "open_", is_flag=True, help="Open the page in the default browser afterwards.")
+@common_options
+@handle_errors
+def report_cmd(html: Path | None, days: int, approved: bool, open_: bool, workspace: Path | None, json_: bool,
+               verbose: bool) -> int:
+    """Write a private, offline HTML report: timeline, knowledge, tiers, context usage, health.
+
+    One self-contained file (mode 0600) that loads nothing from the network;
+    every entry's text is masked as in recall. Needs the report extra
+    (Jinja2, matplotlib): without it, exit 1 with the command that installs it.
+    """
+    from memory_manager.deps import require_report
+    from memory_manager.report import collect, target_path, write_report
+
+    opened = open_workspace(workspace, verbose, set_up=True)
+    target = target_path(opened, html, approved)  # bad --html / --approved: exit 2 before any work
+    require_report()
+    from memory_manager.report_render import render
+
+    model = collect(opened, days=days, approved=approved)
+    size = write_report(target, render(model))
+    if json_:
+        emit_json({"path": str(target), "bytes": size, "days": days, "approved": approved,
+                   "counts": model.counts, "problems": model.problems})
+    else:
+        c = model.counts
+        stdout.print(f"report written to {target} ({size:,} bytes): {c['daily']} daily and {c['openclaw']} "
+                     f"OpenClaw entries in {days} days, {c['knowledge']} knowledge, {c['t1_skills']} T1 skills, "
+                     f"{c['t2']} T2 entries" + (f" ({c['t2_shown']} shown)" if approved else "")
+                     + f", {c['sessions']} sessions", markup=False)
+        for problem in model.problems:
+            stderr.print(f"warning: {problem}", markup=False)
+    if open_:
+        import webbrowser
+
+        if not webbrowser.open(target.resolve().as_uri()):
+            stderr.print(f"warning: no browser could be started; open {target} yourself", markup=False)
+    return 0
+
+
+COMMANDS = [report_cmd]

@@ -1,0 +1,375 @@
+"""memory.py report: one private, offline HTML page of the memory (issue 15).
+
+The workspace (tests/reportws.py) has notes on 30 days, OpenClaw's own notes,
+knowledge, lessons, T1/T2 entries, usage records, an audit and a cleanup. The
+page is rendered by the real script and read back with the standard
+library's HTML parser.
+"""
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import shutil
+import stat
+from datetime import date, timedelta
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+import reportws
+from conftest import ROOT, tree_hash
+
+NOW = reportws.NOW
+ENV = {"MEMORY_MANAGER_NOW": NOW}
+#: Elements that load something by themselves; none may be in the page.
+LOADING_TAGS = {"script", "link", "img", "iframe", "frame", "object", "embed", "audio", "video", "source",
+                "track", "image", "feimage", "picture", "base", "form"}
+URL_ATTRS = {"src", "href", "xlink:href", "srcset", "poster", "data", "action", "formaction", "background",
+             "ping", "manifest", "cite", "longdesc", "lowsrc", "dynsrc"}
+
+
+class Page(HTMLParser):
+    """Every element with its attributes, the text of <style> elements and the page's text."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.elements: list[tuple[str, dict[str, str]]] = []
+        self.styles: list[str] = []
+        self.text: list[str] = []
+        self._in_style = False
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        self.elements.append((tag, {k: (v or "") for k, v in attrs}))
+        self._in_style = tag == "style"
+
+    def handle_startendtag(self, tag, attrs):
+        self.elements.append((tag, {k: (v or "") for k, v in attrs}))
+
+    def handle_endtag(self, tag):
+        if tag == "style":
+            self._in_style = False
+
+    def handle_data(self, data):
+        (self.styles if self._in_style else self.text).append(data)
+
+    @property
+    def all_text(self) -> str:
+        return "".join(self.text)
+
+
+def external_loads(text: str) -> list[str]:
+    """Everything in ``text`` (an HTML page) that would load something from outside the page."""
+    page = Page(text)
+    found = []
+    css = list(page.styles)
+    for tag, attrs in page.elements:
+        if tag in LOADING_TAGS:
+            found.append(f"<{tag}>")
+        if tag == "meta" and attrs.get("http-equiv", "").lower() == "refresh":
+            found.append("<meta refresh>")
+        for name, value in attrs.items():
+            if name in URL_ATTRS and value and not value.startswith("#"):
+                found.append(f"<{tag} {name}={value!r}>")
+            if name == "style" or "url(" in value:
+                css.append(value)
+    for block in css:
+        for m in re.finditer(r"url\(\s*['\"]?([^)'\"]*)", block, re.I):
+            if not m.group(1).startswith("#"):  # url(#id): a gradient or clip path in this page
+                found.append(f"url({m.group(1)})")
+        if re.search(r"@import|@font-face|image-set\(", block, re.I):
+            found.append("CSS at-rule that loads")
+    return found
+
+
+def csp_of(text: str) -> dict[str, list[str]]:
+    page = Page(text)
+    policies = [a["content"] for t, a in page.elements
+                if t == "meta" and a.get("http-equiv", "").lower() == "content-security-policy"]
+    assert len(policies) == 1
+    out = {}
+    for part in policies[0].split(";"):
+        words = part.split()
+        if words:
+            out[words[0]] = words[1:]
+    return out
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """The workspace, built once (with HOME and the state folder inside the test's tmp folder)."""
+    base = tmp_path_factory.mktemp("report")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("HOME", str(base / "home"))
+        mp.setenv("XDG_CONFIG_HOME", str(base / "home" / ".config"))
+        mp.setenv("OPENCLAW_STATE_DIR", str(base / "home" / ".openclaw"))
+        for var in ("MEMORY_MANAGER_KEY", "OPENCLAW_WORKSPACE_DIR", "OPENCLAW_CONFIG_PATH"):
+            mp.delenv(var, raising=False)
+        (base / "home").mkdir()
+        ws = base / "ws"
+        ws.mkdir()
+        info = reportws.build(ws)
+    return info
+
+
+@pytest.fixture
+def copy(built, tmp_path):
+    """A private copy of the built workspace (for tests that change it)."""
+    dest = tmp_path / "copy"
+    shutil.copytree(built.ws, dest, symlinks=True)
+    return dest
+
+
+@pytest.fixture(scope="module")
+def page(built):
+    """The default report of the built workspace: (result of the script, the page's text, its path)."""
+    import subprocess
+    import sys
+
+    env = {**os.environ, **ENV, "HOME": str(built.ws.parent / "home"),
+           "OPENCLAW_STATE_DIR": str(built.ws.parent / "home" / ".openclaw")}
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "memory.py"), "report", "-w", str(built.ws),
+                           "--json"], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    path = Path(doc["path"])
+    return doc, path.read_text(encoding="utf-8"), path
+
+
+def test_default_place_mode_and_counts(built, page):
+    doc, _, path = page
+    assert path == built.ws / "memory" / ".cache" / "report.html"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert doc["days"] == 30 and doc["approved"] is False and doc["bytes"] == path.stat().st_size
+    assert doc["counts"] == {"days": 30, "daily": len(built.topics), "openclaw": 3, "knowledge": 3,
+                             "t1_skills": 4, "t2": 3, "t2_shown": 0, "usage_records": 17, "sessions": 2}
+
+
+def test_nothing_loads_from_outside_the_file(page):
+    _, text, _ = page
+    assert external_loads(text) == []
+    assert "<svg" in text  # the charts are inline
+
+
+def test_the_check_finds_each_kind_of_external_load():
+    """The check above can fail: each way a page can load something is caught."""
+    samples = ['<script src="https://cdn.example/x.js"></script>', '<script>1</script>',
+               '<link rel="stylesheet" href="https://x/y.css">', '<img src="data:image/png;base64,AAAA">',
+               '<iframe src="https://x"></iframe>', '<style>body{background:url(https://x/a.png)}</style>',
+               '<p style="background-image: url(\'x.png\')">a</p>', '<style>@import "https://x/y.css";</style>',
+               '<svg><image href="https://x/y.png"/></svg>', '<a href="https://tracker.example/">x</a>',
+               '<svg><use xlink:href="https://x/sprite.svg#a"/></svg>']
+    for sample in samples:
+        assert external_loads(f"<html><body>{sample}</body></html>"), sample
+    assert external_loads('<svg><g clip-path="url(#p1)"><use xlink:href="#m1"/><a href="#x">x</a></g></svg>') == []
+
+
+def test_content_security_policy_allows_only_inline_styles(page):
+    _, text, _ = page
+    policy = csp_of(text)
+    assert policy["default-src"] == ["'none'"]
+    assert policy.get("style-src") == ["'unsafe-inline'"]
+    assert "script-src" not in policy  # falls back to 'none'
+    allowed = [v for k, vs in policy.items() for v in vs if k not in ("default-src", "style-src")]
+    assert set(allowed) <= {"'none'"}
+    assert text.index("Content-Security-Policy") < text.index("<style>")
+
+
+def test_every_entry_topic_in_the_window_is_shown_and_older_ones_are_not(built, page):
+    _, text, _ = page
+    shown = Page(text).all_text
+    for topic in built.topics:
+        assert topic in shown, topic
+    for topic in built.old_topics:  # 60 days old, archived: outside the window
+        assert topic not in shown
+    for heading in built.openclaw_headings:
+        assert heading in shown
+    # one row per day with notes, newest first; each topic's lines fold open on click
+    days = re.findall(r'<div class="date">(\d{4}-\d{2}-\d{2})', text)
+    assert days == [(reportws.TODAY - timedelta(days=n)).isoformat() for n in range(30)]
+    assert text.count('<details class="ours">') == len(built.topics)
+    assert "changed the schedule and checked the logs" in shown and "改成了定时任务" in shown
+
+
+def test_tokens_in_a_daily_note_and_in_openclaws_note_are_masked(built, page):
+    _, text, _ = page
+    for token in (built.daily_token, built.openclaw_token):
+        assert token not in text
+        assert token[-10:] not in text
+    shown = Page(text).all_text
+    assert "CI token rotation" in shown and "[secret]" in shown
+    assert re.search(r"Tried the API with key \[secret\]", shown)
+
+
+def test_no_t2_plaintext_without_approval(built, page):
+    _, text, _ = page
+    for plain in built.t2_texts:
+        for word in plain.split(", "):
+            assert word not in text, word
+    shown = Page(text).all_text
+    assert "memory.py report --approved --html FILE" in shown
+    # counts by skill and expiry are shown: notes has 2 (one expires within 7 days), feishu-bot 1
+    rows = re.findall(r"<tr><td>([\w-]+)</td><td class=\"num\">(\d+)</td><td class=\"num\">(\d+)</td>"
+                      r"<td class=\"num\">(\d+)</td><td class=\"num\">(\d+)</td><td class=\"num\">(\d+)</td></tr>", text)
+    assert ("feishu-bot", "1", "1", "0", "0", "0") in rows and ("notes", "2", "1", "1", "0", "0") in rows
+
+
+def test_knowledge_tiers_usage_and_health_sections(built, page):
+    _, text, _ = page
+    shown = Page(text).all_text
+    for key in built.knowledge_keys:
+        assert key in shown
+    assert re.search(r"deploy-rules.*?<td class=\"num\">3 ", text, re.S)  # recalled three times
+    assert "Check the calendar before planning a release." in shown  # a lesson in MEMORY.md
+    for skill in built.skills:
+        assert skill in shown
+    assert "95.2%" in shown and "morning briefing" in shown
+    assert "3 daily sections archived" in re.sub(r"<[^>]+>", " ", text).replace("  ", " ") or \
+        re.search(r"<b>3</b>daily sections archived", text)
+    for session in built.sessions:
+        assert session in shown
+    assert re.search(r"agent:main:main</td><td class=\"num\">11</td><td class=\"num\">52%</td>"
+                     r"<td class=\"num\">88%</td><td class=\"num\">1</td>", text)
+    assert "not clean" in shown and "never run" not in shown
+    assert re.search(r"<td>store</td>(<td class=\"num\">\d+</td>)+", text)  # gate decisions counted
+
+
+def test_health_says_never_run_when_nothing_was_recorded(ws, run_script):
+    (ws / "memory").mkdir()
+    (ws / "memory" / "memory-manager.json").write_text('{"language": "en"}\n', encoding="utf-8")
+    result = run_script("memory", "report", "-w", ws, env=ENV)
+    assert result.code == 0, result.err
+    text = (ws / "memory" / ".cache" / "report.html").read_text(encoding="utf-8")
+    shown = Page(text).all_text
+    assert shown.count("never run") == 3  # audit, cleanup, gate
+    assert "No knowledge entries yet." in shown and "no notes (30 days)" in shown
+
+
+def test_approved_writes_t2_text_only_to_the_named_file_outside_memory(copy, tmp_path, run_script, built):
+    (copy / "memory" / ".cache" / "report.html").unlink(missing_ok=True)
+    before = tree_hash(copy / "memory" / "tier2-internal")
+    out = tmp_path / "private" / "report.html"
+    result = run_script("memory", "report", "-w", copy, "--approved", "--html", out, "--json", env=ENV)
+    assert result.code == 0, result.err
+    text = out.read_text(encoding="utf-8")
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600
+    for plain in built.t2_texts:
+        assert html.escape(plain) in text
+    assert json.loads(result.out)["counts"]["t2_shown"] == 3
+    assert not (copy / "memory" / ".cache" / "report.html").exists()
+    assert tree_hash(copy / "memory" / "tier2-internal") == before
+    assert external_loads(text) == []
+
+
+@pytest.mark.parametrize("args", [["--approved"], ["--approved", "--html", "memory/x.html"],
+                                  ["--approved", "--html", "memory/.cache/r.html"]])
+def test_approved_refuses_the_cache_and_anything_in_memory(copy, run_script, args):
+    args = [str(copy / a) if a.startswith("memory/") else a for a in args]
+    before = tree_hash(copy)
+    result = run_script("memory", "report", "-w", copy, *args, env=ENV)
+    assert result.code == 2
+    assert result.err.startswith("error: --approved puts T2 content in the page")
+    assert tree_hash(copy) == before
+
+
+def test_days_narrows_the_timeline(copy, run_script, built):
+    result = run_script("memory", "report", "-w", copy, "--days", "3", "--json", env=ENV)
+    assert result.code == 0, result.err
+    text = Path(json.loads(result.out)["path"]).read_text(encoding="utf-8")
+    shown = Page(text).all_text
+    recent = {t for t, d in built.topics.items() if d >= (reportws.TODAY - timedelta(days=2)).isoformat()}
+    assert recent and all(t in shown for t in recent)
+    assert not any(t in shown for t in set(built.topics) - recent)
+    assert run_script("memory", "report", "-w", copy, "--days", "0", env=ENV).code == 2
+
+
+def test_page_follows_the_configured_language(copy, run_script):
+    (copy / "memory" / "memory-manager.json").write_text('{"language": "zh"}\n', encoding="utf-8")
+    assert run_script("memory", "report", "-w", copy, env=ENV).code == 0
+    text = (copy / "memory" / ".cache" / "report.html").read_text(encoding="utf-8")
+    assert '<html lang="zh-CN">' in text
+    shown = Page(text).all_text
+    for word in ("记忆报告", "时间线", "知识库", "上下文用量", "健康状况"):
+        assert word in shown
+    assert '<span class="label cause">因</span>' in text and "Timeline" not in shown
+
+
+def test_forget_deletes_the_cached_report(copy, run_script):
+    assert run_script("memory", "report", "-w", copy, env=ENV).code == 0
+    cached = copy / "memory" / ".cache" / "report.html"
+    assert cached.exists()
+    from memory_manager.entries import knowledge_id
+
+    result = run_script("memory", "forget", knowledge_id("report-format"), "--approved", "-w", copy, "--json",
+                        env=ENV)
+    assert result.code == 0, result.err
+    assert json.loads(result.out)["report_deleted"] is True
+    assert not cached.exists()
+
+
+def test_cleanup_purge_deletes_the_cached_report(copy, run_script, monkeypatch):
+    from memory_manager import crypto, tiers
+    from memory_manager.config import load_config
+
+    assert run_script("memory", "report", "-w", copy, env=ENV).code == 0
+    cached = copy / "memory" / ".cache" / "report.html"
+    cfg = load_config(copy)
+    monkeypatch.setenv("MEMORY_MANAGER_NOW", NOW)
+    email = "li.wei.ops" + "@" + "mailbox-hq.net"
+    sealed = crypto.encrypt(f"Send the summary to {email}", "crm", "2026-11", cfg, "xor-b64")
+    tiers.t2_path(copy, "crm", "contact").write_text(
+        tiers.render_t2("crm", "contact", sealed, date(2026, 11, 28), 30, "2026-11", "en"), encoding="utf-8")
+    result = run_script("cleanup", "-w", copy, "--json", env=ENV)
+    assert result.code == 0, result.err
+    doc = json.loads(result.out)
+    assert doc["deleted"] == 1 and not cached.exists()
+    assert {"step": "purge", "path": "memory/.cache/report.html", "detail": "cached HTML report deleted"} \
+        in doc["actions"]
+
+
+def test_bad_html_target_is_a_usage_error(copy, run_script):
+    result = run_script("memory", "report", "-w", copy, "--html", copy, env=ENV)
+    assert result.code == 2 and "is a directory" in result.err
+
+
+def test_not_set_up_folder_is_refused_and_left_alone(ws, run_script):
+    (ws / "notes.md").write_text("x\n", encoding="utf-8")
+    result = run_script("memory", "report", "-w", ws, env=ENV)
+    assert result.code == 2 and "not set up" in result.err
+    assert sorted(p.name for p in ws.iterdir()) == ["notes.md"]
+
+
+def _hide_extra(tmp_path: Path) -> dict[str, str]:
+    """An environment in which Jinja2 and matplotlib cannot be imported (as if not installed)."""
+    site = tmp_path / "hide"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text("import sys\nsys.modules['jinja2'] = None\n"
+                                           "sys.modules['matplotlib'] = None\n", encoding="utf-8")
+    return {**ENV, "PYTHONPATH": str(site)}
+
+
+def test_without_the_extra_report_exits_1_with_the_install_command(copy, tmp_path, run_script):
+    env = _hide_extra(tmp_path)
+    (copy / "memory" / ".cache" / "report.html").unlink(missing_ok=True)
+    result = run_script("memory", "report", "-w", copy, env=env)
+    assert result.code == 1
+    line = result.err.strip()
+    assert line.startswith("error: the report needs Jinja2, matplotlib; install with: ")
+    assert line.endswith("-r " + str(ROOT / "requirements-report.txt"))
+    assert not (copy / "memory" / ".cache" / "report.html").exists()
+    result = run_script("memory", "report", "-w", copy, "--json", env=env)
+    assert result.code == 1 and json.loads(result.out)["kind"] == "missing_dependencies"
+
+
+def test_the_rest_of_the_bundle_does_not_need_the_extra(copy, tmp_path, run_script):
+    env = _hide_extra(tmp_path)
+    assert run_script("memory", "status", "-w", copy, env=env).code == 0
+    assert run_script("memory", "recall", "deploy", "-w", copy, "--no-track", env=env).code == 0
+    assert run_script("doctor", "--help", env=env).code == 0
+    from memory_manager import deps
+
+    assert "Jinja2" not in deps.MODULES.values() and "matplotlib" not in deps.MODULES.values()
+    assert "report" not in (ROOT / "requirements.txt").read_text(encoding="utf-8").lower()

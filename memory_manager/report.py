@@ -10,10 +10,10 @@ imports the report's optional extra, so ``forget`` and cleanup can call
 What each section reads (each through its module's reader, never a parser of ours):
 
 - **Timeline**: ``entries.iter_daily`` (our 因/改/待 sections) and OpenClaw's
-  own ``memory/YYYY-MM-DD*.md`` notes (``units.scan_sources`` + ``units.parse_text``),
+  own ``memory/YYYY-MM-DD*.md`` notes (``units.scan_sources`` + ``entries.parse_entries``),
   the last ``days`` days, one row per day.
 - **Knowledge**: ``entries.iter_knowledge`` with the access counts of
-  ``access.load``; the lessons file's sections (``units.parse_text``).
+  ``access.load``; the lessons file's sections (``entries.parse_entries``).
 - **Tiers**: T1 statistics (``tiers.load_stats``); T2 entries counted by
   skill and expiry (``tiers.iter_t2_entries``: metadata only, nothing is
   decrypted) and, with ``approved``, their text (``units.t2_entries``:
@@ -179,7 +179,10 @@ def _timeline(ws: Path, start: date, end: date, m: _Masker, problems: list[str])
         except Exception as exc:  # UnreadableFileError: name it, carry on
             problems.append(str(exc))
             continue
-        for entry in units.parse_text(rel, "openclaw", text):
+        found, error = entries.parse_entries(rel, "openclaw", text)
+        if error:
+            problems.append(f"{rel}: {error}")
+        for entry in found:
             day = _day(entry.date) or name_day
             if not start <= day <= end:
                 continue
@@ -205,7 +208,7 @@ def _timeline(ws: Path, start: date, end: date, m: _Masker, problems: list[str])
 
 
 def _knowledge(ws: Path, m: _Masker, problems: list[str]) -> dict[str, Any]:
-    from . import access, entries, units
+    from . import access, entries
     from .fsio import read_text
 
     stats = access.load(ws)
@@ -226,11 +229,15 @@ def _knowledge(ws: Path, m: _Masker, problems: list[str]) -> dict[str, Any]:
         rel = tree.Tree(Path(ws)).rel(path)
         try:
             text = read_text(path, rel).text
-            lessons = {"file": rel, "sections": [
-                {"heading": m.add(e.heading), "lines": [m.add(line) for line in _lesson_lines(e.text)]}
-                for e in units.parse_text(rel, "memory_md", text)]}
         except Exception as exc:  # UnreadableFileError
             problems.append(str(exc))
+        else:
+            found, error = entries.parse_entries(rel, "memory_md", text)
+            if error:
+                problems.append(f"{rel}: {error}")
+            lessons = {"file": rel, "sections": [
+                {"heading": m.add(e.heading), "lines": [m.add(line) for line in _lesson_lines(e.text)]}
+                for e in found]}
     return {"entries": items, "lessons": lessons}
 
 
@@ -569,16 +576,16 @@ def _under(folder: Path, path: Path) -> bool:
 def write_report(path: Path, html: str) -> int:
     """Write ``html`` to ``path`` atomically with mode 0600; return the bytes written.
 
-    A missing ``memory/.cache`` folder is created with mode 0700.
+    Missing folders are created (``memory/.cache`` with mode 0700, as every
+    private folder: :func:`memory_manager.fsio.make_dirs`).
 
     Raises:
         FileWriteError: the write failed (the previous file, if any, is unchanged).
     """
-    from .fsio import atomic_write
+    from .fsio import atomic_write, make_dirs
 
     data = html.encode("utf-8")
-    if not path.parent.exists():
-        path.parent.mkdir(parents=True, mode=0o700, exist_ok=True)
+    make_dirs(path.parent)
     atomic_write(path, data, mode=0o600)
     return len(data)
 
@@ -591,9 +598,10 @@ def drop_cached(ws: Path) -> bool:
     the bundle put it. A report the user wrote elsewhere (``--html``) is
     theirs and is not touched.
     """
+    from .fsio import remove
+
     path = tree.Tree(Path(ws)).report
-    try:
-        path.unlink()
-    except FileNotFoundError:
+    if not path.exists() and not path.is_symlink():
         return False
+    remove(path, missing_ok=True)
     return True

@@ -230,12 +230,15 @@ def _without(t2: list[tiers.T2Entry], gone: list[tiers.T2Entry]) -> list[tiers.T
     return [e for e in t2 if id(e) not in drop]
 
 
-def _free_name(folder: Path, name: str) -> Path:
-    """Return ``folder/name``, or ``stem-2.md``, ``stem-3.md``... when taken (archives never overwrite)."""
+def _free_name(folder: Path, name: str, taken: set[Path] | None = None) -> Path:
+    """Return ``folder/name``, or ``stem-2.md``, ``stem-3.md``... when taken (archives never overwrite).
+
+    ``taken``: names already promised to other moves of the same run.
+    """
     candidate = folder / name
     stem, suffix = os.path.splitext(name)
     n = 2
-    while candidate.exists() or candidate.is_symlink():
+    while candidate.exists() or candidate.is_symlink() or candidate in (taken or ()):
         candidate = folder / f"{stem}-{n}{suffix}"
         n += 1
     return candidate
@@ -364,33 +367,41 @@ def archive_expired(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
         per_file[entry.path] = per_file.get(entry.path, 0) + 1
     ledger = _ledger(run.ws)
     stamp = now().isoformat(timespec="seconds")
+    whole: list[tuple[Path, Path]] = []
+    partial: list[tuple[Path, Path, list[tiers.T2Entry], str]] = []
+    taken: set[Path] = set()
     for path, group in sorted(by_file.items()):
-        all_in_file = per_file[path]
         created = min((e.created for e in group if e.created), default=run.today)
         month = f"{created.year:04d}-{created.month:02d}"
         folder = _archive_dir(run, month)
-        if len(group) == all_in_file:
-            target = _free_name(folder, path.name)
+        if len(group) == per_file[path]:
+            target = _free_name(folder, path.name, taken)
             run.act("archive", path, f"{len(group)} T2 entr{'y' if len(group) == 1 else 'ies'} expired: moved unchanged", target)
-            if not run.dry:
-                run.backup().save(path)
-                run.backup().save(target)
-                _make_dir(run, folder)
-                fsio.move(path, target)
-                ledger[run.rel(target)] = stamp
+            whole.append((path, target))
         else:
-            skill = group[0].skill
-            target = _free_name(folder, f"{skill}_{group[0].month or month}.md")
+            target = _free_name(folder, f"{group[0].skill}_{group[0].month or month}.md", taken)
             run.act("archive", path, f"{len(group)} expired entries of a multi file moved", target)
-            if not run.dry:
-                run.backup().save(target)
-                _make_dir(run, folder)
-                atomic_write(target, tiers.render_multi(skill, group[0].month or month, group).encode("utf-8"), mode=0o600)
-                _rewrite_without(run, path, group)
-                ledger[run.rel(target)] = stamp
+            partial.append((path, target, group, group[0].month or month))
+        taken.add(target)
         run.report.archived += len(group)
-    if not run.dry:
-        _save_ledger(run, ledger)
+    if run.dry:
+        return _without(t2, expired)
+    # One batch: every source and target is backed up (about one fsync per
+    # file, issue 11: linear), the month folders made, then the moves; the
+    # folders are fsynced once at the end.
+    run.backup().save_many([p for pair in whole for p in pair] + [target for _, target, _, _ in partial])
+    for folder in sorted({target.parent for _, target in whole} | {target.parent for _, target, _, _ in partial}):
+        _make_dir(run, folder)
+    for path, target in whole:
+        fsio.move(path, target, sync=False)
+        ledger[run.rel(target)] = stamp
+    for folder in {p.parent for pair in whole for p in pair}:
+        fsio.sync_dir(folder)
+    for path, target, group, month in partial:
+        atomic_write(target, tiers.render_multi(group[0].skill, month, group).encode("utf-8"), mode=0o600)
+        _rewrite_without(run, path, group)
+        ledger[run.rel(target)] = stamp
+    _save_ledger(run, ledger)
     return _without(t2, expired)
 
 

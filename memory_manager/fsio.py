@@ -176,14 +176,26 @@ def remove_tree(path: Path) -> None:
     shutil.rmtree(path, ignore_errors=True)
 
 
-def move(source: Path, target: Path) -> None:
-    """Rename ``source`` to ``target`` on one file system (one crash-hook step), fsync both folders."""
+def move(source: Path, target: Path, sync: bool = True) -> None:
+    """Rename ``source`` to ``target`` on one file system (one crash-hook step).
+
+    ``sync``: fsync both folders now; a caller moving many files passes False
+    and calls :func:`sync_dir` on each folder once at the end (the backup
+    made before the moves is durable either way, so a rename lost to a power
+    cut is rolled back like any interrupted change).
+    """
     source, target = Path(source), Path(target)
     step(f"rename {source} -> {target}")
     os.replace(source, target)
-    _fsync_dir(target.parent)
-    if source.parent != target.parent:
-        _fsync_dir(source.parent)
+    if sync:
+        _fsync_dir(target.parent)
+        if source.parent != target.parent:
+            _fsync_dir(source.parent)
+
+
+def sync_dir(folder: Path) -> None:
+    """fsync a folder, so the names created or removed in it are durable."""
+    _fsync_dir(Path(folder))
 
 
 @dataclass(frozen=True)

@@ -320,12 +320,19 @@ def prune(ws: Path, cfg: dict[str, Any], dry_run: bool = False, use_threshold: b
         for rel in INDEX_FILES:
             backup.save(ws / rel)
         tx = Transaction()
-        for rel, text in new_text.items():
+        # Destinations first: the commit renames in staging order, so a kill
+        # between two renames leaves an entry in the archive and its source,
+        # never in neither (issue 11: a move writes before it deletes).
+        order = sorted(new_text, key=lambda rel: rel not in archive_add)
+        for rel in order:
+            text = new_text[rel]
             data = like[rel].encode(text) if rel in like else text.encode("utf-8")
             tx.stage(ws / rel, data)
         tx.commit()
+        from .fsio import remove
+
         for rel in removals:
-            (ws / rel).unlink()
+            remove(ws / rel)
         result.update(moved=[m.as_dict() for m in moved], changed=sorted(list(new_text) + removals),
                       backup=backup.id)
         result["indexes"], warn = _rebuild_indexes(ws, cfg)

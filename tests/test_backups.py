@@ -495,3 +495,40 @@ def test_cleanup_applies_the_retention_policy(ws, monkeypatch):
     report = run_cleanup(ws, load_config(ws))
     assert [(a.step, a.path) for a in report.actions] == [("backup-retention", f".memory-backup/{i}") for i in made[:2]]
     assert [d["id"] for d in backups.list_backups(ws)] == made[2:]
+
+
+# ----------------------------------------------------------------------------- through init.py
+
+def test_init_list_backups_and_dry_run_name_the_backup_restore_would_use(ws, run_script, t2_key, monkeypatch):
+    (ws / "AGENTS.md").write_bytes(PII_TEXT)
+    original = _tree(ws)
+    monkeypatch.setenv("MEMORY_MANAGER_NOW", "2099-01-01T00:00:00Z")  # a clock far ahead first
+    assert run_script("init", "--yes", "--no-hooks").code == 0
+    monkeypatch.setenv("MEMORY_MANAGER_NOW", "2026-05-01T00:00:00Z")
+    (ws / "AGENTS.md").write_text("edited after init\n")
+    assert run_script("init", "--yes", "--no-hooks").code == 0
+    listed = json.loads(run_script("init", "--list-backups", "--json").out)["backups"]
+    assert [(b["seq"], b["reason"], b["role"], b["state"]) for b in listed] == \
+        [(1, "init", "change", "complete"), (2, "init", "change", "complete")]
+    dry = json.loads(run_script("init", "--restore", "--dry-run", "--json").out)
+    assert dry["restored"] == listed[1]["id"] and dry["paths"] == ["restore AGENTS.md"]
+    human = run_script("init", "--restore", "--dry-run")
+    assert f"would restore backup {listed[1]['id']} (init," in human.out
+    assert run_script("init", "--restore").code == 0
+    assert (ws / "AGENTS.md").read_text() == "edited after init\n"
+    # Restoring again uses the same init backup, not the restore's safety copy.
+    dry = json.loads(run_script("init", "--restore", "--dry-run", "--json").out)
+    assert dry["restored"] == listed[1]["id"] and dry["paths"] == []
+    assert run_script("init", "--restore", listed[0]["id"]).code == 0
+    assert _tree(ws) == original  # the encrypted copy restored byte for byte
+
+
+def test_init_restore_refuses_a_manifest_reaching_outside(ws, run_script, tmp_path):
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "keep.md").write_text("outside the workspace")
+    ident = _forge(ws, [{"path": "../victim", "existed": False, "kind": "file"}])
+    result = run_script("init", "--restore", ident)
+    assert result.code == 1 and "leaves the workspace; nothing was changed" in result.err
+    assert (victim / "keep.md").read_text() == "outside the workspace"
+    assert "Traceback" not in result.err

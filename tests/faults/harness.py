@@ -38,6 +38,9 @@ _modules: dict[str, object] = {}
 def _command(script: str):
     """Import ``scripts/<script>.py`` once and return its click command."""
     if script not in _modules:
+        scripts = str(ROOT / "scripts")
+        if scripts not in sys.path:  # memory.py imports its verbs (_store_cmds, ...) from its folder
+            sys.path.insert(0, scripts)
         spec = importlib.util.spec_from_file_location(f"_cmm_fault_{script}", ROOT / "scripts" / f"{script}.py")
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
@@ -162,16 +165,17 @@ def exercise(scenario: Scenario, base: Path) -> Outcome:
     script, args = scenario.command
     reference = fresh("reference")
     log = base / "steps.log"
-    code = run_forked(script, ["-w", str(reference), *args], dict(ws_env, MEMORY_MANAGER_STEP_LOG=str(log)))
+    code = run_forked(script, [*args, "-w", str(reference)], dict(ws_env, MEMORY_MANAGER_STEP_LOG=str(log)))
     assert code == 0, f"{scenario.name}: the uninterrupted run exited {code}"
     after = snapshot(reference)
+    assert after != before, f"{scenario.name}: the scenario changes nothing"
     total = len(log.read_text().splitlines())
     outcome = Outcome(scenario.name, total)
     expected_after = {"after": after, "before": before}
     for n in kill_points(total):
         ws = fresh(f"kill-{n}")
         outcome.tried += 1
-        code = run_forked(script, ["-w", str(ws), *args], dict(ws_env, MEMORY_MANAGER_CRASH_AT=str(n)))
+        code = run_forked(script, [*args, "-w", str(ws)], dict(ws_env, MEMORY_MANAGER_CRASH_AT=str(n)))
         if code != -9:
             outcome.failures.append(f"step {n}: not killed (exit {code})")
             continue
@@ -182,7 +186,7 @@ def exercise(scenario: Scenario, base: Path) -> Outcome:
             if now.get(rel) not in (before.get(rel), after.get(rel)):
                 outcome.failures.append(f"step {n}: {rel} is neither old nor new after the kill")
         for rscript, rargs, want in scenario.rerun:
-            code = run_forked(rscript, ["-w", str(ws), *rargs], ws_env)
+            code = run_forked(rscript, [*rargs, "-w", str(ws)], ws_env)
             if code != 0:
                 outcome.failures.append(f"step {n}: re-run {rscript} {' '.join(rargs)} exited {code}")
                 break

@@ -1,4 +1,4 @@
-"""Kill init, init --restore and cleanup at file-system steps; the next run must repair (issue 11).
+"""Kill init, init --restore, cleanup and prune at file-system steps; the next run must repair (issue 11).
 
 CI tries a sample of kill points per command (``harness.SAMPLE``);
 ``MEMORY_MANAGER_FAULTS=full`` tries every step. Each test prints
@@ -76,12 +76,26 @@ def _cleanup_workspace(ws: Path) -> None:
         encoding="utf-8")
 
 
+def _prune_workspace(ws: Path) -> None:
+    _initialised(ws)
+    daily = ws / "memory/daily"
+    (daily / "2026-01-05.md").write_text(
+        "## [2026-01-05] Moved the wiki\n- 改：the wiki lives on the new host\n\n"
+        "## [2026-01-05] Pinned rule\n<!-- pinned -->\n- 改：rotate the deploy token monthly\n", encoding="utf-8")
+    (daily / "2026-11-28.md").write_text("## [2026-11-28] Fresh\n- 改：new thing\n", encoding="utf-8")
+    (ws / "memory/knowledge/old-topic.md").write_text(
+        "---\nformat: cmm-knowledge\nversion: 1\nid: k-old\nkey: old-topic\ncreated: 2026-01-20\n"
+        "updated: 2026-01-20\n---\nOld knowledge about the wiki.\n", encoding="utf-8")
+
+
 SCENARIOS = {
     "init": Scenario("init", _init_workspace, ("init", ["--yes"]),
                      [("init", ["--yes"], "after"), ("init", ["--restore"], "before")], ENV),
     "init --restore": Scenario("init --restore", _initialised, ("init", ["--restore"]),
                                [("init", ["--restore"], "after")], ENV),
     "cleanup": Scenario("cleanup", _cleanup_workspace, ("cleanup", []), [("cleanup", [], "after")], ENV),
+    "memory prune": Scenario("memory prune", _prune_workspace, ("memory", ["prune"]),
+                             [("memory", ["prune"], "after")], ENV),
 }
 
 

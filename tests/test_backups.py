@@ -532,3 +532,29 @@ def test_init_restore_refuses_a_manifest_reaching_outside(ws, run_script, tmp_pa
     assert result.code == 1 and "leaves the workspace; nothing was changed" in result.err
     assert (victim / "keep.md").read_text() == "outside the workspace"
     assert "Traceback" not in result.err
+
+
+def test_a_file_changed_after_the_checks_is_not_overwritten(ws, monkeypatch):
+    from memory_manager.errors import DirtyFileError
+
+    (ws / "a.md").write_text("backed up")
+    (ws / "b.md").write_text("backed up b")
+    b = backups.start(ws, "t")
+    b.save(ws / "a.md")
+    b.save(ws / "b.md")
+    (ws / "a.md").write_text("changed by the command")
+    (ws / "b.md").write_text("changed by the command b")
+    real_plan = backups._plan
+
+    def plan_then_edit(*args, **kwargs):
+        steps = real_plan(*args, **kwargs)
+        (ws / "b.md").write_text("the user typed this meanwhile")  # after the checks, before the writes
+        return steps
+
+    monkeypatch.setattr(backups, "_plan", plan_then_edit)
+    with pytest.raises(DirtyFileError, match="b.md changed while the restore was running"):
+        backups.restore(ws, b.id)
+    assert (ws / "b.md").read_text() == "the user typed this meanwhile"
+    assert (ws / "a.md").read_text() == "backed up"  # done before it stopped, and in the safety copy
+    [safety] = [d for d in backups.list_backups(ws) if d["role"] == "safety"]
+    assert backups.read_copy(ws, safety["id"], "a.md") == b"changed by the command"

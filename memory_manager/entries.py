@@ -744,8 +744,13 @@ def render_knowledge(key: str, body: str, tags: list[str], day: str, lang: str, 
 def update_knowledge_text(text: str, path: Path, body_add: str, tags_add: list[str], day: str) -> str | None:
     """Return the new text of an existing entry with ``body_add`` and ``tags_add`` merged.
 
-    Returns None when nothing would change (paragraph already present, no
-    new tag). Only ``tags``/``updated`` lines of the frontmatter change.
+    Each line of ``body_add`` that is not already a line of the body (spaces
+    at either end ignored) is appended, once, on its own line; the new lines
+    form one paragraph after the existing text. A statement is never
+    dropped for being part of a longer one ("release on Tuesdays." after
+    "Never release on Tuesdays."), and earlier lines are never rewritten.
+    Returns None when nothing would change (every line present, no new
+    tag). Only ``tags``/``updated`` lines of the frontmatter change.
 
     Raises:
         MalformedFileError: the file cannot be parsed (it is never rewritten).
@@ -753,13 +758,17 @@ def update_knowledge_text(text: str, path: Path, body_add: str, tags_add: list[s
     entry = parse_knowledge(text, path)
     fm = split_frontmatter(text, path.name)
     new_tags = [t for t in tags_add if t not in entry.tags]
-    paragraph = body_add.strip("\n")
     body = fm.body
-    add_body = bool(paragraph) and paragraph not in body
-    if not new_tags and not add_body:
+    present = {line.strip() for line in body.split("\n")}
+    fresh: list[str] = []
+    for line in body_add.split("\n"):
+        if line.strip() and line.strip() not in present:
+            present.add(line.strip())
+            fresh.append(line.rstrip())
+    if not new_tags and not fresh:
         return None
-    if add_body:
-        body = body.rstrip("\n") + ("\n\n" if body.strip() else "\n") + paragraph + "\n"
+    if fresh:
+        body = body.rstrip("\n") + ("\n\n" if body.strip() else "\n") + "\n".join(fresh) + "\n"
     if not fm.has_frontmatter:
         raw = "\n".join([f"format: {KNOWLEDGE_FORMAT}", f"version: {KNOWLEDGE_VERSION}",
                          f"id: {entry.id}", f"key: {yaml_scalar(entry.key)}",

@@ -276,8 +276,12 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
     """Write a T2 entry ``memory/tier2-internal/<skill>_<topic>.md`` (encrypted body, mode 0600).
 
     ``expires`` = created + ``tiers.t2_expiry_days`` (30, the Tiers seed).
-    Replacing an existing entry is an edit: it needs approval and the old
-    file is backed up first.
+    An entry with this skill and topic that exists already, in its own file
+    or in a month file ``<skill>_<YYYY-MM>.md`` (cleanup's compaction), is
+    edited where it lives: the gate holds the edit for approval (nothing is
+    written without it); with it, the file is backed up and that one entry
+    replaced (in a month file, sealed with that file's key month, so the
+    entry stays where it is). Exactly one entry carries the id afterwards.
 
     Raises:
         InvalidNameError, BadInputError, GateDecisionError, KeyUnavailableError.
@@ -290,24 +294,43 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
         raise BadInputError(f"topic {topic!r} looks like a month: those names are kept for compacted T2 files")
     if not text.strip():
         raise BadInputError("--text must not be empty")
+    ident = tiers.t2_id(skill, topic)
     path = safe_target(ws, tiers.t2_path(ws, skill, topic))
-    operation = "edit" if path.exists() else "store"
+
+    def existing() -> tiers.T2Entry | None:
+        found = [e for e in tiers.iter_t2_entries(ws) if e.id == ident and not e.error]
+        # its own file first: a month file's copy is the older one (compaction moves, remember edits)
+        return next((e for e in found if e.path == path), found[0] if found else None)
+
+    old = existing()
+    operation = "edit" if old is not None or path.exists() else "store"
     decision = _gate(ws, operation, text, source=source, sensitivity=sensitivity, approved=approved, cfg=cfg,
                      tier="internal", request=f"remember {skill}/{topic}")
     created = today()
-    month = month_of(created)
-    sealed = crypto.encrypt(text, skill, month, cfg, scheme)
-    content = tiers.render_t2(skill, topic, sealed, created, int(cfg["tiers"]["t2_expiry_days"]), month,
-                              entries.language(cfg))
+    expiry = int(cfg["tiers"]["t2_expiry_days"])
     backup_id = None
     with workspace_lock(ws):
         ensure_tree(ws)
-        if path.exists():
+        old = existing()  # again under the lock: another writer may have moved it
+        target = path if old is None or old.index is None else safe_target(ws, old.path)
+        month = old.month if old is not None and old.index is not None and old.month else month_of(created)
+        sealed = crypto.encrypt(text, skill, month, cfg, scheme)
+        if target.exists():
             backup = backups.start(ws, "remember (replace)")
-            backup.save(path)
+            backup.save(target)
             backup_id = backup.id
-        atomic_write(path, content.encode("utf-8"), mode=0o600)
-    return {"action": "remember", "id": tiers.t2_id(skill, topic), "path": rel(ws, path),
+        if target == path:
+            content = tiers.render_t2(skill, topic, sealed, created, expiry, month, entries.language(cfg))
+        else:
+            fresh = tiers.T2Entry(path=target, created=created, expires=created + timedelta(days=expiry),
+                                  scheme=sealed.params.get("scheme"), skill=skill, topic=topic, id=ident,
+                                  key_hint=f"{skill}-{month}", month=month, ciphertext=sealed.ciphertext,
+                                  params=dict(sealed.params))
+            siblings = tiers.parse_t2(read_text(target).text, target)
+            content = tiers.render_multi(skill, month, [fresh if e.id == ident else e for e in siblings])
+        atomic_write(target, content.encode("utf-8"), mode=0o600)
+        path = target
+    return {"action": "remember", "id": ident, "path": rel(ws, path),
             "scheme": sealed.params["scheme"], "created": created.isoformat(),
             "expires": (created + timedelta(days=int(cfg["tiers"]["t2_expiry_days"]))).isoformat(),
             "replaced": backup_id is not None,

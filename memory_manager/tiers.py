@@ -451,10 +451,12 @@ def compact(ws: Path, entries: list[T2Entry], backup: Any) -> list[Path]:
         backup: an open :class:`memory_manager.backups.Backup`; every file
             written or removed is saved in it first.
 
-    Existing multi files are merged (an id already there is kept once, the
-    newer copy wins). Single-entry source files are removed after their
-    entries are written. The ciphertexts are copied unchanged (no decryption
-    needed). The caller holds the workspace lock.
+    Existing multi files are merged: an id is kept once, the newer copy
+    winning (later ``created``; on a tie, the copy outside the month file,
+    which is the one ``remember`` wrote last). A source file is removed
+    once all its entries are written elsewhere; a multi file that keeps
+    other entries is rewritten with those alone. The ciphertexts are copied
+    unchanged (no decryption needed). The caller holds the workspace lock.
 
     Returns the multi files written.
     """
@@ -465,6 +467,7 @@ def compact(ws: Path, entries: list[T2Entry], backup: Any) -> list[Path]:
         groups.setdefault((entry.skill, entry.month), []).append(entry)
     written: list[Path] = []
     sources: set[Path] = set()
+    moved: dict[str, T2Entry] = {}
     for (skill, month), group in groups.items():
         target = multi_path(ws, skill, month)
         merged: dict[str, T2Entry] = {}
@@ -472,14 +475,30 @@ def compact(ws: Path, entries: list[T2Entry], backup: Any) -> list[Path]:
             for old in parse_t2(read_text(target).text, target):
                 merged[old.id] = old
         for entry in group:
-            merged[entry.id] = entry
+            old = merged.get(entry.id)
+            if old is None or _newer(entry, old, target):
+                merged[entry.id] = entry
             if entry.path != target:
                 sources.add(entry.path)
         backup.save(target)
         atomic_write(target, render_multi(skill, month, list(merged.values())).encode("utf-8"), mode=0o600)
         written.append(target)
+        moved.update(merged)
     for path in sorted(sources - set(written)):
-        if path.exists():
-            backup.save(path)
+        if not path.exists():
+            continue
+        backup.save(path)
+        rest = [e for e in parse_t2(read_text(path).text, path) if e.id not in moved]
+        if rest and rest[0].index is not None:  # a multi file with entries of another month: keep those
+            atomic_write(path, render_multi(rest[0].skill, rest[0].month, rest).encode("utf-8"), mode=0o600)
+        elif not rest:
             path.unlink()
     return written
+
+
+def _newer(entry: T2Entry, old: T2Entry, target: Path) -> bool:
+    """True when ``entry`` should replace ``old`` (same id) in a compaction into ``target``."""
+    a, b = entry.created or date.min, old.created or date.min
+    if a != b:
+        return a > b
+    return entry.path != target and old.path == target

@@ -1,0 +1,111 @@
+"""The user-visible faults of issue 12, each run through the scripts on real files."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from conftest import ROOT, tree_hash
+from memory_manager import tiers
+
+NOW = {"MEMORY_MANAGER_NOW": "2026-03-03T09:00:00+00:00"}
+
+
+def _body_lines(path):
+    return path.read_text(encoding="utf-8").split("---\n", 2)[2].split("\n")
+
+
+# ----------------------------------------------------------------------------- learn
+
+def test_learn_keeps_a_statement_that_is_part_of_an_earlier_one(ws, run_script):
+    assert run_script("memory", "learn", "release", "--text", "Never release on Tuesdays.", env=NOW).code == 0
+    r = run_script("memory", "learn", "release", "--text", "release on Tuesdays.", "--json", env=NOW)
+    assert r.code == 0 and json.loads(r.out)["changed"] is True
+    again = run_script("memory", "learn", "release", "--text", "release on Tuesdays.", "--json", env=NOW)
+    assert json.loads(again.out)["changed"] is False  # each statement once
+    lines = [line for line in _body_lines(ws / "memory/knowledge/release.md") if line]
+    assert lines == ["Never release on Tuesdays.", "release on Tuesdays."]
+
+
+def test_twenty_concurrent_learns_keep_every_statement_once(ws, run_script):
+    assert run_script("memory", "learn", "ops", "--text", "restart the queue worker nightly", env=NOW).code == 0
+    texts = [f"restart the queue worker nightly{' and log it' * (n % 3)} #{n}" if n % 2 else
+             "restart the queue" + " worker" * (n % 4) for n in range(20)]
+    import os
+
+    env = dict(os.environ, **NOW)
+    procs = [subprocess.Popen([sys.executable, str(ROOT / "scripts/memory.py"), "learn", "ops", "--text", text],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+             for text in texts]
+    errors = [p.communicate(timeout=120)[1] for p in procs]
+    assert [p.returncode for p in procs] == [0] * 20, errors
+    lines = [line for line in _body_lines(ws / "memory/knowledge/ops.md") if line]
+    expected = ["restart the queue worker nightly", *dict.fromkeys(texts)]
+    assert sorted(lines) == sorted(dict.fromkeys(expected))
+    assert lines[0] == "restart the queue worker nightly"  # earlier lines never rewritten
+
+
+# -------------------------------------------------------------------------- remember
+
+def _t2_ids(ws):
+    return [e.id for e in tiers.iter_t2_entries(ws)]
+
+
+def test_remember_on_an_entry_in_a_month_file_is_an_approved_edit(ws, run_script):
+    (ws / "memory").mkdir()
+    for topic, text in (("0-plan", "first plan"), ("zz-other", "other note")):
+        r = run_script("memory", "remember", "--skill", "news", "--topic", topic, "--text", text, env=NOW)
+        assert r.code == 0, r.err
+    r = run_script("cleanup", "--json", env=NOW)
+    assert r.code == 0, r.err
+    month_file = ws / "memory/tier2-internal/news_2026-03.md"
+    assert sorted(p.name for p in month_file.parent.iterdir()) == ["news_2026-03.md"]
+    ident = tiers.t2_id("news", "0-plan")
+    before = tree_hash(ws)
+    held = run_script("memory", "remember", "--skill", "news", "--topic", "0-plan", "--text", "second plan", env=NOW)
+    assert held.code == 1 and "- Memory operation: edit" in held.err
+    after = tree_hash(ws)
+    assert {k: v for k, v in after.items() if "/.state/" not in k} == \
+        {k: v for k, v in before.items() if "/.state/" not in k}  # only the gate's audit log grew
+    done = run_script("memory", "remember", "--skill", "news", "--topic", "0-plan", "--text", "second plan",
+                      "--approved", "--json", env=NOW)
+    assert done.code == 0, done.err
+    doc = json.loads(done.out)
+    assert doc["path"] == "memory/tier2-internal/news_2026-03.md" and doc["replaced"] and doc["backup"]
+    saved = (ws / ".memory-backup" / doc["backup"] / "entries.jsonl").read_text(encoding="utf-8")
+    assert [json.loads(line)["path"] for line in saved.splitlines()] == ["memory/tier2-internal/news_2026-03.md"]
+    assert sorted(p.name for p in month_file.parent.iterdir()) == ["news_2026-03.md"]
+    for _ in range(2):
+        assert sorted(_t2_ids(ws)) == sorted([ident, tiers.t2_id("news", "zz-other")])
+        shown = run_script("memory", "show", ident, "--approved", "--json", env=NOW)
+        assert [e["text"] for e in json.loads(shown.out)["entries"]] == ["second plan"]
+        assert run_script("cleanup", "--json", env=dict(NOW, MEMORY_MANAGER_NOW="2026-03-20T09:00:00+00:00")).code == 0
+
+
+def test_compaction_keeps_the_newer_copy_and_the_other_months(ws, run_script):
+    """A workspace that already has two copies of an id (written by an older version) ends with one: the newer."""
+    (ws / "memory").mkdir()
+    for topic in ("0-plan", "b-topic"):
+        assert run_script("memory", "remember", "--skill", "news", "--topic", topic, "--text", f"old {topic}",
+                          env=NOW).code == 0
+    assert run_script("cleanup", env=NOW).code == 0
+    later = dict(NOW, MEMORY_MANAGER_NOW="2026-03-05T09:00:00+00:00")
+    # the older version wrote a fresh single file beside the month file
+    single = ws / "memory/tier2-internal/news_0-plan.md"
+    from memory_manager import crypto, entries
+    from memory_manager.clock import today
+    from memory_manager.config import load_config
+    import os
+    os.environ["MEMORY_MANAGER_NOW"] = later["MEMORY_MANAGER_NOW"]
+    try:
+        sealed = crypto.encrypt("new plan", "news", "2026-03", load_config(), None)
+        single.write_text(tiers.render_t2("news", "0-plan", sealed, today(), 30, "2026-03", "zh"), encoding="utf-8")
+    finally:
+        os.environ.pop("MEMORY_MANAGER_NOW")
+    assert run_script("cleanup", env=later).code == 0
+    assert not single.exists()
+    ident = tiers.t2_id("news", "0-plan")
+    assert _t2_ids(ws).count(ident) == 1
+    shown = json.loads(run_script("memory", "show", ident, "--approved", "--json", env=later).out)
+    assert [e["text"] for e in shown["entries"]] == ["new plan"]
+    assert entries  # imported for the helpers above

@@ -310,6 +310,20 @@ def _audit_t2(ws: Path, cfg: dict[str, Any], report: AuditReport, only: set[Path
     return seen
 
 
+def _note_malformed(ws: Path, path: Path, text: str, report: AuditReport) -> None:
+    """Name a memory file whose frontmatter the entry reader refuses (issue 12).
+
+    The file is still scanned in full (its raw text is what a leak would be
+    in); it is named among the warnings and never rewritten.
+    """
+    from .entries import parse_entries
+
+    rel = _rel(ws, path)
+    _, error = parse_entries(rel, tree.Tree(ws).kind_of(path) or "note", text)
+    if error:
+        report.warnings.append(f"{rel}: malformed ({error}); scanned as plain text, not rewritten")
+
+
 def _audit_files(ws: Path, files: Iterable[Path], t2_paths: set[Path], report: AuditReport) -> None:
     for path in files:
         try:
@@ -328,6 +342,8 @@ def _audit_files(ws: Path, files: Iterable[Path], t2_paths: set[Path], report: A
         report.files_scanned += 1
         if path.resolve() in t2_paths:
             text = _mask_ciphertext(text)
+        elif path.suffix == ".md":
+            _note_malformed(ws, path, text, report)
         for item in _items(ws, path, text):
             (report.notices if item.check == TOPIC_CHECK else report.findings).append(item)
 

@@ -64,6 +64,7 @@ _MEMORY_TITLE = re.compile(r"^(?:memory|记忆)\s*$", re.I)
 # Rules that dedupe may remove: list items and plain paragraph lines with at
 # least one letter. Headings, tables, HTML comments, code and lone punctuation
 # are never touched.
+_BULLET = re.compile(r"^[-*+]\s+")
 _RULE_LINE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\S|^\s*[^\s#|<>`~\-=*+]")
 
 
@@ -191,7 +192,9 @@ def split_heartbeat(text: str) -> tuple[str, list[str]]:
 
 
 def remove_duplicate_rules(text: str) -> tuple[str, list[str]]:
-    """Remove later exact duplicates of a rule line (same text up to whitespace).
+    """Remove later exact duplicates of a rule line (same text up to whitespace
+    and the bullet mark: ``- x``, ``* x`` and ``+ x`` are one rule, as CommonMark
+    renders them alike).
 
     Only single-line list items and paragraph lines outside code fences and
     outside this bundle's managed block count as rules; nothing is reworded
@@ -217,7 +220,7 @@ def remove_duplicate_rules(text: str) -> tuple[str, list[str]]:
         indent = len(line) - len(line.lstrip())
         continued = following.strip() and (len(following) - len(following.lstrip())) > indent \
             and not _RULE_LINE.match(following.lstrip())
-        key = re.sub(r"\s+", " ", line.strip())
+        key = re.sub(r"\s+", " ", _BULLET.sub("- ", line.strip(), count=1))
         if key in seen and not continued:
             drop.add(index)
         else:

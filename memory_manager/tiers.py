@@ -385,7 +385,10 @@ def seal_text_file(text: str, path: Path, cfg: dict[str, Any], scheme: str | Non
     fields.update({k: sealed.params.get(k) for k in PARAM_KEYS if k in sealed.params})
     lang = language(cfg)
     heads = ("## 加密条目", "## 解密说明") if lang == "zh" else ("## Encrypted Entry", "## Decryption Note")
-    body = f"\n{heads[0]}\n> {sealed.ciphertext}\n\n{heads[1]}\n{_note(sealed.params, entry.skill, month, lang)}\n"
+    # The sealed body starts as the plain one did (right after the frontmatter,
+    # or after a blank line), so that decrypting in place gives that layout back.
+    gap = "\n" if fm.body.startswith("\n") else ""
+    body = f"{gap}{heads[0]}\n> {sealed.ciphertext}\n\n{heads[1]}\n{_note(sealed.params, entry.skill, month, lang)}\n"
     return join_frontmatter(set_frontmatter_fields(fm.raw, fields), body)
 
 

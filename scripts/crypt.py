@@ -72,7 +72,9 @@ def _file_op(path: Path, workspace, decrypt: bool, scheme, approved: bool, json_
             gate.record(ws, decision)
             gate.require(decision)
             fm = split_frontmatter(tf.text, target.name)
-            new_text = join_frontmatter(set_frontmatter_fields(fm.raw, {"scheme": "none"}), "\n" + plain + "\n")
+            # No blank line of our own: the body starts where the sealed body started.
+            gap = "\n" if fm.body.startswith("\n") else ""
+            new_text = join_frontmatter(set_frontmatter_fields(fm.raw, {"scheme": "none"}), gap + plain + "\n")
         else:
             new_text = tiers.seal_text_file(tf.text, target, cfg, scheme)
         backup = backups.start(ws, f"crypt {'decrypt' if decrypt else 'encrypt'} {target.name}")

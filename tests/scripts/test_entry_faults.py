@@ -109,3 +109,58 @@ def test_compaction_keeps_the_newer_copy_and_the_other_months(ws, run_script):
     shown = json.loads(run_script("memory", "show", ident, "--approved", "--json", env=later).out)
     assert [e["text"] for e in shown["entries"]] == ["new plan"]
     assert entries  # imported for the helpers above
+
+
+# --------------------------------------------------------------------------- decrypt
+
+def test_decrypt_in_place_adds_no_blank_line(ws, run_script):
+    folder = ws / "memory/tier2-internal"
+    folder.mkdir(parents=True)
+    for name, gap in (("s_tight.md", ""), ("s_spaced.md", "\n")):
+        path = folder / name
+        path.write_text(f"---\ntier: internal\nsource_skill: s\n---\n{gap}my note\nsecond line\n", encoding="utf-8")
+        r = run_script("crypt", "encrypt", "--file", str(path), env=NOW)
+        assert r.code == 0, r.err
+        assert "my note" not in path.read_text(encoding="utf-8")
+        r = run_script("crypt", "decrypt", "--file", str(path), "--approved", env=NOW)
+        assert r.code == 0, r.err
+        assert path.read_text(encoding="utf-8").endswith(f"\nkey_derivation: concat\n---\n{gap}my note\nsecond line\n")
+
+
+# ------------------------------------------------------------------------------ init
+
+def test_a_star_bullet_rule_is_the_same_rule_as_its_dash_twin(ws, run_script):
+    (ws / "AGENTS.md").write_text("# AGENTS\n\n- Ask before deleting files.\n\n## More\n\n* Ask before deleting files.\n"
+                                  "+ Ask  before deleting files.\n* A rule of its own.\n", encoding="utf-8")
+    result = run_script("init", "--yes", "--json", "--lang", "en")
+    assert result.code == 0, result.err
+    assert json.loads(result.out)["plan"]["removed_duplicates"] == ["* Ask before deleting files.",
+                                                                    "+ Ask  before deleting files."]
+    assert (ws / "AGENTS.md").read_text(encoding="utf-8").startswith(
+        "# AGENTS\n\n- Ask before deleting files.\n\n## More\n\n* A rule of its own.\n")
+
+
+# -------------------------------------------------------------- malformed frontmatter
+
+def test_audit_and_recall_name_a_malformed_file_and_show_none_of_it(ws, run_script):
+    knowledge = ws / "memory/knowledge"
+    knowledge.mkdir(parents=True)
+    broken = "---\nkey: [unclosed\ntags: x\n---\nzebra crossings are striped\n"
+    (knowledge / "broken.md").write_text(broken, encoding="utf-8")
+    (knowledge / "fine.md").write_text("---\nkey: fine\n---\nzebra herds migrate\n", encoding="utf-8")
+    before = tree_hash(ws)
+    audit = run_script("privacy_audit", "--json")
+    warning = "memory/knowledge/broken.md: malformed (frontmatter is not valid YAML (line 3)); " \
+              "scanned as plain text, not rewritten"
+    assert json.loads(audit.out)["warnings"] == [warning]
+    human = run_script("privacy_audit", env={"COLUMNS": "300"})
+    assert f"warning: {warning}" in human.out
+    found = run_script("memory", "recall", "zebra", "--json", "--no-track")
+    doc = json.loads(found.out)
+    assert [h["path"] for h in doc["hits"]] == ["memory/knowledge/fine.md"]
+    assert doc["malformed"] == [{"file": "memory/knowledge/broken.md", "error": "frontmatter is not valid YAML (line 3)"}]
+    plain = run_script("memory", "recall", "zebra", "--no-track")
+    assert "warning: memory/knowledge/broken.md: frontmatter is not valid YAML (line 3)" in plain.err
+    assert "unclosed" not in plain.out + found.out
+    after = tree_hash(ws)
+    assert {k: v for k, v in after.items() if not k.startswith(("memory/.cache", "memory/.state"))} == before

@@ -4,11 +4,18 @@
 ``2026-05-19``) overrides it everywhere, for tests and reproducible runs. A
 value without a zone is taken as UTC. Standard library only: the per-turn path
 uses it.
+
+Days (a note's date, "today") are the user's days: the time zone is
+OpenClaw's ``agents.defaults.userTimezone`` (an IANA name; OpenClaw docs,
+"Timezones"), else ``TZ``, else the system zone, the order OpenClaw itself
+follows for the user's local time (:func:`user_zone`; ``status`` shows it).
+A note written at 07:30 in UTC+8 is dated that day, like OpenClaw's own.
 """
 from __future__ import annotations
 
 import os
-from datetime import date, datetime, timezone
+from dataclasses import dataclass
+from datetime import date, datetime, timezone, tzinfo
 
 ENV_NOW = "MEMORY_MANAGER_NOW"
 
@@ -33,9 +40,69 @@ def now() -> datetime:
     return value.astimezone(timezone.utc)
 
 
+@dataclass(frozen=True)
+class Zone:
+    """The user's time zone: ``tz`` (a tzinfo), its ``name`` and the ``source`` that chose it."""
+
+    tz: tzinfo
+    name: str
+    source: str
+
+
+def _zoneinfo(name: str) -> tzinfo | None:
+    try:
+        from zoneinfo import ZoneInfo
+
+        return ZoneInfo(name)
+    except (ValueError, KeyError, OSError, ImportError):  # unknown or malformed name, no tz database
+        return None
+
+
+def _system_zone() -> Zone:
+    local = datetime.now().astimezone().tzinfo or timezone.utc
+    name = None
+    try:  # the IANA name behind /etc/localtime, when it is a link into a zoneinfo folder
+        target = os.path.realpath("/etc/localtime")
+        if "zoneinfo/" in target:
+            name = target.split("zoneinfo/", 1)[1]
+    except OSError:
+        pass
+    if name and _zoneinfo(name) is not None:
+        return Zone(_zoneinfo(name), name, "system zone")
+    return Zone(local, str(local.tzname(datetime.now())) if hasattr(local, "tzname") else "local", "system zone")
+
+
+def user_zone() -> Zone:
+    """Return the user's time zone (see the module docstring for the order).
+
+    A ``userTimezone`` or ``TZ`` that names no known zone is passed over
+    (the next rule applies), never an error: dating a note must not fail.
+    """
+    try:
+        from .workspace import read_openclaw_config
+
+        cfg = read_openclaw_config() or {}
+    except Exception:  # an unreadable OpenClaw config only means "not configured"
+        cfg = {}
+    agents = cfg.get("agents") if isinstance(cfg.get("agents"), dict) else {}
+    defaults = agents.get("defaults") if isinstance(agents.get("defaults"), dict) else {}
+    name = defaults.get("userTimezone")
+    if isinstance(name, str) and name.strip() and _zoneinfo(name.strip()) is not None:
+        return Zone(_zoneinfo(name.strip()), name.strip(), "OpenClaw agents.defaults.userTimezone")
+    env_tz = os.environ.get("TZ", "").strip().lstrip(":")
+    if env_tz and _zoneinfo(env_tz) is not None:
+        return Zone(_zoneinfo(env_tz), env_tz, "TZ")
+    return _system_zone()
+
+
+def local_now() -> datetime:
+    """Return :func:`now` in the user's time zone (:func:`user_zone`)."""
+    return now().astimezone(user_zone().tz)
+
+
 def today() -> date:
-    """Return today's date (UTC, or the ``MEMORY_MANAGER_NOW`` override)."""
-    return now().date()
+    """Return the user's date today (their time zone; ``MEMORY_MANAGER_NOW`` overrides the clock)."""
+    return local_now().date()
 
 
 def parse_day(value: object) -> date | None:

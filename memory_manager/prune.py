@@ -363,11 +363,13 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
       (the Tiers seed never stores private data). Daily-note sections and
       knowledge entries are plain memory, not a tier: they are counted apart
       in ``daily`` and ``knowledge``;
+    - ``time_zone``: the zone notes are dated in, the rule that chose it
+      (:func:`memory_manager.clock.user_zone`) and today's date there;
     - ``problems``: memory files whose name holds an impossible date
       (``2026-13-45``: read as undated), unreadable T1/T2 files.
     """
     from . import tiers
-    from .clock import parse_day
+    from .clock import parse_day, today, user_zone
     from .errors import MemoryManagerError
     from .index import open_index, open_scratch_index
     from .workspace import is_set_up
@@ -400,7 +402,9 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
         else:
             t2 += 1
     n = len(p.valued)
+    zone = user_zone()
     return {
+        "time_zone": {"name": zone.name, "source": zone.source, "today": today().isoformat()},
         "memory_size": {"entries": p.total_entries, "files": size[1], "bytes": size[0]},
         "prunable_entries": n,
         "average_value": round(sum(v.value for v in p.valued) / n, 6) if n else None,

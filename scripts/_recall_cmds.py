@@ -118,6 +118,8 @@ def status_cmd(workspace: Path | None, json_: bool, verbose: bool) -> int:
     stdout.print(f"tiers: T1 {t['t1']} statistics file(s) ({t['t1_skills']} skill(s)), T2 {t['t2']} "
                  f"encrypted entries, T3 {t['t3']}", markup=False)
     stdout.print(f"plain memory: {t['daily']} daily sections, {t['knowledge']} knowledge entries", markup=False)
+    z = doc["time_zone"]
+    stdout.print(f"time zone: {z['name']} ({z['source']}); today is {z['today']}", markup=False)
     for problem in doc["problems"]:
         stderr.print(f"warning: {problem}", markup=False)
     return 0

@@ -29,6 +29,7 @@ def isolated_env(tmp_path, monkeypatch):
     monkeypatch.setenv("OPENCLAW_STATE_DIR", str(state))
     monkeypatch.setenv("OPENCLAW_WORKSPACE_DIR", str(ws))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("TZ", "UTC")  # notes are dated in the user's zone: make it the same on every machine
     for var in ("OPENCLAW_PROFILE", "OPENCLAW_CONFIG_PATH", "MEMORY_MANAGER_KEY", "MEMORY_MANAGER_NOW"):
         monkeypatch.delenv(var, raising=False)
     yield

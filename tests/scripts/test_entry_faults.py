@@ -164,3 +164,35 @@ def test_audit_and_recall_name_a_malformed_file_and_show_none_of_it(ws, run_scri
     assert "unclosed" not in plain.out + found.out
     after = tree_hash(ws)
     assert {k: v for k, v in after.items() if not k.startswith(("memory/.cache", "memory/.state"))} == before
+
+
+# ------------------------------------------------------------------------- time zone
+
+def _openclaw_config(tmp_path, zone):
+    state = tmp_path / "home" / ".openclaw"
+    state.mkdir(parents=True, exist_ok=True)
+    (state / "openclaw.json").write_text(json.dumps({"agents": {"defaults": {"userTimezone": zone}}}),
+                                         encoding="utf-8")
+
+
+def test_notes_are_dated_in_the_users_time_zone(ws, run_script, tmp_path):
+    morning = {"MEMORY_MANAGER_NOW": "2026-03-02T23:30:00+00:00"}  # 07:30 on 3 March in UTC+8
+    _openclaw_config(tmp_path, "Asia/Shanghai")
+    r = run_script("memory", "write", "--topic", "standup", "--change", "planned the day", "--json", env=morning)
+    assert r.code == 0, r.err
+    assert json.loads(r.out)["path"] == "memory/daily/2026-03-03.md"
+    status = json.loads(run_script("memory", "status", "--json", env=morning).out)
+    assert status["time_zone"] == {"name": "Asia/Shanghai", "source": "OpenClaw agents.defaults.userTimezone",
+                                   "today": "2026-03-03"}
+    assert "time zone: Asia/Shanghai (OpenClaw agents.defaults.userTimezone); today is 2026-03-03" in \
+        run_script("memory", "status", env=morning).out
+
+
+def test_without_openclaw_setting_tz_decides_then_a_bad_name_is_passed_over(ws, run_script, tmp_path):
+    evening = {"MEMORY_MANAGER_NOW": "2026-03-03T03:00:00+00:00", "TZ": "America/New_York"}  # 22:00 on 2 March
+    r = run_script("memory", "write", "--topic", "late", "--change", "x", "--json", env=evening)
+    assert json.loads(r.out)["path"] == "memory/daily/2026-03-02.md"
+    assert json.loads(run_script("memory", "status", "--json", env=evening).out)["time_zone"]["source"] == "TZ"
+    _openclaw_config(tmp_path, "Mars/Olympus_Mons")
+    zone = json.loads(run_script("memory", "status", "--json", env=evening).out)["time_zone"]
+    assert (zone["name"], zone["source"], zone["today"]) == ("America/New_York", "TZ", "2026-03-02")

@@ -44,7 +44,7 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Callable
 
-from . import auditlog, backups, entries, privacy, tiers, tree
+from . import auditlog, backups, entries, markdown, privacy, tiers, tree
 from .clock import now, today
 from .errors import KeyUnavailableError, MemoryManagerError
 from . import fsio
@@ -425,6 +425,42 @@ def merge_t2_duplicates(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entr
     return _without(t2, dropped)
 
 
+def report_repeated_blocks(run: _Run) -> None:
+    """Step 3a: name every daily note that holds the same block (a heading and its
+    text, character for character) more than once.
+
+    OpenClaw appends its own blocks (``## Flush HH:MM``, session summaries) to
+    ``memory/YYYY-MM-DD*.md`` several times a day; those files are OpenClaw's,
+    so they are only reported, never rewritten. In our ``memory/daily/`` notes a
+    repeated section is a repeated date and topic, which step 3b merges.
+    """
+    for path, ours in [*((p, True) for p in entries.daily_files(run.ws)),
+                       *((p, False) for p in entries.openclaw_note_files(run.ws))]:
+        if path.is_symlink():
+            continue
+        try:
+            text = read_text(path).text
+        except MemoryManagerError:
+            continue  # step 3b (ours) or recall (OpenClaw's) names an unreadable file
+        counts: dict[str, list[int]] = {}
+        merged = {s.span[0] for s in entries.parse_daily(text, path)} if ours else set()
+        level_two: set[str] = set()
+        for chunk in entries.split_chunks(text):
+            block = "\n".join(line.rstrip() for line in text[chunk.start:chunk.end].strip("\n").split("\n"))
+            if chunk.level and block.strip():
+                counts.setdefault(block, []).append(chunk.line + 1)
+                if chunk.start in merged:
+                    level_two.add(block)
+        for block, where in counts.items():
+            if len(where) < 2:
+                continue
+            heading = block.split("\n", 1)[0]
+            fate = ("merged into the first" if block in level_two else "reported only") if ours \
+                else "OpenClaw's file, left unchanged"
+            run.report.problems.append(f"{run.rel(path)}: block {heading!r} repeated {len(where)} times "
+                                       f"(lines {', '.join(map(str, where))}; {fate})")
+
+
 def merge_daily_duplicates(run: _Run) -> None:
     """Step 3b: same topic twice on one day -> one section; repeated lines in a section go."""
     lang = entries.language(run.cfg)
@@ -457,21 +493,17 @@ def merge_daily_duplicates(run: _Run) -> None:
             merged_here += 1
         text = "\n".join(lines)
         for day, topic, items, other in pending:
-            text, _, _ = entries.merge_daily_text(text, day, topic, items, lang)
-            if other:
-                section = next(s for s in entries.parse_daily(text) if s.date == day and s.topic == topic)
-                lines = text.split("\n")
-                new = [line for line in other if line not in section.other]
-                lines[section.end:section.end] = new
-                text = "\n".join(lines)
-        # Repeated identical lines inside one section.
+            text, _, _ = entries.merge_daily_text(text, day, topic, items, lang, other)
+        # Repeated identical lines inside one section (never inside a code block:
+        # a closing fence repeats its opening one, and code repeats on purpose).
         lines = text.split("\n")
+        fenced = markdown.fenced_lines(lines)
         drop: set[int] = set()
         for section in entries.parse_daily(text):
             seen: set[str] = set()
             for n in range(section.start + 1, section.end):
                 key = _norm(lines[n])
-                if not key:
+                if not key or fenced[n]:
                     continue
                 if key in seen:
                     drop.add(n)
@@ -653,6 +685,7 @@ def run_cleanup(ws: Path, cfg: dict[str, Any], *, dry_run: bool = False, if_due:
         t2 = archive_expired(run, t2)
         run.progress("merge")
         t2 = merge_t2_duplicates(run, t2)
+        report_repeated_blocks(run)
         merge_daily_duplicates(run)
         run.progress("compact")
         compact_t2(run, t2)

@@ -66,6 +66,7 @@ _ID = re.compile(r"^\s*<!--\s*id:\s*([A-Za-z0-9_.:-]+)\s*-->\s*$")
 _PINNED = re.compile(r"^\s*<!--\s*pinned\s*-->\s*$", re.I)
 _ITEM = re.compile(r"^\s*[-*]\s*(因|改|待|Cause|Change|Todo)\s*[:：]\s?(.*)$", re.I)
 _DATE_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})\.md$")
+_DAY_FILE = re.compile(r"^\d{4}-\d{2}-\d{2}.*\.md$")
 
 
 def memory_dir(ws: Path) -> Path:
@@ -421,9 +422,9 @@ def merge_daily_text(text: str, day: str, topic: str, items: list[tuple[str, str
 
     Returns ``(new_text, section_id, added_items)``; ``added_items`` is
     empty when every line was already there (the caller then writes nothing).
-    ``other`` lines (an import's free text and fenced code) go to the end of
-    a new section; in an existing one, only when none of them is there yet
-    (so a second import does not repeat a code block). Added ``other``
+    ``other`` lines (free text, fenced code) go to the end of a new section;
+    in an existing one, as a block, unless the section already holds that
+    block (so a second import does not repeat a code block). Added ``other``
     lines count as ``("other", line)`` in ``added_items``.
     Merging keeps every distinct line: a new line goes after the last line
     of its kind (or after the last line of an earlier kind), so the section
@@ -454,10 +455,15 @@ def merge_daily_text(text: str, day: str, topic: str, items: list[tuple[str, str
         section.end += 1
         present.add((kind, value))
         added.append((kind, value))
-    if other and not any(line in section.other for line in other if line.strip()):
+    if other and not _holds_run(section.other, list(other)):
         lines[section.end:section.end] = list(other)
         added += [("other", line) for line in other]
     return "\n".join(lines), section.id, added
+
+
+def _holds_run(lines: list[str], run: list[str]) -> bool:
+    """True when ``run`` appears in ``lines`` as consecutive lines."""
+    return any(lines[i:i + len(run)] == run for i in range(len(lines) - len(run) + 1))
 
 
 def daily_files(ws: Path) -> list[Path]:
@@ -466,6 +472,14 @@ def daily_files(ws: Path) -> list[Path]:
     if not folder.is_dir():
         return []
     return sorted(p for p in folder.iterdir() if p.is_file() and _DATE_NAME.match(p.name))
+
+
+def openclaw_note_files(ws: Path) -> list[Path]:
+    """Return OpenClaw's own notes ``memory/YYYY-MM-DD*.md``, oldest first (read, never rewritten)."""
+    folder = tree.Tree(Path(ws)).memory
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.is_file() and _DAY_FILE.match(p.name))
 
 
 def iter_daily(ws: Path, problems: list[str] | None = None) -> Iterator[DailySection]:

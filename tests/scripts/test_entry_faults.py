@@ -196,3 +196,28 @@ def test_without_openclaw_setting_tz_decides_then_a_bad_name_is_passed_over(ws, 
     _openclaw_config(tmp_path, "Mars/Olympus_Mons")
     zone = json.loads(run_script("memory", "status", "--json", env=evening).out)["time_zone"]
     assert (zone["name"], zone["source"], zone["today"]) == ("America/New_York", "TZ", "2026-03-02")
+
+
+# ------------------------------------------------------------------ repeated blocks
+
+def test_cleanup_reports_repeated_blocks_and_leaves_openclaws_files_alone(ws, run_script):
+    (ws / "memory/daily").mkdir(parents=True)
+    flush = "## Flush 10:30\n- checked the deploy queue\n```\n# not a heading\n```\n"
+    openclaw = ws / "memory/2026-03-02.md"
+    openclaw.write_text("# 2026-03-02\n\n" + flush + "\n## Flush 12:00\n- lunch\n\n" + flush, encoding="utf-8")
+    ours = ws / "memory/daily/2026-03-02.md"
+    section = "## [2026-03-02] deploy\n- 改：rolled back\n```sh\n# undo\n```\n"
+    ours.write_text(section + "\n" + section + "\n## [2026-03-02] other\n- 待：retry\n", encoding="utf-8")
+    before = openclaw.read_bytes()
+    r = run_script("cleanup", "--json", env=NOW)
+    assert r.code == 0, r.err
+    doc = json.loads(r.out)
+    assert "memory/2026-03-02.md: block '## Flush 10:30' repeated 2 times (lines 3, 12; OpenClaw's file, " \
+           "left unchanged)" in doc["problems"]
+    assert "memory/daily/2026-03-02.md: block '## [2026-03-02] deploy' repeated 2 times (lines 1, 7; " \
+           "merged into the first)" in doc["problems"]
+    assert openclaw.read_bytes() == before
+    assert ours.read_text(encoding="utf-8") == ("## [2026-03-02] deploy\n- 改：rolled back\n```sh\n# undo\n```\n\n"
+                                                "## [2026-03-02] other\n- 待：retry\n")
+    saved = (ws / ".memory-backup" / doc["backup"] / "files/memory/daily/2026-03-02.md").read_text(encoding="utf-8")
+    assert saved.count("## [2026-03-02] deploy") == 2  # the original bytes are in the backup

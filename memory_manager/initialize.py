@@ -128,6 +128,38 @@ class Plan:
 
 # --------------------------------------------------------------------------- reading
 
+def _lessons_name(ws: Path, plan: "Plan") -> str:
+    """The lessons file to edit, spelled as OpenClaw finds it, with a note on what that means.
+
+    OpenClaw loads ``MEMORY.md`` and, when there is none, ``memory.md``
+    (:data:`memory_manager.tree.MEMORY_MD_NAMES`). A workspace with only the
+    lower-case file keeps it: creating ``MEMORY.md`` beside it would make
+    OpenClaw load the new, empty file instead. When both exist and differ,
+    ``MEMORY.md`` is the one OpenClaw loads; ``memory.md`` is named so the
+    user can merge it (init changes neither name).
+    """
+    upper, lower = ws / tree.MEMORY_MD, ws / tree.MEMORY_MD_LOWER
+    try:
+        same = upper.exists() and lower.exists() and os.path.samefile(upper, lower)
+    except OSError:
+        same = False
+    if same or not (lower.is_file() or lower.is_symlink()):
+        return tree.MEMORY_MD  # no lower-case file, or a case-insensitive file system (one file)
+    if not (upper.exists() or upper.is_symlink()):
+        plan.notes.append(f"{tree.MEMORY_MD_LOWER} is this workspace's lessons file and keeps its name "
+                          f"(OpenClaw loads it when there is no {tree.MEMORY_MD}); no {tree.MEMORY_MD} created.")
+        return tree.MEMORY_MD_LOWER
+    try:
+        differ = upper.read_bytes() != lower.read_bytes()
+    except OSError:
+        differ = True
+    if differ:
+        plan.warnings.append(f"{tree.MEMORY_MD_LOWER} differs from {tree.MEMORY_MD}: OpenClaw loads only "
+                             f"{tree.MEMORY_MD}, so the agent does not see what is in {tree.MEMORY_MD_LOWER} "
+                             f"(recall still searches it). Merge it into {tree.MEMORY_MD} by hand.")
+    return tree.MEMORY_MD
+
+
 def _target(ws: Path, name: str) -> Path:
     """Return the path to edit for workspace file ``name``, following an in-workspace symlink.
 
@@ -379,11 +411,12 @@ def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool = 
     plan = Plan(ws)
     agents_path = _target(ws, "AGENTS.md")
     heartbeat_path = _target(ws, "HEARTBEAT.md")
-    memory_path = _target(ws, "MEMORY.md")
+    lessons_name = _lessons_name(ws, plan)
+    memory_path = _target(ws, lessons_name)
     gitignore_path = _target(ws, ".gitignore")
     agents = _read(agents_path, "AGENTS.md")
     heartbeat = _read(heartbeat_path, "HEARTBEAT.md")
-    memory_md = _read(memory_path, "MEMORY.md")
+    memory_md = _read(memory_path, lessons_name)
     gitignore = _read(gitignore_path, ".gitignore")
 
     # AGENTS.md: heartbeat out, duplicates out, memory block in.
@@ -426,7 +459,7 @@ def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool = 
 
     new_memory = lessons_text(memory_md.text if memory_md is not None else None, lang)
     if new_memory is not None:
-        _change(plan, memory_path, "MEMORY.md", memory_md, new_memory,
+        _change(plan, memory_path, lessons_name, memory_md, new_memory,
                 "lessons file" + (" (previous lines kept)" if memory_md is not None and memory_md.text.strip() else ""))
 
     for rel in MEMORY_DIRS:

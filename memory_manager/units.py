@@ -6,8 +6,8 @@ is the unit of recall, show, forget and pruning); this module only lists
 them (:func:`source_files`) and adds T2 entries at query time.
 
 Sources: ``memory/daily/``, ``memory/knowledge/``, OpenClaw's
-``memory/YYYY-MM-DD*.md``, the lessons file (``MEMORY.md``, else
-``memory.md``, as OpenClaw loads them), ``memory/summaries/``,
+``memory/YYYY-MM-DD*.md``, the lessons file (``MEMORY.md`` and ``memory.md``,
+both when they are two files), ``memory/summaries/``,
 ``memory/tier1-public/`` and ``library/`` when they exist (the Optimization
 seed's L0-L3 layers). T2 entries are never read from disk into the index;
 :func:`t2_entries` decrypts them in memory at query time (see there).
@@ -65,6 +65,13 @@ def _walk_md(folder: str, prefix: str, recursive: bool, out: list, kind: str,
             _walk_md(item.path, prefix + name + "/", True, out, kind, name_ok, root_real)
 
 
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
 def scan_sources(ws: Path) -> list[tuple[str, str, os.DirEntry]]:
     """Like :func:`source_files`, with each file's ``os.DirEntry`` (for a cheap ``stat``)."""
     root = os.fspath(ws)
@@ -80,7 +87,10 @@ def scan_sources(ws: Path) -> list[tuple[str, str, os.DirEntry]]:
     _walk_md(mem, tree.MEMORY + "/", False, found, "openclaw", _OPENCLAW_NOTE.match, root_real=real)
     top: list = []
     _walk_md(root, "", False, top, "memory_md", lambda n: n in tree.MEMORY_MD_NAMES, root_real=real)
-    found.extend(sorted(top, key=lambda t: t[0] != tree.MEMORY_MD)[:1])  # MEMORY.md wins over memory.md
+    top.sort(key=lambda t: t[0] != tree.MEMORY_MD)  # MEMORY.md first: OpenClaw loads it over memory.md
+    if len(top) == 2 and _same_file(top[0][2].path, top[1][2].path):
+        top = top[:1]  # one file under two spellings (a case-insensitive file system)
+    found.extend(top)  # two different files: both hold the user's memory, both are searched
     under(tree.SUMMARIES, "summary", recursive=True)
     under(tree.TIER1, "t1")
     _walk_md(os.path.join(root, tree.LIBRARY), tree.LIBRARY + "/", True, found, "library", root_real=real)

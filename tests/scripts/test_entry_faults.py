@@ -221,3 +221,39 @@ def test_cleanup_reports_repeated_blocks_and_leaves_openclaws_files_alone(ws, ru
                                                 "## [2026-03-02] other\n- 待：retry\n")
     saved = (ws / ".memory-backup" / doc["backup"] / "files/memory/daily/2026-03-02.md").read_text(encoding="utf-8")
     assert saved.count("## [2026-03-02] deploy") == 2  # the original bytes are in the backup
+
+
+# ------------------------------------------------------------------ lower-case memory.md
+
+def test_a_lower_case_memory_md_stays_the_lessons_file(ws, run_script):
+    original = "# my memory\n\n- zebra stripes are unique\n"
+    (ws / "memory.md").write_text(original, encoding="utf-8")
+    r = run_script("init", "--yes", "--lang", "en", "--json", "--no-hooks")
+    assert r.code == 0, r.err
+    doc = json.loads(r.out)
+    names = {p.name for p in ws.iterdir()}
+    if "MEMORY.md" in names and (ws / "MEMORY.md").samefile(ws / "memory.md"):
+        return  # a case-insensitive file system: one file, nothing to tell apart
+    assert "MEMORY.md" not in names
+    assert any("memory.md is this workspace's lessons file" in note for note in doc["plan"]["notes"])
+    lessons = (ws / "memory.md").read_text(encoding="utf-8")
+    assert "- zebra stripes are unique" in lessons and lessons != original
+    hits = json.loads(run_script("memory", "recall", "zebra", "--json", "--no-track").out)["hits"]
+    assert [h["path"] for h in hits] == ["memory.md"]
+    back = run_script("init", "--restore", doc["backup"], "--json")
+    assert back.code == 0, back.err
+    assert (ws / "memory.md").read_text(encoding="utf-8") == original
+    assert "MEMORY.md" not in {p.name for p in ws.iterdir()}
+
+
+def test_init_names_a_memory_md_that_differs_from_memory_upper(ws, run_script):
+    (ws / "MEMORY.md").write_text("# Lessons\n\n- short answers\n", encoding="utf-8")
+    (ws / "memory.md").write_text("- zebra herds\n", encoding="utf-8")
+    if (ws / "MEMORY.md").samefile(ws / "memory.md"):
+        return  # case-insensitive file system
+    r = run_script("init", "--yes", "--lang", "en", "--no-hooks")
+    assert r.code == 0, r.err
+    assert "memory.md differs from MEMORY.md" in (r.out + r.err).replace("\n", " ")
+    assert (ws / "memory.md").read_text(encoding="utf-8") == "- zebra herds\n"
+    hits = json.loads(run_script("memory", "recall", "zebra", "--json", "--no-track").out)["hits"]
+    assert [h["path"] for h in hits] == ["memory.md"]

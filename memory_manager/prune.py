@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from . import scoring, tree, units
+from . import entries, scoring, tree, units
 
 ARCHIVE_FORMAT = {"format": "cmm-archive", "version": 1}
 ARCHIVE_DIR = tree.Tree(Path()).archive
@@ -341,12 +341,8 @@ def prune(ws: Path, cfg: dict[str, Any], dry_run: bool = False, use_threshold: b
 
 
 def _rebuild_indexes(ws: Path, cfg: dict[str, Any]) -> tuple[list[str], list[str]]:
-    """Call the store's ``entries.rebuild_indexes`` (lazy import; absent -> a warning)."""
-    try:
-        from .entries import rebuild_indexes
-    except ImportError:
-        return [], ["memory_manager.entries is not installed: the indexes were not rebuilt"]
-    changed = rebuild_indexes(ws, cfg)
+    """Rebuild the daily and knowledge indexes; return (changed paths, warnings)."""
+    changed = entries.rebuild_indexes(ws, cfg)
     return [Path(p).relative_to(ws).as_posix() if Path(p).is_absolute() else str(p) for p in changed], []
 
 

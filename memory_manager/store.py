@@ -337,6 +337,62 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
             "backup": backup_id, "gate": decision.payload()}
 
 
+def crypt_file(ws: Path, cfg: dict[str, Any], path: Path, *, decrypt: bool, scheme: str | None = None,
+               approved: bool = False) -> dict[str, Any]:
+    """Encrypt a plain-text T2 entry file in place, or decrypt one (``crypt.py --file``).
+
+    Args:
+        path: the file, absolute, relative to the current folder, or relative
+            to the workspace (as ``memory.py`` prints paths); it must be a
+            single-entry file in ``memory/tier2-internal/``.
+        decrypt: decrypt (needs ``approved``: the gate holds an in-place
+            decryption for the user) instead of encrypt.
+        scheme: the encryption scheme (default: config ``tiers.encryption_scheme``).
+
+    The file is backed up first and written atomically, mode 0600, under the
+    workspace lock; its frontmatter lines stay as written (``scheme: none``
+    is set on decryption) and the body keeps its layout: a body that starts
+    right after the frontmatter still does.
+
+    Returns ``{"file", "action": "encrypted"|"decrypted", "backup"}``.
+
+    Raises:
+        BadInputError: not a T2 file, a multi-entry file, or not encrypted.
+        GateDecisionError: decryption without approval.
+        CryptoError, KeyUnavailableError: wrong key, tampered text, no key.
+    """
+    target = path if Path(path).is_absolute() else (Path.cwd() / path)
+    if not Path(path).is_absolute() and not target.exists() and (Path(ws) / path).exists():
+        target = Path(ws) / path
+    safe_target(ws, target)
+    if target.parent.name != tiers.T2_DIR or not target.is_file():
+        raise BadInputError(f"{path}: not a file in {tree.rel(tree.TIER2)}/")
+    with workspace_lock(ws):
+        tf = read_text(target)
+        if decrypt:
+            found = tiers.parse_t2(tf.text, target)
+            if len(found) != 1 or found[0].index is not None:
+                raise BadInputError(f"{path}: a multi-entry file; read it with 'memory.py show'")
+            if found[0].plaintext:
+                raise BadInputError(f"{path}: not encrypted")
+            plain = tiers.decrypt_entry(found[0], cfg)
+            decision = gate.evaluate("edit", plain, source="explicit_user", approved=approved, cfg=cfg,
+                                     tier="internal", request=f"decrypt {target.name} in place")
+            gate.record(ws, decision)
+            gate.require(decision)
+            fm = entries.split_frontmatter(tf.text, target.name)
+            # No blank line of our own: the body starts where the sealed body started.
+            gap = "\n" if fm.body.startswith("\n") else ""
+            new_text = entries.join_frontmatter(entries.set_frontmatter_fields(fm.raw, {"scheme": "none"}),
+                                                gap + plain + "\n")
+        else:
+            new_text = tiers.seal_text_file(tf.text, target, cfg, scheme)
+        backup = backups.start(ws, f"crypt {'decrypt' if decrypt else 'encrypt'} {target.name}")
+        backup.save(target)
+        atomic_write_text(target, new_text, tf, mode=0o600)
+    return {"file": rel(ws, target), "action": "decrypted" if decrypt else "encrypted", "backup": backup.id}
+
+
 # ------------------------------------------------------------- references
 
 @dataclass

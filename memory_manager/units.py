@@ -143,10 +143,9 @@ def t2_entries(ws: Path, cfg: dict[str, Any], record: bool = True, approved: boo
     decision to the audit log; recall passes ``track`` so ``--no-track``
     writes nothing.
     """
-    try:
-        from . import gate, tiers
-    except ImportError:  # pragma: no cover - the store ships with the bundle
-        return []
+    # Imported here, not at the top: recall reaches T2 only when asked, and the
+    # gate's detectors (phone numbers, ids) are costly to load on every recall.
+    from . import gate, tiers
     from .clock import today
     from .errors import CryptoError, KeyUnavailableError
 

@@ -13,7 +13,7 @@ from pathlib import Path  # noqa: E402
 
 import click  # noqa: E402
 
-from memory_manager import __version__, tree  # noqa: E402
+from memory_manager import __version__  # noqa: E402
 from memory_manager.cli import common_options, emit_json, handle_errors, open_workspace, run, stdout  # noqa: E402
 from memory_manager.errors import BadInputError  # noqa: E402
 
@@ -46,45 +46,14 @@ def crypt() -> None:
 
 
 def _file_op(path: Path, workspace, decrypt: bool, scheme, approved: bool, json_: bool) -> int:
-    from memory_manager import backups, gate, tiers
-    from memory_manager.entries import join_frontmatter, set_frontmatter_fields, split_frontmatter
-    from memory_manager.fsio import atomic_write_text, read_text, workspace_lock
-    from memory_manager.store import rel, safe_target
+    from memory_manager.store import crypt_file
 
     ws, cfg = _context(workspace)
-    target = path if path.is_absolute() else (Path.cwd() / path)
-    if not path.is_absolute() and not target.exists() and (ws / path).exists():
-        target = ws / path  # a path relative to the workspace, as memory.py prints them
-    safe_target(ws, target)
-    if target.parent.name != tiers.T2_DIR or not target.is_file():
-        raise BadInputError(f"{path}: not a file in {tree.rel(tree.TIER2)}/")
-    with workspace_lock(ws):
-        tf = read_text(target)
-        if decrypt:
-            entries = tiers.parse_t2(tf.text, target)
-            if len(entries) != 1 or entries[0].index is not None:
-                raise BadInputError(f"{path}: a multi-entry file; read it with 'memory.py show'")
-            if entries[0].plaintext:
-                raise BadInputError(f"{path}: not encrypted")
-            plain = tiers.decrypt_entry(entries[0], cfg)
-            decision = gate.evaluate("edit", plain, source="explicit_user", approved=approved, cfg=cfg,
-                                     tier="internal", request=f"decrypt {path.name} in place")
-            gate.record(ws, decision)
-            gate.require(decision)
-            fm = split_frontmatter(tf.text, target.name)
-            # No blank line of our own: the body starts where the sealed body started.
-            gap = "\n" if fm.body.startswith("\n") else ""
-            new_text = join_frontmatter(set_frontmatter_fields(fm.raw, {"scheme": "none"}), gap + plain + "\n")
-        else:
-            new_text = tiers.seal_text_file(tf.text, target, cfg, scheme)
-        backup = backups.start(ws, f"crypt {'decrypt' if decrypt else 'encrypt'} {target.name}")
-        backup.save(target)
-        atomic_write_text(target, new_text, tf, mode=0o600)
-    result = {"file": rel(ws, target), "action": "decrypted" if decrypt else "encrypted", "backup": backup.id}
+    result = crypt_file(ws, cfg, path, decrypt=decrypt, scheme=scheme, approved=approved)
     if json_:
         emit_json(result)
     else:
-        stdout.print(f"{result['action']} {result['file']} in place (backup {backup.id})", markup=False)
+        stdout.print(f"{result['action']} {result['file']} in place (backup {result['backup']})", markup=False)
     return 0
 
 

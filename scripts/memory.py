@@ -8,6 +8,11 @@ import click  # noqa: E402
 from memory_manager import __version__  # noqa: E402
 from memory_manager.cli import run  # noqa: E402
 
+# scripts/ is on sys.path (Python puts the script's own folder first), so the verb modules import by name.
+import _recall_cmds  # noqa: E402
+import _report_cmds  # noqa: E402
+import _store_cmds  # noqa: E402
+
 
 @click.group(help="Write, read, recall and maintain the agent's memory.")
 @click.version_option(__version__, "--version", prog_name="complex-memory-manager")
@@ -15,22 +20,10 @@ def memory() -> None:
     pass
 
 
-def _register() -> None:
-    """Attach the verbs: store (_store_cmds), recall (_recall_cmds) and report (_report_cmds)."""
-    import importlib
-
-    for module_name in ("_store_cmds", "_recall_cmds", "_report_cmds"):
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise
-            continue
-        for command in module.COMMANDS:
-            memory.add_command(command)
-
-
-_register()
+# The verbs, in plain sight: store (_store_cmds), recall (_recall_cmds) and report (_report_cmds).
+# A missing or broken module fails here, loudly, instead of hiding its verbs.
+for _command in (*_store_cmds.COMMANDS, *_recall_cmds.COMMANDS, *_report_cmds.COMMANDS):
+    memory.add_command(_command)
 
 if __name__ == "__main__":
     run(memory)

@@ -153,3 +153,28 @@ def test_one_way_to_open_a_workspace(source):
     calls = [node.lineno for node in ast.walk(module) if isinstance(node, ast.Call)
              and getattr(node.func, "id", getattr(node.func, "attr", "")) == "resolve_workspace"]
     assert calls == []
+
+
+PER_TURN = """
+import json, sys
+sys.path.insert(0, {root!r})
+sys.path.insert(0, {scripts!r})
+before = set(sys.modules)
+import memory_manager.hookrun, memory_manager.clock, memory_manager.tree, memory_manager.workspace
+import detect
+from memory_manager.clock import today
+today()
+new = sorted(m.split(".")[0] for m in set(sys.modules) - before)
+print(json.dumps(sorted(set(m for m in new if m not in sys.stdlib_module_names and not m.startswith("_")))))
+"""
+
+
+def test_the_per_turn_path_imports_the_standard_library_only():
+    """Hooks and detect.py run on every agent turn: nothing but the standard library and our package."""
+    import json
+    import subprocess
+    import sys
+
+    code = PER_TURN.format(root=str(ROOT), scripts=str(ROOT / "scripts"))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert json.loads(out) == ["detect", "memory_manager"]

@@ -1,13 +1,13 @@
 """scripts/maintain.py: index rebuild, T2 sealing, audit findings for the next bootstrap, cleanup."""
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 
 import pytest
 
 from conftest import ROOT
+from memory_manager import upkeep
+from memory_manager.workspace import Workspace
 
 DAILY = """## [2026-11-29] Hook smoke
 <!-- id: d-20261129-1a2b3c4d -->
@@ -57,21 +57,13 @@ def test_maintenance_with_the_store(run_script, tree):
     assert again.code == 0 and "rebuild_indexes:" not in again.err and "seal_plaintext_t2:" not in again.err
 
 
-def load_maintain():
-    spec = importlib.util.spec_from_file_location("maintain_under_test", ROOT / "scripts" / "maintain.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_audit_findings_go_to_the_next_bootstrap_note(tree, monkeypatch):
     mobile = "138" + "0013" + "8000"   # a Chinese mobile number, assembled at run time
     note = tree / "memory" / "daily" / "2026-11-29.md"
     note.write_text(note.read_text() + f"- Change: call the vendor on {mobile}\n")
     (tree / "MEMORY.md").write_text("# Lessons\n")
-    maintain = load_maintain()
-    monkeypatch.setattr(maintain, "run_cleanup", lambda ws: True)
-    assert maintain.maintain(tree) is True
+    monkeypatch.setattr(upkeep, "cleanup_if_due", lambda workspace, log: True)
+    assert upkeep.run(Workspace(tree), lambda line: None) is True
     doc = json.loads((tree / "memory" / ".state" / "bootstrap-note.json").read_text())
     assert doc["format"] == "cmm-bootstrap-note" and doc["version"] == 1
     line_no = note.read_text().splitlines().index(f"- Change: call the vendor on {mobile}") + 1
@@ -81,26 +73,28 @@ def test_audit_findings_go_to_the_next_bootstrap_note(tree, monkeypatch):
     assert mobile not in json.dumps(doc) and "138" not in json.dumps(doc)   # never the matched text
     # Nothing changed since: the next run audits nothing and queues nothing new.
     (tree / "memory" / ".state" / "bootstrap-note.json").unlink()
-    assert maintain.maintain(tree) is True
+    assert upkeep.run(Workspace(tree), lambda line: None) is True
     assert not (tree / "memory" / ".state" / "bootstrap-note.json").exists()
 
 
-def test_missing_pieces_are_skipped_with_a_note(tree, monkeypatch, capsys):
-    monkeypatch.setitem(sys.modules, "memory_manager.audit", None)   # import fails
-    maintain = load_maintain()
-    monkeypatch.setattr(maintain, "BUNDLE", tree)                    # no scripts/cleanup.py there
-    assert maintain.maintain(tree) is True
-    err = capsys.readouterr().err
-    assert "maintain: skipped audit.audit_paths: memory_manager.audit is not available" in err
-    assert "maintain: skipped cleanup: scripts/cleanup.py is not available" in err
+def test_a_failing_step_is_logged_and_the_others_still_run(tree, monkeypatch):
+    def broken(ws, cfg):
+        raise OSError("disk on fire")
+
+    monkeypatch.setattr(upkeep.entries, "rebuild_indexes", broken)
+    lines: list[str] = []
+    assert upkeep.run(Workspace(tree), lines.append) is False
+    assert "rebuild_indexes failed: OSError: disk on fire" in lines
+    assert "slowly before 8am" not in (tree / "memory" / "tier2-internal" / "weather_api-notes.md").read_text()
+    # cleanup ran in this process (and, rebuilding indexes itself, met the same broken function)
+    assert any(line.startswith("cleanup failed: TypeError:") for line in lines)
 
 
 def test_usage_log_is_trimmed(tree):
-    maintain = load_maintain()
     log = tree / "memory" / ".state" / "context-usage.jsonl"
     log.parent.mkdir(parents=True, exist_ok=True)
     log.write_text("".join(f'{{"v": 1, "n": {i}}}\n' for i in range(1500)))
-    maintain.trim_usage(tree)
+    upkeep.trim_usage(tree)
     lines = log.read_text().splitlines()
     assert len(lines) == 1000 and lines[0] == '{"v": 1, "n": 500}'
 

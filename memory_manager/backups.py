@@ -776,7 +776,12 @@ def recover(workspace: Path) -> list[str]:
             fsio.remove(journal, missing_ok=True)
             done.append(ident)
             continue
-        steps, _notes = _plan(workspace, doc)
+        try:
+            steps, _notes = _plan(workspace, doc)
+        except BackupError as exc:
+            raise BackupError(f"an interrupted change (backup {ident}) cannot be rolled back: {exc}. Nothing "
+                              f"else runs until it is; to keep the files as they are instead, delete {journal}") \
+                from None
         _apply(workspace, steps)
         backup = Backup(workspace, ident, doc.get("reason", ""), seq=int(doc.get("seq") or 0),
                         role=doc.get("role", "change"), restores=doc.get("restores"),

@@ -558,3 +558,17 @@ def test_a_file_changed_after_the_checks_is_not_overwritten(ws, monkeypatch):
     assert (ws / "a.md").read_text() == "backed up"  # done before it stopped, and in the safety copy
     [safety] = [d for d in backups.list_backups(ws) if d["role"] == "safety"]
     assert backups.read_copy(ws, safety["id"], "a.md") == b"changed by the command"
+
+
+def test_an_interrupted_change_that_cannot_be_rolled_back_says_how_to_go_on(ws):
+    (ws / "AGENTS.md").write_text("original")
+    b = _killed_change(ws)
+    (b.folder / "files" / "AGENTS.md").unlink()  # its copy is gone
+    with pytest.raises(BackupError, match=r"cannot be rolled back: .*copy of AGENTS.md is missing.*delete .*\.open-"):
+        with fsio.workspace_lock(ws):
+            pass
+    assert (ws / "AGENTS.md").read_text() == "half-written change"  # nothing was touched
+    (backups.backup_root(ws) / f".open-{b.id}").unlink()
+    with fsio.workspace_lock(ws):
+        pass
+    assert (ws / "AGENTS.md").read_text() == "half-written change"

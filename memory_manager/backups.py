@@ -74,6 +74,8 @@ _SHA = re.compile(r"^[0-9a-f]{64}$")
 #: archive they move to): stored encrypted or not at all.
 T2_PREFIXES = (tree.rel(tree.TIER2) + "/", tree.rel(tree.ARCHIVE) + "/")
 ROLES = ("change", "safety")
+#: From this many copies in one batch, one syncfs(2) replaces an fsync per copy and folder.
+SYNCFS_BATCH = 16
 STATES = ("open", "complete", "rolled-back")
 
 
@@ -177,6 +179,8 @@ class Backup:
     withheld: list[str] = field(default_factory=list)
     state: str = "open"
     _saved: set[str] = field(default_factory=set, repr=False)
+    #: Folders of copies whose own name is known to be on disk (fsynced parent).
+    _durable: set[Path] = field(default_factory=set, repr=False)
     _key: Any = field(default=False, repr=False)
 
     @property
@@ -247,20 +251,19 @@ class Backup:
         fsio.make_dirs(dest.parent)
         # Written in place, not staged and renamed: the folder is this backup's
         # own, and a copy no entry line names yet is never read (a kill here
-        # leaves bytes nobody uses). The data is fsynced here; the folder is
-        # fsynced by the caller before the entry line is written.
+        # leaves bytes nobody uses). save_many makes the copies durable before
+        # it writes their entry lines.
         fsio.step(f"copy {dest}")
         fd = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         try:
             view = memoryview(payload)
             while view:
                 view = view[os.write(fd, view):]
-            os.fsync(fd)
         finally:
             os.close(fd)
         return entry
 
-    def _entry(self, path: Path, rel: str, folders: set[Path]) -> list[dict[str, Any]]:
+    def _entry(self, path: Path, rel: str, folders: set[Path], copies: list[Path]) -> list[dict[str, Any]]:
         """The entries for ``path`` (a folder: itself, then what it holds), copies written and fsynced."""
         if path.is_symlink():
             return [{"path": rel, "existed": True, "kind": "symlink", "target": os.readlink(path)}]
@@ -269,22 +272,26 @@ class Backup:
         if path.is_dir():
             found = [{"path": rel, "existed": True, "kind": "dir", "mode": stat.S_IMODE(path.stat().st_mode)}]
             for child in sorted(path.iterdir()):
-                found += self._entry(child, self._rel(child), folders)
+                found += self._entry(child, self._rel(child), folders, copies)
             return found
         entry = self._save_file(path, rel)
         if entry["stored"] != "withheld":
+            copies.append(self.folder / "files" / rel)
             folder = (self.folder / "files" / rel).parent
-            while folder != self.folder.parent and folder not in folders:  # new folders' names too
-                folders.add(folder)
+            folders.add(folder)  # the copy's new name
+            while folder not in self._durable and folder != self.folder:  # a folder made for it: its name too
                 folder = folder.parent
+                folders.add(folder)
         return [entry]
 
     def save_many(self, paths: Iterable[Path]) -> None:
         """Record several paths before changing any of them (as :meth:`save`, in one batch).
 
-        Every copy is written and fsynced, then each folder holding copies is
-        fsynced once, then all entry lines are appended with one fsync: a
-        change of thousands of files costs about one fsync per file.
+        Every copy is written, then made durable (with its folder names), then
+        all entry lines are appended with one fsync. Durable means one fsync
+        per copy and per folder, or, for a batch of :data:`SYNCFS_BATCH` copies
+        or more on Linux, one ``syncfs`` of the file system: a change of
+        thousands of files costs a handful of flushes, not one per file.
 
         Raises:
             BackupError: a copy or the entries could not be written.
@@ -292,6 +299,7 @@ class Backup:
         """
         found: list[dict[str, Any]] = []
         folders: set[Path] = set()
+        copies: list[Path] = []
         seen: set[str] = set()
         current = "?"
         try:
@@ -300,12 +308,18 @@ class Backup:
                 current = rel = self._rel(path)
                 if rel in self._saved or rel in seen:
                     continue
-                for entry in self._entry(path, rel, folders):
+                for entry in self._entry(path, rel, folders, copies):
                     if entry["path"] not in self._saved and entry["path"] not in seen:
                         seen.add(entry["path"])
                         found.append(entry)
-            for folder in sorted(folders):
-                fsio.sync_dir(folder)
+            if copies:
+                fsio.step(f"sync {len(copies)} copies")
+                if len(copies) < SYNCFS_BATCH or not fsio.sync_filesystem(self.folder):
+                    for copy in copies:
+                        fsio.sync_file(copy)
+                    for folder in sorted(folders):
+                        fsio.sync_dir(folder)
+                self._durable.update(folders)
             self._append(*found)
         except (BackupError, WorkspaceError):
             raise
@@ -414,6 +428,7 @@ def start(workspace: Path, reason: str, role: str = "change", restores: str | No
                             created=now().isoformat(timespec="seconds"), state="open" if locked else "complete")
             try:
                 backup._write_header()
+                fsio.sync_dir(root)  # the new folder's name
             except FileWriteError as exc:
                 shutil.rmtree(root / ident, ignore_errors=True)
                 fsio.remove(journal, missing_ok=True)

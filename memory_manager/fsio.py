@@ -198,6 +198,41 @@ def sync_dir(folder: Path) -> None:
     _fsync_dir(Path(folder))
 
 
+def sync_file(path: Path) -> None:
+    """fsync a file already written and closed."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def sync_filesystem(path: Path) -> bool:
+    """Flush the whole file system holding ``path`` (Linux ``syncfs(2)``); False when unavailable.
+
+    One call instead of one fsync per file: for a batch of thousands of new
+    files (a backup of a large cleanup) it is several times faster (measured
+    in ``bench/README.md``). Raises OSError when the flush itself fails.
+    """
+    import ctypes
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        syncfs = ctypes.CDLL(None, use_errno=True).syncfs
+    except (OSError, AttributeError):
+        return False
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        if syncfs(fd) != 0:
+            error = ctypes.get_errno()
+            raise OSError(error, os.strerror(error))
+    finally:
+        os.close(fd)
+    return True
+
+
 @dataclass(frozen=True)
 class TextFile:
     """A decoded text file.

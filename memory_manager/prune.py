@@ -313,12 +313,9 @@ def prune(ws: Path, cfg: dict[str, Any], dry_run: bool = False, use_threshold: b
             missing = [f for f in (ws / arch).parents if f != ws and not f.exists() and ws in f.parents]
             for folder in reversed(missing):  # outermost first, so a restore removes them all
                 backup.save_new_dir(folder)
-        for rel in list(new_text) + removals:
-            backup.save(ws / rel)
         # The store's index files are rewritten by rebuild_indexes() below: back them up too,
-        # so restoring this backup undoes the whole prune.
-        for rel in INDEX_FILES:
-            backup.save(ws / rel)
+        # so restoring this backup undoes the whole prune. One batch: linear in files.
+        backup.save_many([ws / rel for rel in [*new_text, *removals, *INDEX_FILES]])
         tx = Transaction()
         # Destinations first: the commit renames in staging order, so a kill
         # between two renames leaves an entry in the archive and its source,

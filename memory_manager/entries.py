@@ -121,15 +121,27 @@ class Frontmatter:
 _LOADER = None
 
 
+def _base_loader():
+    """PyYAML's ``BaseLoader`` (every scalar a string), on libyaml when PyYAML was built with it."""
+    import yaml
+
+    return getattr(yaml, "CBaseLoader", yaml.BaseLoader)
+
+
 def _safe_loader():
     """``yaml.SafeLoader`` that keeps an impossible date (``created: 2026-02-30``)
     as its string instead of raising ``ValueError`` from PyYAML's timestamp
-    constructor: date readers then see "no date" (``clock.parse_day``)."""
+    constructor: date readers then see "no date" (``clock.parse_day``).
+
+    Built on ``CSafeLoader`` (libyaml's parser, PyYAML's safe constructors)
+    when PyYAML has it: the same values, about six times faster, which
+    matters when every knowledge entry is read (status, the report).
+    """
     global _LOADER
     if _LOADER is None:
         import yaml
 
-        class Loader(yaml.SafeLoader):
+        class Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
             pass
 
         def timestamp(loader, node):
@@ -166,8 +178,12 @@ def split_frontmatter(text: str, label: str = "file") -> Frontmatter:
     raw = "\n".join(lines[1:end])
     try:
         meta = yaml.load(raw, Loader=_safe_loader()) if raw.strip() else {}  # noqa: S506 - a SafeLoader
-        literal = yaml.load(raw, Loader=yaml.BaseLoader) if raw.strip() else {}  # noqa: S506 - BaseLoader builds only str/list/dict
+        literal = yaml.load(raw, Loader=_base_loader()) if raw.strip() else {}  # noqa: S506 - BaseLoader builds only str/list/dict
     except yaml.YAMLError as exc:
+        try:  # libyaml marks some errors a line later: report what the pure-Python parser says
+            yaml.load(raw, Loader=yaml.BaseLoader)  # noqa: S506 - BaseLoader builds only str/list/dict
+        except yaml.YAMLError as python_exc:
+            exc = python_exc
         where = getattr(exc, "problem_mark", None)
         line = f" (line {where.line + 2})" if where is not None else ""
         raise MalformedFileError(f"{label}: frontmatter is not valid YAML{line}") from None

@@ -40,7 +40,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from . import tree
 from .errors import BadInputError
@@ -57,8 +57,30 @@ AUDIT_ROWS = 50
 SOON_DAYS = 7
 
 
+def _mask_joined(texts: list[str], sep: str) -> list[str]:
+    """Mask ``texts`` in one :func:`~memory_manager.privacy.mask` call (see :class:`_Masker`)."""
+    from .privacy import mask
+
+    if not texts:
+        return []
+    lines = mask(("\n" + sep + "\n").join(texts)).split("\n")
+    out: list[str] = []
+    at = 0
+    for text in texts:
+        n = text.count("\n") + 1
+        out.append("\n".join(lines[at:at + n]))
+        at += n
+        if at < len(lines):
+            if lines[at] != sep:
+                return [mask(t) for t in texts]
+            at += 1
+    if at != len(lines):
+        return [mask(t) for t in texts]
+    return out
+
+
 class _Masker:
-    """Collects every text to show, then masks them all in one pass.
+    """Collects every text to show, then masks them all at once.
 
     :func:`memory_manager.privacy.mask` scans a text once whatever its size,
     so masking 10,000 short texts one by one costs several times more than
@@ -66,56 +88,126 @@ class _Masker:
     (the detector's look-behind windows are shorter than it, so one text
     cannot change what is found in the next) and split back by line counts.
     Should the mask ever change the number of lines, each text is masked on
-    its own instead: the result is the same mask, only slower.
+    its own instead: the result is the same mask, only slower. A text that
+    repeats (a tag, a label) is masked once.
+
+    Past :data:`PARALLEL_CHARS` characters, on a machine with two or more
+    cores where ``os.fork`` exists, a forked child masks the second part
+    while this process masks the first (the mask is pure CPU in Python's
+    regular expressions, which hold the GIL, so threads would not help); if
+    the child fails for any reason its half is masked here.
     """
 
     SEP = " " * 64
 
     def __init__(self) -> None:
         self.texts: list[str] = []
+        self.masked: list[str] = []
+        self._seen: dict[str, _Masked] = {}
 
     def add(self, text: Any) -> "_Masked":
-        self.texts.append("" if text is None else str(text))
-        return _Masked(len(self.texts) - 1)
+        """Queue ``text`` (None reads as ""); return its placeholder (:class:`_Masked`)."""
+        text = "" if text is None else str(text)
+        slot = self._seen.get(text)
+        if slot is None:
+            slot = self._seen[text] = _Masked(self, len(self.texts))
+            self.texts.append(text)
+        return slot
 
-    def run(self) -> list[str]:
-        from .privacy import mask
+    def run(self, meanwhile: Callable[[], None] | None = None) -> list[str]:
+        """Mask every queued text (filling :attr:`masked`); return them in the order added.
 
-        if not self.texts:
-            return []
-        joined = ("\n" + self.SEP + "\n").join(self.texts)
-        lines = mask(joined).split("\n")
-        out: list[str] = []
-        at = 0
-        for text in self.texts:
-            n = text.count("\n") + 1
-            out.append("\n".join(lines[at:at + n]))
-            at += n
-            if at < len(lines):
-                if lines[at] != self.SEP:
-                    return [mask(t) for t in self.texts]
-                at += 1
-        if at != len(lines):
-            return [mask(t) for t in self.texts]
-        return out
+        ``meanwhile`` (optional) is run by this process while a child masks:
+        it is given a smaller share of the texts to make room for it.
+        """
+        self.masked = self._mask(meanwhile)
+        return self.masked
+
+    def _mask(self, meanwhile: Callable[[], None] | None) -> list[str]:
+        texts = self.texts
+        if sum(map(len, texts)) < PARALLEL_CHARS or (os.cpu_count() or 1) < 2 or not hasattr(os, "fork"):
+            if meanwhile is not None:
+                meanwhile()
+            return _mask_joined(texts, self.SEP)
+        # This process's share: half, or two fifths when it also runs ``meanwhile``
+        # (importing the chart libraries costs about what masking a tenth does).
+        cut = max(1, len(texts) * 2 // 5 if meanwhile is not None else len(texts) // 2)
+        theirs = _in_child(lambda: _mask_joined(texts[cut:], self.SEP))
+        if meanwhile is not None:
+            meanwhile()
+        mine = _mask_joined(texts[:cut], self.SEP)
+        got = theirs()
+        if got is None or len(got) != len(texts) - cut:
+            got = _mask_joined(texts[cut:], self.SEP)
+        return mine + got
 
 
-@dataclass(frozen=True)
+#: Characters of text to mask above which a second process helps (below it
+#: the fork costs more than it saves; ~200 kB is about 0.2 s of masking).
+PARALLEL_CHARS = 200_000
+
+
+def _in_child(work):
+    """Run ``work()`` (returning a list of str) in a forked child; return a function
+    that waits for the child and gives its result, or None when it failed."""
+    import json
+
+    try:
+        read_fd, write_fd = os.pipe()
+        pid = os.fork()
+    except OSError:
+        return lambda: None
+    if pid == 0:  # the child: compute, send, leave without running any cleanup of the parent's
+        code = 1
+        try:
+            os.close(read_fd)
+            data = json.dumps(work(), ensure_ascii=False).encode("utf-8")
+            with os.fdopen(write_fd, "wb") as pipe:
+                pipe.write(data)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_fd)
+
+    def wait():
+        try:
+            with os.fdopen(read_fd, "rb") as pipe:
+                data = pipe.read()
+            _, status = os.waitpid(pid, 0)
+            if os.waitstatus_to_exitcode(status) != 0:
+                return None
+            result = json.loads(data.decode("utf-8"))
+        except (OSError, ValueError):
+            return None
+        return result if isinstance(result, list) and all(isinstance(t, str) for t in result) else None
+
+    return wait
+
+
 class _Masked:
-    """A placeholder for the ``index``-th text given to :class:`_Masker`."""
+    """One text given to :class:`_Masker`: its masked form once the masker has run.
 
-    index: int
+    ``str()`` gives the masked text; ``__html__`` gives it HTML-escaped, which
+    is what Jinja2's autoescaping uses. Holding the masker, not a copy, lets
+    :func:`collect` mask 10,000 texts without rebuilding the model around them.
+    """
 
+    __slots__ = ("_masker", "_index")
 
-def _resolve(value: Any, masked: list[str]) -> Any:
-    """Replace every :class:`_Masked` in ``value`` (nested dicts/lists) by its masked text."""
-    if isinstance(value, _Masked):
-        return masked[value.index]
-    if isinstance(value, dict):
-        return {k: _resolve(v, masked) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_resolve(v, masked) for v in value]
-    return value
+    def __init__(self, masker: "_Masker", index: int) -> None:
+        self._masker = masker
+        self._index = index
+
+    def __str__(self) -> str:
+        return self._masker.masked[self._index]
+
+    def __html__(self) -> str:
+        import html
+
+        return html.escape(str(self), quote=True)
+
+    def __repr__(self) -> str:
+        return f"_Masked({str(self)!r})" if self._masker.masked else f"_Masked(#{self._index})"
 
 
 @dataclass
@@ -482,7 +574,7 @@ def _health(ws: Path, m: _Masker) -> dict[str, Any]:
                         "newest": str(listed[-1].get("id", "")) if listed else None}}
 
 
-def collect(ws: Any, days: int = 30, approved: bool = False) -> Model:
+def collect(ws: Any, days: int = 30, approved: bool = False, meanwhile: Callable[[], None] | None = None) -> Model:
     """Gather the report of workspace ``ws`` (a :class:`memory_manager.workspace.Workspace`).
 
     Args:
@@ -492,8 +584,11 @@ def collect(ws: Any, days: int = 30, approved: bool = False) -> Model:
         approved: the user approved showing T2 content: entries that may be
             reused are decrypted in memory (through the gate, logged) and
             their masked text included.
+        meanwhile: work to do while the text is being masked (the command
+            imports the chart and template libraries there), see :class:`_Masker`.
 
-    Returns a :class:`Model`; every text in it is masked. Reads only, except
+    Returns a :class:`Model`; every text from the memory in it is a masked
+    placeholder (``str()`` gives the masked text, Jinja2 escapes it). Reads only, except
     the gate's audit log with ``approved``.
 
     Raises:
@@ -517,9 +612,8 @@ def collect(ws: Any, days: int = 30, approved: bool = False) -> Model:
              "archive": _archive(root, problems), "quarantine": _quarantine(root)}
     usage = _usage(root, cfg, m)
     health = _health(root, m)
-    masked = m.run()
-    sections = _resolve({"timeline": timeline, "knowledge": knowledge, "tiers": tiers, "usage": usage,
-                         "health": health}, masked)
+    m.run(meanwhile)  # every placeholder in the sections now reads as its masked text
+    sections = {"timeline": timeline, "knowledge": knowledge, "tiers": tiers, "usage": usage, "health": health}
     counts = {"days": int(days), "daily": timeline["ours"], "openclaw": timeline["openclaw"],
               "knowledge": len(knowledge["entries"]), "t1_skills": len(tiers["t1"]["skills"]),
               "t2": tiers["t2"]["total"], "t2_shown": len(tiers["t2"]["entries"]),

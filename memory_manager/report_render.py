@@ -18,8 +18,7 @@ from __future__ import annotations
 import io
 import json
 import re
-from dataclasses import asdict
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from . import BUNDLE_ROOT, __version__
@@ -33,11 +32,23 @@ TEMPLATE_DIR = BUNDLE_ROOT / "templates" / "report"
 CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
 #: Skills drawn in the T1 chart (most calls first); the table lists all.
 CHART_SKILLS = 15
+#: Up to this many days the timeline chart has one bar per day; longer windows
+#: are drawn as filled steps (two SVG paths instead of two per day).
+BAR_DAYS = 62
 #: Colours (Okabe-Ito, readable with colour blindness): ours, OpenClaw's, warnings.
 BLUE, ORANGE, GREEN, RED, GREY, YELLOW = "#0072B2", "#E69F00", "#009E73", "#D55E00", "#999999", "#F0E442"
 _SVG_START = re.compile(r"<svg\b")
 _RC = {"svg.fonttype": "none", "text.parse_math": False, "font.size": 9,
        "font.family": ["DejaVu Sans"], "axes.spines.top": False, "axes.spines.right": False}
+
+
+def preload() -> None:
+    """Import Jinja2 and matplotlib's figure and SVG modules now (``report.collect``
+    runs this while a second process masks text, so the import costs no time)."""
+    import jinja2  # noqa: F401
+    import matplotlib.dates  # noqa: F401
+    from matplotlib.backends import backend_svg  # noqa: F401
+    from matplotlib import figure  # noqa: F401
 
 
 def _svg(fig: Any, salt: str) -> str:
@@ -74,8 +85,14 @@ def _timeline_chart(days: list[dict[str, Any]], t: dict[str, str]) -> str | None
         x = range(len(rows))
         ours = [len(d["ours"]) for d in rows]
         theirs = [len(d["openclaw"]) for d in rows]
-        ax.bar(x, ours, color=BLUE, label=t["ours"], width=0.8)
-        ax.bar(x, theirs, bottom=ours, color=ORANGE, label=t["openclaw"], width=0.8)
+        if len(rows) <= BAR_DAYS:
+            ax.bar(x, ours, color=BLUE, label=t["ours"], width=0.8)
+            ax.bar(x, theirs, bottom=ours, color=ORANGE, label=t["openclaw"], width=0.8)
+        else:  # one filled step outline per series: hundreds of bars are slow to draw and too thin to see
+            both = [a + b for a, b in zip(ours, theirs)]
+            ax.fill_between(x, 0, ours, step="mid", color=BLUE, label=t["ours"], lw=0)
+            ax.fill_between(x, ours, both, step="mid", color=ORANGE, label=t["openclaw"], lw=0)
+            ax.set_ylim(bottom=0)
         step = max(1, len(rows) // 8)
         ticks = list(range(len(rows) - 1, -1, -step))[::-1]
         ax.set_xticks(ticks, [rows[i]["date"][5:] for i in ticks])
@@ -94,7 +111,7 @@ def _t1_chart(skills: list[dict[str, Any]], t: dict[str, str]) -> str | None:
     with matplotlib.rc_context(_RC):
         fig = _figure(9, 0.6 + 0.28 * len(shown))
         left, right = fig.subplots(1, 2, sharey=True, width_ratios=[3, 2])
-        names = [s["skill"] for s in shown][::-1]
+        names = [str(s["skill"]) for s in shown][::-1]
         calls = [s["calls"] for s in shown][::-1]
         rates = [(s["rate"] or 0) * 100 for s in shown][::-1]
         y = range(len(shown))
@@ -124,7 +141,7 @@ def _t2_chart(rows: list[dict[str, Any]], t: dict[str, str]) -> str | None:
             values = [r[bucket] for r in rows]
             ax.barh(y, values, left=left, color=colour, label=t["t2_" + bucket])
             left = [a + b for a, b in zip(left, values)]
-        ax.set_yticks(list(y), [r["skill"] for r in rows])
+        ax.set_yticks(list(y), [str(r["skill"]) for r in rows])
         ax.invert_yaxis()
         ax.xaxis.get_major_locator().set_params(integer=True)
         ax.set_xlabel(t["entries"])
@@ -152,7 +169,7 @@ def _usage_chart(sessions: list[dict[str, Any]], thresholds: list[int], t: dict[
         for colour, s in zip(palette, drawn):
             xs = [datetime.fromisoformat(p["at"]) for p in s["points"]]
             ys = [p["percent"] for p in s["points"]]
-            ax.plot(xs, ys, color=colour, marker="o", markersize=3, lw=1.5, label=s["label"])
+            ax.plot(xs, ys, color=colour, marker="o", markersize=3, lw=1.5, label=str(s["label"]))
             if s["compactions"]:
                 ax.plot([datetime.fromisoformat(p["at"]) for p in s["compactions"]],
                         [p["percent"] for p in s["compactions"]], ls="none", marker="X", markersize=9,
@@ -164,6 +181,9 @@ def _usage_chart(sessions: list[dict[str, Any]], thresholds: list[int], t: dict[
             ax.plot([], [], color="black", ls=":", label=t["compaction_line"])
             ax.plot([], [], ls="none", marker="X", color="white", markeredgecolor="black", label=t["compaction_point"])
         ax.set_ylim(0, 100)
+        times = [datetime.fromisoformat(p["at"]) for s in drawn for p in s["points"]]
+        if max(times) == min(times):  # one instant: give the date axis a range to place ticks on
+            ax.set_xlim(min(times) - timedelta(hours=1), max(times) + timedelta(hours=1))
         ax.set_ylabel(t["context_used"] + " (%)")
         locator = mdates.AutoDateLocator(maxticks=8)
         ax.xaxis.set_major_locator(locator)
@@ -219,6 +239,8 @@ def render(model: Model) -> str:
     weekdays = t["weekdays"]
     env.filters["weekday"] = lambda n: weekdays[n]
     page = env.get_template("page.html.j2")
-    return page.render(model=asdict(model), t=t, csp=CSP, version=__version__,
+    # vars(), not asdict(): the sections are plain dicts already, and a deep
+    # copy of 10,000 entries costs more than drawing every chart.
+    return page.render(model=vars(model), t=t, csp=CSP, version=__version__,
                        charts={k: Markup(v) if v else None for k, v in charts.items()},
                        today=date.fromisoformat(model.end))

@@ -35,7 +35,7 @@ class Built:
     """What :func:`build` wrote (for assertions)."""
 
     ws: Path
-    topics: dict[str, str] = field(default_factory=dict)   # topic -> date, inside the 30-day window
+    topics: list[tuple[str, str]] = field(default_factory=list)   # (topic, date) of each section in the window
     old_topics: list[str] = field(default_factory=list)   # written before the window (archived by cleanup)
     daily_token: str = ""
     openclaw_token: str = ""
@@ -96,14 +96,14 @@ def build(ws: Path, lang: str = "en", audit: bool = True, cleanup: bool = True) 
     for n in range(30):  # one or two notes on every day of the window
         day = TODAY - timedelta(days=n)
         for k in range(1 + (n % 3 == 0)):
-            topic = f"{topics[(n + k) % len(topics)]} #{n}-{k}"
+            topic = topics[(n + 5 * k) % len(topics)]
             zh = topic[0] >= "\u4e00"
             with clock(_at(day, 9 + k)):
                 store.write_daily(ws, cfg, topic=topic,
                                   cause=["用户要求每周五发送" if zh else f"the {topic.lower()} needed work"],
                                   change=["改成了定时任务" if zh else "changed the schedule and checked the logs"],
                                   todo=["下周复查" if zh else "check again next week"], day=day.isoformat())
-            out.topics[topic] = day.isoformat()
+            out.topics.append((topic, day.isoformat()))
 
     # A token pasted into a daily note by hand (the gate never saw it).
     out.daily_token = fakes.fake("GITHUB_PAT", seed=21)
@@ -111,7 +111,7 @@ def build(ws: Path, lang: str = "en", audit: bool = True, cleanup: bool = True) 
     with note.open("a", encoding="utf-8") as handle:
         handle.write(f"\n## [{(TODAY - timedelta(days=2)).isoformat()}] CI token rotation\n"
                      f"- Change: set GITHUB_TOKEN={out.daily_token} in the runner\n")
-    out.topics["CI token rotation"] = (TODAY - timedelta(days=2)).isoformat()
+    out.topics.append(("CI token rotation", (TODAY - timedelta(days=2)).isoformat()))
 
     # OpenClaw's own notes (memory/YYYY-MM-DD.md), one with a key in it.
     out.openclaw_token = fakes.fake("OPENAI_KEY", seed=22)

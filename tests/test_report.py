@@ -181,7 +181,7 @@ def test_content_security_policy_allows_only_inline_styles(page):
 def test_every_entry_topic_in_the_window_is_shown_and_older_ones_are_not(built, page):
     _, text, _ = page
     shown = Page(text).all_text
-    for topic in built.topics:
+    for topic, _ in built.topics:
         assert topic in shown, topic
     for topic in built.old_topics:  # 60 days old, archived: outside the window
         assert topic not in shown
@@ -279,10 +279,14 @@ def test_days_narrows_the_timeline(copy, run_script, built):
     result = run_script("memory", "report", "-w", copy, "--days", "3", "--json", env=ENV)
     assert result.code == 0, result.err
     text = Path(json.loads(result.out)["path"]).read_text(encoding="utf-8")
+    text = text[text.index('<section id="timeline">'):text.index('<section id="knowledge">')]
     shown = Page(text).all_text
-    recent = {t for t, d in built.topics.items() if d >= (reportws.TODAY - timedelta(days=2)).isoformat()}
-    assert recent and all(t in shown for t in recent)
-    assert not any(t in shown for t in set(built.topics) - recent)
+    since = (reportws.TODAY - timedelta(days=2)).isoformat()
+    recent = {t for t, d in built.topics if d >= since}
+    older = {t for t, d in built.topics if d < since} - recent
+    assert recent and older and all(t in shown for t in recent)
+    assert not any(t in shown for t in older)
+    assert text.count('<details class="ours">') == len([t for t, d in built.topics if d >= since])
     assert run_script("memory", "report", "-w", copy, "--days", "0", env=ENV).code == 2
 
 
@@ -373,3 +377,22 @@ def test_the_rest_of_the_bundle_does_not_need_the_extra(copy, tmp_path, run_scri
 
     assert "Jinja2" not in deps.MODULES.values() and "matplotlib" not in deps.MODULES.values()
     assert "report" not in (ROOT / "requirements.txt").read_text(encoding="utf-8").lower()
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_masking_in_one_pass_equals_masking_each_text(monkeypatch, parallel):
+    """The report masks all its texts joined (and, when large, half in a forked child):
+    the result must be exactly recall's mask of each text on its own."""
+    from memory_manager import privacy, report
+
+    monkeypatch.setattr(report, "PARALLEL_CHARS", 0 if parallel else 10**12)
+    key = reportws.fakes.fake("OPENAI_KEY", seed=31)
+    texts = ["Deploy pipeline", f"set the key {key} today", "line one\nline two with 13800138000 in it", "",
+             "飞书机器人", "ghp token: " + reportws.fakes.fake("GITHUB_PAT", seed=32) + "\nnext line", "Deploy pipeline"]
+    m = report._Masker()
+    slots = [m.add(t) for t in texts]
+    m.run(meanwhile=lambda: None)
+    assert [str(s) for s in slots] == [privacy.mask(t) for t in texts]
+    assert key not in str(slots[1]) and "[secret]" in str(slots[1])
+    assert slots[0] is slots[-1]  # a repeated text is masked once
+    assert html.escape(str(slots[2])) == slots[2].__html__()

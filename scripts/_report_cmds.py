@@ -39,9 +39,9 @@ def report_cmd(html: Path | None, days: int, approved: bool, open_: bool, worksp
     opened = open_workspace(workspace, verbose, set_up=True)
     target = target_path(opened, html, approved)  # bad --html / --approved: exit 2 before any work
     require_report()
-    from memory_manager.report_render import render
+    from memory_manager.report_render import preload, render
 
-    model = collect(opened, days=days, approved=approved)
+    model = collect(opened, days=days, approved=approved, meanwhile=preload)
     size = write_report(target, render(model))
     if json_:
         emit_json({"path": str(target), "bytes": size, "days": days, "approved": approved,

@@ -579,8 +579,9 @@ def collect(ws: Any, days: int = 30, approved: bool = False, meanwhile: Callable
 
     Args:
         ws: the opened workspace (its ``root`` and ``config`` are used).
-        days: length of the timeline window in days, ending today
-            (``clock.today``, which honours ``MEMORY_MANAGER_NOW``); 1..3650.
+        days: length of the timeline window in days, ending today in the
+            user's time zone (``clock.local_now``, which honours
+            ``MEMORY_MANAGER_NOW``); 1..3650.
         approved: the user approved showing T2 content: entries that may be
             reused are decrypted in memory (through the gate, logged) and
             their masked text included.
@@ -595,13 +596,13 @@ def collect(ws: Any, days: int = 30, approved: bool = False, meanwhile: Callable
         BadInputError: ``days`` out of range.
         ConfigError: the workspace config is invalid.
     """
-    from .clock import now
+    from .clock import local_now, user_zone
     from .entries import language
 
     if not 1 <= int(days) <= 3650:
         raise BadInputError(f"--days must be between 1 and 3650, not {days}")
     root, cfg = Path(ws.root), ws.config
-    moment = now()
+    moment = local_now()  # the user's day, as their notes are dated
     end = moment.date()
     start = end - timedelta(days=int(days) - 1)
     m = _Masker()
@@ -618,7 +619,7 @@ def collect(ws: Any, days: int = 30, approved: bool = False, meanwhile: Callable
               "knowledge": len(knowledge["entries"]), "t1_skills": len(tiers["t1"]["skills"]),
               "t2": tiers["t2"]["total"], "t2_shown": len(tiers["t2"]["entries"]),
               "usage_records": usage["records"], "sessions": len(usage["sessions"])}
-    return Model(lang=language(cfg), generated=moment.strftime("%Y-%m-%d %H:%M UTC"), workspace=root.name,
+    return Model(lang=language(cfg), generated=f"{moment:%Y-%m-%d %H:%M} {user_zone().name}", workspace=root.name,
                  days=int(days), start=start.isoformat(), end=end.isoformat(), approved=approved,
                  thresholds=[int(t) for t in cfg["context"]["thresholds"]],
                  sections=sections, counts=counts, problems=_mask_list(problems))

@@ -396,3 +396,16 @@ def test_masking_in_one_pass_equals_masking_each_text(monkeypatch, parallel):
     assert key not in str(slots[1]) and "[secret]" in str(slots[1])
     assert slots[0] is slots[-1]  # a repeated text is masked once
     assert html.escape(str(slots[2])) == slots[2].__html__()
+
+
+def test_open_hands_the_file_to_the_browser(copy, tmp_path, run_script):
+    """--open starts the user's browser (Python's webbrowser, which honours $BROWSER) on the file."""
+    import sys
+
+    seen = tmp_path / "opened.txt"
+    opener = tmp_path / "browser.py"
+    opener.write_text(f"import sys\nopen({str(seen)!r}, 'w').write(sys.argv[1])\n", encoding="utf-8")
+    result = run_script("memory", "report", "-w", copy, "--open",
+                        env={**ENV, "BROWSER": f"{sys.executable} {opener} %s"})
+    assert result.code == 0, result.err
+    assert seen.read_text(encoding="utf-8") == (copy / "memory" / ".cache" / "report.html").resolve().as_uri()

@@ -129,9 +129,9 @@ def write_daily(ws: Path, cfg: dict[str, Any], *, topic: str, cause: list[str] =
     if not items:
         raise BadInputError("give at least one of --cause, --change, --todo")
     text = topic + "\n" + "\n".join(t for _, t in items)
-    decision = _gate(ws, "store", text, source=source, sensitivity=sensitivity, approved=approved, cfg=cfg,
-                     request=f"write daily note '{topic}'")
-    with workspace_lock(ws):
+    with workspace_lock(ws):  # the gate's decision and the write: one locked step
+        decision = _gate(ws, "store", text, source=source, sensitivity=sensitivity, approved=approved, cfg=cfg,
+                         request=f"write daily note '{topic}'")
         path, ident, added, existed = _write_daily_locked(ws, cfg, day, topic, items)
         changed = entries.rebuild_indexes(ws, cfg)
     return {"action": "write", "id": ident, "path": rel(ws, path), "date": day, "topic": topic,
@@ -189,9 +189,9 @@ def learn(ws: Path, cfg: dict[str, Any], *, key: str, text: str, tags: list[str]
     tag_list = _tags(tags)
     if not text.strip():
         raise BadInputError("--text must not be empty")
-    decision = _gate(ws, "store", f"{key}\n{text}\n{' '.join(tag_list)}", source=source,
-                     sensitivity=sensitivity, approved=approved, cfg=cfg, request=f"learn '{key}'")
-    with workspace_lock(ws):
+    with workspace_lock(ws):  # the gate's decision and the write: one locked step
+        decision = _gate(ws, "store", f"{key}\n{text}\n{' '.join(tag_list)}", source=source,
+                         sensitivity=sensitivity, approved=approved, cfg=cfg, request=f"learn '{key}'")
         path, created, changed = _learn_locked(ws, cfg, key, text, tag_list, pinned)
         indexes = entries.rebuild_indexes(ws, cfg)
     return {"action": "learn", "id": entries.knowledge_id(key), "key": key, "path": rel(ws, path),
@@ -226,9 +226,9 @@ def record_event(ws: Path, cfg: dict[str, Any], *, event: str, skill: str, text:
 
 def _stats_update(ws: Path, cfg: dict[str, Any], skill: str, text: str, apply: Any,
                   source: str, approved: bool) -> tuple[Path, dict[str, Any], gate.Decision]:
-    decision = _gate(ws, "store", text, source=source, sensitivity=None, approved=approved, cfg=cfg,
-                     request=f"update statistics of '{skill}'")
-    with workspace_lock(ws):
+    with workspace_lock(ws):  # the gate's decision and the write: one locked step
+        decision = _gate(ws, "store", text, source=source, sensitivity=None, approved=approved, cfg=cfg,
+                         request=f"update statistics of '{skill}'")
         ensure_tree(ws)
         path = safe_target(ws, tiers.t1_path(ws, skill))
         doc = tiers.load_stats(path)
@@ -302,16 +302,17 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
         # its own file first: a month file's copy is the older one (compaction moves, remember edits)
         return next((e for e in found if e.path == path), found[0] if found else None)
 
-    old = existing()
-    operation = "edit" if old is not None or path.exists() else "store"
-    decision = _gate(ws, operation, text, source=source, sensitivity=sensitivity, approved=approved, cfg=cfg,
-                     tier="internal", request=f"remember {skill}/{topic}")
     created = today()
     expiry = int(cfg["tiers"]["t2_expiry_days"])
     backup_id = None
+    # One locked step from the gate to the write: whether this is a new entry
+    # ("store") or an edit that needs approval cannot change in between.
     with workspace_lock(ws):
+        old = existing()
+        operation = "edit" if old is not None or path.exists() else "store"
+        decision = _gate(ws, operation, text, source=source, sensitivity=sensitivity, approved=approved, cfg=cfg,
+                         tier="internal", request=f"remember {skill}/{topic}")
         ensure_tree(ws)
-        old = existing()  # again under the lock: another writer may have moved it
         target = path if old is None or old.index is None else safe_target(ws, old.path)
         month = old.month if old is not None and old.index is not None and old.month else month_of(created)
         sealed = crypto.encrypt(text, skill, month, cfg, scheme)
@@ -556,9 +557,9 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
             summary = read_text(target.path).text
     else:
         summary = read_text(target.path).text
-    decision = _gate(ws, "delete", summary, source="explicit_user", sensitivity=None, approved=approved, cfg=cfg,
-                     request=f"forget {ref}")
-    with workspace_lock(ws):
+    with workspace_lock(ws):  # the gate's decision and the deletion: one locked step
+        decision = _gate(ws, "delete", summary, source="explicit_user", sensitivity=None, approved=approved,
+                         cfg=cfg, request=f"forget {ref}")
         backup = backups.start(ws, f"forget {ref}")
         backup.save(target.path)
         removed = "file"

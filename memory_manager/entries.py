@@ -349,7 +349,7 @@ def _day_of_name(path: Path | str | None) -> str | None:
     return m.group(1) if m else None
 
 
-def parse_daily(text: str, path: Path | None = None) -> list[DailySection]:
+def parse_daily(text: str, path: Path | None = None, chunks: list[Chunk] | None = None) -> list[DailySection]:
     """Parse the sections of a daily note (``\n`` endings).
 
     A section is a ``##`` heading outside code fences: ``## [YYYY-MM-DD]
@@ -361,12 +361,13 @@ def parse_daily(text: str, path: Path | None = None) -> list[DailySection]:
     their own lines. Without an id comment a section's id is
     :func:`daily_id` of its date and topic (a repeat of the same date and
     topic in one file is told apart by its occurrence number).
+    ``chunks`` are :func:`split_chunks` of ``text`` when the caller has them already.
     """
     all_lines = text.split("\n")
     sections: list[DailySection] = []
     running = _day_of_name(path)
     seen: dict[tuple[str, str], int] = {}
-    for chunk in split_chunks(text):
+    for chunk in split_chunks(text) if chunks is None else chunks:
         if chunk.level == 1:
             title_day = _DAY_START.match(chunk.title or "")
             if title_day:
@@ -628,7 +629,7 @@ def parse_entries(rel: str, kind: str, text: str) -> tuple[list[Entry], str | No
 
     if kind == "knowledge":
         try:
-            entry = parse_knowledge(text, Path(rel))
+            entry = parse_knowledge(text, Path(rel), fm)
         except MalformedFileError as exc:
             return [], str(exc).removeprefix(f"{name}: ")
         body = text[fm.body_offset:]
@@ -638,15 +639,15 @@ def parse_entries(rel: str, kind: str, text: str) -> tuple[list[Entry], str | No
         return [Entry(rel, 0, heading, file_date, entry.id, kind, _clean(body), entry.tags, pinned,
                       (0, len(text)), extra)], None
 
-    daily = {s.span[0]: s for s in parse_daily(text, Path(rel))} if kind == "daily" else {}
+    chunks = split_chunks(text, fm.body_offset)
+    daily = {s.span[0]: s for s in parse_daily(text, Path(rel), chunks)} if kind == "daily" else {}
     out: list[Entry] = []
     seen: dict[str, int] = {}
-    for ordinal, chunk in enumerate(split_chunks(text, fm.body_offset)):
+    for ordinal, chunk in enumerate(chunks):
         body = text[chunk.body:chunk.end] if chunk.level else text[chunk.start:chunk.end]
         if chunk.level < 2 and not _clean(body):
             continue  # a bare "# title" (or blank lines) is no entry of its own
         heading = chunk.title if chunk.level else stem
-        ident, pinned = _comment_lines(text, chunk)
         here = dict(extra)
         section = daily.get(chunk.start)
         if section is not None:
@@ -654,6 +655,7 @@ def parse_entries(rel: str, kind: str, text: str) -> tuple[list[Entry], str | No
             if _bad(section.date):
                 here["bad_date"] = section.date
         else:
+            ident, pinned = _comment_lines(text, chunk)
             occurrence = seen.get(heading, 0)
             seen[heading] = occurrence + 1
             ident = ident or stable_id(rel, heading, occurrence)
@@ -697,7 +699,7 @@ class KnowledgeEntry:
                 "path": self.path.as_posix(), "error": self.error}
 
 
-def parse_knowledge(text: str, path: Path) -> KnowledgeEntry:
+def parse_knowledge(text: str, path: Path, fm: Frontmatter | None = None) -> KnowledgeEntry:
     """Parse a knowledge entry file (``\\n`` endings, no BOM).
 
     A file without frontmatter is read as a plain body (older hand-written
@@ -708,7 +710,7 @@ def parse_knowledge(text: str, path: Path) -> KnowledgeEntry:
             type (``tags`` not a list of strings, ``key`` not a string,
             ``pinned`` not a boolean, ``version`` newer than we read).
     """
-    fm = split_frontmatter(text, path.name)
+    fm = fm if fm is not None else split_frontmatter(text, path.name)  # already split by parse_entries
     meta = fm.meta
     key = meta.get("key", path.stem)
     if not isinstance(key, str) or not key:

@@ -14,13 +14,19 @@ means any evidence ``dia_id`` among the top k. The baseline is Okapi BM25
 (k1 1.2, b 0.75) over the same entries with plain ``\\w+`` lower-case
 tokens, computed in the same run.
 
-Two clocks are reported (``--now``, default both): ``today`` is the real
-clock, so every LoCoMo turn (2022-2023) is past the 52-day floor and time
-decay is the same 0.1 for all; ``after`` puts "now" the day after each
-conversation's last session (questions come right after the conversation),
-so time decay is live and favours the latest sessions.
+Clocks (``--clock``): ``after-conversation`` (the default, issue 13) puts
+"now" the day after each conversation's last session, as a user asking right
+after the conversation would, so time decay is live; ``today`` is the real
+clock, when every LoCoMo turn (2022-2023) is past the 52-day floor and decay
+is flat; ``both`` prints both tables.
 
-    python bench/locomo_bench.py [--data PATH] [--now both|today|after]
+``--access`` replays the questions in order with access counting on and
+compares three policies: ``none`` (no counting), ``every-recall`` (the old
+behaviour: every listed hit counted) and ``on-use`` (only the hit the agent
+used is counted, via ``memory.py used``; simulated as the first evidence
+turn found in the top 10).
+
+    python bench/locomo_bench.py [--data PATH] [--clock after-conversation|today|both] [--access]
 """
 from __future__ import annotations
 
@@ -116,7 +122,7 @@ def run_mode(data: list, args: argparse.Namespace, cfg: dict, variants: dict, mo
         for sample in data:
             ws = Path(tmp) / sample["sample_id"]
             last = build_workspace(sample["conversation"], ws)
-            if mode == "after":
+            if mode == "after-conversation":
                 os.environ["MEMORY_MANAGER_NOW"] = (last + timedelta(days=1)).isoformat()
             idx = open_index(ws)
             docs = [(e.id, e.heading + "\n" + e.text)
@@ -145,10 +151,51 @@ def run_mode(data: list, args: argparse.Namespace, cfg: dict, variants: dict, mo
         print(f"{name:40s} " + " ".join(f"{hits[name][k] / total:.3f} " for k in KS))
 
 
+def run_access(data: list, args: argparse.Namespace, cfg: dict, mode: str) -> None:
+    """Replay every question in order with access counting, under three policies; print hit@k."""
+    from memory_manager import access
+
+    policies = ("none", "every-recall", "on-use")
+    hits = {p: Counter() for p in policies}
+    total = 0
+    with tempfile.TemporaryDirectory(prefix="locomo-access-") as tmp:
+        for policy in policies:
+            os.environ.pop("MEMORY_MANAGER_NOW", None)
+            total = 0
+            for sample in data:
+                ws = Path(tmp) / policy / sample["sample_id"]
+                last = build_workspace(sample["conversation"], ws)
+                if mode == "after-conversation":
+                    os.environ["MEMORY_MANAGER_NOW"] = (last + timedelta(days=1)).isoformat()
+                idx = open_index(ws)
+                for qa in sample["qa"]:
+                    if qa.get("category") not in (1, 2, 3, 4):
+                        continue
+                    evidence = {norm_ev(e) for e in qa.get("evidence", [])}
+                    total += 1
+                    ranked = [h.id for h in recall(ws, qa["question"], cfg, top_k=max(KS), track=False, index=idx)]
+                    for k in KS:
+                        if evidence & set(ranked[:k]):
+                            hits[policy][k] += 1
+                    if policy == "every-recall" and ranked:
+                        access.record(ws, ranked)
+                    elif policy == "on-use":
+                        used = [r for r in ranked if r in evidence][:1]
+                        if used:
+                            access.record(ws, used)
+                idx.close()
+    print(f"LoCoMo dev access replay: {total} questions in order, now={mode}")
+    print(f"{'access policy':40s} " + " ".join(f"hit@{k:<3d}" for k in KS))
+    for p in policies:
+        print(f"{p:40s} " + " ".join(f"{hits[p][k] / total:.3f} " for k in KS))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default=os.environ.get("LOCOMO_PATH", DEFAULT_DATA))
-    ap.add_argument("--now", choices=("both", "today", "after"), default="both")
+    ap.add_argument("--clock", choices=("after-conversation", "today", "both"), default="after-conversation")
+    ap.add_argument("--now", choices=("both", "today", "after"), default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--access", action="store_true", help="compare access-counting policies over a replay")
     ap.add_argument("--share", type=float, default=None, help="override the neighbour share")
     args = ap.parse_args()
     data = json.loads(Path(args.data).read_text(encoding="utf-8"))
@@ -160,7 +207,13 @@ def main() -> int:
                 "keyword only (BM25+neighbours, ours)": {"disabled": ("time", "access", "tags")}}
     if args.share is not None:
         variants["recall (full score)"] = {"neighbour_share": args.share}
-    for mode in (("today", "after") if args.now == "both" else (args.now,)):
+    clock = args.clock if args.now is None else {"after": "after-conversation"}.get(args.now, args.now)
+    modes = ("after-conversation", "today") if clock == "both" else (clock,)
+    if args.access:
+        for mode in modes:
+            run_access(data, args, cfg, mode)
+        return 0
+    for mode in modes:
         run_mode(data, args, cfg, variants, mode)
     return 0
 

@@ -72,3 +72,24 @@ def record(ws: Path, ids: Iterable[str]) -> None:
         doc = dict(FORMAT, entries=entries)
         atomic_write(access_path(ws), (json.dumps(doc, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8"),
                      mode=0o600)
+
+
+#: Days over which an access loses half its weight (issue 13: counts decay over time).
+#: 30 days: a memory used every week keeps a high count, one used once a season fades.
+ACCESS_HALF_LIFE_DAYS = 30.0
+
+
+def decayed_count(item: dict, now: datetime, cfg: dict | None = None) -> float:
+    """The access count of one sidecar item, decayed by the time since its last use.
+
+    ``count`` halves every :data:`ACCESS_HALF_LIFE_DAYS` days after ``last``
+    (a count with no readable ``last`` is taken as it is).
+    """
+    try:
+        count = float(item.get("count", 0))
+    except (TypeError, ValueError):
+        return 0.0
+    since = days_since(item.get("last"), now)
+    if since is None:
+        return count
+    return count * 0.5 ** (since / ACCESS_HALF_LIFE_DAYS)

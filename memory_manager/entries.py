@@ -50,7 +50,10 @@ KNOWLEDGE_DIR = tree.KNOWLEDGE
 DAILY_INDEX = tree.DAILY_INDEX
 KNOWLEDGE_INDEX = tree.KNOWLEDGE_INDEX
 KNOWLEDGE_FORMAT = "cmm-knowledge"
-KNOWLEDGE_VERSION = 1
+KNOWLEDGE_VERSION = 2
+#: Version written by ``learn`` for a new entry: an entry without history is still version 1
+#: (older readers keep reading it); ``edit`` writes version 2 (the history block).
+KNOWLEDGE_VERSION_PLAIN = 1
 
 #: label kind -> the labels a reader accepts (zh first: the seed's form).
 LABELS = {"cause": ("因", "Cause"), "change": ("改", "Change"), "todo": ("待", "Todo")}
@@ -632,11 +635,20 @@ def parse_entries(rel: str, kind: str, text: str) -> tuple[list[Entry], str | No
             entry = parse_knowledge(text, Path(rel), fm)
         except MalformedFileError as exc:
             return [], str(exc).removeprefix(f"{name}: ")
-        body = text[fm.body_offset:]
+        from . import history
+
+        # Recall scores the current text; superseded versions travel in meta (issue 13).
+        body, versions = history.split(text[fm.body_offset:])
         h1 = next((c.title for c in split_chunks(body) if c.level == 1 and c.title), None)
         heading = (entry.key if "key" in meta else None) or h1 or stem
         pinned = entry.pinned or any(_PINNED.match(line) for line in body.split("\n"))
-        return [Entry(rel, 0, heading, file_date, entry.id, kind, _clean(body), entry.tags, pinned,
+        # An entry's time is when it last changed: ``updated`` before ``created``.
+        changed = _iso(meta.get("updated")) or file_date
+        if versions:
+            extra["versions"] = versions
+        extra["dates"] = sorted({d for d in [_iso(meta.get("created")), changed]
+                                 + [v.since for v in versions] if d})
+        return [Entry(rel, 0, heading, changed, entry.id, kind, _clean(body), entry.tags, pinned,
                       (0, len(text)), extra)], None
 
     chunks = split_chunks(text, fm.body_offset)
@@ -737,6 +749,12 @@ def parse_knowledge(text: str, path: Path, fm: Frontmatter | None = None) -> Kno
                           pinned=pinned, body=fm.body.strip("\n"), literal=lit, raw_frontmatter=fm.raw)
 
 
+def parse_day_text(value: str | None) -> str | None:
+    """``YYYY-MM-DD`` of a real date at the start of ``value`` (a frontmatter literal), else None."""
+    day = parse_day(value)
+    return day.isoformat() if day else None
+
+
 def knowledge_files(ws: Path) -> list[Path]:
     """Return ``memory/knowledge/*.md`` sorted by name."""
     folder = memory_dir(ws) / KNOWLEDGE_DIR
@@ -789,9 +807,14 @@ def update_knowledge_text(text: str, path: Path, body_add: str, tags_add: list[s
     """
     entry = parse_knowledge(text, path)
     fm = split_frontmatter(text, path.name)
+    from . import history
+
     new_tags = [t for t in tags_add if t not in entry.tags]
     body = fm.body
-    present = {line.strip() for line in body.split("\n")}
+    # Only the current text counts: a statement that was superseded (history) and is
+    # learned again is current again, so it is appended above the history block.
+    current, versions = history.split(body)
+    present = {line.strip() for line in current.split("\n")}
     fresh: list[str] = []
     for line in body_add.split("\n"):
         if line.strip() and line.strip() not in present:
@@ -800,9 +823,12 @@ def update_knowledge_text(text: str, path: Path, body_add: str, tags_add: list[s
     if not new_tags and not fresh:
         return None
     if fresh:
-        body = body.rstrip("\n") + ("\n\n" if body.strip() else "\n") + "\n".join(fresh) + "\n"
+        current = current.rstrip("\n") + ("\n\n" if current.strip() else "\n") + "\n".join(fresh) + "\n"
+        body = history.join(current, versions) if versions else current
+        if versions and not body.startswith("\n"):
+            body = "\n" + body
     if not fm.has_frontmatter:
-        raw = "\n".join([f"format: {KNOWLEDGE_FORMAT}", f"version: {KNOWLEDGE_VERSION}",
+        raw = "\n".join([f"format: {KNOWLEDGE_FORMAT}", f"version: {KNOWLEDGE_VERSION_PLAIN}",
                          f"id: {entry.id}", f"key: {yaml_scalar(entry.key)}",
                          f"tags: {yaml_scalar(entry.tags + new_tags)}", f"created: {day}", f"updated: {day}"])
         return join_frontmatter(raw, body if body.startswith("\n") else "\n" + body)

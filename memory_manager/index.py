@@ -37,7 +37,7 @@ from . import textproc, tree, units
 from .fsio import make_dirs
 
 INDEX_RELPATH = tree.Tree(Path()).recall_index
-SCHEMA_VERSION = 2  # 2: ids from entries.parse_entries; files.error names malformed files
+SCHEMA_VERSION = 3  # 2: ids from entries.parse_entries; files.error names malformed files; 3: versions, dates, archived
 #: Bits of an entry rowid holding its position within the file.
 POS_BITS = 20
 #: Files modified this close (ns) to their indexing time are re-hashed.
@@ -51,7 +51,9 @@ CREATE TABLE IF NOT EXISTS files(file_no INTEGER PRIMARY KEY, path TEXT UNIQUE, 
                    mtime_ns INTEGER, size INTEGER, sha TEXT, indexed_ns INTEGER, error TEXT);
 CREATE TABLE IF NOT EXISTS entries(rowid INTEGER PRIMARY KEY, file_no INTEGER, path TEXT, ordinal INTEGER,
                      id TEXT, heading TEXT, date TEXT, kind TEXT, tags TEXT, tag_terms TEXT,
-                     pinned INTEGER, text TEXT, span_start INTEGER, span_end INTEGER, ntok INTEGER);
+                     pinned INTEGER, text TEXT, span_start INTEGER, span_end INTEGER, ntok INTEGER,
+                     current INTEGER DEFAULT 1, version TEXT, dates TEXT, archived INTEGER DEFAULT 0);
+CREATE INDEX IF NOT EXISTS entries_date ON entries(date);
 CREATE INDEX IF NOT EXISTS entries_file ON entries(file_no);
 CREATE INDEX IF NOT EXISTS entries_id ON entries(id);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(terms, tokenize='ascii');
@@ -59,7 +61,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts_vocab USING fts5vocab(fts, 'row');
 """
 
 ENTRY_COLUMNS = ("rowid", "path", "ordinal", "id", "heading", "date", "kind", "tags", "tag_terms",
-                 "pinned", "text", "span_start", "span_end")
+                 "pinned", "text", "span_start", "span_end", "current", "version", "dates", "archived")
 
 
 def index_path(ws: Path) -> Path:
@@ -167,17 +169,28 @@ class RecallIndex:
             (rel, kind, mtime, size, hashlib.sha256(data).hexdigest(), now_ns, error))
         file_no = cur.lastrowid
         rows, fts_rows = [], []
-        for pos, e in enumerate(entries[: (1 << POS_BITS) - 1]):
+        # Superseded versions (history) follow their entry as rows with current = 0:
+        # recall searches them only when a query asks about an earlier state.
+        flat = []
+        for e in entries:
+            flat.append((e, 1, None, e.text))
+            for v in e.meta.get("versions", ()):
+                flat.append((e, 0, v.since, v.text))
+        archived = int(kind == "archive")
+        for pos, (e, current, version, body) in enumerate(flat[: (1 << POS_BITS) - 1]):
             rowid = (file_no << POS_BITS) | pos
-            terms = textproc.tokens(e.heading + "\n" + e.text)
-            rows.append((rowid, file_no, rel, e.ordinal, e.id, e.heading, e.date, e.kind,
+            terms = textproc.tokens(e.heading + "\n" + body)
+            dates = e.meta.get("dates")
+            rows.append((rowid, file_no, rel, e.ordinal, e.id, e.heading, version or e.date, e.kind,
                          json.dumps(e.tags, ensure_ascii=False),
                          json.dumps(tag_terms(e.tags), ensure_ascii=False),
-                         int(e.pinned), e.text, e.span[0], e.span[1], len(terms)))
+                         int(e.pinned), body, e.span[0], e.span[1], len(terms), current, version,
+                         json.dumps(dates) if dates and current else None, archived))
             fts_rows.append((rowid, " ".join(terms)))
         self.conn.executemany(
             "INSERT INTO entries(rowid, file_no, path, ordinal, id, heading, date, kind, tags, tag_terms,"
-            " pinned, text, span_start, span_end, ntok) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
+            " pinned, text, span_start, span_end, ntok, current, version, dates, archived)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
         self.conn.executemany("INSERT INTO fts(rowid, terms) VALUES (?, ?)", fts_rows)
 
     # -- queries -------------------------------------------------------------------
@@ -192,14 +205,35 @@ class RecallIndex:
         match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
         return dict(self.conn.execute("SELECT rowid, -bm25(fts) FROM fts WHERE fts MATCH ?", (match,)))
 
-    def bm25_rows(self, terms: list[str]) -> list[tuple[int, float, str, str | None, str]]:
-        """Like :meth:`bm25` with what scoring needs: ``(rowid, BM25, id, date, tag_terms JSON)``."""
+    def bm25_rows(self, terms: list[str], history: bool = False) -> list[tuple]:
+        """Like :meth:`bm25` with what scoring needs.
+
+        Rows are ``(rowid, BM25, id, date, tag_terms JSON, current, version, dates JSON, archived)``;
+        superseded versions (``current`` 0) only when ``history``.
+        """
         if not terms:
             return []
         match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        where = "" if history else " AND e.current = 1"
         return self.conn.execute(
-            "SELECT f.rowid, -bm25(fts), e.id, e.date, e.tag_terms FROM fts f JOIN entries e ON e.rowid = f.rowid"
-            " WHERE fts MATCH ?", (match,)).fetchall()
+            "SELECT f.rowid, -bm25(fts), e.id, e.date, e.tag_terms, e.current, e.version, e.dates, e.archived"
+            " FROM fts f JOIN entries e ON e.rowid = f.rowid"
+            " WHERE fts MATCH ?" + where, (match,)).fetchall()
+
+    def rows_with(self, term: str) -> set[int]:
+        """Rowids of the entries (any version) holding ``term``."""
+        return {r for (r,) in self.conn.execute("SELECT rowid FROM fts WHERE fts MATCH ?",
+                                                ('"' + term.replace('"', '""') + '"',))}
+
+    def span_rows(self, first: str, last: str) -> list[tuple]:
+        """Current entries dated (or with a version dated) ``first``..``last`` (``YYYY-MM-DD``, inclusive).
+
+        Rows have the shape of :meth:`bm25_rows` with BM25 0.
+        """
+        return self.conn.execute(
+            "SELECT rowid, 0.0, id, date, tag_terms, current, version, dates, archived FROM entries"
+            " WHERE current = 1 AND (date BETWEEN ?1 AND ?2 OR (dates IS NOT NULL AND EXISTS"
+            " (SELECT 1 FROM json_each(entries.dates) WHERE value BETWEEN ?1 AND ?2)))", (first, last)).fetchall()
 
     def entries(self, rowids: Iterable[int]) -> dict[int, dict[str, Any]]:
         """Return entry rows (dicts keyed by :data:`ENTRY_COLUMNS`) for ``rowids``."""
@@ -227,11 +261,11 @@ class RecallIndex:
     def all_entries(self, kinds: Iterable[str] | None = None) -> list[dict[str, Any]]:
         """Return every entry row (optionally only the given source kinds), in file order."""
         cols = ",".join(ENTRY_COLUMNS)
-        sql = f"SELECT {cols} FROM entries"
+        sql = f"SELECT {cols} FROM entries WHERE current = 1 AND archived = 0"
         args: list[Any] = []
         if kinds is not None:
             kinds = list(kinds)
-            sql += f" WHERE kind IN ({','.join('?' * len(kinds))})"
+            sql += f" AND kind IN ({','.join('?' * len(kinds))})"
             args = kinds
         return [dict(zip(ENTRY_COLUMNS, row)) for row in self.conn.execute(sql + " ORDER BY rowid", args)]
 
@@ -246,7 +280,7 @@ class RecallIndex:
 
     def counts_by_kind(self) -> dict[str, int]:
         """Return ``{kind: number of entries}``."""
-        return dict(self.conn.execute("SELECT kind, count(*) FROM entries GROUP BY kind"))
+        return dict(self.conn.execute("SELECT kind, count(*) FROM entries WHERE current = 1 AND archived = 0 GROUP BY kind"))
 
     def close(self) -> None:
         with contextlib.suppress(sqlite3.Error):

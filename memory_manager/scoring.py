@@ -38,6 +38,7 @@ them) and untagged ones keep the neutral 0.5.
 """
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 from datetime import date
@@ -125,15 +126,18 @@ def tag_score(tag_terms: list[list[str]], query_terms: Iterable[str] | None, cfg
 
 
 def combine(keyword: float, time: float, access: float, tags: float, cfg: dict[str, Any],
-            disabled: Iterable[str] = ()) -> Parts:
+            disabled: Iterable[str] = (), time_weight: float | None = None) -> Parts:
     """Weighted sum with the ``cfg["scoring"]`` weights.
 
-    ``disabled`` names parts whose weight is set to 0 (benchmark ablations).
+    ``disabled`` names parts whose weight is set to 0 (benchmark ablations);
+    ``time_weight`` replaces the time weight (a query that asks about time,
+    :func:`time_weight`).
     """
     w = cfg["scoring"]
     off = set(disabled)
+    wt = w["time_decay_weight"] if time_weight is None else time_weight
     total = ((0 if "keyword" in off else w["keyword_weight"]) * keyword
-             + (0 if "time" in off else w["time_decay_weight"]) * time
+             + (0 if "time" in off else wt) * time
              + (0 if "access" in off else w["access_frequency_weight"]) * access
              + (0 if "tags" in off else w["tag_match_weight"]) * tags)
     return Parts(keyword, time, access, tags, total)
@@ -150,3 +154,138 @@ def value_score(time: float, access: float, tags: float, cfg: dict[str, Any]) ->
         return 0.0
     return (w["time_decay_weight"] * time + w["access_frequency_weight"] * access
             + w["tag_match_weight"] * tags) / rest
+
+
+# ------------------------------------------------------------ time in the query (issue 13)
+
+#: Time weight when the query asks for the current state ("now", "latest", 现在) or an
+#: earlier one ("before", 之前): time then decides between versions of one fact, so it
+#: weighs as much as keywords. Chosen on the frozen time set A (bench/README.md).
+ASKED_TIME_WEIGHT = 0.4
+#: Days over which "newer" (or, for the past, "older") counts half: the recency part of a
+#: now/past query is 1 / (1 + gap / HALF_GAP_DAYS), the gap measured from the newest (oldest)
+#: relevant candidate, not from today: the latest statement is current however old it is.
+HALF_GAP_DAYS = 3.0
+#: A candidate is relevant for the newest/oldest reference when its keyword part is at
+#: least this share of the best (a passing mention must not set the reference date).
+RELEVANT_SHARE = 0.7
+#: A query word is distinctive when at most this many entries hold it (or 0.2 % of the
+#: entries when that is more): the words that single out one memory.
+DISTINCT_DF = 3
+DISTINCT_SHARE = 0.002
+#: At most this many entries may hold all the query's distinctive words for them to be
+#: "the only match" that decay must not bury (the top 3 of issue 13).
+UNIQUE_MAX = 3
+
+
+def day_in_span(day: str | None, dates_json: str | None, span: tuple[str, str]) -> str | None:
+    """The latest of an entry's dates within ``span`` (``YYYY-MM-DD`` pair, inclusive), or None.
+
+    ``day`` is the entry's date (when it last changed); ``dates_json`` the JSON
+    list of every version's date (knowledge entries), or None.
+    """
+    first, last = span
+    found = [d for d in ([day] + (json.loads(dates_json) if dates_json else [])) if d and first <= d[:10] <= last]
+    return max(found)[:10] if found else None
+
+
+def time_weight(mode: str | None, spanned: bool, cfg: dict[str, Any]) -> float:
+    """The time part's weight for a query: the seed's ``time_decay_weight`` (0.2) unless
+    the query asks for the current or an earlier state (:data:`ASKED_TIME_WEIGHT`)."""
+    if mode in ("now", "past") and not spanned:
+        return max(cfg["scoring"]["time_decay_weight"], ASKED_TIME_WEIGHT)
+    return cfg["scoring"]["time_decay_weight"]
+
+
+#: Plain queries: a candidate is "near the best" when its keyword part is at least this.
+NEAR_BEST = 0.8
+#: ... and the configured time weight applies in full from this many near-best candidates.
+NEAR_FULL = 20
+
+
+def plain_time_weight(keyword: list[float], cfg: dict[str, Any]) -> float:
+    """Time weight for a query that names no time: ``time_decay_weight × min(1, n / NEAR_FULL)``.
+
+    ``n`` is the number of candidates whose keyword part is at least
+    :data:`NEAR_BEST`. When many memories match about equally (the plain case),
+    the seed's weight (0.2) applies and the recent ones win, the seed's reason
+    for decay; when the words single out a few, their age should not decide
+    which of them is right, so the weight shrinks in proportion (issue 13).
+    Curve and constants chosen on LoCoMo dev with the after-conversation clock
+    and the time set A (references/recall.md).
+    """
+    n = sum(1 for k in keyword if k >= NEAR_BEST)
+    return cfg["scoring"]["time_decay_weight"] * min(1.0, n / NEAR_FULL)
+
+
+def relative_time(days: dict[int, float | None], keyword: dict[int, float], mode: str,
+                  cfg: dict[str, Any]) -> dict[int, float]:
+    """Time part for a now/past query: closeness to the newest (now) or oldest (past) relevant entry.
+
+    Args:
+        days: candidate -> age in days (None: undated).
+        keyword: candidate -> keyword part (0..1).
+        mode: ``"now"`` or ``"past"``.
+    Undated candidates get the floor ``time_decay.min_score``.
+    """
+    floor = cfg["time_decay"]["min_score"]
+    relevant = [d for r, d in days.items() if d is not None and keyword.get(r, 0.0) >= RELEVANT_SHARE]
+    if not relevant:
+        relevant = [d for d in days.values() if d is not None]
+    if not relevant:
+        return {r: 1.0 for r in days}
+    ref = min(relevant) if mode == "now" else max(relevant)
+    out = {}
+    for r, d in days.items():
+        if d is None:
+            out[r] = floor
+            continue
+        gap = (d - ref) if mode == "now" else (ref - d)
+        out[r] = max(floor, 1.0 / (1.0 + max(0.0, gap) / HALF_GAP_DAYS))
+    return out
+
+
+def protect_unique(time_of: dict[int, float], cand: dict[int, tuple], terms: list[str], idx,
+                   cfg: dict[str, Any]) -> set[int]:
+    """Lift the decay of entries that alone hold the query's distinctive words; return them.
+
+    A query word is distinctive when few entries hold it (:data:`DISTINCT_DF`,
+    :data:`DISTINCT_SHARE`). When at most :data:`UNIQUE_MAX` candidates hold
+    every distinctive word of the query, their time part becomes 1.0: decay is
+    there to prefer the recent one of comparable memories, and these have none
+    (issue 13: an old entry that alone matches stays in the top 3). Changes
+    ``time_of`` in place.
+    """
+    n, _, df = idx.collection_stats(terms)
+    limit = max(DISTINCT_DF, int(n * DISTINCT_SHARE))
+    distinct = [t for t in terms if 0 < df.get(t, 0) <= limit]
+    if not distinct:
+        return set()
+    holders = None
+    for t in distinct:
+        rows = idx.rows_with(t) & set(cand)
+        holders = rows if holders is None else holders & rows
+        if not holders:
+            return set()
+    if len(holders) > UNIQUE_MAX or len(holders) == len(cand):
+        return set()  # many holders: decay may choose; no other candidate: nothing to bury it
+    for r in holders:
+        time_of[r] = 1.0
+    return holders
+
+
+def time_reason(qt, spanned: bool, age: float | None, current: bool, unique: bool) -> str | None:
+    """One line saying how time ranked a hit (``--json`` ``time_reason``)."""
+    if spanned and qt.span:
+        return f"in the asked time ({qt.reason()})"
+    if qt.span:
+        return f"nothing from the asked time ({qt.reason()}); ranked without it"
+    if qt.mode == "now":
+        return "asks for the current state: newest version first"
+    if qt.mode == "past":
+        return "asks for an earlier state: older versions first" + ("" if current else " (superseded version)")
+    if unique:
+        return "only entry holding the query's distinctive words: no decay"
+    if age is None:
+        return "undated: no decay"
+    return f"decay by age ({int(age)} days)"

@@ -199,6 +199,64 @@ def learn(ws: Path, cfg: dict[str, Any], *, key: str, text: str, tags: list[str]
             "gate": decision.payload()}
 
 
+def edit(ws: Path, cfg: dict[str, Any], ref: str, *, text: str, approved: bool = False,
+         source: str = "explicit_user", sensitivity: str | None = None) -> dict[str, Any]:
+    """Replace a knowledge entry's text, keeping the old text as dated history in the entry.
+
+    The gate treats it as an edit (approval needed in both modes, issue 13);
+    the file is backed up first, then rewritten atomically under the lock:
+    the body becomes ``text`` followed by the history block
+    (:mod:`memory_manager.history`), and frontmatter ``updated`` becomes
+    today; every other frontmatter line stays byte-identical.
+
+    Args:
+        ref: the entry's id (``k-…``), key or path.
+        text: the new current text.
+
+    Returns ``{"action": "edit", "id", "key", "path", "since", "updated", "versions", "backup", "gate"}``.
+
+    Raises:
+        NotFoundError, BadInputError (not a knowledge entry, empty or unchanged text),
+        GateDecisionError, MalformedFileError, FileWriteError.
+    """
+    from . import history
+
+    if not text.strip():
+        raise BadInputError("--text must not be empty")
+    target = resolve(ws, ref)
+    if target.kind != "knowledge":
+        raise BadInputError(f"edit works on knowledge entries; {rel(ws, target.path)} is a {target.kind} entry")
+    entry = target.item or entries.read_knowledge(target.path)[0]
+    current, _ = history.split(entry.body)
+    if current.strip() == text.strip():
+        raise BadInputError("the new text is the same as the current text: nothing to edit")
+    decision = _gate(ws, "edit", f"{entry.key}\n{text}", source=source, sensitivity=sensitivity,
+                     approved=approved, cfg=cfg, request=f"edit '{entry.key}'")
+    day = today().isoformat()
+    with workspace_lock(ws):
+        like = read_text(target.path)
+        fresh = entries.parse_knowledge(like.text, target.path)
+        fm = entries.split_frontmatter(like.text, target.path.name)
+        since = str(entries.parse_day_text(fresh.updated) or entries.parse_day_text(fresh.created) or day)
+        body = history.supersede(fm.body.strip("\n"), text, since, day)
+        # Version 2: the body holds a history block (references/formats.md).
+        fields: dict[str, Any] = {"version": entries.KNOWLEDGE_VERSION, "updated": date.fromisoformat(day)}
+        if fm.has_frontmatter:
+            new_text = entries.join_frontmatter(entries.set_frontmatter_fields(fm.raw, fields), "\n" + body)
+        else:
+            raw = "\n".join([f"format: {entries.KNOWLEDGE_FORMAT}", f"version: {entries.KNOWLEDGE_VERSION}",
+                             f"id: {fresh.id}", f"key: {entries.yaml_scalar(fresh.key)}",
+                             f"tags: {entries.yaml_scalar(fresh.tags)}", f"created: {since}", f"updated: {day}"])
+            new_text = entries.join_frontmatter(raw, "\n" + body)
+        backup = backups.start(ws, f"edit {ref}")
+        backup.save(target.path)
+        atomic_write_text(target.path, new_text, like)
+        entries.rebuild_indexes(ws, cfg)
+    _, versions = history.split(body)
+    return {"action": "edit", "id": fresh.id, "key": fresh.key, "path": rel(ws, target.path), "since": since,
+            "updated": day, "versions": len(versions) + 1, "backup": backup.id, "gate": decision.payload()}
+
+
 EVENTS = ("skill_complete", "skill_error")
 
 
@@ -480,8 +538,12 @@ def resolve(ws: Path, ref: str) -> Ref:
 
 
 def show(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False,
-         source: str = "explicit_user") -> dict[str, Any]:
+         source: str = "explicit_user", track: bool = True, history: bool = False) -> dict[str, Any]:
     """Read one entry (decrypting T2 when the key is available); a read/reuse through the gate.
+
+    ``track`` counts the read as one use of the entry (access statistics);
+    ``history`` adds ``versions`` (the superseded texts, newest first) for a
+    knowledge entry. ``text`` is always the current text only.
 
     Raises:
         NotFoundError, GateDecisionError, KeyUnavailableError, CryptoError, MalformedFileError.
@@ -498,14 +560,23 @@ def show(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False,
         out.update(id=item.id, heading=item.heading, date=item.date, pinned=item.pinned)
         text = read_text(target.path).text[item.span[0]:item.span[1]].rstrip("\n")
     elif target.kind == "knowledge":
+        from . import history as history_mod
+
         entry = target.item if isinstance(target.item, entries.KnowledgeEntry) else \
             entries.read_knowledge(target.path)[0]
         out.update(entry.as_dict(), path=rel(ws, target.path))
-        text = entry.body
+        text, versions = history_mod.split(entry.body)
+        text = text.strip("\n")
+        out["body"] = text
+        if history:
+            out["versions"] = [{"since": entries.parse_day_text(entry.updated) or entries.parse_day_text(entry.created),
+                                "until": None, "text": text}] + [v.as_dict() for v in versions]
     elif target.kind == "t2":
         tier = "internal"
         found = [target.item] if target.item else tiers.parse_t2(read_text(target.path).text, target.path)
         plains = [tiers.decrypt_entry(e, cfg) for e in found]
+        if target.item is not None:
+            out["id"] = target.item.id
         out["entries"] = [dict(e.as_dict(), text=p) for e, p in zip(found, plains)]
         text = "\n\n".join(plains)
     else:
@@ -514,6 +585,11 @@ def show(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False,
                      cfg=cfg, tier=tier, request=f"show {ref}")
     out["text"] = text
     out["gate"] = decision.payload()
+    if track and out.get("id"):
+        # Opening an entry is using it: the one access that counts (issue 13), not being listed by recall.
+        from . import access
+
+        access.record(ws, [out["id"]])
     return out
 
 
@@ -525,6 +601,55 @@ def _section_now(text: str, target: Ref) -> tuple[int, int] | None:
     else:
         found = [e.span for e in entries.parse_entries(item.path, target.kind, text)[0] if e.id == item.id]
     return found[0] if found else None
+
+
+def used(ws: Path, refs: list[str]) -> dict[str, Any]:
+    """Count one use of each entry (``memory.py used ID...``): the agent answered with it.
+
+    Recall no longer counts what it lists (issue 13: counting every listed hit fed on
+    itself); the agent reports what it actually used, and ``show`` counts itself.
+
+    Args:
+        refs: entry ids (``d-``, ``k-``, ``t-``, or any id recall printed), keys or paths.
+
+    Returns ``{"action": "used", "ids": [...]}``.
+
+    Raises:
+        BadInputError: no ids; NotFoundError: an id names no entry (nothing is counted);
+        FileWriteError.
+    """
+    from . import access
+
+    refs = [r.strip() for r in refs if r.strip()]
+    if not refs:
+        raise BadInputError("give at least one entry id")
+    ids = []
+    for ref in refs:
+        ids.append(_entry_id(ws, ref))
+    access.record(ws, ids)
+    return {"action": "used", "ids": list(dict.fromkeys(ids))}
+
+
+def _entry_id(ws: Path, ref: str) -> str:
+    """The access key of ``ref``: the store's id, or an id the recall index knows (other notes)."""
+    try:
+        target = resolve(ws, ref)
+    except NotFoundError:
+        from .index import open_index
+
+        idx = open_index(ws)
+        try:
+            if idx.conn.execute("SELECT 1 FROM entries WHERE id = ? LIMIT 1", (ref,)).fetchone():
+                return ref
+        finally:
+            idx.close()
+        raise
+    item = target.item
+    if item is not None and getattr(item, "id", None):
+        return item.id
+    if target.kind == "knowledge":
+        return entries.read_knowledge(target.path)[0].id
+    raise BadInputError(f"{ref!r} is a file, not one entry: give the entry id recall printed")
 
 
 def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -> dict[str, Any]:

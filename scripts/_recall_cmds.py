@@ -23,7 +23,8 @@ def _context(workspace: Path | None, verbose: bool):
 @click.argument("query")
 @click.option("--top-k", "top_k", type=click.IntRange(min=1), default=None,
               help="Number of entries to return (default: config recall.top_k, 10).")
-@click.option("--no-track", is_flag=True, help=f"Do not record the access (leaves {tree.rel(tree.STATE)} untouched).")
+@click.option("--no-track", is_flag=True, help="Write nothing (no audit line for T2 reuse). Recall never counts "
+              "accesses itself: `memory.py used ID...` and `show` do.")
 @click.option("--approved", is_flag=True, help="The user approved reusing T2 (internal) memory for this recall.")
 @common_options
 @handle_errors
@@ -59,7 +60,8 @@ def recall_cmd(query: str, top_k: int | None, no_track: bool, approved: bool, wo
         return 0
     for n, h in enumerate(hits, 1):
         p = h.parts
-        stdout.print(f"{n}. {h.score:.3f}  {h.path} › {h.heading}"
+        mark = " [archived]" if h.archived else ""
+        stdout.print(f"{n}. {h.score:.3f}  {h.path} › {h.heading}{mark}  [{h.id}]"
                      f"  (keyword {p['keyword']:.2f}, time {p['time']:.2f}, access {p['access']:.2f},"
                      f" tags {p['tags']:.2f})", markup=False)
         stdout.print(f"   {h.snippet}", markup=False)

@@ -205,20 +205,70 @@ def remember_cmd(skill, topic, text, scheme, source, sensitivity, approved, work
 @click.command("show")
 @click.argument("ref")
 @click.option("--approved", is_flag=True, help="The user approved reusing this (sensitive or T2) memory.")
+@click.option("--history", "history", is_flag=True, help="Also list the superseded versions, newest first.")
+@click.option("--no-track", is_flag=True, help=f"Do not count this read as a use (leaves {tree.rel(tree.STATE)} untouched).")
 @common_options
 @handle_errors
 @gated
-def show_cmd(ref, approved, workspace, json_, verbose):
-    """Show an entry by id (d-…, k-…, t-…), knowledge key or path; T2 is decrypted."""
+def show_cmd(ref, approved, history, no_track, workspace, json_, verbose):
+    """Show an entry by id (d-…, k-…, t-…), knowledge key or path; T2 is decrypted.
+
+    Shows the current text; --history adds the earlier versions an edit kept.
+    Opening an entry counts as one use of it (recall ranking).
+    """
     from memory_manager.store import show
 
     ws, cfg = _context(workspace, verbose)
-    result = show(ws, cfg, ref, approved=approved)
+    result = show(ws, cfg, ref, approved=approved, track=not no_track, history=history)
     if json_:
         emit_json(result)
     else:
         stdout.print(f"{result['kind']} {result['path']}", markup=False, style="bold")
         stdout.print(result["text"], markup=False)
+        for v in result.get("versions", [])[1:]:
+            stdout.print(f"--- {v['since']} .. {v['until']}", markup=False, style="bold")
+            stdout.print(v["text"], markup=False)
+    return 0
+
+
+@click.command("edit")
+@click.argument("ref")
+@click.option("--text", required=True, help="The new text; the old one is kept as dated history (- reads stdin).")
+@source_option("explicit_user")
+@gate_options
+@common_options
+@handle_errors
+@gated
+def edit_cmd(ref, text, source, sensitivity, approved, workspace, json_, verbose):
+    """Replace a knowledge entry's text, keeping the old text as dated history (needs --approved).
+
+    The file is backed up first; recall then finds the new text, and the old
+    one only when a question asks about the past (show --history lists it).
+    """
+    from memory_manager.store import edit
+
+    ws, cfg = _context(workspace, verbose)
+    result = edit(ws, cfg, ref, text=_text(text), approved=approved, source=source, sensitivity=sensitivity)
+    _print(result, json_, f"edited {result['path']} [{result['id']}]: {result['versions']} version(s); "
+                          f"backup {result['backup']}")
+    return 0
+
+
+@click.command("used")
+@click.argument("refs", nargs=-1, required=True)
+@common_options
+@handle_errors
+def used_cmd(refs, workspace, json_, verbose):
+    """Count one use of each entry REFS (ids recall printed) that the answer was built on.
+
+    Recall does not count what it lists; call this for the hits you actually
+    used, so that memory that helps ranks higher next time.
+    """
+    from memory_manager.store import used
+
+    ws, _ = _context(workspace, verbose)
+    result = used(ws, list(refs))
+    _print(result, json_, f"counted {len(result['ids'])} use(s): {' '.join(result['ids'])}")
     return 0
 
 
@@ -289,4 +339,5 @@ def import_cmd(file, from_openclaw, approved, workspace, json_, verbose):
     return 0
 
 
-COMMANDS = [write_cmd, learn_cmd, event_cmd, stats_group, remember_cmd, show_cmd, forget_cmd, export_cmd, import_cmd]
+COMMANDS = [write_cmd, learn_cmd, event_cmd, stats_group, remember_cmd, show_cmd, edit_cmd, used_cmd, forget_cmd,
+            export_cmd, import_cmd]

@@ -88,9 +88,10 @@ def test_hit_fields_and_score_parts(notes):
     (hit,) = recall(notes, "noodles", CFG, track=False)
     assert (hit.path, hit.heading, hit.date) == ("memory/daily/2026-03-01.md", "[2026-03-01] Lunch", "2026-03-01")
     assert "noodles" in hit.snippet
-    # 4 days old: time 1.0; never recalled: access 0; untagged: 0.5; best match: keyword 1.0
-    assert hit.parts == {"keyword": 1.0, "time": 1.0, "access": 0.0, "tags": 0.5, "total": 0.7}
-    assert hit.score == pytest.approx(0.7)
+    # 4 days old: time 1.0; never recalled: access 0; untagged: 0.5; best match: keyword 1.0.
+    # One candidate near the best: time weight 0.2 * 1/20 = 0.01 (scoring.plain_time_weight)
+    assert hit.parts == {"keyword": 1.0, "time": 1.0, "access": 0.0, "tags": 0.5, "total": 0.51}
+    assert hit.score == pytest.approx(0.51) and hit.time_weight == pytest.approx(0.01)
 
 
 def test_tags_part_uses_query_words(notes):
@@ -104,14 +105,30 @@ def test_top_k(notes):
         recall(notes, "x", CFG, top_k=0)
 
 
-def test_tracking_counts_accesses(notes):
+def test_recall_counts_no_access_used_does(notes):
+    from memory_manager.store import used
+
     recall(notes, "noodles", CFG)
     recall(notes, "noodles", CFG)
+    assert not access_path(notes).exists()          # listing an entry is not using it (issue 13)
+    assert used(notes, ["d-lunch", "d-lunch"]) == {"action": "used", "ids": ["d-lunch"]}
+    used(notes, ["d-lunch"])
     doc = json.loads(access_path(notes).read_text(encoding="utf-8"))
     assert doc["format"] == "cmm-access" and doc["version"] == 1
     assert doc["entries"] == {"d-lunch": {"count": 2, "last": "2026-03-05T00:00:00+00:00"}}
     (hit,) = recall(notes, "noodles", CFG, track=False)
     assert hit.parts["access"] == pytest.approx(0.1648, abs=1e-4)   # ln(3)/10 * 1.5
+
+
+def test_access_count_decays_with_time(notes, monkeypatch):
+    from memory_manager.store import used
+
+    used(notes, ["d-lunch"] * 1)
+    used(notes, ["d-lunch"])
+    used(notes, ["d-lunch"])                       # 3 uses on 2026-03-05
+    monkeypatch.setenv("MEMORY_MANAGER_NOW", "2026-04-04")   # 30 days later: half weight, no recent boost
+    (hit,) = recall(notes, "noodles", CFG, track=False)
+    assert hit.parts["access"] == pytest.approx(0.09163, abs=1e-4)  # ln(1.5 + 1)/10
 
 
 def test_no_track_writes_nothing(notes):
@@ -131,7 +148,20 @@ def test_old_relevant_entry_still_surfaces(notes, monkeypatch):
     (notes / "memory/daily/2027-03-04.md").write_text(
         "## [2027-03-04] Build\n<!-- id: d-new -->\n- the build server is fast now\n", encoding="utf-8")
     hits = recall(notes, "why were deploys failing", CFG, track=False)
-    assert hits[0].id == "d-deploy" and hits[0].parts["time"] == 0.1
+    assert hits[0].id == "d-deploy" and hits[0].parts["time"] == 0.1   # the only candidate: nothing to lift
+
+
+def test_old_entry_alone_holding_distinctive_words_beats_newer_partial_matches(notes, monkeypatch):
+    monkeypatch.setenv("MEMORY_MANAGER_NOW", "2027-03-05")
+    new = "".join(f"## [2027-03-0{i}] Server {i}\n<!-- id: d-new{i} -->\n- the build server was slow\n\n"
+                  for i in range(1, 5))
+    (notes / "memory/daily/2027-03-04.md").write_text(new, encoding="utf-8")
+    hits = recall(notes, "deploys failing on the build server", CFG, track=False)
+    # d-deploy alone holds "deploys" and "failing"; four newer notes share only "build server".
+    assert hits[0].id == "d-deploy"
+    assert hits[0].parts["time"] == 1.0
+    assert hits[0].time_reason == "only entry holding the query's distinctive words: no decay"
+    assert sorted(h.time_reason for h in hits[1:5]) == [f"decay by age ({d} days)" for d in (1, 2, 3, 4)]
 
 
 def _remember(ws, text, scheme="xor-b64", monkeypatch=None):

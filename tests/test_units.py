@@ -49,7 +49,8 @@ def test_daily_sections():
 
 def test_knowledge_entry_is_one_unit_with_frontmatter():
     (entry,) = parse_text("memory/knowledge/deploy.md", "knowledge", KNOWLEDGE)
-    assert (entry.id, entry.heading, entry.date, entry.tags) == ("k-deploy", "deploy", "2026-01-10", ["deploy", "python"])
+    # dated by its last change (frontmatter updated), issue 13
+    assert (entry.id, entry.heading, entry.date, entry.tags) == ("k-deploy", "deploy", "2026-02-01", ["deploy", "python"])
     assert entry.text == "# Deploy\nUse rsync."
 
 

@@ -34,22 +34,24 @@ def test_recall_json(run_script, mem):
     assert doc["query"] == "日报"
     assert [(h["id"], h["path"], h["date"]) for h in doc["hits"]] == [
         ("d-feishu", "memory/daily/2026-01-05.md", "2026-01-05")]
-    assert doc["hits"][0]["parts"] == {"keyword": 1.0, "time": 0.1, "access": 0.0, "tags": 0.5, "total": 0.52}
+    assert doc["hits"][0]["parts"] == {"keyword": 1.0, "time": 0.1, "access": 0.0, "tags": 0.5, "total": 0.501}
+    assert doc["hits"][0]["time_weight"] == 0.01 and doc["hits"][0]["time_reason"] == "decay by age (59 days)"
 
 
 def test_recall_human_output(run_script, mem):
     r = run_script("memory", "recall", "deploys", "--top-k", "1", env=ENV)
-    assert r.code == 0 and r.out.startswith("1. 0.520  memory/daily/2026-01-05.md › [2026-01-05] Deploy")
+    assert r.code == 0 and r.out.startswith("1. 0.501  memory/daily/2026-01-05.md › [2026-01-05] Deploy  [d-deploy]")
 
 
-def test_no_track_leaves_access_state_byte_identical(run_script, mem):
-    assert run_script("memory", "recall", "deploy", env=ENV).code == 0          # creates the sidecar
+def test_recall_leaves_access_state_byte_identical(run_script, mem):
+    assert run_script("memory", "used", "d-deploy", env=ENV).code == 0          # creates the sidecar
     state = mem / "memory/.state"
     before = tree_hash(state)
     assert "access.json" in before
-    r = run_script("memory", "recall", "deploy", "--no-track", "--json", env=ENV)
-    assert r.code == 0 and json.loads(r.out)["hits"]
-    assert tree_hash(state) == before
+    for extra in ((), ("--no-track",)):
+        r = run_script("memory", "recall", "deploy", *extra, "--json", env=ENV)
+        assert r.code == 0 and json.loads(r.out)["hits"]
+        assert tree_hash(state) == before
 
 
 def test_no_track_on_fresh_workspace_creates_no_state(run_script, mem):
@@ -57,10 +59,18 @@ def test_no_track_on_fresh_workspace_creates_no_state(run_script, mem):
     assert not (mem / "memory/.state").exists()
 
 
-def test_tracking_counts(run_script, mem):
-    run_script("memory", "recall", "deploy", env=ENV)
+def test_used_and_show_count_one_use_each(run_script, mem):
+    r = run_script("memory", "used", "d-deploy", "--json", env=ENV)
+    assert r.code == 0 and json.loads(r.out) == {"action": "used", "ids": ["d-deploy"]}
+    r = run_script("memory", "learn", "tea", "--text", "green tea at 80 C", "--json", env=ENV)
+    kid = json.loads(r.out)["id"]
+    assert run_script("memory", "show", kid, env=ENV).code == 0
+    assert run_script("memory", "show", kid, "--no-track", env=ENV).code == 0
     doc = json.loads((mem / "memory/.state/access.json").read_text(encoding="utf-8"))
-    assert doc["entries"] == {"d-deploy": {"count": 1, "last": "2026-03-05T00:00:00+00:00"}}
+    assert doc["entries"] == {"d-deploy": {"count": 1, "last": "2026-03-05T00:00:00+00:00"},
+                              kid: {"count": 1, "last": "2026-03-05T00:00:00+00:00"}}
+    r = run_script("memory", "used", "d-nothing", "--json", env=ENV)
+    assert r.code == 1 and json.loads(r.out)["kind"] == "not_found"
 
 
 @pytest.mark.parametrize("args", [("recall", ""), ("recall", "x", "--top-k", "0"), ("recall",)])

@@ -1,0 +1,256 @@
+"""A small English-Chinese glossary for cross-language recall.
+
+People write notes in one language and ask in the other ("放学几点去接孩子？"
+about an English note on school pickup). :func:`expand` adds, for each
+glossary word found in a query, its ranking terms in the other language;
+recall searches them as a second, lighter query (``recall.EXPANSION_SHARE``),
+so a query in the note's own language still ranks by its own words first.
+
+The glossary covers everyday memory topics (work and software, family,
+health, home, travel, money, time words) in our own selection: each line
+is ``中文词 = english words``, several on one side separated by ``/``. A
+Chinese word matches as a substring of the query (two characters or more,
+so single characters such as 接 inside 接口 never fire); an English phrase
+matches when all its word stems are among the query's terms. No dictionary
+download and nothing loaded at import: the table is parsed on first use
+(about a millisecond).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+_TABLE = """
+部署/上线/发布 = deploy/deployment/release/rollout
+发布 = release
+窗口 = window
+生产/线上 = production
+预发/预发布/测试环境 = staging
+回滚 = rollback
+封板/冻结 = freeze
+审批/批准 = approval/approve
+负责人 = lead/owner
+数据库/库 = database/db
+订单 = order/orders
+订单库 = orders database/order database
+升级 = upgrade
+版本 = version
+缓存 = cache
+商品/产品 = product
+详情 = detail
+价格/售价 = price
+告警/报警 = alert/alerting
+延迟/延时 = latency
+阈值 = threshold
+值班 = on-call/oncall
+交接 = handoff/handover
+监控 = monitoring/monitor
+指标 = metric/metrics
+日志 = log/logs
+看板/仪表盘 = dashboard
+接口 = api/endpoint/interface
+设计 = design
+文档 = doc/document
+评审/审查 = review
+会议/开会 = meeting
+站会 = standup/stand-up
+周报 = weekly report
+退款 = refund
+支付 = payment/pay
+回调 = callback
+重复 = duplicate/twice
+幂等 = idempotency/idempotent
+报表 = report/reports
+变慢/慢 = slow/slowness
+查询 = query
+索引 = index
+测试 = test/testing
+失败 = fail/failure/failing
+镜像 = image
+修复 = fix
+问题 = problem/issue
+中继 = relay
+配置/设置 = settings/config/configuration
+重试 = retry
+批量/批次 = batch
+队列 = queue
+迁移 = migration/migrate
+消费者 = consumer/consumers
+通知 = notification/notify
+服务 = service
+服务器 = server
+证书 = certificate/cert
+密码 = password
+备份 = backup
+磁盘 = disk
+内存 = memory
+压测 = load test
+性能 = performance
+超时 = timeout
+报错/错误 = error
+崩溃 = crash
+用户 = user/users
+客户 = customer/client
+反馈 = feedback
+迭代 = sprint/iteration
+工单 = ticket
+任务 = task
+截止 = deadline
+停机 = downtime/outage
+演练 = rehearsal/drill
+架构 = architecture
+决定 = decide/decision
+计划 = plan
+方案 = plan/proposal/solution
+结算 = settlement/checkout
+发票 = invoice
+字体 = font
+健身/健身房 = gym/workout/fitness
+训练/锻炼 = workout/training/exercise
+分化 = split
+深蹲 = squat
+跑步 = run/running
+游泳 = swim/swimming
+体重 = weight
+睡眠 = sleep
+饮食 = diet
+医生 = doctor
+医院 = hospital
+牙医 = dentist
+体检 = checkup/medical
+学校 = school
+放学 = school pickup/dismissal
+接孩子 = pickup/pick up
+孩子/小孩/儿子/女儿 = kid/kids/child/children/son/daughter
+钢琴 = piano
+钢琴课 = piano lesson
+上课/课 = lesson/class
+老师 = teacher
+考级/考试 = exam/grade exam
+作业 = homework
+运动会 = sports day
+跳绳 = rope skipping/jump rope
+鞋 = shoes
+妈妈/母亲 = mom/mother
+爸爸/父亲 = dad/father
+父母/爸妈 = parents
+老婆/妻子 = wife
+老公/丈夫 = husband
+生日 = birthday
+礼物 = gift/present
+宽带 = broadband/internet
+套餐 = plan/package
+合约/合同 = contract
+费用/花费 = cost/fee
+多少钱 = cost/price/how much
+显示器 = monitor/display
+电脑/笔记本 = computer/laptop
+键盘 = keyboard
+手机 = phone
+酒店 = hotel
+民宿 = guesthouse
+高铁/火车 = train/high-speed rail
+航班/飞机 = flight/plane
+机票 = flight ticket
+旅行/旅游 = trip/travel/vacation
+出差 = business trip
+假期 = holiday/vacation
+周末 = weekend
+预订/订了 = booking/booked/book
+取消 = cancel/cancelled
+车 = car
+年检 = annual inspection/inspection
+尾气 = emissions/exhaust
+轮胎 = tire/tires/tyre
+保险 = insurance
+加油 = fuel/gas
+充电 = charging/charge
+停车 = parking
+咖啡 = coffee
+手冲 = pour-over
+茶 = tea
+水温 = water temperature
+粉水比 = ratio
+阳台 = balcony
+植物 = plant
+换盆 = repot/repotting
+浇水 = water/watering
+土 = soil
+厨房 = kitchen
+做饭 = cook/cooking
+餐厅/饭店 = restaurant
+晚饭 = dinner
+午饭 = lunch
+早饭/早餐 = breakfast
+电影 = movie/film
+公园 = park
+博物馆 = museum
+房租 = rent
+账单 = bill
+电费 = electricity bill
+工资 = salary
+银行 = bank
+税 = tax
+搬家 = move/moving
+装修 = renovation
+家 = home/family
+家里 = home
+工作 = work/job
+时间 = time/schedule
+几点 = what time/time
+上午/早上 = morning
+下午 = afternoon
+晚上 = evening/night
+周一/星期一 = monday
+周二/星期二 = tuesday
+周三/星期三 = wednesday
+周四/星期四 = thursday
+周五/星期五 = friday
+周六/星期六 = saturday
+周日/星期日/星期天 = sunday
+每周 = weekly/every week
+""".strip()
+
+
+@lru_cache(maxsize=1)
+def _pairs() -> tuple[list[tuple[str, tuple[str, ...]]], list[tuple[tuple[str, ...], tuple[str, ...]]]]:
+    """(zh word -> English terms), (English phrase terms -> Chinese terms), parsed once."""
+    from .textproc import tokens
+
+    zh_to_en: list[tuple[str, tuple[str, ...]]] = []
+    en_to_zh: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+    for line in _TABLE.splitlines():
+        left, _, right = line.partition("=")
+        zh_words = [w.strip() for w in left.split("/") if w.strip()]
+        en_phrases = [p.strip() for p in right.split("/") if p.strip()]
+        en_terms = tuple(dict.fromkeys(t for p in en_phrases for t in tokens(p)))
+        zh_terms = tuple(dict.fromkeys(t for w in zh_words for t in tokens(w)))
+        for w in zh_words:
+            if len(w) >= 2 or len(zh_words) == 1:
+                zh_to_en.append((w, en_terms))
+        for p in en_phrases:
+            key = tuple(tokens(p))
+            if key:
+                en_to_zh.append((key, zh_terms))
+    return zh_to_en, en_to_zh
+
+
+def expand(query: str, terms: list[str]) -> list[str]:
+    """Terms in the other language for the glossary words in ``query`` (not already in ``terms``).
+
+    Args:
+        query: the query text (time words already removed).
+        terms: the query's own ranking terms (:func:`memory_manager.textproc.query_terms`).
+    """
+    from .textproc import normalise
+
+    zh_to_en, en_to_zh = _pairs()
+    text = normalise(query)
+    have = set(terms)
+    out: list[str] = []
+    for word, en in zh_to_en:
+        if len(word) >= 2 and word in text:
+            out.extend(en)
+    for key, zh in en_to_zh:
+        if all(t in have for t in key):
+            out.extend(zh)
+    return [t for t in dict.fromkeys(out) if t not in have]

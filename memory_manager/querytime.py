@@ -1,0 +1,356 @@
+"""What a query says about time: a date span, "now", or "before".
+
+:func:`parse` reads a query (English, Chinese or mixed) against the clock in
+the user's time zone and returns a :class:`QueryTime`:
+
+- ``span``: the calendar days the query names, ``(first, last)`` inclusive.
+  Relative days (yesterday / 昨天, the day before yesterday / 前天,
+  大前天, N days ago / N天前), weekdays (last Wednesday / 上周三: that day of
+  the previous Monday-Sunday week; a bare "on Wednesday" / 周三: the latest
+  one up to today), weeks (last week / 上周; N weeks ago / N周前: the whole
+  Monday-Sunday week holding today - 7N days; this week / 本周), weekends
+  (last weekend / 上周末: Saturday and Sunday of the previous week), months
+  (last month / 上个月, this month / 本月, a month name / N月), parts of a
+  month (early = days 1-10, mid = 11-20, late/end = the last 7 days:
+  "early October", 十月初, 月初, 月底, 上个月底), and absolute month-day
+  dates ("September 14", "Oct 2", 9月17日, 10月2号), with ISO dates
+  (2026-10-13) too. A month or date later than today means last year's.
+- ``mode``: ``"now"`` when the query asks for the current state (now,
+  currently, latest, still, these days / 现在, 目前, 最新, 还是, 如今),
+  ``"past"`` when it asks for an earlier state (before, originally, used to /
+  之前, 原来, 一开始), else None.
+- ``rest``: the query with the time words taken out, so "yesterday" is not
+  searched as a keyword; ``time_only``: nothing but time and question frame
+  words is left ("what did I do yesterday", "昨天做了什么"), so the query
+  asks for a listing of that span.
+
+The conventions (week from Monday, early = days 1-10, end = last 7 days)
+are the ones the frozen time set was written with (bench/time_set/README.md,
+each question's ``note``); they are ours, not a seed's. Standard library only.
+"""
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta, tzinfo
+
+#: English and Chinese words for "the current state"; English as word stems of the plain text.
+NOW_EN = ("now", "currently", "current", "latest", "still", "these days", "nowadays", "at the moment",
+          "at present", "presently", "most recent", "up to date", "newest", "anymore", "any more")
+NOW_ZH = ("现在", "目前", "最新", "还是", "如今", "当前", "眼下", "现如今", "这阵子", "最近一次")
+#: ... and for "an earlier state".
+PAST_EN = ("before", "originally", "original", "previously", "previous", "used to", "at first", "initially",
+           "formerly", "prior to", "in the beginning", "first booked", "old value", "earlier")
+PAST_ZH = ("之前", "以前", "原来", "原先", "一开始", "最初", "起初", "当初", "本来", "早先", "改之前", "最早")
+
+_ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
+              "七": 7, "八": 8, "九": 9, "十": 10}
+_EN_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+               "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "couple of": 2, "few": 3}
+_MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
+_MONTHS.update({m.lower(): i for i, m in enumerate(calendar.month_abbr) if m})
+_MONTHS["sept"] = 9
+_WEEKDAYS = {d.lower(): i for i, d in enumerate(calendar.day_name)}
+_WEEKDAYS.update({d.lower(): i for i, d in enumerate(calendar.day_abbr)})
+_WEEKDAYS.update({"tues": 1, "wednes": 2, "thur": 3, "thurs": 3})
+_ZH_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6, "末": 7}
+
+_ZNUM = "[零〇一二两三四五六七八九十]+|\\d+"
+_ENUM = r"\d+|a couple of|a few|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|few"
+_MONTH_RE = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_WEEKDAY_RE = "|".join(sorted(_WEEKDAYS, key=len, reverse=True))
+
+#: Question frames and filler that carry no topic: a query left with only these lists a span.
+FRAME_EN = frozenset("""
+what whats what's which did do does done doing i we me my our you happen happened happening note noted
+notes down write wrote written record recorded log logged was were been up to get got on in at the a
+an of for any anything everything things thing stuff work worked working day days there tell show list
+all entries entry memory memories remind reminder activities activity have has had go went going
+so far about is are be
+""".split())
+FRAME_ZH = ("做了什么", "干了什么", "干了些什么", "做了些什么", "做了哪些事", "做了哪些", "干了啥", "做了啥",
+            "记了什么", "记了些什么", "记了啥", "记了哪些事", "记了哪些", "记录了什么", "记录了哪些",
+            "发生了什么", "发生了啥", "有什么事", "都有哪些事", "哪些事", "什么事", "那天", "当天", "这天",
+            "都", "我", "我们", "了", "些", "什么", "啥", "做", "干", "记", "记录", "发生", "过", "的", "呢",
+            "吗", "呀", "事", "事情", "情", "在", "有", "哪些", "一下", "回顾", "总结", "列出", "都在", "忙")
+
+
+@dataclass
+class QueryTime:
+    """What :func:`parse` found (see the module docstring)."""
+
+    span: tuple[date, date] | None = None
+    mode: str | None = None
+    rest: str = ""
+    time_only: bool = False
+    found: list[str] = field(default_factory=list)
+
+    def reason(self) -> str | None:
+        """A short explanation for ``--json`` (``None`` when the query says nothing about time)."""
+        bits = []
+        if self.span:
+            a, b = self.span
+            bits.append(f"span {a.isoformat()}" + ("" if a == b else f"..{b.isoformat()}"))
+        if self.mode:
+            bits.append(self.mode)
+        return ", ".join(bits) if bits else None
+
+
+def _num(text: str) -> int | None:
+    """``3``, ``三``, ``十二``, ``两``, ``three``, ``a couple of`` -> int (None when unreadable)."""
+    text = text.strip().lower()
+    if text.isdigit():
+        return int(text)
+    if text in _EN_NUMBERS:
+        return _EN_NUMBERS[text]
+    if text.startswith("a ") and text[2:] in _EN_NUMBERS:
+        return _EN_NUMBERS[text[2:]]
+    if text and all(c in _ZH_DIGITS for c in text):
+        if "十" in text:
+            tens, _, ones = text.partition("十")
+            return (_ZH_DIGITS.get(tens, 1) if tens else 1) * 10 + (_ZH_DIGITS.get(ones, 0) if ones else 0)
+        if len(text) == 1:
+            return _ZH_DIGITS[text]
+    return None
+
+
+def _week_of(day: date) -> tuple[date, date]:
+    start = day - timedelta(days=day.weekday())
+    return start, start + timedelta(days=6)
+
+
+def _month_span(year: int, month: int) -> tuple[date, date]:
+    return date(year, month, 1), date(year, month, calendar.monthrange(year, month)[1])
+
+
+def _shift_month(day: date, months: int) -> tuple[int, int]:
+    n = day.year * 12 + day.month - 1 + months
+    return n // 12, n % 12 + 1
+
+
+def _part(span: tuple[date, date], part: str | None) -> tuple[date, date]:
+    """Early (days 1-10), mid (11-20) or end (last 7 days) of a month span."""
+    first, last = span
+    if part == "early":
+        return first, first + timedelta(days=9)
+    if part == "mid":
+        return first + timedelta(days=10), first + timedelta(days=19)
+    if part == "late":
+        return last - timedelta(days=6), last
+    return span
+
+
+def _past_month(today: date, month: int) -> int:
+    """The year of the latest ``month`` that has begun by ``today``."""
+    return today.year if month <= today.month else today.year - 1
+
+
+def _past_date(today: date, month: int, day: int) -> date | None:
+    for year in (today.year, today.year - 1):
+        try:
+            d = date(year, month, day)
+        except ValueError:
+            return None
+        if d <= today:
+            return d
+    return None
+
+
+def _rules(today: date):
+    """(pattern, handler) pairs, most specific first; a handler returns a span or None."""
+    prev_week = _week_of(today - timedelta(days=7))
+    this_week = _week_of(today)
+
+    def weekday_in(week: tuple[date, date], wd: int) -> tuple[date, date]:
+        if wd == 7:  # weekend
+            return week[0] + timedelta(days=5), week[1]
+        d = week[0] + timedelta(days=wd)
+        return d, d
+
+    def latest_weekday(wd: int) -> tuple[date, date]:
+        if wd == 7:
+            sat = today - timedelta(days=(today.weekday() - 5) % 7)
+            return sat, sat + timedelta(days=1)
+        d = today - timedelta(days=(today.weekday() - wd) % 7)
+        return d, d
+
+    def days_ago(n: int | None) -> tuple[date, date] | None:
+        if n is None:
+            return None
+        d = today - timedelta(days=n)
+        return d, d
+
+    def weeks_ago(n: int | None) -> tuple[date, date] | None:
+        return None if n is None else _week_of(today - timedelta(days=7 * n))
+
+    def months_ago(n: int | None, part: str | None = None) -> tuple[date, date] | None:
+        if n is None:
+            return None
+        return _part(_month_span(*_shift_month(today, -n)), part)
+
+    def named_month(month: int, part: str | None = None) -> tuple[date, date]:
+        return _part(_month_span(_past_month(today, month), month), part)
+
+    def month_day(month: int | None, day: int | None) -> tuple[date, date] | None:
+        if not month or not day:
+            return None
+        d = _past_date(today, month, day)
+        return None if d is None else (d, d)
+
+    part_en = {"early": "early", "beginning": "early", "start": "early", "mid": "mid", "middle": "mid",
+               "late": "late", "end": "late"}
+    part_zh = {"初": "early", "头": "early", "中": "mid", "中旬": "mid", "上旬": "early", "下旬": "late",
+               "底": "late", "末": "late"}
+    wd_zh = "[一二三四五六日天末]"
+    return [
+        # ---- Chinese
+        (rf"大前天", lambda m: days_ago(3)),
+        (rf"前天", lambda m: days_ago(2)),
+        (rf"昨天|昨日|昨晚", lambda m: days_ago(1)),
+        (rf"今天|今日|今早|今晚", lambda m: days_ago(0)),
+        (rf"({_ZNUM})\s*天(?:以)?前", lambda m: days_ago(_num(m.group(1)))),
+        (rf"(?:上上)(?:个)?(?:周|星期|礼拜)({wd_zh})",
+         lambda m: weekday_in(_week_of(today - timedelta(days=14)), _ZH_WEEKDAYS[m.group(1)])),
+        (rf"上(?:个)?(?:周|星期|礼拜)({wd_zh})", lambda m: weekday_in(prev_week, _ZH_WEEKDAYS[m.group(1)])),
+        (rf"(?:这|本)(?:个)?(?:周|星期|礼拜)({wd_zh})", lambda m: weekday_in(this_week, _ZH_WEEKDAYS[m.group(1)])),
+        (rf"({_ZNUM})\s*(?:个)?(?:周|星期|礼拜)(?:以)?前", lambda m: weeks_ago(_num(m.group(1)))),
+        (r"上上(?:个)?(?:周|星期|礼拜)", lambda m: weeks_ago(2)),
+        (r"上(?:个)?(?:周|星期|礼拜)", lambda m: prev_week),
+        (r"(?:这|本)(?:个)?(?:周|星期|礼拜)", lambda m: this_week),
+        (r"上(?:个)?月(初|中旬|上旬|下旬|底|末|中)?",
+         lambda m: months_ago(1, part_zh.get(m.group(1) or ""))),
+        (r"(?:这|本)(?:个)?月(?:的)?(?:月)?(初|中旬|上旬|下旬|底|末|中)?",
+         lambda m: months_ago(0, part_zh.get(m.group(1) or ""))),
+        (rf"({_ZNUM})\s*个月(?:以)?前", lambda m: months_ago(_num(m.group(1)))),
+        (rf"({_ZNUM})\s*月\s*({_ZNUM})\s*(?:日|号)",
+         lambda m: month_day(_num(m.group(1)), _num(m.group(2)))),
+        (rf"({_ZNUM})\s*月(?:份)?(?:的)?(初|中旬|上旬|下旬|底|末|中)",
+         lambda m: named_month(_num(m.group(1)), part_zh[m.group(2)]) if 1 <= (_num(m.group(1)) or 0) <= 12 else None),
+        (r"月(初|中旬|上旬|下旬|底|末)", lambda m: months_ago(0, part_zh[m.group(1)])),
+        (rf"({_ZNUM})\s*月份?", lambda m: named_month(_num(m.group(1))) if 1 <= (_num(m.group(1)) or 0) <= 12 else None),
+        # ---- English (lower-case text)
+        (r"\b(\d{4})-(\d{2})-(\d{2})\b", lambda m: _iso_span(m)),
+        (r"\bthe day before yesterday\b", lambda m: days_ago(2)),
+        (r"\byesterday\b|\blast night\b", lambda m: days_ago(1)),
+        (r"\btoday\b|\bthis morning\b|\btonight\b", lambda m: days_ago(0)),
+        (rf"\b({_ENUM})\s+days?\s+ago\b", lambda m: days_ago(_num(m.group(1)))),
+        (rf"\b({_ENUM})\s+weeks?\s+ago\b", lambda m: weeks_ago(_num(m.group(1)))),
+        (rf"\b({_ENUM})\s+months?\s+ago\b", lambda m: months_ago(_num(m.group(1)))),
+        (r"\b(?:the\s+)?week before last\b", lambda m: weeks_ago(2)),
+        (r"\blast weekend\b", lambda m: weekday_in(prev_week, 7)),
+        (r"\bthis weekend\b|\bover the weekend\b|\bon the weekend\b", lambda m: latest_weekday(7)),
+        (rf"\blast ({_WEEKDAY_RE})(?:day)?\b", lambda m: weekday_in(prev_week, _WEEKDAYS[m.group(1)])),
+        (rf"\bthis ({_WEEKDAY_RE})(?:day)?\b", lambda m: weekday_in(this_week, _WEEKDAYS[m.group(1)])),
+        (r"\blast week\b", lambda m: prev_week),
+        (r"\bthis week\b|\bearlier this week\b", lambda m: this_week),
+        (r"\b(early|beginning|start|mid|middle|late|end)(?:\s+of)?\s+last month\b",
+         lambda m: months_ago(1, part_en[m.group(1)])),
+        (r"\b(early|beginning|start|mid|middle|late|end)(?:\s+of)?\s+this month\b",
+         lambda m: months_ago(0, part_en[m.group(1)])),
+        (r"\b(?:the\s+)?(beginning|start|end|middle) of the month\b", lambda m: months_ago(0, part_en[m.group(1)])),
+        (r"\blast month\b", lambda m: months_ago(1)),
+        (r"\bthis month\b", lambda m: months_ago(0)),
+        (rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b",
+         lambda m: month_day(_MONTHS[m.group(1)], int(m.group(2)))),
+        (rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})\b",
+         lambda m: month_day(_MONTHS[m.group(2)], int(m.group(1)))),
+        (rf"\b(early|beginning|start|mid|middle|late|end)(?:\s+of)?[\s-]+({_MONTH_RE})\b",
+         lambda m: named_month(_MONTHS[m.group(2)], part_en[m.group(1)])),
+        (rf"\bin ({_MONTH_RE})\b", lambda m: named_month(_MONTHS[m.group(1)])),
+    ]
+
+
+def _iso_span(m: re.Match) -> tuple[date, date] | None:
+    try:
+        d = date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    except ValueError:
+        return None
+    return d, d
+
+
+def _has(text: str, words: tuple[str, ...]) -> list[str]:
+    out = []
+    for w in words:
+        if w.isascii():
+            if re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", text):
+                out.append(w)
+        elif w in text:
+            out.append(w)
+    return out
+
+
+def parse(query: str, today: date) -> QueryTime:
+    """Read the time a query names, against ``today`` (a date in the user's zone).
+
+    Args:
+        query: the query text, any mix of English and Chinese.
+        today: the user's local date (:func:`local_today`).
+
+    Returns a :class:`QueryTime`; ``span`` is None when no time is named.
+    Several time expressions: the first one found (most specific rule
+    first) sets the span; all are removed from ``rest``.
+    """
+    low = query.lower()
+    rest = low
+    qt = QueryTime()
+    # Seasonal and weekday English words that are also common nouns ("may", "march", "sun") only
+    # count next to a day number or "in"/"last"; the rules above are written that way.
+    for pattern, handler in _rules(today):
+        for m in list(re.finditer(pattern, rest)):
+            span = handler(m)
+            if span is None:
+                continue
+            if qt.span is None:
+                qt.span = span
+            qt.found.append(m.group(0))
+        rest = re.sub(pattern, lambda m: " " if handler(m) is not None else m.group(0), rest)
+    # Mode words are looked for after the time words are gone: "the day before yesterday"
+    # and "三天以前" name a day, not an earlier state.
+    now_words = _has(rest, NOW_EN) + _has(rest, NOW_ZH)
+    past_words = _has(rest, PAST_EN) + _has(rest, PAST_ZH)
+    # "still" / "还是" with a past word ("was it still ... before") reads as past; a plain
+    # "now" word wins over a span-less past word only when no past word is present.
+    if past_words:
+        qt.mode = "past"
+    elif now_words:
+        qt.mode = "now"
+    for w in now_words + past_words:
+        rest = re.sub(rf"(?<![a-z]){re.escape(w)}(?![a-z])" if w.isascii() else re.escape(w), " ", rest)
+    qt.rest = re.sub(r"\s+", " ", rest).strip()
+    if qt.span is not None:
+        qt.time_only = _only_frame(qt.rest)
+    return qt
+
+
+def _only_frame(rest: str) -> bool:
+    """True when ``rest`` holds nothing but question frame words (English and Chinese)."""
+    text = rest
+    for w in sorted(FRAME_ZH, key=len, reverse=True):
+        text = text.replace(w, " ")
+    words = re.findall(r"[a-z0-9']+|[\u3400-\u9fff]", text)
+    return all(w in FRAME_EN for w in words if not w.isdigit())
+
+
+def local_zone() -> tzinfo:
+    """The user's time zone: ``MEMORY_MANAGER_TZ`` (an IANA name) when set, else the system's.
+
+    An unknown zone name falls back to the system zone (recall must not fail
+    on it); ``doctor`` is the place to report it.
+    """
+    import os
+
+    name = os.environ.get("MEMORY_MANAGER_TZ", "").strip()
+    if name:
+        try:
+            from zoneinfo import ZoneInfo
+
+            return ZoneInfo(name)
+        except Exception:  # ZoneInfoNotFoundError, ValueError: fall back to the system zone
+            pass
+    return datetime.now().astimezone().tzinfo
+
+
+def local_today(now: datetime) -> date:
+    """``now`` (aware) as a date in the user's zone (:func:`local_zone`)."""
+    return now.astimezone(local_zone()).date()

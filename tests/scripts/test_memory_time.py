@@ -1,0 +1,122 @@
+"""Time and change through the real verbs: write with dates, learn, edit, show --history, recall with a clock."""
+import json
+
+import pytest
+
+from conftest import tree_hash
+
+ZONE = "Asia/Shanghai"
+
+
+def at(day: str, hhmm: str = "09:00") -> dict:
+    return {"MEMORY_MANAGER_NOW": f"{day}T{hhmm}:00+08:00", "MEMORY_MANAGER_TZ": ZONE}
+
+
+@pytest.fixture
+def mem(ws, run_script):
+    (ws / "memory").mkdir()
+    notes = [("2026-10-05", "Gym: upper day", "Bench press 5x5 at 60 kg."),
+             ("2026-10-06", "Dentist", "Filled a cavity; next check-up in April."),
+             ("2026-10-07", "Gym: lower day", "Squat 5x5 at 85 kg."),
+             ("2026-10-12", "Refund review", "Design review approved the refund state machine.")]
+    for day, topic, change in notes:
+        r = run_script("memory", "write", "--topic", topic, "--change", change, "--date", day, env=at(day))
+        assert r.code == 0, r.err
+    r = run_script("memory", "learn", "deploy-window", "--text", "Deploy window: Tuesday and Thursday 14:00-16:00.",
+                   "--tags", "deploy", "--approved", env=at("2026-09-02"))
+    assert r.code == 0, r.err
+    return ws
+
+
+def recall(run_script, query, now, *extra):
+    r = run_script("memory", "recall", query, "--json", *extra, env=at(*now))
+    assert r.code == 0, r.err
+    return json.loads(r.out)["hits"]
+
+
+def test_time_only_query_lists_that_day(run_script, mem):
+    for query in ("What did I do yesterday?", "昨天做了什么？"):
+        hits = recall(run_script, query, ("2026-10-08", "20:00"))
+        assert [h["heading"] for h in hits] == ["[2026-10-07] Gym: lower day"]
+        assert hits[0]["time_reason"] == "in the asked time (span 2026-10-07)"
+
+
+def test_day_in_the_users_zone_not_utc(run_script, mem):
+    # 00:20 on Oct 8 in Shanghai is still Oct 7 in UTC: "yesterday" is Oct 7 here.
+    hits = recall(run_script, "昨天做了什么？", ("2026-10-08", "00:20"))
+    assert [h["heading"] for h in hits] == ["[2026-10-07] Gym: lower day"]
+
+
+def test_time_and_topic(run_script, mem):
+    hits = recall(run_script, "What did I do at the gym last Monday?", ("2026-10-14", "09:00"))
+    assert hits[0]["heading"] == "[2026-10-05] Gym: upper day"
+    hits = recall(run_script, "上周做了哪些事", ("2026-10-14", "09:00"))
+    assert [h["heading"] for h in hits] == ["[2026-10-05] Gym: upper day", "[2026-10-06] Dentist",
+                                            "[2026-10-07] Gym: lower day"]
+
+
+def test_time_with_nothing_there_falls_back_to_keywords(run_script, mem):
+    hits = recall(run_script, "dentist three days ago", ("2026-10-20", "09:00"))
+    assert hits[0]["heading"] == "[2026-10-06] Dentist"
+    assert hits[0]["time_reason"] == "nothing from the asked time (span 2026-10-17); ranked without it"
+
+
+def test_edit_keeps_dated_history_and_recall_scores_the_current_text(run_script, mem):
+    path = mem / "memory/knowledge/deploy-window.md"
+    r = run_script("memory", "edit", "deploy-window", "--text", "Deploy window: Wednesday 10:00-12:00 only.",
+                   "--json", env=at("2026-10-20"))
+    assert r.code == 1 and json.loads(r.out)["kind"] == "gate"          # an edit needs approval
+    before = path.read_text(encoding="utf-8")
+    r = run_script("memory", "edit", "deploy-window", "--text", "Deploy window: Wednesday 10:00-12:00 only.",
+                   "--approved", "--json", env=at("2026-10-20"))
+    assert r.code == 0, r.out + r.err
+    doc = json.loads(r.out)
+    assert (doc["since"], doc["updated"], doc["versions"]) == ("2026-09-02", "2026-10-20", 2)
+    backup = mem / ".memory-backup" / doc["backup"]
+    assert before in [p.read_text(encoding="utf-8") for p in backup.rglob("deploy-window.md")]
+    text = path.read_text(encoding="utf-8")
+    assert "updated: 2026-10-20\n" in text and "created: 2026-09-02\n" in text and "version: 2\n" in text
+    assert text.endswith("\n\nDeploy window: Wednesday 10:00-12:00 only.\n\n"
+                         "<!-- cmm-history: earlier versions, newest first -->\n"
+                         "### 2026-09-02 .. 2026-10-20\n"
+                         "Deploy window: Tuesday and Thursday 14:00-16:00.\n")
+    r = run_script("memory", "show", "deploy-window", "--json", "--no-track", "--approved", env=at("2026-10-21"))
+    shown = json.loads(r.out)
+    assert shown["text"] == "Deploy window: Wednesday 10:00-12:00 only." and "versions" not in shown
+    r = run_script("memory", "show", "deploy-window", "--history", "--json", "--no-track", "--approved",
+                   env=at("2026-10-21"))
+    assert [(v["since"], v["until"]) for v in json.loads(r.out)["versions"]] == [
+        ("2026-10-20", None), ("2026-09-02", "2026-10-20")]
+    # Recall scores the current text: "Thursday" is only in the old one.
+    assert recall(run_script, "deploy window Thursday", ("2026-10-21",)) [0]["snippet"] == \
+        "Deploy window: Wednesday 10:00-12:00 only."
+    assert recall(run_script, "Thursday", ("2026-10-21",)) == []
+    # A question about the past finds the old version, and says which one.
+    hits = recall(run_script, "What was the deploy window originally?", ("2026-10-21",))
+    assert (hits[0]["version"], hits[0]["current"]) == ("2026-09-02", False)
+    assert hits[0]["snippet"] == "Deploy window: Tuesday and Thursday 14:00-16:00."
+    hits = recall(run_script, "What's the deploy window now?", ("2026-10-21",))
+    assert (hits[0]["version"], hits[0]["current"]) == ("2026-10-20", True)
+
+
+def test_learn_appends_and_records_updated(run_script, mem):
+    r = run_script("memory", "learn", "deploy-window", "--text", "Fridays are a full freeze.",
+                   env=at("2026-10-09"))
+    assert r.code == 0, r.err
+    text = (mem / "memory/knowledge/deploy-window.md").read_text(encoding="utf-8")
+    assert "updated: 2026-10-09\n" in text
+    assert text.endswith("Deploy window: Tuesday and Thursday 14:00-16:00.\n\nFridays are a full freeze.\n")
+    # dated by its last change: "last week" from Oct 14 finds it
+    hits = recall(run_script, "what did I note down last week?", ("2026-10-14",))
+    assert "deploy-window" in [h["heading"] for h in hits]
+
+
+def test_edit_refuses_daily_and_unchanged_text(run_script, mem):
+    daily = json.loads(run_script("memory", "recall", "dentist", "--json", env=at("2026-10-20")).out)["hits"][0]["id"]
+    before = tree_hash(mem / "memory")
+    r = run_script("memory", "edit", "deploy-window", "--text", "Deploy window: Tuesday and Thursday 14:00-16:00.",
+                   "--approved", env=at("2026-10-20"))
+    assert r.code == 2 and "same as the current text" in r.err
+    r = run_script("memory", "edit", daily, "--text", "x", "--approved", env=at("2026-10-20"))
+    assert r.code == 2 and "edit works on knowledge entries" in r.err
+    assert tree_hash(mem / "memory") == before

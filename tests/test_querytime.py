@@ -1,0 +1,92 @@
+"""Time expressions in queries, English and Chinese, resolved against a fixed local day."""
+from datetime import date, datetime, timezone
+
+import pytest
+
+from memory_manager.querytime import local_today, parse
+
+SAT = date(2026, 10, 31)   # a Saturday
+MON = date(2026, 10, 26)   # a Monday
+D = date.fromisoformat
+
+
+@pytest.mark.parametrize("query,today,first,last", [
+    ("What did I do yesterday?", SAT, "2026-10-30", "2026-10-30"),
+    ("昨天做了什么？", SAT, "2026-10-30", "2026-10-30"),
+    ("前天都干了些什么？", SAT, "2026-10-29", "2026-10-29"),
+    ("大前天我都记录了什么？", SAT, "2026-10-28", "2026-10-28"),
+    ("What happened the day before yesterday?", SAT, "2026-10-29", "2026-10-29"),
+    ("What did I note down 3 days ago?", SAT, "2026-10-28", "2026-10-28"),
+    ("what did I note down three days ago", SAT, "2026-10-28", "2026-10-28"),
+    ("三天前我记了些什么？", SAT, "2026-10-28", "2026-10-28"),
+    ("上周三做了什么？", SAT, "2026-10-21", "2026-10-21"),         # previous Mon-Sun week
+    ("What did we do last Wednesday?", SAT, "2026-10-21", "2026-10-21"),
+    ("What happened last Monday?", MON, "2026-10-19", "2026-10-19"),
+    ("上周都做了哪些事？", SAT, "2026-10-19", "2026-10-25"),
+    ("What was I doing two weeks ago?", D("2026-10-22"), "2026-10-05", "2026-10-11"),   # a week-long span
+    ("两周前都做了哪些事？", D("2026-10-28"), "2026-10-12", "2026-10-18"),
+    ("What did I do last weekend?", D("2026-10-28"), "2026-10-24", "2026-10-25"),
+    ("上周末去哪了", D("2026-10-28"), "2026-10-24", "2026-10-25"),
+    ("十月初都做了什么？", SAT, "2026-10-01", "2026-10-10"),
+    ("What did I do in early October?", SAT, "2026-10-01", "2026-10-10"),
+    ("这个月月初都记了哪些事？", SAT, "2026-10-01", "2026-10-10"),
+    ("月初记了什么", SAT, "2026-10-01", "2026-10-10"),
+    ("月底记了什么", SAT, "2026-10-25", "2026-10-31"),
+    ("上个月底都记了些什么？", D("2026-10-22"), "2026-09-24", "2026-09-30"),
+    ("上个月做了什么", D("2026-10-22"), "2026-09-01", "2026-09-30"),
+    ("What did I do last month?", D("2026-01-10"), "2025-12-01", "2025-12-31"),
+    ("What happened on September 14?", SAT, "2026-09-14", "2026-09-14"),
+    ("What happened on Dec 24?", SAT, "2025-12-24", "2025-12-24"),    # later than today: last year
+    ("9月17日那天做了什么？", SAT, "2026-09-17", "2026-09-17"),
+    ("10月2号那天干了什么？", SAT, "2026-10-02", "2026-10-02"),
+    ("十月二号干了什么", SAT, "2026-10-02", "2026-10-02"),
+    ("what happened on 2026-10-13", SAT, "2026-10-13", "2026-10-13"),
+])
+def test_spans(query, today, first, last):
+    qt = parse(query, today)
+    assert qt.span == (D(first), D(last))
+
+
+@pytest.mark.parametrize("query,mode", [
+    ("What's the production deploy window now?", "now"),
+    ("What's the current p99 latency alert threshold?", "now"),
+    ("Which hotel did we book, the latest one?", "now"),
+    ("Is the deploy window still on Tuesday?", "now"),
+    ("现在订单库用的是哪个版本？", "now"),
+    ("目前值班交接是什么时候", "now"),
+    ("最新的价格是多少", "now"),
+    ("部署窗口还是周二吗", "now"),
+    ("What was the deploy window originally?", "past"),
+    ("What was the cache TTL before we lowered it?", "past"),
+    ("站会改时间之前是几点开的？", "past"),
+    ("成都一开始订的是哪家酒店？", "past"),
+    ("What happened the day before yesterday?", None),    # "before" names a day here
+    ("三天以前做了什么", None),
+    ("How much did the tires cost?", None),
+])
+def test_modes(query, mode):
+    assert parse(query, SAT).mode == mode
+
+
+@pytest.mark.parametrize("query,time_only,rest", [
+    ("What did I do yesterday?", True, "what did i do ?"),
+    ("昨天做了什么？", True, "做了什么？"),
+    ("What did I do at the gym yesterday?", False, "what did i do at the gym ?"),
+    ("上周五支付回调的问题是怎么处理的？", False, "支付回调的问题是怎么处理的？"),
+])
+def test_time_only_and_rest(query, time_only, rest):
+    qt = parse(query, SAT)
+    assert (qt.time_only, qt.rest) == (time_only, rest)
+
+
+def test_no_time_words():
+    qt = parse("每周一开会的会议室是哪间", SAT)   # "every Monday" is content, not a day asked about
+    assert (qt.span, qt.mode, qt.time_only) == (None, None, False)
+
+
+def test_local_day_uses_the_users_zone(monkeypatch):
+    now = datetime(2026, 10, 31, 16, 20, tzinfo=timezone.utc)      # 00:20 on Nov 1 in Shanghai
+    monkeypatch.setenv("MEMORY_MANAGER_TZ", "Asia/Shanghai")
+    assert local_today(now) == date(2026, 11, 1)
+    monkeypatch.setenv("MEMORY_MANAGER_TZ", "America/New_York")
+    assert local_today(now) == date(2026, 10, 31)

@@ -272,6 +272,28 @@ def used_cmd(refs, workspace, json_, verbose):
     return 0
 
 
+@click.command("lesson")
+@click.argument("text")
+@click.option("--kind", type=click.Choice(["lesson", "mistake", "decision"]), default="lesson", show_default=True,
+              help="The MEMORY.md section: lessons, mistakes to avoid, decisions.")
+@source_option("explicit_user")
+@click.option("--approved", is_flag=True, help="The user approved storing this exact line.")
+@common_options
+@handle_errors
+@gated
+def lesson_cmd(text, kind, source, approved, workspace, json_, verbose):
+    """Add a one-line lesson to MEMORY.md (newest first in its section), backed up first."""
+    from memory_manager.lessons import add_lesson
+
+    ws, cfg = _context(workspace, verbose)
+    result = add_lesson(ws, cfg, _text(text), kind, approved=approved, source=source)
+    for warning in result["warnings"]:
+        stderr.print(f"warning: {warning}", markup=False)
+    state = "added to" if result["added"] else "already in"
+    _print(result, json_, f"{state} {result['path']} ({kind}): {result['line']}")
+    return 0
+
+
 @click.command("forget")
 @click.argument("ref")
 @click.option("--approved", is_flag=True, help="The user approved deleting this entry.")
@@ -339,5 +361,5 @@ def import_cmd(file, from_openclaw, approved, workspace, json_, verbose):
     return 0
 
 
-COMMANDS = [write_cmd, learn_cmd, event_cmd, stats_group, remember_cmd, show_cmd, edit_cmd, used_cmd, forget_cmd,
-            export_cmd, import_cmd]
+COMMANDS = [write_cmd, learn_cmd, event_cmd, stats_group, remember_cmd, show_cmd, edit_cmd, used_cmd, lesson_cmd,
+            forget_cmd, export_cmd, import_cmd]

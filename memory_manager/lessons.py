@@ -1,0 +1,97 @@
+"""Lessons: one line appended to the right section of MEMORY.md (``memory.py lesson``).
+
+``init`` turns MEMORY.md into a lessons file (``references/formats.md``,
+``lessons`` v1): a title, the marker comment and three sections, in the
+file's language — lessons (``## Lessons`` / ``## 经验``), mistakes to avoid
+(``## Mistakes to avoid`` / ``## 避免的错误``) and decisions (``## Decisions``
+/ ``## 决定``). :func:`add_lesson` puts ``- [YYYY-MM-DD] text`` first in its
+section (the template asks for newest first), through the memory gate, after
+a backup, atomically and under the workspace lock. OpenClaw loads MEMORY.md
+into every session, so the result warns when the file grows past the
+bootstrap limit (``initialize.BOOTSTRAP_MAX_CHARS``).
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from . import backups, tree
+from .clock import today
+from .errors import BadInputError, NotFoundError
+from .fsio import atomic_write_text, read_text, workspace_lock
+
+#: section kind -> its headings (English, Chinese), as the templates write them.
+SECTIONS = {"lesson": ("## Lessons", "## 经验"),
+            "mistake": ("## Mistakes to avoid", "## 避免的错误"),
+            "decision": ("## Decisions", "## 决定")}
+MARKER = "<!-- complex-memory-manager: lessons v1 -->"
+
+
+def insert_line(text: str, kind: str, line: str) -> str:
+    """Return ``text`` with ``line`` first under the ``kind`` section (added at the end when missing).
+
+    The section's language follows the file: a Chinese heading when the file
+    has Chinese section headings, else English.
+    """
+    lines = text.split("\n")
+    heads = SECTIONS[kind]
+    for i, existing in enumerate(lines):
+        if existing.rstrip() in heads:
+            j = i + 1
+            while j < len(lines) and not lines[j].strip():
+                j += 1
+            rest = lines[j:]
+            if not rest or rest[0].startswith("#"):
+                rest = [""] + rest  # a blank line before the next heading (or the file's end)
+            return "\n".join(lines[:i + 1] + ["", line] + rest)
+    zh = any(h[1] in text for h in SECTIONS.values())
+    heading = heads[1] if zh else heads[0]
+    return text.rstrip("\n") + f"\n\n{heading}\n\n{line}\n"
+
+
+def add_lesson(ws: Path, cfg: dict[str, Any], text: str, kind: str = "lesson", *, approved: bool = False,
+               source: str = "explicit_user") -> dict[str, Any]:
+    """Append one lesson line to MEMORY.md.
+
+    Args:
+        text: one line (whitespace collapsed); what worked, failed or was decided, and why.
+        kind: ``lesson``, ``mistake`` or ``decision`` (the section).
+
+    Returns ``{"action": "lesson", "path", "section", "line", "chars", "backup", "warnings", "gate"}``.
+
+    Raises:
+        BadInputError: empty text or unknown kind; NotFoundError: no lessons file
+        (run ``init.py``); GateDecisionError; FileWriteError.
+    """
+    from .initialize import BOOTSTRAP_MAX_CHARS
+    from .store import _gate, rel
+
+    if kind not in SECTIONS:
+        raise BadInputError(f"kind must be one of {', '.join(SECTIONS)}")
+    flat = " ".join(str(text).split())
+    if not flat:
+        raise BadInputError("the lesson text is empty")
+    path = tree.Tree(Path(ws)).lessons_file()
+    if path is None:
+        raise NotFoundError("no MEMORY.md: run init.py first, it sets MEMORY.md up as the lessons file")
+    decision = _gate(ws, "store", flat, source=source, sensitivity=None, approved=approved, cfg=cfg,
+                     request="record a lesson in MEMORY.md")
+    line = f"- [{today().isoformat()}] {flat}"
+    with workspace_lock(ws):
+        like = read_text(path)
+        if MARKER not in like.text:
+            raise BadInputError(f"{path.name} is not a lessons file yet: run init.py first (it keeps every line)")
+        if re.search(rf"^{re.escape(line)}$", like.text, re.M):
+            return {"action": "lesson", "path": rel(ws, path), "section": kind, "line": line, "added": False,
+                    "chars": len(like.text), "backup": None, "warnings": [], "gate": decision.payload()}
+        new_text = insert_line(like.text, kind, line)
+        backup = backups.start(ws, "lesson")
+        backup.save(path)
+        atomic_write_text(path, new_text, like)
+    warnings = []
+    if len(new_text) > BOOTSTRAP_MAX_CHARS:
+        warnings.append(f"{path.name} is {len(new_text):,} characters; OpenClaw loads only the first "
+                        f"{BOOTSTRAP_MAX_CHARS:,} of a bootstrap file: merge or remove old lessons")
+    return {"action": "lesson", "path": rel(ws, path), "section": kind, "line": line, "added": True,
+            "chars": len(new_text), "backup": backup.id, "warnings": warnings, "gate": decision.payload()}

@@ -84,7 +84,7 @@ class RecallIndex:
     # -- freshness -----------------------------------------------------------------
     def _scan(self) -> dict[str, tuple[str, int, int]]:
         found = {}
-        for rel, kind, dirent in units.scan_sources(self.ws):
+        for rel, kind, dirent in units.scan_sources(self.ws) + units.scan_archive(self.ws):
             try:
                 st = dirent.stat()
             except OSError:

@@ -298,7 +298,7 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
             scored.append((total, -r, r))
         if qt.time_only and in_span:
             # A listing of a time: that time's entries in the order they were written.
-            scored = [(-i, -r, r) for i, r in enumerate(sorted(cand, key=lambda r: (cand[r][1] or "", r)))]
+            scored = [(-i, -r, r) for i, r in enumerate(sorted(cand, key=lambda r: (cand[r][6], cand[r][1] or "", r)))]
         scored.sort(reverse=True)
         heap, seen = [], set()
         for item in scored:

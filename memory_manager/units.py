@@ -111,8 +111,55 @@ def parse_file(rel: str, kind: str, text: str) -> tuple[list[Entry], str | None]
     """Split one file into entries with the format reader (:func:`memory_manager.entries.parse_entries`).
 
     Returns ``(entries, error)``; ``error`` names a malformed file (no entries then).
+    Archive files (kind ``archive``) go through :func:`parse_archive`.
     """
+    if kind == "archive":
+        return parse_archive(rel, text), None
     return parse_entries(rel, kind, text)
+
+
+def scan_archive(ws: Path) -> list[tuple[str, str, os.DirEntry]]:
+    """``(relative path, "archive", DirEntry)`` for each ``memory/archive/**/*.md`` (recall searches them)."""
+    root = os.fspath(ws)
+    found: list[tuple[str, str, os.DirEntry]] = []
+    _walk_md(os.path.join(root, tree.MEMORY, tree.ARCHIVE), tree.rel(tree.ARCHIVE) + "/", True, found, "archive",
+             root_real=os.path.realpath(root))
+    return found
+
+
+_ARCHIVED = re.compile(r"<!--\s*archived:\s*(\{.*?\})\s*-->", re.S)
+
+
+def parse_archive(rel: str, text: str) -> list[Entry]:
+    """Entries of an archive file, each with the id, date and heading it had when live.
+
+    Archived sections and knowledge files end with ``<!-- archived: {...} -->``
+    (``cmm-archive``, written by prune); its ``id``/``created``/``heading``
+    are used and the comment is not part of the text. Archived T2 files
+    (``cmm-t2``: expired entries, moved by cleanup) give no entries: an
+    expired T2 entry never comes back through recall.
+    """
+    import json
+
+    head = text[:400]
+    if re.search(r"^format:\s*cmm-t2", head, re.M):
+        return []
+    out = []
+    for e in parse_entries(rel, "archive", text)[0]:
+        m = _ARCHIVED.search(e.text)
+        if m:
+            try:
+                meta = json.loads(m.group(1))
+            except ValueError:
+                meta = {}
+            if isinstance(meta, dict):
+                e.id = str(meta.get("id") or e.id)
+                e.date = _iso(meta.get("created")) or e.date
+                e.heading = str(meta.get("heading") or e.heading)
+                e.meta["archived"] = meta
+            e.text = _ARCHIVED.sub("", e.text).strip()
+        out.append(e)
+    return out
 
 
 def parse_text(rel: str, kind: str, text: str) -> list[Entry]:

@@ -294,6 +294,22 @@ def lesson_cmd(text, kind, source, approved, workspace, json_, verbose):
     return 0
 
 
+@click.command("unarchive")
+@click.argument("ref")
+@click.option("--approved", is_flag=True, help="The user approved bringing this entry back.")
+@common_options
+@handle_errors
+@gated
+def unarchive_cmd(ref, approved, workspace, json_, verbose):
+    """Bring archived entry REF (an id recall printed with [archived]) back to live memory."""
+    from memory_manager.unarchive import unarchive
+
+    ws, cfg = _context(workspace, verbose)
+    result = unarchive(ws, cfg, ref, approved=approved)
+    _print(result, json_, f"unarchived {result['id']}: {result['from']} -> {result['to']} (backup {result['backup']})")
+    return 0
+
+
 @click.command("forget")
 @click.argument("ref")
 @click.option("--approved", is_flag=True, help="The user approved deleting this entry.")
@@ -362,4 +378,4 @@ def import_cmd(file, from_openclaw, approved, workspace, json_, verbose):
 
 
 COMMANDS = [write_cmd, learn_cmd, event_cmd, stats_group, remember_cmd, show_cmd, edit_cmd, used_cmd, lesson_cmd,
-            forget_cmd, export_cmd, import_cmd]
+            unarchive_cmd, forget_cmd, export_cmd, import_cmd]

@@ -358,6 +358,10 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
       in ``daily`` and ``knowledge``;
     - ``time_zone``: the zone notes are dated in, the rule that chose it
       (:func:`memory_manager.clock.user_zone`) and today's date there;
+    - ``cleanup_preview``: what the next automatic cleanup's capacity window
+      would archive now (``would_archive``; the threshold too only with
+      ``prune.auto_threshold``), so a user sees it before it applies;
+      ``archived_entries``: entries in ``memory/archive/`` (recall still finds them);
     - ``problems``: memory files whose name holds an impossible date
       (``2026-13-45``: read as undated), unreadable T1/T2 files.
     """
@@ -372,7 +376,13 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
     idx = open_index(ws) if is_set_up(ws) else open_scratch_index(ws)
     try:
         p = plan(ws, cfg, idx)
-        size = idx.conn.execute("SELECT coalesce(sum(size), 0), count(*) FROM files").fetchone()
+        # What the next automatic cleanup would archive: the capacity window (and the
+        # threshold only with prune.auto_threshold), shown before it applies (issue 13).
+        auto = plan(ws, cfg, idx, use_threshold=cfg["prune"]["auto_threshold"]) \
+            if cfg["prune"]["enable_auto_prune"] else None
+        size = idx.conn.execute("SELECT coalesce(sum(size), 0), count(*) FROM files"
+                                " WHERE kind != 'archive'").fetchone()
+        archived = idx.conn.execute("SELECT count(*) FROM entries WHERE archived = 1").fetchone()[0]
     finally:
         idx.close()
     problems: list[str] = []
@@ -404,6 +414,10 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
         "prune_rate": round(len(p.moves) / n, 6) if n else 0.0,
         "would_move": len(p.moves),
         "window": cfg["prune"]["window"], "threshold": cfg["prune"]["threshold"],
+        "cleanup_preview": {"enabled": auto is not None, "would_archive": len(auto.moves) if auto else 0,
+                            "window": cfg["prune"]["window"],
+                            "threshold_applied": bool(auto) and cfg["prune"]["auto_threshold"]},
+        "archived_entries": archived,
         "entries_by_kind": p.by_kind,
         "tiers": {"t1": len(t1_files), "t1_skills": len(skills), "t2": t2, "t3": 0,
                   "daily": p.by_kind.get("daily", 0), "knowledge": p.by_kind.get("knowledge", 0)},

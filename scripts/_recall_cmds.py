@@ -116,6 +116,11 @@ def status_cmd(workspace: Path | None, json_: bool, verbose: bool) -> int:
     stdout.print(f"average value: {avg} over {doc['prunable_entries']} prunable entries", markup=False)
     stdout.print(f"prune rate: {doc['prune_rate']:.1%} ({doc['would_move']} would move; "
                  f"threshold {doc['threshold']}, window {doc['window']})", markup=False)
+    cp = doc["cleanup_preview"]
+    if cp["enabled"]:
+        stdout.print(f"next cleanup: would archive {cp['would_archive']} entries (capacity window {cp['window']}"
+                     f"{', value threshold too' if cp['threshold_applied'] else ''}); "
+                     f"{doc['archived_entries']} archived entries stay searchable", markup=False)
     t = doc["tiers"]
     stdout.print(f"tiers: T1 {t['t1']} statistics file(s) ({t['t1_skills']} skill(s)), T2 {t['t2']} "
                  f"encrypted entries, T3 {t['t3']}", markup=False)

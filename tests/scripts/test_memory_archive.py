@@ -68,3 +68,20 @@ def test_archived_knowledge_comes_back_and_expired_t2_never_shows(run_script, ws
     assert r.code == 0, r.out + r.err
     text = (ws / "memory/knowledge/tea.md").read_text(encoding="utf-8")
     assert text.startswith("---\nformat: cmm-knowledge\n") and text.endswith("Green tea wants water around 80 degrees.\n")
+
+
+def test_status_previews_the_cleanup_window_and_counts_the_archive(run_script, ws):
+    (ws / "memory").mkdir()
+    for day in ("2026-06-01", "2026-06-02", "2026-06-03"):
+        assert run_script("memory", "write", "--topic", f"Note {day}", "--change", "something", "--date", day,
+                          env=ENV).code == 0
+    (ws / "memory/memory-manager.json").write_text('{"prune": {"window": 1}}', encoding="utf-8")
+    doc = json.loads(run_script("memory", "status", "--json", env=ENV).out)
+    assert doc["cleanup_preview"] == {"enabled": True, "would_archive": 2, "window": 1, "threshold_applied": False}
+    assert (doc["archived_entries"], doc["memory_size"]["entries"]) == (0, 3)
+    r = run_script("memory", "status", env=ENV)
+    assert "next cleanup: would archive 2 entries (capacity window 1); 0 archived entries stay searchable" in r.out
+    assert run_script("memory", "prune", env=ENV).code == 0
+    doc = json.loads(run_script("memory", "status", "--json", env=ENV).out)
+    # the three daily files stay (their title line); their sections are in the archive
+    assert (doc["archived_entries"], doc["memory_size"]["entries"], doc["memory_size"]["files"]) == (3, 0, 3)

@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import auditlog, backups, entries, markdown, privacy, tiers, tree
-from .clock import now, today
+from .clock import month_of, now, parse_day, today
 from .errors import KeyUnavailableError, MemoryManagerError
 from . import fsio
 from .fsio import atomic_write, atomic_write_text, read_text, sha256_bytes, workspace_lock
@@ -93,13 +93,15 @@ class Report:
     archived: int = 0
     deleted: int = 0
     merged: int = 0
+    patterns_retired: int = 0
     backup: str | None = None
     log_line: str = ""
     last_run: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {"dry_run": self.dry_run, "due": self.due, "ran": self.ran, "archived": self.archived,
-                "deleted": self.deleted, "merged": self.merged, "backup": self.backup,
+                "deleted": self.deleted, "merged": self.merged, "patterns_retired": self.patterns_retired,
+                "backup": self.backup,
                 "log_line": self.log_line, "last_run": self.last_run,
                 "actions": [a.as_dict() for a in self.actions], "problems": self.problems}
 
@@ -598,6 +600,68 @@ def prune_step(run: _Run) -> None:
     run.report.problems.extend(result["warnings"])
 
 
+PATTERNS_FORMAT = {"format": "cmm-archived-patterns", "version": 1}
+
+
+def retire_patterns(run: _Run) -> None:
+    """Step 6b: T1 usage patterns not seen for ``cleanup.pattern_retention_days`` move to the archive.
+
+    The Optimization seed's cleanup drops outdated usage patterns; we move them
+    instead (nothing is deleted): each goes, with a ``retired`` date, into
+    ``memory/archive/<YYYY-MM>/patterns-<stats file stem>.json``
+    (``cmm-archived-patterns`` v1), and the stats file keeps the rest. Both
+    files are backed up first. A pattern without ``last_seen`` (recorded
+    before it was kept) is dated today, so its retention starts now rather
+    than retiring every old pattern at once.
+    """
+    days = int(run.cfg["cleanup"]["pattern_retention_days"])
+    folder = tree.Tree(run.ws).tier1
+    if not folder.is_dir():
+        return
+    cutoff = (run.today - timedelta(days=days)).isoformat()
+    for path in sorted(folder.glob("*_stats.json")):
+        if path.is_symlink():
+            continue
+        try:
+            doc = tiers.load_stats(path)
+        except Exception as exc:  # MalformedFileError / UnreadableFileError: reported, never rewritten
+            run.report.problems.append(f"{run.rel(path)}: {exc}")
+            continue
+        keep, retire, stamped = [], [], 0
+        for pattern in doc["patterns_observed"]:
+            seen = parse_day(pattern.get("last_seen")) if isinstance(pattern, dict) else None
+            if isinstance(pattern, dict) and seen is None:
+                pattern["last_seen"] = run.today.isoformat()
+                stamped += 1
+            if seen is not None and seen.isoformat() < cutoff:
+                retire.append(dict(pattern, retired=run.today.isoformat()))
+            else:
+                keep.append(pattern)
+        if not retire and not stamped:
+            continue
+        target = _archive_dir(run, month_of(run.today)) / f"patterns-{path.stem}.json"
+        for pattern in retire:
+            run.act("patterns", path, f"usage pattern {pattern.get('trigger')!r} not seen since "
+                                      f"{pattern.get('last_seen')} (over {days} days): archived", target)
+        run.report.patterns_retired += len(retire)
+        if run.dry:
+            continue
+        doc["patterns_observed"] = keep
+        run.backup().save(path)
+        if retire:
+            run.backup().save(target)
+            old = []
+            if target.is_file():
+                try:
+                    old = json.loads(target.read_text(encoding="utf-8")).get("patterns", [])
+                except (OSError, ValueError, AttributeError):
+                    raise MemoryManagerError(f"{run.rel(target)} is not a patterns archive; not overwritten") from None
+            _make_dir(run, target.parent)
+            body = dict(PATTERNS_FORMAT, source=run.rel(path), patterns=old + retire)
+            atomic_write(target, (json.dumps(body, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+        atomic_write(path, tiers.dump_stats(doc))
+
+
 def archive_retention(run: _Run, purge: bool) -> None:
     """Step 7: list archives past the retention period; delete them only when told to."""
     root = tree.Tree(run.ws).archive
@@ -693,6 +757,8 @@ def run_cleanup(ws: Path, cfg: dict[str, Any], *, dry_run: bool = False, if_due:
         memory_md_duplicates(run, approved)
         run.progress("prune")
         prune_step(run)
+        run.progress("patterns")
+        retire_patterns(run)
         run.progress("retention")
         archive_retention(run, purge)
 

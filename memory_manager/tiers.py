@@ -105,13 +105,20 @@ def record_call(doc: dict[str, Any], skill: str, ok: bool, day: date) -> dict[st
     return rec
 
 
-def record_pattern(doc: dict[str, Any], trigger: str, skills: list[str]) -> dict[str, Any]:
-    """Count one observation of ``trigger`` -> ``skills`` in ``doc``; return the pattern."""
+def record_pattern(doc: dict[str, Any], trigger: str, skills: list[str], day: date | None = None) -> dict[str, Any]:
+    """Count one observation of ``trigger`` -> ``skills`` in ``doc``; return the pattern.
+
+    ``day`` (default: today) is kept as the pattern's ``last_seen``
+    (``YYYY-MM-DD``): cleanup retires patterns not seen for
+    ``cleanup.pattern_retention_days``.
+    """
+    seen = (day or today()).isoformat()
     for pattern in doc["patterns_observed"]:
         if isinstance(pattern, dict) and pattern.get("trigger") == trigger and pattern.get("skills_used") == skills:
             pattern["count"] = int(pattern.get("count", 0) or 0) + 1
+            pattern["last_seen"] = seen
             return pattern
-    pattern = {"trigger": trigger, "skills_used": skills, "count": 1}
+    pattern = {"trigger": trigger, "skills_used": skills, "count": 1, "last_seen": seen}
     doc["patterns_observed"].append(pattern)
     return pattern
 

@@ -238,3 +238,38 @@ def test_auto_threshold_prunes_low_value_entries(mem):
 def test_a_clock_time_is_not_pii(mem):
     path = t2(mem, "weather", "api", "The weather API answers slowly before 8am.", date(2026, 11, 25))
     assert run(mem).deleted == 0 and path.exists()
+
+
+def test_outdated_usage_patterns_retire_to_the_archive(mem):
+    stats = mem / "memory/tier1-public/editor_stats.json"
+    doc = {"format": "cmm-t1-stats", "version": 1, "skill_stats": {},
+           "patterns_observed": [
+               {"trigger": "morning report", "skills_used": ["editor"], "count": 4, "last_seen": "2026-08-01"},
+               {"trigger": "weekly review", "skills_used": ["editor"], "count": 2, "last_seen": "2026-11-01"},
+               {"trigger": "seed pattern", "skills_used": ["editor"], "count": 9}]}
+    stats.write_text(json.dumps(doc), encoding="utf-8")
+    before = stats.read_bytes()
+    report = run(mem, dry_run=True)
+    assert report.patterns_retired == 1 and stats.read_bytes() == before
+    report = run(mem)
+    assert report.as_dict()["patterns_retired"] == 1
+    kept = json.loads(stats.read_text(encoding="utf-8"))["patterns_observed"]
+    # 2026-08-01 is 120 days before 2026-11-29 (> 90); the undated one is dated today, not retired
+    assert [(p["trigger"], p["last_seen"]) for p in kept] == [("weekly review", "2026-11-01"),
+                                                             ("seed pattern", "2026-11-29")]
+    archived = json.loads((mem / "memory/archive/2026-11/patterns-editor_stats.json").read_text(encoding="utf-8"))
+    assert archived == {"format": "cmm-archived-patterns", "version": 1,
+                        "source": "memory/tier1-public/editor_stats.json",
+                        "patterns": [{"trigger": "morning report", "skills_used": ["editor"], "count": 4,
+                                      "last_seen": "2026-08-01", "retired": "2026-11-29"}]}
+    assert any(a.step == "patterns" for a in report.actions)
+    # backed up first: restoring the run's backup brings the pattern back
+    backups.restore(mem, report.backup)
+    assert stats.read_bytes() == before
+
+
+def test_record_pattern_keeps_last_seen(mem):
+    doc = {"skill_stats": {}, "patterns_observed": []}
+    tiers.record_pattern(doc, "t", ["a"], date(2026, 11, 2))
+    assert tiers.record_pattern(doc, "t", ["a"], date(2026, 11, 5)) == {
+        "trigger": "t", "skills_used": ["a"], "count": 2, "last_seen": "2026-11-05"}

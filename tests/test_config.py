@@ -16,7 +16,8 @@ def write_override(ws, doc):
 def test_seed_defaults():
     cfg = load_defaults()
     assert cfg["tiers"]["t2_expiry_days"] == 30
-    assert cfg["cleanup"] == {"interval_days": 7, "archive_retention_days": 90, "purge_archive": False}
+    assert cfg["cleanup"] == {"interval_days": 7, "archive_retention_days": 90, "pattern_retention_days": 90,
+                              "purge_archive": False}
     assert cfg["scoring"] == {"keyword_weight": 0.4, "time_decay_weight": 0.2,
                               "access_frequency_weight": 0.2, "tag_match_weight": 0.2}
     assert (cfg["prune"]["threshold"], cfg["prune"]["window"], cfg["recall"]["top_k"]) == (0.6, 200, 10)

@@ -69,10 +69,11 @@ def test_learn_event_stats_remember_show_forget(ws, run_script):
     run_script("memory", "stats", "record", "--skill", "skill-a", "--ok", env=NOW)
     r = run_script("memory", "stats", "record", "--skill", "skill-a", "--fail", "--json", env=NOW)
     assert json.loads(r.out)["stats"] == {"calls": 2, "successes": 1, "success_rate": 0.5, "last_used": "2026-03-03"}
-    r = run_script("memory", "stats", "pattern", "--trigger", "morning request", "--skills", "morning-news-daily")
+    r = run_script("memory", "stats", "pattern", "--trigger", "morning request", "--skills", "morning-news-daily", env=NOW)
     assert r.code == 0
     stats = json.loads((ws / "memory/tier1-public/morning-news-daily_stats.json").read_text())
-    assert stats["patterns_observed"] == [{"trigger": "morning request", "skills_used": ["morning-news-daily"], "count": 1}]
+    assert stats["patterns_observed"] == [{"trigger": "morning request", "skills_used": ["morning-news-daily"],
+                                          "count": 1, "last_seen": "2026-03-03"}]
     r = run_script("memory", "remember", "--skill", "my-skill", "--topic", "prefs", "--text", "-", "--json",
                    input="简洁的更新 🎉", env=NOW)
     t2 = json.loads(r.out)

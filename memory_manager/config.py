@@ -14,10 +14,9 @@ Standard library only, so the per-turn path can read the hook switches.
 """
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import Path
-from typing import Any
+# ``Any`` is only an annotation (strings here): no ``typing`` import on the per-turn hook path.
 
 from . import BUNDLE_ROOT, tree
 from .errors import ConfigError
@@ -148,7 +147,7 @@ def load_config(workspace: Path | None = None, override_path: Path | None = None
             type, value out of range, or malformed JSON, in either file.
     """
     defaults = load_defaults()
-    cfg = copy.deepcopy(defaults)
+    cfg = json.loads(json.dumps(defaults))  # a deep copy without importing copy (hook path)
     path = override_path
     if path is None and workspace is not None:
         candidate = Path(workspace) / OVERRIDE_RELPATH

@@ -42,9 +42,11 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+# No ``typing`` at run time on the per-turn hook path (it costs more than the rest of
+# this module): annotations are strings (``from __future__ import annotations``),
+# so ``Any`` is only a name for readers and type checkers.
+from collections.abc import Iterable, Mapping
 
 SQLITE_RELPATH = Path("agent") / "openclaw-agent.sqlite"
 LEGACY_RELPATH = Path("sessions") / "sessions.json"
@@ -74,7 +76,6 @@ STATUS_LINES = {
 UNKNOWN_LINE = {"zh": "上下文使用率未知（{why}）", "en": "Context usage unknown ({why})"}
 
 
-@dataclass
 class Usage:
     """A measurement of one session's context.
 
@@ -84,15 +85,28 @@ class Usage:
     counts) or ``unknown``. ``note`` explains an unknown or a fallback.
     """
 
-    agent: str
-    session_key: str | None = None
-    session_id: str | None = None
-    store: str = "none"
-    used: int | None = None
-    window: int | None = None
-    source: str = "unknown"
-    updated_at: int | None = None
-    notes: list[str] = field(default_factory=list)
+    # A plain class, not a dataclass: this module is on the per-turn hook path, and
+    # dataclasses imports inspect (and ast, tokenize, dis) on every agent turn.
+    FIELDS = ("agent", "session_key", "session_id", "store", "used", "window", "source", "updated_at", "notes")
+
+    def __init__(self, agent: str, session_key: str | None = None, session_id: str | None = None,
+                 store: str = "none", used: int | None = None, window: int | None = None,
+                 source: str = "unknown", updated_at: int | None = None, notes: list[str] | None = None) -> None:
+        self.agent = agent
+        self.session_key = session_key
+        self.session_id = session_id
+        self.store = store
+        self.used = used
+        self.window = window
+        self.source = source
+        self.updated_at = updated_at
+        self.notes = [] if notes is None else notes
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Usage) and all(getattr(self, f) == getattr(other, f) for f in self.FIELDS)
+
+    def __repr__(self) -> str:
+        return "Usage(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in self.FIELDS) + ")"
 
     @property
     def known(self) -> bool:
@@ -106,7 +120,7 @@ class Usage:
         return self.used * 100 // self.window  # type: ignore[operator]
 
     def to_dict(self, cfg: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        doc = asdict(self)
+        doc = {f: (list(getattr(self, f)) if f == "notes" else getattr(self, f)) for f in self.FIELDS}
         doc["percent"] = self.percent
         ctx = _ctx(cfg)
         point = compaction_point(self.window, ctx) if self.window else None

@@ -23,7 +23,6 @@ Standard library only: the per-turn path (hooks, detect) imports it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 #: The folder of the memory tree, at the workspace root.
@@ -77,7 +76,6 @@ def rel(*parts: str) -> str:
     return str(PurePosixPath(MEMORY, *parts))
 
 
-@dataclass(frozen=True)
 class Tree:
     """The paths of one workspace's memory tree.
 
@@ -86,10 +84,24 @@ class Tree:
     or checked here.
     """
 
-    root: Path
+    # A plain read-only class, not a dataclass: dataclasses imports inspect (and ast,
+    # tokenize, dis), which the per-turn hook would pay for on every agent turn (issue 13).
+    __slots__ = ("root",)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "root", Path(self.root))
+    def __init__(self, root: Path) -> None:
+        object.__setattr__(self, "root", Path(root))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Tree is read-only")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Tree) and other.root == self.root
+
+    def __hash__(self) -> int:
+        return hash(self.root)
+
+    def __repr__(self) -> str:
+        return f"Tree(root={self.root!r})"
 
     @property
     def memory(self) -> Path:

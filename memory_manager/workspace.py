@@ -21,9 +21,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+# No ``typing`` at run time on the per-turn hook path (it costs more than the rest of
+# this module): annotations are strings (``from __future__ import annotations``),
+# so ``Any`` is only a name for readers and type checkers.
+from collections.abc import Iterator, Mapping
 
 from . import tree
 from .errors import WorkspaceError
@@ -31,12 +33,26 @@ from .errors import WorkspaceError
 DEFAULT_AGENT = "main"
 
 
-@dataclass(frozen=True)
 class Resolved:
-    """A resolved workspace: ``path`` (absolute) and the ``rule`` that chose it."""
+    """A resolved workspace: ``path`` (absolute) and the ``rule`` that chose it.
 
-    path: Path
-    rule: str
+    A plain class (no dataclasses import on the per-turn hook path).
+    """
+
+    __slots__ = ("path", "rule")
+
+    def __init__(self, path: Path, rule: str) -> None:
+        self.path = path
+        self.rule = rule
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Resolved) and (other.path, other.rule) == (self.path, self.rule)
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.rule))
+
+    def __repr__(self) -> str:
+        return f"Resolved(path={self.path!r}, rule={self.rule!r})"
 
 
 def state_dir(env: Mapping[str, str] | None = None) -> Path:

@@ -12,7 +12,7 @@ asked at its own "now". This script:
    --text`` (approved) on the entry it supersedes;
 2. asks every question through :func:`memory_manager.recall.recall`
    (``track=False``) with ``MEMORY_MANAGER_NOW`` set to the question's
-   ``now`` and ``MEMORY_MANAGER_TZ`` to the set's zone;
+   ``now`` and ``TZ`` to the set's zone;
 3. maps each hit back to a note id (a daily section is one note; a knowledge
    entry's hit is the version it reports in ``version``, else its current
    text) and prints hit@1/3/5 per question type and language, next to plain
@@ -62,7 +62,7 @@ def _local_iso(day: str, hhmm: str | None, zone: str) -> str:
 
 def _set_clock(iso: str, zone: str) -> None:
     os.environ["MEMORY_MANAGER_NOW"] = iso
-    os.environ["MEMORY_MANAGER_TZ"] = zone
+    os.environ["TZ"] = zone
 
 
 def _cli(ws: Path, *args: str) -> dict:
@@ -148,7 +148,7 @@ def run(data: dict, verbs: str) -> dict:
     """Load, ask, score; return the figures and per-question results."""
     from locomo_bench import PlainBM25
 
-    saved = {k: os.environ.get(k) for k in ("MEMORY_MANAGER_NOW", "MEMORY_MANAGER_TZ")}
+    saved = {k: os.environ.get(k) for k in ("MEMORY_MANAGER_NOW", "TZ")}
     cfg = load_config(None)
     base = PlainBM25([(n["id"], note_text(n)) for n in data["notes"]])
     results = []

@@ -33,7 +33,7 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, tzinfo
+from datetime import date, datetime, timedelta
 
 #: English and Chinese words for "the current state"; English as word stems of the plain text.
 NOW_EN = ("now", "currently", "current", "latest", "still", "these days", "nowadays", "at the moment",
@@ -332,25 +332,9 @@ def _only_frame(rest: str) -> bool:
     return all(w in FRAME_EN for w in words if not w.isdigit())
 
 
-def local_zone() -> tzinfo:
-    """The user's time zone: ``MEMORY_MANAGER_TZ`` (an IANA name) when set, else the system's.
-
-    An unknown zone name falls back to the system zone (recall must not fail
-    on it); ``doctor`` is the place to report it.
-    """
-    import os
-
-    name = os.environ.get("MEMORY_MANAGER_TZ", "").strip()
-    if name:
-        try:
-            from zoneinfo import ZoneInfo
-
-            return ZoneInfo(name)
-        except Exception:  # ZoneInfoNotFoundError, ValueError: fall back to the system zone
-            pass
-    return datetime.now().astimezone().tzinfo
-
-
 def local_today(now: datetime) -> date:
-    """``now`` (aware) as a date in the user's zone (:func:`local_zone`)."""
-    return now.astimezone(local_zone()).date()
+    """``now`` (aware) as a date in the user's time zone (:func:`memory_manager.clock.user_zone`:
+    OpenClaw's ``agents.defaults.userTimezone``, then ``TZ``, then the system's)."""
+    from .clock import user_zone
+
+    return now.astimezone(user_zone().tz).date()

@@ -172,7 +172,8 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
     from .clock import now as clock_now
 
     now = clock_now()
-    qt = querytime.parse(query, querytime.local_today(now))
+    local_day = querytime.local_today(now)
+    qt = querytime.parse(query, local_day)
     # Time words are not keywords: "yesterday" would only find notes that say "yesterday".
     terms = textproc.query_terms(qt.rest if (qt.span or qt.mode) else query)
     if qt.time_only:
@@ -253,8 +254,7 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
         wa = 0.0 if "access" in off else w["access_frequency_weight"]
         wg = 0.0 if "tags" in off else w["tag_match_weight"]
         untagged = cfg["recall"]["untagged_tag_score"]
-        today = now.date()
-        days = {r: scoring.age_days(c[1], today) for r, c in cand.items()}
+        days = {r: scoring.age_days(c[1], local_day) for r, c in cand.items()}
         unique: set[int] = set()
         if qt.mode in ("now", "past") and not in_span:
             time_of = scoring.relative_time(days, {r: raw.get(r, 0.0) / best for r in cand}, qt.mode, cfg)

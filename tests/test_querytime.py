@@ -86,7 +86,7 @@ def test_no_time_words():
 
 def test_local_day_uses_the_users_zone(monkeypatch):
     now = datetime(2026, 10, 31, 16, 20, tzinfo=timezone.utc)      # 00:20 on Nov 1 in Shanghai
-    monkeypatch.setenv("MEMORY_MANAGER_TZ", "Asia/Shanghai")
+    monkeypatch.setenv("TZ", "Asia/Shanghai")
     assert local_today(now) == date(2026, 11, 1)
-    monkeypatch.setenv("MEMORY_MANAGER_TZ", "America/New_York")
+    monkeypatch.setenv("TZ", "America/New_York")
     assert local_today(now) == date(2026, 10, 31)

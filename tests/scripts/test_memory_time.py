@@ -9,7 +9,7 @@ ZONE = "Asia/Shanghai"
 
 
 def at(day: str, hhmm: str = "09:00") -> dict:
-    return {"MEMORY_MANAGER_NOW": f"{day}T{hhmm}:00+08:00", "MEMORY_MANAGER_TZ": ZONE}
+    return {"MEMORY_MANAGER_NOW": f"{day}T{hhmm}:00+08:00", "TZ": ZONE}
 
 
 @pytest.fixture

@@ -74,6 +74,69 @@ def tag_terms(tags: Iterable[str]) -> list[list[str]]:
     return [textproc.query_terms(t) for t in tags]
 
 
+def parse_source(rel: str, kind: str, data: bytes) -> tuple[str, str | None, list[tuple[tuple, str]]]:
+    """Parse one source file into index rows; a pure function (it runs in worker processes too).
+
+    Returns ``(sha256 hex, error or None, [(entry columns after file_no, FTS terms)])``.
+    Superseded versions (history) follow their entry as rows with ``current`` 0:
+    recall searches them only when a query asks about an earlier state.
+    """
+    from .errors import UnreadableFileError
+    from .fsio import decode_text
+
+    error = None
+    try:
+        text = decode_text(data, rel).text
+        entries, error = units.parse_file(rel, kind, text)
+    except UnreadableFileError:
+        entries = []  # not UTF-8: nothing to recall, but remember the file so it is not re-read
+    flat = []
+    for e in entries:
+        flat.append((e, 1, None, e.text))
+        for v in e.meta.get("versions", ()):
+            flat.append((e, 0, v.since, v.text))
+    archived = int(kind == "archive")
+    items = []
+    for e, current, version, body in flat[: (1 << POS_BITS) - 1]:
+        terms = textproc.tokens(e.heading + "\n" + body)
+        dates = e.meta.get("dates")
+        items.append(((rel, e.ordinal, e.id, e.heading, version or e.date, e.kind,
+                       json.dumps(e.tags, ensure_ascii=False), json.dumps(tag_terms(e.tags), ensure_ascii=False),
+                       int(e.pinned), body, e.span[0], e.span[1], len(terms), current, version,
+                       json.dumps(dates) if dates and current else None, archived), " ".join(terms)))
+    return hashlib.sha256(data).hexdigest(), error, items
+
+
+def _parse_batch(batch: list[tuple[str, str, bytes]]) -> list[tuple]:
+    return [parse_source(rel, kind, data) for rel, kind, data in batch]
+
+
+#: Files to parse from which a refresh uses worker processes (one per core, at most 4):
+#: parsing and tokenising is pure Python, so a cold build of 100k entries is CPU-bound
+#: (issue 13: < 3 s). Fewer files are parsed in the process (a worker start costs more).
+PARALLEL_MIN_FILES = 400
+
+
+def _parse_all(to_parse: list[tuple[str, str, int, int, bytes]]) -> list[tuple]:
+    """:func:`parse_source` for every file, in worker processes when it pays; same order."""
+    jobs = [(rel, kind, data) for rel, kind, _, _, data in to_parse]
+    workers = min(4, os.cpu_count() or 1)
+    if len(jobs) < PARALLEL_MIN_FILES or workers < 2:
+        return _parse_batch(jobs)
+    try:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        ctx = multiprocessing.get_context("fork")
+        size = max(1, len(jobs) // (workers * 4))
+        batches = [jobs[i:i + size] for i in range(0, len(jobs), size)]
+        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+            return [r for part in pool.map(_parse_batch, batches) for r in part]
+    except (OSError, ValueError, RuntimeError, ImportError):
+        # No fork here (or no processes allowed): parse in this process, same result.
+        return _parse_batch(jobs)
+
+
 class RecallIndex:
     """An open index for one workspace. Use :func:`open_index`."""
 
@@ -136,8 +199,8 @@ class RecallIndex:
                              (mtime, size, now_ns, rel))
             for file_no in gone:
                 self._drop_file(file_no)
-            for rel, kind, mtime, size, data in to_parse:
-                self._index_file(rel, kind, mtime, size, data, now_ns)
+            for (rel, kind, mtime, size, data), parsed in zip(to_parse, _parse_all(to_parse)):
+                self._index_file(rel, kind, mtime, size, data, now_ns, parsed)
             conn.execute("COMMIT")
         except BaseException:
             with contextlib.suppress(sqlite3.Error):
@@ -151,42 +214,22 @@ class RecallIndex:
         self.conn.execute("DELETE FROM entries WHERE file_no=?", (file_no,))
         self.conn.execute("DELETE FROM files WHERE file_no=?", (file_no,))
 
-    def _index_file(self, rel: str, kind: str, mtime: int, size: int, data: bytes, now_ns: int) -> None:
-        from .fsio import decode_text
-        from .errors import UnreadableFileError
-
+    def _index_file(self, rel: str, kind: str, mtime: int, size: int, data: bytes, now_ns: int,
+                    parsed: tuple | None = None) -> None:
+        """Replace ``rel``'s rows with its parsed entries (``parsed``: :func:`parse_source`'s result)."""
         row = self.conn.execute("SELECT file_no FROM files WHERE path=?", (rel,)).fetchone()
         if row:
             self._drop_file(row[0])
-        error = None
-        try:
-            text = decode_text(data, rel).text
-            entries, error = units.parse_file(rel, kind, text)
-        except UnreadableFileError:
-            entries = []  # not UTF-8: nothing to recall, but remember the file so it is not re-read
+        sha, error, items = parsed if parsed is not None else parse_source(rel, kind, data)
         cur = self.conn.execute(
             "INSERT INTO files(path, kind, mtime_ns, size, sha, indexed_ns, error) VALUES (?,?,?,?,?,?,?)",
-            (rel, kind, mtime, size, hashlib.sha256(data).hexdigest(), now_ns, error))
+            (rel, kind, mtime, size, sha, now_ns, error))
         file_no = cur.lastrowid
         rows, fts_rows = [], []
-        # Superseded versions (history) follow their entry as rows with current = 0:
-        # recall searches them only when a query asks about an earlier state.
-        flat = []
-        for e in entries:
-            flat.append((e, 1, None, e.text))
-            for v in e.meta.get("versions", ()):
-                flat.append((e, 0, v.since, v.text))
-        archived = int(kind == "archive")
-        for pos, (e, current, version, body) in enumerate(flat[: (1 << POS_BITS) - 1]):
+        for pos, (item, terms) in enumerate(items):
             rowid = (file_no << POS_BITS) | pos
-            terms = textproc.tokens(e.heading + "\n" + body)
-            dates = e.meta.get("dates")
-            rows.append((rowid, file_no, rel, e.ordinal, e.id, e.heading, version or e.date, e.kind,
-                         json.dumps(e.tags, ensure_ascii=False),
-                         json.dumps(tag_terms(e.tags), ensure_ascii=False),
-                         int(e.pinned), body, e.span[0], e.span[1], len(terms), current, version,
-                         json.dumps(dates) if dates and current else None, archived))
-            fts_rows.append((rowid, " ".join(terms)))
+            rows.append((rowid, file_no) + item)
+            fts_rows.append((rowid, terms))
         self.conn.executemany(
             "INSERT INTO entries(rowid, file_no, path, ordinal, id, heading, date, kind, tags, tag_terms,"
             " pinned, text, span_start, span_end, ntok, current, version, dates, archived)"

@@ -108,3 +108,30 @@ def test_bom_crlf_and_non_utf8_files(ws):
     rows = list(idx.entries(idx.bm25(["alpha"])).values())
     idx.close()
     assert [(r["path"], r["heading"], r["text"]) for r in rows] == [("memory/daily/2026-01-01.md", "a", "alpha crlf")]
+
+
+def test_parallel_parse_builds_the_same_index(ws, monkeypatch):
+    """Worker processes (a cold build of many files) give exactly the rows one process gives."""
+    from memory_manager import index as index_mod
+
+    daily = ws / "memory/daily"
+    daily.mkdir(parents=True)
+    for n in range(30):
+        (daily / f"2026-01-{n + 1:02d}.md").write_text(
+            f"## [2026-01-{n + 1:02d}] Topic {n}\n- Change: deploy {n} 飞书日报 number{n}\n\n"
+            f"## [2026-01-{n + 1:02d}] Other {n}\n- 改：第{n}次 backup\n", encoding="utf-8")
+
+    def dump():
+        idx = index_mod.open_index(ws)
+        try:
+            return (idx.conn.execute("SELECT rowid, path, ordinal, id, heading, date, text, ntok FROM entries"
+                                     " ORDER BY rowid").fetchall(),
+                    idx.conn.execute("SELECT rowid, terms FROM fts ORDER BY rowid").fetchall())
+        finally:
+            idx.close()
+            index_mod.index_path(ws).unlink()
+
+    monkeypatch.setattr(index_mod, "PARALLEL_MIN_FILES", 10**9)
+    serial = dump()
+    monkeypatch.setattr(index_mod, "PARALLEL_MIN_FILES", 1)
+    assert dump() == serial and len(serial[0]) == 60

@@ -27,7 +27,7 @@ from typing import Any
 
 from . import backups, entries, gate, tiers, tree
 from .clock import month_of, today
-from .errors import BadInputError, MalformedFileError, NotFoundError
+from .errors import BadInputError, MalformedFileError, MemoryManagerError, NotFoundError
 from .fsio import atomic_write, atomic_write_text, read_text, workspace_lock
 from .names import validate_heading_topic, validate_key, validate_skill, validate_topic
 from .workspace import ensure_inside
@@ -224,8 +224,13 @@ def edit(ws: Path, cfg: dict[str, Any], ref: str, *, text: str, approved: bool =
     if not text.strip():
         raise BadInputError("--text must not be empty")
     target = resolve(ws, ref)
+    if target.kind == "t2" and isinstance(target.item, tiers.T2Entry):
+        # A T2 entry is edited where it lives, its history kept inside the encrypted entry.
+        result = remember(ws, cfg, skill=target.item.skill, topic=target.item.topic, text=text,
+                          source=source, sensitivity=sensitivity, approved=approved)
+        return dict(result, action="edit")
     if target.kind != "knowledge":
-        raise BadInputError(f"edit works on knowledge entries; {rel(ws, target.path)} is a {target.kind} entry")
+        raise BadInputError(f"edit works on knowledge and T2 entries; {rel(ws, target.path)} is a {target.kind} entry")
     entry = target.item or entries.read_knowledge(target.path)[0]
     current, _ = history.split(entry.body)
     if current.strip() == text.strip():
@@ -373,7 +378,22 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
         ensure_tree(ws)
         target = path if old is None or old.index is None else safe_target(ws, old.path)
         month = old.month if old is not None and old.index is not None and old.month else month_of(created)
-        sealed = crypto.encrypt(text, skill, month, cfg, scheme)
+        plain = text
+        kept_history = False
+        if old is not None:
+            # The replaced text stays, dated, inside the same encrypted entry (issue 13):
+            # show gives the current text only; show --history (approved) lists the rest.
+            from . import history
+
+            try:
+                before = tiers.decrypt_entry(old, cfg)
+            except MemoryManagerError:  # no key or undecryptable: replaced without history
+                before = None
+            if before is not None and history.split(before)[0].strip() != text.strip():
+                since = old.created.isoformat() if isinstance(old.created, date) else str(old.created or "")[:10]
+                plain = history.supersede(before, text, since or created.isoformat(), created.isoformat())
+                kept_history = True
+        sealed = crypto.encrypt(plain, skill, month, cfg, scheme)
         if target.exists():
             backup = backups.start(ws, "remember (replace)")
             backup.save(target)
@@ -392,7 +412,7 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
     return {"action": "remember", "id": ident, "path": rel(ws, path),
             "scheme": sealed.params["scheme"], "created": created.isoformat(),
             "expires": (created + timedelta(days=int(cfg["tiers"]["t2_expiry_days"]))).isoformat(),
-            "replaced": backup_id is not None,
+            "replaced": backup_id is not None, "history": kept_history,
             "backup": backup_id, "gate": decision.payload()}
 
 
@@ -574,10 +594,19 @@ def show(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False,
     elif target.kind == "t2":
         tier = "internal"
         found = [target.item] if target.item else tiers.parse_t2(read_text(target.path).text, target.path)
-        plains = [tiers.decrypt_entry(e, cfg) for e in found]
+        from . import history as history_mod
+
+        plains, t2_versions = [], []
+        for e in found:
+            current, versions = history_mod.split(tiers.decrypt_entry(e, cfg))
+            plains.append(current.strip("\n"))
+            t2_versions.append(versions)
         if target.item is not None:
             out["id"] = target.item.id
         out["entries"] = [dict(e.as_dict(), text=p) for e, p in zip(found, plains)]
+        if history:  # the gate below holds this T2 read for approval like any other
+            for item, versions in zip(out["entries"], t2_versions):
+                item["versions"] = [v.as_dict() for v in versions]
         text = "\n\n".join(plains)
     else:
         text = read_text(target.path).text

@@ -228,6 +228,9 @@ def t2_entries(ws: Path, cfg: dict[str, Any], record: bool = True, approved: boo
         counts["included"] += 1
         rel = Path(item.path).relative_to(ws).as_posix() if Path(item.path).is_absolute() else str(item.path)
         created = _iso(getattr(item, "created", None))
+        from . import history
+
+        plain = history.split(plain)[0]  # recall scores the current text, never the kept history
         for entry in parse_text(rel, "t2", plain):
             entry.date = entry.date or created
             entry.span = (0, 0)

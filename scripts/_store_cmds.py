@@ -249,8 +249,9 @@ def edit_cmd(ref, text, source, sensitivity, approved, workspace, json_, verbose
 
     ws, cfg = _context(workspace, verbose)
     result = edit(ws, cfg, ref, text=_text(text), approved=approved, source=source, sensitivity=sensitivity)
-    _print(result, json_, f"edited {result['path']} [{result['id']}]: {result['versions']} version(s); "
-                          f"backup {result['backup']}")
+    kept = f"{result['versions']} version(s)" if "versions" in result else \
+        ("old text kept as history" if result.get("history") else "replaced")
+    _print(result, json_, f"edited {result['path']} [{result['id']}]: {kept}; backup {result['backup']}")
     return 0
 
 

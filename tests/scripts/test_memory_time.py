@@ -122,3 +122,33 @@ def test_edit_refuses_daily_and_unchanged_text(run_script, mem):
     r = run_script("memory", "edit", daily, "--text", "x", "--approved", env=at("2026-10-20"))
     assert r.code == 2 and "edit works on knowledge entries" in r.err
     assert tree_hash(mem / "memory") == before
+
+
+def test_t2_edit_keeps_history_inside_the_encrypted_entry(run_script, ws):
+    (ws / "memory").mkdir()
+    r = run_script("memory", "remember", "--skill", "editor", "--topic", "style", "--text",
+                   "Prefers tabs for indentation.", "--scheme", "xor-b64", "--json", env=at("2026-10-01"))
+    assert r.code == 0, r.err
+    ident = json.loads(r.out)["id"]
+    r = run_script("memory", "edit", ident, "--text", "Prefers four spaces for indentation.", "--json",
+                   env=at("2026-10-05"))
+    assert r.code == 1 and json.loads(r.out)["kind"] == "gate"                 # an edit: approval first
+    r = run_script("memory", "edit", ident, "--text", "Prefers four spaces for indentation.", "--approved",
+                   "--json", env=at("2026-10-05"))
+    assert r.code == 0, r.out + r.err
+    assert json.loads(r.out)["history"] is True
+    raw = (ws / "memory/tier2-internal/editor_style.md").read_text(encoding="utf-8")
+    assert "tabs" not in raw and "cmm-history" not in raw                     # history is inside the ciphertext
+    r = run_script("memory", "show", ident, "--json", env=at("2026-10-06"))
+    assert r.code == 1                                                        # T2 needs approval to read
+    shown = json.loads(run_script("memory", "show", ident, "--approved", "--no-track", "--json",
+                                  env=at("2026-10-06")).out)
+    assert shown["text"] == "Prefers four spaces for indentation." and "versions" not in shown["entries"][0]
+    shown = json.loads(run_script("memory", "show", ident, "--history", "--approved", "--no-track", "--json",
+                                  env=at("2026-10-06")).out)
+    assert shown["entries"][0]["versions"] == [
+        {"since": "2026-10-01", "until": "2026-10-05", "text": "Prefers tabs for indentation."}]
+    hits = recall(run_script, "indentation tabs", ("2026-10-06",), "--approved")
+    assert [h["snippet"] for h in hits] == ["Prefers four spaces for indentation."]
+    assert run_script("memory", "forget", ident, "--approved", env=at("2026-10-06")).code == 0
+    assert not (ws / "memory/tier2-internal/editor_style.md").exists()

@@ -22,7 +22,11 @@ Steps, in the order they run (``references/cleanup.md`` explains each):
    one ``cmm-t2-multi`` file (only where there are two or more).
 5. **MEMORY.md**: exact duplicate lines are reported; they are removed only
    with ``approved=True`` (the user's file: deleting needs approval).
-6. **Prune** by value and capacity window (recall issue; :mod:`memory_manager.prune`).
+6. **Prune** by value and capacity window (recall issue; :mod:`memory_manager.prune`);
+   then **retire** T1 usage patterns not seen for ``cleanup.pattern_retention_days``
+   (90) to the archive (:func:`retire_patterns`). Archived entries stay searchable
+   (recall marks them), ``memory.py unarchive ID`` brings one back, and
+   ``memory.py status`` previews what the window would archive before it runs.
 7. **Archive retention**: archived files older than
    ``cleanup.archive_retention_days`` (90) are listed, and deleted only with
    ``purge_archive`` or ``cleanup.purge_archive: true`` in the config.

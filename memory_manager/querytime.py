@@ -59,7 +59,11 @@ _ZH_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日
 _ZNUM = "[零〇一二两三四五六七八九十]+|\\d+"
 _ENUM = r"\d+|a couple of|a few|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|few"
 _MONTH_RE = "|".join(sorted(_MONTHS, key=len, reverse=True))
+#: Month names that are also words ("may", "march") count only next to a day or year number.
+_MONTH_RE_G = _MONTH_RE
 _WEEKDAY_RE = "|".join(sorted(_WEEKDAYS, key=len, reverse=True))
+_FULL_WEEKDAY_RE = "|".join(d.lower() for d in calendar.day_name)
+_DONE_EN = re.compile(r"\b(?:did|happened|went|got|wrote|noted|was i|were we|was we)\b")
 
 #: Question frames and filler that carry no topic: a query left with only these lists a span.
 FRAME_EN = frozenset("""
@@ -192,6 +196,19 @@ def _rules(today: date):
     def named_month(month: int, part: str | None = None) -> tuple[date, date]:
         return _part(_month_span(_past_month(today, month), month), part)
 
+    def month_day_this(day: int | None) -> tuple[date, date] | None:
+        """Day ``day`` of this month, or of last month when it is still to come."""
+        if not day or day > 31:
+            return None
+        for year, month in (_shift_month(today, 0), _shift_month(today, -1)):
+            try:
+                d = date(year, month, day)
+            except ValueError:
+                continue
+            if d <= today:
+                return d, d
+        return None
+
     def month_day(month: int | None, day: int | None) -> tuple[date, date] | None:
         if not month or not day:
             return None
@@ -205,6 +222,14 @@ def _rules(today: date):
     wd_zh = "[一二三四五六日天末]"
     return [
         # ---- Chinese
+        # ---- dates with a year first (both languages): the year is as written
+        (r"(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]", lambda m: _ymd(m.group(1), m.group(2), m.group(3))),
+        (r"(\d{4})\s*年\s*(\d{1,2})\s*月", lambda m: _ym(m.group(1), m.group(2))),
+        (rf"\b({_MONTH_RE_G})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b",
+         lambda m: _ymd(m.group(3), _MONTHS[m.group(1)], m.group(2))),
+        (rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE_G}),?\s+(\d{{4}})\b",
+         lambda m: _ymd(m.group(3), _MONTHS[m.group(2)], m.group(1))),
+        (rf"\b({_MONTH_RE_G}),?\s+(\d{{4}})\b", lambda m: _ym(m.group(2), _MONTHS[m.group(1)])),
         (rf"大前天", lambda m: days_ago(3)),
         (rf"前天", lambda m: days_ago(2)),
         (rf"昨天|昨日|昨晚", lambda m: days_ago(1)),
@@ -215,6 +240,13 @@ def _rules(today: date):
         (rf"上(?:个)?(?:周|星期|礼拜)({wd_zh})", lambda m: weekday_in(prev_week, _ZH_WEEKDAYS[m.group(1)])),
         (rf"(?:这|本)(?:个)?(?:周|星期|礼拜)({wd_zh})", lambda m: weekday_in(this_week, _ZH_WEEKDAYS[m.group(1)])),
         (rf"({_ZNUM})\s*(?:个)?(?:周|星期|礼拜)(?:以)?前", lambda m: weeks_ago(_num(m.group(1)))),
+        # A bare weekday names a day only before a verb of doing ("周三做了什么"); else it is
+        # content ("每周三开会", "窗口还是周二吗").
+        (rf"(?<![每上这本])(?:周|星期|礼拜)({wd_zh})(?=(?:那天|当天)?(?:都)?(?:做|干|记|发生|去|忙|写))",
+         lambda m: latest_weekday(_ZH_WEEKDAYS[m.group(1)])),
+        (r"前几天|这几天|最近几天", lambda m: (today - timedelta(days=6), today - timedelta(days=1))),
+        (rf"(?<![月\d零〇一二两三四五六七八九十])({_ZNUM})\s*(?:号|日)(?=那天|当天|做|干|记|发生|去|的|都)",
+         lambda m: month_day_this(_num(m.group(1)))),
         (r"上上(?:个)?(?:周|星期|礼拜)", lambda m: weeks_ago(2)),
         (r"上(?:个)?(?:周|星期|礼拜)", lambda m: prev_week),
         (r"(?:这|本)(?:个)?(?:周|星期|礼拜)", lambda m: this_week),
@@ -242,6 +274,13 @@ def _rules(today: date):
         (r"\bthis weekend\b|\bover the weekend\b|\bon the weekend\b", lambda m: latest_weekday(7)),
         (rf"\blast ({_WEEKDAY_RE})(?:day)?\b", lambda m: weekday_in(prev_week, _WEEKDAYS[m.group(1)])),
         (rf"\bthis ({_WEEKDAY_RE})(?:day)?\b", lambda m: weekday_in(this_week, _WEEKDAYS[m.group(1)])),
+        # "on Monday" names a day only in a question about what was done ("what did I do on
+        # Monday"); "is the window on Tuesday" is content.
+        (rf"\bon ({_FULL_WEEKDAY_RE})\b",
+         lambda m: latest_weekday(_WEEKDAYS[m.group(1)]) if _DONE_EN.search(m.string) else None),
+        (r"\b(?:the )?(?:last|past) (?:few|couple of|several) days\b",
+         lambda m: (today - timedelta(days=6), today - timedelta(days=1))),
+        (r"\bon the (\d{1,2})(?:st|nd|rd|th)\b", lambda m: month_day_this(int(m.group(1)))),
         (r"\blast week\b", lambda m: prev_week),
         (r"\bthis week\b|\bearlier this week\b", lambda m: this_week),
         (r"\b(early|beginning|start|mid|middle|late|end)(?:\s+of)?\s+last month\b",
@@ -259,6 +298,20 @@ def _rules(today: date):
          lambda m: named_month(_MONTHS[m.group(2)], part_en[m.group(1)])),
         (rf"\bin ({_MONTH_RE})\b", lambda m: named_month(_MONTHS[m.group(1)])),
     ]
+
+
+def _ymd(year, month, day) -> tuple[date, date] | None:
+    try:
+        d = date(int(year), int(month), int(day))
+    except ValueError:
+        return None
+    return d, d
+
+
+def _ym(year, month) -> tuple[date, date] | None:
+    if not 1 <= int(month) <= 12:
+        return None
+    return _month_span(int(year), int(month))
 
 
 def _iso_span(m: re.Match) -> tuple[date, date] | None:

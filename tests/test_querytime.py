@@ -41,6 +41,17 @@ D = date.fromisoformat
     ("10月2号那天干了什么？", SAT, "2026-10-02", "2026-10-02"),
     ("十月二号干了什么", SAT, "2026-10-02", "2026-10-02"),
     ("what happened on 2026-10-13", SAT, "2026-10-13", "2026-10-13"),
+    ("What did I do on Monday?", SAT, "2026-10-26", "2026-10-26"),      # the latest Monday
+    ("周三做了什么", SAT, "2026-10-28", "2026-10-28"),
+    ("前几天做了什么", SAT, "2026-10-25", "2026-10-30"),
+    ("what did I do in the last few days", SAT, "2026-10-25", "2026-10-30"),
+    ("3号那天做了什么", SAT, "2026-10-03", "2026-10-03"),
+    ("What happened on the 3rd?", SAT, "2026-10-03", "2026-10-03"),
+    ("What painting did she show on October 13, 2023?", SAT, "2023-10-13", "2023-10-13"),
+    ("What did Gina find on 1 February, 2023?", SAT, "2023-02-01", "2023-02-01"),
+    ("What did Maria start doing in December 2023?", SAT, "2023-12-01", "2023-12-31"),
+    ("2025年3月8日做了什么", SAT, "2025-03-08", "2025-03-08"),
+    ("2025年3月做了什么", SAT, "2025-03-01", "2025-03-31"),
 ])
 def test_spans(query, today, first, last):
     qt = parse(query, today)
@@ -79,9 +90,11 @@ def test_time_only_and_rest(query, time_only, rest):
     assert (qt.time_only, qt.rest) == (time_only, rest)
 
 
-def test_no_time_words():
-    qt = parse("每周一开会的会议室是哪间", SAT)   # "every Monday" is content, not a day asked about
-    assert (qt.span, qt.mode, qt.time_only) == (None, None, False)
+@pytest.mark.parametrize("query", ["每周一开会的会议室是哪间", "部署窗口还是周二吗", "Is the deploy window on Tuesday?",
+                                   "what was the deploy window on tuesday"])
+def test_weekdays_as_content_are_no_time(query):
+    qt = parse(query, SAT)   # "every Monday", "still Tuesday": content, not a day asked about
+    assert (qt.span, qt.time_only) == (None, False)
 
 
 def test_local_day_uses_the_users_zone(monkeypatch):

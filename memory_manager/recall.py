@@ -5,11 +5,16 @@ and searches the derived index (:mod:`memory_manager.index`, SQLite FTS5
 BM25), adds tier-2 entries that may be reused (decrypted in memory only,
 :func:`memory_manager.units.t2_entries`), scores every matching entry with
 :mod:`memory_manager.scoring` and returns the top-k. Only entries sharing at
-least one term with the query are returned.
+least one term with the query are returned, except that a query naming a
+time (:mod:`memory_manager.querytime`) also takes that time's entries, and
+answers from them when there are any; a query that is only a time lists them.
+The English-Chinese glossary (:mod:`memory_manager.glossary`) adds the other
+language's words as a second query. Archived entries rank below live ones.
 
 Keyword part, "BM25 or better": an entry's raw keyword value is its own
 BM25 plus ``NEIGHBOUR_SHARE`` of the larger BM25 of the entries right
-before and after it in the same file. A note's sections share context (a
+before and after it in the same file, and ``SECOND_NEIGHBOUR_SHARE`` of the
+larger of the two entries two places away. A note's sections share context (a
 reply answers the line above it; a day's entries share a topic), so a
 section whose neighbour matches the query is more likely relevant than an
 isolated one with the same own score. The raw values are then divided by
@@ -141,9 +146,9 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
         query: free text, any mix of English and Chinese.
         cfg: the loaded configuration (:func:`memory_manager.config.load_config`).
         top_k: number of hits (default ``cfg["recall"]["top_k"]``, seed: 10).
-        track: record one access per returned hit in the access sidecar
-            (:mod:`memory_manager.access`); ``False`` leaves all state untouched.
-            Ignored (nothing recorded) when ``ws`` has no ``memory/`` folder.
+        track: write the audit-log lines of T2 reuse decisions; ``False``
+            leaves all state untouched. Recall never counts accesses (issue 13:
+            ``memory.py used`` and ``show`` count uses, :mod:`memory_manager.access`).
         disabled: score parts to switch off (benchmark ablations).
         neighbour_share: override ``cfg["recall"]["neighbour_share"]`` (benchmarks).
         index: an open :class:`memory_manager.index.RecallIndex` to reuse
@@ -158,9 +163,11 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
 
     Returns a list of :class:`Hit`; empty when nothing matches.
 
+    Time: the query's time words (:mod:`memory_manager.querytime`) restrict to a span,
+    or ask for the current / an earlier state; see ``references/recall.md``.
+
     Raises:
         BadInputError: ``top_k`` is not positive.
-        FileWriteError: the access sidecar could not be written (``track``).
     """
     from .errors import BadInputError
 

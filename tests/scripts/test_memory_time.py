@@ -120,7 +120,7 @@ def test_edit_refuses_daily_and_unchanged_text(run_script, mem):
                    "--approved", env=at("2026-10-20"))
     assert r.code == 2 and "same as the current text" in r.err
     r = run_script("memory", "edit", daily, "--text", "x", "--approved", env=at("2026-10-20"))
-    assert r.code == 2 and "edit works on knowledge entries" in r.err
+    assert r.code == 2 and "edit works on knowledge and T2 entries; memory/daily/2026-10-06.md is a daily entry" in r.err
     assert tree_hash(mem / "memory") == before
 
 

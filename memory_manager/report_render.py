@@ -18,7 +18,7 @@ from __future__ import annotations
 import io
 import json
 import re
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from . import BUNDLE_ROOT, __version__
@@ -242,5 +242,4 @@ def render(model: Model) -> str:
     # vars(), not asdict(): the sections are plain dicts already, and a deep
     # copy of 10,000 entries costs more than drawing every chart.
     return page.render(model=vars(model), t=t, csp=CSP, version=__version__,
-                       charts={k: Markup(v) if v else None for k, v in charts.items()},
-                       today=date.fromisoformat(model.end))
+                       charts={k: Markup(v) if v else None for k, v in charts.items()})

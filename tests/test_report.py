@@ -409,3 +409,23 @@ def test_open_hands_the_file_to_the_browser(copy, tmp_path, run_script):
                         env={**ENV, "BROWSER": f"{sys.executable} {opener} %s"})
     assert result.code == 0, result.err
     assert seen.read_text(encoding="utf-8") == (copy / "memory" / ".cache" / "report.html").resolve().as_uri()
+
+
+def test_markup_in_the_data_stays_text_in_the_page_and_the_charts(copy, run_script, monkeypatch):
+    """A session key, topic or skill that looks like HTML is shown as text, never loaded."""
+    from memory_manager import hookrun
+    from memory_manager.config import load_config
+    from memory_manager.context import Usage
+
+    hostile = '<img src="https://evil.example/x.png"><script>alert(1)</script>'
+    monkeypatch.setenv("MEMORY_MANAGER_NOW", NOW)
+    hookrun.record_usage(copy, "message:sent", Usage(agent="main", session_key=hostile, used=5000, window=20000,
+                                                     source="entry"), load_config(copy))
+    note = copy / "memory" / "daily" / "2026-11-30.md"
+    note.write_text(note.read_text(encoding="utf-8") + f"\n## [2026-11-30] {hostile}\n- Change: x\n", encoding="utf-8")
+    assert run_script("memory", "report", "-w", copy, env=ENV).code == 0
+    text = (copy / "memory" / ".cache" / "report.html").read_text(encoding="utf-8")
+    assert external_loads(text) == []
+    assert "evil.example" in text and hostile not in text
+    assert html.escape(hostile) in text  # the table and the timeline, escaped
+    assert html.escape(hostile, quote=False) in text.split('<section id="usage">')[1].split("</svg>")[0]  # the chart legend

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark the privacy detector: recall, false-positive rate and speed.
 
-    python bench/privacy_bench.py [--seed N] [--size-mb 10] [--misses] [--json]
+    python bench/privacy_bench.py [--seed N] [--size-mb 10] [--misses] [--json] [--set PATH ...]
 
 Reads the frozen, labelled corpus in ``bench/privacy_corpus/`` (the first line
 of each file is a header): ``positive.tsv`` holds ``category<TAB>line`` rows,
@@ -20,8 +20,21 @@ generated at run time (``privacy_fakes.py``). Each line is scanned on its own.
 ``none`` for lines that must not be flagged; it is reported on its own
 (regression recall and false positives) and does not change the figures above.
 
-Targets (privacy issue): recall >= 0.98 on secrets and IDs, >= 0.95 overall;
-false-positive rate <= 0.02; 10 MB in < 10 s.
+Independent sets (privacy issue 9): ``--set PATH`` (repeatable; default
+every ``bench/privacy_corpus/independent-*.tsv``) loads a labelled set
+written by someone who never saw the rules: a header line, then
+``label<TAB>kind<TAB>text`` rows with literal values; ``label`` is a category
+of ``privacy.CATEGORIES`` or ``none`` (benign). A positive row counts as found
+when the detector reports its labelled category on the line; a benign row is a
+false positive when it gets any finding, a sensitive-topic notice included.
+Printed per set: recall per category and per kind, recall overall, for
+secrets/IDs/cards (secret, government_id, payment_card, bank_account) and for
+sensitive topics, the benign false-positive rate, and the share of findings
+of each confidence.
+
+Targets (privacy issue 9, on unseen text): recall >= 0.97 overall, >= 0.99 for
+secrets, IDs and cards, >= 0.90 for sensitive topics; benign false positives
+<= 0.01; 10 MB scanned in < 10 s on a 2-core machine.
 """
 from __future__ import annotations
 
@@ -37,7 +50,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from memory_manager.privacy import scan  # noqa: E402
+from memory_manager.privacy import TOPIC_CATEGORIES, scan  # noqa: E402
 from privacy_fakes import fill  # noqa: E402
 
 CORPUS = HERE / "privacy_corpus"
@@ -55,6 +68,88 @@ def load(rng: random.Random) -> tuple[list[tuple[str, str]], list[str]]:
     benign = [fill(row, rng) for row in (CORPUS / "benign.tsv").read_text(encoding="utf-8").splitlines()[1:]
               if row.strip()]
     return positives, benign
+
+
+def load_set(path: Path) -> list[tuple[str, str, str]]:
+    """Return the (label, kind, text) rows of an independent set (header line skipped)."""
+    rows = []
+    for n, row in enumerate(path.read_text(encoding="utf-8").splitlines()[1:], start=2):
+        if not row.strip():
+            continue
+        parts = row.split("\t", 2)
+        if len(parts) != 3:
+            raise SystemExit(f"{path}:{n}: expected label<TAB>kind<TAB>text")
+        rows.append((parts[0].strip(), parts[1].strip(), parts[2]))
+    return rows
+
+
+def measure_set(path: Path) -> dict:
+    """Scan every row of an independent set on its own; see the module docstring for the figures."""
+    rows = load_set(path)
+    per_cat: dict[str, list[int]] = {}
+    per_kind: dict[str, list[int]] = {}
+    misses, fps = [], []
+    benign = fp = 0
+    confidence: Counter[str] = Counter()
+    for label, kind, text in rows:
+        found = scan(text)
+        cats = sorted({f.category for f in found})
+        confidence.update(f.confidence for f in found if hasattr(f, "confidence"))
+        k = per_kind.setdefault(f"{label}/{kind}", [0, 0])
+        if label == "none":
+            benign += 1
+            k[1] += 1
+            if found:
+                fp += 1
+                fps.append({"kind": kind, "line": text, "found": sorted({f"{f.category}/{f.rule}" for f in found})})
+            else:
+                k[0] += 1
+            continue
+        hit = label in cats
+        c = per_cat.setdefault(label, [0, 0])
+        c[0] += hit
+        c[1] += 1
+        k[0] += hit
+        k[1] += 1
+        if not hit:
+            misses.append({"category": label, "kind": kind, "line": text, "found": cats})
+
+    def ratio(cats) -> float:
+        hit = sum(per_cat[c][0] for c in cats if c in per_cat)
+        total = sum(per_cat[c][1] for c in cats if c in per_cat)
+        return round(hit / total, 4) if total else 1.0
+
+    return {"set": str(path), "positive_lines": sum(t for _, t in per_cat.values()), "benign_lines": benign,
+            "recall": {c: {"hit": h, "total": t, "recall": round(h / t, 4)} for c, (h, t) in sorted(per_cat.items())},
+            "kinds": {k: {"ok": h, "total": t} for k, (h, t) in sorted(per_kind.items())},
+            "recall_overall": ratio(per_cat), "recall_secrets_ids_cards": ratio(SECRETS_AND_IDS),
+            "recall_topics": ratio(TOPIC_CATEGORIES), "false_positives": fp,
+            "false_positive_rate": round(fp / benign, 4) if benign else 0.0,
+            "confidence": dict(sorted(confidence.items())), "misses": misses, "false_positive_lines": fps}
+
+
+def print_set(result: dict, show: bool) -> None:
+    """Print one independent set's figures (and its misses and false positives when ``show``)."""
+    print(f"\nset {result['set']}: {result['positive_lines']} positive, {result['benign_lines']} benign lines")
+    print(f"{'category':<15} {'hit':>4} {'total':>5} {'recall':>7}")
+    for cat, row in result["recall"].items():
+        print(f"{cat:<15} {row['hit']:>4} {row['total']:>5} {row['recall']:>7.3f}")
+    print("per kind (label/kind: ok/total; for none rows ok = not flagged):")
+    for kind, row in result["kinds"].items():
+        mark = "" if row["ok"] == row["total"] else "  <"
+        print(f"  {kind:<50} {row['ok']:>3}/{row['total']:<3}{mark}")
+    print(f"recall overall            {result['recall_overall']:.3f} (target >= 0.97)")
+    print(f"recall secrets/IDs/cards  {result['recall_secrets_ids_cards']:.3f} (target >= 0.99)")
+    print(f"recall sensitive topics   {result['recall_topics']:.3f} (target >= 0.90)")
+    print(f"benign false positives    {result['false_positive_rate']:.4f} "
+          f"({result['false_positives']}/{result['benign_lines']}; target <= 0.01)")
+    if result["confidence"]:
+        print("findings by confidence:   " + ", ".join(f"{k} {v}" for k, v in result["confidence"].items()))
+    if show:
+        for m in result["misses"]:
+            print("MISS", m["category"], m["kind"], m["found"], m["line"][:110])
+        for m in result["false_positive_lines"]:
+            print("FP  ", m["kind"], m["found"], m["line"][:110])
 
 
 def regression(rng: random.Random) -> dict:
@@ -159,8 +254,22 @@ def main() -> int:
     parser.add_argument("--size-mb", type=float, default=10.0)
     parser.add_argument("--misses", action="store_true", help="list missed positives and false positives")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--set", action="append", type=Path, default=None, metavar="PATH",
+                        help="an independent label<TAB>kind<TAB>text set (repeatable; default: "
+                             "bench/privacy_corpus/independent-*.tsv)")
+    parser.add_argument("--set-only", action="store_true", help="only the independent set(s): no corpus, no speed")
     args = parser.parse_args()
+    sets = args.set if args.set is not None else sorted(CORPUS.glob("independent-*.tsv"))
+    set_results = [measure_set(path) for path in sets]
+    if args.set_only:
+        if args.json:
+            print(json.dumps({"sets": set_results}, ensure_ascii=False, indent=2))
+        else:
+            for r in set_results:
+                print_set(r, args.misses)
+        return 0
     result = measure(args.seed, args.size_mb)
+    result["sets"] = set_results
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
         return 0
@@ -179,6 +288,8 @@ def main() -> int:
     reg = result["regression"]
     print(f"regression.tsv (added after QA): recall {reg['recall']:.3f} ({reg['hit']}/{reg['positive_lines']}), "
           f"false positives {reg['false_positives']}/{reg['benign_lines']}")
+    for r in set_results:
+        print_set(r, args.misses)
     if args.misses:
         for m in reg["misses"]:
             print("REG ", m["category"], m["found"], m["line"][:100])

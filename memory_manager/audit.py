@@ -40,7 +40,7 @@ from typing import Any, Iterable, Iterator
 from . import tree
 from .errors import MemoryManagerError, UnreadableFileError, WorkspaceError
 from .fsio import read_text
-from .privacy import TOPIC_CATEGORIES, scan
+from .privacy import POSSIBLE, TOPIC_CATEGORIES, scan
 
 REPORT_FORMAT = "privacy-audit"
 REPORT_VERSION = 1
@@ -103,6 +103,13 @@ class AuditItem:
     rule: str
     excerpt: str
     decrypted: bool = False
+    #: the detector's confidence (``certain``, ``possible``, ``topic``; privacy issue 9);
+    #: ``certain`` for entry-level findings such as a missing expiry date.
+    confidence: str = "certain"
+    #: True for a possible finding the user approved when it was stored (the
+    #: gate's approval record, :func:`memory_manager.gate.approval_book`):
+    #: reported as a notice, not a failure.
+    approved: bool = False
 
 
 @dataclass
@@ -234,11 +241,33 @@ def _mask_ciphertext(text: str) -> str:
     return "\n".join("" if _B64_LINE.match(line) else line for line in text.split("\n"))
 
 
-def _items(ws: Path, path: Path, text: str, decrypted: bool = False) -> Iterator[AuditItem]:
+def _items(ws: Path, path: Path, text: str, decrypted: bool = False, book: Any = None) -> Iterator[AuditItem]:
     rel = _rel(ws, path)
-    for f in scan(text):
+    findings = scan(text)
+    lines = text.split("\n") if findings else []
+    for f in findings:
         check = TOPIC_CHECK if f.category in TOPIC_CATEGORIES else CATEGORY_CHECK.get(f.category, "tier3")
-        yield AuditItem(rel, f.line, check, f.category, f.rule, f.excerpt, decrypted)
+        approved = bool(book is not None and f.confidence == POSSIBLE and f.line <= len(lines)
+                        and book.covers(f, lines[f.line - 1]))
+        yield AuditItem(rel, f.line, check, f.category, f.rule, f.excerpt, decrypted, f.confidence, approved)
+
+
+_BOOKS: dict[str, Any] = {}
+
+
+def _book(ws: Path) -> Any:
+    """The workspace's approval record (:func:`memory_manager.gate.approval_book`), loaded once per audit."""
+    key = str(ws)
+    if key not in _BOOKS:
+        from .gate import approval_book
+
+        _BOOKS[key] = approval_book(ws)
+    return _BOOKS[key]
+
+
+def _is_notice(item: AuditItem) -> bool:
+    """Sensitive topics and approved possible findings are notices: they do not fail the audit."""
+    return item.check == TOPIC_CHECK or item.approved
 
 
 def _t2_reader() -> tuple[Any, Any] | None:
@@ -303,8 +332,8 @@ def _audit_t2(ws: Path, cfg: dict[str, Any], report: AuditReport, only: set[Path
             report.unreadable.append({"file": rel, "reason": f"cannot decrypt: {exc.__class__.__name__}"})
             continue
         report.t2_decrypted += 1
-        for item in _items(ws, path, plaintext, decrypted=True):
-            (report.notices if item.check == TOPIC_CHECK else report.findings).append(item)
+        for item in _items(ws, path, plaintext, decrypted=True, book=_book(ws)):
+            (report.notices if _is_notice(item) else report.findings).append(item)
     if xor_in_use and XOR_WARNING not in report.warnings:
         report.warnings.append(XOR_WARNING)
     return seen
@@ -344,8 +373,8 @@ def _audit_files(ws: Path, files: Iterable[Path], t2_paths: set[Path], report: A
             text = _mask_ciphertext(text)
         elif path.suffix == ".md":
             _note_malformed(ws, path, text, report)
-        for item in _items(ws, path, text):
-            (report.notices if item.check == TOPIC_CHECK else report.findings).append(item)
+        for item in _items(ws, path, text, book=_book(ws)):
+            (report.notices if _is_notice(item) else report.findings).append(item)
 
 
 def _start(ws: Path, cfg: dict[str, Any], scope: str) -> AuditReport:
@@ -353,6 +382,7 @@ def _start(ws: Path, cfg: dict[str, Any], scope: str) -> AuditReport:
     if not ws.is_dir():
         raise WorkspaceError(f"workspace {ws} is not a directory")
     report = AuditReport(workspace=ws, scope=scope)
+    _BOOKS.clear()  # the approval record may have grown since the last audit in this process
     scheme = (cfg.get("tiers") or {}).get("encryption_scheme")
     if scheme == "xor-b64":
         report.warnings.append(XOR_WARNING)

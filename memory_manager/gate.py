@@ -7,10 +7,21 @@ redacted audit log (:mod:`memory_manager.auditlog`).
 
 Rules, in order (each with its reason):
 
-1. **Secrets and T3 are refused, always** (Tiers seed: T3 "not stored by
-   this skill"; AANA: "refuse that part" when it would expose secrets). No
+1. **Certain findings are refused, always** (Tiers seed: T3 "not stored by
+   this skill"; AANA: "refuse that part" when it would expose secrets):
+   checksum-valid IDs and cards, published token formats, a value after an
+   explicit password/PIN/key word, key material (``confidence == "certain"``
+   in :mod:`memory_manager.privacy`), or a caller's ``credential`` class. No
    flag changes this. A *delete* is the exception: removing a secret is
    what the user should do, so it only needs approval.
+1b. **Possible findings** (heuristic names, addresses, schedules, handles,
+   e-mail addresses, phone numbers; privacy issue 9) are refused unless the
+   user confirms: the reason names the category and the flag, ``--approved``,
+   that stores it anyway. An approved possible finding (and an approved
+   sensitive topic) is written to the approval record,
+   ``memory/.state/privacy-approvals.jsonl`` (:func:`record_approvals`), so
+   the audit and cleanup can tell later that the user allowed it
+   (:func:`approval_book`, :meth:`ApprovalBook.covers`).
 2. **Sensitivity comes from the content** (:func:`memory_manager.privacy.scan`);
    the caller's ``sensitivity`` can only raise it (:data:`RANK`).
 3. **Edits, deletes, imports and exports need explicit approval** in every
@@ -72,6 +83,10 @@ class Decision:
     categories: list[str] = field(default_factory=list)
     content_hash: str = ""
     chars: int = 0
+    #: (category, rule, confidence, SHA-256 of the normalised value) of every
+    #: possible finding and sensitive topic the user approved with this
+    #: decision; written by :func:`record` to the approval record.
+    approved_findings: list[tuple[str, str, str, str]] = field(default_factory=list)
 
     @property
     def allowed(self) -> bool:
@@ -196,7 +211,7 @@ def evaluate(operation: str, text: str, *, source: str = "unknown", sensitivity:
     Raises:
         BadInputError: unknown operation, source or sensitivity.
     """
-    from .privacy import scan
+    from .privacy import CERTAIN, POSSIBLE, TOPIC, scan
 
     _check_choice(operation, OPERATIONS, "operation")
     _check_choice(source, SOURCES, "source")
@@ -211,28 +226,43 @@ def evaluate(operation: str, text: str, *, source: str = "unknown", sensitivity:
     level = computed
     if sensitivity is not None and RANK[sensitivity] > RANK[computed]:
         level = sensitivity  # a caller may raise the class, never lower it
-    t3 = [f for f in findings if f.tier3]
+    certain = [f for f in findings if f.confidence == CERTAIN]
+    possible = [f for f in findings if f.confidence == POSSIBLE]
     reasons: list[str] = []
     approval = "not_needed"
     lifecycle = {"store": "store", "edit": "update", "delete": "delete", "import": "store",
                  "export": "share outside", "reuse": "temporary use", "read": "temporary use"}.get(operation, "none")
     if tier == "internal" and operation in ("store", "edit", "import"):
         lifecycle = "store (expires)"
+    # Possible findings hold a store/edit/import for the user's word; the
+    # reason names each category and the flag (privacy issue 9).
+    hold = ""
+    if possible and operation in ("store", "edit", "import"):
+        cats = sorted({f.category for f in possible})
+        hold = (f"possible {', '.join(cats)} found: not stored unless the user confirms it is fine to keep; "
+                "then repeat with --approved")
 
     if operation == "none":
         decision = "proceed"
-    elif (t3 or level == "credential") and operation != "delete":
+    elif (certain or sensitivity == "credential") and operation != "delete":
         decision, approval, lifecycle = "refuse", "denied", "never store"
-        cats = sorted({f.category for f in t3}) or ["credential"]
-        reasons.append(f"contains {', '.join(cats)}: tier 3, never stored or shared (no flag overrides this)")
+        cats = sorted({f.category for f in certain}) or ["credential"]
+        reasons.append(f"contains {', '.join(cats)} (certain): tier 3, never stored or shared "
+                       "(no flag overrides this)")
     elif operation == "unknown":
         decision, approval = "ask", "unclear"
         reasons.append("the memory operation is unclear")
     elif operation in _APPROVAL_OPS:
         decision, approval = "request_approval", "required"
         reasons.append(f"{operation} always needs the user's explicit approval")
+        if hold:
+            reasons.append(hold)
     elif operation in ("store",):
-        if level != "ordinary":
+        if hold:
+            approval = "required"
+            decision = "avoid_storing" if source == "inferred" else "request_approval"
+            reasons.append(hold)
+        elif level != "ordinary":
             approval = "required"
             if level == "unknown":
                 decision = "ask"
@@ -274,6 +304,10 @@ def evaluate(operation: str, text: str, *, source: str = "unknown", sensitivity:
         decision, approval = "proceed", "explicit"
     elif approved and decision == "proceed" and approval == "not_needed":
         approval = "explicit"
+    approved_findings = []
+    if decision == "proceed" and approval == "explicit" and operation in ("store", "edit", "import"):
+        approved_findings = [(f.category, f.rule, f.confidence, _value_digest(f.category, _span(text or "", f)))
+                             for f in findings if f.confidence in (POSSIBLE, TOPIC)]
     return Decision(request=redacted_request(request or f"{operation} memory", text or "", findings),
                     operation=operation,
                     summary=_summary(text or "", findings, tier), source=source,
@@ -281,14 +315,143 @@ def evaluate(operation: str, text: str, *, source: str = "unknown", sensitivity:
                     sensitivity=level, approval=approval, lifecycle=lifecycle, decision=decision,
                     reasons=reasons, categories=sorted({f.category for f in findings}),
                     content_hash=hashlib.sha256((text or "").encode("utf-8")).hexdigest(),
-                    chars=len(text or ""))
+                    chars=len(text or ""), approved_findings=approved_findings)
 
 
 def record(ws: Any, decision: Decision) -> None:
-    """Append ``decision`` to the workspace's audit log (see :mod:`memory_manager.auditlog`)."""
+    """Append ``decision`` to the workspace's audit log (see :mod:`memory_manager.auditlog`).
+
+    When the user approved possible findings or sensitive topics with it,
+    they are added to the approval record too (:func:`record_approvals`).
+    """
     from .auditlog import append
 
     append(ws, decision)
+    if decision.approved_findings:
+        record_approvals(ws, decision.approved_findings)
+
+
+# --------------------------------------------------------------------------
+# The approval record: which possible findings the user allowed to be stored.
+# --------------------------------------------------------------------------
+
+APPROVALS_NAME = "privacy-approvals.jsonl"
+APPROVALS_FORMAT = {"format": "cmm-privacy-approvals", "version": 1}
+
+
+def approvals_path(ws: Any) -> Any:
+    """Return ``memory/.state/privacy-approvals.jsonl`` (format ``cmm-privacy-approvals`` v1)."""
+    from .auditlog import STATE_DIR
+    from .entries import memory_dir
+
+    return memory_dir(ws) / STATE_DIR / APPROVALS_NAME
+
+
+def _span(text: str, finding: Any) -> str:
+    """The characters of ``text`` that ``finding`` covers (its line, start and end)."""
+    lines = text.split("\n")
+    if not 1 <= finding.line <= len(lines):
+        return ""
+    return lines[finding.line - 1][finding.start:finding.end]
+
+
+def _value_digest(category: str, value: str) -> str:
+    """SHA-256 (hex) of ``category`` and ``value`` in the detector's normalised view, spaces collapsed."""
+    from .privacy import normalise
+
+    view = " ".join(normalise(value)[0].split())
+    return hashlib.sha256(f"{category}\0{view}".encode("utf-8")).hexdigest()
+
+
+def record_approvals(ws: Any, items: list[tuple[str, str, str, str]]) -> None:
+    """Append approved findings to the approval record, one JSON line each.
+
+    Args:
+        ws: the workspace root (Path).
+        items: ``(category, rule, confidence, value sha256)`` tuples, as in
+            :attr:`Decision.approved_findings`.
+
+    A line holds ``time``, ``category``, ``rule``, ``confidence`` and
+    ``key``: the keyed hash (:func:`memory_manager.auditlog.content_hash`,
+    HMAC with the workspace's audit salt) of the value digest, never the
+    value itself. Appends are single ``write`` calls with ``O_APPEND``, as
+    for the gate's audit log; callers hold the workspace lock.
+    """
+    import json
+    import os
+
+    from .auditlog import content_hash
+    from .clock import now
+
+    path = approvals_path(ws)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    stamp = now().isoformat(timespec="seconds")
+    data = "".join(json.dumps({"time": stamp, "category": c, "rule": r, "confidence": conf,
+                               "key": content_hash(ws, digest)}, ensure_ascii=False) + "\n"
+                   for c, r, conf, digest in items).encode("utf-8")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        os.write(fd, data)
+    finally:
+        os.close(fd)
+
+
+@dataclass
+class ApprovalBook:
+    """The approval record of one workspace, loaded once (see :func:`approval_book`)."""
+
+    ws: Any
+    keys: set[str] = field(default_factory=set)
+
+    def covers(self, finding: Any, line: str) -> bool:
+        """True when the user approved storing ``finding``.
+
+        Args:
+            finding: a :class:`memory_manager.privacy.Finding` of a stored file.
+            line: the text of the finding's line (``finding.start``/``end``
+                index into it).
+
+        An approval covers the same value of the same category wherever it
+        is stored (an entry moves from the daily notes to the archive, a
+        knowledge entry is rewritten): the record keys on the value, not on a
+        file. Certain findings are never covered: the gate refuses them
+        whatever the flags, so one on disk was never approved.
+        """
+        from .auditlog import content_hash
+        from .privacy import CERTAIN
+
+        if not self.keys or finding.confidence == CERTAIN:
+            return False
+        value = line[finding.start:finding.end]
+        return content_hash(self.ws, _value_digest(finding.category, value)) in self.keys
+
+
+def approval_book(ws: Any) -> ApprovalBook:
+    """Load the approval record of ``ws`` (missing or unreadable lines: nothing approved)."""
+    import json
+
+    keys: set[str] = set()
+    try:
+        lines = approvals_path(ws).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        lines = []
+    for raw in lines:
+        try:
+            key = json.loads(raw).get("key")
+        except (ValueError, AttributeError):
+            continue
+        if isinstance(key, str):
+            keys.add(key)
+    return ApprovalBook(ws, keys)
+
+
+def finding_approved(ws: Any, finding: Any, line: str) -> bool:
+    """True when the user approved storing ``finding`` (whose line text is ``line``) in ``ws``.
+
+    A convenience over :func:`approval_book` for one finding; load the book
+    once when checking many.
+    """
+    return approval_book(ws).covers(finding, line)
 
 
 def require(decision: Decision) -> Decision:

@@ -32,6 +32,7 @@ from __future__ import annotations
 import bisect
 import math
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, replace
 from datetime import date
@@ -64,14 +65,34 @@ CATEGORIES: dict[str, tuple[str, bool]] = {
 #: approval) rather than identifying data; their excerpt is the keyword itself.
 TOPIC_CATEGORIES = frozenset({"health", "legal", "financial", "biometric", "minor", "protected"})
 
+#: How sure a finding is (privacy issue 9, "Confidence on every finding"):
+#: ``certain`` - checksum-valid IDs and cards, published token formats, a
+#: value after an explicit password/PIN/key word, key material: refused always;
+#: ``possible`` - heuristic names, addresses, schedules, handles, e-mail
+#: addresses, phone numbers valid under their plan: refused unless the user
+#: approves (``--approved``); ``topic`` - a sensitive topic about a person:
+#: held for approval by the gate, a notice (not a failure) in the audit.
+CERTAIN, POSSIBLE, TOPIC = "certain", "possible", "topic"
+CONFIDENCES = (CERTAIN, POSSIBLE, TOPIC)
+_CERTAIN_CATEGORIES = frozenset({"secret", "government_id", "payment_card", "bank_account"})
+
+
+def default_confidence(category: str) -> str:
+    """The confidence of a rule of ``category`` that does not set its own (see :data:`CONFIDENCES`)."""
+    if category in TOPIC_CATEGORIES:
+        return TOPIC
+    return CERTAIN if category in _CERTAIN_CATEGORIES else POSSIBLE
+
 
 @dataclass(frozen=True)
 class Finding:
     """One detected item.
 
     ``line`` is 1-based; ``start``/``end`` are character offsets within that
-    line; ``excerpt`` is already redacted (never the full secret); ``rule``
-    names the rule that fired (a key of :data:`RULES`).
+    line of the text as given (not of its normalised view); ``excerpt`` is
+    already redacted (never the full secret); ``rule`` names the rule that
+    fired (a key of :data:`RULES`); ``confidence`` is one of
+    :data:`CONFIDENCES`.
     """
 
     category: str
@@ -80,6 +101,7 @@ class Finding:
     start: int
     end: int
     excerpt: str
+    confidence: str = POSSIBLE
 
     @property
     def sensitivity(self) -> str:
@@ -403,6 +425,107 @@ def _biometric_ok(value: str, m: re.Match[str], text: str) -> bool:
     return True
 
 
+
+# ---- checks added for issue 9 (unseen phrasing) ----
+
+#: Words that follow a password key word in prose but are not a password.
+_NOT_A_PASSWORD = re.compile(
+    r"(?i)^(?:sha-?\d+|md5|bcrypt|argon2\w*|pbkdf2\w*|scrypt|hash\w*|salt\w*|policy|reset|manager|field|"
+    r"strength|length|rules?|expir\w*|rotation|login|auth\w*|flow|form|prompt|dialog|input|box|"
+    r"\d+(?:\+|位|个|次|字符|chars?|characters?|digits?|days?|天|个月|月|min|mins|minutes?|hours?|h|d)?|"
+    r"[a-z]+\(\)|https?://\S*|--?[a-z][\w-]*)$")
+
+
+def _secret_value(value: str) -> str:
+    """``value`` without surrounding quotes and trailing sentence punctuation."""
+    return value.strip("'\"`“”‘’").rstrip(".,;:!?)）。，；").strip("'\"`“”‘’")
+
+
+def _pw_value_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A password written after its key word: not a placeholder, not a word of prose.
+
+    A value counts when it holds a digit or a symbol, or mixes cases
+    ("blue-otter-17", "Rt$7bastion", "K7!vn2q"); a lower-case word ("reset",
+    "incorrect") is prose, and a unit or hash name ("12 位", "SHA-256") is
+    a rule about passwords, not one.
+    """
+    v = _secret_value(value)
+    if len(v) < 4 or is_placeholder(v) or _NOT_A_PASSWORD.match(v):
+        return False
+    if v.startswith(("/", "~", "./", "\\", "$", "%", "<", "{")):
+        return False
+    return bool(re.search(r"[0-9]", v) and re.search(r"[A-Za-z]", v)) or bool(re.search(r"[^A-Za-z0-9]", v)) \
+        or (v.isdigit() and len(v) >= 6) or (bool(re.search(r"[a-z]", v)) and bool(re.search(r"[A-Z]", v[1:])))
+
+
+def _pin_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A PIN or passcode after its key word: 4-12 digits, or a password-like value."""
+    v = _secret_value(value)
+    return (v.isdigit() and 4 <= len(v) <= 12 and not re.fullmatch(r"(\d)\1+", v) and
+            not re.match(r"[ \t]*(?:位|digits?|-digit|个数字)", text[m.end():m.end() + 8])) \
+        or _pw_value_ok(value, m, text)
+
+
+def _cli_value_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A password given to a command-line option: not a variable, a prompt flag or a placeholder."""
+    v = _secret_value(value)
+    return len(v) >= 3 and not is_placeholder(v) and not v.startswith(("$", "-", "<", "%", "{")) \
+        and v.lower() not in {"stdin", "prompt", "ask"}
+
+
+def _keyed_random_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """High-entropy value after a key word (:func:`looks_random`), also all-hex key material."""
+    v = _secret_value(value)
+    return looks_random(v)
+
+
+def _pem_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A PEM private-key header with key material after it, not a docs template."""
+    after = text[m.end():m.end() + 120].lstrip()
+    return not (after.startswith(("<", "{", "[", "...", "…", "$")) or _PLACEHOLDER_WORDS.match(after)
+                or re.match(r"(?i)-----END", after))
+
+
+def _nric_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """Singapore NRIC/FIN check letter (ICA scheme: weights 2,7,6,5,4,3,2; +4 for T/G, +3 for M)."""
+    v = value.upper()
+    total = sum(int(c) * w for c, w in zip(v[1:8], (2, 7, 6, 5, 4, 3, 2)))
+    total += {"T": 4, "G": 4, "M": 3}.get(v[0], 0)
+    table = {"S": "JZIHGFEDCBA", "T": "JZIHGFEDCBA", "F": "XWUTRQPNMLK", "G": "XWUTRQPNMLK",
+             "M": "KLJNPQRTUWX"}[v[0]]
+    if v[0] == "M":
+        return table[10 - total % 11] == v[8]
+    return table[total % 11] == v[8]
+
+
+_TW_LETTERS = "ABCDEFGHJKLMNPQRSTUVXYWZIO"  # A=10 ... O=35 (Ministry of the Interior ordering)
+
+
+def _tw_id_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """Taiwan national ID check digit (letter as two digits, weights 1,9,8,...,1; sum mod 10 = 0)."""
+    v = value.upper()
+    code = _TW_LETTERS.index(v[0]) + 10
+    digits = [code // 10, code % 10] + [int(c) for c in v[1:]]
+    weights = (1, 9, 8, 7, 6, 5, 4, 3, 2, 1, 1)
+    return sum(d * w for d, w in zip(digits, weights)) % 10 == 0
+
+
+def _hkid_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """Hong Kong identity card check digit (weights 9..2 over the letters and digits, mod 11; A = 10)."""
+    v = re.sub(r"[()\s]", "", value.upper())
+    letters, digits, check = v[:-7], v[-7:-1], v[-1]
+    vals = ([36] if len(letters) == 1 else []) + [ord(c) - 55 for c in letters] + [int(c) for c in digits]
+    total = sum(x * w for x, w in zip(vals, range(9, 1, -1)))
+    expected = (11 - total % 11) % 11
+    return check == ("A" if expected == 10 else str(expected))
+
+
+def _nino_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """UK National Insurance number prefix rules (HMRC NIM39110): no D/F/I/Q/U/V, no O second, no BG/GB/NK/KN/TN/NT/ZZ."""
+    v = re.sub(r"\s", "", value.upper())
+    return (v[0] not in "DFIQUV" and v[1] not in "DFIQUVO" and v[:2] not in {"BG", "GB", "NK", "KN", "TN", "NT", "ZZ"})
+
+
 # --------------------------------------------------------------------------
 # The rule table.
 # --------------------------------------------------------------------------
@@ -435,6 +558,13 @@ class Rule:
     #: digit-led rule: run only inside runs of 7+ digits and separators
     #: (found once per scan), not over the whole text.
     numeric: bool = False
+    #: one of :data:`CONFIDENCES`; empty = :func:`default_confidence` of the category.
+    confidence: str = ""
+
+    @property
+    def sure(self) -> str:
+        """The rule's confidence (its own, or its category's default)."""
+        return self.confidence or default_confidence(self.category)
 
 
 _ = r"[ \t]"  # horizontal white space: no rule matches across a line break
@@ -466,7 +596,8 @@ def _topic(name: str, category: str, en: str, zh: str, source: str,
 RULES_LIST: list[Rule] = [
     # ---- secrets: provider tokens (most specific first) ----
     Rule("private_key_block", "secret", _r(r"-----BEGIN[ A-Z0-9]{0,30} PRIVATE KEY(?: BLOCK)?-----"),
-         "RFC 7468 s.10-11 (PKCS#8 / PEM), OpenSSH PROTOCOL.key, RFC 4880 s.6.2 (PGP armor)", keep=True),
+         "RFC 7468 s.10-11 (PKCS#8 / PEM), OpenSSH PROTOCOL.key, RFC 4880 s.6.2 (PGP armor); a template with "
+         "'<your key here>' between the markers is not key material", keep=True, check=_pem_ok),
     Rule("anthropic_key", "secret", _r(r"\bsk-ant-(?:api|admin|oat|ort)\d{2}-[A-Za-z0-9_-]{20,}"),
          "Anthropic API docs: key prefix sk-ant-api03-", check=_not_placeholder),
     Rule("openai_key", "secret", _r(r"sk-(?!ant-)(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}"),
@@ -520,7 +651,35 @@ RULES_LIST: list[Rule] = [
     Rule("nvidia_key", "secret", _r(r"\bnvapi-[A-Za-z0-9_-]{60,}"), "NVIDIA NIM docs 'API keys' (nvapi-)"),
     Rule("shopify_token", "secret", _r(r"\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}" + _END), "Shopify docs 'Access tokens' (shpat_)"),
     Rule("digitalocean_token", "secret", _r(r"\bdop_v1_[a-f0-9]{64}" + _END), "DigitalOcean docs 'Personal access tokens' (dop_v1_)"),
-    Rule("square_token", "secret", _r(r"\bsq0(?:atp|csp)-[A-Za-z0-9_-]{22,}"), "Square docs 'Access tokens' (sq0atp-)"),
+    Rule("square_token", "secret", _r(r"\b(?:sq0(?:atp|csp|idp)-[A-Za-z0-9_-]{22,}|EAAA[A-Za-z0-9_-]{56,})"),
+         "Square docs 'Access tokens' (sq0atp-, sq0csp-, EAAA production tokens)"),
+    Rule("braintree_token", "secret",
+         _r(r"access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}"),
+         "Braintree docs 'Access tokens' (access_token$production$<merchant>$<hex>)"),
+    Rule("vault_token", "secret", _r(r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}"),
+         "HashiCorp Vault docs 'Tokens' (hvs., hvb., hvr. prefixes since 1.10)"),
+    Rule("age_secret_key", "secret", _r(r"AGE-SECRET-KEY-1[0-9A-Z]{58}"), "age-encryption.org v1 spec (Bech32 secret key)"),
+    Rule("postman_key", "secret", _r(r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}"), "Postman docs 'API keys' (PMAK-)"),
+    Rule("linear_key", "secret", _r(r"\blin_(?:api|oauth)_[A-Za-z0-9]{32,}"), "Linear docs 'API' (lin_api_)"),
+    Rule("docker_pat", "secret", _r(r"\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}"), "Docker docs 'Access tokens' (dckr_pat_)"),
+    Rule("tencent_secret_id", "secret", _r(r"\bAKID[A-Za-z0-9]{13,40}" + _END),
+         "Tencent Cloud CAM docs: SecretId begins with AKID"),
+    Rule("volcengine_access_key", "secret", _r(r"\bAKLT[A-Za-z0-9_-]{20,}"),
+         "Volcano Engine IAM docs: AccessKey IDs begin with AKLT"),
+    Rule("baidu_qianfan_key", "secret", _r(r"bce-v3/ALTAK-[A-Za-z0-9]{10,}/[A-Za-z0-9]{20,}"),
+         "Baidu AI Cloud Qianfan docs 'API Key' (bce-v3/ALTAK-...)"),
+    Rule("zhipu_key", "secret", _r(r"\b[0-9a-f]{32}\.[A-Za-z0-9]{16}" + _END),
+         "Zhipu AI open platform docs: API key = <id 32 hex>.<secret 16>"),
+    Rule("feishu_webhook", "secret",
+         _r(r"https://open\.(?:feishu\.cn|larksuite\.com|larkoffice\.com)/open-apis/bot/v2/hook/[A-Za-z0-9-]{20,}"),
+         "Feishu/Lark open platform docs 'Custom bot' webhook URL"),
+    Rule("wecom_webhook", "secret", _r(r"https://qyapi\.weixin\.qq\.com/cgi-bin/webhook/send\?key=[A-Za-z0-9-]{20,}"),
+         "WeCom developer docs 'Group robot' webhook URL"),
+    Rule("dingtalk_webhook", "secret",
+         _r(r"https://oapi\.dingtalk\.com/robot/send\?access_token=[A-Za-z0-9]{20,}"),
+         "DingTalk open platform docs 'Custom robot' webhook URL"),
+    Rule("dingtalk_sign_secret", "secret", _r(r"\bSEC[a-f0-9]{64}" + _END),
+         "DingTalk docs 'Custom robot security settings' (signing secret SEC + 64 hex)"),
     Rule("azure_storage_key", "secret", _r(r"AccountKey=([A-Za-z0-9+/]{86}==)"),
          "Azure Storage docs 'Configure a connection string'", group=1),
     Rule("jwt", "secret", _r(r"\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}"),
@@ -530,25 +689,98 @@ RULES_LIST: list[Rule] = [
             + _ + r"+([a-z0-9._~+/=-]{16,})"),
          "RFC 6750 s.2.1 (Bearer), RFC 7617 (Basic)", group=1, check=_not_placeholder, lower=True),
     Rule("url_credentials", "secret",
-         _r(r"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/@?#]{1,64}:([^\s@/]{3,128})@(?=[A-Za-z0-9\[])"),
+         _r(r"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/@?#]{0,64}:([^\s@/]{3,128})@(?=[A-Za-z0-9\[])"),
          "RFC 3986 s.3.2.1 (user:password in the userinfo, deprecated)", group=1, check=_password_ok),
     Rule("password_assignment", "secret",
-         _r(r"(?:password|passwd|passphrase|pwd|pass_word)[\"']?" + _
+         _r(r"(?:password|passwd|passphrase|pwd|pass_word|_auth|rediscli_auth)[\"']?" + _
             + r"*[:=]" + _ + r"*([\"']?[^\s\"',;]{4,}[\"']?)"),
          "Tiers seed T3 rule 'Passwords -> secret manager'; key names as in CWE-798 examples",
          group=1, check=_password_ok, lower=True),
+    Rule("pass_assignment", "secret",
+         _r(r"pass[\"']?" + _ + r"*[:=]" + _ + r"*([\"']?[^\s\"',;/]{4,}[\"']?)"),
+         "Tiers seed T3 rule 'Passwords'; 'user: x / pass: y' shorthand", group=1, check=_pw_value_ok,
+         lower=True, not_after=_LETTERS),
     Rule("password_phrase", "secret",
-         _r(r"(?:password|passcode|pin code)" + _ + r"+(?:is|was|=)" + _ + r"+(\S{4,})"),
-         "Tiers seed T3 rule 'Passwords -> secret manager'", group=1, check=_password_ok, lower=True,
-         not_after=_LETTERS),
+         _r(r"(?:password|passwd|passphrase|passcode|pass code|wi-?fi key)(?:" + _ + r"+(?:for|of|to|on|at)" + _
+            + r"+[^\n:=]{1,40}?)?" + _ + r"*(?:" + _ + r"(?:is|was|is now|are|set to|changed to|reads)|:|=|是|为)" + _
+            + r"*(\S{4,64})"),
+         "Tiers seed T3 rule 'Passwords -> secret manager': an explicit 'password [for X] is Y'", group=1,
+         check=_pw_value_ok, lower=True, not_after=_LETTERS),
+    Rule("password_bare", "secret",
+         _r(r"(?:password|passwd|passphrase|wi-?fi pass(?:word)?)" + _ + r"+([!-~]{4,64})(?![!-~])"),
+         "Tiers seed T3 rule 'Passwords': key word, a space, then a password-like value",
+         group=1, check=_pw_value_ok, lower=True, not_after=_LETTERS + "-_"),
+    Rule("pin_phrase", "secret",
+         _r(r"(?:pin|pin code|pin number|passcode|unlock code|door code|alarm code|safe code|atm pin)"
+            r"(?:" + _ + r"+(?:for|of|to|on)" + _ + r"+[^\n:=]{1,30}?)?" + _
+            + r"*(?:" + _ + r"(?:is|was|is now|set to|changed to)|:|=)" + _ + r"*(\S{4,64})"),
+         "Tiers seed T3 rule 'Passwords': a PIN or passcode after its key word", group=1, check=_pin_ok,
+         lower=True, not_after=_LETTERS),
     Rule("password_phrase_zh", "secret",
-         _r(r"(?:密码|口令)" + _ + r"*(?:是|为|[:：=])" + _ + r"*([^\s，。,;；]{4,})"),
-         "Tiers seed T3 rule (zh): '密码 -> 密钥管理器'", group=1, check=_password_ok),
+         _r(r"(?:密码|口令|密碼|口令字|暗码|开锁码|门禁码|PIN码|pin码|PIN|登录密码|支付密码)" + _
+            + r"*(?:是|为|為|:|=|改成|改为|设为|设成)?" + _ + r"*[\"'“‘]?([!-~]{4,64})"),
+         "Tiers seed T3 rule (zh): '密码 -> 密钥管理器'; value right after the key word", group=1,
+         check=_pin_ok),
+    Rule("netrc_password", "secret",
+         _r(r"login" + _ + r"+\S+" + _ + r"+password" + _ + r"+(\S{3,})"),
+         "GNU inetutils .netrc format (machine / login / password tokens)", group=1, check=_cli_value_ok,
+         not_after=_WORDCH),
+    Rule("cli_password_option", "secret",
+         _r(r"--(?:password|passwd|pass|auth|requirepass|masterauth|db-password|admin-password)(?:=|" + _
+            + r"+)([\"']?[^\s\"']{3,}[\"']?)"),
+         "mysql/mongosh/redis-cli/docker/skopeo manuals: password given on the command line", group=1,
+         check=_cli_value_ok, lower=False),
+    Rule("cli_mysql_p", "secret",
+         _r(r"(?:mysql|mysqldump|mysqladmin|mariadb|mysqlsh|mysqlimport)\b[^\n|;&]*?" + _
+            + r"-p([\"']?[^\s\"'-][^\s\"']{2,}[\"']?)"),
+         "MySQL manual 'Command options for connecting': -p<password> (attached; a separate word is the database)",
+         group=1, check=_cli_value_ok),
+    Rule("cli_p_separate", "secret",
+         _r(r"(?:sshpass|docker login|podman login|nerdctl login|helm registry login|buildah login|"
+            r"skopeo login|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|redis-cli|keydb-cli)"
+            r"\b[^\n|;&]*?" + _ + r"-[pa]" + _ + r"*([\"']?[^\s\"'-][^\s\"']{2,}[\"']?)"),
+         "sshpass(1), docker login, mongosh, redis-cli manuals: -p/-a <password>", group=1, check=_cli_value_ok),
+    Rule("cli_user_colon_pass", "secret",
+         _r(r"(?:curl|wget|http|httpie|git)\b[^\n|;&]*?" + _ + r"(?:-u|--user)" + _
+            + r"*[\"']?[^\s:\"']+:([^\s\"']{3,})"),
+         "curl(1) -u user:password", group=1, check=_cli_value_ok),
+    Rule("here_string_password", "secret",
+         _r(r"(?:--password-stdin|login)[^\n]*?<<<" + _ + r"*([\"']?[^\s\"']{4,}[\"']?)"),
+         "bash here-string feeding a password to --password-stdin", group=1, check=_cli_value_ok),
+    Rule("echo_password_stdin", "secret",
+         _r(r"echo" + _ + r"+(?:-n" + _ + r"+)?([\"']?[^\s\"'|$]{4,}[\"']?)" + _
+            + r"*\|[^\n]*--password-stdin"),
+         "docker login docs: a password piped to --password-stdin", group=1, check=_cli_value_ok),
+    Rule("server_password_directive", "secret",
+         _r(r"(?:requirepass|masterauth|masterpassword|auth_pass|rootpw|bindpw|password_file_contents)" + _
+            + r"+([\"']?[^\s\"']{4,}[\"']?)"),
+         "redis.conf requirepass/masterauth, slapd rootpw, keepalived auth_pass", group=1, check=_cli_value_ok,
+         not_after=_WORDCH),
+    Rule("mnemonic_phrase", "secret",
+         _r(r"(?:seed phrase|mnemonic|recovery phrase|助记词)[^\n]{0,8}?[:：是]" + _
+            + r"*((?:[a-z]{3,8}" + _ + r"+){11,23}[a-z]{3,8})"),
+         "BIP-39 mnemonic (12-24 words) after its key word", group=1, lower=True),
+    Rule("pkcs8_blob", "secret",
+         _r(r"(?:private[ _-]?key|privkey|私钥|密钥|key)[^\n]{0,24}?(M[IC][A-Za-z0-9+/]{36,}={0,2})"),
+         "RFC 5208 PKCS#8 PrivateKeyInfo, DER as Base64 (starts 'MII'/'MC4') after a key word", group=1),
+    Rule("putty_key", "secret", _r(r"(?:PuTTY-User-Key-File-\d|Private-Lines|Private-MAC):" + _ + r"*\S+"),
+         "PuTTY manual appendix C (PPK file format)", keep=True),
+    Rule("openssh_key_body", "secret", _r(r"b3BlbnNzaC1rZXktdjE[A-Za-z0-9+/=]{10,}"),
+         "OpenSSH PROTOCOL.key: Base64 of 'openssh-key-v1'"),
     Rule("secret_assignment", "secret",
          _r(r"(?:secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|signing[_-]?key|"
-            r"credential|密钥|令牌)[\w.-]{0,20}[\"']?" + _ + r"*[:=：]" + _ + r"*[\"']?([a-z0-9+/=_\-.~]{16,})"),
-         "high-entropy value under a secret-looking key (detect-secrets KeywordDetector + entropy idea)",
-         group=1, check=_random_ok, lower=True),
+            r"credential|app[_-]?key|appkey|secret[_-]?key|secretkey|client[_-]?secret|密钥|秘钥|令牌|口令|私钥|"
+            r"key)[\w.-]{0,20}[\"']?" + _ + r"*(?:[:=]|" + _ + r"is|是|为|" + _ + r")" + _
+            + r"*[\"']?([a-z0-9+/=_\-.~]{16,})"),
+         "high-entropy value under a secret-looking key word, any language (detect-secrets KeywordDetector + "
+         "entropy idea)", group=1, check=_keyed_random_ok, lower=True),
+    Rule("keyed_uuid", "secret",
+         _r(r"(?:api[_-]?key|apikey|secret|token|密钥|秘钥|ark|volc\w*|火山\w*|方舟)[\w.-]{0,20}[\"']?" + _
+            + r"*(?:[:=]|是|为|" + _ + r")" + _ + r"*[\"']?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"),
+         "Volcano Engine Ark docs (API keys are UUIDs): a UUID after an API key word", group=1, lower=True),
+    Rule("url_token_param", "secret",
+         _r(r"[?&](?:access_token|token|api_key|apikey|key|secret|sign|signature|sig|auth)=([A-Za-z0-9_\-.%]{16,})"),
+         "RFC 6750 s.2.3 (access token in a URI query); webhook keys", group=1, check=_keyed_random_ok),
     # ---- identifiers ----
     Rule("cn_resident_id", "government_id",
          _r(r"(?<![0-9A-Za-z])[1-9]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[0-9Xx]"
@@ -584,7 +816,7 @@ RULES_LIST: list[Rule] = [
          "RFC 5322 addr-spec (common subset), RFC 5321 length limits; RFC 2606 reserved domains excluded",
          check=_email_ok),
     Rule("phone", "phone",
-         _r(r"(?<![A-Za-z0-9_+.:/=#-])(?:\+|00)?\(?\d[\d \t().-]{5,20}\d(?![A-Za-z0-9_:/-]|-\d|\.[A-Za-z0-9])"),
+         _r(r"(?<![A-Za-z0-9_+./=#-])(?<!\d:)(?:\+|00)?\(?\d[\d \t().-]{5,20}\d(?![A-Za-z0-9_:/-]|-\d|\.[A-Za-z0-9])"),
          "ITU-T E.164 / libphonenumber metadata (phonenumbers.is_valid_number); MIIT numbering plan for CN mobiles",
          check=_phone_ok, numeric=True),
     # ---- location ----
@@ -827,6 +1059,58 @@ class _Sub:
         return self._m.group(self._g)
 
 
+#: Characters removed from the scanned view: zero-width space/joiners, word
+#: joiner and invisible operators, BOM, soft hyphen, Mongolian vowel
+#: separator (Unicode "Default_Ignorable_Code_Point" members a user can type
+#: or paste inside a number or token without it showing).
+_INVISIBLE = frozenset("\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff")
+#: Characters that may change under NFKC or are invisible: anything outside
+#: ASCII and the CJK Unified Ideographs block (both NFKC-stable).
+_MAYBE_ODD = re.compile(r"[^\x00-\x7f\u4e00-\u9fff]")
+_NFKC_CACHE: dict[str, str] = {}
+
+
+def normalise(text: str) -> tuple[str, list[int] | None]:
+    """Return (the view of ``text`` that rules run on, offset map or None).
+
+    The view is ``text`` under Unicode NFKC, applied per character (full-width
+    digits and letters typed with a Chinese IME become ASCII, the ideographic
+    space a space), with invisible characters (:data:`_INVISIBLE`) removed,
+    so ``１５８\u200b1234`` reads as ``1581234`` (privacy issue 9). The map
+    gives, for each index of the view (plus one past the end), the index of
+    the original character it came from; None when the view equals ``text``.
+    Line breaks are kept, so a view line is the same line of ``text``.
+    """
+    if text.isascii():
+        return text, None
+    pieces: list[str] = []
+    mapping: list[int] = []
+    last = 0
+    changed = False
+    for m in _MAYBE_ODD.finditer(text):
+        c = m.group()
+        new = _NFKC_CACHE.get(c)
+        if new is None:
+            new = "" if c in _INVISIBLE else unicodedata.normalize("NFKC", c)
+            if "\n" in new or "\r" in new:
+                new = c
+            _NFKC_CACHE[c] = new
+        if new == c:
+            continue
+        changed = True
+        i = m.start()
+        pieces.append(text[last:i])
+        mapping.extend(range(last, i))
+        pieces.append(new)
+        mapping.extend([i] * len(new))
+        last = i + 1
+    if not changed:
+        return text, None
+    pieces.append(text[last:])
+    mapping.extend(range(last, len(text) + 1))
+    return "".join(pieces), mapping
+
+
 def scan(text: str) -> list[Finding]:
     """Scan ``text`` and return findings in line order.
 
@@ -841,28 +1125,30 @@ def scan(text: str) -> list[Finding]:
     """
     if not text:
         return []
+    original = text
+    text, mapping = normalise(original)
     low = _lowered(text)
     skip = _ciphertext_spans(text, low)
     skip_starts = [s for s, _ in skip]
     candidates: list[tuple[int, int, int, Rule, int, int]] = []
     for rule, m in _matches(text, low):
-            g = rule.group
-            vs, ve = m.span(g)
-            if vs < 0 or vs == ve:
-                continue
-            start, end = m.span()
-            if rule.not_after and start and text[start - 1] in rule.not_after:
-                continue
-            if rule.word and ((start and text[start - 1] in _LETTERS) or (end < len(text) and text[end] in _LETTERS)):
-                continue
-            if _LINE_BREAK.search(text, start, end):
-                continue
-            value = text[vs:ve]
-            if skip and _overlaps(skip, skip_starts, vs, ve):
-                continue
-            if rule.check is not None and not rule.check(value, m, text):
-                continue
-            candidates.append((_PRIORITY[rule.name], m.start(), m.end(), rule, vs, ve))
+        g = rule.group
+        vs, ve = m.span(g)
+        if vs < 0 or vs == ve:
+            continue
+        start, end = m.span()
+        if rule.not_after and start and text[start - 1] in rule.not_after:
+            continue
+        if rule.word and ((start and text[start - 1] in _LETTERS) or (end < len(text) and text[end] in _LETTERS)):
+            continue
+        if _LINE_BREAK.search(text, start, end):
+            continue
+        value = text[vs:ve]
+        if skip and _overlaps(skip, skip_starts, vs, ve):
+            continue
+        if rule.check is not None and not rule.check(value, m, text):
+            continue
+        candidates.append((_PRIORITY[rule.name], m.start(), m.end(), rule, vs, ve))
     if not candidates:
         return []
     candidates.sort(key=lambda c: (c[0], c[1]))
@@ -877,6 +1163,14 @@ def scan(text: str) -> list[Finding]:
             taken.insert(i, (vs, ve))
             taken_starts.insert(i, vs)
         chosen.append((start, end, rule, vs, ve))
+    if mapping is not None:
+        # Back to the text as given: a span of the view covers the original
+        # characters from its first one's source to its last one's.
+        def back(s: int, e: int) -> tuple[int, int]:
+            return mapping[s], (mapping[e - 1] + 1 if e > s else mapping[s])
+
+        chosen = [(*back(s, e), rule, *back(vs, ve)) for s, e, rule, vs, ve in chosen]
+    text = original
     line_starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
     findings = []
     for start, end, rule, vs, ve in chosen:
@@ -887,7 +1181,7 @@ def scan(text: str) -> list[Finding]:
         excerpt = text[start:vs] + shown + text[ve:end]
         if len(excerpt) > 80:
             excerpt = excerpt[:77] + "..."
-        findings.append(Finding(rule.category, rule.name, index + 1, start - base, end - base, excerpt))
+        findings.append(Finding(rule.category, rule.name, index + 1, start - base, end - base, excerpt, rule.sure))
     findings.sort(key=lambda f: (f.line, f.start, f.rule))
     return findings
 

@@ -269,11 +269,32 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
         ensure_tree(ws)
         backup = None
         for day, topic, items, where, other, pinned in daily_items:
-            decision = gate.evaluate("import", "\n".join([topic, *(t for _, t in items), *other]),
-                                     source="third_party", approved=approved, cfg=cfg, request=f"import {where}")
+            # Each line is gated on its own (privacy issue 9): one refused line
+            # does not take the benign lines of its section with it.
+            decision = gate.evaluate("import", topic, source="third_party", approved=approved, cfg=cfg,
+                                     request=f"import {where}")
             gate.record(ws, decision)
             if not decision.allowed:
                 skipped.append(f"{where}: {decision.decision} ({'; '.join(decision.reasons)})")
+                continue
+            kept: list[tuple[str, str]] = []
+            kept_other: list[str] = []
+            lines = [(kind, line) for kind, line in items] + [(None, line) for line in other]
+            for n, (kind, line) in enumerate(lines):
+                line_decision = gate.evaluate("import", line, source="third_party", approved=approved, cfg=cfg,
+                                              request=f"import {where} line {n + 1}")
+                gate.record(ws, line_decision)
+                if not line_decision.allowed:
+                    skipped.append(f"{where} line {n + 1}: {line_decision.decision} "
+                                   f"({'; '.join(line_decision.reasons)})")
+                elif kind is None:
+                    kept_other.append(line)
+                else:
+                    kept.append((kind, line))
+            if from_openclaw and len(kept) <= 1 and not kept_other:
+                continue  # only the "imported from" cause line is left
+            items, other = kept, kept_other
+            if not items and not other:
                 continue
             _, _, added, _ = _write_daily_locked(ws, cfg, day, topic, items, other, pinned)
             counts["daily"] += 1 if added else 0

@@ -69,12 +69,43 @@ def test_sensitive_store_for_each_class(mode, level):
 @pytest.mark.parametrize("mode", ["auto", "strict"])
 @pytest.mark.parametrize("source", gate.SOURCES)
 def test_secrets_and_credentials_are_refused_always(mode, source):
-    for kwargs in ({"text": SECRET}, {"text": "mail me at li.wei" + "@" + "mailbox-hq.net"},
-                   {"text": "fine", "sensitivity": "credential"}):
+    for kwargs in ({"text": SECRET}, {"text": "fine", "sensitivity": "credential"}):
         text = kwargs.pop("text")
         d = gate.evaluate("store", text, source=source, approved=True, cfg=cfg_mode(mode), **kwargs)
         assert d.decision == "refuse" and d.approval == "denied" and not d.allowed
         assert gate.evaluate("export", text, approved=True, cfg=cfg_mode(mode), **kwargs).decision == "refuse"
+
+
+@pytest.mark.parametrize("source", ["explicit_user", "third_party", "tool_output"])
+def test_a_possible_finding_is_refused_unless_approved_and_names_category_and_flag(source):
+    text = "mail me at li.wei" + "@" + "mailbox-hq.net"
+    d = gate.evaluate("store", text, source=source, cfg=cfg_mode("auto"))
+    assert d.decision == "request_approval" and not d.allowed and d.approved_findings == []
+    assert d.reasons == ["possible email found: not stored unless the user confirms it is fine to keep; "
+                         "then repeat with --approved"]
+    ok = gate.evaluate("store", text, source=source, approved=True, cfg=cfg_mode("auto"))
+    assert ok.decision == "proceed" and ok.approval == "explicit"
+    assert [(c, r, conf) for c, r, conf, _ in ok.approved_findings] == [("email", "email", "possible")]
+    inferred = gate.evaluate("store", text, source="inferred", cfg=cfg_mode("auto"))
+    assert inferred.decision == "avoid_storing"
+
+
+def test_approved_possible_findings_are_recorded_by_value_not_by_content(ws):
+    from memory_manager.privacy import scan
+
+    text = "call Li on +44 20 7946 0321 after lunch"
+    gate.record(ws, gate.evaluate("store", text, source="explicit_user", cfg=cfg_mode("auto")))
+    assert not gate.approvals_path(ws).exists()  # refused: nothing approved
+    gate.record(ws, gate.evaluate("store", text, source="explicit_user", approved=True, cfg=cfg_mode("auto")))
+    raw = gate.approvals_path(ws).read_text(encoding="utf-8")
+    assert "7946" not in raw and json.loads(raw)["category"] == "phone"
+    assert json.loads(raw)["confidence"] == "possible" and len(json.loads(raw)["key"]) == 32
+    book = gate.approval_book(ws)
+    moved = "- 改: +44 20 7946 0321 (Li)"
+    other = "- 改: +44 20 7946 0999 (Li)"
+    assert [book.covers(f, moved) for f in scan(moved)] == [True]
+    assert [book.covers(f, other) for f in scan(other)] == [False]
+    assert gate.finding_approved(ws, scan(moved)[0], moved)
 
 
 def test_a_health_fact_labelled_ordinary_is_held():

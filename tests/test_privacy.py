@@ -115,7 +115,7 @@ POSITIVES = [
 NEGATIVES = [
     "commit 9fceb02d0ae598e95dc970b74767f19372d61af8",
     "request 550e8400-e29b-41d4-a716-446655440000",
-    "api_key: 550e8400-e29b-41d4-a716-446655440000",
+    "trace_id: 550e8400-e29b-41d4-a716-446655440000",
     "released 2026-03-01T14:05:33Z",
     "[2026-11-29 19:08:11,204] INFO",
     "listening on port 8080",

@@ -61,6 +61,20 @@ def test_export_import_round_trip_into_an_empty_workspace(ws, cfg, tmp_path):
         {k: v for k, v in before.items() if ".state" not in k}
 
 
+def test_import_keeps_the_benign_lines_of_a_section_with_a_refused_line(ws, cfg, tmp_path):
+    doc = {"format": "cmm-export", "version": 1,
+           "daily": [{"date": "2026-03-02", "topic": "router", "cause": ["moved the router to the hall"],
+                      "change": ["家里路由器密码 mango2291home", "firmware 1.4.2 installed"], "todo": []}]}
+    path = tmp_path / "in.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    r = transfer.import_memory(ws, cfg, source_file=path, approved=True)
+    assert r["imported"]["daily_lines"] == 2
+    assert [s.split(":")[0] for s in r["skipped"]] == ["daily[0] line 2"]
+    text = (ws / "memory/daily/2026-03-02.md").read_text(encoding="utf-8")
+    assert "moved the router to the hall" in text and "firmware 1.4.2 installed" in text
+    assert "mango2291home" not in text
+
+
 def test_import_skips_a_secret_item_and_reports_it(ws, cfg, tmp_path):
     doc = {"format": "cmm-export", "version": 1,
            "daily": [{"date": "2026-03-01", "topic": "ok", "cause": [], "change": ["fine"], "todo": []},
@@ -72,7 +86,7 @@ def test_import_skips_a_secret_item_and_reports_it(ws, cfg, tmp_path):
     path.write_text(json.dumps(doc), encoding="utf-8")
     r = transfer.import_memory(ws, cfg, source_file=path, approved=True)
     assert r["imported"]["daily"] == 1
-    assert len(r["skipped"]) == 2 and r["skipped"][0].startswith("daily[1]: refuse")
+    assert len(r["skipped"]) == 2 and r["skipped"][0].startswith("daily[1] line 1: refuse")
     assert r["skipped"][1].startswith("knowledge k: refuse") and not (ws / "memory/knowledge/k.md").exists()
     assert len(r["problems"]) == 2
     assert "sk-" not in (ws / "memory/daily/2026-03-01.md").read_text(encoding="utf-8")

@@ -62,11 +62,12 @@ def test_findings_exit_1_with_exact_json_and_no_secret(ws, run_script):
     assert doc["checks"] == checks({"keys_tokens": 1, "schedules": 1, "tier3": 1})
     assert doc["findings"] == [
         {"file": "MEMORY.md", "line": 2, "check": "keys_tokens", "category": "secret", "rule": "openai_key",
-         "excerpt": "sk-" + key[3] + "********", "decrypted": False},
+         "excerpt": "sk-" + key[3] + "********", "decrypted": False, "confidence": "certain", "approved": False},
         {"file": "memory/knowledge/prefs.md", "line": 4, "check": "schedules", "category": "schedule",
-         "rule": "clock_time_24h", "excerpt": "0****", "decrypted": False},
+         "rule": "clock_time_24h", "excerpt": "0****", "decrypted": False, "confidence": "possible",
+         "approved": False},
         {"file": "memory/knowledge/prefs.md", "line": 5, "check": "tier3", "category": "email", "rule": "email",
-         "excerpt": "zhan********", "decrypted": False},
+         "excerpt": "zhan********", "decrypted": False, "confidence": "possible", "approved": False},
     ]
 
 

@@ -341,10 +341,9 @@ APPROVALS_FORMAT = {"format": "cmm-privacy-approvals", "version": 1}
 
 def approvals_path(ws: Any) -> Any:
     """Return ``memory/.state/privacy-approvals.jsonl`` (format ``cmm-privacy-approvals`` v1)."""
-    from .auditlog import STATE_DIR
-    from .entries import memory_dir
+    from . import tree
 
-    return memory_dir(ws) / STATE_DIR / APPROVALS_NAME
+    return tree.Tree(ws).state_file(APPROVALS_NAME)
 
 
 def _span(text: str, finding: Any) -> str:

@@ -130,8 +130,8 @@ def redact(value: str, keep: int = 4) -> str:
 # --------------------------------------------------------------------------
 
 _PLACEHOLDER_WORDS = re.compile(
-    r"(?i)x{4,}|\*{3,}|\.{3}|[<>{}]|\$|%[A-Z_]+%|your|example|placeholder|redacted|dummy|sample|"
-    r"changeme|_here|todo|fixme|replace|insert")
+    r"(?i)x{4,}|\*{3,}|\.{3}|[<>{}]|^\$[a-z_(]|\$\{|\$\(|%[A-Z_]+%|your|example|placeholder|redacted|dummy|"
+    r"sample|changeme|_here|todo|fixme|replace|insert")
 _PLACEHOLDER_VALUES = {"password", "passwd", "pass", "secret", "token", "none", "null", "empty", "string",
                        "value", "true", "false", "undefined", "required", "optional", "hidden", "masked"}
 
@@ -256,7 +256,15 @@ def card_issuer_ok(digits: str) -> bool:
     return False
 
 
-_ORDER_CONTEXT = re.compile(r"(?i)(?:order|invoice|ticket|tracking|ref|no\.?|#|订单|单号|编号|流水|工单)[^\n]{0,6}$")
+#: Words before a digit run that make it an order, ticket or reference number.
+#: Whole words only (issue 9: the "no" inside "notes" switched a rule off).
+_ORDER_CONTEXT = re.compile(r"(?i)(?:(?<![a-z])(?:order|invoice|ticket|tracking|ref|no\.?)(?![a-z])|#|订单|单号|编号|流水|工单)"
+                            r"[^\n]{0,6}$")
+#: Numbers reserved for fiction and documentation: NANP 555-0100..0199 (ATIS
+#: INC guideline), Ofcom's drama ranges (07700 900xxx, 020 7946 0xxx, ...).
+_FICTIONAL_PHONE = re.compile(r"5550[1]\d\d$|^(?:44)?0?7700900\d{3}$|^(?:44)?0?207946[0]\d{3}$|^(?:44)?0?1134960\d{3}$")
+_DOC_CONTEXT = re.compile(r"(?i)example|sample|test|docs?\b|readme|reserved|fiction|placeholder|示例|保留|测试|文档|样例")
+_RANGE_CONTEXT = re.compile(r"(?i)ports?\b|端口|range|段|nodeport|放行|firewall|防火墙|udp|tcp")
 
 
 def _card_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -294,9 +302,19 @@ _RESERVED_DOMAIN = re.compile(r"(?i)(?:^|\.)(?:example\.(?:com|org|net)|example|
 _NON_PERSON_LOCAL = {"git", "hg", "noreply", "no-reply", "donotreply", "do-not-reply", "mailer-daemon", "postmaster"}
 
 
+_FILE_TLDS = {"png", "jpg", "jpeg", "webp", "gif", "svg", "bmp", "ico", "avif", "heic", "css", "scss", "json",
+              "yaml", "yml", "lock", "tsx", "jsx", "vue", "service", "socket", "timer", "target", "mount", "path",
+              "slice", "scope", "swap", "device", "automount"}
+
+
 def _email_ok(value: str, m: re.Match[str], text: str) -> bool:
     local, _, domain = value.rpartition("@")
     if _RESERVED_DOMAIN.search(domain) or local.lower() in _NON_PERSON_LOCAL:
+        return False
+    # Retina assets (banner@3x.png), systemd instances (getty@tty1.service)
+    # and placeholders (you@yourdomain.com) are not addresses (issue 9).
+    labels = domain.lower().split(".")
+    if re.fullmatch(r"\d+(?:\.\d+)?x", labels[0]) or labels[-1] in _FILE_TLDS or is_placeholder(value):
         return False
     # "git@github.com:owner/repo.git" is an SSH remote, not an address.
     return not text.startswith(":", m.end())
@@ -308,6 +326,7 @@ _CN_MOBILE = re.compile(r"^1[3-9]\d{9}$")
 #: Regions tried, in order, for numbers written without a country code: the
 #: bundle's users write Chinese, US and UK numbers (the seed's zh/en audience).
 PHONE_REGIONS = ("CN", "US", "GB")
+_NEAR_REGION = re.compile(r"(?i)\bhk\b|hong kong|香港|\bsg\b|singapore|新加坡|taiwan|台湾|臺灣")
 
 
 def _phone_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -320,6 +339,11 @@ def _phone_ok(value: str, m: re.Match[str], text: str) -> bool:
     before = text[max(0, m.start() - 16):m.start()]
     if _ORDER_CONTEXT.search(before):
         return False
+    line = _line_around(text, m.start(), m.end())
+    if _FICTIONAL_PHONE.search(digits) and _DOC_CONTEXT.search(line):
+        return False  # a documentation number in a line that says so
+    if re.fullmatch(r"\d{4,5}-\d{4,5}", value.strip()) and _RANGE_CONTEXT.search(line):
+        return False  # a port range (20000-20099), not a number
     international = value.startswith(("+", "00"))
     separated = bool(re.search(r"[ \t().-]", value.strip()))
     if not international and not separated:
@@ -334,6 +358,9 @@ def _phone_ok(value: str, m: re.Match[str], text: str) -> bool:
     except ImportError:  # pragma: no cover - declared dependency
         return bool(_CN_MOBILE.match(digits)) or international
     regions: Iterable[str | None] = (None,) if international else PHONE_REGIONS
+    if not international and _NEAR_REGION.search(line):
+        # 8-digit local numbers of Hong Kong and Singapore only with the place named.
+        regions = tuple(PHONE_REGIONS) + ("HK", "SG", "TW")
     for region in regions:
         raw = "+" + value[2:] if value.startswith("00") else value
         try:
@@ -351,6 +378,7 @@ def _phone_ok(value: str, m: re.Match[str], text: str) -> bool:
 _SERVICE_USERS = {"user", "username", "users", "you", "your", "yourname", "your-name", "me", "name", "example",
                   "runner", "ubuntu", "ec2-user", "vagrant", "node", "app", "git", "www-data", "jenkins",
                   "circleci", "docker", "travis", "build", "builder", "ci", "admin", "root", "shared", "public",
+                  "vscode", "codespace", "codespaces", "gitpod", "coder", "devcontainer", "postgres", "mysql",
                   "default", "default user", "all users", "guest", "nobody", "linuxbrew"}
 
 
@@ -432,7 +460,7 @@ def _biometric_ok(value: str, m: re.Match[str], text: str) -> bool:
 _NOT_A_PASSWORD = re.compile(
     r"(?i)^(?:sha-?\d+|md5|bcrypt|argon2\w*|pbkdf2\w*|scrypt|hash\w*|salt\w*|policy|reset|manager|field|"
     r"strength|length|rules?|expir\w*|rotation|login|auth\w*|flow|form|prompt|dialog|input|box|"
-    r"\d+(?:\+|位|个|次|字符|chars?|characters?|digits?|days?|天|个月|月|min|mins|minutes?|hours?|h|d)?|"
+    r"\d{1,3}|\d+(?:\+|位|个|次|字符|chars?|characters?|digits?|days?|天|个月|月|min|mins|minutes?|hours?|h|d)|"
     r"[a-z]+\(\)|https?://\S*|--?[a-z][\w-]*)$")
 
 
@@ -452,7 +480,7 @@ def _pw_value_ok(value: str, m: re.Match[str], text: str) -> bool:
     v = _secret_value(value)
     if len(v) < 4 or is_placeholder(v) or _NOT_A_PASSWORD.match(v):
         return False
-    if v.startswith(("/", "~", "./", "\\", "$", "%", "<", "{")):
+    if v.startswith(("/", "~", "./", "\\", "$", "<", "{")) or re.fullmatch(r"%\w+%", v):
         return False
     return bool(re.search(r"[0-9]", v) and re.search(r"[A-Za-z]", v)) or bool(re.search(r"[^A-Za-z0-9]", v)) \
         or (v.isdigit() and len(v) >= 6) or (bool(re.search(r"[a-z]", v)) and bool(re.search(r"[A-Z]", v[1:])))
@@ -474,8 +502,12 @@ def _cli_value_ok(value: str, m: re.Match[str], text: str) -> bool:
 
 
 def _keyed_random_ok(value: str, m: re.Match[str], text: str) -> bool:
-    """High-entropy value after a key word (:func:`looks_random`), also all-hex key material."""
+    """High-entropy value after a key word (:func:`looks_random`), not a public key nor an object path."""
     v = _secret_value(value)
+    if re.search(r"(?i)public|公钥|pubkey|-----$", text[max(0, m.start() - 14):m.start() + 12]):
+        return False
+    if "/" in v and re.search(r"\.[a-z]{2,4}$", v):
+        return False  # an object key or a file path ("uploads/2024/06/7f3a9c.jpg")
     return looks_random(v)
 
 
@@ -526,6 +558,145 @@ def _nino_ok(value: str, m: re.Match[str], text: str) -> bool:
     return (v[0] not in "DFIQUV" and v[1] not in "DFIQUVO" and v[:2] not in {"BG", "GB", "NK", "KN", "TN", "NT", "ZZ"})
 
 
+
+
+def _line_around(text: str, start: int, end: int) -> str:
+    """The whole line of ``text`` that holds ``start``..``end``."""
+    a = text.rfind("\n", 0, start) + 1
+    b = text.find("\n", end)
+    return text[a:len(text) if b < 0 else b]
+
+
+#: Words that say a clock time or a weekday belongs to a system, a team or a
+#: job rather than to a person (cron lines, backups, releases, meetings).
+_SYSTEM_TIME = re.compile(
+    r"(?i)cron|utc|gmt|\bcet\b|\bpst\b|\best\b|\bedt\b|asia/|europe/|america/|backup|备份|rotat|deploy|release|"
+    r"\bbuild|\bjob|batch|\betl\b|\bci\b|nightly|sprint|stand-?up|站会|会议|meeting|review|freeze|冻结|灰度|发布|"
+    r"上线|maintenance|维护|window|服务台|值班表|日报|周报|报表|自动|群里|server|服务器|集群|告警|report|\bsync|"
+    r"timer|systemd|pipeline|脚本|任务|跑|重启|restart|workflow|webhook|\bsla\b|on-?call|oncall|轮换|窗口|"
+    r"office hours|工作时间|营业|开放时间|opening hours|kick(?:s)? off|run(?:s)? at|"
+    r"scheduled|\btz\b|timezone|时区|crontab|\d \* \*")
+#: Words that tie a time or an absence to a person's life (issue 9: "her
+#: kids are alone at home every Tuesday evening").
+_PERSONAL_TIME = re.compile(
+    r"(?i)\b(?:i|i'm|i'll|me|my|we|we're|our|he|she|his|her|him|they|their|kids?|wife|husband|mom|mum|dad|"
+    r"mother|father|son|daughter|family|user|alone|home|house|apartment|flat|wakes?|sleeps?|gym|jog\w*|"
+    r"picks? up|drops? off|school|nanny|babysitter|away)\b|"
+    r"我|他|她|家里|家人|回家|出门|在家|孩子|老婆|老公|妈|爸|女儿|儿子|闺女|没人|跑步|接送|接孩子|夜班|保姆|"
+    r"遛狗|健身|起床|睡觉|上班|下班|外婆|外公|爷爷|奶奶|姥姥|姥爷|一个人|独自|leaves the house|gets home")
+
+
+def _personal_time_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A clock time or weekly routine that belongs to a person, not to a system or a team."""
+    line = _line_around(text, m.start(), m.end())
+    return bool(_PERSONAL_TIME.search(line)) and not _SYSTEM_TIME.search(line)
+
+
+def _time24_personal_ok(value: str, m: re.Match[str], text: str) -> bool:
+    return _time24_ok(value, m, text) and _personal_time_ok(value, m, text)
+
+
+#: Technical senses of sensitive-topic words: a data set, a model, a schema
+#: field, software, a metaphor (issue 9: "we diagnosed a deadlock", the
+#: Bluetooth profile of a blood-pressure meter, a form field named 婚姻状况).
+_TECH_SENSE = re.compile(
+    r"(?i)dataset|data set|数据集|\bmodel|模型|\bsdk\b|\bapi\b|column|\bfield|schema|字段|表单|\bform\b|页面|"
+    r"公式|reminder|refactor|pipeline|\bcerts?\b|\bhsm\b|熔断|实例|license|报表|计算器|toy|sklearn|"
+    r"kaggle|\bauc\b|classifier|分类|deadlock|scheduler|bluetooth|\bble\b|gatt|profile|protocol|prompt|dialog|"
+    r"权限|水印|\bpdf\b|compliance|合规|checklist|gdpr|hipaa|个人信息保护法|条款|\benum\b|枚举|"
+    r"下拉|placeholder|mock|fixture|unit test|单测|\bpr\b|commit|tech(?:nical)? debt|key custody|major surgery|"
+    r"pregnant pause|canary|rollout|feature|功能|需求文档|process|进程|\bpods?\b|kubectl|orphan")
+
+
+def _topic_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A sensitive-topic keyword in a personal sense: no technical sense on its line."""
+    return not _TECH_SENSE.search(_line_around(text, m.start(), m.end()))
+
+
+def _biometric_topic_ok(value: str, m: re.Match[str], text: str) -> bool:
+    return _biometric_ok(value, m, text) and _topic_ok(value, m, text)
+
+
+#: Documented test card numbers (Stripe, Braintree, Adyen test-card pages):
+#: in a line about testing they are placeholders, not someone's card.
+_TEST_PANS = frozenset({"4242424242424242", "4111111111111111", "5555555555554444", "4000056655665556",
+                        "378282246310005", "371449635398431", "6011111111111117", "3056930009020004",
+                        "4012888888881881", "5105105105105100", "2223003122003222", "6200000000000005"})
+_TEST_CONTEXT = re.compile(r"(?i)test|sandbox|example|demo|docs?\b|测试|示例|沙箱|文档")
+
+
+def _card_any_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """Luhn-valid card of a real issuer range and length, whatever words surround it (issue 9)."""
+    digits = re.sub(r"\D", "", value)
+    if not (13 <= len(digits) <= 19 and card_issuer_ok(digits) and luhn_valid(digits)):
+        return False
+    return not (digits in _TEST_PANS and _TEST_CONTEXT.search(_line_around(text, m.start(), m.end())))
+
+
+def _cn_ric_spaced_ok(value: str, m: re.Match[str], text: str) -> bool:
+    return _cn_ric_ok(re.sub(r"[ \t-]", "", value), m, text)
+
+
+_BANK_CUE = re.compile(r"(?i)开户行|开户银行|收款账户|对公账户|户名|银行账|打到|转到|汇到|\bacct\b|\baccount\b|"
+                       r"routing|\baba\b|sort code|direct deposit|wire to|账号|账户")
+
+
+def _bank_digits_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A 8-25 digit run on a line that names a bank account (开户行, routing, sort code, account)."""
+    before = text[max(0, m.start() - 40):m.start()]
+    if re.search(r"(?i)QQ|微信|小红书|抖音|B站|快手|微博|知乎|UID|订单|单号|工单", text[max(0, m.start() - 12):m.start()]):
+        return False  # a platform account or an order number, not a bank account
+    line = _line_around(text, m.start(), m.end())
+    return bool(_BANK_CUE.search(before) or re.search(r"开户行|开户银行|户名", line))
+
+
+def _handle_value_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """An account name after a platform word: not a placeholder, not a plain lower-case word."""
+    v = value.strip("@")
+    if is_placeholder(v) or v.lower() in _DECORATORS:
+        return False
+    return bool(re.search(r"[\d_.-]", v)) or bool(re.search(r"[A-Z]", v[1:]))
+
+
+_AT_PLATFORM = re.compile(r"(?i)电报|联系人|slack|飞书|钉钉|企业微信|twitter|推特|\bx\.com|\bx\b|instagram|\bins\b|\big\b|telegram|\btg\b|tiktok|抖音|"
+                          r"小红书|微博|weibo|mastodon|threads|bluesky|bilibili|b站|知乎|快手|follow|关注|私信|dm\b|"
+                          r"handle|账号|账户")
+
+
+def _at_handle_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """An @handle with a platform word on its line (a team mention such as @release-crew is not a person)."""
+    return _handle_ok(value, m, text) and bool(_AT_PLATFORM.search(_line_around(text, m.start(), m.end())))
+
+
+#: Common Chinese surnames (the 100 most frequent single-character ones, Ministry of Public Security
+#: 2020 household register statistics, plus compound surnames).
+_CN_SURNAMES = ("王李张刘陈杨黄赵吴周徐孙马朱胡郭何林高罗郑梁谢宋唐许韩冯邓曹彭曾肖田董潘袁蔡蒋余于杜叶程魏苏吕丁"
+                "任卢姚沈钟姜崔谭陆范汪廖石金韦贾夏付方邹熊白孟秦邱侯江尹薛闫段雷龙黎史陶贺毛郝顾龚邵万覃武钱"
+                "戴严莫孔向常汤康易乔赖文施洪辛柯庄樊葛")
+_CN_COMPOUND = "欧阳|司马|慕容|上官|诸葛|东方|皇甫|令狐|公孙|尉迟|长孙|宇文|夏侯|端木|独孤|司徒|南宫|西门"
+_CN_NAME = r"(?:" + _CN_COMPOUND + r"|[" + _CN_SURNAMES + r"])[\u4e00-\u9fff]{1,2}"
+_NAME_TAIL = set("说的在是要下负让和跟也都就把被给从去来会说想叫很已还才又与及等这那们")
+
+
+def _cn_name_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A Chinese full name after a relation cue (surname + 1-2 characters, not a common word)."""
+    v = value
+    while len(v) > 2 and v[-1] in _NAME_TAIL:
+        v = v[:-1]
+    return len(v) >= 2 and v[-1] not in _NAME_TAIL and _name_ok(v, m, text)
+
+
+def _en_full_name_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """Two or three Capitalised words (the value comes from the original text, not the lower-cased view)."""
+    words = []
+    for w in re.split(r"[ \t-]", value):
+        if not (w[:1].isupper() and w[1:].islower()):
+            break
+        words.append(w)
+    stop = {"The", "This", "That", "Team", "Project", "Service", "Server", "Street", "Road", "Monday", "Friday"}
+    return len(words) >= 2 and not any(w in stop for w in words)
+
+
 # --------------------------------------------------------------------------
 # The rule table.
 # --------------------------------------------------------------------------
@@ -560,6 +731,15 @@ class Rule:
     numeric: bool = False
     #: one of :data:`CONFIDENCES`; empty = :func:`default_confidence` of the category.
     confidence: str = ""
+    #: speed only: the rule can only match in a stretch of text whose lower-cased
+    #: form holds one of these literals (or where ``needs_re`` finds something);
+    #: stretches without them are skipped (see :func:`_matches`).
+    needs: tuple[str, ...] = ()
+    needs_re: re.Pattern[str] | None = None
+    #: speed only, for a ``lower`` rule that starts with a word: the first three
+    #: letters (or the whole word, when shorter) of every word it can start with;
+    #: the rule is then tried only where such a word starts (see :func:`_matches`).
+    triggers: frozenset[str] = frozenset()
 
     @property
     def sure(self) -> str:
@@ -567,6 +747,9 @@ class Rule:
         return self.confidence or default_confidence(self.category)
 
 
+#: Every possible start (up to three characters) of a token that begins with a digit.
+_DIGIT_HEADS = frozenset(a + b + c for a in "0123456789" for b in ("",) + tuple("0123456789abcdefghijklmnopqrstuvwxyz")
+                         for c in (("",) + tuple("0123456789abcdefghijklmnopqrstuvwxyz") if b else ("",)))
 _ = r"[ \t]"  # horizontal white space: no rule matches across a line break
 _CJK = r"[\u4e00-\u9fff]"
 
@@ -589,6 +772,7 @@ _WORDCH = _LETTERS + "0123456789_"
 def _topic(name: str, category: str, en: str, zh: str, source: str,
            check: Callable[[str, re.Match[str], str], bool] | None = None) -> list[Rule]:
     """Two keyword rules for one topic: English (lower-cased, whole words) and Chinese (no word boundaries)."""
+    check = check or _topic_ok
     return [Rule(name + "_en", category, re.compile(en), source, check=check, keep=True, lower=True, word=True),
             Rule(name + "_zh", category, re.compile(zh), source, check=check, keep=True)]
 
@@ -604,7 +788,8 @@ RULES_LIST: list[Rule] = [
          "OpenAI API docs: secret keys sk-, sk-proj-, sk-svcacct- (also DeepSeek, Moonshot sk- keys)",
          check=_openai_ok, not_after=_WORDCH + "-"),
     Rule("github_token", "secret", _r(r"\bgh[pousr]_[A-Za-z0-9]{36,255}" + _END),
-         "GitHub docs 'About authentication to GitHub': token prefixes ghp_/gho_/ghu_/ghs_/ghr_"),
+         "GitHub docs 'About authentication to GitHub': token prefixes ghp_/gho_/ghu_/ghs_/ghr_",
+         check=_not_placeholder),
     Rule("github_fine_grained_pat", "secret", _r(r"\bgithub_pat_[A-Za-z0-9_]{40,255}"),
          "GitHub docs: fine-grained personal access tokens github_pat_"),
     Rule("gitlab_token", "secret",
@@ -652,7 +837,7 @@ RULES_LIST: list[Rule] = [
     Rule("shopify_token", "secret", _r(r"\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}" + _END), "Shopify docs 'Access tokens' (shpat_)"),
     Rule("digitalocean_token", "secret", _r(r"\bdop_v1_[a-f0-9]{64}" + _END), "DigitalOcean docs 'Personal access tokens' (dop_v1_)"),
     Rule("square_token", "secret", _r(r"\b(?:sq0(?:atp|csp|idp)-[A-Za-z0-9_-]{22,}|EAAA[A-Za-z0-9_-]{56,})"),
-         "Square docs 'Access tokens' (sq0atp-, sq0csp-, EAAA production tokens)"),
+         "Square docs 'Access tokens' (sq0atp-, sq0csp-, EAAA production tokens)", needs=("sq0", "eaaa")),
     Rule("braintree_token", "secret",
          _r(r"access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}"),
          "Braintree docs 'Access tokens' (access_token$production$<merchant>$<hex>)"),
@@ -690,35 +875,41 @@ RULES_LIST: list[Rule] = [
          "RFC 6750 s.2.1 (Bearer), RFC 7617 (Basic)", group=1, check=_not_placeholder, lower=True),
     Rule("url_credentials", "secret",
          _r(r"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/@?#]{0,64}:([^\s@/]{3,128})@(?=[A-Za-z0-9\[])"),
-         "RFC 3986 s.3.2.1 (user:password in the userinfo, deprecated)", group=1, check=_password_ok),
+         "RFC 3986 s.3.2.1 (user:password in the userinfo, deprecated)", group=1, check=_password_ok, needs=("://",)),
     Rule("password_assignment", "secret",
          _r(r"(?:password|passwd|passphrase|pwd|pass_word|_auth|rediscli_auth)[\"']?" + _
             + r"*[:=]" + _ + r"*([\"']?[^\s\"',;]{4,}[\"']?)"),
          "Tiers seed T3 rule 'Passwords -> secret manager'; key names as in CWE-798 examples",
          group=1, check=_password_ok, lower=True),
     Rule("pass_assignment", "secret",
-         _r(r"pass[\"']?" + _ + r"*[:=]" + _ + r"*([\"']?[^\s\"',;/]{4,}[\"']?)"),
+         _r(r"(?:pass|pw)[\"']?" + _ + r"*[:=]" + _ + r"*([\"']?[^\s\"',;/]{4,}[\"']?)"),
          "Tiers seed T3 rule 'Passwords'; 'user: x / pass: y' shorthand", group=1, check=_pw_value_ok,
-         lower=True, not_after=_LETTERS),
+         lower=True, not_after=_LETTERS,
+         triggers=frozenset("pas pw".split())),
     Rule("password_phrase", "secret",
-         _r(r"(?:password|passwd|passphrase|passcode|pass code|wi-?fi key)(?:" + _ + r"+(?:for|of|to|on|at)" + _
+         _r(r"(?:password|passwd|passphrase|passcode|pass code|wi-?fi key|pass)(?:" + _ + r"+(?:for|of|to|on|at)" + _
             + r"+[^\n:=]{1,40}?)?" + _ + r"*(?:" + _ + r"(?:is|was|is now|are|set to|changed to|reads)|:|=|是|为)" + _
             + r"*(\S{4,64})"),
          "Tiers seed T3 rule 'Passwords -> secret manager': an explicit 'password [for X] is Y'", group=1,
-         check=_pw_value_ok, lower=True, not_after=_LETTERS),
+         check=_pw_value_ok, lower=True, not_after=_LETTERS,
+         triggers=frozenset("pas wi wif".split())),
     Rule("password_bare", "secret",
-         _r(r"(?:password|passwd|passphrase|wi-?fi pass(?:word)?)" + _ + r"+([!-~]{4,64})(?![!-~])"),
+         _r(r"(?:password|passwd|passphrase|passcode|wi-?fi pass(?:word)?)" + _ + r"+([!-~]{4,64})(?![!-~])"),
          "Tiers seed T3 rule 'Passwords': key word, a space, then a password-like value",
-         group=1, check=_pw_value_ok, lower=True, not_after=_LETTERS + "-_"),
+         group=1, check=_pw_value_ok, lower=True, not_after=_LETTERS + "-_",
+         triggers=frozenset("pas wi wif".split())),
     Rule("pin_phrase", "secret",
-         _r(r"(?:pin|pin code|pin number|passcode|unlock code|door code|alarm code|safe code|atm pin)"
+         _r(r"(?:pin|pin code|pin number|passcode|unlock code|atm pin|(?:keypad|door|gate|alarm|garage|safe|disarm|"
+            r"lock|access|entry|building|lockbox) code)"
             r"(?:" + _ + r"+(?:for|of|to|on)" + _ + r"+[^\n:=]{1,30}?)?" + _
             + r"*(?:" + _ + r"(?:is|was|is now|set to|changed to)|:|=)" + _ + r"*(\S{4,64})"),
          "Tiers seed T3 rule 'Passwords': a PIN or passcode after its key word", group=1, check=_pin_ok,
-         lower=True, not_after=_LETTERS),
+         lower=True, not_after=_LETTERS, needs=("pin", "code"),
+         triggers=frozenset("pin pas unl atm key doo gat ala gar saf dis loc acc ent bui".split())),
     Rule("password_phrase_zh", "secret",
          _r(r"(?:密码|口令|密碼|口令字|暗码|开锁码|门禁码|PIN码|pin码|PIN|登录密码|支付密码)" + _
-            + r"*(?:是|为|為|:|=|改成|改为|设为|设成)?" + _ + r"*[\"'“‘]?([!-~]{4,64})"),
+            + r"*(?:已?(?:改成|改为|设为|设成|换成|更新为|重置为|变成)了?|是|为|為)?" + _ + r"*[:=]?" + _
+            + r"*[\"'“‘]?([!-~]{4,64})"),
          "Tiers seed T3 rule (zh): '密码 -> 密钥管理器'; value right after the key word", group=1,
          check=_pin_ok),
     Rule("netrc_password", "secret",
@@ -739,7 +930,7 @@ RULES_LIST: list[Rule] = [
          _r(r"(?:sshpass|docker login|podman login|nerdctl login|helm registry login|buildah login|"
             r"skopeo login|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|redis-cli|keydb-cli)"
             r"\b[^\n|;&]*?" + _ + r"-[pa]" + _ + r"*([\"']?[^\s\"'-][^\s\"']{2,}[\"']?)"),
-         "sshpass(1), docker login, mongosh, redis-cli manuals: -p/-a <password>", group=1, check=_cli_value_ok),
+         "sshpass(1), docker login, mongosh, redis-cli manuals: -p/-a <password>", group=1, check=_cli_value_ok, needs=("sshpass", "login", "mongo", "redis-cli", "keydb-cli")),
     Rule("cli_user_colon_pass", "secret",
          _r(r"(?:curl|wget|http|httpie|git)\b[^\n|;&]*?" + _ + r"(?:-u|--user)" + _
             + r"*[\"']?[^\s:\"']+:([^\s\"']{3,})"),
@@ -753,8 +944,8 @@ RULES_LIST: list[Rule] = [
          "docker login docs: a password piped to --password-stdin", group=1, check=_cli_value_ok),
     Rule("server_password_directive", "secret",
          _r(r"(?:requirepass|masterauth|masterpassword|auth_pass|rootpw|bindpw|password_file_contents)" + _
-            + r"+([\"']?[^\s\"']{4,}[\"']?)"),
-         "redis.conf requirepass/masterauth, slapd rootpw, keepalived auth_pass", group=1, check=_cli_value_ok,
+            + r"+([\"']?[!-~]{4,}[\"']?)"),
+         "redis.conf requirepass/masterauth, slapd rootpw, keepalived auth_pass", group=1, check=_pw_value_ok,
          not_after=_WORDCH),
     Rule("mnemonic_phrase", "secret",
          _r(r"(?:seed phrase|mnemonic|recovery phrase|助记词)[^\n]{0,8}?[:：是]" + _
@@ -770,14 +961,53 @@ RULES_LIST: list[Rule] = [
     Rule("secret_assignment", "secret",
          _r(r"(?:secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|signing[_-]?key|"
             r"credential|app[_-]?key|appkey|secret[_-]?key|secretkey|client[_-]?secret|密钥|秘钥|令牌|口令|私钥|"
-            r"key)[\w.-]{0,20}[\"']?" + _ + r"*(?:[:=]|" + _ + r"is|是|为|" + _ + r")" + _
+            r"sessionid|cookie|key)[\w.-]{0,20}[\"']?" + _ + r"*(?:[:=]|" + _ + r"is|是|为|" + _ + r")" + _
             + r"*[\"']?([a-z0-9+/=_\-.~]{16,})"),
          "high-entropy value under a secret-looking key word, any language (detect-secrets KeywordDetector + "
          "entropy idea)", group=1, check=_keyed_random_ok, lower=True),
     Rule("keyed_uuid", "secret",
-         _r(r"(?:api[_-]?key|apikey|secret|token|密钥|秘钥|ark|volc\w*|火山\w*|方舟)[\w.-]{0,20}[\"']?" + _
+         _r(r"(?:api[_-]?key|apikey|secret|token|密钥|秘钥|ark|volc\w*|火山\w*|方舟)[^\n:=]{0,30}?[\"']?" + _
             + r"*(?:[:=]|是|为|" + _ + r")" + _ + r"*[\"']?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"),
-         "Volcano Engine Ark docs (API keys are UUIDs): a UUID after an API key word", group=1, lower=True),
+         "Volcano Engine Ark docs (API keys are UUIDs): a UUID after an API key word", group=1, lower=True, needs=("-",)),
+    Rule("cli_smb_user_pass", "secret",
+         _r(r"(?:smbclient|rpcclient|smbmap|crackmapexec|mount\.cifs|mount -t cifs)\b[^\n|;&]*?(?:-U|user=)" + _
+            + r"*[\"']?[^\s%\"']+%([^\s\"']{3,})"),
+         "smbclient(1) -U user%password", group=1, check=_cli_value_ok, needs=("smb", "rpcclient", "crackmapexec", "cifs")),
+    Rule("cli_w_P", "secret",
+         _r(r"(?:ldapsearch|ldapmodify|ldapadd|ldapdelete|ldappasswd|ldapwhoami|sqlcmd|bcp|osql|isql)\b[^\n|;&]*?"
+            + _ + r"-[wP]" + _ + r"*([\"']?[^\s\"'-][^\s\"']{2,}[\"']?)"),
+         "OpenLDAP ldapsearch(1) -w, Microsoft sqlcmd -P: password on the command line", group=1,
+         check=_cli_value_ok, needs=("ldap", "sqlcmd", "bcp", "osql", "isql")),
+    Rule("cli_net_use", "secret", _r(r"net" + _ + r"+use\b[^\n]*?\\\\\S+" + _ + r"+([^\s/]{4,})" + _ + r"+/user:"),
+         "Microsoft 'net use' docs: net use <drive> \\\\server\\share <password> /user:<name>", group=1,
+         check=_cli_value_ok, lower=True),
+    Rule("cli_htpasswd", "secret",
+         _r(r"htpasswd" + _ + r"+-[a-zA-Z]*b[a-zA-Z]*(?:" + _ + r"+-[a-zA-Z]+)*" + _ + r"+\S+" + _ + r"+\S+" + _
+            + r"+(\S{4,})"),
+         "Apache htpasswd -b (password on the command line)", group=1, check=_cli_value_ok),
+    Rule("powershell_securestring", "secret",
+         _r(r"ConvertTo-SecureString" + _ + r"+(?:-String" + _ + r"+)?[\"']([^\"'\n]{4,})[\"']"),
+         "PowerShell docs ConvertTo-SecureString -AsPlainText", group=1, check=_cli_value_ok, lower=False),
+    Rule("redis_auth", "secret", _r(r"\bAUTH" + _ + r"+(?:[a-z0-9_-]+" + _ + r"+)?([!-~]{6,})"),
+         "Redis AUTH [username] password command", group=1, check=_pw_value_ok),
+    Rule("pgpass_line", "secret",
+         _r(r"[A-Za-z0-9.*_-]+:(?:\d{2,5}|\*):[A-Za-z0-9_*-]+:[A-Za-z0-9_*-]+:([^\s:]{4,})"),
+         "PostgreSQL docs 'The password file' (hostname:port:database:username:password)", group=1,
+         check=_pw_value_ok, needs_re=re.compile(r":(?:\d{2,5}|\*):")),
+    Rule("user_slash_pass", "secret",
+         _r(r"(?:login|creds?|credentials|account|账号|账户|帐号|用户名|用户)[^\n]{0,40}?[ :：]" + _
+            + r"*[A-Za-z0-9._@-]{2,32}" + _ + r"*(?:/|:)" + _ + r"*([!-~]{6,64})"),
+         "Tiers seed T3 rule 'Passwords': 'user / password' or 'user:password' after a login word", group=1,
+         check=_pw_value_ok),
+    Rule("quoted_secret_assignment", "secret",
+         _r(r"(?:secret|token|api[_-]?key|apikey|private[_-]?key|signing[_-]?key|secret[_-]?key|sessionid|"
+            r"session[_-]?id|session[_-]?token|cookie)[\w.-]{0,20}[\"']?" + _ + r"*[:=]" + _
+            + r"*[\"']([^\"'\s]{16,})[\"']"),
+         "a quoted high-entropy value under a secret key word (Django SECRET_KEY, session cookies)", group=1,
+         check=_keyed_random_ok, lower=True),
+    Rule("session_cookie", "secret",
+         _r(r"(?:sessionid|session_id|sessid|phpsessid|jsessionid|connect\.sid|_session)=([A-Za-z0-9%._-]{16,})"),
+         "RFC 6265 session cookies (a session id is a bearer credential)", group=1, check=_keyed_random_ok, lower=True),
     Rule("url_token_param", "secret",
          _r(r"[?&](?:access_token|token|api_key|apikey|key|secret|sign|signature|sig|auth)=([A-Za-z0-9_\-.%]{16,})"),
          "RFC 6750 s.2.3 (access token in a URI query); webhook keys", group=1, check=_keyed_random_ok),
@@ -787,12 +1017,34 @@ RULES_LIST: list[Rule] = [
             r"(?![0-9A-Za-z])"),
          "GB 11643-1999 citizen identification number (check digit ISO 7064 MOD 11-2, birth date); stdnum.cn.ric",
          check=_cn_ric_ok, numeric=True),
+    Rule("cn_resident_id_spaced", "government_id",
+         _r(r"(?<![0-9A-Za-z])[1-9]\d{5}[ \t-](?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])[ \t-]\d{3}[0-9Xx]"
+            r"(?![0-9A-Za-z])"),
+         "GB 11643-1999 citizen identification number written in groups (6-8-4)", check=_cn_ric_spaced_ok,
+         numeric=True),
+    Rule("ssn_with_cue", "government_id",
+         _r(r"(?:ssn|social security(?: number| no\.?| #)?)" + _ + r"*(?:is|:|#|是)?" + _
+            + r"*(\d{3}[ -]?\d{2}[ -]?\d{4})(?!\d)"),
+         "US Social Security Administration number after its name", group=1, lower=True, not_after=_LETTERS),
+    Rule("sg_nric", "government_id", _r(r"(?<![A-Za-z0-9])[STFGM]\d{7}[A-Z](?![A-Za-z0-9])"),
+         "Singapore ICA NRIC/FIN (check letter: weights 2,7,6,5,4,3,2)", check=_nric_ok),
+    Rule("tw_national_id", "government_id", _r(r"(?<![A-Za-z0-9])[A-Z][1289]\d{8}(?![A-Za-z0-9])"),
+         "Taiwan Ministry of the Interior national ID / ARC number (check digit mod 10)", check=_tw_id_ok),
+    Rule("hk_id", "government_id", _r(r"(?<![A-Za-z0-9])[A-Z]{1,2}\d{6}" + _ + r"?\(?[0-9A]\)?(?![A-Za-z0-9])"),
+         "Hong Kong Immigration Department HKID (check digit mod 11)", check=_hkid_ok),
+    Rule("uk_nino", "government_id",
+         _r(r"(?<![A-Za-z0-9])[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]" + _ + r"?\d{2}" + _ + r"?\d{2}" + _ + r"?\d{2}" + _
+            + r"?[A-D](?![A-Za-z0-9])"),
+         "HMRC National Insurance Manual NIM39110 (prefix rules, suffix A-D)", check=_nino_ok),
     Rule("iban", "bank_account",
          _r(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?" + _END),
          "ISO 13616 IBAN (MOD 97-10 check digits, country length); stdnum.iban", check=_iban_ok),
     Rule("payment_card", "payment_card",
-         _r(r"(?<![\d-])(?:\d{4}[ -]\d{4}[ -]\d{4}[ -]\d{1,7}|\d{4}[ -]\d{6}[ -]\d{4,5}|\d{13,19})(?![\d-])"),
-         "ISO/IEC 7812-1 (Luhn check, issuer identification number ranges and lengths)", check=_card_ok,
+         _r(r"(?<![\d-])(?:\d{4}([ /-])\d{4}\1\d{4}\1\d{4}(?:\1\d{1,3})?|\d{4}[ -]\d{4}[ -]\d{4}[ -]\d{1,7}|"
+            r"\d{4}[ -]\d{6}[ -]\d{4,5}|\d{13,19})(?![\d-])"),
+         "ISO/IEC 7812-1 (Luhn check, issuer identification number ranges and lengths); a checksum-valid card "
+         "is a card whatever words surround it (issue 9), documented test numbers in a test context excepted",
+         check=_card_any_ok,
          numeric=True),
     Rule("us_ssn", "government_id",
          _r(r"(?<![\d-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])"),
@@ -801,20 +1053,23 @@ RULES_LIST: list[Rule] = [
          "UIDAI Aadhaar (12 digits, Verhoeff check); stdnum.in_.aadhaar", check=_aadhaar_ok, numeric=True),
     Rule("id_document_number", "government_id",
          _r(r"(?:passport|护照|驾驶证|驾照|driver'?s licen[cs]e|social security|national id|身份证|"
-            r"residence permit|居住证|港澳通行证|台胞证|军官证|社保卡?)(?:" + _ + r"*(?:no\.?|number|num|#|号码|号|是|为))?"
-            + _ + r"*[:：#]?" + _ + r"*([a-z]{0,2}\d[a-z0-9-]{5,19})" + _END),
+            r"residence permit|居住证|港澳通行证|台胞证|军官证|社保卡?)(?:" + _ + r"*(?:no\.?|number|num|#|号码|号))?"
+            + _ + r"*(?:is|是|为)?" + _ + r"*[:：#]?" + _ + r"*([a-z]{0,2}\d[a-z0-9-]{5,19})" + _END),
          "ICAO Doc 9303 (passport numbers), MPS rules (CN passport E/G + 8 digits): a document number after its name",
          group=1, check=_digits_ok(6, 20), lower=True),
     Rule("bank_account_number", "bank_account",
          _r(r"(?:bank account|account (?:no\.?|number|#)|acct\.?" + _ + r"*(?:no\.?|#)|银行账[号户]|银行卡号?|"
-            r"账号|收款账户|账户号码?|routing number)[^\d\n]{0,12}(\d[\d -]{6,30}\d)"),
+            r"账号|收款账户|对公账户|账户号码?|routing number)[^\d\n]{0,12}(\d[\d -]{6,30}\d)"),
          "Tiers seed T3 rule 'Financial account numbers'", group=1, check=_digits_ok(8, 24), lower=True),
+    Rule("bank_digits", "bank_account", _r(r"(?<![\d.-])\d{8,25}(?![\d.-])"),
+         "Tiers seed T3 rule 'Financial account numbers': a digit run next to 开户行, routing, sort code, account",
+         check=_bank_digits_ok, numeric=True),
     # ---- contact data ----
     Rule("email", "email",
          _r(r"(?<![A-Za-z0-9_.+%-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
             r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}" + _END),
          "RFC 5322 addr-spec (common subset), RFC 5321 length limits; RFC 2606 reserved domains excluded",
-         check=_email_ok),
+         check=_email_ok, needs=("@",)),
     Rule("phone", "phone",
          _r(r"(?<![A-Za-z0-9_+./=#-])(?<!\d:)(?:\+|00)?\(?\d[\d \t().-]{5,20}\d(?![A-Za-z0-9_:/-]|-\d|\.[A-Za-z0-9])"),
          "ITU-T E.164 / libphonenumber metadata (phonenumbers.is_valid_number); MIIT numbering plan for CN mobiles",
@@ -828,16 +1083,37 @@ RULES_LIST: list[Rule] = [
     Rule("po_box", "address", _r(r"p\.?" + _ + r"?o\.?" + _ + r"?box" + _ + r"+\d+"),
          "USPS Publication 28 (PO Box)", lower=True, not_after=_WORDCH),
     Rule("apartment_unit", "address", _r(r"(?:apt|apartment|suite|flat)\.?" + _ + r"*#?\d+[a-z]?" + _END),
-         "USPS Publication 28 secondary unit designators", lower=True, not_after=_LETTERS),
+         "USPS Publication 28 secondary unit designators", lower=True, not_after=_LETTERS,
+         triggers=frozenset("apt apa sui fla".split())),
     Rule("street_address_zh", "address",
          _r(r"(?:路|街|大道|大街|巷|弄|胡同|里)" + _ + r"*\d{1,5}" + _ + r"*(?:号|號)(?!楼)"),
          "GB/T 23705-2009 address structure (road + door number)"),
     Rule("building_unit_zh", "address",
          _r(r"\d{1,5}" + _ + r"*(?:号楼|栋|幢|单元|室)(?:" + _ + r"*\d{1,5}" + _ + r"*(?:单元|室|号|房)?){0,2}"),
-         "GB/T 23705-2009 address structure (building, unit, room)"),
+         "GB/T 23705-2009 address structure (building, unit, room)", needs=("号楼", "栋", "幢", "单元", "室"),
+         lower=True, triggers=_DIGIT_HEADS),
     Rule("residence_zh", "address",
          _r(r"(?:住在|住址|家住|家在|地址[:：]|收货地址)[^\n，。,]{0,20}?" + _CJK + r"{1,10}(?:小区|花园|公寓|新村|家园|社区)"),
          "Tiers seed 'Home/work addresses': a named residential compound"),
+    Rule("gps_coordinates", "address",
+         _r(r"(?<![\d.])-?\d{1,2}\.\d{4,8}" + _ + r"*[,，/]" + _ + r"*-?\d{1,3}\.\d{4,8}(?![\d.])|"
+            r"lat(?:itude)?" + _ + r"*[:=]?" + _ + r"*-?\d{1,2}\.\d{3,8}[ \t,;]*(?:lon|lng|long(?:itude)?)" + _
+            + r"*[:=]?" + _ + r"*-?\d{1,3}\.\d{3,8}"),
+         "Tiers seed checklist 'nothing finer than city': GPS coordinates (WGS 84 decimal degrees) of a place",
+         check=lambda v, m, t: bool(re.search(r"(?i)gps|坐标|定位|位置|lat|location|coordinates|home|house|家|住",
+                                              _line_around(t, m.start(), m.end()))), needs=("gps", "坐标", "定位", "位置", "lat", "location", "coordinates", "home", "house", "家", "住"),
+         triggers=_DIGIT_HEADS | {"lat"}),
+    Rule("village_address_zh", "address",
+         _r(r"(?:村|组|镇|乡|屯|庄|队)" + _ + r"*[0-9一二三四五六七八九十]{1,3}" + _ + r"*(?:组|号|队)|"
+            + _CJK + r"{2,6}省" + _CJK + r"{2,6}市" + _CJK + r"{2,8}(?:区|县)"),
+         "GB/T 23705-2009 address structure (village group and number; province-city-district chain)", needs=("村", "组", "镇", "乡", "屯", "庄", "队", "省")),
+    Rule("hk_flat_address", "address",
+         _r(r"(?:Flat|Room|Unit|Rm)\.?" + _ + r"+[A-Z0-9]{1,4}," + _ + r"*\d{1,3}/F"),
+         "Hongkong Post addressing guide (Flat, floor /F, block)", needs=("/f",)),
+    Rule("street_address_de", "address",
+         _r(r"[A-Z][a-zäöüß]+(?:straße|strasse|str\.|allee|weg|platz|gasse|ring|damm|ufer)" + _ + r"+\d{1,4}[a-z]?"
+            + _END),
+         "Deutsche Post addressing (street + house number)", needs=("straße", "strasse", "str.", "allee", "weg ", "platz", "gasse", "ring ", "damm", "ufer")),
     # ---- local identity ----
     Rule("home_path_linux", "home_path", _r(r"/home/([A-Za-z0-9._-]{1,32})(?![A-Za-z0-9._-])"),
          "Filesystem Hierarchy Standard 3.0 s.3.8 (/home/<user>); privacy checklist 'no personal home paths'",
@@ -847,83 +1123,179 @@ RULES_LIST: list[Rule] = [
     Rule("home_path_windows", "home_path",
          _r(r":[\\/]{1,2}(?:users|documents and settings)[\\/]{1,2}([^\\/\s<>:\"|?*%]{1,64})"),
          "Microsoft docs 'User profile folder' (C:\\Users\\<user>)", group=1, check=_windows_home_ok, lower=True),
+    Rule("home_path_wsl_mnt", "home_path", _r(r"/mnt/[a-z]/Users/([^/\s<>:\"'`]{1,64})"),
+         "Microsoft WSL docs 'Working across file systems' (/mnt/c/Users/<user>)", group=1, check=_home_ok,
+         lower=False),
+    Rule("home_path_wsl_unc", "home_path",
+         _r(r"\\\\wsl(?:\$|\.localhost)\\[^\\\s]{1,40}\\home\\([^\\\s<>:\"|?*]{1,32})"),
+         "Microsoft WSL docs (\\\\wsl$\\<distro>\\home\\<user>)", group=1, check=_home_ok),
     # ---- routine ----
     Rule("clock_time_ampm", "schedule",
          _r(r"(?:1[0-2]|0?[1-9])(?::[0-5]\d)?" + _ + r"?(?:a\.m\.|p\.m\.|am|pm|o'?clock)(?![a-z])"),
-         "Tiers seed checklist: 'no fixed personal schedules (use relative: early morning, not 6am)'",
-         lower=True, not_after=_LETTERS + "0123456789_:."),
+         "Tiers seed checklist: 'no fixed personal schedules (use relative: early morning, not 6am)'; a "
+         "person's routine, not a system's (issue 9)",
+         lower=True, not_after=_LETTERS + "0123456789_:.", check=_personal_time_ok, needs_re=_PERSONAL_TIME,
+         triggers=_DIGIT_HEADS),
     Rule("clock_time_24h", "schedule", _r(r"(?:[01]?\d|2[0-3]):[0-5]\d(?![A-Za-z0-9_:.])"),
-         "Tiers seed checklist: fixed schedules; ISO 8601 timestamps excluded", check=_time24_ok,
-         not_after=_WORDCH + ":.-/+"),
+         "Tiers seed checklist: fixed schedules; ISO 8601 timestamps excluded; a person's routine only",
+         check=_time24_personal_ok, not_after=_WORDCH + ":.-/+", needs_re=_PERSONAL_TIME,
+         triggers=_DIGIT_HEADS),
     Rule("clock_time_zh", "schedule",
          _r(r"(?:早上|早晨|清晨|上午|中午|下午|傍晚|晚上|夜里|夜间|凌晨|半夜|每天|每晚|每早|每周[一二三四五六日天]?)"
             r"[^\n，。,；;]{0,6}?[0-9一二三四五六七八九十两]{1,3}" + _ + r"*(?:点|點|时)(?:半|一刻|[0-9一二三四五六七八九十]{1,3}分?)?"),
-         "Tiers seed checklist (zh): '没有固定个人作息'"),
+         "Tiers seed checklist (zh): '没有固定个人作息'", check=_personal_time_ok, needs_re=_PERSONAL_TIME),
+    Rule("weekly_routine_en", "schedule",
+         _r(r"every" + _ + r"+(?:other" + _ + r"+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday|"
+            r"weekend|morning|evening|night)s?(?:" + _ + r"+(?:morning|evening|night|afternoon))?|"
+            r"(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)" + _ + r"+(?:and" + _ + r"+\w+" + _
+            + r"+)?(?:morning|evening|night|afternoon)s?"),
+         "Tiers seed checklist: a person's fixed weekly routine", lower=True, not_after=_LETTERS,
+         check=_personal_time_ok, needs=("every", "days "),
+         triggers=frozenset("eve mon tue wed thu fri sat sun".split())),
+    Rule("weekly_routine_zh", "schedule",
+         _r(r"每(?:周|星期|礼拜)[一二三四五六日天、和及至到]{1,8}(?:的)?(?:早上|上午|中午|下午|傍晚|晚上|夜里|凌晨)?"),
+         "Tiers seed checklist (zh): '没有固定个人作息'", check=_personal_time_ok, needs=("每",)),
+    Rule("absence_en", "schedule",
+         _r(r"(?:alone at home|home alone|away from home|(?:house|apartment|flat|place) (?:is|will be) empty|"
+            r"nobody(?:'s| is)? (?:at )?home|no one(?:'s| is)? (?:at )?home|is empty while|we're away|we are away|"
+            r"i'm away|i am away|out of town from|(?:house|apartment|flat|home|place)[^\n.]{0,40}? is empty)"),
+         "Tiers seed checklist: when a home is empty or a person alone (a fixed schedule an intruder could use)",
+         lower=True, not_after=_LETTERS, needs=("home", "away", "empty", "town", "alone"),
+         triggers=frozenset("alo hom awa hou apa fla pla nob no we i out".split())),
+    Rule("absence_zh", "schedule",
+         _r(r"家里没人|家里空着|房子没人住|没人在家|家里就我|就我和孩子在家|就我一个人在家|独自在家|一个人在家|"
+            r"家中无人|全家(?:都)?(?:回|去|出)"),
+         "Tiers seed checklist (zh): 家中无人的时段"),
     # ---- names and handles ----
     Rule("self_name_en", "name",
          _r(r"(?:my name is|my name's|i am called|i'm called|call me|"
             r"(?:his|her|the user's|user's|my (?:wife|husband|partner|mother|father|boss)'s) name is|"
-            r"(?:full |real )?name:)" + _ + r"+([a-z]+(?:" + _ + r"+[a-z]+){0,2})"),
-         "Tiers seed checklist: 'no real names'", group=1, check=_name_en_ok, not_after=_LETTERS, lower=True),
+            r"(?:full|real|legal|birth) name(?: is|:)|name behind the account is|the (?:\w+'s) name is)" + _
+            + r"+([a-z]+(?:" + _ + r"+[a-z]+){0,2})"),
+         "Tiers seed checklist: 'no real names'", group=1, check=_name_en_ok, not_after=_LETTERS, lower=True, needs=("name", "call"),
+         triggers=frozenset("my i cal his her the use ful rea leg bir nam".split())),
+    Rule("relation_name_en", "name",
+         _r(r"(?:landlord|landlady|neighbou?r|colleague|co-?worker|boss|manager|wife|husband|girlfriend|"
+            r"boyfriend|partner|roommate|flatmate|tenant|client contact|client|customer|babysitter|nanny|tutor|"
+            r"doctor|therapist|lawyer|accountant|mother|father|mom|mum|dad|sister|brother|cousin|aunt|uncle|"
+            r"intern|contact person|signatory)(?:'s name is|,|:| is| named| called)?" + _
+            + r"+(?:(?:mr|mrs|ms|miss|dr)\.?" + _ + r"+)?([a-z]+(?:[ -][a-z]+){1,2})"),
+         "Tiers seed checklist: 'no real names' (a full name after a relation word; the check wants capitals "
+         "in the original text)", group=1, check=_en_full_name_ok, not_after=_LETTERS, lower=True, needs=("landlord", "landlady", "neighb", "colleague", "worker", "boss", "manager", "wife", "husband", "friend", "partner", "mate", "tenant", "client", "customer", "sitter", "nanny", "tutor", "doctor", "therapist", "lawyer", "accountant", "mother", "father", "mom", "mum", "dad", "sister", "brother", "cousin", "aunt", "uncle", "intern", "contact", "signatory"),
+         triggers=frozenset("lan nei col co cow bos man wif hus gir boy par roo fla ten cli cus bab nan tut doc the law acc mot fat mom mum dad sis bro cou aun unc int con sig".split())),
+    Rule("relation_name_zh", "name",
+         _r(r"(?:同事|房东(?:老太太|阿姨|大爷)?|老婆|老公|妻子|丈夫|爱人|客户|室友|邻居|领导|老板|上司|经理|男朋友|女朋友|"
+            r"对象|实习生|对接人|签字人|联系人|负责人|我妈妈?|我爸爸?|妈妈|爸爸|外婆|奶奶|爷爷|姥姥|外公|舅舅|阿姨|叔叔|"
+            r"表哥|表姐|表弟|表妹|堂哥|堂姐|同学|朋友|医生|律师|保姆|manager|colleague)" + _
+            + r"*(?:全名|名字|姓名)?(?:叫|是|为)?" + _ + r"*[:：]?" + _ + r"*(" + _CN_NAME + r")"),
+         "Tiers seed checklist (zh): '没有真实姓名' (surname + given name after a relation word)", group=1,
+         check=_cn_name_ok),
+    Rule("relation_name_zh_en", "name",
+         _r(r"(?:同事|房东|老婆|老公|客户|室友|邻居|领导|老板|对接人|联系人|负责人|实习生|同学|朋友)" + _
+            + r"*(?:叫|是)?" + _ + r"*([A-Z][a-z]+(?:" + _ + r"[A-Z][a-z]+){1,2})"),
+         "Tiers seed checklist (zh): '没有真实姓名' (a Latin-script full name after a relation word)", group=1,
+         check=_en_full_name_ok),
     Rule("self_name_zh", "name",
-         _r(r"(?:我叫|我名叫|我的名字(?:是|叫)|本人姓名|姓名" + _ + r"*[:：]|名字叫|真名(?:是|叫))" + _
-            + r"*(" + _CJK + r"{2,4}|[A-Z][a-z]+)"),
+         _r(r"(?:我叫|我名叫|我的名字(?:是|叫)|本人姓名|姓名" + _ + r"*[:：]|名字叫|名字是|全名(?:是|叫)?[:：]?|"
+            r"真名(?:是|叫))" + _ + r"*(" + _CJK + r"{2,4}|[A-Z][a-z]+)"),
          "Tiers seed checklist (zh): '没有真实姓名'", group=1, check=_name_ok),
     Rule("at_handle", "handle",
          _r(r"@([A-Za-z][A-Za-z0-9_.-]{1,29}|" + _CJK + r"[\u4e00-\u9fff\w]{1,14})"),
-         "Tiers seed checklist: 'no usernames or handles'", group=1, check=_handle_ok, not_after=_WORDCH + "@.+/-"),
+         "Tiers seed checklist: 'no usernames or handles' (with a platform word on the line: a team mention "
+         "is not a person)", group=1, check=_at_handle_ok, not_after=_WORDCH + "@.+/-"),
     Rule("account_handle", "handle",
          _r(r"(?:username|user name|login name|screen name|wechat(?: id)?|twitter|github|telegram|weibo|discord|"
             r"instagram|qq)" + _ + r"*(?:is |[:：])" + _ + r"*@?([a-z][a-z0-9_.-]{2,30})"),
          "Tiers seed checklist: 'no usernames or handles'", group=1, check=_not_placeholder, lower=True,
          not_after=_LETTERS),
+    Rule("platform_account_zh", "handle",
+         _r(r"(?:QQ|qq|微信|vx|VX|抖音|小红书|ins|Instagram|IG|GitHub|Github|github|B站|b站|bilibili|推特|Twitter|微博|"
+            r"支付宝|Telegram|TG|知乎|快手|领英|LinkedIn)" + _ + r"*(?:号码|号|账号|账户名|账户|帐号|用户名|ID|id|UID|uid)"
+            + _ + r"*(?:是|为|[:：])?" + _ + r"*@?([A-Za-z0-9_][A-Za-z0-9_.-]{3,38})"),
+         "Tiers seed checklist (zh): '没有用户名或 handle' (an account after a platform word)", group=1,
+         check=_handle_value_ok),
+    Rule("qq_number", "handle", _r(r"(?:QQ|qq|扣扣)(?:号码?)?" + _ + r"*(?:是|为|[:：])?" + _ + r"*([1-9]\d{4,11})(?!\d)"),
+         "Tencent QQ numbers (5-12 digits) after the platform word", group=1, not_after=_LETTERS),
     Rule("account_handle_zh", "handle",
-         _r(r"(?:用户名|昵称|微信号|微信|QQ号?)" + _ + r"*(?:是|为|[:：])" + _ + r"*@?([A-Za-z][A-Za-z0-9_.-]{2,30})"),
-         "Tiers seed checklist (zh): '没有用户名或 handle'", group=1, check=_not_placeholder),
+         _r(r"(?:用户名|昵称|微信号|微信|QQ号?|抖音号?|小红书号?)" + _ + r"*(?:是|为|[:：])?" + _
+            + r"*@?([A-Za-z][A-Za-z0-9_.-]{2,30})"),
+         "Tiers seed checklist (zh): '没有用户名或 handle'", group=1, check=_handle_value_ok),
+    Rule("search_my_account_zh", "handle", _r(r"(?:搜我的号|搜我|我的号)" + _ + r"*([A-Za-z0-9_][A-Za-z0-9_.-]{3,38})"),
+         "Tiers seed checklist (zh): '没有用户名或 handle'", group=1, check=_handle_value_ok),
+    Rule("profile_url", "handle",
+         _r(r"(?:linkedin\.com/in|instagram\.com|x\.com|twitter\.com|weibo\.com/u|space\.bilibili\.com|"
+            r"xiaohongshu\.com/user/profile|douyin\.com/user)/([A-Za-z0-9_.-]{3,60})"),
+         "Tiers seed checklist: 'no usernames or handles' (a personal profile URL)", group=1, lower=True,
+         check=_not_placeholder, needs=(".com/",)),
     # ---- sensitive topics (AANA memory-gate seed: approval before storing) ----
     *_topic("health_terms", "health",
-            r"diagnosed|diagnosis of|depression|depressed|antidepressants?|anxiety disorder|panic attacks?|bipolar|"
-            r"schizophreni[a-z]*|ptsd|adhd|autism|autistic|diabetes|diabetic|cancer|tumou?rs?|chemo(?:therapy)?|hiv|"
-            r"medications?|prescriptions?|prescribed|surgery|therapist|therapy|psychiatrists?|mental health|"
+            r"diagnosed with|(?:was|is|been|got|were|am|are) diagnosed|diagnosis of|depression|depressed|"
+            r"antidepressants?|anxiety disorder|anxiety|panic attacks?|bipolar|"
+            r"schizophreni[a-z]*|ptsd|adhd|ocd|autism|autistic|diabetes|diabetic|cancer|tumou?rs?|chemo(?:therapy)?|hiv|"
+            r"hepatitis|medications?|prescriptions?|prescribed|surgery|therapist|therapy|psychiatrists?|mental health|"
             r"mental illness|allerg(?:y|ic|ies)|asthma|hypertension|blood pressure|pregnan(?:t|cy)|miscarriage|"
             r"diseases?|illness|hospitali[sz]ed|medical records?|insulin|seizures?|epilepsy|migraines?|rehab|"
-            r"addiction|eating disorder|dementia|alzheimer'?s",
-            r"抑郁|焦虑症|双相|精神分裂|自闭症|多动症|糖尿病|癌|肿瘤|化疗|艾滋|确诊|诊断为|诊断出|病历|吃药|服药|药物|"
-            r"处方|手术|心理医生|心理咨询|精神科|高血压|过敏|哮喘|怀孕|流产|住院|病情|体检报告|失眠症|慢性病",
-            "AANA memory-gate seed: health (sensitivity class 'health')"),
+            r"addiction|eating disorder|dementia|alzheimer'?s|multiple sclerosis|parkinson'?s|stroke|"
+            r"heart attack|disabilit(?:y|ies)|wheelchair|hearing aids?|deaf|blind|crutches|"
+            r"ivf|infertility|metformin|sertraline|zoloft|prozac|lexapro|xanax|adderall|ritalin|lithium|statins?|"
+            r"insomnia|sleeping pills|on medication|sick leave|physical therapy|physiotherapy|dialysis|"
+            r"std|sti|herpes|overdose|suicid\w*|self-harm",
+            r"抑郁|焦虑|双相|精神分裂|自闭症|多动症|糖尿病|癌|肿瘤|化疗|艾滋|确诊|诊断为|诊断出|病历|吃药|服药|药物|"
+            r"处方|手术|心理医生|心理咨询|精神科|高血压|过敏|哮喘|怀孕|流产|住院|病情|体检报告|失眠|慢性病|"
+            r"残疾|残障|轮椅|听力|视力障碍|癫痫|心脏病|中风|脑梗|乙肝|甲亢|痛风|透析|肾病|抗抑郁|二甲双胍|他汀|"
+            r"佐匹克隆|安眠药|舍曲林|氟西汀|胰岛素|降压药|试管婴儿|不孕|病假|康复|复诊|ICU|重症|抑郁症|强迫症|"
+            r"阿尔茨海默|帕金森|自杀|自残|孕[0-9一二三四五六七八九十]+周|产检|坐月子",
+            "AANA memory-gate seed: health (sensitivity class 'health'); disability is a health fact here"),
     *_topic("legal_terms", "legal",
             r"divorc(?:e|ed|ing)|lawsuits?|sued|suing|attorneys?|lawyers?|custody|arrest(?:ed)?|criminal record|"
             r"convicted|conviction|probation|parole|indicted|indictment|subpoena|litigation|"
             r"court (?:case|date|hearing|order)|in court|restraining order|felony|misdemeanou?r|deport(?:ed|ation)|"
-            r"immigration status",
-            r"离婚|官司|起诉|被告|原告|律师|诉讼|判决|判刑|开庭|法院|被捕|拘留|犯罪记录|刑事|缓刑|假释|仲裁|传票|坐牢|服刑",
+            r"immigration status|dui|dwi|(?:went to|sent to|in|out of|from) jail|jailed|prison|police record|charged with|pleaded guilty|on bail|"
+            r"under investigation|visa overstay|overstayed",
+            r"离婚|官司|起诉|被告|原告|律师|诉讼|判决|判刑|开庭|法院|被捕|拘留|犯罪记录|刑事|缓刑|假释|仲裁|传票|坐牢|服刑|"
+            r"失信被执行人|被执行人|前科|盗窃|酒驾|醉驾|取保候审|立案|被抓|派出所|劳动仲裁|黑户|逾期居留",
             "AANA memory-gate seed: legal (sensitivity class 'legal')"),
     *_topic("financial_terms", "financial",
             r"salary|salaries|income|paycheck|net worth|debts?|(?:student|personal|car|home|payday|bank|a|my|his|her)"
             r" loans?|mortgage|credit score|credit report|bankrupt(?:cy)?|tax returns?|bank balance|overdraft|"
-            r"savings account|401\(k\)|pension",
-            r"工资|薪水|薪资|月薪|年薪|收入|存款|负债|欠款|欠了|贷款|房贷|车贷|网贷|信用分|征信|破产|理财|炒股|税单|个税|年终奖|债务",
+            r"savings account|401\(k\)|pension|owes?|owed|in debt|behind on (?:rent|payments)|defaulted|"
+            r"collections agency|debt collectors?|foreclosure|evicted|eviction|maxed out|garnish\w*|"
+            r"pay cut|laid off",
+            r"工资|薪水|薪资|月薪|年薪|收入|存款|负债|欠款|欠了|欠银行|欠债|贷款|房贷|车贷|网贷|信用分|征信|破产|理财|炒股|"
+            r"税单|个税|年终奖|债务|逾期|催收|亏了|亏损|赔了|借钱|还不上|套现|被裁|降薪",
             "AANA memory-gate seed: financial (sensitivity class 'financial')"),
     *_topic("biometric_terms", "biometric",
             r"face ?id|facial recognition|face scan|iris scan|retina(?:l)? scan|voice ?prints?|"
-            r"dna (?:test|sample|results?|data)|genetic (?:test|data)|biometric (?:data|scan|template|records?)|"
-            r"biometrics of|fingerprints?",
-            r"指纹|人脸识别|面部识别|刷脸|虹膜|声纹|基因检测|掌纹|生物识别信息",
-            "AANA memory-gate seed: biometric", check=_biometric_ok),
+            r"dna (?:test|sample|results?|data|paternity)|genetic (?:test|data|results?)|biometric (?:data|scan|template|records?)|"
+            r"biometrics of|fingerprints?|23andme|ancestrydna|brca[12]?|paternity test|face (?:geometry|embedding|"
+            r"template|print)|faceprint|palm ?print|gait",
+            r"指纹|人脸识别|面部识别|刷脸|虹膜|声纹|基因检测|掌纹|生物识别信息|亲子鉴定|人脸照片|人脸数据|人脸信息|特征值|"
+            r"特征向量|基因|DNA|静脉识别",
+            "AANA memory-gate seed: biometric", check=_biometric_topic_ok),
     *_topic("minor_terms", "minor",
             r"(?:my|our|his|her|their|the user's) (?:sons?|daughters?|kids?|child|children|baby|toddler|teen(?:ager)?s?"
-            r"|boy|girl)|kids'|(?:1[0-7]|[1-9])[- ]years?[- ]old|kindergarten|preschool|elementary school|"
-            r"middle school|underage|minors",
-            r"儿子|女儿|孩子|小孩|宝宝|未成年|幼儿园|小学|初中生|中学生|高中生",
+            r"|boy|girl|twins|niece|nephew)|kids'|(?:1[0-7]|[1-9])[- ]years?[- ]old|kindergarten|preschool|"
+            r"elementary school|elementary|primary school|middle school|daycare|nursery|underage|minors|"
+            r"(?:[1-9]|1[0-2])(?:st|nd|rd|th) grade|year [1-9] at|u1[0-8]",
+            r"儿子|女儿|孩子|小孩|宝宝|未成年|幼儿园|小学|初中生|中学生|高中生|侄子|侄女|外甥女?|闺女|"
+            r"[一二三四五六]年级|初[一二三]|高[一二三]|学而思|托班|中学",
             "AANA memory-gate seed: child/minor"),
-    Rule("minor_age_zh", "minor", _r(r"(?:1[0-7]|[1-9]|十[一二三四五六七]?|[一二三四五六七八九])岁"),
-         "AANA memory-gate seed: child/minor (an age under 18)", keep=True, not_after="0123456789一二三四五六七八九十"),
+    Rule("minor_age_zh", "minor", _r(r"(?:1[0-7]|[1-9]|十[一二三四五六七]?|[一二三四五六七八九])" + _ + r"*岁"),
+         "AANA memory-gate seed: child/minor (an age under 18)", keep=True, not_after="0123456789一二三四五六七八九十", needs=("岁",)),
+    Rule("minor_age_en", "minor",
+         _r(r"(?:[A-Z][a-z]+,?" + _ + r"+\((?:1[0-7]|[1-9])\)|[A-Z][a-z]+," + _ + r"+(?:1[0-7]|[1-9]),|\((?:[1-9])\)"
+            + _ + r"+(?:is|are|starts?))"),
+         "AANA memory-gate seed: child/minor (a name with an age under 18)", keep=True, needs_re=re.compile(r"\((?:1[0-7]|[1-9])\)|, (?:1[0-7]|[1-9]),")),
     *_topic("protected_terms", "protected",
             r"muslim|christian|jewish|buddhist|hindu|sikh|atheist|catholic|religious beliefs?|(?:my|his|her) religion|"
             r"gay|lesbian|bisexual|transgender|queer|lgbtq?\+?|sexual orientation|ethnicity|ethnic minority|"
-            r"disability|wheelchair|political (?:views|affiliation)|party member",
+            r"political (?:views|affiliation)|party member|republican|democrat|labou?r voter|tory|"
+            r"communist party|union organi[sz]er|union member|ramadan|kosher|halal|hijab|baptized|"
+            r"came out|coming out|roma|romani|refugee|asylum",
             r"宗教信仰|基督徒|基督教|穆斯林|伊斯兰|佛教|天主教|犹太|无神论|同性恋|双性恋|跨性别|性取向|少数民族|"
-            r"残疾|残障|党员|政治面貌|政治倾向",
+            r"党员|政治面貌|政治倾向|民主党派|民盟|九三学社|反对派|信佛|信教|受洗|开斋节|斋月|礼拜|出柜|喜欢男生|喜欢女生|"
+            r"维吾尔族|藏族|回族|蒙古族|壮族|彝族|苗族|满族|朝鲜族|哈萨克族|土家族|侗族|瑶族|白族|傣族|黎族|畲族|"
+            r"工会|上访|法轮",
             "AANA memory-gate seed: protected class"),
 ]
 
@@ -971,7 +1343,7 @@ def _overlaps(spans: list[tuple[int, int]], starts: list[int], start: int, end: 
     return False
 
 
-_NUMBER_RUN = re.compile(r"\d[\d \t().+-]{5,}\d")
+_NUMBER_RUN = re.compile(r"\d[\d \t().+/-]{5,}\d")
 
 
 def _numeric_regions(text: str) -> list[tuple[int, int]]:
@@ -1013,29 +1385,108 @@ our kid kin ele mid und min mus chr jew bud hin sik ath cat rel gay les bis tra 
 """.split()) | frozenset(str(i) for i in range(1, 18))
 
 
+def _alternatives(pattern: str) -> list[str]:
+    """The top-level ``|`` alternatives of a regex source."""
+    out, depth, current, i = [], 0, "", 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            current += pattern[i:i + 2]
+            i += 2
+            continue
+        depth += (ch == "(") - (ch == ")")
+        if ch == "|" and depth == 0:
+            out.append(current)
+            current = ""
+        else:
+            current += ch
+        i += 1
+    return out + [current]
+
+
+def _first_words(alternative: str) -> list[str]:
+    """The possible first words of a keyword alternative (one leading group expanded)."""
+    m = re.match(r"\(\?:([^()]*)\)(.*)", alternative)
+    heads = [a + m.group(2) for a in m.group(1).split("|")] if m else [alternative]
+    return [re.sub(r"[^a-z0-9].*", "", h) for h in heads]
+
+
+# Every keyword's first three letters, derived from the patterns themselves
+# so that a keyword added to a list can never be skipped by the trigger test.
+_TOPIC_EN_TRIGGERS = _TOPIC_EN_TRIGGERS | frozenset(
+    w[:3] for rule in _TOPIC_EN for alt in _alternatives(rule.pattern.pattern) for w in _first_words(alt) if w)
+
+
+#: Size of the stretches a text is cut into (at line breaks) so that a rule
+#: whose key words are absent from a stretch is not run over it.
+_CHUNK = 32_768
+
+
+def _chunks(text: str) -> list[tuple[int, int]]:
+    """``text`` cut at line breaks into stretches of about :data:`_CHUNK` characters (offsets)."""
+    out, start, n = [], 0, len(text)
+    while start < n:
+        end = text.find("\n", min(n, start + _CHUNK))
+        end = n if end < 0 else end + 1
+        out.append((start, end))
+        start = end
+    return out
+
+
 def _matches(text: str, low: str) -> Iterator[tuple[Rule, re.Match[str]]]:
-    """Yield (rule, match) for every rule, in table order (the topic keywords last)."""
+    """Yield (rule, match) for every rule, in table order (the topic keywords last).
+
+    No rule matches across a line break, so running a rule over each stretch
+    of :func:`_chunks` (``finditer`` with ``pos``/``endpos``: offsets stay
+    those of the whole text, and look-behinds still see the text before)
+    finds the same matches as one run over the text, while a rule with
+    ``needs`` skips the stretches that cannot hold a match.
+    """
     regions = _numeric_regions(text)
+    chunks = _chunks(text)
     for rule in RULES_LIST:
-        if rule.name in _TOPIC_EN_NAMES:
+        if rule.name in _TOPIC_EN_NAMES or rule.triggers:
             continue
         if rule.numeric:
             for rs, re_ in regions:
                 for m in rule.pattern.finditer(text, rs, re_):
                     yield rule, m
-        else:
-            for m in rule.pattern.finditer(low if rule.lower else text):
+            continue
+        subject = low if rule.lower else text
+        if not (rule.needs or rule.needs_re):
+            for m in rule.pattern.finditer(subject):
                 yield rule, m
+            continue
+        for a, b in chunks:
+            if any(low.find(word, a, b) >= 0 for word in rule.needs) or (
+                    rule.needs_re is not None and rule.needs_re.search(low, a, b)):
+                for m in rule.pattern.finditer(subject, a, b):
+                    yield rule, m
     # Trying the keyword alternation at every character costs more than
     # all other rules together; trying it only where a word starts with one
     # of the keywords' first three letters is 5x cheaper and finds the same.
     match_at = _TOPIC_EN_PATTERN.match
+    by_trigger = _TRIGGERED
     for token in _TOKEN.finditer(low):
-        word = token.group()
-        if word[:3] in _TOPIC_EN_TRIGGERS:
+        head = token.group()[:3]
+        if head in _TOPIC_EN_TRIGGERS:
             m = match_at(low, token.start())
             if m is not None:
                 yield _TOPIC_EN[int(m.lastgroup[1:])], _Sub(m, m.lastgroup)  # type: ignore[index]
+        rules = by_trigger.get(head)
+        if rules:
+            pos = token.start()
+            for rule in rules:
+                m = rule.pattern.match(low, pos)
+                if m is not None:
+                    yield rule, m
+
+
+#: first three letters of a word -> the word-led rules to try there (:attr:`Rule.triggers`).
+_TRIGGERED: dict[str, list[Rule]] = {}
+for _rule in RULES_LIST:
+    for _head in _rule.triggers:
+        _TRIGGERED.setdefault(_head, []).append(_rule)
 
 
 class _Sub:

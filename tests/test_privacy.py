@@ -95,7 +95,7 @@ POSITIVES = [
     ("name", "我叫李明"),
     ("name", "姓名：刘洋"),
     ("handle", "ping @dave_ops on slack"),
-    ("handle", "@dave_ops please check the deploy"),
+    ("handle", "follow @dave_ops on Twitter for the deploy notes"),
     ("handle", "微博 @小明同学"),
     ("handle", "username: marysmith42"),
     ("health", "diagnosed with diabetes"),

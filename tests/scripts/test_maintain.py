@@ -67,9 +67,9 @@ def test_audit_findings_go_to_the_next_bootstrap_note(tree, monkeypatch):
     doc = json.loads((tree / "memory" / ".state" / "bootstrap-note.json").read_text())
     assert doc["format"] == "cmm-bootstrap-note" and doc["version"] == 1
     line_no = note.read_text().splitlines().index(f"- Change: call the vendor on {mobile}") + 1
-    # The fixture's T2 note says "before 8am": a fixed schedule, which the checklist flags too.
-    assert doc["lines"] == [f"memory/daily/2026-11-29.md:{line_no}: phone (phone)",
-                            "memory/tier2-internal/weather_api-notes.md:1: schedule (clock_time_ampm)"]
+    # The fixture's T2 note says the API is slow "before 8am": a system's hours, not a
+    # person's routine, so the checklist does not flag it (privacy issue 9).
+    assert doc["lines"] == [f"memory/daily/2026-11-29.md:{line_no}: phone (phone)"]
     assert mobile not in json.dumps(doc) and "138" not in json.dumps(doc)   # never the matched text
     # Nothing changed since: the next run audits nothing and queues nothing new.
     (tree / "memory" / ".state" / "bootstrap-note.json").unlink()

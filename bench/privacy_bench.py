@@ -134,10 +134,11 @@ def print_set(result: dict, show: bool) -> None:
     print(f"{'category':<15} {'hit':>4} {'total':>5} {'recall':>7}")
     for cat, row in result["recall"].items():
         print(f"{cat:<15} {row['hit']:>4} {row['total']:>5} {row['recall']:>7.3f}")
-    print("per kind (label/kind: ok/total; for none rows ok = not flagged):")
-    for kind, row in result["kinds"].items():
-        mark = "" if row["ok"] == row["total"] else "  <"
-        print(f"  {kind:<50} {row['ok']:>3}/{row['total']:<3}{mark}")
+    short = {k: r for k, r in result["kinds"].items() if r["ok"] < r["total"]}
+    print(f"kinds: {len(result['kinds'])}, all rows right in {len(result['kinds']) - len(short)}; the others "
+          "(label/kind: ok/total; for none rows ok = not flagged):")
+    for kind, row in short.items():
+        print(f"  {kind:<50} {row['ok']:>3}/{row['total']:<3}")
     print(f"recall overall            {result['recall_overall']:.3f} (target >= 0.97)")
     print(f"recall secrets/IDs/cards  {result['recall_secrets_ids_cards']:.3f} (target >= 0.99)")
     print(f"recall sensitive topics   {result['recall_topics']:.3f} (target >= 0.90)")
@@ -150,6 +151,43 @@ def print_set(result: dict, show: bool) -> None:
             print("MISS", m["category"], m["kind"], m["found"], m["line"][:110])
         for m in result["false_positive_lines"]:
             print("FP  ", m["kind"], m["found"], m["line"][:110])
+
+
+def detect_secrets_eval(paths: list[Path], seed: int, lines: int = 5000) -> dict:
+    """Evaluate detect-secrets (Yelp) as a base for secrets, when it is installed.
+
+    Its default plugins (keyword, entropy and the vendor detectors) run on
+    each ``secret`` row of the sets (found = any secret reported on the
+    line) and on each benign row (false positive = any secret reported), and
+    on ``lines`` lines of the speed text to time it per line; the time is
+    extrapolated to 10 MB. detect-secrets is not a dependency of the bundle:
+    this only decides whether it could be one (privacy issue 9).
+    """
+    try:
+        from detect_secrets.core.scan import scan_line
+        from detect_secrets.settings import default_settings
+    except ImportError:
+        return {"installed": False}
+    rows = [row for path in paths for row in load_set(path)]
+    with default_settings():
+        secrets = [text for label, _, text in rows if label == "secret"]
+        benign = [text for label, _, text in rows if label == "none"]
+        hit = sum(1 for text in secrets if any(True for _ in scan_line(text)))
+        fp = sum(1 for text in benign if any(True for _ in scan_line(text)))
+        rng = random.Random(seed)
+        positives, plain = load(rng)
+        sample = [rng.choice(plain) for _ in range(lines)]
+        start = time.process_time()
+        for line in sample:
+            for _ in scan_line(line):
+                pass
+        per_line = (time.process_time() - start) / lines
+    avg_bytes = sum(len(x.encode("utf-8")) + 1 for x in sample) / lines
+    return {"installed": True, "secret_rows": len(secrets), "secret_recall": round(hit / len(secrets), 4)
+            if secrets else 1.0, "benign_rows": len(benign),
+            "benign_fp_rate": round(fp / len(benign), 4) if benign else 0.0,
+            "cpu_us_per_line": round(per_line * 1e6, 1),
+            "cpu_seconds_10mb": round(per_line * 10 * 1048576 / avg_bytes, 1)}
 
 
 def regression(rng: random.Random) -> dict:
@@ -258,9 +296,22 @@ def main() -> int:
                         help="an independent label<TAB>kind<TAB>text set (repeatable; default: "
                              "bench/privacy_corpus/independent-*.tsv)")
     parser.add_argument("--set-only", action="store_true", help="only the independent set(s): no corpus, no speed")
+    parser.add_argument("--detect-secrets", action="store_true",
+                        help="also evaluate detect-secrets (when installed) on the sets and for speed")
     args = parser.parse_args()
     sets = args.set if args.set is not None else sorted(CORPUS.glob("independent-*.tsv"))
     set_results = [measure_set(path) for path in sets]
+    if args.detect_secrets:
+        ds = detect_secrets_eval(sets, args.seed)
+        if args.json:
+            print(json.dumps({"detect_secrets": ds}, ensure_ascii=False, indent=2))
+        elif not ds["installed"]:
+            print("detect-secrets is not installed")
+        else:
+            print(f"detect-secrets (default plugins): secret recall {ds['secret_recall']:.3f} on {ds['secret_rows']} "
+                  f"rows, benign FP rate {ds['benign_fp_rate']:.4f} on {ds['benign_rows']} rows, "
+                  f"{ds['cpu_us_per_line']} us CPU per line = about {ds['cpu_seconds_10mb']} s CPU per 10 MB")
+        return 0
     if args.set_only:
         if args.json:
             print(json.dumps({"sets": set_results}, ensure_ascii=False, indent=2))

@@ -469,6 +469,13 @@ def _secret_value(value: str) -> str:
     return value.strip("'\"`“”‘’").rstrip(".,;:!?)）。，；").strip("'\"`“”‘’")
 
 
+def _user_pass_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """'user / password' after a login word, unless the "user" is a label (IBAN: FR76...)."""
+    label = re.search(r"(?i)(?:iban|swift|bic|id|uid|no|tel|phone|email|mail|url|host|ip)" + _ + r"*[:/]" + _ + r"*\S*$",
+                      text[m.start():m.start(1)])
+    return label is None and _pw_value_ok(value, m, text)
+
+
 def _pw_value_ok(value: str, m: re.Match[str], text: str) -> bool:
     """A password written after its key word: not a placeholder, not a word of prose.
 
@@ -508,6 +515,8 @@ def _keyed_random_ok(value: str, m: re.Match[str], text: str) -> bool:
         return False
     if "/" in v and re.search(r"\.[a-z]{2,4}$", v):
         return False  # an object key or a file path ("uploads/2024/06/7f3a9c.jpg")
+    if re.fullmatch(r"(?:[a-z]{2,}|\d{1,4})(?:[-_.](?:[a-z]{2,}|\d{1,4}))+", v, re.I):
+        return False  # a readable slug ("weather-skill-2026-05"), not key material
     return looks_random(v)
 
 
@@ -573,7 +582,7 @@ _SYSTEM_TIME = re.compile(
     r"(?i)cron|utc|gmt|\bcet\b|\bpst\b|\best\b|\bedt\b|asia/|europe/|america/|backup|备份|rotat|deploy|release|"
     r"\bbuild|\bjob|batch|\betl\b|\bci\b|nightly|sprint|stand-?up|站会|会议|meeting|review|freeze|冻结|灰度|发布|"
     r"上线|maintenance|维护|window|服务台|值班表|日报|周报|报表|自动|群里|server|服务器|集群|告警|report|\bsync|"
-    r"timer|systemd|pipeline|脚本|任务|跑|重启|restart|workflow|webhook|\bsla\b|on-?call|oncall|轮换|窗口|"
+    r"timer|systemd|pipeline|脚本|任务|跑(?!步)|重启|restart|workflow|webhook|\bsla\b|on-?call|oncall|轮换|窗口|"
     r"office hours|工作时间|营业|开放时间|opening hours|kick(?:s)? off|run(?:s)? at|"
     r"scheduled|\btz\b|timezone|时区|crontab|\d \* \*")
 #: Words that tie a time or an absence to a person's life (issue 9: "her
@@ -583,7 +592,7 @@ _PERSONAL_TIME = re.compile(
     r"mother|father|son|daughter|family|user|alone|home|house|apartment|flat|wakes?|sleeps?|gym|jog\w*|"
     r"picks? up|drops? off|school|nanny|babysitter|away)\b|"
     r"我|他|她|家里|家人|回家|出门|在家|孩子|老婆|老公|妈|爸|女儿|儿子|闺女|没人|跑步|接送|接孩子|夜班|保姆|"
-    r"遛狗|健身|起床|睡觉|上班|下班|外婆|外公|爷爷|奶奶|姥姥|姥爷|一个人|独自|leaves the house|gets home")
+    r"遛狗|健身|起床|睡觉|上班|下班|熬夜|加班|还在工作|闹钟|\balarm\b|外婆|外公|爷爷|奶奶|姥姥|姥爷|一个人|独自|leaves the house|gets home")
 
 
 def _personal_time_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -658,7 +667,7 @@ def _handle_value_ok(value: str, m: re.Match[str], text: str) -> bool:
     return bool(re.search(r"[\d_.-]", v)) or bool(re.search(r"[A-Z]", v[1:]))
 
 
-_AT_PLATFORM = re.compile(r"(?i)电报|联系人|slack|飞书|钉钉|企业微信|twitter|推特|\bx\.com|\bx\b|instagram|\bins\b|\big\b|telegram|\btg\b|tiktok|抖音|"
+_AT_PLATFORM = re.compile(r"(?i)电报|联系人|slack|github|gitlab|linkedin|reddit|youtube|twitch|discord|wechat|微信|\bqq\b|飞书|钉钉|企业微信|twitter|推特|\bx\.com|\bx\b|instagram|\bins\b|\big\b|telegram|\btg\b|tiktok|抖音|"
                           r"小红书|微博|weibo|mastodon|threads|bluesky|bilibili|b站|知乎|快手|follow|关注|私信|dm\b|"
                           r"handle|账号|账户")
 
@@ -887,7 +896,8 @@ RULES_LIST: list[Rule] = [
          lower=True, not_after=_LETTERS,
          triggers=frozenset("pas pw".split())),
     Rule("password_phrase", "secret",
-         _r(r"(?:password|passwd|passphrase|passcode|pass code|wi-?fi key|pass)(?:" + _ + r"+(?:for|of|to|on|at)" + _
+         _r(r"(?:password|passwd|passphrase|passcode|pass code|wi-?fi key|pass|passwort|mot de passe|contraseña|"
+            r"senha|パスワード|비밀번호)(?:" + _ + r"+(?:for|of|to|on|at)" + _
             + r"+[^\n:=]{1,40}?)?" + _ + r"*(?:" + _ + r"(?:is|was|is now|are|set to|changed to|reads)|:|=|是|为)" + _
             + r"*(\S{4,64})"),
          "Tiers seed T3 rule 'Passwords -> secret manager': an explicit 'password [for X] is Y'", group=1,
@@ -898,6 +908,12 @@ RULES_LIST: list[Rule] = [
          "Tiers seed T3 rule 'Passwords': key word, a space, then a password-like value",
          group=1, check=_pw_value_ok, lower=True, not_after=_LETTERS + "-_",
          triggers=frozenset("pas wi wif".split())),
+    Rule("pin_bare", "secret",
+         _r(r"(?:pin|pin code|pin number|passcode|unlock code|atm pin|(?:keypad|door|gate|alarm|garage|safe|disarm|"
+            r"lock|access|entry|building|lockbox) code)" + _ + r"+(\d{4,12}#?)(?![\w@/.:-])"),
+         "Tiers seed T3 rule 'Passwords': a PIN (digits) right after its key word", group=1, check=_pin_ok,
+         lower=True, not_after=_LETTERS,
+         triggers=frozenset("pin pas unl atm key doo gat ala gar saf dis loc acc ent bui".split())),
     Rule("pin_phrase", "secret",
          _r(r"(?:pin|pin code|pin number|passcode|unlock code|atm pin|(?:keypad|door|gate|alarm|garage|safe|disarm|"
             r"lock|access|entry|building|lockbox) code)"
@@ -908,7 +924,7 @@ RULES_LIST: list[Rule] = [
          triggers=frozenset("pin pas unl atm key doo gat ala gar saf dis loc acc ent bui".split())),
     Rule("password_phrase_zh", "secret",
          _r(r"(?:密码|口令|密碼|口令字|暗码|开锁码|门禁码|PIN码|pin码|PIN|登录密码|支付密码)" + _
-            + r"*(?:已?(?:改成|改为|设为|设成|换成|更新为|重置为|变成)了?|是|为|為)?" + _ + r"*[:=]?" + _
+            + r"*(?:已?(?:改成|改为|设为|设成|设置成|设置为|换成|更新为|重置为|变成)了?|是|为|為)?" + _ + r"*[:=]?" + _
             + r"*[\"'“‘]?([!-~]{4,64})"),
          "Tiers seed T3 rule (zh): '密码 -> 密钥管理器'; value right after the key word", group=1,
          check=_pin_ok),
@@ -965,6 +981,11 @@ RULES_LIST: list[Rule] = [
             + r"*[\"']?([a-z0-9+/=_\-.~]{16,})"),
          "high-entropy value under a secret-looking key word, any language (detect-secrets KeywordDetector + "
          "entropy idea)", group=1, check=_keyed_random_ok, lower=True),
+    Rule("keyed_phrase", "secret",
+         _r(r"(?:token|secret|api key|api token|access key|app key|key|密钥|秘钥|令牌)(?:" + _ + r"+(?:for|of|to|on)"
+            + _ + r"+[^\n:=]{1,40}?)?" + _ + r"+(?:is|was|is now|=|:)" + _ + r"*[\"'`]?([A-Za-z0-9+/=_\-.~]{16,})"),
+         "a high-entropy value after 'the token/key/secret [for X] is' (detect-secrets KeywordDetector idea)",
+         group=1, check=_keyed_random_ok, lower=True, not_after=_LETTERS),
     Rule("keyed_uuid", "secret",
          _r(r"(?:api[_-]?key|apikey|secret|token|密钥|秘钥|ark|volc\w*|火山\w*|方舟)[^\n:=]{0,30}?[\"']?" + _
             + r"*(?:[:=]|是|为|" + _ + r")" + _ + r"*[\"']?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"),
@@ -998,7 +1019,7 @@ RULES_LIST: list[Rule] = [
          _r(r"(?:login|creds?|credentials|account|账号|账户|帐号|用户名|用户)[^\n]{0,40}?[ :：]" + _
             + r"*[A-Za-z0-9._@-]{2,32}" + _ + r"*(?:/|:)" + _ + r"*([!-~]{6,64})"),
          "Tiers seed T3 rule 'Passwords': 'user / password' or 'user:password' after a login word", group=1,
-         check=_pw_value_ok),
+         check=_user_pass_ok),
     Rule("quoted_secret_assignment", "secret",
          _r(r"(?:secret|token|api[_-]?key|apikey|private[_-]?key|signing[_-]?key|secret[_-]?key|sessionid|"
             r"session[_-]?id|session[_-]?token|cookie)[\w.-]{0,20}[\"']?" + _ + r"*[:=]" + _
@@ -1121,8 +1142,10 @@ RULES_LIST: list[Rule] = [
     Rule("home_path_macos", "home_path", _r(r"/Users/([^/\s<>:\"'`]{1,64})"),
          "Apple File System Programming Guide (/Users/<user>)", group=1, check=_home_ok, not_after=_WORDCH + ".-"),
     Rule("home_path_windows", "home_path",
-         _r(r":[\\/]{1,2}(?:users|documents and settings)[\\/]{1,2}([^\\/\s<>:\"|?*%]{1,64})"),
-         "Microsoft docs 'User profile folder' (C:\\Users\\<user>)", group=1, check=_windows_home_ok, lower=True),
+         _r(r":[\\/]{1,2}(?:users|documents and settings)[\\/]{1,2}((?:[^\\/\s<>:\"|?*%]{1,32} ){1,3}"
+            r"[^\\/\s<>:\"|?*%]{1,32}(?=[\\/])|[^\\/\s<>:\"|?*%]{1,64})"),
+         "Microsoft docs 'User profile folder' (C:\\Users\\<user>; a name with spaces is one finding when a "
+         "separator follows it)", group=1, check=_windows_home_ok, lower=True),
     Rule("home_path_wsl_mnt", "home_path", _r(r"/mnt/[a-z]/Users/([^/\s<>:\"'`]{1,64})"),
          "Microsoft WSL docs 'Working across file systems' (/mnt/c/Users/<user>)", group=1, check=_home_ok,
          lower=False),

@@ -263,7 +263,10 @@ _ORDER_CONTEXT = re.compile(r"(?i)(?:(?<![a-z])(?:order|invoice|ticket|tracking|
 #: Numbers reserved for fiction and documentation: NANP 555-0100..0199 (ATIS
 #: INC guideline), Ofcom's drama ranges (07700 900xxx, 020 7946 0xxx, ...).
 _FICTIONAL_PHONE = re.compile(r"5550[1]\d\d$|^(?:44)?0?7700900\d{3}$|^(?:44)?0?207946[0]\d{3}$|^(?:44)?0?1134960\d{3}$")
-_DOC_CONTEXT = re.compile(r"(?i)example|sample|test|docs?\b|readme|reserved|fiction|placeholder|示例|保留|测试|文档|样例")
+_DOC_CONTEXT = re.compile(r"(?i)example|sample|test|docs?\b|readme|reserved|fiction|placeholder|e\.g\.|such as|like|"
+                          r"field|format|示例|保留|测试|文档|样例|例如|比如|格式|字段")
+#: Chinese numbers every developer uses as a placeholder (China Mobile's demo number and its twin).
+_PLACEHOLDER_PHONES = frozenset({"13800138000", "13900139000", "8613800138000"})
 _RANGE_CONTEXT = re.compile(r"(?i)ports?\b|端口|range|段|nodeport|放行|firewall|防火墙|udp|tcp")
 
 
@@ -340,7 +343,7 @@ def _phone_ok(value: str, m: re.Match[str], text: str) -> bool:
     if _ORDER_CONTEXT.search(before):
         return False
     line = _line_around(text, m.start(), m.end())
-    if _FICTIONAL_PHONE.search(digits) and _DOC_CONTEXT.search(line):
+    if (digits in _PLACEHOLDER_PHONES or _FICTIONAL_PHONE.search(digits)) and _DOC_CONTEXT.search(line):
         return False  # a documentation number in a line that says so
     if re.fullmatch(r"\d{4,5}-\d{4,5}", value.strip()) and _RANGE_CONTEXT.search(line):
         return False  # a port range (20000-20099), not a number
@@ -584,7 +587,7 @@ _SYSTEM_TIME = re.compile(
     r"上线|maintenance|维护|window|服务台|值班表|日报|周报|报表|自动|群里|server|服务器|集群|告警|report|\bsync|"
     r"timer|systemd|pipeline|脚本|任务|跑(?!步)|重启|restart|workflow|webhook|\bsla\b|on-?call|oncall|轮换|窗口|"
     r"office hours|工作时间|营业|开放时间|opening hours|kick(?:s)? off|run(?:s)? at|"
-    r"scheduled|\btz\b|timezone|时区|crontab|\d \* \*")
+    r"scheduled|\btz\b|timezone|时区|crontab|\d \* \*|周会|例会|组会|开会|评审|复盘|培训|团建|开发|版本")
 #: Words that tie a time or an absence to a person's life (issue 9: "her
 #: kids are alone at home every Tuesday evening").
 _PERSONAL_TIME = re.compile(
@@ -592,7 +595,7 @@ _PERSONAL_TIME = re.compile(
     r"mother|father|son|daughter|family|user|alone|home|house|apartment|flat|wakes?|sleeps?|gym|jog\w*|"
     r"picks? up|drops? off|school|nanny|babysitter|away)\b|"
     r"我|他|她|家里|家人|回家|出门|在家|孩子|老婆|老公|妈|爸|女儿|儿子|闺女|没人|跑步|接送|接孩子|夜班|保姆|"
-    r"遛狗|健身|起床|睡觉|上班|下班|熬夜|加班|还在工作|闹钟|\balarm\b|外婆|外公|爷爷|奶奶|姥姥|姥爷|一个人|独自|leaves the house|gets home")
+    r"遛狗|健身|起床|睡觉|上班|下班|老人|老太太|老爷子|岳母|婆婆|公公|岳父|出差|熬夜|加班|还在工作|闹钟|\balarm\b|外婆|外公|爷爷|奶奶|姥姥|姥爷|一个人|独自|leaves the house|gets home")
 
 
 def _personal_time_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -614,7 +617,8 @@ _TECH_SENSE = re.compile(
     r"kaggle|\bauc\b|classifier|分类|deadlock|scheduler|bluetooth|\bble\b|gatt|profile|protocol|prompt|dialog|"
     r"权限|水印|\bpdf\b|compliance|合规|checklist|gdpr|hipaa|个人信息保护法|条款|\benum\b|枚举|"
     r"下拉|placeholder|mock|fixture|unit test|单测|\bpr\b|commit|tech(?:nical)? debt|key custody|major surgery|"
-    r"pregnant pause|canary|rollout|feature|功能|需求文档|process|进程|\bpods?\b|kubectl|orphan")
+    r"pregnant pause|canary|rollout|feature|功能|需求文档|process|进程|\bpods?\b|kubectl|orphan|\bbands?\b|"
+    r"\bpolicy|政策|制度|体系|statistics|统计")
 
 
 def _topic_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -1186,7 +1190,7 @@ RULES_LIST: list[Rule] = [
          lower=True, not_after=_LETTERS, needs=("home", "away", "empty", "town", "alone"),
          triggers=frozenset("alo hom awa hou apa fla pla nob no we i out".split())),
     Rule("absence_zh", "schedule",
-         _r(r"家里没人|家里空着|房子没人住|没人在家|家里就我|就我和孩子在家|就我一个人在家|独自在家|一个人在家|"
+         _r(r"家里没人|家里空着|房子没人住|没人在家|家里就我|家里只有|就我和孩子在家|就我一个人在家|独自在家|一个人在家|"
             r"家中无人|全家(?:都)?(?:回|去|出)"),
          "Tiers seed checklist (zh): 家中无人的时段"),
     # ---- names and handles ----
@@ -1209,6 +1213,7 @@ RULES_LIST: list[Rule] = [
     Rule("relation_name_zh", "name",
          _r(r"(?:同事|房东(?:老太太|阿姨|大爷)?|老婆|老公|妻子|丈夫|爱人|客户|室友|邻居|领导|老板|上司|经理|男朋友|女朋友|"
             r"对象|实习生|对接人|签字人|联系人|负责人|我妈妈?|我爸爸?|妈妈|爸爸|外婆|奶奶|爷爷|姥姥|外公|舅舅|阿姨|叔叔|"
+            r"岳母|岳父|婆婆|公公|丈母娘|老丈人|嫂子|弟媳|姐夫|妹夫|女婿|儿媳|"
             r"表哥|表姐|表弟|表妹|堂哥|堂姐|同学|朋友|医生|律师|保姆|manager|colleague)" + _
             + r"*(?:全名|名字|姓名)?(?:叫|是|为)?" + _ + r"*[:：]?" + _ + r"*(" + _CN_NAME + r")"),
          "Tiers seed checklist (zh): '没有真实姓名' (surname + given name after a relation word)", group=1,
@@ -1233,7 +1238,7 @@ RULES_LIST: list[Rule] = [
          not_after=_LETTERS),
     Rule("platform_account_zh", "handle",
          _r(r"(?:QQ|qq|微信|vx|VX|抖音|小红书|ins|Instagram|IG|GitHub|Github|github|B站|b站|bilibili|推特|Twitter|微博|"
-            r"支付宝|Telegram|TG|知乎|快手|领英|LinkedIn)" + _ + r"*(?:号码|号|账号|账户名|账户|帐号|用户名|ID|id|UID|uid)"
+            r"支付宝|Telegram|TG|知乎|快手|领英|LinkedIn)" + _ + r"*(?:UP主|主播|博主)?" + _ + r"*(?:号码|号|账号|账户名|账户|帐号|用户名|ID|id|UID|uid)"
             + _ + r"*(?:是|为|[:：])?" + _ + r"*@?([A-Za-z0-9_][A-Za-z0-9_.-]{3,38})"),
          "Tiers seed checklist (zh): '没有用户名或 handle' (an account after a platform word)", group=1,
          check=_handle_value_ok),
@@ -1267,7 +1272,7 @@ RULES_LIST: list[Rule] = [
             r"处方|手术|心理医生|心理咨询|精神科|高血压|过敏|哮喘|怀孕|流产|住院|病情|体检报告|失眠|慢性病|"
             r"残疾|残障|轮椅|听力|视力障碍|癫痫|心脏病|中风|脑梗|乙肝|甲亢|痛风|透析|肾病|抗抑郁|二甲双胍|他汀|"
             r"佐匹克隆|安眠药|舍曲林|氟西汀|胰岛素|降压药|试管婴儿|不孕|病假|康复|复诊|ICU|重症|抑郁症|强迫症|"
-            r"阿尔茨海默|帕金森|自杀|自残|孕[0-9一二三四五六七八九十]+周|产检|坐月子",
+            r"阿尔茨海默|帕金森|自杀|自残|心脏|支架|搭桥|心梗|孕[0-9一二三四五六七八九十]+周|产检|坐月子",
             "AANA memory-gate seed: health (sensitivity class 'health'); disability is a health fact here"),
     *_topic("legal_terms", "legal",
             r"divorc(?:e|ed|ing)|lawsuits?|sued|suing|attorneys?|lawyers?|custody|arrest(?:ed)?|criminal record|"

@@ -618,12 +618,21 @@ _TECH_SENSE = re.compile(
     r"权限|水印|\bpdf\b|compliance|合规|checklist|gdpr|hipaa|个人信息保护法|条款|\benum\b|枚举|"
     r"下拉|placeholder|mock|fixture|unit test|单测|\bpr\b|commit|tech(?:nical)? debt|key custody|major surgery|"
     r"pregnant pause|canary|rollout|feature|功能|需求文档|process|进程|\bpods?\b|kubectl|orphan|\bbands?\b|"
-    r"\bpolicy|政策|制度|体系|statistics|统计")
+    r"\bpolicy|政策|制度|体系|statistics|统计|系统|接口|模板|模式|登录|节点|兼容|降级|超时|文档|压测|wiki|android|"
+    r"\bios\b|改版|页面|上线|\bsystem|\bservice|服务|算法|识别率|准确率|\bsdk|组件|控件|插件|渲染|dashboard|"
+    r"driver|arm64|x86|阈值|prototype|原型|看板|仪表盘|swiftui|kotlin|\breact\b|golang|\bapi\b|repo|仓库|代码")
+#: Words that tie a line to a person ("my", "她", "老婆"): a sensitive word on such a
+#: line is about that person even when a system is named too ("录进门禁系统").
+_OWNER = re.compile(r"(?i)\b(?:my|her|his|our|their) (?:wife|husband|partner|son|daughter|kids?|child|mom|mum|dad|"
+                    r"mother|father|sister|brother|family|grandma|grandpa|parents)\b|老婆|老公|妈妈|我妈|我爸|爸妈|儿子|"
+                    r"女儿|闺女|孩子(?!节点)|家人|爷爷|奶奶|外婆|外公|员工|我的(?:指纹|人脸|脸|声纹|虹膜|基因|病|体检|诊断|药)|"
+                    r"\bmy (?:own )?(?:fingerprints?|face|dna|voice|iris|diagnosis|medication|therapist|doctor)\b")
 
 
 def _topic_ok(value: str, m: re.Match[str], text: str) -> bool:
-    """A sensitive-topic keyword in a personal sense: no technical sense on its line."""
-    return not _TECH_SENSE.search(_line_around(text, m.start(), m.end()))
+    """A sensitive-topic keyword in a personal sense: no technical sense on its line, or a person named on it."""
+    line = _line_around(text, m.start(), m.end())
+    return not _TECH_SENSE.search(line) or bool(_OWNER.search(line))
 
 
 def _biometric_topic_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -1115,7 +1124,8 @@ RULES_LIST: list[Rule] = [
          "GB/T 23705-2009 address structure (road + door number)"),
     Rule("building_unit_zh", "address",
          _r(r"\d{1,5}" + _ + r"*(?:号楼|栋|幢|单元|室)(?:" + _ + r"*\d{1,5}" + _ + r"*(?:单元|室|号|房)?){0,2}"),
-         "GB/T 23705-2009 address structure (building, unit, room)", needs=("号楼", "栋", "幢", "单元", "室"),
+         "GB/T 23705-2009 address structure (building, unit, room)",
+         check=lambda v, m, t: not re.match(r"[ \t]*(?:测试|test)", t[m.end():m.end() + 6]), needs=("号楼", "栋", "幢", "单元", "室"),
          lower=True, triggers=_DIGIT_HEADS),
     Rule("residence_zh", "address",
          _r(r"(?:住在|住址|家住|家在|地址[:：]|收货地址)[^\n，。,]{0,20}?" + _CJK + r"{1,10}(?:小区|花园|公寓|新村|家园|社区)"),

@@ -89,6 +89,7 @@ APPROVAL = [
     ("she is a practising Muslim", "protected", TOPIC),
     ("he was arrested for DUI last month", "legal", TOPIC),
     ("my sister owes $40k on credit cards", "financial", TOPIC),
+    ("把我老婆的人脸照片录进门禁系统了", "biometric", TOPIC),
 ]
 
 #: Benign lines: no finding and no notice.
@@ -113,6 +114,9 @@ STORED = [
     "表单字段：婚姻状况、学历",
     "mail user@example.com for the demo",
     "kill the child process and restart",
+    "人脸识别接口超时，先降级",
+    "孩子节点的渲染顺序不对",
+    "第 2 单元测试失败",
 ]
 
 

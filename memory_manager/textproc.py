@@ -37,6 +37,9 @@ TOKENIZER_VERSION = 2
 # Han (CJK unified + extension A + compatibility), kana, Hangul syllables.
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af"
 _RUN = re.compile(rf"([{_CJK}]+)|([^\W_{_CJK}]+(?:'[^\W_{_CJK}]+)*)")
+#: The same runs without groups, so ``findall`` returns them as strings (tokenising in C).
+_RUNS = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+(?:'[^\W_{_CJK}]+)*")
+_CJK_RUN = re.compile(rf"[{_CJK}]")
 
 #: English stop words: the Snowball English list, minus negations and a few
 #: words that change a note's meaning ("not", "no", "against").
@@ -86,6 +89,31 @@ def _cjk_terms(run: str) -> list[str]:
     return out
 
 
+#: Terms of each run (a CJK run or a word) seen so far: the same words recur across a
+#: memory, so a cold index build tokenises each distinct run once (issue 13: the
+#: tokenizer was 40 % of a build). Cleared when it grows past :data:`_RUN_CACHE_MAX`.
+_RUN_CACHE: dict[str, tuple[str, ...]] = {}
+_RUN_CACHE_MAX = 200_000
+
+
+def _run_terms(run: str) -> tuple[str, ...]:
+    """Terms of one run of :data:`_RUNS` (a CJK run or a word), cached in :data:`_RUN_CACHE`."""
+    if _CJK_RUN.match(run):
+        terms = tuple(_cjk_terms(run))
+    else:
+        word = run[:-2] if run.endswith("'s") else run
+        out = []
+        for part in word.split("'"):
+            if not part or part in STOP_WORDS:
+                continue
+            out.append(_stem(part) if part.isascii() and part.isalpha() else part)
+        terms = tuple(out)
+    if len(_RUN_CACHE) >= _RUN_CACHE_MAX:
+        _RUN_CACHE.clear()
+    _RUN_CACHE[run] = terms
+    return terms
+
+
 def tokens(text: str) -> list[str]:
     """Return the ranking terms of ``text`` in order (duplicates kept).
 
@@ -95,18 +123,11 @@ def tokens(text: str) -> list[str]:
     Returns a list of strings made only of letters, digits and CJK
     characters (safe to join with spaces for SQLite FTS5's ``unicode61``).
     """
+    get = _RUN_CACHE.get
     out: list[str] = []
-    for match in _RUN.finditer(normalise(text)):
-        cjk, word = match.groups()
-        if cjk:
-            out.extend(_cjk_terms(cjk))
-            continue
-        if word.endswith("'s"):
-            word = word[:-2]
-        for part in word.split("'"):
-            if not part or part in STOP_WORDS:
-                continue
-            out.append(_stem(part) if part.isascii() and part.isalpha() else part)
+    for run in _RUNS.findall(normalise(text)):
+        terms = get(run)
+        out.extend(terms if terms is not None else _run_terms(run))
     return out
 
 

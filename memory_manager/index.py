@@ -117,24 +117,31 @@ def _parse_batch(batch: list[tuple[str, str, bytes]]) -> list[tuple]:
 PARALLEL_MIN_FILES = 400
 
 
-def _parse_all(to_parse: list[tuple[str, str, int, int, bytes]]) -> list[tuple]:
-    """:func:`parse_source` for every file, in worker processes when it pays; same order."""
+def _parse_all(to_parse: list[tuple[str, str, int, int, bytes]]):
+    """Yield :func:`parse_source` for every file, in order; in worker processes when it pays.
+
+    A generator, so rows are stored as they come and a cold build never holds every
+    parsed file at once.
+    """
     jobs = [(rel, kind, data) for rel, kind, _, _, data in to_parse]
     workers = min(4, os.cpu_count() or 1)
-    if len(jobs) < PARALLEL_MIN_FILES or workers < 2:
-        return _parse_batch(jobs)
-    try:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
+    pool = None
+    if len(jobs) >= PARALLEL_MIN_FILES and workers > 1:
+        try:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
 
-        ctx = multiprocessing.get_context("fork")
-        size = max(1, len(jobs) // (workers * 4))
-        batches = [jobs[i:i + size] for i in range(0, len(jobs), size)]
-        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            return [r for part in pool.map(_parse_batch, batches) for r in part]
-    except (OSError, ValueError, RuntimeError, ImportError):
-        # No fork here (or no processes allowed): parse in this process, same result.
-        return _parse_batch(jobs)
+            pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
+        except (OSError, ValueError, RuntimeError, ImportError):
+            pool = None  # no fork here (or no processes allowed): parse in this process, same result
+    if pool is None:
+        for job in jobs:
+            yield parse_source(*job)
+        return
+    size = max(1, min(64, len(jobs) // (workers * 4)))
+    with pool:
+        for part in pool.map(_parse_batch, [jobs[i:i + size] for i in range(0, len(jobs), size)]):
+            yield from part
 
 
 class RecallIndex:

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from . import tree
-from .errors import MemoryManagerError, UnreadableFileError, WorkspaceError
+from .errors import MalformedKeyError, MemoryManagerError, UnreadableFileError, WorkspaceError
 from .fsio import read_text
 from .privacy import POSSIBLE, TOPIC_CATEGORIES, scan
 
@@ -325,6 +325,8 @@ def _audit_t2(ws: Path, cfg: dict[str, Any], report: AuditReport, only: set[Path
                                              "no 'expires' date"))
         try:
             plaintext = decrypt(entry, cfg)
+        except MalformedKeyError:
+            raise  # fail closed: the audit must not report "clean" on a broken key
         except MemoryManagerError as exc:
             report.unreadable.append({"file": rel, "reason": f"{exc.kind}: {exc}" if str(exc) else exc.kind})
             continue

@@ -50,7 +50,7 @@ from typing import Any, Callable
 
 from . import auditlog, backups, entries, markdown, privacy, tiers, tree
 from .clock import month_of, now, parse_day, today
-from .errors import KeyUnavailableError, MemoryManagerError
+from .errors import KeyUnavailableError, MalformedKeyError, MemoryManagerError
 from . import fsio
 from .fsio import atomic_write, atomic_write_text, read_text, sha256_bytes, workspace_lock
 from .gate import redacted_summary
@@ -294,6 +294,8 @@ def _plain(run: _Run, entry: tiers.T2Entry) -> str | None:
         return tiers.decrypt_entry(entry, run.cfg)
     except KeyUnavailableError:
         return None
+    except MalformedKeyError:
+        raise  # a broken key is the user's to fix, never a reason to clean up blind
     except MemoryManagerError as exc:
         run.report.problems.append(f"{run.rel(entry.path)}: cannot decrypt ({exc})")
         return None

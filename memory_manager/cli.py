@@ -5,12 +5,25 @@ It provides the options every script shares (``--workspace``, ``--json``,
 one-line messages and exit codes (0 success, 1 domain error or findings,
 2 usage or bad input), and prints results: one JSON document on stdout with
 ``--json``, rich output otherwise, diagnostics on stderr.
+
+The top-level guard (:func:`run` and :func:`handle_errors`) is the error
+contract of every script: whatever goes wrong, the user gets one line on
+stderr (or one ``{"error", "kind"}`` JSON document under ``--json``) and an
+exit code, never a traceback. An error nobody expected (a bug) exits 1 with
+kind ``internal``; ``--debug`` (or ``MEMORY_MANAGER_DEBUG=1``) prints the
+traceback too. JSON is written with ``allow_nan=False``: ``NaN`` is not JSON
+(RFC 8259 section 6), so a non-finite number is an error, not a broken
+document. Python warnings (a key file others can read) print as
+``warning: ...`` lines on stderr.
 """
 from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
+import traceback
+import warnings
 from pathlib import Path
 from typing import Any, Callable
 
@@ -24,9 +37,20 @@ from .workspace import Workspace
 stdout = Console(soft_wrap=True, highlight=False)
 stderr = Console(stderr=True, soft_wrap=True, highlight=False)
 
+#: Set by ``--debug`` (stripped from argv by :func:`run`) or ``MEMORY_MANAGER_DEBUG=1``.
+DEBUG = os.environ.get("MEMORY_MANAGER_DEBUG", "") not in ("", "0")
+#: Whether the running command was given ``--json`` (set by :func:`run` and :func:`handle_errors`).
+_AS_JSON = False
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # noqa: ANN001
+    stderr.print(f"warning: {message}", markup=False)
+
 
 def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """Add ``--workspace``, ``--json``, ``--verbose`` and ``--version`` to a command."""
+    func = click.option("--debug", is_flag=True, expose_value=False, is_eager=True, callback=_set_debug,
+                        help="On an unexpected error, print the traceback too.")(func)
     func = click.option("--verbose", "-v", is_flag=True, help="Say which rule chose the workspace, and more.")(func)
     func = click.option("json_", "--json", is_flag=True, help="Print exactly one JSON document on stdout.")(func)
     func = click.option("--workspace", "-w", type=click.Path(file_okay=True, dir_okay=True, path_type=Path),
@@ -35,14 +59,29 @@ def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return func
 
 
+def _set_debug(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    global DEBUG
+    if value:
+        DEBUG = True
+
+
 def emit_json(doc: Any) -> None:
-    """Write one JSON document to stdout."""
-    sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2, default=str) + "\n")
+    """Write one JSON document to stdout (``allow_nan=False``: NaN is not JSON).
+
+    Raises:
+        ValueError: ``doc`` holds NaN or an infinity (nothing is written).
+    """
+    text = json.dumps(doc, ensure_ascii=False, indent=2, default=str, allow_nan=False)
+    sys.stdout.write(text + "\n")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split()) or "error"
 
 
 def fail(exc: MemoryManagerError, as_json: bool) -> None:
     """Report ``exc`` and exit with its code (JSON document on stdout with --json)."""
-    message = str(exc) or exc.__class__.__name__
+    message = _one_line(str(exc) or exc.__class__.__name__)
     if as_json:
         emit_json({"error": message, "kind": exc.kind})
     else:
@@ -50,27 +89,52 @@ def fail(exc: MemoryManagerError, as_json: bool) -> None:
     sys.exit(exc.exit_code)
 
 
+def _os_error(exc: OSError) -> MemoryManagerError:
+    """A file-system refusal as a domain error (exit 1): full disk, file-size limit, EIO."""
+    where = f"{exc.filename}: " if exc.filename else ""
+    err = MemoryManagerError(f"{where}{exc.strerror or exc}")
+    err.kind = "os_error"
+    return err
+
+
+def unexpected(exc: BaseException, as_json: bool) -> None:
+    """Report an error nobody planned for (a bug): one line, exit 1; traceback with --debug."""
+    if DEBUG:
+        traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.stderr)
+    if isinstance(exc, RecursionError):
+        message = "input nested too deeply to process"
+    else:
+        message = f"unexpected {exc.__class__.__name__}: {exc}" if str(exc) else f"unexpected {exc.__class__.__name__}"
+    hint = "" if DEBUG else " (run with --debug for the traceback)"
+    err = MemoryManagerError(_one_line(message) + hint)
+    err.kind = "internal"
+    fail(err, as_json)
+
+
 def handle_errors(func: Callable[..., Any]) -> Callable[..., Any]:
     """Turn typed errors into exit codes; the wrapped command returns its exit code."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        global _AS_JSON
         as_json = bool(kwargs.get("json_"))
+        _AS_JSON = _AS_JSON or as_json
         try:
             code = func(*args, **kwargs)
         except MemoryManagerError as exc:
             fail(exc, as_json)
         except OSError as exc:
-            # The file system said no somewhere we did not expect (a symlink loop, a
-            # vanished folder, EIO): one line and exit 1, never a traceback. Whatever
-            # was being written was written atomically, so nothing is half-done.
-            where = f"{exc.filename}: " if exc.filename else ""
-            err = MemoryManagerError(f"{where}{exc.strerror or exc}")
-            err.kind = "os_error"
-            fail(err, as_json)
+            # The file system said no somewhere we did not expect (a full disk, a
+            # file-size limit, a symlink loop, EIO): one line and exit 1, never a
+            # traceback. Whatever was being written was written atomically.
+            fail(_os_error(exc), as_json)
         except KeyboardInterrupt:
             stderr.print("interrupted")
             sys.exit(130)
+        except (click.ClickException, click.exceptions.Abort, click.exceptions.Exit):
+            raise  # run() maps these
+        except Exception as exc:  # noqa: BLE001 - the top-level guard: never a traceback
+            unexpected(exc, as_json)
         sys.exit(code or 0)
 
     return wrapper
@@ -94,12 +158,35 @@ def open_workspace(workspace: Path | None, verbose: bool = False, **how: Any) ->
     return opened
 
 
+def _strip_debug(argv: list[str]) -> list[str]:
+    """Remove ``--debug`` (before a ``--``) from ``argv`` and switch DEBUG on when present."""
+    global DEBUG
+    out: list[str] = []
+    for n, arg in enumerate(argv):
+        if arg == "--":
+            return out + argv[n:]
+        if arg == "--debug":
+            DEBUG = True
+            continue
+        out.append(arg)
+    return out
+
+
 def run(command: click.Command) -> None:
-    """Run a click command with usage errors mapped to exit 2 (one line on stderr)."""
+    """Run a click command behind the top-level guard (module docstring).
+
+    Usage errors exit 2 (one line on stderr, or a JSON document under
+    ``--json``); typed errors exit with their code; anything else exits 1
+    with one line (:func:`unexpected`).
+    """
+    global _AS_JSON
+    warnings.showwarning = _show_warning
+    args = _strip_debug(sys.argv[1:])
+    _AS_JSON = "--json" in args
     try:
-        command.main(standalone_mode=False)
+        command.main(args=args, standalone_mode=False)
     except click.UsageError as exc:
-        as_json = "--json" in sys.argv[1:]
+        as_json = _AS_JSON
         if as_json:
             emit_json({"error": exc.format_message(), "kind": "usage"})
         else:
@@ -111,5 +198,17 @@ def run(command: click.Command) -> None:
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.ClickException as exc:
-        stderr.print(f"error: {exc.format_message()}", markup=False)
+        if _AS_JSON:
+            emit_json({"error": _one_line(exc.format_message()), "kind": "usage"})
+        else:
+            stderr.print(f"error: {exc.format_message()}", markup=False)
         sys.exit(exc.exit_code)
+    except MemoryManagerError as exc:  # raised outside a handle_errors command (a group callback)
+        fail(exc, _AS_JSON)
+    except OSError as exc:
+        fail(_os_error(exc), _AS_JSON)
+    except KeyboardInterrupt:
+        stderr.print("interrupted")
+        sys.exit(130)
+    except Exception as exc:  # noqa: BLE001 - the top-level guard: never a traceback
+        unexpected(exc, _AS_JSON)

@@ -37,37 +37,66 @@ xor-b64 (the Tiers seed's reference algorithm)
 
 aes-gcm
     AES-256-GCM (NIST SP 800-38D) from the ``cryptography`` library; a fresh
-    random 96-bit nonce per write (the size SP 800-38D recommends); the
-    associated data binds the ciphertext to its skill so it cannot be moved
-    to another skill's entry unnoticed. Text form:
-    ``aesgcm:v1:`` + Base64(nonce || ciphertext || 16-byte tag). The key is 32
-    bytes from ``MEMORY_MANAGER_KEY`` (Base64) or from the key file made by
-    :func:`keygen` (mode 0600, in ``${XDG_CONFIG_HOME:-~/.config}/
+    random 96-bit nonce per write (the size SP 800-38D recommends). Text form:
+    ``aesgcm:v2:`` + Base64(nonce || ciphertext || 16-byte tag). The
+    associated data (:func:`associated_data`) binds the ciphertext to its
+    skill, topic and entry id, so it cannot be moved to another skill's,
+    topic's or entry's place unnoticed. ``aesgcm:v1:`` (written before
+    December 2026) bound the skill only; it is still read, with its own
+    associated data, and never written. The version sits in the prefix, which
+    is itself covered: relabelling a v2 text as v1 changes the associated
+    data and fails authentication.
+
+    The key is 32 bytes from ``MEMORY_MANAGER_KEY`` (Base64) or from the key
+    file made by :func:`keygen` (mode 0600, in ``${XDG_CONFIG_HOME:-~/.config}/
     complex-memory-manager/key``, never inside the workspace). Tampering, a
     wrong key or a truncated body raise :class:`CryptoError`.
+
+Keys fail closed
+    A key that is configured but not exactly 32 bytes of Base64 (a 16-byte
+    key, text that is not Base64, a cut key file, an empty
+    ``MEMORY_MANAGER_KEY``) raises :class:`MalformedKeyError` wherever a key
+    could be used: writing (``auto`` never falls back to xor-b64 because of
+    it) and every reader of T2 (:func:`check_key`). Only a machine with no key
+    at all (variable unset, no key file) uses xor-b64 under ``auto``. A key
+    file that group or others may read gives a :class:`KeyFileModeWarning`
+    (a Python warning; the CLI prints it on stderr).
 """
 from __future__ import annotations
 
 import base64
 import binascii
 import hashlib
+import json
 import os
+import stat
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from .errors import BadInputError, CryptoError, KeyUnavailableError
+from .errors import BadInputError, CryptoError, KeyUnavailableError, MalformedKeyError
 
 SCHEMES = ("xor-b64", "aes-gcm")
 DERIVATIONS = ("concat", "hyphen")
 TEXT_ENCODINGS = ("latin-1", "utf-8")
-AES_PREFIX = "aesgcm:v1:"
+#: What we write: associated data = skill, topic and entry id.
+AES_PREFIX = "aesgcm:v2:"
+#: Read only: associated data = skill.
+AES_PREFIX_V1 = "aesgcm:v1:"
+AES_PREFIXES = (AES_PREFIX, AES_PREFIX_V1)
 ENV_KEY = "MEMORY_MANAGER_KEY"
 KEY_DIRNAME = "complex-memory-manager"
 KEY_FILENAME = "key"
 #: 96-bit nonce: the IV length NIST SP 800-38D recommends for GCM.
 NONCE_BYTES = 12
 TAG_BYTES = 16
+#: Permission bits that let group or others read the key file.
+_SHARED_BITS = stat.S_IRWXG | stat.S_IRWXO
+
+
+class KeyFileModeWarning(UserWarning):
+    """The key file can be read by group or others (it should be 0600)."""
 
 
 @dataclass(frozen=True)
@@ -213,41 +242,101 @@ def key_path(cfg: Mapping[str, Any] | None = None, env: Mapping[str, str] | None
 
 
 def _decode_key(text: str, where: str) -> bytes:
+    """Return the 32 key bytes Base64 ``text`` holds; MalformedKeyError otherwise.
+
+    Strict Base64 (RFC 4648 alphabet and padding, surrounding white space
+    ignored): a cut or retyped key must never be "fixed" into another key.
+    """
+    stripped = text.strip()
+    if not stripped:
+        raise MalformedKeyError(f"{where} is empty (expected 32 bytes of Base64, as 'crypt.py keygen' writes)")
     try:
-        key = base64.b64decode(text.strip(), validate=True)
+        key = base64.b64decode(stripped, validate=True)
     except (binascii.Error, ValueError):
-        raise KeyUnavailableError(f"{where} is not Base64") from None
+        raise MalformedKeyError(f"{where} is not Base64 (expected 32 bytes of Base64, as 'crypt.py keygen' "
+                                "writes); nothing was written") from None
     if len(key) != 32:
-        raise KeyUnavailableError(f"{where} must hold 32 bytes (AES-256), not {len(key)}")
+        raise MalformedKeyError(f"{where} holds {len(key)} bytes, not 32 (AES-256); nothing was written")
     return key
+
+
+def key_state(cfg: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None) -> str:
+    """Return where the key comes from: ``env``, ``file`` or ``none`` (nothing configured).
+
+    Does not validate the key (see :func:`load_key`). ``MEMORY_MANAGER_KEY``
+    counts as configured as soon as it is set, even empty.
+    """
+    env = os.environ if env is None else env
+    if ENV_KEY in env:
+        return "env"
+    path = key_path(cfg, env)
+    return "file" if (path.exists() or path.is_symlink()) else "none"
+
+
+_WARNED: set[str] = set()
+
+
+def _warn_mode(path: Path) -> None:
+    """Warn once per process and key file when group or others may read it."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return
+    if mode & _SHARED_BITS and str(path) not in _WARNED:
+        _WARNED.add(str(path))
+        warnings.warn(KeyFileModeWarning(
+            f"key file {path} has mode {stat.S_IMODE(mode):04o}: group or others may read it; "
+            f"run 'chmod 600 {path}'"), stacklevel=3)
 
 
 def load_key(cfg: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None) -> bytes:
     """Return the 32-byte AES key: ``MEMORY_MANAGER_KEY`` first, then the key file.
 
+    Warns (:class:`KeyFileModeWarning`) when the key file is readable by
+    group or others.
+
     Raises:
-        KeyUnavailableError: no key configured, or the key is malformed.
+        KeyUnavailableError: no key configured (variable unset, no key file).
+        MalformedKeyError: a key is configured but is not 32 bytes of Base64,
+            or the key file cannot be read.
     """
     env = os.environ if env is None else env
-    if env.get(ENV_KEY):
+    if ENV_KEY in env:
         return _decode_key(env[ENV_KEY], ENV_KEY)
     path = key_path(cfg, env)
     try:
         text = path.read_text(encoding="ascii")
     except FileNotFoundError:
+        if path.is_symlink():
+            raise MalformedKeyError(f"key file {path} is a dangling symlink") from None
         raise KeyUnavailableError(f"no AES key: set {ENV_KEY} or run 'crypt.py keygen' (key file {path})") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise KeyUnavailableError(f"key file {path} is unreadable ({exc})") from None
-    return _decode_key(text, f"key file {path}")
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc.__class__.__name__
+        raise MalformedKeyError(f"key file {path} is unreadable ({reason})") from None
+    key = _decode_key(text, f"key file {path}")
+    _warn_mode(path)
+    return key
 
 
-def key_available(cfg: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None) -> bool:
-    """Return True when :func:`load_key` would succeed."""
+def check_key(cfg: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None) -> bool:
+    """Fail closed on a malformed key; return True when a usable key is configured.
+
+    Every reader of T2 calls this before decrypting anything, whatever the
+    entry's scheme: a key that is set but broken is a mistake to report
+    (exit 1), never a reason to quietly read less or write weaker.
+
+    Raises:
+        MalformedKeyError: a key is configured but is not 32 bytes of Base64.
+    """
     try:
         load_key(cfg, env)
     except KeyUnavailableError:
         return False
     return True
+
+
+#: Same contract: True with a usable key, False with none, MalformedKeyError otherwise.
+key_available = check_key
 
 
 def keygen(cfg: Mapping[str, Any] | None = None, workspace: Path | None = None,
@@ -259,7 +348,8 @@ def keygen(cfg: Mapping[str, Any] | None = None, workspace: Path | None = None,
 
     Raises:
         CryptoError: the key file exists already (replacing it would make
-            every aes-gcm entry unreadable) or would lie inside ``workspace``.
+            every aes-gcm entry unreadable), would lie inside ``workspace``,
+            or would be readable by group or others despite mode 0600.
     """
     path = key_path(cfg, env)
     if workspace is not None:
@@ -277,97 +367,142 @@ def keygen(cfg: Mapping[str, Any] | None = None, workspace: Path | None = None,
     except OSError as exc:
         raise CryptoError(f"cannot create key file {path} ({exc.strerror})") from None
     with os.fdopen(fd, "w", encoding="ascii") as handle:
+        # Some file systems (vfat, some network mounts) ignore the mode asked for:
+        # refuse to leave a key there that group or others can read.
+        if os.fstat(handle.fileno()).st_mode & _SHARED_BITS:
+            handle.close()
+            path.unlink()
+            raise CryptoError(f"refusing to create key file {path}: the file system makes it readable by "
+                              "group or others; set tiers.key_file to a private place")
         handle.write(base64.b64encode(key).decode("ascii") + "\n")
         handle.flush()
         os.fsync(handle.fileno())
     return path
 
 
-def _aad(skill: str) -> bytes:
-    return f"cmm-t2-v1|{skill}".encode("utf-8")
+def associated_data(version: int, skill: str, topic: str = "", entry_id: str = "") -> bytes:
+    """Return the AES-GCM associated data for an entry.
+
+    v2 (written): the JSON array ``["cmm-t2", 2, skill, topic, entry_id]``
+    (compact, UTF-8): JSON quoting keeps the fields apart, so no choice of
+    names can make two different entries share associated data. v1 (read
+    only): ``cmm-t2-v1|<skill>``.
+    """
+    if version == 1:
+        return f"cmm-t2-v1|{skill}".encode("utf-8")
+    return json.dumps(["cmm-t2", 2, skill, topic, entry_id], ensure_ascii=False,
+                      separators=(",", ":")).encode("utf-8")
 
 
-def aes_encrypt(text: str, skill: str, key: bytes) -> Sealed:
-    """Encrypt ``text`` with AES-256-GCM and a fresh random 96-bit nonce."""
+def aes_encrypt(text: str, skill: str, key: bytes, topic: str = "", entry_id: str = "") -> Sealed:
+    """Encrypt ``text`` with AES-256-GCM (``aesgcm:v2:``) and a fresh random 96-bit nonce.
+
+    ``skill``, ``topic`` and ``entry_id`` are bound as associated data
+    (:func:`associated_data`): the text only decrypts for the same three.
+    """
     from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
     nonce = os.urandom(NONCE_BYTES)
-    body = AESGCM(key).encrypt(nonce, text.encode("utf-8"), _aad(skill))
+    body = AESGCM(key).encrypt(nonce, text.encode("utf-8"), associated_data(2, skill, topic, entry_id))
     return Sealed(AES_PREFIX + base64.b64encode(nonce + body).decode("ascii"), {"scheme": "aes-gcm"})
 
 
-def aes_decrypt(ciphertext: str, skill: str, key: bytes) -> str:
-    """Decrypt an ``aesgcm:v1:`` text.
+def aes_decrypt(ciphertext: str, skill: str, key: bytes, topic: str = "", entry_id: str = "") -> str:
+    """Decrypt an ``aesgcm:v2:`` text (skill, topic, id bound) or a legacy ``aesgcm:v1:`` one (skill only).
 
     Raises:
-        CryptoError: wrong prefix, not Base64, truncated, tampered, or wrong key.
+        CryptoError: wrong prefix, not Base64, truncated, tampered, wrong key,
+            or written for another skill, topic or entry id.
     """
     from cryptography.exceptions import InvalidTag
     from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
     stripped = ciphertext.strip()
-    if not stripped.startswith(AES_PREFIX):
-        raise CryptoError("not an aes-gcm ciphertext (missing 'aesgcm:v1:' prefix)")
-    data = _b64(stripped[len(AES_PREFIX):])
+    if stripped.startswith(AES_PREFIX):
+        version, rest = 2, stripped[len(AES_PREFIX):]
+    elif stripped.startswith(AES_PREFIX_V1):
+        version, rest = 1, stripped[len(AES_PREFIX_V1):]
+    else:
+        raise CryptoError("not an aes-gcm ciphertext (missing 'aesgcm:v2:' or 'aesgcm:v1:' prefix)")
+    data = _b64(rest)
     if len(data) < NONCE_BYTES + TAG_BYTES:
         raise CryptoError("aes-gcm ciphertext is truncated")
     try:
-        plain = AESGCM(key).decrypt(data[:NONCE_BYTES], data[NONCE_BYTES:], _aad(skill))
+        plain = AESGCM(key).decrypt(data[:NONCE_BYTES], data[NONCE_BYTES:],
+                                    associated_data(version, skill, topic, entry_id))
     except InvalidTag:
-        raise CryptoError("aes-gcm authentication failed: wrong key, tampered or truncated ciphertext") from None
-    return plain.decode("utf-8")
+        raise CryptoError("aes-gcm authentication failed: wrong key, tampered or truncated ciphertext, "
+                          "or a text moved from another skill, topic or entry") from None
+    try:
+        return plain.decode("utf-8")
+    except UnicodeDecodeError:
+        raise CryptoError("aes-gcm plain text is not UTF-8") from None
 
 
 # ------------------------------------------------------------------ front door
 
 def looks_encrypted(text: str) -> bool:
-    """Return True for an aes-gcm text (xor-b64 output cannot be told from Base64 data)."""
-    return text.strip().startswith(AES_PREFIX)
+    """Return True for an aes-gcm text, v2 or v1 (xor-b64 output cannot be told from Base64 data)."""
+    return text.strip().startswith(AES_PREFIXES)
 
 
 def choose_scheme(cfg: Mapping[str, Any], requested: str | None = None) -> str:
     """Resolve the scheme: ``requested`` or config ``tiers.encryption_scheme``.
 
-    ``auto`` means aes-gcm when a key is available, xor-b64 otherwise (the
-    issue's rule: T2 still gets the seed's obfuscation on a machine without
-    a key, rather than plain text).
+    ``auto`` means aes-gcm when a key is configured, xor-b64 when none is
+    (the issue's rule: T2 still gets the seed's obfuscation on a machine
+    without a key, rather than plain text). A configured but malformed key
+    raises instead of falling back (module docstring, "Keys fail closed").
+
+    Raises:
+        BadInputError: an unknown scheme.
+        MalformedKeyError: a key is configured but malformed (any scheme:
+            the user meant to use it).
     """
     scheme = requested or (cfg.get("tiers") or {}).get("encryption_scheme", "auto")
-    if scheme == "auto":
-        return "aes-gcm" if key_available(cfg) else "xor-b64"
-    if scheme not in SCHEMES:
+    if scheme not in SCHEMES and scheme != "auto":
         raise BadInputError(f"scheme must be one of auto, {', '.join(SCHEMES)}, not {scheme!r}")
+    usable = check_key(cfg)
+    if scheme == "auto":
+        return "aes-gcm" if usable else "xor-b64"
     return scheme
 
 
-def encrypt(text: str, skill: str, month: str, cfg: Mapping[str, Any], scheme: str | None = None) -> Sealed:
+def encrypt(text: str, skill: str, month: str, cfg: Mapping[str, Any], scheme: str | None = None,
+            topic: str = "", entry_id: str = "") -> Sealed:
     """Encrypt ``text`` for ``skill``/``month`` with the chosen scheme.
+
+    ``topic`` and ``entry_id`` are bound by aes-gcm (xor-b64 ignores them:
+    its key is the seed's, from skill and month only).
 
     Raises:
         CryptoError: ``text`` is already an aes-gcm ciphertext (never twice).
         KeyUnavailableError: aes-gcm was asked for and no key is available.
+        MalformedKeyError: a key is configured but malformed.
     """
     if looks_encrypted(text):
         raise CryptoError("text is already encrypted (aes-gcm); refusing to encrypt twice")
     chosen = choose_scheme(cfg, scheme)
     if chosen == "aes-gcm":
-        return aes_encrypt(text, skill, load_key(cfg))
+        return aes_encrypt(text, skill, load_key(cfg), topic, entry_id)
     return xor_encrypt(text, skill, month)
 
 
 def decrypt(ciphertext: str, skill: str, month: str, params: Mapping[str, Any],
-            cfg: Mapping[str, Any] | None = None) -> str:
+            cfg: Mapping[str, Any] | None = None, topic: str = "", entry_id: str = "") -> str:
     """Decrypt with the parameters recorded in the entry (``scheme`` etc.).
 
     A missing ``scheme`` means a legacy seed entry (xor-b64), unless the text
-    carries the aes-gcm prefix.
+    carries an aes-gcm prefix. The key is checked first whatever the scheme
+    (:func:`check_key`).
 
     Raises:
-        KeyUnavailableError, CryptoError.
+        KeyUnavailableError, MalformedKeyError, CryptoError.
     """
+    check_key(cfg)
     scheme = params.get("scheme") or ("aes-gcm" if looks_encrypted(ciphertext) else "xor-b64")
     if scheme == "aes-gcm":
-        return aes_decrypt(ciphertext, skill, load_key(cfg))
+        return aes_decrypt(ciphertext, skill, load_key(cfg), topic, entry_id)
     if scheme == "xor-b64":
         return xor_decrypt(ciphertext, skill, month, params.get("text_encoding"), params.get("key_derivation"))
     raise CryptoError(f"unknown scheme {scheme!r}")

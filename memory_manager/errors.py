@@ -95,6 +95,17 @@ class KeyUnavailableError(CryptoError):
     kind = "key_unavailable"
 
 
+class MalformedKeyError(CryptoError):
+    """A key is configured but is not exactly 32 bytes of Base64 (exit 1).
+
+    Deliberately not a :class:`KeyUnavailableError`: code that carries on
+    without a key (xor-b64 under ``auto``, "locked" entries in recall) must
+    never treat a broken key as an absent one.
+    """
+
+    kind = "malformed_key"
+
+
 class MalformedFileError(MemoryManagerError):
     """A memory file cannot be parsed (bad frontmatter, wrong types)."""
 

@@ -389,7 +389,7 @@ def _plan_language(plan: Plan, ws: Path, cfg: dict[str, Any], lang: str) -> None
 
 def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool = True,
                version: tuple[int, ...] | None | str = "ask", hooks: bool = True,
-               lang_explicit: bool = False) -> Plan:
+               lang_explicit: bool = False, key_planned: bool = False) -> Plan:
     """Plan ``init`` for workspace ``ws`` without writing anything.
 
     Args:
@@ -402,6 +402,8 @@ def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool = 
         hooks: install the bundle's OpenClaw hooks into ``<ws>/hooks/``.
         lang_explicit: ``lang`` came from ``--lang``: record it in the
             workspace's ``memory/memory-manager.json`` when it differs.
+        key_planned: the caller creates the AES key before applying
+            (``crypto.keygen``), so ``auto`` will mean aes-gcm.
 
     Raises:
         WorkspaceError: a file to edit is a symlink out of the workspace.
@@ -479,7 +481,7 @@ def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool = 
     # Keep the T2 folder out of git while anything in it can be read without a key:
     # the scheme in force is xor-b64, or an existing entry is xor-b64 or plain text
     # (switching to aes-gcm does not re-encrypt what is already there).
-    readable = crypto.choose_scheme(cfg) == "xor-b64" or any(
+    readable = (crypto.choose_scheme(cfg) == "xor-b64" and not key_planned) or any(
         not e.error and (e.plaintext or e.scheme == "xor-b64") for e in tiers.iter_t2_entries(ws))
     rules = gitignore_block(readable)
     _change(plan, gitignore_path, ".gitignore", gitignore,

@@ -168,6 +168,8 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
 
     Raises:
         BadInputError: ``top_k`` is not positive.
+        MalformedKeyError: ``approved`` and a key is configured but malformed.
+        FileWriteError: the access sidecar could not be written (``track``).
     """
     from .errors import BadInputError
 
@@ -175,6 +177,10 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
     expansion_share = EXPANSION_SHARE if expansion_share is None else expansion_share
     if k <= 0:
         raise BadInputError(f"top-k must be a positive number, not {k}")
+    if approved:
+        from .crypto import check_key
+
+        check_key(cfg)  # a malformed key fails before anything is read or cached
     from . import querytime
     from .clock import now as clock_now
 

@@ -359,6 +359,10 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
         raise BadInputError("--text must not be empty")
     ident = tiers.t2_id(skill, topic)
     path = safe_target(ws, tiers.t2_path(ws, skill, topic))
+    # The key before the gate: a missing or malformed key must leave no trace,
+    # not even a gate audit record for a write that cannot happen.
+    if crypto.choose_scheme(cfg, scheme) == "aes-gcm":
+        crypto.load_key(cfg)
 
     def existing() -> tiers.T2Entry | None:
         found = [e for e in tiers.iter_t2_entries(ws) if e.id == ident and not e.error]
@@ -393,7 +397,7 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
                 since = old.created.isoformat() if isinstance(old.created, date) else str(old.created or "")[:10]
                 plain = history.supersede(before, text, since or created.isoformat(), created.isoformat())
                 kept_history = True
-        sealed = crypto.encrypt(plain, skill, month, cfg, scheme)
+        sealed = crypto.encrypt(plain, skill, month, cfg, scheme, topic=topic, entry_id=ident)
         if target.exists():
             backup = backups.start(ws, "remember (replace)")
             backup.save(target)

@@ -321,9 +321,13 @@ def decrypt_entry(entry: T2Entry, cfg: dict[str, Any]) -> str:
 
     Raises:
         KeyUnavailableError: an aes-gcm entry and no key.
-        CryptoError: wrong key, tampered or truncated ciphertext, or the
-            entry is malformed (``entry.error``).
+        MalformedKeyError: a key is configured but malformed (whatever the
+            entry's scheme: a reader fails closed, crypto module docstring).
+        CryptoError: wrong key, tampered or truncated ciphertext, a text
+            moved from another skill, topic or entry, or the entry is
+            malformed (``entry.error``).
     """
+    crypto.check_key(cfg)
     if entry.error:
         raise CryptoError(f"{entry.path.name}: {entry.error}")
     if entry.plaintext:
@@ -333,7 +337,8 @@ def decrypt_entry(entry: T2Entry, cfg: dict[str, Any]) -> str:
         raise CryptoError(f"{entry.path.name}: no ciphertext found")
     if not entry.month:
         raise CryptoError(f"{entry.path.name}: no key month (key_hint or created) recorded")
-    return crypto.decrypt(entry.ciphertext, entry.skill, entry.month, entry.params, cfg)
+    return crypto.decrypt(entry.ciphertext, entry.skill, entry.month, entry.params, cfg,
+                          topic=entry.topic, entry_id=entry.id)
 
 
 def _note(params: dict[str, str], skill: str, month: str, lang: str) -> str:
@@ -380,7 +385,7 @@ def seal_text_file(text: str, path: Path, cfg: dict[str, Any], scheme: str | Non
     created = entry.created or today()
     month = entry.month or month_of(created)
     plain = fm.body.strip("\n")
-    sealed = crypto.encrypt(plain, entry.skill, month, cfg, scheme)
+    sealed = crypto.encrypt(plain, entry.skill, month, cfg, scheme, topic=entry.topic, entry_id=entry.id)
     expiry = int(cfg.get("tiers", {}).get("t2_expiry_days", 30))
     fields: dict[str, Any] = {}
     for key, value in (("tier", "internal"), ("source_skill", entry.skill),

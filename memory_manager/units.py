@@ -194,7 +194,7 @@ def t2_entries(ws: Path, cfg: dict[str, Any], record: bool = True, approved: boo
     # gate's detectors (phone numbers, ids) are costly to load on every recall.
     from . import gate, tiers
     from .clock import today
-    from .errors import CryptoError, KeyUnavailableError
+    from .errors import CryptoError, KeyUnavailableError, MalformedKeyError
 
     counts = stats if stats is not None else {}
     for name in ("held", "locked", "refused", "included"):
@@ -215,6 +215,8 @@ def t2_entries(ws: Path, cfg: dict[str, Any], record: bool = True, approved: boo
         except KeyUnavailableError:
             counts["locked"] += 1
             continue
+        except MalformedKeyError:
+            raise  # fail closed: a broken key is an error, not a locked entry
         except CryptoError:
             continue
         # Stored T2 entries went through the gate when written: a stored preference.

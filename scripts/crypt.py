@@ -57,8 +57,25 @@ def _file_op(path: Path, workspace, decrypt: bool, scheme, approved: bool, json_
     return 0
 
 
+def _binding(skill, topic, entry_id):
+    """The aes-gcm associated data fields: topic and entry id (default: the T2 id of skill/topic)."""
+    from memory_manager.names import validate_topic
+    from memory_manager.tiers import t2_id
+
+    if topic is None:
+        return "", entry_id or ""
+    validate_topic(topic)
+    return topic, entry_id or t2_id(skill, topic)
+
+
+_TOPIC_HELP = "T2 topic the text belongs to (aes-gcm binds skill, topic and entry id; give the same to decrypt)."
+_ID_HELP = "Entry id bound by aes-gcm (default: the id memory.py gives SKILL/TOPIC)."
+
+
 @crypt.command("encrypt")
 @click.option("--skill", default=None, help="Skill name (part of the key / associated data).")
+@click.option("--topic", default=None, help=_TOPIC_HELP)
+@click.option("--id", "entry_id", default=None, help=_ID_HELP)
 @click.option("--month", default=None,
               help="Key month YYYY-MM: required for xor-b64 (part of its key); not used by aes-gcm.")
 @click.option("--scheme", type=click.Choice(["auto", "xor-b64", "aes-gcm"]), default=None,
@@ -67,7 +84,7 @@ def _file_op(path: Path, workspace, decrypt: bool, scheme, approved: bool, json_
               help="Encrypt a plain-text T2 entry file in place (backed up first).")
 @common_options
 @handle_errors
-def encrypt_cmd(skill, month, scheme, file_, workspace, json_, verbose):
+def encrypt_cmd(skill, topic, entry_id, month, scheme, file_, workspace, json_, verbose):
     """Encrypt stdin and print the ciphertext (or seal a T2 file in place)."""
     from memory_manager import crypto
     from memory_manager.names import validate_skill
@@ -75,9 +92,10 @@ def encrypt_cmd(skill, month, scheme, file_, workspace, json_, verbose):
     if file_ is not None:
         return _file_op(file_, workspace, False, scheme, False, json_)
     validate_skill(skill)
+    topic, entry_id = _binding(skill, topic, entry_id)
     _, cfg = _context(workspace, must_exist=False)
     month = _check_month(month, crypto.choose_scheme(cfg, scheme))
-    sealed = crypto.encrypt(sys.stdin.read(), skill, month, cfg, scheme)
+    sealed = crypto.encrypt(sys.stdin.read(), skill, month, cfg, scheme, topic=topic, entry_id=entry_id)
     if json_:
         emit_json({"ciphertext": sealed.ciphertext, **sealed.params})
     else:
@@ -87,6 +105,8 @@ def encrypt_cmd(skill, month, scheme, file_, workspace, json_, verbose):
 
 @crypt.command("decrypt")
 @click.option("--skill", default=None, help="Skill name.")
+@click.option("--topic", default=None, help=_TOPIC_HELP)
+@click.option("--id", "entry_id", default=None, help=_ID_HELP)
 @click.option("--month", default=None,
               help="Key month YYYY-MM: required for xor-b64 (part of its key); not used by aes-gcm.")
 @click.option("--scheme", type=click.Choice(["xor-b64", "aes-gcm"]), default=None,
@@ -99,7 +119,7 @@ def encrypt_cmd(skill, month, scheme, file_, workspace, json_, verbose):
 @click.option("--approved", is_flag=True, help="The user approved decrypting the file in place.")
 @common_options
 @handle_errors
-def decrypt_cmd(skill, month, scheme, text_encoding, file_, approved, workspace, json_, verbose):
+def decrypt_cmd(skill, topic, entry_id, month, scheme, text_encoding, file_, approved, workspace, json_, verbose):
     """Decrypt stdin and print the plain text (or a T2 file in place)."""
     from memory_manager import crypto
     from memory_manager.names import validate_skill
@@ -107,6 +127,7 @@ def decrypt_cmd(skill, month, scheme, text_encoding, file_, approved, workspace,
     if file_ is not None:
         return _file_op(file_, workspace, True, None, approved, json_)
     validate_skill(skill)
+    topic, entry_id = _binding(skill, topic, entry_id)
     _, cfg = _context(workspace, must_exist=False)
     data = sys.stdin.read().strip()
     month = _check_month(month, "aes-gcm" if scheme == "aes-gcm" or crypto.looks_encrypted(data) else "xor-b64")
@@ -114,7 +135,7 @@ def decrypt_cmd(skill, month, scheme, text_encoding, file_, approved, workspace,
     if text_encoding:
         params["text_encoding"] = text_encoding
     # Without --text-encoding the library picks utf-8 or latin-1 from the bytes (crypto module docstring).
-    text = crypto.decrypt(data, skill, month, params, cfg)
+    text = crypto.decrypt(data, skill, month, params, cfg, topic=topic, entry_id=entry_id)
     if json_:
         emit_json({"plaintext": text})
     else:

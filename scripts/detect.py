@@ -96,18 +96,34 @@ def run(args: argparse.Namespace) -> tuple[int, dict]:
     return code, doc
 
 
+def _error(args: argparse.Namespace, message: str, kind: str) -> None:
+    message = " ".join(message.split())
+    if args.json_:
+        sys.stdout.write(json.dumps({"error": message, "kind": kind}, ensure_ascii=False) + "\n")
+    else:
+        sys.stderr.write(f"error: {message}\n")
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv  # the guard's switch, as in memory_manager.cli (no click here)
+    args = build_parser().parse_args([a for a in argv if a != "--debug"])
     try:
         code, doc = run(args)
+        text = json.dumps(doc, ensure_ascii=False, indent=2, allow_nan=False) if args.json_ else None
     except MemoryManagerError as exc:
-        if args.json_:
-            sys.stdout.write(json.dumps({"error": str(exc), "kind": exc.kind}, ensure_ascii=False) + "\n")
-        else:
-            sys.stderr.write(f"error: {exc}\n")
+        _error(args, str(exc) or exc.kind, exc.kind)
         return exc.exit_code
+    except Exception as exc:  # noqa: BLE001 - the top-level guard: one line, never a traceback
+        if debug:
+            import traceback
+
+            traceback.print_exc()
+        _error(args, f"unexpected {exc.__class__.__name__}: {exc}" + ("" if debug else " (run with --debug for "
+                                                                          "the traceback)"), "internal")
+        return 1
     if args.json_:
-        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(text + "\n")
     elif code:
         sys.stderr.write(f"error: {doc['error']}\n")
     else:

@@ -57,6 +57,42 @@ def _notes(plan: initialize.Plan) -> None:
         stdout.print(f"note: {note}", markup=False)
 
 
+def _key_to_create(cfg, yes: bool, no_key: bool, interactive: bool):
+    """The AES key file init will create, or None (a key exists, or the user keeps xor-b64).
+
+    A new install should encrypt T2 for real: with ``--yes`` the key is made
+    by default, interactively we ask (default yes); ``--no-key`` or config
+    ``tiers.encryption_scheme: xor-b64`` keep the seed's obfuscation. A
+    malformed key raises MalformedKeyError here, before anything is written.
+    """
+    from memory_manager import crypto
+
+    if no_key or cfg["tiers"]["encryption_scheme"] == "xor-b64" or crypto.check_key(cfg):
+        return None
+    path = crypto.key_path(cfg)
+    if interactive and not yes:
+        question = (f"Create an AES-256 key for T2 entries at {path}? Keep a copy somewhere safe: "
+                    "losing it loses the T2 entries encrypted with it")
+        return path if click.confirm(question, default=True) else None
+    return path
+
+
+def _make_key(cfg, ws, path) -> dict:
+    """Create the planned key (before the workspace changes); return the JSON ``key`` field."""
+    from memory_manager import crypto
+
+    if path is None:
+        return {"created": False, "path": None}
+    made = crypto.keygen(cfg, ws)
+    return {"created": True, "path": str(made), "mode": "0600"}
+
+
+def _key_line(key: dict) -> None:
+    if key.get("created"):
+        stdout.print(f"created AES key {key['path']} (mode 0600): new T2 entries are encrypted with it. "
+                     "Keep a copy somewhere safe: losing it loses the T2 entries.", markup=False)
+
+
 @click.command(help="Set up the workspace: back up, move heartbeat rules to HEARTBEAT.md, add the memory "
                     "rules to AGENTS.md, make MEMORY.md a lessons file, and create the memory tree.")
 @common_options
@@ -70,9 +106,11 @@ def _notes(plan: initialize.Plan) -> None:
 @click.option("--install-deps", is_flag=True, help="Install the Python requirements with pip first.")
 @click.option("--no-hooks", is_flag=True, help="Do not install the OpenClaw hooks into <workspace>/hooks/.")
 @click.option("--uninstall-hooks", is_flag=True, help="Disable and remove the hooks init installed (backed up first).")
+@click.option("--no-key", is_flag=True,
+              help="Do not create the AES key: T2 stays on xor-b64 (obfuscation, not encryption).")
 @handle_errors
 def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_backups, restore_id,
-         install_deps, no_hooks, uninstall_hooks) -> int:
+         install_deps, no_hooks, uninstall_hooks, no_key) -> int:
     # The config loads only after the backup verbs: a broken config must not block a restore.
     opened = Workspace.open(workspace)
     ws = opened.root
@@ -141,12 +179,16 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_
     # A change a killed run left half-done is rolled back before planning, so the
     # plan starts from the files as they were (and --restore then finds them).
     backups.repair(ws)
+    interactive = not (json_ or dry_run) and sys.stdin.isatty()
+    key_path = _key_to_create(cfg, yes, no_key, interactive)
     plan = initialize.build_plan(ws, cfg, lang or cfg["language"], heartbeat_move=not no_heartbeat_move,
-                                 hooks=not no_hooks, lang_explicit=lang is not None)
+                                 hooks=not no_hooks, lang_explicit=lang is not None,
+                                 key_planned=key_path is not None)
     if dry_run:
         if json_:
             emit_json({"workspace": str(ws), "rule": opened.rule, "dry_run": True, "plan": plan.summary(),
-                       "diff": "".join(c.diff() for c in plan.changes)})
+                       "diff": "".join(c.diff() for c in plan.changes),
+                       "key": {"would_create": str(key_path) if key_path else None}})
         else:
             for change in plan.changes:
                 sys.stdout.write(change.diff())
@@ -154,14 +196,19 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_
                 sys.stdout.write(f"mkdir {folder.relative_to(ws).as_posix()}/\n")
             if plan.empty:
                 stdout.print("nothing to do: the workspace is already set up")
+            if key_path:
+                stdout.print(f"would create AES key {key_path} (mode 0600; losing it loses T2 entries)",
+                             markup=False)
             _notes(plan)
         return 0
     if plan.empty:
+        key = _make_key(cfg, ws, key_path if yes else None)
         if json_:
             emit_json({"workspace": str(ws), "rule": opened.rule, "applied": False, "backup": None,
-                       "plan": plan.summary()})
+                       "plan": plan.summary(), "key": key})
         else:
             stdout.print("nothing to do: the workspace is already set up")
+            _key_line(key)
         return 0
     if not yes:
         if json_ or not sys.stdin.isatty():
@@ -171,16 +218,19 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_
         if not click.confirm("Apply these changes (the originals are backed up first)?", default=False):
             stdout.print("nothing changed")
             return 1
+    # The key first: if it cannot be made, the workspace is still untouched.
+    key = _make_key(cfg, ws, key_path)
     backup_id = initialize.apply_plan(plan)
     if json_:
         emit_json({"workspace": str(ws), "rule": opened.rule, "applied": True, "backup": backup_id,
-                   "plan": plan.summary()})
+                   "plan": plan.summary(), "key": key})
     else:
         if yes:
             _show_plan(plan)
             _notes(plan)
         if plan.hook_report is not None:
             _hook_report(plan.hook_report)
+        _key_line(key)
         stdout.print(f"done. Backup {backup_id}: undo with `{_self()} -w {ws} --restore {backup_id}`", markup=False)
     return 0
 

@@ -9,7 +9,7 @@ import pytest
 from conftest import SHARED
 from memory_manager import crypto
 from memory_manager.config import load_config
-from memory_manager.errors import CryptoError, KeyUnavailableError
+from memory_manager.errors import CryptoError, KeyUnavailableError, MalformedKeyError
 
 VECTORS = SHARED / "compat" / "xor-b64-vectors.json"
 
@@ -72,7 +72,7 @@ def test_unicode_round_trips_in_xor(text):
 @pytest.mark.parametrize("text", ["喜欢简洁的状态更新", "emoji 🎉🧠", "", "plain ascii"])
 def test_unicode_round_trips_in_aes(aes_key, cfg, text):
     sealed = crypto.encrypt(text, "s", "2026-05", cfg, "aes-gcm")
-    assert sealed.ciphertext.startswith("aesgcm:v1:")
+    assert sealed.ciphertext.startswith("aesgcm:v2:")
     assert crypto.decrypt(sealed.ciphertext, "s", "2026-05", sealed.params, cfg) == text
 
 
@@ -123,7 +123,7 @@ def test_auto_scheme_follows_key_availability(cfg, monkeypatch):
     monkeypatch.setenv(crypto.ENV_KEY, base64.b64encode(os.urandom(32)).decode())
     assert crypto.choose_scheme(cfg) == "aes-gcm"
     monkeypatch.setenv(crypto.ENV_KEY, base64.b64encode(b"short").decode())
-    with pytest.raises(KeyUnavailableError, match="32 bytes"):
+    with pytest.raises(MalformedKeyError, match="holds 5 bytes, not 32"):
         crypto.load_key(cfg)
 
 

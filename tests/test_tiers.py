@@ -64,7 +64,7 @@ def test_rendered_entry_round_trips_chinese_and_survives_month_rollover(ws, cfg,
 
 def test_aes_entry_needs_the_key(ws, cfg, monkeypatch):
     monkeypatch.setenv(crypto.ENV_KEY, base64.b64encode(b"k" * 32).decode())
-    sealed = crypto.encrypt("私密偏好", "s", "2026-05", cfg, "aes-gcm")
+    sealed = crypto.encrypt("私密偏好", "s", "2026-05", cfg, "aes-gcm", topic="p", entry_id=tiers.t2_id("s", "p"))
     _t2(ws, "s_p.md", tiers.render_t2("s", "p", sealed, date(2026, 5, 1), 30, "2026-05", "zh"))
     [entry] = tiers.iter_t2_entries(ws)
     assert tiers.decrypt_entry(entry, cfg) == "私密偏好"

@@ -115,7 +115,7 @@ def test_status(run_script, mem):
 def test_status_counts_tiers_as_the_readme_defines_them(run_script, mem):
     """T1 = statistics files (and their skills), T2 = encrypted entries; daily and
     knowledge entries are counted apart, never as T1 (QA bug 8)."""
-    env = {**ENV, "MEMORY_MANAGER_KEY": "k" * 32}
+    env = {**ENV, "MEMORY_MANAGER_KEY": "k" * 43 + "="}  # 32 bytes of Base64
     for skill in ("weather", "news"):
         r = run_script("memory", "stats", "record", "--skill", skill, "--ok", env=env)
         assert r.code == 0, r.err

@@ -99,7 +99,7 @@ def test_aes_gcm_with_a_key_in_the_environment(ws, run_script):
     env = dict(NOW, MEMORY_MANAGER_KEY=base64.b64encode(b"z" * 32).decode())
     r = run_script("memory", "remember", "--skill", "s", "--topic", "t", "--text", "机密偏好", "--json", env=env)
     assert json.loads(r.out)["scheme"] == "aes-gcm"
-    assert "aesgcm:v1:" in (ws / "memory/tier2-internal/s_t.md").read_text()
+    assert "aesgcm:v2:" in (ws / "memory/tier2-internal/s_t.md").read_text()
     assert "机密偏好" in run_script("memory", "show", "memory/tier2-internal/s_t.md", "--approved", env=env).out
     r = run_script("memory", "show", "memory/tier2-internal/s_t.md", "--approved", "--json")
     assert r.code == 1 and json.loads(r.out)["kind"] == "key_unavailable"

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Iterable
 
 from . import tree
+from . import jsonio
 
 FORMAT = {"format": "cmm-access", "version": 1}
 
@@ -31,7 +32,7 @@ def access_path(ws: Path) -> Path:
 def load(ws: Path) -> dict[str, dict]:
     """Return ``{entry id: {"count": int, "last": ISO 8601 UTC str}}`` ({} when absent/unreadable)."""
     try:
-        doc = json.loads(access_path(ws).read_text(encoding="utf-8"))
+        doc = jsonio.loads(access_path(ws).read_text(encoding="utf-8"), "access.json")
     except (OSError, ValueError):
         return {}
     entries = doc.get("entries") if isinstance(doc, dict) else None
@@ -70,7 +71,7 @@ def record(ws: Path, ids: Iterable[str]) -> None:
             item = entries.get(ident) if isinstance(entries.get(ident), dict) else {}
             entries[ident] = {"count": int(item.get("count", 0)) + 1, "last": stamp}
         doc = dict(FORMAT, entries=entries)
-        atomic_write(access_path(ws), (json.dumps(doc, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8"),
+        atomic_write(access_path(ws), (json.dumps(doc, ensure_ascii=False, sort_keys=True, allow_nan=False) + "\n").encode("utf-8"),
                      mode=0o600)
 
 

@@ -20,6 +20,7 @@ from typing import Any
 from . import tree
 from .clock import now
 from .fsio import make_dirs
+from . import jsonio
 
 LOG_NAME = "gate-audit.jsonl"
 SALT_NAME = "audit-salt"
@@ -89,7 +90,7 @@ def read(ws: Path) -> list[dict[str, Any]]:
         return out
     for line in lines:
         try:
-            out.append(json.loads(line))
+            out.append(jsonio.loads(line, "gate audit log"))
         except ValueError:
             continue
     return out

@@ -56,6 +56,7 @@ from .errors import BackupError, DirtyFileError, FileWriteError, KeyUnavailableE
     NotFoundError, WorkspaceError
 from . import fsio
 from .fsio import atomic_write, sha256_bytes, sha256_file
+from . import jsonio
 
 BACKUP_DIRNAME = tree.BACKUPS
 MANIFEST = "manifest.json"

@@ -49,12 +49,13 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import auditlog, backups, entries, markdown, privacy, tiers, tree
-from .clock import month_of, now, parse_day, today
+from .clock import from_timestamp, month_of, now, parse_day, today
 from .errors import KeyUnavailableError, MalformedKeyError, MemoryManagerError
 from . import fsio
 from .fsio import atomic_write, atomic_write_text, read_text, sha256_bytes, workspace_lock
 from .gate import redacted_summary
 from .workspace import inside, require_set_up
+from . import jsonio
 
 STATE_NAME = "cleanup.json"
 LOG_NAME = "cleanup.log"
@@ -177,7 +178,7 @@ def state_dir(ws: Path) -> Path:
 def last_run(ws: Path) -> datetime | None:
     """Return the time of the last cleanup run, or None (never run, or an unreadable stamp)."""
     try:
-        doc = json.loads((state_dir(ws) / STATE_NAME).read_text(encoding="utf-8"))
+        doc = jsonio.loads((state_dir(ws) / STATE_NAME).read_text(encoding="utf-8"), STATE_NAME)
         value = datetime.fromisoformat(str(doc["last_run"]))
     except (OSError, ValueError, KeyError, TypeError):
         return None
@@ -212,7 +213,7 @@ def is_due(ws: Path, cfg: dict[str, Any]) -> bool:
 
 def _ledger(ws: Path) -> dict[str, str]:
     try:
-        data = json.loads((state_dir(ws) / LEDGER_NAME).read_text(encoding="utf-8"))
+        data = jsonio.loads((state_dir(ws) / LEDGER_NAME).read_text(encoding="utf-8"), LEDGER_NAME)
         return {str(k): str(v) for k, v in data.get("archived", {}).items()}
     except (OSError, ValueError, AttributeError):
         return {}
@@ -685,9 +686,14 @@ def archive_retention(run: _Run, purge: bool) -> None:
             continue
         stamp = ledger.get(run.rel(path))
         try:
-            when = datetime.fromisoformat(stamp) if stamp else datetime.fromtimestamp(path.stat().st_mtime, timezone.utc)
+            when = datetime.fromisoformat(stamp) if isinstance(stamp, str) and stamp else None
         except ValueError:
-            when = datetime.fromtimestamp(path.stat().st_mtime, timezone.utc)
+            when = None
+        # A file's mtime can be any year (touch -d): out of range means "not known", never a crash.
+        when = when or from_timestamp(path.stat().st_mtime)
+        if when is None:
+            run.report.problems.append(f"{run.rel(path)}: modification time out of range; not archived by age")
+            continue
         if when.tzinfo is None:
             when = when.replace(tzinfo=timezone.utc)
         if when < cutoff:

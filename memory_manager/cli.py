@@ -150,11 +150,14 @@ def open_workspace(workspace: Path | None, verbose: bool = False, **how: Any) ->
     """Open the workspace (:meth:`Workspace.open`), saying which rule won under ``--verbose``.
 
     ``how`` is passed on (``must_exist``, ``set_up``, ``event``).
-    Raises WorkspaceError / ConfigError (exit 2).
+    Raises WorkspaceError / ConfigError / BadInputError (``MEMORY_MANAGER_NOW``), exit 2.
     """
     opened = Workspace.open(workspace, **how)
     verbose_line(verbose, f"workspace: {opened.root} (chosen by {opened.rule})")
     opened.config  # noqa: B018 - load now: a bad config is reported before any work starts
+    from .clock import now
+
+    now()  # and a bad MEMORY_MANAGER_NOW (exit 2), before anything is read, cached or written
     return opened
 
 

@@ -20,11 +20,24 @@ from datetime import date, datetime, timezone, tzinfo
 ENV_NOW = "MEMORY_MANAGER_NOW"
 
 
+#: The years ``MEMORY_MANAGER_NOW`` may name. Outside them date arithmetic
+#: overflows: today + a century of retention passes year 9999 (``date.max``),
+#: and year 1 minus a time-zone offset falls before ``datetime.min``. Ours,
+#: chosen to leave every configured day count (config.MAX_DAYS) room.
+YEARS = (1900, 9000)
+
+
+def _bad_now(raw: str, why: str) -> Exception:
+    from .errors import BadInputError
+
+    return BadInputError(f"{ENV_NOW}={raw[:60]!r} {why}")
+
+
 def now() -> datetime:
     """Return the current time as an aware UTC :class:`datetime`.
 
     Raises :class:`memory_manager.errors.BadInputError` when ``MEMORY_MANAGER_NOW``
-    is set but is not ISO 8601.
+    is set but is not ISO 8601, or names a year outside :data:`YEARS`.
     """
     raw = os.environ.get(ENV_NOW, "").strip()
     if not raw:
@@ -32,11 +45,11 @@ def now() -> datetime:
     try:
         value = datetime.fromisoformat(raw.replace("Z", "+00:00"))
     except ValueError:
-        from .errors import BadInputError
-
-        raise BadInputError(f"{ENV_NOW}={raw!r} is not an ISO 8601 date or time") from None
+        raise _bad_now(raw, "is not an ISO 8601 date or time") from None
     if value.tzinfo is None:
         value = value.replace(tzinfo=timezone.utc)
+    if not YEARS[0] <= value.year <= YEARS[1]:
+        raise _bad_now(raw, f"is outside the years {YEARS[0]}-{YEARS[1]}")
     return value.astimezone(timezone.utc)
 
 
@@ -96,8 +109,37 @@ def user_zone() -> Zone:
 
 
 def local_now() -> datetime:
-    """Return :func:`now` in the user's time zone (:func:`user_zone`)."""
-    return now().astimezone(user_zone().tz)
+    """Return :func:`now` in the user's time zone (:func:`user_zone`).
+
+    Never overflows: :func:`now` keeps to :data:`YEARS`, and a conversion
+    that still fails (a zone database gone strange) falls back to UTC.
+    """
+    return to_local(now(), user_zone().tz)
+
+
+def to_local(moment: datetime, tz: tzinfo | None = None) -> datetime:
+    """Return ``moment`` in ``tz`` (default: the machine's zone), or unchanged when that would overflow.
+
+    A timestamp near ``datetime.min``/``max`` (a file's absurd mtime, an
+    extreme override) cannot always be shifted by the zone offset; showing
+    it in UTC beats a traceback.
+    """
+    try:
+        return moment.astimezone(tz)
+    except (OverflowError, ValueError, OSError):
+        return moment
+
+
+def from_timestamp(seconds: float) -> datetime | None:
+    """Return an aware UTC datetime for a POSIX timestamp, or None when it is out of range.
+
+    File mtimes come from the file system (``touch -d`` can set any year);
+    the platform's conversion fails for far past or future ones.
+    """
+    try:
+        return datetime.fromtimestamp(seconds, timezone.utc)
+    except (OverflowError, ValueError, OSError):
+        return None
 
 
 def today() -> date:

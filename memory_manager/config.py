@@ -15,6 +15,7 @@ Standard library only, so the per-turn path can read the hook switches.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 # ``Any`` is only an annotation (strings here): no ``typing`` import on the per-turn hook path.
 
@@ -34,18 +35,55 @@ CHOICES: dict[str, tuple[Any, ...]] = {
 #: Keys whose value may also be null.
 NULLABLE = {"tiers.key_file"}
 
+#: Upper bound for any count of days: a century. Past it date arithmetic
+#: (today + days) leaves the calendar (year 9999) and nothing useful is meant.
+MAX_DAYS = 36_500
+
+#: Every numeric key: (kind, lowest, highest, low_exclusive). ``int`` keys take
+#: JSON integers only (``5.0`` is refused: a count is not a measurement);
+#: ``number`` keys take any finite number. Divisors are low-exclusive (0 would
+#: divide by zero); counts of days stay within :data:`MAX_DAYS`. The defaults
+#: (``config.json``) come from the seeds named in the module docstring; the
+#: bounds are ours, chosen so that no legal value can crash the arithmetic.
+RANGES: dict[str, tuple[str, float, float, bool]] = {
+    "version": ("int", 1, 1, False),
+    "tiers.t2_expiry_days": ("int", 1, MAX_DAYS, False),
+    "cleanup.interval_days": ("int", 0, MAX_DAYS, False),
+    "cleanup.archive_retention_days": ("int", 0, MAX_DAYS, False),
+    "scoring.keyword_weight": ("number", 0, 1000, False),
+    "scoring.time_decay_weight": ("number", 0, 1000, False),
+    "scoring.access_frequency_weight": ("number", 0, 1000, False),
+    "scoring.tag_match_weight": ("number", 0, 1000, False),
+    "time_decay.no_decay_days": ("int", 0, MAX_DAYS, False),
+    "time_decay.decay_rate_per_day": ("number", 0, 1, False),
+    "time_decay.min_score": ("number", 0, 1, False),
+    "access.recent_days": ("int", 0, MAX_DAYS, False),
+    "access.recent_boost": ("number", 0, 1000, False),
+    # the access score is ln(count + 1) / log_divisor: zero would divide by zero.
+    "access.log_divisor": ("number", 0, 1e6, True),
+    "recall.top_k": ("int", 1, 10_000, False),
+    "recall.untagged_tag_score": ("number", 0, 1, False),
+    "recall.snippet_chars": ("int", 1, 100_000, False),
+    "recall.neighbour_share": ("number", 0, 1, False),
+    "prune.threshold": ("number", 0, 1, False),
+    "prune.window": ("int", 1, 1_000_000, False),
+    "prune.protect_recent_days": ("int", 0, MAX_DAYS, False),
+    "context.compaction_reserve_tokens": ("int", 0, 100_000_000, False),
+    "context.compaction_warn_tokens": ("int", 0, 100_000_000, False),
+    "hooks.timeout_seconds": ("number", 0, 3600, True),
+}
+
 
 def _load_json(path: Path) -> dict[str, Any]:
+    from .jsonio import loads
+
     try:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not UTF-8") from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read ({exc.strerror})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ConfigError(f"{path}: invalid JSON at line {exc.lineno}: {exc.msg}") from None
+    data = loads(text, str(path), error=ConfigError)
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: the top level must be a JSON object")
     return data
@@ -65,27 +103,40 @@ def _type_name(value: Any) -> str:
     return "null"
 
 
+def _check_number(value: Any, key: str, source: Path) -> None:
+    """Raise ConfigError unless ``value`` fits :data:`RANGES` for ``key``."""
+    kind, low, high, low_open = RANGES[key]
+    if kind == "int" and not isinstance(value, int):
+        raise ConfigError(f"{source}: '{key}' must be a whole number (an integer), not {value!r}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ConfigError(f"{source}: '{key}' must be a finite number, not {value!r}")
+    too_low = value <= low if low_open else value < low
+    if too_low or value > high:
+        span = f"greater than {low:g} and at most {high:g}" if low_open else f"between {low:g} and {high:g}"
+        shown = value if isinstance(value, float) or abs(value) < 10**15 else f"a {len(str(abs(value)))}-digit number"
+        raise ConfigError(f"{source}: '{key}' must be {span}, not {shown}")
+
+
 def _check(value: Any, default: Any, key: str, source: Path) -> None:
     """Raise ConfigError when ``value`` does not have the shape of ``default``."""
     if value is None and key in NULLABLE:
         return
     if key in NULLABLE and isinstance(value, str):
+        if "\0" in value or not value.strip():
+            raise ConfigError(f"{source}: '{key}' must be a path (non-empty, no NUL characters)")
         return
     want, got = _type_name(default), _type_name(value)
     if want != got:
         raise ConfigError(f"{source}: '{key}' must be a {want}, not {got} ({value!r})")
-    if isinstance(default, int) and not isinstance(default, bool) and isinstance(value, float):
-        if not value.is_integer():
-            raise ConfigError(f"{source}: '{key}' must be a whole number, not {value!r}")
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
-        raise ConfigError(f"{source}: '{key}' must not be negative ({value!r})")
+    if key in RANGES:
+        _check_number(value, key, source)
     if key in CHOICES and value not in CHOICES[key]:
         allowed = ", ".join(map(str, CHOICES[key]))
         raise ConfigError(f"{source}: '{key}' must be one of {allowed}, not {value!r}")
     if isinstance(default, list):
         for item in value:
-            if _type_name(item) != "number":
-                raise ConfigError(f"{source}: '{key}' must be a list of numbers")
+            if _type_name(item) != "number" or not math.isfinite(item):
+                raise ConfigError(f"{source}: '{key}' must be a list of finite numbers")
 
 
 def _merge(base: dict[str, Any], override: dict[str, Any], schema: dict[str, Any],

@@ -391,7 +391,7 @@ def associated_data(version: int, skill: str, topic: str = "", entry_id: str = "
     if version == 1:
         return f"cmm-t2-v1|{skill}".encode("utf-8")
     return json.dumps(["cmm-t2", 2, skill, topic, entry_id], ensure_ascii=False,
-                      separators=(",", ":")).encode("utf-8")
+                      separators=(",", ":"), allow_nan=False).encode("utf-8")
 
 
 def aes_encrypt(text: str, skill: str, key: bytes, topic: str = "", entry_id: str = "") -> Sealed:

@@ -91,7 +91,7 @@ def require(allow_install: bool = False) -> None:
         if "--json" in sys.argv[1:]:  # the --json contract holds even here
             import json
 
-            sys.stdout.write(json.dumps({"error": message, "kind": "missing_dependencies"}) + "\n")
+            sys.stdout.write(json.dumps({"error": message, "kind": "missing_dependencies"}, allow_nan=False) + "\n")
         sys.stderr.write(f"error: missing Python packages: {', '.join(absent)}. Install them with:\n  {cmd}\n")
         raise SystemExit(2)
 

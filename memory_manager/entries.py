@@ -208,7 +208,7 @@ def yaml_scalar(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
-        return json.dumps(value)
+        return json.dumps(value, allow_nan=False)
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, (list, tuple)):
@@ -220,7 +220,7 @@ def yaml_scalar(value: Any) -> str:
                     and yaml.safe_load(text) == text)
     except yaml.YAMLError:
         plain_ok = False
-    return text if plain_ok else json.dumps(text, ensure_ascii=False)
+    return text if plain_ok else json.dumps(text, ensure_ascii=False, allow_nan=False)
 
 
 def set_frontmatter_fields(raw: str, fields: dict[str, Any]) -> str:

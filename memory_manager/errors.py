@@ -106,8 +106,12 @@ class MalformedKeyError(CryptoError):
     kind = "malformed_key"
 
 
-class MalformedFileError(MemoryManagerError):
-    """A memory file cannot be parsed (bad frontmatter, wrong types)."""
+class MalformedFileError(BadInputError):
+    """A memory file cannot be parsed (bad frontmatter, wrong types): bad input, exit 2.
+
+    Every file we read is untrusted input (a hand edit, an import, another
+    tool), so a malformed one is reported like any other bad input.
+    """
 
     kind = "malformed"
 

@@ -86,7 +86,7 @@ def bundle_path_doc(bundle_root: Path, python: str | None = None, timeout_s: flo
     """
     doc = dict(BUNDLE_PATH_FORMAT, bundle=str(Path(bundle_root).resolve()), python=python or sys.executable,
                timeoutMs=int(timeout_s * 1000), tool_version=__version__)
-    return (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    return (json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
 
 
 def _timeout(ws: Path) -> float:

@@ -35,7 +35,7 @@ import pathlib
 import sys
 import time
 
-from memory_manager import tree
+from memory_manager import jsonio, tree
 
 BUNDLE = pathlib.Path(__file__).resolve().parents[1]  # the bundle root (this file is memory_manager/hookrun.py)
 PROTOCOL = {"protocol": "cmm-hook", "version": 1}
@@ -135,7 +135,7 @@ def take_pending(ws: pathlib.Path) -> list[str]:
     """
     path = ws / PENDING_RELPATH
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = jsonio.loads(path.read_text(encoding="utf-8"), path.name)
     except FileNotFoundError:
         return []
     except (OSError, ValueError) as exc:
@@ -230,7 +230,7 @@ def record_usage(ws: pathlib.Path, key: str, usage, cfg: dict) -> None:
     rotate_if_large(state / USAGE_NAME, USAGE_MAX_BYTES)
     fd = os.open(state / USAGE_NAME, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     try:
-        os.write(fd, (json.dumps(doc, ensure_ascii=False) + "\n").encode("utf-8"))
+        os.write(fd, (json.dumps(doc, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8"))
     finally:
         os.close(fd)
 
@@ -404,6 +404,6 @@ def main(argv: list[str] | None = None) -> int:
         warn(f"{exc.__class__.__name__}: {exc}")
         return 0
     if out["bootstrapFiles"] or out["log"]:
-        sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps(out, ensure_ascii=False, allow_nan=False) + "\n")
     return 0
 

@@ -37,7 +37,7 @@ from . import textproc, tree, units
 from .fsio import make_dirs
 
 INDEX_RELPATH = tree.Tree(Path()).recall_index
-SCHEMA_VERSION = 3  # 2: ids from entries.parse_entries; files.error names malformed files; 3: versions, dates, archived
+SCHEMA_VERSION = 4  # 2: ids from entries.parse_entries; files.error names malformed files; 3: versions, dates, archived; 4: files.error names non-UTF-8 files too
 #: Bits of an entry rowid holding its position within the file.
 POS_BITS = 20
 #: Files modified this close (ns) to their indexing time are re-hashed.
@@ -88,8 +88,10 @@ def parse_source(rel: str, kind: str, data: bytes) -> tuple[str, str | None, lis
     try:
         text = decode_text(data, rel).text
         entries, error = units.parse_file(rel, kind, text)
-    except UnreadableFileError:
-        entries = []  # not UTF-8: nothing to recall, but remember the file so it is not re-read
+    except UnreadableFileError as exc:
+        # Not UTF-8 (binary, Latin-1): nothing to recall, but remember the file (so it is
+        # not re-read) and why, so that recall and status can name it.
+        entries, error = [], str(exc).removeprefix(f"{rel}: ")
     flat = []
     for e in entries:
         flat.append((e, 1, None, e.text))

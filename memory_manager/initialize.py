@@ -384,7 +384,7 @@ def _plan_language(plan: Plan, ws: Path, cfg: dict[str, Any], lang: str) -> None
     doc = json.loads(existing.text) if existing is not None and existing.text.strip() else {}
     doc["language"] = lang
     _change(plan, path, OVERRIDE_RELPATH.as_posix(), existing,
-            json.dumps(doc, indent=2, ensure_ascii=False) + "\n", f"language {lang}")
+            json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n", f"language {lang}")
 
 
 def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool = True,

@@ -186,7 +186,7 @@ def _archive_comment(move: Move, archived_at: str) -> str:
                 reason=move.reason, value=round(move.item.value, 6),
                 parts={"time": round(move.item.time, 6), "access": round(move.item.access, 6),
                        "tags": round(move.item.tags, 6)})
-    return "<!-- archived: " + json.dumps(meta, ensure_ascii=False).replace("--", "\\u002d\\u002d") + " -->"
+    return "<!-- archived: " + json.dumps(meta, ensure_ascii=False, allow_nan=False).replace("--", "\\u002d\\u002d") + " -->"
 
 
 _ARCHIVED = re.compile(r"^<!-- archived: (\{.*\}) -->$", re.M)
@@ -363,7 +363,8 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
       ``prune.auto_threshold``), so a user sees it before it applies;
       ``archived_entries``: entries in ``memory/archive/`` (recall still finds them);
     - ``problems``: memory files whose name holds an impossible date
-      (``2026-13-45``: read as undated), unreadable T1/T2 files.
+      (``2026-13-45``: read as undated), unreadable T1/T2 files, and
+      notes that are not UTF-8 text (counted nowhere, never searched).
     """
     from . import tiers
     from .clock import parse_day, today, user_zone
@@ -383,9 +384,10 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
         size = idx.conn.execute("SELECT coalesce(sum(size), 0), count(*) FROM files"
                                 " WHERE kind != 'archive'").fetchone()
         archived = idx.conn.execute("SELECT count(*) FROM entries WHERE archived = 1").fetchone()[0]
+        unreadable = [f"{path}: {why}; not searched" for path, why in idx.malformed()]
     finally:
         idx.close()
-    problems: list[str] = []
+    problems: list[str] = list(unreadable)
     for rel, _kind in units.source_files(ws):
         day = Path(rel).name[:10]
         if units._DATE_NAME.match(Path(rel).name) and parse_day(day) is None:

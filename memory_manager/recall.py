@@ -233,7 +233,7 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
             for i, e in enumerate(t2):
                 r = -(i + 1)
                 if r in t2_bm:
-                    tt = json.dumps(_tag_terms(e.tags), ensure_ascii=False)
+                    tt = json.dumps(_tag_terms(e.tags), ensure_ascii=False, allow_nan=False)
                     t2_rows[r] = {"rowid": r, "path": e.path, "ordinal": e.ordinal, "id": e.id,
                                   "heading": e.heading, "date": e.date, "kind": e.kind, "text": e.text,
                                   "archived": 0, "version": None}

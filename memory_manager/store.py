@@ -88,6 +88,18 @@ def _gate(ws: Path, operation: str, text: str, *, source: str, sensitivity: str 
 
 # ------------------------------------------------------------------ daily
 
+def _check_target(path: Path) -> Path:
+    """Refuse (before the gate records anything) a target that cannot be read as text.
+
+    A binary or non-UTF-8 file in the user's memory is theirs: a write to it
+    stops here with UnreadableFileError (exit 2) and leaves every byte. The
+    locked step reads it again, so this only moves the refusal earlier.
+    """
+    if path.exists():
+        read_text(path)
+    return path
+
+
 def _write_daily_locked(ws: Path, cfg: dict[str, Any], day: str, topic: str,
                         items: list[tuple[str, str]], other: list[str] = (),
                         pinned: bool = False) -> tuple[Path, str, list[tuple[str, str]], bool]:
@@ -129,6 +141,7 @@ def write_daily(ws: Path, cfg: dict[str, Any], *, topic: str, cause: list[str] =
     if not items:
         raise BadInputError("give at least one of --cause, --change, --todo")
     text = topic + "\n" + "\n".join(t for _, t in items)
+    _check_target(safe_target(ws, entries.memory_dir(ws) / entries.DAILY_DIR / f"{day}.md"))
     with workspace_lock(ws):  # the gate's decision and the write: one locked step
         decision = _gate(ws, "store", text, source=source, sensitivity=sensitivity, approved=approved, cfg=cfg,
                          request=f"write daily note '{topic}'")
@@ -189,6 +202,7 @@ def learn(ws: Path, cfg: dict[str, Any], *, key: str, text: str, tags: list[str]
     tag_list = _tags(tags)
     if not text.strip():
         raise BadInputError("--text must not be empty")
+    _check_target(safe_target(ws, entries.memory_dir(ws) / entries.KNOWLEDGE_DIR / f"{key}.md"))
     with workspace_lock(ws):  # the gate's decision and the write: one locked step
         decision = _gate(ws, "store", f"{key}\n{text}\n{' '.join(tag_list)}", source=source,
                          sensitivity=sensitivity, approved=approved, cfg=cfg, request=f"learn '{key}'")
@@ -289,6 +303,7 @@ def record_event(ws: Path, cfg: dict[str, Any], *, event: str, skill: str, text:
 
 def _stats_update(ws: Path, cfg: dict[str, Any], skill: str, text: str, apply: Any,
                   source: str, approved: bool) -> tuple[Path, dict[str, Any], gate.Decision]:
+    tiers.load_stats(safe_target(ws, tiers.t1_path(ws, skill)))  # a malformed file: refused before the gate
     with workspace_lock(ws):  # the gate's decision and the write: one locked step
         decision = _gate(ws, "store", text, source=source, sensitivity=None, approved=approved, cfg=cfg,
                          request=f"update statistics of '{skill}'")
@@ -369,6 +384,7 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
         # its own file first: a month file's copy is the older one (compaction moves, remember edits)
         return next((e for e in found if e.path == path), found[0] if found else None)
 
+    _check_target(path)  # a binary or non-UTF-8 file there is refused, never replaced
     created = today()
     expiry = int(cfg["tiers"]["t2_expiry_days"])
     backup_id = None

@@ -63,27 +63,70 @@ def t1_path(ws: Path, skill: str) -> Path:
     return memory_dir(ws) / T1_DIR / f"{skill}_stats.json"
 
 
-def load_stats(path: Path) -> dict[str, Any]:
-    """Read a T1 stats file (an empty document when missing).
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10**15
+
+
+def validate_stats(doc: Any, where: str) -> dict[str, Any]:
+    """Check a T1 document's shape and every value's type; return it (defaults filled in).
+
+    The rules (ours, so that no hand-edited or imported file can crash a
+    count): ``calls``, ``successes`` and a pattern's ``count`` are whole
+    numbers from 0 to 10^15; ``success_rate`` a number from 0 to 1;
+    ``last_used`` and ``trigger`` strings; ``skills_used`` a list of strings.
+    Each field is optional (the seed's files lack ``successes``).
 
     Raises:
-        MalformedFileError: not JSON, or not the seed's shape.
+        MalformedFileError: the first value that breaks a rule, named as
+            ``<where>: skill_stats.<skill>.calls must be ...``.
     """
-    if not path.exists():
-        return {"skill_stats": {}, "patterns_observed": []}
-    try:
-        doc = json.loads(read_text(path).text)
-    except ValueError:
-        raise MalformedFileError(f"{path.name}: not valid JSON") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("skill_stats", {}), dict) \
             or not isinstance(doc.get("patterns_observed", []), list):
-        raise MalformedFileError(f"{path.name}: expected skill_stats (object) and patterns_observed (list)")
+        raise MalformedFileError(f"{where}: expected skill_stats (object) and patterns_observed (list)")
     version = doc.get("version", T1_VERSION)
     if not isinstance(version, int) or isinstance(version, bool) or version > T1_VERSION:
-        raise MalformedFileError(f"{path.name}: unsupported {T1_FORMAT} version {version!r}")
+        raise MalformedFileError(f"{where}: unsupported {T1_FORMAT} version {version!r}")
+    for skill, rec in doc.get("skill_stats", {}).items():
+        at = f"{where}: skill_stats.{skill}"
+        if not isinstance(rec, dict):
+            raise MalformedFileError(f"{at} must be an object, not {rec!r:.40}")
+        for key in ("calls", "successes"):
+            if key in rec and not _count(rec[key]):
+                raise MalformedFileError(f"{at}.{key} must be a whole number from 0, not {rec[key]!r:.40}")
+        rate = rec.get("success_rate", 0)
+        if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0 <= rate <= 1:
+            raise MalformedFileError(f"{at}.success_rate must be a number from 0 to 1, not {rate!r:.40}")
+        if "last_used" in rec and not isinstance(rec["last_used"], (str, type(None))):
+            raise MalformedFileError(f"{at}.last_used must be a date string, not {rec['last_used']!r:.40}")
+    for n, pattern in enumerate(doc.get("patterns_observed", [])):
+        at = f"{where}: patterns_observed[{n}]"
+        if not isinstance(pattern, dict):
+            raise MalformedFileError(f"{at} must be an object")
+        if "count" in pattern and not _count(pattern["count"]):
+            raise MalformedFileError(f"{at}.count must be a whole number from 0, not {pattern['count']!r:.40}")
+        if not isinstance(pattern.get("trigger", ""), str):
+            raise MalformedFileError(f"{at}.trigger must be a string")
+        skills = pattern.get("skills_used", [])
+        if not isinstance(skills, list) or not all(isinstance(x, str) for x in skills):
+            raise MalformedFileError(f"{at}.skills_used must be a list of strings")
     doc.setdefault("skill_stats", {})
     doc.setdefault("patterns_observed", [])
     return doc
+
+
+def load_stats(path: Path) -> dict[str, Any]:
+    """Read and check a T1 stats file (an empty document when missing).
+
+    Raises:
+        MalformedFileError: not JSON (or too deep, NaN/Infinity), or a value
+            breaks :func:`validate_stats` (the message names file and key).
+        UnreadableFileError: not UTF-8.
+    """
+    from .jsonio import loads
+
+    if not path.exists():
+        return {"skill_stats": {}, "patterns_observed": []}
+    return validate_stats(loads(read_text(path).text, path.name, error=MalformedFileError), path.name)
 
 
 def record_call(doc: dict[str, Any], skill: str, ok: bool, day: date) -> dict[str, Any]:
@@ -131,7 +174,7 @@ def dump_stats(doc: dict[str, Any]) -> bytes:
     """
     out = {"format": T1_FORMAT, "version": T1_VERSION}
     out.update((k, v) for k, v in doc.items() if k not in out)
-    return (json.dumps(out, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    return (json.dumps(out, ensure_ascii=False, indent=2, allow_nan=False) + "\n").encode("utf-8")
 
 
 # ------------------------------------------------------------------------- T2
@@ -267,10 +310,12 @@ def parse_t2(text: str, path: Path) -> list[T2Entry]:
             m = _ENTRY_META.match(line)
             if not m:
                 continue
+            from .jsonio import JSONInputError, loads
+
             try:
-                item = json.loads(m.group(1))
-            except ValueError:
-                raise MalformedFileError(f"{path.name}: entry metadata on body line {n + 1} is not JSON") from None
+                item = loads(m.group(1), path.name)
+            except JSONInputError as exc:
+                raise MalformedFileError(f"{path.name}: entry metadata on body line {n + 1}: {exc}") from None
             if not isinstance(item, dict):
                 raise MalformedFileError(f"{path.name}: entry metadata on body line {n + 1} is not an object")
             merged = {"source_skill": meta.get("source_skill"), **item}
@@ -451,7 +496,7 @@ def render_multi(skill: str, month: str, entries: list[T2Entry]) -> str:
                 "key_hint": entry.key_hint or f"{skill}-{month}", **entry.params}
         if "scheme" not in item:
             item["scheme"] = entry.scheme
-        blocks.append(f"## Entry {entry.id}\n<!-- cmm-t2-entry: {json.dumps(item, ensure_ascii=False)} -->\n"
+        blocks.append(f"## Entry {entry.id}\n<!-- cmm-t2-entry: {json.dumps(item, ensure_ascii=False, allow_nan=False)} -->\n"
                       f"> {entry.ciphertext}\n")
     return join_frontmatter("\n".join(head), "\n" + "\n".join(blocks))
 

@@ -31,7 +31,7 @@ from typing import Any
 
 from . import __version__, backups, entries, gate, tiers, tree
 from .clock import now, parse_day
-from .errors import BadInputError, InvalidNameError, MalformedFileError
+from .errors import BadInputError, InvalidNameError, MalformedFileError, UnreadableFileError
 from .fsio import atomic_write, read_text, workspace_lock
 from .names import validate_heading_topic, validate_key, validate_name, validate_topic
 from .store import OPENCLAW_NOTE, _gate, _learn_locked, _tags, _write_daily_locked, ensure_tree, rel, safe_target
@@ -87,7 +87,7 @@ def _plain_text(doc: dict[str, Any]) -> str:
     for item in doc["knowledge"]:
         parts.append(f"{item['key']}\n{item['body']}")
     for item in doc["tier1"]:
-        parts.append(json.dumps(item["data"], ensure_ascii=False))
+        parts.append(json.dumps(item["data"], ensure_ascii=False, allow_nan=False))
     return "\n".join(parts)
 
 
@@ -107,17 +107,16 @@ def export(ws: Path, cfg: dict[str, Any], *, out: Path | None = None, approved: 
     decision = _gate(ws, "export", _plain_text(doc), source="explicit_user", sensitivity=None,
                      approved=approved, cfg=cfg, request="export memory")
     if out is not None:
-        atomic_write(Path(out), (json.dumps(doc, ensure_ascii=False, indent=2) + "\n").encode("utf-8"), mode=0o600)
+        atomic_write(Path(out), (json.dumps(doc, ensure_ascii=False, indent=2, allow_nan=False) + "\n").encode("utf-8"), mode=0o600)
     counts = {k: len(doc[k]) for k in ("daily", "knowledge", "tier1", "tier2")}
     return {"action": "export", "out": str(out) if out else None, "counts": counts, "problems": problems,
             "document": doc, "gate": decision.payload()}
 
 
 def _load_export(path: Path) -> dict[str, Any]:
-    try:
-        doc = json.loads(read_text(path).text)
-    except ValueError:
-        raise BadInputError(f"{path}: not valid JSON") from None
+    from .jsonio import loads
+
+    doc = loads(read_text(path).text, str(path))  # too deep, NaN, Infinity: exit 2 naming the file
     if not isinstance(doc, dict) or doc.get("format") != EXPORT_FORMAT:
         raise BadInputError(f"{path}: not a {EXPORT_FORMAT} document")
     version = doc.get("version")
@@ -139,7 +138,7 @@ def _clean_topic(raw: str, fallback: str) -> str:
         return fallback
 
 
-def openclaw_notes(ws: Path) -> list[tuple[Path, str, str, list[str]]]:
+def openclaw_notes(ws: Path, problems: list[str] | None = None) -> list[tuple[Path, str, str, list[str]]]:
     """Return OpenClaw's own notes as ``(path, date, topic, lines)`` (read only).
 
     The topic is the slug after the date in the file name (``2026-01-16-vendor-pitch``
@@ -152,7 +151,13 @@ def openclaw_notes(ws: Path) -> list[tuple[Path, str, str, list[str]]]:
         return out
     for path in sorted(p for p in root.iterdir() if p.is_file() and OPENCLAW_NOTE.match(p.name)):
         day, slug = OPENCLAW_NOTE.match(path.name).groups()
-        text = read_text(path).text
+        try:
+            text = read_text(path).text
+        except UnreadableFileError as exc:  # binary or not UTF-8: name it, import the others
+            if problems is None:
+                raise
+            problems.append(f"{exc} (note not imported)")
+            continue
         heading = next((l.lstrip("#").strip() for l in text.split("\n") if l.startswith("#")), "")
         topic = _clean_topic(slug.strip("-_ ").replace("-", " "), "") or _clean_topic(heading, "") or "OpenClaw note"
         lines = []
@@ -188,7 +193,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
     raw_texts: dict[str, str] = {}
     problems: list[str] = []
     if from_openclaw:
-        for path, day, topic, lines in openclaw_notes(ws):
+        for path, day, topic, lines in openclaw_notes(ws, problems):
             if parse_day(day) is None:
                 problems.append(f"{tree.rel(path.name)}: {day!r} is not a real date (note not imported)")
                 continue
@@ -240,7 +245,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
                 name = validate_name(str(item["file"]), "file")
                 if not name.endswith("_stats.json") or not isinstance(item["data"], dict):
                     raise BadInputError("not a <skill>_stats.json document")
-                t1_items.append((name, item["data"]))
+                t1_items.append((name, tiers.validate_stats(item["data"], name)))
             except (KeyError, TypeError, InvalidNameError, BadInputError) as exc:
                 problems.append(f"tier1[{n}]: {exc}")
         for n, item in enumerate(doc.get("tier2", [])):
@@ -319,7 +324,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
             counts["knowledge"] += 1 if changed else 0
         for kind, folder, items in (("tier1", tiers.T1_DIR, t1_items), ("tier2", tiers.T2_DIR, t2_items)):
             for name, payload in items:
-                data = (json.dumps(payload, ensure_ascii=False, indent=2) + "\n") if kind == "tier1" else payload
+                data = (json.dumps(payload, ensure_ascii=False, indent=2, allow_nan=False) + "\n") if kind == "tier1" else payload
                 if kind == "tier1":  # T2 arrives encrypted: there is no plain text to classify
                     decision = gate.evaluate("import", data, source="third_party", approved=approved, cfg=cfg,
                                              request=f"import {name}")

@@ -22,7 +22,7 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         if "--json" in sys.argv[1:]:
-            sys.stdout.write(json.dumps({"error": message, "kind": "usage"}) + "\n")
+            sys.stdout.write(json.dumps({"error": message, "kind": "usage"}, allow_nan=False) + "\n")
         else:
             sys.stderr.write(f"error: {message}\n")
         raise SystemExit(2)
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> tuple[int, dict]:
 def _error(args: argparse.Namespace, message: str, kind: str) -> None:
     message = " ".join(message.split())
     if args.json_:
-        sys.stdout.write(json.dumps({"error": message, "kind": kind}, ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps({"error": message, "kind": kind}, ensure_ascii=False, allow_nan=False) + "\n")
     else:
         sys.stderr.write(f"error: {message}\n")
 

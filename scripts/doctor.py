@@ -13,7 +13,7 @@ if deps.missing():
         import json
 
         sys.stdout.write(json.dumps({"ok": False, "checks": [{"name": "dependencies", "status": "fail",
-                                     "detail": f"missing: {_absent}", "fix": _fix}]}) + "\n")
+                                     "detail": f"missing: {_absent}", "fix": _fix}]}, allow_nan=False) + "\n")
     sys.stderr.write(f"✗ Python packages missing: {_absent}\n  fix: {_fix}\n")
     raise SystemExit(1)
 

@@ -41,7 +41,7 @@ def test_override_merges_key_by_key(ws):
     ({"gate": {"mode": "loose"}}, "'gate.mode' must be one of auto, strict"),
     ({"context": {"thresholds": [80, 50, 90]}}, "three rising percentages"),
     ({"prune": {"threshold": 1.5}}, "'prune.threshold' must be between 0 and 1"),
-    ("{not json", "invalid JSON at line 1"),
+    ("{not json", "not valid JSON (line 1: "),
     ("[1, 2]", "the top level must be a JSON object"),
 ])
 def test_bad_override_names_the_key(ws, doc, message):

@@ -1,0 +1,107 @@
+"""Reading and writing JSON as untrusted input: depth, NaN and infinities.
+
+Every JSON file we read may come from elsewhere (an import, a hand-edited
+config, another tool's state). The standard library accepts three things
+that break us later, so :func:`loads` refuses them with one line naming the
+file (exit 2, :class:`JSONInputError`):
+
+- nesting deeper than :data:`MAX_DEPTH` (the C parser would raise
+  ``RecursionError`` near Python's recursion limit, and anything that walks
+  the document afterwards could too);
+- ``NaN``, ``Infinity`` and ``-Infinity``: not JSON (RFC 8259 section 6,
+  "Numeric values that cannot be represented ... such as Infinity and NaN
+  are not permitted"), though Python reads and writes them by default;
+- numbers too large for a float (``1e400`` would become ``inf``).
+
+:func:`dumps` always passes ``allow_nan=False``, so we never write what
+:func:`loads` (or any other parser) would refuse.
+
+Standard library only: the per-turn path reads JSON too.
+"""
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from .errors import BadInputError
+
+#: Deepest nesting accepted. Our own documents are at most 5 levels deep
+#: (an export's tier1 data); 64 leaves room for any honest hand-made file.
+MAX_DEPTH = 64
+
+
+class JSONInputError(BadInputError, ValueError):
+    """A JSON file is not valid, too deep, or holds NaN/Infinity (exit 2).
+
+    Also a ``ValueError``, so a reader that treats a broken derived file
+    (an index, a cache) as absent keeps doing so.
+    """
+
+    kind = "bad_json"
+
+
+def _reject_constant(name: str) -> Any:
+    raise JSONInputError(f"{name} is not a JSON number (RFC 8259)")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise JSONInputError(f"number {text[:40]} is too large")
+    return value
+
+
+def depth(text: str) -> int:
+    """Return the deepest ``[``/``{`` nesting of JSON ``text`` (brackets inside strings ignored)."""
+    deepest = level = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            level += 1
+            deepest = max(deepest, level)
+        elif ch in "]}":
+            level -= 1
+    return deepest
+
+
+def loads(text: str | bytes, where: str, error: type[BadInputError] = JSONInputError) -> Any:
+    """Parse JSON ``text`` read from ``where`` (a file name for messages).
+
+    Args:
+        text: the document.
+        where: what to name in the message (``memory/tier1-public/x.json``).
+        error: the error class to raise (a :class:`BadInputError` subclass,
+            e.g. ``ConfigError``); it gets ``JSONInputError``'s messages.
+
+    Raises:
+        JSONInputError (or ``error``): invalid JSON, nesting deeper than
+            :data:`MAX_DEPTH`, NaN/Infinity, or a number too large for a float.
+    """
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")
+    # Counting brackets is C-speed; the exact (string-aware) walk only runs when it could matter.
+    if text.count("[") + text.count("{") > MAX_DEPTH and depth(text) > MAX_DEPTH:
+        raise error(f"{where}: JSON nested deeper than {MAX_DEPTH} levels")
+    try:
+        return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+    except JSONInputError as exc:
+        raise error(f"{where}: {exc}") from None
+    except RecursionError:
+        raise error(f"{where}: JSON nested too deeply") from None
+    except json.JSONDecodeError as exc:
+        raise error(f"{where}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+
+
+def dumps(doc: Any, **kwargs: Any) -> str:
+    """``json.dumps`` with ``allow_nan=False`` (ValueError on NaN or an infinity)."""
+    return json.dumps(doc, allow_nan=False, **kwargs)

@@ -72,7 +72,7 @@ def append(ws: Path, decision: Any) -> dict[str, Any]:
               "chars": decision.chars, "hash": content_hash(ws, decision.content_hash)}
     path = log_path(ws)
     make_dirs(path.parent)
-    line = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
+    line = (json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     try:
         os.write(fd, line)

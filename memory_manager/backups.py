@@ -206,13 +206,13 @@ class Backup:
 
     def _write_header(self) -> None:
         atomic_write(self.folder / MANIFEST,
-                     (json.dumps(self.header(), indent=2, ensure_ascii=False) + "\n").encode("utf-8"), mode=0o600)
+                     (json.dumps(self.header(), indent=2, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8"), mode=0o600)
 
     def _append(self, *entries: dict[str, Any]) -> None:
         """Append entry lines with one write and one fsync: O(1) per path, so a large change stays linear."""
         if not entries:
             return
-        data = "".join(json.dumps(e, ensure_ascii=False, sort_keys=True) + "\n" for e in entries).encode("utf-8")
+        data = "".join(json.dumps(e, ensure_ascii=False, sort_keys=True, allow_nan=False) + "\n" for e in entries).encode("utf-8")
         fsio.step(f"backup-entry {entries[0]['path']}" + (f" (+{len(entries) - 1})" if len(entries) > 1 else ""))
         fd = os.open(self.folder / ENTRIES, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
@@ -415,7 +415,7 @@ def start(workspace: Path, reason: str, role: str = "change", restores: str | No
                     # The journal comes first: whatever a kill leaves after this
                     # point (a folder without a manifest, a staging file in it)
                     # is found and cleared by the next lock holder.
-                    atomic_write(journal, (json.dumps({"id": ident, "pid": os.getpid(), "reason": reason})
+                    atomic_write(journal, (json.dumps({"id": ident, "pid": os.getpid(), "reason": reason}, allow_nan=False)
                                            + "\n").encode("utf-8"), mode=0o600)
                 fsio.step(f"backup-start {ident}")
                 (root / ident).mkdir(mode=0o700)
@@ -465,7 +465,7 @@ def _read_entries(folder: Path, doc: dict[str, Any]) -> list[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            result.append(json.loads(line))
+            result.append(jsonio.loads(line, ENTRIES))
         except ValueError:
             break  # a torn last line: written by a command killed before it changed that path
     return result
@@ -474,7 +474,7 @@ def _read_entries(folder: Path, doc: dict[str, Any]) -> list[dict[str, Any]]:
 def _read(folder: Path) -> dict[str, Any]:
     """Read one backup folder into a dict (header + ``entries`` + ``files``), or with ``error``."""
     try:
-        doc = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        doc = jsonio.loads((folder / MANIFEST).read_text(encoding="utf-8"), MANIFEST)
         if not isinstance(doc, dict) or doc.get("format") != FORMAT_NAME or doc.get("version") not in (1, 2):
             raise ValueError("not a memory-backup manifest")
         doc["entries"] = _read_entries(folder, doc)
@@ -1011,10 +1011,10 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
 def _rewrite_entries(folder: Path, doc: dict[str, Any]) -> None:
     if doc.get("version") == 1:
         header = {k: v for k, v in doc.items() if k not in ("files", "role", "state")}
-        atomic_write(folder / MANIFEST, (json.dumps(header, indent=2, ensure_ascii=False) + "\n").encode("utf-8"),
+        atomic_write(folder / MANIFEST, (json.dumps(header, indent=2, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8"),
                      mode=0o600)
         return
-    body = "".join(json.dumps(e, ensure_ascii=False, sort_keys=True) + "\n" for e in doc["entries"])
+    body = "".join(json.dumps(e, ensure_ascii=False, sort_keys=True, allow_nan=False) + "\n" for e in doc["entries"])
     atomic_write(folder / ENTRIES, body.encode("utf-8"), mode=0o600)
 
 

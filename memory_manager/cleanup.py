@@ -222,7 +222,7 @@ def _ledger(ws: Path) -> dict[str, str]:
 def _save_ledger(run: "_Run", ledger: dict[str, str]) -> None:
     doc = {"format": "cmm-archive-ledger", "version": 1, "archived": dict(sorted(ledger.items()))}
     run.backup().save(state_dir(run.ws) / LEDGER_NAME)
-    atomic_write(state_dir(run.ws) / LEDGER_NAME, (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    atomic_write(state_dir(run.ws) / LEDGER_NAME, (json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8"))
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -799,7 +799,7 @@ def run_cleanup(ws: Path, cfg: dict[str, Any], *, dry_run: bool = False, if_due:
         # The counts are for the report's Health section (readers ignore unknown keys).
         doc = dict(STATE_FORMAT, last_run=now().isoformat(timespec="seconds"), archived=report.archived,
                    deleted=report.deleted, merged=report.merged, log_line=report.log_line)
-        atomic_write(folder / STATE_NAME, (json.dumps(doc) + "\n").encode("utf-8"))
+        atomic_write(folder / STATE_NAME, (json.dumps(doc, allow_nan=False) + "\n").encode("utf-8"))
         retention = backups.retention(ws, cfg)
         for ident in retention["removed"]:
             report.actions.append(Action("backup-retention", f"{backups.BACKUP_DIRNAME}/{ident}",

@@ -71,6 +71,11 @@ RANGES: dict[str, tuple[str, float, float, bool]] = {
     "context.compaction_reserve_tokens": ("int", 0, 100_000_000, False),
     "context.compaction_warn_tokens": ("int", 0, 100_000_000, False),
     "hooks.timeout_seconds": ("number", 0, 3600, True),
+    # Backup retention (backups.retention): fractions of a day are allowed, 0 = no limit.
+    "backups.keep_last": ("int", 1, 1_000_000, False),
+    "backups.min_age_days": ("number", 0, MAX_DAYS, False),
+    "backups.max_age_days": ("number", 0, MAX_DAYS, False),
+    "backups.max_total_mb": ("number", 0, 100_000_000, False),
 }
 
 

@@ -199,7 +199,7 @@ def test_read_only_commands_carry_on_and_name_an_unreadable_file(mem, run_script
         assert recall.code == 0
         rdoc = _one_json(recall.out)
         assert [h["path"] for h in rdoc["hits"]] == ["memory/knowledge/tea.md"]
-        assert any(s.startswith(rel + ": not UTF-8") for s in rdoc["skipped"])
+        assert any(m["file"] == rel and m["error"].startswith("not UTF-8") for m in rdoc["malformed"])
         human = run_script("memory", "recall", "tea", "--no-track", env=NOW)
         assert human.code == 0 and f"warning: {rel}: not UTF-8" in human.err
     audit = run_script("privacy_audit", "--json", env=NOW)
@@ -271,8 +271,8 @@ def _export(ws, run_script, tmp_path):
 
 @pytest.mark.parametrize("mutate,words", [
     (lambda d: "[" * 200_000, "JSON nested deeper than 64 levels"),
-    (lambda d: json.dumps(d).replace('"version": 1', '"version": NaN', 1), "NaN is not a JSON number"),
-    (lambda d: json.dumps(d).replace('"version": 1', '"version": 1e999', 1), "number 1e999 is too large"),
+    (lambda d: json.dumps({**d, "version": "@"}).replace('"@"', "NaN"), "NaN is not a JSON number"),
+    (lambda d: json.dumps({**d, "version": "@"}).replace('"@"', "1e999"), "number 1e999 is too large"),
     (lambda d: json.dumps({**d, "tier1": [{"file": "x_stats.json",
                                           "data": {"skill_stats": {"x": {"calls": "many"}}}}]}), None),
     (lambda d: json.dumps({**d, "knowledge": [{"key": "k", "body": "b", "tags": [[[[[[[["x"]]]]]]]]}]}), None),

@@ -462,3 +462,19 @@ def test_jsonio_refuses_what_is_not_json():
     with pytest.raises(ValueError):
         jsonio.dumps({"score": math.nan})
     assert issubclass(jsonio.JSONInputError, BadInputError)
+
+
+def test_write_to_a_large_note_appends_and_keeps_every_byte(mem, run_script):
+    """The 50 MB case is timed in bench/bignote_bench.py; here over 1 MB, bytes only."""
+    note = mem / "memory" / "daily" / "2026-11-24.md"
+    block = "".join(f"## [2026-11-24] topic {n}\n\n- 改：build {n} 发布\n\n" for n in range(20_000))
+    note.write_text("# 2026-11-24\n\n" + block, encoding="utf-8")
+    original = note.read_bytes()
+    assert len(original) > 1_000_000
+    r = run_script("memory", "write", "--topic", "appended", "--change", "one more", "--json", env=NOW)
+    assert r.code == 0, r.err
+    after = note.read_bytes()
+    assert after.startswith(original)
+    assert after[len(original):].decode("utf-8").count("one more") == 1
+    s = run_script("memory", "status", "--json", env=NOW)
+    assert s.code == 0 and _one_json(s.out)["tiers"]["daily"] == 20_001

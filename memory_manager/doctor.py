@@ -187,6 +187,33 @@ def check_memory_tree(ws: Path, bundle_root: Path) -> list[dict[str, Any]]:
     return checks
 
 
+def check_key(cfg: dict[str, Any] | None, bundle_root: Path, ws: Path | None) -> list[dict[str, Any]]:
+    """The T2 key: ok (aes-gcm), warn (none: xor-b64; or readable by others), fail (malformed).
+
+    A malformed key stops every T2 command (crypto module docstring), so it is a failure here.
+    """
+    import warnings
+
+    from . import crypto
+    from .errors import MalformedKeyError
+
+    cfg = cfg or {}
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            usable = crypto.check_key(cfg)
+    except MalformedKeyError as exc:
+        return [_check("T2 key", "fail", str(exc), "fix MEMORY_MANAGER_KEY or the key file (32 bytes of Base64), "
+                       "or unset/remove it to use xor-b64")]
+    if not usable:
+        return [_check("T2 key", "warn", "no AES key: T2 entries use xor-b64, which is obfuscation, not encryption",
+                       init_fix(bundle_root, ws, "creates the key"))]
+    where = crypto.ENV_KEY if crypto.key_state(cfg) == "env" else str(crypto.key_path(cfg))
+    if caught:
+        return [_check("T2 key", "warn", str(caught[0].message), f"chmod 600 {crypto.key_path(cfg)}")]
+    return [_check("T2 key", "ok", f"aes-gcm with the key from {where}")]
+
+
 def diagnose(workspace: Any, bundle_root: Path, use_openclaw: bool = True, runner: Runner | None = None,
              which: Callable[[str], str | None] = shutil.which) -> dict[str, Any]:
     """Run every check. Returns ``{"ok", "version", "workspace", "rule", "checks": [...]}``.
@@ -212,6 +239,7 @@ def diagnose(workspace: Any, bundle_root: Path, use_openclaw: bool = True, runne
     except MemoryManagerError as exc:
         checks.append(_check("config", "fail", str(exc), "fix or remove "
                              + str(tree.Tree(ws).override if ws else tree.rel(tree.OVERRIDE))))
+    checks += check_key(cfg, bundle_root, ws)
     if ws is not None:
         checks += check_memory_tree(ws, bundle_root)
         checks += check_installed_hooks(ws, bundle_root)

@@ -478,3 +478,33 @@ def test_write_to_a_large_note_appends_and_keeps_every_byte(mem, run_script):
     assert after[len(original):].decode("utf-8").count("one more") == 1
     s = run_script("memory", "status", "--json", env=NOW)
     assert s.code == 0 and _one_json(s.out)["tiers"]["daily"] == 20_001
+
+
+@pytest.mark.parametrize("limit", [0, 4096, 60_000])
+def test_a_file_size_limit_is_exit_1_in_one_line_and_changes_no_note(mem, limit):
+    """RLIMIT_FSIZE (what a full disk looks like to a writer): exit 1, one line, the note unchanged."""
+    import os
+    import resource
+    import subprocess
+    import sys
+
+    note = mem / "memory" / "daily" / "2026-11-24.md"
+    note.write_text("# 2026-11-24\n\n" + "".join(f"## [2026-11-24] t{n}\n- 改：x{n}\n\n" for n in range(4000)))
+    original = note.read_bytes()
+    assert len(original) > 60_000
+
+    def cap():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    for as_json in (False, True):
+        proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "memory.py"), "write", "--topic", "big",
+                               "--change", "y", *(["--json"] if as_json else [])], env={**os.environ, **NOW},
+                              capture_output=True, text=True, preexec_fn=cap, timeout=120)
+        assert proc.returncode == 1, (proc.stdout, proc.stderr)
+        assert "Traceback" not in proc.stderr
+        if as_json:
+            doc = _one_json(proc.stdout)
+            assert doc["kind"] in ("os_error", "write_failed") and "\n" not in doc["error"]
+        else:
+            assert proc.stderr.startswith("error: ") and proc.stderr.count("\n") == 1
+        assert note.read_bytes() == original

@@ -257,3 +257,23 @@ def test_malformed_key_is_not_an_absent_key():
     with pytest.raises(MalformedKeyError):
         crypto.check_key({}, {"MEMORY_MANAGER_KEY": "abc", "HOME": "/nonexistent"})
     assert crypto.check_key({}, {"HOME": "/nonexistent"}) is False
+
+
+@pytest.mark.parametrize("setup,status,words", [
+    ("none", "warn", "no AES key: T2 entries use xor-b64"),
+    ("good", "ok", "aes-gcm with the key from"),
+    ("loose", "warn", "group or others may read it"),
+    ("16-byte env key", "fail", "MEMORY_MANAGER_KEY holds 16 bytes, not 32"),
+    ("cut key file", "fail", "is not Base64"),
+])
+def test_doctor_reports_the_key(ws, run_script, setup, status, words):
+    env = dict(NOW)
+    if setup in BAD_KEYS:
+        env = _install_bad_key(setup)
+    elif setup in ("good", "loose"):
+        assert run_script("crypt", "keygen").code == 0
+        if setup == "loose":
+            _key_file().chmod(0o640)
+    r = run_script("doctor", "--no-openclaw", "--json", env=env)
+    [check] = [c for c in json.loads(r.out)["checks"] if c["name"] == "T2 key"]
+    assert check["status"] == status and words in check["detail"]

@@ -115,7 +115,7 @@ def test_fix_lines_work_when_copied(run_script, ws, tmp_path):
     env.pop("OPENCLAW_WORKSPACE_DIR")  # the pasting shell may resolve another workspace, or none
     doc = json.loads(run_script("doctor", "--no-openclaw", "--json", "-w", ws).out)
     fixes = {c["fix"] for c in doc["checks"] if c["status"] != "ok" and c["fix"] and "init.py" in c["fix"]}
-    assert len(fixes) == 3  # missing folders, missing index (twice), hooks not installed (four times)
+    assert len(fixes) == 4  # folders, index (twice), hooks (four times), no T2 key (init creates it)
     command = shlex.join([sys.executable, str(ROOT / "scripts" / "init.py"), "-w", str(ws)])
     assert all(f.startswith(command + " --yes  # ") for f in fixes)
     pasted = subprocess.run(["sh", "-c", sorted(fixes)[0]], cwd=elsewhere, env=env, capture_output=True,

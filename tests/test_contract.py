@@ -367,6 +367,7 @@ JSON_CASES = [
     ("memory recall", ["memory", "recall", "tea"], ["memory", "recall", " "]),
     ("memory prune", ["memory", "prune", "--dry-run"], ["memory", "prune", "--no-such-option"]),
     ("memory status", ["memory", "status"], ["memory", "status", "--workspace", "/nonexistent/ws"]),
+    ("memory report", ["memory", "report"], ["memory", "report", "--days", "0"]),
     ("memory (no verb)", None, ["memory", "no-such-verb"]),
     ("crypt encrypt", ["crypt", "encrypt", "--skill", "s", "--month", "2026-11", "--scheme", "xor-b64"],
      ["crypt", "encrypt", "--skill", "s", "--scheme", "xor-b64"]),

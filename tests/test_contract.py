@@ -301,14 +301,13 @@ def test_bad_import_documents(mem, run_script, tmp_path, mutate, words):
     ("1899-12-31", "is outside the years 1900-9000"),
     ("9001-01-01", "is outside the years 1900-9000"),
 ])
-@pytest.mark.parametrize("args", [["memory", "status"], ["memory", "write", "--topic", "t", "--change", "c"],
-                                  ["memory", "remember", "--skill", "s", "--topic", "t", "--text", "x",
-                                   "--approved"], ["cleanup"]])
-def test_extreme_now_is_bad_input(mem, run_script, value, words, args):
+def test_extreme_now_is_bad_input(mem, run_script, value, words):
     before = tree_hash(mem)
-    r = run_script(*args, env={"MEMORY_MANAGER_NOW": value})
-    assert r.code == 2, (r.out, r.err)
-    assert r.err == f"error: MEMORY_MANAGER_NOW={value!r} {words}\n"
+    for args in (["memory", "status"], ["memory", "write", "--topic", "t", "--change", "c"],
+                 ["memory", "remember", "--skill", "s", "--topic", "t", "--text", "x", "--approved"], ["cleanup"]):
+        r = run_script(*args, env={"MEMORY_MANAGER_NOW": value})
+        assert r.code == 2, (args, r.out, r.err)
+        assert r.err == f"error: MEMORY_MANAGER_NOW={value!r} {words}\n"
     assert tree_hash(mem) == before
 
 

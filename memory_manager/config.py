@@ -71,10 +71,10 @@ RANGES: dict[str, tuple[str, float, float, bool]] = {
     "context.compaction_reserve_tokens": ("int", 0, 100_000_000, False),
     "context.compaction_warn_tokens": ("int", 0, 100_000_000, False),
     "hooks.timeout_seconds": ("number", 0, 3600, True),
-    # Backup retention (backups.retention): fractions of a day are allowed, 0 = no limit.
+    # Backup retention (backups.retention): whole days, 0 = no limit.
     "backups.keep_last": ("int", 1, 1_000_000, False),
-    "backups.min_age_days": ("number", 0, MAX_DAYS, False),
-    "backups.max_age_days": ("number", 0, MAX_DAYS, False),
+    "backups.min_age_days": ("int", 0, MAX_DAYS, False),
+    "backups.max_age_days": ("int", 0, MAX_DAYS, False),
     "backups.max_total_mb": ("number", 0, 100_000_000, False),
 }
 
@@ -108,6 +108,10 @@ def _type_name(value: Any) -> str:
     return "null"
 
 
+def _num(x: float) -> str:
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
+
+
 def _check_number(value: Any, key: str, source: Path) -> None:
     """Raise ConfigError unless ``value`` fits :data:`RANGES` for ``key``."""
     kind, low, high, low_open = RANGES[key]
@@ -117,9 +121,18 @@ def _check_number(value: Any, key: str, source: Path) -> None:
         raise ConfigError(f"{source}: '{key}' must be a finite number, not {value!r}")
     too_low = value <= low if low_open else value < low
     if too_low or value > high:
-        span = f"greater than {low:g} and at most {high:g}" if low_open else f"between {low:g} and {high:g}"
         shown = value if isinstance(value, float) or abs(value) < 10**15 else f"a {len(str(abs(value)))}-digit number"
-        raise ConfigError(f"{source}: '{key}' must be {span}, not {shown}")
+        if too_low and low_open:
+            rule = f"greater than {_num(low)}"
+        elif too_low:
+            rule = "not be negative" if low == 0 else f"be at least {_num(low)}"
+        elif low_open:
+            rule = f"be greater than {_num(low)} and at most {_num(high)}"
+        else:
+            rule = f"be between {_num(low)} and {_num(high)}"
+        if rule.startswith("greater"):
+            rule = "be " + rule
+        raise ConfigError(f"{source}: '{key}' must {rule}, not {shown}")
 
 
 def _check(value: Any, default: Any, key: str, source: Path) -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 from .errors import BadInputError
@@ -52,26 +53,25 @@ def _finite_float(text: str) -> float:
     return value
 
 
-def depth(text: str) -> int:
-    """Return the deepest ``[``/``{`` nesting of JSON ``text`` (brackets inside strings ignored)."""
-    deepest = level = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            level += 1
-            deepest = max(deepest, level)
-        elif ch in "]}":
-            level -= 1
-    return deepest
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_INNERMOST = re.compile(r"\[[^\[\]{}]*\]|\{[^\[\]{}]*\}")
+
+
+def depth(text: str, limit: int | None = None) -> int:
+    """Return the deepest ``[``/``{`` nesting of JSON ``text`` (brackets inside strings ignored).
+
+    Each pass of a (C-speed) regular expression replaces the innermost
+    containers, so the work is one pass per level; with ``limit`` it stops
+    after ``limit + 1`` levels.
+    """
+    rest = _STRING.sub('""', text)
+    levels = 0
+    while limit is None or levels <= limit:
+        rest, found = _INNERMOST.subn("0", rest)
+        if not found:
+            break
+        levels += 1
+    return levels
 
 
 def loads(text: str | bytes, where: str, error: type[BadInputError] = JSONInputError) -> Any:
@@ -90,14 +90,14 @@ def loads(text: str | bytes, where: str, error: type[BadInputError] = JSONInputE
     if isinstance(text, bytes):
         text = text.decode("utf-8")
     # Counting brackets is C-speed; the exact (string-aware) walk only runs when it could matter.
-    if text.count("[") + text.count("{") > MAX_DEPTH and depth(text) > MAX_DEPTH:
+    if text.count("[") + text.count("{") > MAX_DEPTH and depth(text, MAX_DEPTH) > MAX_DEPTH:
         raise error(f"{where}: JSON nested deeper than {MAX_DEPTH} levels")
     try:
         return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
     except JSONInputError as exc:
         raise error(f"{where}: {exc}") from None
     except RecursionError:
-        raise error(f"{where}: JSON nested too deeply") from None
+        raise error(f"{where}: JSON nested deeper than {MAX_DEPTH} levels") from None
     except json.JSONDecodeError as exc:
         raise error(f"{where}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
 

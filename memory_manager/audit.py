@@ -505,7 +505,7 @@ def record_last(ws: Path, report: AuditReport) -> Path | None:
     doc = {**LAST_FORMAT, "at": now().isoformat(timespec="seconds"), "report": doc}
     path = tree.Tree(Path(ws)).state_file(LAST_NAME)
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, (json.dumps(doc, ensure_ascii=False, indent=1) + "\n").encode("utf-8"), mode=0o600)
+    atomic_write(path, (json.dumps(doc, ensure_ascii=False, indent=1, allow_nan=False) + "\n").encode("utf-8"), mode=0o600)
     return path
 
 

@@ -311,9 +311,11 @@ def test_extreme_now_is_bad_input(mem, run_script, value, words):
     assert tree_hash(mem) == before
 
 
-@pytest.mark.parametrize("value", ["1900-01-01T00:00:00+14:00", "9000-12-31T23:59:59-12:00"])
-def test_the_extreme_years_still_work_everywhere(mem, run_script, value):
-    env = {"MEMORY_MANAGER_NOW": value}
+@pytest.mark.parametrize("value,tz", [("1900-01-01T00:00:00+14:00", "Etc/GMT+12"),
+                                      ("9000-12-31T23:59:59-12:00", "Etc/GMT-14")])
+def test_the_extreme_years_still_work_everywhere(mem, run_script, value, tz):
+    """The edges of the accepted years, shifted to the farthest user time zones, never overflow."""
+    env = {"MEMORY_MANAGER_NOW": value, "TZ": tz}
     for args in (["memory", "write", "--topic", "t", "--change", "c"], ["memory", "status"],
                  ["memory", "remember", "--skill", "s", "--topic", "t", "--text", "x", "--approved"],
                  ["memory", "recall", "t"], ["cleanup"], ["memory", "prune"]):
@@ -322,8 +324,12 @@ def test_the_extreme_years_still_work_everywhere(mem, run_script, value):
 
 
 def test_local_time_conversion_never_overflows():
+    from datetime import timedelta
+
     for moment in (datetime.min.replace(tzinfo=timezone.utc), datetime.max.replace(tzinfo=timezone.utc)):
         assert clock.to_local(moment).tzinfo is not None
+        for hours in (-14, 14):
+            assert clock.to_local(moment, timezone(timedelta(hours=hours))).tzinfo is not None
     assert clock.from_timestamp(1e20) is None and clock.from_timestamp(-1e20) is None
     assert clock.from_timestamp(0) == datetime(1970, 1, 1, tzinfo=timezone.utc)
 

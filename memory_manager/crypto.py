@@ -468,12 +468,15 @@ def choose_scheme(cfg: Mapping[str, Any], requested: str | None = None) -> str:
     return scheme
 
 
-def encrypt(text: str, skill: str, month: str, cfg: Mapping[str, Any], scheme: str | None = None,
-            topic: str = "", entry_id: str = "") -> Sealed:
+def encrypt(text: str, skill: str, month: str, cfg: Mapping[str, Any], scheme: str | None = None, *,
+            topic: str | None = None, entry_id: str | None = None) -> Sealed:
     """Encrypt ``text`` for ``skill``/``month`` with the chosen scheme.
 
     ``topic`` and ``entry_id`` are bound by aes-gcm (xor-b64 ignores them:
-    its key is the seed's, from skill and month only).
+    its key is the seed's, from skill and month only). For aes-gcm they are
+    required (``""`` is a value, None is not): a caller that forgot them would
+    write entries its own readers (which pass the entry's topic and id) can
+    never decrypt.
 
     Raises:
         CryptoError: ``text`` is already an aes-gcm ciphertext (never twice).
@@ -484,17 +487,22 @@ def encrypt(text: str, skill: str, month: str, cfg: Mapping[str, Any], scheme: s
         raise CryptoError("text is already encrypted (aes-gcm); refusing to encrypt twice")
     chosen = choose_scheme(cfg, scheme)
     if chosen == "aes-gcm":
-        return aes_encrypt(text, skill, load_key(cfg), topic, entry_id)
+        key = load_key(cfg)
+        if topic is None or entry_id is None:
+            raise TypeError("aes-gcm binds the topic and entry id: pass topic= and entry_id=")
+        return aes_encrypt(text, skill, key, topic, entry_id)
     return xor_encrypt(text, skill, month)
 
 
 def decrypt(ciphertext: str, skill: str, month: str, params: Mapping[str, Any],
-            cfg: Mapping[str, Any] | None = None, topic: str = "", entry_id: str = "") -> str:
+            cfg: Mapping[str, Any] | None = None, *, topic: str | None = None,
+            entry_id: str | None = None) -> str:
     """Decrypt with the parameters recorded in the entry (``scheme`` etc.).
 
     A missing ``scheme`` means a legacy seed entry (xor-b64), unless the text
     carries an aes-gcm prefix. The key is checked first whatever the scheme
-    (:func:`check_key`).
+    (:func:`check_key`). ``topic``/``entry_id`` are required for a v2 text
+    (as for :func:`encrypt`).
 
     Raises:
         KeyUnavailableError, MalformedKeyError, CryptoError.
@@ -502,7 +510,9 @@ def decrypt(ciphertext: str, skill: str, month: str, params: Mapping[str, Any],
     check_key(cfg)
     scheme = params.get("scheme") or ("aes-gcm" if looks_encrypted(ciphertext) else "xor-b64")
     if scheme == "aes-gcm":
-        return aes_decrypt(ciphertext, skill, load_key(cfg), topic, entry_id)
+        if (topic is None or entry_id is None) and ciphertext.strip().startswith(AES_PREFIX):
+            raise TypeError("an aesgcm:v2 text binds the topic and entry id: pass topic= and entry_id=")
+        return aes_decrypt(ciphertext, skill, load_key(cfg), topic or "", entry_id or "")
     if scheme == "xor-b64":
         return xor_decrypt(ciphertext, skill, month, params.get("text_encoding"), params.get("key_derivation"))
     raise CryptoError(f"unknown scheme {scheme!r}")

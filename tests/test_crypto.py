@@ -71,14 +71,14 @@ def test_unicode_round_trips_in_xor(text):
 
 @pytest.mark.parametrize("text", ["喜欢简洁的状态更新", "emoji 🎉🧠", "", "plain ascii"])
 def test_unicode_round_trips_in_aes(aes_key, cfg, text):
-    sealed = crypto.encrypt(text, "s", "2026-05", cfg, "aes-gcm")
+    sealed = crypto.encrypt(text, "s", "2026-05", cfg, "aes-gcm", topic="t", entry_id="i")
     assert sealed.ciphertext.startswith("aesgcm:v2:")
-    assert crypto.decrypt(sealed.ciphertext, "s", "2026-05", sealed.params, cfg) == text
+    assert crypto.decrypt(sealed.ciphertext, "s", "2026-05", sealed.params, cfg, topic="t", entry_id="i") == text
 
 
 def test_aes_uses_a_fresh_nonce_each_time(aes_key, cfg):
-    a = crypto.encrypt("same", "s", "2026-05", cfg, "aes-gcm").ciphertext
-    b = crypto.encrypt("same", "s", "2026-05", cfg, "aes-gcm").ciphertext
+    a = crypto.encrypt("same", "s", "2026-05", cfg, "aes-gcm", topic="", entry_id="").ciphertext
+    b = crypto.encrypt("same", "s", "2026-05", cfg, "aes-gcm", topic="", entry_id="").ciphertext
     assert a != b
     assert base64.b64decode(a[10:])[:12] != base64.b64decode(b[10:])[:12]
 
@@ -90,19 +90,19 @@ def _flip(ct, at):
 
 
 def test_aes_tamper_wrong_key_truncation_and_wrong_skill(aes_key, cfg, monkeypatch):
-    ct = crypto.encrypt("secret preference", "s", "2026-05", cfg, "aes-gcm").ciphertext
+    ct = crypto.encrypt("secret preference", "s", "2026-05", cfg, "aes-gcm", topic="", entry_id="").ciphertext
     for bad in (_flip(ct, 5), _flip(ct, 20), _flip(ct, -1)):
         with pytest.raises(CryptoError, match="authentication failed"):
-            crypto.decrypt(bad, "s", "2026-05", {"scheme": "aes-gcm"}, cfg)
+            crypto.decrypt(bad, "s", "2026-05", {"scheme": "aes-gcm"}, cfg, topic="", entry_id="")
     with pytest.raises(CryptoError):
-        crypto.decrypt(ct[:-8], "s", "2026-05", {"scheme": "aes-gcm"}, cfg)
+        crypto.decrypt(ct[:-8], "s", "2026-05", {"scheme": "aes-gcm"}, cfg, topic="", entry_id="")
     with pytest.raises(CryptoError, match="truncated"):
-        crypto.decrypt(crypto.AES_PREFIX + base64.b64encode(b"short").decode(), "s", "2026-05", {"scheme": "aes-gcm"}, cfg)
+        crypto.decrypt(crypto.AES_PREFIX + base64.b64encode(b"short").decode(), "s", "2026-05", {"scheme": "aes-gcm"}, cfg, topic="", entry_id="")
     with pytest.raises(CryptoError, match="authentication failed"):
-        crypto.decrypt(ct, "other-skill", "2026-05", {"scheme": "aes-gcm"}, cfg)
+        crypto.decrypt(ct, "other-skill", "2026-05", {"scheme": "aes-gcm"}, cfg, topic="", entry_id="")
     monkeypatch.setenv(crypto.ENV_KEY, base64.b64encode(b"\x01" * 32).decode())
     with pytest.raises(CryptoError, match="wrong key"):
-        crypto.decrypt(ct, "s", "2026-05", {"scheme": "aes-gcm"}, cfg)
+        crypto.decrypt(ct, "s", "2026-05", {"scheme": "aes-gcm"}, cfg, topic="", entry_id="")
 
 
 def test_xor_truncated_base64_is_an_error():
@@ -111,7 +111,7 @@ def test_xor_truncated_base64_is_an_error():
 
 
 def test_never_encrypt_twice(aes_key, cfg):
-    ct = crypto.encrypt("x", "s", "2026-05", cfg, "aes-gcm").ciphertext
+    ct = crypto.encrypt("x", "s", "2026-05", cfg, "aes-gcm", topic="", entry_id="").ciphertext
     with pytest.raises(CryptoError, match="twice"):
         crypto.encrypt(ct, "s", "2026-05", cfg, "xor-b64")
 

@@ -277,3 +277,15 @@ def test_doctor_reports_the_key(ws, run_script, setup, status, words):
     r = run_script("doctor", "--no-openclaw", "--json", env=env)
     [check] = [c for c in json.loads(r.out)["checks"] if c["name"] == "T2 key"]
     assert check["status"] == status and words in check["detail"]
+
+
+def test_aes_gcm_callers_must_name_topic_and_id(monkeypatch):
+    """A caller that forgets the binding fails loudly instead of writing entries nobody can read."""
+    monkeypatch.setenv(crypto.ENV_KEY, GOOD)
+    cfg = load_config()
+    with pytest.raises(TypeError, match="topic= and entry_id="):
+        crypto.encrypt("x", "s", "2026-11", cfg, "aes-gcm")
+    sealed = crypto.encrypt("x", "s", "2026-11", cfg, "aes-gcm", topic="", entry_id="")
+    with pytest.raises(TypeError, match="topic= and entry_id="):
+        crypto.decrypt(sealed.ciphertext, "s", "", sealed.params, cfg)
+    assert crypto.encrypt("x", "s", "2026-11", cfg, "xor-b64").params["scheme"] == "xor-b64"

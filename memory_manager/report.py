@@ -161,7 +161,7 @@ def _in_child(work):
         code = 1
         try:
             os.close(read_fd)
-            data = json.dumps(work(), ensure_ascii=False).encode("utf-8")
+            data = json.dumps(work(), ensure_ascii=False, allow_nan=False).encode("utf-8")
             with os.fdopen(write_fd, "wb") as pipe:
                 pipe.write(data)
             code = 0

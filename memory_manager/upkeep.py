@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from . import audit, cleanup, entries, hookrun, tiers, tree
+from . import audit, cleanup, entries, hookrun, jsonio, tiers, tree
 from .clock import now
 from .fsio import atomic_write, workspace_lock
 from .workspace import Workspace
@@ -89,7 +89,7 @@ def finding_line(ws: Path, finding: Any) -> str:
 def read_stamp(ws: Path) -> tuple[float, dict[str, int]]:
     """Return (start of the last run in epoch seconds, the files it wrote), or ``(0, {})``."""
     try:
-        doc = json.loads((ws / hookrun.MAINTAIN_STAMP_RELPATH).read_text(encoding="utf-8"))
+        doc = jsonio.loads((ws / hookrun.MAINTAIN_STAMP_RELPATH).read_text(encoding="utf-8"), "maintain stamp")
         own = doc.get("own") if isinstance(doc.get("own"), dict) else {}
         return float(doc["at"]), own
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -167,7 +167,7 @@ def run(workspace: Workspace, log: Log, only: str | None = None) -> bool:
                 doc = {"format": "cmm-bootstrap-note", "version": 1,
                        "created": now().isoformat(timespec="seconds"), "lines": lines}
                 atomic_write(ws / hookrun.PENDING_RELPATH,
-                             (json.dumps(doc, ensure_ascii=False, indent=1) + "\n").encode("utf-8"), mode=0o600)
+                             (json.dumps(doc, ensure_ascii=False, indent=1, allow_nan=False) + "\n").encode("utf-8"), mode=0o600)
                 log(f"audit: {len(lines)} finding(s) queued for the next bootstrap note")
         # The stamp is the start time, so a user's edit made during this run
         # is audited next time; our own writes are listed so they are not.
@@ -179,5 +179,5 @@ def run(workspace: Workspace, log: Log, only: str | None = None) -> bool:
                 pass
         atomic_write(ws / hookrun.MAINTAIN_STAMP_RELPATH,
                      (json.dumps({"format": "cmm-maintain-stamp", "version": 1, "at": started, "own": own_now},
-                                 ensure_ascii=False) + "\n").encode("utf-8"), mode=0o600)
+                                 ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8"), mode=0o600)
     return cleanup_if_due(workspace, log) and ok

@@ -665,7 +665,7 @@ def retire_patterns(run: _Run) -> None:
                     raise MemoryManagerError(f"{run.rel(target)} is not a patterns archive; not overwritten") from None
             _make_dir(run, target.parent)
             body = dict(PATTERNS_FORMAT, source=run.rel(path), patterns=old + retire)
-            atomic_write(target, (json.dumps(body, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+            atomic_write(target, (json.dumps(body, ensure_ascii=False, indent=2, allow_nan=False) + "\n").encode("utf-8"))
         atomic_write(path, tiers.dump_stats(doc))
 
 

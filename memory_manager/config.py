@@ -216,7 +216,7 @@ def load_config(workspace: Path | None = None, override_path: Path | None = None
             type, value out of range, or malformed JSON, in either file.
     """
     defaults = load_defaults()
-    cfg = json.loads(json.dumps(defaults))  # a deep copy without importing copy (hook path)
+    cfg = json.loads(json.dumps(defaults, allow_nan=False))  # a deep copy without importing copy (hook path)
     path = override_path
     if path is None and workspace is not None:
         candidate = Path(workspace) / OVERRIDE_RELPATH

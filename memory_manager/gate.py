@@ -386,7 +386,7 @@ def record_approvals(ws: Any, items: list[tuple[str, str, str, str]]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     stamp = now().isoformat(timespec="seconds")
     data = "".join(json.dumps({"time": stamp, "category": c, "rule": r, "confidence": conf,
-                               "key": content_hash(ws, digest)}, ensure_ascii=False) + "\n"
+                               "key": content_hash(ws, digest)}, ensure_ascii=False, allow_nan=False) + "\n"
                    for c, r, conf, digest in items).encode("utf-8")
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     try:

@@ -103,9 +103,9 @@ def parse_source(rel: str, kind: str, data: bytes) -> tuple[str, str | None, lis
         terms = textproc.tokens(e.heading + "\n" + body)
         dates = e.meta.get("dates")
         items.append(((rel, e.ordinal, e.id, e.heading, version or e.date, e.kind,
-                       json.dumps(e.tags, ensure_ascii=False), json.dumps(tag_terms(e.tags), ensure_ascii=False),
+                       json.dumps(e.tags, ensure_ascii=False, allow_nan=False), json.dumps(tag_terms(e.tags), ensure_ascii=False, allow_nan=False),
                        int(e.pinned), body, e.span[0], e.span[1], len(terms), current, version,
-                       json.dumps(dates) if dates and current else None, archived), " ".join(terms)))
+                       json.dumps(dates, allow_nan=False) if dates and current else None, archived), " ".join(terms)))
     return hashlib.sha256(data).hexdigest(), error, items
 
 

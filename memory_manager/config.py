@@ -50,6 +50,7 @@ RANGES: dict[str, tuple[str, float, float, bool]] = {
     "tiers.t2_expiry_days": ("int", 1, MAX_DAYS, False),
     "cleanup.interval_days": ("int", 0, MAX_DAYS, False),
     "cleanup.archive_retention_days": ("int", 0, MAX_DAYS, False),
+    "cleanup.pattern_retention_days": ("int", 0, MAX_DAYS, False),
     "scoring.keyword_weight": ("number", 0, 1000, False),
     "scoring.time_decay_weight": ("number", 0, 1000, False),
     "scoring.access_frequency_weight": ("number", 0, 1000, False),

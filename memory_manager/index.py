@@ -161,7 +161,9 @@ class RecallIndex:
                 st = dirent.stat()
             except OSError:
                 continue
-            found[rel] = (kind, st.st_mtime_ns, st.st_size)
+            # SQLite integers are 64-bit; a file dated past 2262 (touch -d) has a larger
+            # mtime in ns. Clamped the same way every time, so freshness still compares.
+            found[rel] = (kind, max(-(2**63), min(st.st_mtime_ns, 2**63 - 1)), st.st_size)
         return found
 
     def _diff(self, found: dict[str, tuple[str, int, int]]) -> tuple[list, list, list]:

@@ -67,7 +67,7 @@ RANGES: dict[str, tuple[str, float, float, bool]] = {
     "recall.snippet_chars": ("int", 1, 100_000, False),
     "recall.neighbour_share": ("number", 0, 1, False),
     "prune.threshold": ("number", 0, 1, False),
-    "prune.window": ("int", 1, 1_000_000, False),
+    "prune.window": ("int", 0, 1_000_000, False),  # 0: keep no window (everything is a candidate)
     "prune.protect_recent_days": ("int", 0, MAX_DAYS, False),
     "context.compaction_reserve_tokens": ("int", 0, 100_000_000, False),
     "context.compaction_warn_tokens": ("int", 0, 100_000_000, False),

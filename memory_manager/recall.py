@@ -333,10 +333,12 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
             version = in_span.get(r) if in_span.get(r) and cand[r][5] else row.get("version") or None
             if version is None and row.get("dates"):
                 version = row["date"]
-            # Masked: a secret or T3 item in a file the bundle did not write
-            # (OpenClaw's own notes) is never printed back in full.
+            # Masked first, then cut (issue 10): a secret or T3 item in a file
+            # the bundle did not write (OpenClaw's own notes) is never printed
+            # back. Cutting first would leave a token the snippet boundary cut
+            # short, which the detector no longer recognises, in plain view.
             hit = Hit(row["path"], privacy.mask(row["heading"]), row["date"],
-                      privacy.mask(snippet(row["text"], terms, snip)),
+                      snippet(privacy.mask(row["text"]), terms, snip),
                       parts.total - (1.0 if row.get("archived") else 0.0), parts.as_dict(), row["id"], row["kind"],
                       raw.get(r, 0.0), row["ordinal"], row["text"])
             hit.version = version

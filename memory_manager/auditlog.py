@@ -1,9 +1,9 @@
 """The gate's audit log: ``memory/.state/gate-audit.jsonl`` (format ``cmm-gate-audit`` v1).
 
 One JSON object per line, appended under the workspace lock. A line never
-holds raw content: only the gate's redacted summary (findings replaced by
-their category; T3 content withheld entirely), the content's length and a
-keyed hash. The hash is HMAC-SHA256 with a random per-workspace salt
+holds content (issue 10): its ``summary`` is only the content's length and
+the detected categories (``<42 chars withheld: name>``), next to the
+operation, decision and a keyed hash. The hash is HMAC-SHA256 with a random per-workspace salt
 (``memory/.state/audit-salt``, mode 0600), so a short secret cannot be
 recovered by hashing guesses without that file, while two records of the
 same content still share a hash.
@@ -60,11 +60,10 @@ def append(ws: Path, decision: Any) -> dict[str, Any]:
     never interleave within a line (POSIX appends of one write are atomic for
     regular files on local file systems); callers also hold the lock.
     """
-    # The log keeps no words of content that had any finding, not even around a
-    # redacted span: "<user>[health], takes <drug>" would still tell the story.
-    summary = decision.summary
-    if decision.categories and not summary.startswith("<"):
-        summary = f"<{decision.chars} chars withheld: {', '.join(decision.categories)}>"
+    # The log keeps hashes, categories and decisions, never content (issue 10):
+    # not even ordinary words, which a later ``forget`` could not take back.
+    summary = f"<{decision.chars} chars" + (f" withheld: {', '.join(decision.categories)}>"
+                                            if decision.categories else ">")
     record = {"time": now().isoformat(timespec="seconds"), "operation": decision.operation,
               "source": decision.source, "sensitivity": decision.sensitivity,
               "approval": decision.approval, "decision": decision.decision,

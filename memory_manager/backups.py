@@ -941,8 +941,8 @@ def _delete_backup(workspace: Path, ident: str) -> None:
 
 # ------------------------------------------------------------------ erasing copies
 
-def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str, Any] | None = None
-                 ) -> dict[str, Any]:
+def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str, Any] | None = None,
+                 stored: tuple[str, ...] = ("plain", "aes-gcm")) -> dict[str, Any]:
     """Remove from every backup each stored copy that contains any of ``needles``.
 
     For a purge or ``forget``: pass what identifies the entry in a file (its
@@ -956,6 +956,9 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
         workspace: the workspace.
         needles: strings (UTF-8 encoded for the search) or bytes; empty ones are ignored.
         cfg: unused today (the key comes from the environment or the key file).
+        stored: which copies to consider: ``("plain",)`` leaves sealed copies
+            alone (``crypt.py encrypt --file``: the sealed copy of the change
+            stays restorable, a plain one from an older version goes).
 
     Returns ``{"erased": n_copies, "backups": [ids changed], "unchecked": n}``.
 
@@ -978,15 +981,15 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
             for entry in doc["entries"]:
                 if not isinstance(entry, dict) or entry.get("kind") != "file" or not entry.get("existed"):
                     continue
-                stored = entry.get("stored", "plain")
-                if stored not in ("plain", "aes-gcm"):
+                stored_as = entry.get("stored", "plain")
+                if stored_as not in ("plain", "aes-gcm") or stored_as not in stored:
                     continue
                 copy = folder / "files" / str(entry.get("path"))
                 try:
                     blob = copy.read_bytes()
                 except OSError:
                     continue
-                if stored == "aes-gcm":
+                if stored_as == "aes-gcm":
                     if key is False:
                         key = _load_key(workspace)
                     if key is None:

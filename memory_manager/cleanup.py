@@ -2,12 +2,17 @@
 
 Steps, in the order they run (``references/cleanup.md`` explains each):
 
-1. **Purge** T2 entries that hold personal data or secrets (the Tiers seed's
-   step 3). This runs *before* archiving, so PII never reaches the archive.
-   It is the only deletion without approval and the only change with no
-   backup copy (a copy would keep the PII); the audit log gets a redacted
-   record. Entries that cannot be decrypted (aes-gcm without the key) are
-   reported as unchecked.
+1. **Purge or quarantine** T2 entries that hold personal data or secrets
+   (the Tiers seed's step 3, made safe by issue 10; :mod:`quarantine`).
+   Only an entry with a *certain* finding and no approval is purged at
+   once: no backup copy, and its copies in backups, archive, index and logs
+   go too (:mod:`erasure`). An approved entry with only *possible* findings
+   stays; anything else with a finding moves to ``memory/.quarantine``
+   (sealed, listed by ``status``, restored by ``memory.py unquarantine``,
+   purged only by ``forget --approved``). This runs *before* archiving, so
+   flagged entries never reach the archive. The audit log gets a record
+   without content. Entries that cannot be decrypted (aes-gcm without the
+   key) are reported as unchecked.
 2. **Archive** T2 entries created more than ``tiers.t2_expiry_days`` (30)
    days ago or past ``expires`` into ``memory/archive/YYYY-MM/`` (month of
    creation). A file whose entries all qualify is moved byte-identical; the
@@ -48,7 +53,7 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Callable
 
-from . import auditlog, backups, entries, markdown, privacy, tiers, tree
+from . import auditlog, backups, entries, erasure, markdown, privacy, quarantine, tiers, tree
 from .clock import from_timestamp, month_of, now, parse_day, today
 from .errors import KeyUnavailableError, MalformedKeyError, MemoryManagerError
 from . import fsio
@@ -99,6 +104,8 @@ class Report:
     deleted: int = 0
     merged: int = 0
     patterns_retired: int = 0
+    quarantined: int = 0
+    erased: dict[str, int] = field(default_factory=dict)
     backup: str | None = None
     log_line: str = ""
     last_run: str | None = None
@@ -106,7 +113,7 @@ class Report:
     def as_dict(self) -> dict[str, Any]:
         return {"dry_run": self.dry_run, "due": self.due, "ran": self.ran, "archived": self.archived,
                 "deleted": self.deleted, "merged": self.merged, "patterns_retired": self.patterns_retired,
-                "backup": self.backup,
+                "quarantined": self.quarantined, "erased": self.erased, "backup": self.backup,
                 "log_line": self.log_line, "last_run": self.last_run,
                 "actions": [a.as_dict() for a in self.actions], "problems": self.problems}
 
@@ -334,8 +341,13 @@ def _remove_entries(run: _Run, dropped: list[tiers.T2Entry], backup: bool) -> No
 # ----------------------------------------------------------------------------- steps
 
 def purge_pii(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
-    """Step 1: delete T2 entries holding personal data or secrets; return the rest."""
-    purged: list[tiers.T2Entry] = []
+    """Step 1: purge, quarantine or keep each T2 entry with a finding (:func:`quarantine.decide`); return the rest.
+
+    The entry's skill and topic are scanned with its text: they are part of
+    its file name and frontmatter.
+    """
+    purged: list[tuple[tiers.T2Entry, str]] = []
+    held: list[tuple[tiers.T2Entry, str, str]] = []
     unchecked = 0
     for entry in t2:
         text = _plain(run, entry)
@@ -343,22 +355,44 @@ def purge_pii(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
             unchecked += 1
             continue
         findings = [f for f in privacy.scan(text) if f.category in PURGE_CATEGORIES]
-        if findings:
-            cats = ", ".join(sorted({f.category for f in findings}))
-            run.act("purge", entry.path, f"T2 entry {entry.id} holds {cats}: deleted without a backup copy")
-            run.audit("delete", "purge_pii", text, findings)
-            purged.append(entry)
+        names = [f for f in privacy.scan(f"{entry.skill}\n{entry.topic}") if f.category in PURGE_CATEGORIES]
+        what = quarantine.decide(run.ws, entry, text, findings + names)
+        if what == "keep" and not (findings or names):
+            continue
+        cats = ", ".join(sorted({f.category for f in findings + names}))
+        kinds = ", ".join(sorted({quarantine.confidence(f) for f in findings + names}))
+        if what == "keep":
+            run.act("keep", entry.path, f"T2 entry {entry.id} holds possible {cats}: kept (approved by the user)")
+        elif what == "purge":
+            run.act("purge", entry.path, f"T2 entry {entry.id} holds certain {cats} and no approval: "
+                                         "deleted with every copy")
+            run.audit("delete", "purge_pii", text, findings + names)
+            purged.append((entry, text))
+        else:
+            approved = " (approved before the detector knew it)" if quarantine.approved_flag(entry) else ""
+            run.act("quarantine", entry.path, f"T2 entry {entry.id} holds {kinds} {cats}{approved}: "
+                                              "quarantined (memory.py unquarantine / forget --approved)")
+            run.audit("quarantine", "quarantine", text, findings + names)
+            held.append((entry, text, f"{kinds} {cats}"))
     if unchecked:
         run.report.problems.append(f"{unchecked} T2 entries could not be checked for PII (no aes-gcm key)")
     if not run.dry:
-        _remove_entries(run, purged, backup=False)
-        if purged:  # the cached HTML report may show what was purged: it goes too
-            from .report import drop_cached
-
-            if drop_cached(run.ws):
-                run.act("purge", tree.Tree(run.ws).report, "cached HTML report deleted")
+        for entry, text, reason in held:
+            quarantine.add(run.ws, run.cfg, entry, text, reason, run.backup())
+        _remove_entries(run, [e for e, _, _ in held], backup=True)
+        _remove_entries(run, [e for e, _ in purged], backup=False)
+        totals: dict[str, int] = {}
+        for entry, text in purged:
+            counts = erasure.erase(run.ws, run.cfg, ident=entry.id, needles=[text, entry.ciphertext], indexed=False)
+            run.report.problems.extend(counts.pop("problems"))
+            for key, value in counts.items():
+                totals[key] = totals.get(key, 0) + value
+        run.report.erased = totals
+        if totals.get("report"):  # the cached HTML report may have shown what was purged
+            run.act("purge", tree.Tree(run.ws).report, "cached HTML report deleted")
     run.report.deleted += len(purged)
-    return _without(t2, purged)
+    run.report.quarantined += len(held)
+    return _without(t2, [e for e, _ in purged] + [e for e, _, _ in held])
 
 
 def archive_expired(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:

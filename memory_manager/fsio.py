@@ -54,7 +54,8 @@ _steps = 0
 
 #: Folders whose files are private (0600, folders 0700): derived indexes,
 #: machine state and backups hold copies of memory text (issue 10).
-PRIVATE_PARTS = ((tree.MEMORY, tree.CACHE), (tree.MEMORY, tree.STATE), (tree.BACKUPS,))
+PRIVATE_PARTS = ((tree.MEMORY, tree.CACHE), (tree.MEMORY, tree.STATE), (tree.MEMORY, tree.QUARANTINE),
+                 (tree.BACKUPS,))
 
 #: Called with the workspace path after the writer lock is taken / before it is released.
 on_lock_acquired: list[Callable[[Path], None]] = []
@@ -129,7 +130,8 @@ def tighten_private(workspace: Path, deep_backups: bool = False) -> int:
                 os.chmod(path, want)
                 changed += 1
 
-    for top, deep in ((paths.cache, True), (paths.state, True), (paths.backups, deep_backups)):
+    for top, deep in ((paths.cache, True), (paths.state, True), (paths.quarantine, True),
+                      (paths.backups, deep_backups)):
         if top.is_symlink() or not top.is_dir():
             continue
         fix(top, 0o700)

@@ -423,5 +423,13 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
         "entries_by_kind": p.by_kind,
         "tiers": {"t1": len(t1_files), "t1_skills": len(skills), "t2": t2, "t3": 0,
                   "daily": p.by_kind.get("daily", 0), "knowledge": p.by_kind.get("knowledge", 0)},
+        "quarantine": _quarantine_rows(ws),
         "problems": sorted(problems),
     }
+
+
+def _quarantine_rows(ws: Path) -> list[dict[str, Any]]:
+    """The T2 entries cleanup quarantined (issue 10), as :func:`memory_manager.quarantine.listing` gives them."""
+    from . import quarantine
+
+    return quarantine.listing(Path(ws))

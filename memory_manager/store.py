@@ -25,7 +25,7 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-from . import backups, entries, gate, tiers, tree
+from . import backups, entries, erasure, gate, tiers, tree
 from .clock import month_of, today
 from .errors import BadInputError, MalformedFileError, MemoryManagerError, NotFoundError
 from .fsio import atomic_write, atomic_write_text, read_text, workspace_lock
@@ -418,10 +418,15 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
             backup = backups.start(ws, "remember (replace)")
             backup.save(target)
             backup_id = backup.id
+        # The user's word is kept with the entry: cleanup never destroys it (issue 10).
+        approval = {"approved": created.isoformat()} if approved else {}
         if target == path:
             content = tiers.render_t2(skill, topic, sealed, created, expiry, month, entries.language(cfg))
+            if approved:
+                content = tiers.mark_approved(content, created)
         else:
-            fresh = tiers.T2Entry(path=target, created=created, expires=created + timedelta(days=expiry),
+            fresh = tiers.T2Entry(path=target, meta=approval, created=created,
+                                  expires=created + timedelta(days=expiry),
                                   scheme=sealed.params.get("scheme"), skill=skill, topic=topic, id=ident,
                                   key_hint=f"{skill}-{month}", month=month, ciphertext=sealed.ciphertext,
                                   params=dict(sealed.params))
@@ -453,7 +458,8 @@ def crypt_file(ws: Path, cfg: dict[str, Any], path: Path, *, decrypt: bool, sche
     is set on decryption) and the body keeps its layout: a body that starts
     right after the frontmatter still does.
 
-    Returns ``{"file", "action": "encrypted"|"decrypted", "backup"}``.
+    Returns ``{"file", "action": "encrypted"|"decrypted", "backup"}``, plus ``erased``
+    (:func:`erasure.erase` counts) after an encryption.
 
     Raises:
         BadInputError: not a T2 file, a multi-entry file, or not encrypted.
@@ -489,7 +495,14 @@ def crypt_file(ws: Path, cfg: dict[str, Any], path: Path, *, decrypt: bool, sche
         backup = backups.start(ws, f"crypt {'decrypt' if decrypt else 'encrypt'} {target.name}")
         backup.save(target)
         atomic_write_text(target, new_text, tf, mode=0o600)
-    return {"file": rel(ws, target), "action": "decrypted" if decrypt else "encrypted", "backup": backup.id}
+        result = {"file": rel(ws, target), "action": "decrypted" if decrypt else "encrypted", "backup": backup.id}
+        if not decrypt:
+            # Sealed now: no plain copy may stay behind in the backups (issue 10;
+            # an older version stored them in plain text). This change's own
+            # copy is sealed with the T2 key (or withheld): it stays restorable.
+            plain = entries.split_frontmatter(tf.text, target.name).body.strip("\n")
+            result["erased"] = erasure.erase(ws, cfg, ident=None, needles=[plain], indexed=False, plain_only=True)
+    return result
 
 
 # ------------------------------------------------------------- references
@@ -558,6 +571,11 @@ def resolve(ws: Path, ref: str) -> Ref:
         for entry in tiers.iter_t2_entries(ws):
             if entry.id == ref and not entry.error:
                 return Ref("t2", entry.path, entry)
+        from . import quarantine
+
+        held = quarantine.find(ws, ref)
+        if held:  # a quarantined entry keeps its id (issue 10)
+            return Ref("quarantine", held[-1][0], held[-1][1])
     if re.fullmatch(r"[A-Za-z0-9_.:-]+", ref) and not ref.endswith(".md"):
         found = find_entry(ws, ref)
         if found is not None:
@@ -611,7 +629,7 @@ def show(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False,
         if history:
             out["versions"] = [{"since": entries.parse_day_text(entry.updated) or entries.parse_day_text(entry.created),
                                 "until": None, "text": text}] + [v.as_dict() for v in versions]
-    elif target.kind == "t2":
+    elif target.kind in ("t2", "quarantine"):
         tier = "internal"
         found = [target.item] if target.item else tiers.parse_t2(read_text(target.path).text, target.path)
         from . import history as history_mod
@@ -621,9 +639,17 @@ def show(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False,
             current, versions = history_mod.split(tiers.decrypt_entry(e, cfg))
             plains.append(current.strip("\n"))
             t2_versions.append(versions)
+        if target.kind == "quarantine":
+            # Shown so the user can decide, with every secret and T3 value
+            # masked: the gate never lets those out, quarantined or not.
+            from .privacy import mask
+
+            plains = [mask(p) for p in plains]
+            t2_versions = [[] for _ in found]
         if target.item is not None:
             out["id"] = target.item.id
-        out["entries"] = [dict(e.as_dict(), text=p) for e, p in zip(found, plains)]
+        out["entries"] = [dict(e.as_dict(), text=p, path=rel(ws, e.path)) for e, p in zip(found, plains)]
+        out["quarantined"] = target.kind == "quarantine"
         if history:  # the gate below holds this T2 read for approval like any other
             for item, versions in zip(out["entries"], t2_versions):
                 item["versions"] = [v.as_dict() for v in versions]
@@ -702,17 +728,20 @@ def _entry_id(ws: Path, ref: str) -> str:
 
 
 def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -> dict[str, Any]:
-    """Delete one entry after approval, keeping a copy in ``.memory-backup/``.
+    """Delete one entry after approval, with every copy of it (issue 10: forgotten means gone).
 
     A daily id removes its section (the file goes when nothing else is
     left); a knowledge or single T2 entry removes its file; a multi-file T2
-    id removes its section. OpenClaw's own notes are never changed.
+    id removes its section; a quarantined id removes its quarantine file.
+    OpenClaw's own notes are never changed. Then :func:`erasure.erase`
+    removes the copies in backups, archive, recall index, audit log and the
+    cached report; ``erased`` in the result counts them.
 
     Raises:
         NotFoundError, GateDecisionError, BadInputError.
     """
     target = resolve(ws, ref)
-    if target.kind not in ("daily", "knowledge", "t2", "t1"):
+    if target.kind not in ("daily", "knowledge", "t2", "t1", "quarantine"):
         raise BadInputError(f"{rel(ws, target.path)} is not an entry of this store (OpenClaw's own notes are never changed)")
     # The gate sees the content being deleted (AANA: show what is changed);
     # a delete is never refused for its content, only held for approval.
@@ -720,7 +749,7 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
         summary = "\n".join([target.item.topic] + [t for _, t in target.item.items])
     elif isinstance(target.item, entries.Entry) and target.kind != "knowledge":
         summary = f"{target.item.heading}\n{target.item.text}"
-    elif target.kind == "t2":
+    elif target.kind in ("t2", "quarantine"):
         summary = f"T2 entry {rel(ws, target.path)} (encrypted)"
     elif target.kind == "knowledge":
         try:
@@ -731,9 +760,12 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
             summary = read_text(target.path).text
     else:
         summary = read_text(target.path).text
+    needles = _forget_needles(ws, cfg, target)
     with workspace_lock(ws):  # the gate's decision and the deletion: one locked step
         decision = _gate(ws, "delete", summary, source="explicit_user", sensitivity=None, approved=approved,
                          cfg=cfg, request=f"forget {ref}")
+        # Backed up first (a crash half-way is rolled back), then every copy,
+        # this backup's included, is erased: forgotten means gone (issue 10).
         backup = backups.start(ws, f"forget {ref}")
         backup.save(target.path)
         removed = "file"
@@ -761,14 +793,41 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
         else:
             target.path.unlink()
         indexes = entries.rebuild_indexes(ws, cfg)
-        # The cached HTML report may show the forgotten entry (masked, but
-        # still its words): forgotten means gone from there too.
-        from .report import drop_cached
-
-        report_deleted = drop_cached(ws)
+        ident = getattr(target.item, "id", None) if target.item is not None else None
+        erased = erasure.erase(ws, cfg, ident=ident, needles=needles,
+                               indexed=target.kind not in ("t2", "quarantine"))
     return {"action": "forget", "ref": ref, "kind": target.kind, "path": rel(ws, target.path), "removed": removed,
-            "backup": backup.id, "indexes": [rel(ws, p) for p in indexes], "report_deleted": report_deleted,
-            "gate": decision.payload()}
+            "backup": backup.id, "erased": erased, "report_deleted": bool(erased["report"]),
+            "indexes": [rel(ws, p) for p in indexes], "gate": decision.payload()}
+
+
+def _forget_needles(ws: Path, cfg: dict[str, Any], target: Ref) -> list[str]:
+    """What identifies the content ``forget`` removes, for :func:`erasure.erase`.
+
+    The section's or file's exact text; for T2 the ciphertext and, when the
+    key is there, the plain text (sealed backup copies are searched decrypted).
+    """
+    from .errors import CryptoError, KeyUnavailableError
+
+    item = target.item
+    text = read_text(target.path).text
+    if isinstance(item, entries.DailySection):
+        return [text[item.span[0]:item.span[1]].rstrip("\n")]
+    if isinstance(item, entries.Entry) and target.kind != "knowledge":
+        return [text[item.span[0]:item.span[1]].rstrip("\n")]
+    if target.kind in ("t2", "quarantine"):
+        found = [item] if item is not None else tiers.parse_t2(text, target.path)
+        out = []
+        for entry in found:
+            out.append(entry.ciphertext)
+            try:
+                out.append(tiers.decrypt_entry(entry, cfg))
+            except (KeyUnavailableError, CryptoError):
+                pass
+        if item is None:
+            out.append(text)
+        return [n for n in out if n]
+    return [text]
 
 
 def check(ws: Path) -> list[str]:

@@ -415,6 +415,16 @@ def render_t2(skill: str, topic: str, sealed: crypto.Sealed, created: date, expi
                   note=_note(sealed.params, skill, month, lang))
 
 
+def mark_approved(text: str, day: date) -> str:
+    """Return a single-entry T2 file's ``text`` with ``approved: <day>`` in its frontmatter.
+
+    The user approved storing this entry: cleanup keeps it even when the
+    detector flags a possible name or handle (issue 10, ``quarantine``).
+    """
+    fm = split_frontmatter(text, "entry")
+    return join_frontmatter(set_frontmatter_fields(fm.raw, {"approved": day.isoformat()}), fm.body)
+
+
 def seal_text_file(text: str, path: Path, cfg: dict[str, Any], scheme: str | None = None) -> str:
     """Return the sealed form of a plain-text T2 file's ``text`` (frontmatter kept line by line).
 
@@ -496,6 +506,9 @@ def render_multi(skill: str, month: str, entries: list[T2Entry]) -> str:
                 "key_hint": entry.key_hint or f"{skill}-{month}", **entry.params}
         if "scheme" not in item:
             item["scheme"] = entry.scheme
+        if (entry.meta or {}).get("approved"):
+            # The user's approval travels with the entry (issue 10: cleanup never destroys it).
+            item["approved"] = str(entry.meta["approved"])
         blocks.append(f"## Entry {entry.id}\n<!-- cmm-t2-entry: {json.dumps(item, ensure_ascii=False, allow_nan=False)} -->\n"
                       f"> {entry.ciphertext}\n")
     return join_frontmatter("\n".join(head), "\n" + "\n".join(blocks))

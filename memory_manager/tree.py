@@ -16,6 +16,7 @@
         memory-manager.json          the workspace's config override
         .cache/                      derived, rebuildable (recall index, bootstrap note, report.html)
         .state/                      not derivable (gate audit log, usage, access)
+        .quarantine/<id>.md          T2 entries cleanup held back (encrypted; issue 10)
 
 Every other module asks :class:`Tree` (or the constants below) for a path;
 ``tests/test_tree.py`` fails when a path of this tree is spelled anywhere else.
@@ -36,6 +37,10 @@ ARCHIVE = "archive"
 CACHE = ".cache"
 #: Files that cannot be rebuilt (audit log, usage records, access counts).
 STATE = ".state"
+#: T2 entries cleanup set aside instead of destroying them (issue 10): one
+#: sealed file per entry, never searched by recall, restored or purged on the
+#: user's word only.
+QUARANTINE = ".quarantine"
 #: Our private folder at the workspace root: backups and the writer lock. At the
 #: root, not under memory/, so a restore can remove every folder a change created.
 BACKUPS = ".memory-backup"
@@ -64,7 +69,7 @@ MEMORY_MD_NAMES = (MEMORY_MD, MEMORY_MD_LOWER)
 FOLDERS = (DAILY, KNOWLEDGE, TIER1, TIER2, ARCHIVE)
 #: Folders under ``memory/`` that hold no memory of their own (skipped by
 #: scans and the privacy audit).
-PRIVATE = (CACHE, STATE)
+PRIVATE = (CACHE, STATE, QUARANTINE)
 #: Index file of each kind, under ``memory/``.
 INDEX_FILES = {DAILY: DAILY_INDEX, KNOWLEDGE: KNOWLEDGE_INDEX}
 #: Kind of entry held by each folder under ``memory/``.
@@ -142,6 +147,11 @@ class Tree:
     def state(self) -> Path:
         """``<ws>/memory/.state``: files that cannot be rebuilt."""
         return self.memory / STATE
+
+    @property
+    def quarantine(self) -> Path:
+        """``<ws>/memory/.quarantine``: T2 entries set aside by cleanup (sealed)."""
+        return self.memory / QUARANTINE
 
     @property
     def backups(self) -> Path:

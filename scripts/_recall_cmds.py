@@ -127,6 +127,16 @@ def status_cmd(workspace: Path | None, json_: bool, verbose: bool) -> int:
     stdout.print(f"plain memory: {t['daily']} daily sections, {t['knowledge']} knowledge entries", markup=False)
     z = doc["time_zone"]
     stdout.print(f"time zone: {z['name']} ({z['source']}); today is {z['today']}", markup=False)
+    held = doc.get("quarantine", [])
+    if held:
+        stdout.print(f"quarantine: {len(held)} T2 entr{'y' if len(held) == 1 else 'ies'} held back by cleanup "
+                     "(memory.py unquarantine ID --approved puts one back; forget ID --approved purges it)",
+                     markup=False)
+        for row in held:
+            sealed = "" if row.get("sealed", True) else " (obfuscated only: no T2 key)"
+            stdout.print(f"- {row.get('id')} {row.get('skill', '')}/{row.get('topic', '')}: "
+                         f"{row.get('reason') or row.get('error')} since {row.get('quarantined', '?')}{sealed}",
+                         markup=False)
     for problem in doc["problems"]:
         stderr.print(f"warning: {problem}", markup=False)
     return 0

@@ -318,13 +318,32 @@ def unarchive_cmd(ref, approved, workspace, json_, verbose):
 @handle_errors
 @gated
 def forget_cmd(ref, approved, workspace, json_, verbose):
-    """Delete one entry (after approval); a copy stays in .memory-backup/."""
+    """Delete one entry (after approval) with every copy: backups, archive, index, logs."""
+    from memory_manager.erasure import summary
     from memory_manager.store import forget
 
     ws, cfg = _context(workspace, verbose)
     result = forget(ws, cfg, ref, approved=approved)
     _print(result, json_, f"forgot {result['kind']} {result['ref']} ({result['removed']} removed from "
-                          f"{result['path']}); copy kept in backup {result['backup']}")
+                          f"{result['path']}); {summary(result['erased'])}")
+    for problem in result["erased"]["problems"]:
+        stderr.print(f"warning: {problem}", markup=False)
+    return 0
+
+
+@click.command("unquarantine")
+@click.argument("ident")
+@click.option("--approved", is_flag=True, help="The user approved putting this entry back.")
+@common_options
+@handle_errors
+@gated
+def unquarantine_cmd(ident, approved, workspace, json_, verbose):
+    """Put a T2 entry that cleanup quarantined back in place (marked approved)."""
+    from memory_manager.quarantine import restore
+
+    ws, cfg = _context(workspace, verbose)
+    result = restore(ws, cfg, ident, approved=approved)
+    _print(result, json_, f"restored {ident} to {result['path']} (backup {result['backup']})")
     return 0
 
 
@@ -379,4 +398,4 @@ def import_cmd(file, from_openclaw, approved, workspace, json_, verbose):
 
 
 COMMANDS = [write_cmd, learn_cmd, event_cmd, stats_group, remember_cmd, show_cmd, edit_cmd, used_cmd, lesson_cmd,
-            unarchive_cmd, forget_cmd, export_cmd, import_cmd]
+            unarchive_cmd, forget_cmd, unquarantine_cmd, export_cmd, import_cmd]

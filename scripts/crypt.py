@@ -53,7 +53,10 @@ def _file_op(path: Path, workspace, decrypt: bool, scheme, approved: bool, json_
     if json_:
         emit_json(result)
     else:
-        stdout.print(f"{result['action']} {result['file']} in place (backup {result['backup']})", markup=False)
+        from memory_manager.erasure import summary
+
+        extra = f"; {summary(result['erased'])}" if "erased" in result else ""
+        stdout.print(f"{result['action']} {result['file']} in place (backup {result['backup']}){extra}", markup=False)
     return 0
 
 

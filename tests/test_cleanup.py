@@ -65,18 +65,28 @@ def test_past_expires_is_archived_even_when_recent(mem):
     assert (mem / "memory/archive/2026-11/news_x.md").read_text() == text
 
 
-def test_pii_purged_without_backup_copy_and_redacted_audit(mem):
-    email = "alice.chen" + "@" + "mailbox-hq.net"  # not a reserved domain: the detector ignores those
-    pii = t2(mem, "crm", "contact", f"Send the weekly report to {email}", date(2026, 11, 25))
+def test_certain_finding_purged_without_backup_copy_and_redacted_audit(mem):
+    token = "ghp_" + "k3Jd9Qx7Lm2Pz8Rt5Vb1Nc4Hy6Wq0Es3Ua7Gf"  # a published token format: certain
+    pii = t2(mem, "crm", "contact", f"Deploy with {token}", date(2026, 11, 25))
     t2(mem, "crm", "tone", "Prefers a friendly tone.", date(2026, 11, 25))
     report = run(mem)
     assert not pii.exists()
     assert report.deleted == 1 and report.actions[0].step == "purge"
     everything = b"".join(p.read_bytes() for p in mem.rglob("*") if p.is_file())
-    assert email.encode() not in everything
+    assert token.encode() not in everything
     audit = [json.loads(l) for l in (mem / "memory/.state/gate-audit.jsonl").read_text().splitlines()]
-    assert audit[0]["decision"] == "purge_pii" and audit[0]["categories"] == ["email"]
-    assert "alice" not in json.dumps(audit)
+    assert audit[0]["decision"] == "purge_pii" and audit[0]["categories"] == ["secret"]
+    assert "ghp_" not in json.dumps(audit)
+
+
+def test_possible_finding_quarantined_not_destroyed(mem):
+    email = "alice.chen" + "@" + "mailbox-hq.net"  # not a reserved domain: the detector ignores those
+    pii = t2(mem, "crm", "contact", f"Send the weekly report to {email}", date(2026, 11, 25))
+    report = run(mem)
+    assert not pii.exists() and report.deleted == 0 and report.quarantined == 1
+    assert report.actions[0].step == "quarantine"
+    held = list((mem / "memory/.quarantine").iterdir())
+    assert len(held) == 1 and email.encode() not in held[0].read_bytes()
 
 
 def test_health_topic_is_not_purged(mem):

@@ -109,7 +109,7 @@ def test_privacy_audit_finds_cjk_adjacent_contact_data(ws, run_script):
     assert sorted(f["category"] for f in doc["findings"]) == ["email", "phone"]
 
 
-def test_cleanup_purges_a_t2_entry_with_a_phone_after_chinese(ws, run_script):
+def test_cleanup_quarantines_a_t2_entry_with_a_phone_after_chinese(ws, run_script):
     from datetime import date
 
     from test_cleanup import t2
@@ -119,6 +119,7 @@ def test_cleanup_purges_a_t2_entry_with_a_phone_after_chinese(ws, run_script):
     r = run_script("cleanup", "--json", env={"MEMORY_MANAGER_NOW": "2026-11-29T12:00:00+00:00"})
     assert r.code == 0, r.err
     doc = json.loads(r.out)
-    assert doc["deleted"] == 1 and not path.exists()
-    assert [a["step"] for a in doc["actions"]] == ["purge"]
+    # A phone number is a *possible* finding: quarantined, never destroyed (issue 10).
+    assert doc["deleted"] == 0 and doc["quarantined"] == 1 and not path.exists()
+    assert [a["step"] for a in doc["actions"]] == ["quarantine"]
     assert "18612345678" not in r.out

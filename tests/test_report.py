@@ -322,8 +322,8 @@ def test_cleanup_purge_deletes_the_cached_report(copy, run_script, monkeypatch):
     cached = copy / "memory" / ".cache" / "report.html"
     cfg = load_config(copy)
     monkeypatch.setenv("MEMORY_MANAGER_NOW", NOW)
-    email = "li.wei.ops" + "@" + "mailbox-hq.net"
-    sealed = crypto.encrypt(f"Send the summary to {email}", "crm", "2026-11", cfg, "xor-b64")
+    token = "ghp_" + "k3Jd9Qx7Lm2Pz8Rt5Vb1Nc4Hy6Wq0Es3Ua7Gf"  # certain: purged (a possible finding is quarantined)
+    sealed = crypto.encrypt(f"Deploy with {token}", "crm", "2026-11", cfg, "xor-b64")
     tiers.t2_path(copy, "crm", "contact").write_text(
         tiers.render_t2("crm", "contact", sealed, date(2026, 11, 28), 30, "2026-11", "en"), encoding="utf-8")
     result = run_script("cleanup", "-w", copy, "--json", env=ENV)

@@ -160,7 +160,7 @@ def test_show_of_sensitive_memory_needs_approval(ws, cfg):
     assert store.show(ws, cfg, "med", approved=True)["body"] == "takes medication at night"
 
 
-def test_forget_needs_approval_and_keeps_a_backup(ws, cfg):
+def test_forget_needs_approval_and_erases_every_copy(ws, cfg):
     a = store.write_daily(ws, cfg, topic="A", change=["a"])
     store.write_daily(ws, cfg, topic="B", change=["b"])
     before = (ws / a["path"]).read_bytes()
@@ -172,9 +172,9 @@ def test_forget_needs_approval_and_keeps_a_backup(ws, cfg):
     assert (ws / a["path"]).read_text(encoding="utf-8") == (
         f"## [2026-03-03] B\n<!-- id: {store.entries.daily_id('2026-03-03', 'B')} -->\n- 改：b\n")
     assert (ws / "memory/daily-index.md").read_text(encoding="utf-8") == "# 记忆索引\n\n- B → daily/2026-03-03.md\n"
-    assert (ws / ".memory-backup" / r["backup"] / "files" / a["path"]).read_bytes() == before
-    backups.restore(ws, r["backup"])
-    assert (ws / a["path"]).read_bytes() == before
+    # Forgotten means gone (issue 10): the copy the forget backed up first is erased as well.
+    assert r["erased"]["backups"] == 1
+    assert not list((ws / ".memory-backup").glob(f"*/files/{a['path']}"))
 
 
 def test_forget_knowledge_and_t2_files(ws, cfg):

@@ -1,0 +1,239 @@
+"""Forgotten means gone (issue 10): remove every copy of a forgotten or purged entry.
+
+A purge by cleanup, ``memory.py forget ID --approved`` and ``crypt.py encrypt
+--file`` call :func:`erase` with what identifies the entry (its id, its plain
+text, its ciphertext). It removes, and counts:
+
+- ``backups``: every stored copy in ``.memory-backup/`` that holds one of
+  the needles (:func:`memory_manager.backups.erase_copies`; sealed copies
+  are decrypted in memory to be searched);
+- ``archive``: the entry's copies in ``memory/archive/`` (a T2 entry with
+  the same id and text or ciphertext; a pruned section whose
+  ``<!-- archived: -->`` record has the id, or whose text holds a needle);
+- ``index``: the recall index (``memory/.cache/recall-index.sqlite``),
+  deleted whole because SQLite keeps deleted rows in free pages; it is
+  derived and rebuilt by the next recall. T2 text is never indexed, so a
+  T2 purge leaves it alone;
+- ``logs``: audit-log records written by older versions whose summary
+  quotes the text (the log keeps no content any more,
+  :mod:`memory_manager.auditlog`);
+- ``report``: the cached HTML report ``memory/.cache/report.html``.
+
+Symlinks are never followed: a folder or file of the archive that leads out
+of the workspace is left alone and named in ``problems``.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any, Iterable
+
+from . import auditlog, backups, fsio, tiers, tree
+from .entries import split_frontmatter
+from .fsio import atomic_write, atomic_write_text, read_text
+from .workspace import inside
+
+_ARCHIVED = re.compile(r"<!-- archived: (\{.*?\}) -->")
+_MARKER = re.compile(r"^\s*(?:[-*+]\s*)?(?:(?:[因改待]|cause|change|todo)\s*[：:]\s*)?", re.I)
+#: Needles shorter than this are not searched for in other files' text: a
+#: few characters ("ok") would match unrelated notes.
+MIN_NEEDLE = 12
+
+
+def _texts(needles: Iterable[str | bytes]) -> list[str]:
+    out = []
+    for n in needles:
+        text = n.decode("utf-8", "replace") if isinstance(n, bytes) else str(n)
+        text = text.strip()
+        if len(text) >= MIN_NEEDLE and text not in out:
+            out.append(text)
+    return out
+
+
+def _t2_file(text: str) -> bool:
+    try:
+        meta = split_frontmatter(text, "archive").meta
+    except Exception:  # MalformedFileError: not a T2 file we can read
+        return False
+    return meta.get("format") in (tiers.T2_FORMAT, tiers.T2_MULTI_FORMAT) or meta.get("tier") == "internal"
+
+
+def _erase_archive(ws: Path, cfg: dict[str, Any], ident: str | None, texts: list[str],
+                   problems: list[str]) -> int:
+    root = tree.Tree(ws).archive
+    if not root.is_dir():
+        return 0
+    if not inside(ws, root):
+        problems.append(f"{tree.rel(tree.ARCHIVE)}: leads outside the workspace, left alone")
+        return 0
+    erased = 0
+    for folder, dirs, names in os.walk(root, followlinks=False):
+        here = Path(folder)
+        for d in list(dirs):
+            if (here / d).is_symlink():
+                dirs.remove(d)
+                problems.append(f"{tree.Tree(ws).rel(here / d)}: symlink in the archive, left alone")
+        for name in sorted(names):
+            path = here / name
+            if path.is_symlink() or not name.endswith(".md"):
+                continue
+            try:
+                text = read_text(path).text
+            except Exception:  # unreadable: nothing we can match in it
+                continue
+            if _t2_file(text):
+                erased += _erase_t2_copy(path, text, cfg, ident, texts)
+            else:
+                erased += _erase_sections(path, text, ident, texts)
+    return erased
+
+
+def _erase_t2_copy(path: Path, text: str, cfg: dict[str, Any], ident: str | None, texts: list[str]) -> int:
+    try:
+        found = tiers.parse_t2(text, path)
+    except Exception:  # malformed T2 file: search it as text
+        return _erase_sections(path, text, ident, texts)
+    drop = []
+    for entry in found:
+        if entry.ciphertext and entry.ciphertext in texts:
+            drop.append(entry)
+            continue
+        if ident is not None and entry.id == ident:
+            try:
+                plain = tiers.decrypt_entry(entry, cfg)
+            except Exception:  # no key / wrong key: the same id alone is not proof of the same text
+                continue
+            if plain.strip() in texts:
+                drop.append(entry)
+    if not drop:
+        return 0
+    rest = [e for e in found if all(e is not d for d in drop)]
+    if not rest:
+        fsio.remove(path)
+    else:
+        atomic_write(path, tiers.render_multi(rest[0].skill, rest[0].month, rest).encode("utf-8"), mode=0o600)
+    return len(drop)
+
+
+def _erase_sections(path: Path, text: str, ident: str | None, texts: list[str]) -> int:
+    """Cut each archived chunk (text up to its ``<!-- archived: -->`` record) that is the entry's."""
+    chunks: list[tuple[int, int, bool]] = []
+    start = 0
+    for m in _ARCHIVED.finditer(text):
+        try:
+            meta = json.loads(m.group(1))
+        except ValueError:
+            meta = {}
+        piece = text[start:m.end()]
+        hit = (ident is not None and meta.get("id") == ident) or any(t in piece for t in texts)
+        chunks.append((start, m.end(), hit))
+        start = m.end()
+    tail_hit = any(t in text[start:] for t in texts)
+    if not any(hit for *_, hit in chunks) and not tail_hit:
+        return 0
+    kept = [text[a:b] for a, b, hit in chunks if not hit]
+    if not tail_hit:
+        kept.append(text[start:])
+    new = "".join(kept)
+    count = sum(1 for *_, hit in chunks if hit) + (1 if tail_hit else 0)
+    if not new.strip():
+        fsio.remove(path)
+    else:
+        atomic_write_text(path, new.lstrip("\n"), read_text(path))
+    return count
+
+
+def _drop_index(ws: Path) -> int:
+    path = tree.Tree(ws).recall_index
+    removed = 0
+    for candidate in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm"),
+                      path.with_name(path.name + "-journal")):
+        if candidate.is_file() and not candidate.is_symlink():
+            fsio.remove(candidate)
+            removed += 1 if candidate == path else 0
+    return removed
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _scrub_log(ws: Path, texts: list[str]) -> int:
+    """Withhold the summary of audit records (older versions) that quote one of ``texts``."""
+    path = auditlog.log_path(ws)
+    if not path.is_file() or path.is_symlink() or not texts:
+        return 0
+    flats = [_flat(t) for t in texts]
+    # The old summaries flattened the gate's text (topic and items, no list
+    # markers), cut at 80 characters: match on each line's words as well.
+    frags = {_flat(_MARKER.sub("", line)) for t in texts for line in t.split("\n")}
+    frags = {f[:40] for f in frags if len(f) >= MIN_NEEDLE}
+    lines = path.read_text(encoding="utf-8", errors="replace").split("\n")
+    changed = 0
+    for n, line in enumerate(lines):
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        summary = str(record.get("summary") or "") if isinstance(record, dict) else ""
+        core = summary.rstrip("…").strip()
+        if not core or core.startswith("<"):
+            continue
+        if any((len(core) >= MIN_NEEDLE and core in f) or f in core for f in flats) \
+                or any(f in core for f in frags):
+            record["summary"] = f"<{record.get('chars', len(core))} chars withheld: forgotten>"
+            lines[n] = json.dumps(record, ensure_ascii=False)
+            changed += 1
+    if changed:
+        atomic_write(path, "\n".join(lines).encode("utf-8"), mode=0o600)
+    return changed
+
+
+def erase(ws: Path, cfg: dict[str, Any], *, ident: str | None, needles: Iterable[str | bytes],
+          indexed: bool = True, plain_only: bool = False) -> dict[str, Any]:
+    """Remove every copy of a forgotten entry; return the counts (see the module docstring).
+
+    Args:
+        ws: the workspace.
+        cfg: the configuration (T2 decryption of archived copies).
+        ident: the entry's id (``d-``, ``k-``, ``t-``...), or None.
+        needles: what identifies its content: plain text, ciphertext.
+        indexed: the entry's text may be in the recall index (False for T2).
+        plain_only: only backup copies stored in plain text go (sealed ones
+            stay restorable: ``crypt.py encrypt --file``).
+
+    Returns ``{"backups": n, "archive": n, "index": n, "logs": n, "report": n,
+    "unchecked": n, "problems": [...]}``. Runs under the workspace lock.
+    """
+    ws = Path(ws)
+    needles = list(needles)
+    texts = _texts(needles)
+    problems: list[str] = []
+    with fsio.workspace_lock(ws):
+        copies = backups.erase_copies(ws, [n for n in needles if n], cfg,
+                                      stored=("plain",) if plain_only else ("plain", "aes-gcm"))
+        archived = _erase_archive(ws, cfg, ident, texts, problems)
+        index = _drop_index(ws) if indexed else 0
+        logs = _scrub_log(ws, texts)
+        from .report import drop_cached
+
+        cached = 1 if drop_cached(ws) else 0
+    return {"backups": copies["erased"], "archive": archived, "index": index, "logs": logs, "report": cached,
+            "unchecked": copies["unchecked"], "problems": problems}
+
+
+def summary(counts: dict[str, Any]) -> str:
+    """One line for people: ``erased 2 backup copies, 1 archived copy, the recall index``."""
+    parts = [f"{counts['backups']} backup cop{'y' if counts['backups'] == 1 else 'ies'}",
+             f"{counts['archive']} archived cop{'y' if counts['archive'] == 1 else 'ies'}",
+             f"{counts['logs']} log record(s)"]
+    if counts.get("index"):
+        parts.append("the recall index (rebuilt on the next recall)")
+    if counts.get("report"):
+        parts.append("the cached report")
+    line = "erased " + ", ".join(parts)
+    if counts.get("unchecked"):
+        line += f"; {counts['unchecked']} sealed backup copies could not be checked (no T2 key)"
+    return line

@@ -1,0 +1,295 @@
+"""Quarantine: T2 entries cleanup holds back instead of destroying (issue 10, "Data loss").
+
+Cleanup's rule for a T2 entry in which the privacy detector finds personal
+data or a secret (:func:`decide`):
+
+- no finding: nothing happens;
+- a *certain* finding and no approval: purged at once (the only deletion
+  without the user's word; the copies go too, :mod:`memory_manager.erasure`);
+- approved by the user and only *possible* findings: the entry stays where
+  it is (the user said it is fine: "release codename: Silver Lantern");
+- anything else (a possible finding without approval, or an approved entry
+  that now has a certain finding because the detector learnt the format
+  after the approval): **quarantined**.
+
+A quarantined entry is one file ``memory/.quarantine/<id>.md`` (folder 0700,
+file 0600) in the ``cmm-t2-multi`` layout holding that one entry, plus
+``quarantined``, ``quarantine_reason``, ``origin`` and ``origin_form`` in its
+frontmatter. Its ciphertext is AES-256-GCM: an aes-gcm entry keeps its
+ciphertext unchanged; an xor-b64 or plain-text one is sealed with the T2 key
+when there is one (without a key it stays xor-b64, and :func:`listing` says
+``sealed: false``). It keeps its id: ``memory.py show ID --approved`` reads
+it, ``memory.py unquarantine ID --approved`` puts it back (marked approved),
+``memory.py forget ID --approved`` purges it. Recall never searches it and
+the recall index never holds its text (hidden folders are not sources).
+
+"Approved" (:func:`is_approved`): the entry carries ``approved: <date>`` (written
+by ``remember --approved`` and by :func:`restore`), or every finding is in
+the gate's approval record when the privacy module keeps one
+(``gate.approval_book``).
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from . import backups, crypto, tiers, tree
+from .clock import today
+from .entries import join_frontmatter, set_frontmatter_fields, split_frontmatter
+from .errors import BadInputError, KeyUnavailableError, NotFoundError, WorkspaceError
+from .fsio import atomic_write, read_text
+from .workspace import inside
+
+CERTAIN, POSSIBLE, TOPIC = "certain", "possible", "topic"
+#: Categories whose findings are certain when the detector does not say
+#: (checksum-valid numbers, published token formats, key material; the
+#: privacy issue's list). Everything else identifying is only *possible*.
+CERTAIN_CATEGORIES = frozenset({"secret", "government_id", "payment_card", "bank_account"})
+_ID = re.compile(r"^t-[0-9a-f]{10}$")
+
+
+def confidence(finding: Any) -> str:
+    """Return ``certain``, ``possible`` or ``topic`` for a privacy finding.
+
+    Uses the finding's own ``confidence`` when the detector sets one, else
+    :data:`CERTAIN_CATEGORIES` (sensitive topics are ``topic``).
+    """
+    own = getattr(finding, "confidence", None)
+    if own in (CERTAIN, POSSIBLE, TOPIC):
+        return own
+    from .privacy import TOPIC_CATEGORIES
+
+    if finding.category in TOPIC_CATEGORIES:
+        return TOPIC
+    return CERTAIN if finding.category in CERTAIN_CATEGORIES else POSSIBLE
+
+
+def approved_flag(entry: tiers.T2Entry) -> bool:
+    """True when the entry records the user's approval (``approved: <date>`` or ``true``)."""
+    value = str((entry.meta or {}).get("approved", "") or "").strip().lower()
+    return value not in ("", "false", "no", "none", "null", "0")
+
+
+def is_approved(ws: Path, entry: tiers.T2Entry, text: str, findings: list[Any]) -> bool:
+    """True when the user approved keeping ``entry`` (whose plain text is ``text``) with ``findings``."""
+    if approved_flag(entry):
+        return True
+    from . import gate
+
+    book_of = getattr(gate, "approval_book", None)
+    if book_of is None or not findings:
+        return False
+    book = book_of(ws)
+    lines = text.split("\n")
+    return all(1 <= f.line <= len(lines) and book.covers(f, lines[f.line - 1]) for f in findings)
+
+
+def decide(ws: Path, entry: tiers.T2Entry, text: str, findings: list[Any]) -> str:
+    """Return what cleanup does with an entry: ``keep``, ``purge`` or ``quarantine`` (module docstring)."""
+    if not findings:
+        return "keep"
+    certain = any(confidence(f) == CERTAIN for f in findings)
+    approved = is_approved(ws, entry, text, findings)
+    if certain and not approved:
+        return "purge"
+    if approved and not certain:
+        return "keep"
+    return "quarantine"
+
+
+def folder(ws: Path) -> Path:
+    """Return ``memory/.quarantine`` after checking it does not lead out of the workspace.
+
+    Raises:
+        WorkspaceError: the folder (or ``memory``) is a symlink leading outside.
+    """
+    path = tree.Tree(Path(ws)).quarantine
+    if (path.exists() or path.is_symlink()) and not inside(Path(ws), path):
+        raise WorkspaceError(f"{tree.rel(tree.QUARANTINE)} leads outside the workspace; refusing to use it")
+    return path
+
+
+def _seal(entry: tiers.T2Entry, plain: str, cfg: dict[str, Any]) -> tuple[str, dict[str, str], bool]:
+    """Return ``(ciphertext, params, sealed)`` for the quarantine copy of ``entry``.
+
+    aes-gcm entries keep their ciphertext (same skill, topic and id, so the
+    associated data still matches). Others are sealed with the key when one
+    is configured; else they keep (or get) xor-b64, which is only obfuscation.
+    """
+    if entry.scheme == "aes-gcm" and not entry.plaintext:
+        return entry.ciphertext, dict(entry.params), True
+    try:
+        sealed = crypto.encrypt(plain, entry.skill, entry.month or _month(entry), cfg, "aes-gcm")
+        return sealed.ciphertext, dict(sealed.params), True
+    except KeyUnavailableError:
+        pass
+    if not entry.plaintext:
+        return entry.ciphertext, dict(entry.params), False
+    sealed = crypto.encrypt(plain, entry.skill, entry.month or _month(entry), cfg, "xor-b64")
+    return sealed.ciphertext, dict(sealed.params), False
+
+
+def _month(entry: tiers.T2Entry) -> str:
+    day = entry.created or today()
+    return f"{day.year:04d}-{day.month:02d}"
+
+
+def _free(base: Path, ident: str) -> Path:
+    path = base / f"{ident}.md"
+    n = 2
+    while path.exists() or path.is_symlink():
+        path = base / f"{ident}-{n}.md"
+        n += 1
+    return path
+
+
+def add(ws: Path, cfg: dict[str, Any], entry: tiers.T2Entry, plain: str, reason: str,
+        backup: backups.Backup) -> dict[str, Any]:
+    """Write ``entry`` (plain text ``plain``) to the quarantine; return its listing row.
+
+    The caller removes the entry from its file afterwards and holds the
+    workspace lock; the new file is recorded in ``backup`` (a restore of
+    the cleanup removes it again and puts the entry back).
+
+    Raises:
+        WorkspaceError: the quarantine folder leads outside the workspace.
+        FileWriteError, BackupError.
+    """
+    from . import fsio
+
+    base = folder(ws)
+    ciphertext, params, sealed = _seal(entry, plain, cfg)
+    month = entry.month or _month(entry)
+    copy = tiers.T2Entry(path=entry.path, meta=dict(entry.meta), created=entry.created, expires=entry.expires,
+                         scheme=params.get("scheme"), skill=entry.skill, topic=entry.topic, id=entry.id,
+                         key_hint=entry.key_hint or f"{entry.skill}-{month}", month=month,
+                         ciphertext=ciphertext, params=params)
+    text = tiers.render_multi(entry.skill, month, [copy])
+    fm = split_frontmatter(text, "quarantine")
+    fields = {"quarantined": today().isoformat(), "quarantine_reason": reason,
+              "origin": tree.Tree(Path(ws)).rel(entry.path),
+              "origin_form": "single" if entry.index is None else "multi", "sealed": sealed}
+    text = join_frontmatter(set_frontmatter_fields(fm.raw, fields), fm.body)
+    if not base.is_dir():
+        backup.save_new_dir(base)
+        fsio.make_dirs(base)
+    target = _free(base, entry.id)
+    backup.save(target)
+    atomic_write(target, text.encode("utf-8"), mode=0o600)
+    return {"id": entry.id, "file": tree.Tree(Path(ws)).rel(target), "reason": reason, "sealed": sealed}
+
+
+def files(ws: Path) -> list[Path]:
+    """Return the quarantine files (sorted), never following a symlink out of the workspace."""
+    try:
+        base = folder(ws)
+    except WorkspaceError:
+        return []
+    if not base.is_dir():
+        return []
+    return sorted(p for p in base.iterdir() if p.suffix == ".md" and p.is_file() and not p.is_symlink())
+
+
+def read(path: Path) -> tuple[tiers.T2Entry, dict[str, Any]]:
+    """Return ``(entry, frontmatter)`` of one quarantine file.
+
+    Raises:
+        MalformedFileError: the file cannot be parsed or holds no entry.
+    """
+    from .errors import MalformedFileError
+
+    text = read_text(path).text
+    found = tiers.parse_t2(text, path)
+    if len(found) != 1:
+        raise MalformedFileError(f"{path.name}: a quarantine file holds exactly one entry")
+    return found[0], split_frontmatter(text, path.name).meta
+
+
+def listing(ws: Path) -> list[dict[str, Any]]:
+    """One row per quarantined entry: ``id``, ``file``, ``skill``, ``topic``, ``quarantined``, ``reason``, ``sealed``."""
+    rows = []
+    for path in files(ws):
+        try:
+            entry, meta = read(path)
+        except Exception as exc:  # MalformedFileError / UnreadableFileError: list it, never raise
+            rows.append({"id": None, "file": tree.Tree(Path(ws)).rel(path), "error": str(exc)})
+            continue
+        rows.append({"id": entry.id, "file": tree.Tree(Path(ws)).rel(path), "skill": entry.skill,
+                     "topic": entry.topic, "quarantined": str(meta.get("quarantined") or ""),
+                     "reason": str(meta.get("quarantine_reason") or ""),
+                     "sealed": bool(meta.get("sealed")), "origin": str(meta.get("origin") or "")})
+    return rows
+
+
+def find(ws: Path, ident: str) -> list[tuple[Path, tiers.T2Entry, dict[str, Any]]]:
+    """Return the quarantine files holding entry ``ident`` (usually one)."""
+    out = []
+    if not _ID.match(ident or ""):
+        return out
+    for path in files(ws):
+        try:
+            entry, meta = read(path)
+        except Exception:  # malformed: not this entry
+            continue
+        if entry.id == ident:
+            out.append((path, entry, meta))
+    return out
+
+
+def restore(ws: Path, cfg: dict[str, Any], ident: str, *, approved: bool = False) -> dict[str, Any]:
+    """Put quarantined entry ``ident`` back among the T2 entries, marked approved.
+
+    A single-entry origin goes back to its own file when that name is free,
+    else (and for a multi-file origin) into the skill's month file. Needs
+    ``approved`` (the user's word): it brings back content the detector
+    flagged. Backed up first; the gate decision is logged without content.
+
+    Returns ``{"action": "unquarantine", "id", "path", "backup", "gate"}``.
+
+    Raises:
+        NotFoundError: no quarantined entry ``ident``.
+        GateDecisionError: not approved.
+        BadInputError: the entry's id is in use in the T2 folder already.
+    """
+    from . import fsio, gate
+    from .entries import language
+    from .store import safe_target
+
+    found = find(ws, ident)
+    if not found:
+        raise NotFoundError(f"no quarantined entry {ident!r} (see memory.py status)")
+    decision = gate.evaluate("edit", f"quarantined T2 entry {ident}", source="explicit_user", approved=approved,
+                             cfg=cfg, tier="internal", request=f"unquarantine {ident}")
+    with fsio.workspace_lock(ws):
+        gate.record(ws, decision)
+    gate.require(decision)
+    with fsio.workspace_lock(ws):
+        if any(e.id == ident for e in tiers.iter_t2_entries(ws) if not e.error):
+            raise BadInputError(f"entry {ident} exists in {tree.rel(tree.TIER2)} already; "
+                                "forget one of them first")
+        path, entry, meta = found[-1]
+        stamp = today().isoformat()
+        entry.meta = dict(entry.meta, approved=stamp)
+        backup = backups.start(ws, f"unquarantine {ident}")
+        single = tiers.t2_path(ws, entry.skill, entry.topic)
+        if meta.get("origin_form") == "single" and not single.exists() and not single.is_symlink():
+            target = safe_target(ws, single)
+            created = entry.created or today()
+            days = (entry.expires - created).days if entry.expires else int(cfg["tiers"]["t2_expiry_days"])
+            text = tiers.render_t2(entry.skill, entry.topic, crypto.Sealed(entry.ciphertext, dict(entry.params)),
+                                   created, days, entry.month, language(cfg))
+            fm = split_frontmatter(text, single.name)
+            text = join_frontmatter(set_frontmatter_fields(fm.raw, {"approved": stamp}), fm.body)
+        else:
+            target = safe_target(ws, tiers.multi_path(ws, entry.skill, entry.month))
+            merged = tiers.parse_t2(read_text(target).text, target) if target.exists() else []
+            merged = [e for e in merged if e.id != entry.id] + [entry]
+            text = tiers.render_multi(entry.skill, entry.month, merged)
+        backup.save(target)
+        backup.save(path)
+        atomic_write(target, text.encode("utf-8"), mode=0o600)
+        fsio.remove(path)
+    return {"action": "unquarantine", "id": ident, "path": tree.Tree(Path(ws)).rel(target),
+            "backup": backup.id, "gate": decision.payload()}
+

@@ -15,7 +15,8 @@ Sensitive topics (health, legal, financial, ...) are not on the checklist:
 the memory gate asks for approval before they are stored, so on disk they
 are reported as *notices*, which do not fail the audit.
 
-What is scanned: ``MEMORY.md`` and every file under ``memory/`` except the
+What is scanned: the name (workspace-relative path) and the whole text,
+frontmatter included, of ``MEMORY.md`` and every file under ``memory/`` except the
 derived and machine-state folders (``memory/.cache``, ``memory/.state``) and
 the lock; the archive included. Symlinks that lead out of the workspace are
 never followed (listed as skipped). Tier 2 entries are read through
@@ -40,7 +41,7 @@ from typing import Any, Iterable, Iterator
 from . import tree
 from .errors import MalformedKeyError, MemoryManagerError, UnreadableFileError, WorkspaceError
 from .fsio import read_text
-from .privacy import POSSIBLE, TOPIC_CATEGORIES, scan
+from .privacy import POSSIBLE, TOPIC_CATEGORIES, mask, scan
 
 REPORT_FORMAT = "privacy-audit"
 REPORT_VERSION = 1
@@ -242,7 +243,7 @@ def _mask_ciphertext(text: str) -> str:
 
 
 def _items(ws: Path, path: Path, text: str, decrypted: bool = False, book: Any = None) -> Iterator[AuditItem]:
-    rel = _rel(ws, path)
+    rel = mask(_rel(ws, path))  # a secret in a file name is not repeated in the report
     findings = scan(text)
     lines = text.split("\n") if findings else []
     for f in findings:
@@ -371,6 +372,13 @@ def _audit_files(ws: Path, files: Iterable[Path], t2_paths: set[Path], report: A
             except OSError:
                 continue
         report.files_scanned += 1
+        # The file's name is memory too (a topic, key or skill became it):
+        # scanned like its content, reported without a line (issue 10).
+        rel = _rel(ws, path)
+        for f in scan(rel):
+            check = TOPIC_CHECK if f.category in TOPIC_CATEGORIES else CATEGORY_CHECK.get(f.category, "tier3")
+            item = AuditItem(mask(rel), None, check, f.category, f.rule, f.excerpt, False, f.confidence)
+            (report.notices if _is_notice(item) else report.findings).append(item)
         if path.resolve() in t2_paths:
             text = _mask_ciphertext(text)
         elif path.suffix == ".md":

@@ -277,6 +277,13 @@ def _t2_entries(run: _Run) -> list[tiers.T2Entry]:
     """The T2 entries cleanup may touch: symlinks and malformed files are reported and left alone."""
     found = []
     links: set[Path] = set()
+    folder = tree.Tree(run.ws).tier2
+    if folder.is_dir():
+        for path in sorted(folder.iterdir()):
+            if path.is_symlink() and not entries.stays_inside(run.ws, path):  # never listed by tiers: named here
+                links.add(path)
+                run.report.problems.append(f"{run.rel(path)}: symlink out of the workspace, left alone "
+                                           "(cleanup never follows links)")
     for entry in tiers.iter_t2_entries(run.ws):
         rel = run.rel(entry.path)
         if entry.path.is_symlink():
@@ -422,7 +429,7 @@ def archive_expired(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
             run.act("archive", path, f"{len(group)} T2 entr{'y' if len(group) == 1 else 'ies'} expired: moved unchanged", target)
             whole.append((path, target))
         else:
-            target = _free_name(folder, f"{group[0].skill}_{group[0].month or month}.md", taken)
+            target = _free_name(folder, tiers.multi_name(group[0].skill, group[0].month or month), taken)
             run.act("archive", path, f"{len(group)} expired entries of a multi file moved", target)
             partial.append((path, target, group, group[0].month or month))
         taken.add(target)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from datetime import date
@@ -489,9 +490,17 @@ def _holds_run(lines: list[str], run: list[str]) -> bool:
 def daily_files(ws: Path) -> list[Path]:
     """Return ``memory/daily/YYYY-MM-DD.md`` files, oldest first."""
     folder = memory_dir(ws) / DAILY_DIR
-    if not folder.is_dir():
+    if not folder.is_dir() or not stays_inside(ws, folder):
         return []
-    return sorted(p for p in folder.iterdir() if p.is_file() and _DATE_NAME.match(p.name))
+    return sorted(p for p in folder.iterdir() if p.is_file() and _DATE_NAME.match(p.name) and stays_inside(ws, p))
+
+
+def stays_inside(ws: Path, path: Path) -> bool:
+    """True when ``path`` (symlinks resolved) is inside workspace ``ws``: nothing is read through a link
+    that leads out (issue 10: a planted symlink must not make export or cleanup read elsewhere)."""
+    real = os.path.realpath(ws)
+    target = os.path.realpath(path)
+    return target == real or target.startswith(real + os.sep)
 
 
 def openclaw_note_files(ws: Path) -> list[Path]:
@@ -758,9 +767,10 @@ def parse_day_text(value: str | None) -> str | None:
 def knowledge_files(ws: Path) -> list[Path]:
     """Return ``memory/knowledge/*.md`` sorted by name."""
     folder = memory_dir(ws) / KNOWLEDGE_DIR
-    if not folder.is_dir():
+    if not folder.is_dir() or not stays_inside(ws, folder):
         return []
-    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix == ".md" and not p.name.startswith("."))
+    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix == ".md" and not p.name.startswith(".")
+                  and stays_inside(ws, p))
 
 
 def read_knowledge(path: Path) -> tuple[KnowledgeEntry, TextFile]:

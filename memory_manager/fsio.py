@@ -440,6 +440,47 @@ class Transaction:
         self._staged.clear()
 
 
+def outside_links(workspace: Path) -> list[str]:
+    """Return the folders of our tree that are symlinks leading out of ``workspace``.
+
+    Looked at: ``.memory-backup``, ``memory/`` and each folder of the memory
+    tree (daily, knowledge, tier1/2, archive, .cache, .state, .quarantine) and
+    each month folder of the archive. A symlink that stays inside is fine.
+    """
+    ws = Path(workspace)
+    real = os.path.realpath(ws)
+    paths = tree.Tree(ws)
+    candidates = [paths.backups, paths.memory] + [paths.memory / name for name in tree.FOLDERS + tree.PRIVATE]
+    with contextlib.suppress(OSError):
+        if paths.archive.is_dir() and not paths.archive.is_symlink():
+            candidates += [paths.archive / name for name in sorted(os.listdir(paths.archive))]
+    out = []
+    for path in candidates:
+        if os.path.islink(path):
+            target = os.path.realpath(path)
+            if target != real and not target.startswith(real + os.sep):
+                out.append(paths.rel(path))
+    return out
+
+
+def refuse_outside_links(workspace: Path) -> None:
+    """Raise before any write when a folder of our tree leads out of the workspace (issue 10).
+
+    Every writer takes the workspace lock, so checking here covers cleanup,
+    export, import, forget and the rest: a planted ``memory/.state`` or
+    archive month symlink cannot make them write elsewhere.
+
+    Raises:
+        WorkspaceError: (exit 2) naming the first such folder.
+    """
+    from .errors import WorkspaceError
+
+    found = outside_links(workspace)
+    if found:
+        raise WorkspaceError(f"{found[0]} is a symlink leading outside the workspace; refusing to write "
+                             "(remove the link)")
+
+
 #: Locks this thread already holds, by lock path, with a depth count: the
 #: workspace lock is re-entrant within a thread (cleanup holds it and calls
 #: prune, which takes it too), while other threads and processes still wait.
@@ -470,6 +511,7 @@ def workspace_lock(workspace: Path, timeout: float = 30.0) -> Iterator[None]:
         finally:
             depth[key] -= 1
         return
+    refuse_outside_links(Path(workspace))
     _private_parents(lock_path.parent)
     try:
         with FileLock(str(lock_path), timeout=timeout):

@@ -455,8 +455,14 @@ def open_index(ws: Path, refresh: bool = True) -> RecallIndex:
         MemoryManagerError: SQLite failed (busy beyond its timeout, disk full,
             unusable even after a rebuild); the message names the index file.
     """
-    from .errors import MemoryManagerError
+    from .errors import MemoryManagerError, WorkspaceError
+    from .fsio import outside_links
 
+    # A planted memory/.cache symlink must not make recall write the index
+    # (the text of every entry) outside the workspace (issue 10).
+    if tree.rel(tree.CACHE) in outside_links(Path(ws)):
+        raise WorkspaceError(f"{tree.rel(tree.CACHE)} is a symlink leading outside the workspace; "
+                             "refusing to write the recall index there (remove the link)")
     try:
         return _open_index(ws, refresh)
     except (sqlite3.Error, OSError) as exc:

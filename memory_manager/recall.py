@@ -203,7 +203,11 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
     # A folder init.py never set up (MEMORY.md alone, say) is searched through
     # a scratch index: recall creates no memory/ there.
     set_up = is_set_up(ws)
-    track = track and set_up
+    from .fsio import outside_links
+
+    # Recording access takes the writer lock, which refuses while a folder of the
+    # tree leads out of the workspace (issue 10): recall then only reads.
+    track = track and set_up and not outside_links(Path(ws))
     idx = index if not own_index else open_index(ws) if set_up else open_scratch_index(ws)
     try:
         if malformed is not None:

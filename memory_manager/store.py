@@ -341,7 +341,8 @@ def stats_pattern(ws: Path, cfg: dict[str, Any], *, trigger: str, skills: list[s
     if not trigger.strip() or "\n" in trigger:
         raise BadInputError("--trigger must be one non-empty line")
     owner = validate_skill(owner or skills[0])
-    path, pattern, decision = _stats_update(ws, cfg, owner, f"{trigger}\n{' '.join(skills)}",
+    # The owner names the file, the trigger and skills fill it: all pass the gate (issue 10).
+    path, pattern, decision = _stats_update(ws, cfg, owner, f"{owner}\n{trigger}\n{' '.join(skills)}",
                                             lambda doc: tiers.record_pattern(doc, trigger, skills), source, approved)
     return {"action": "stats pattern", "path": rel(ws, path), "pattern": pattern, "gate": decision.payload()}
 
@@ -369,6 +370,8 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
     validate_skill(skill)
     validate_topic(topic)
     if tiers.MONTH.match(topic):
+        # Such a name is escaped (tiers.t2_name) and never meets a month file, but
+        # a topic that reads like a month is still confusing: refused here.
         raise BadInputError(f"topic {topic!r} looks like a month: those names are kept for compacted T2 files")
     if not text.strip():
         raise BadInputError("--text must not be empty")
@@ -393,8 +396,9 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
     with workspace_lock(ws):
         old = existing()
         operation = "edit" if old is not None or path.exists() else "store"
-        decision = _gate(ws, operation, text, source=source, sensitivity=sensitivity, approved=approved, cfg=cfg,
-                         tier="internal", request=f"remember {skill}/{topic}")
+        # Skill and topic become the file name and frontmatter: they pass the gate with the text (issue 10).
+        decision = _gate(ws, operation, f"{skill}\n{topic}\n{text}", source=source, sensitivity=sensitivity,
+                         approved=approved, cfg=cfg, tier="internal", request=f"remember {skill}/{topic}")
         ensure_tree(ws)
         target = path if old is None or old.index is None else safe_target(ws, old.path)
         month = old.month if old is not None and old.index is not None and old.month else month_of(created)

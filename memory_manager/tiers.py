@@ -24,8 +24,9 @@ one file per skill and key month, written by :func:`compact` (the seed's
 cleanup step 5, "combine entries from same source_skill"). Each entry is a
 ``## Entry <id>`` section with a ``<!-- cmm-t2-entry: {json} -->`` line
 holding its own ``id``, ``topic``, ``created``, ``expires``, ``key_hint``,
-``scheme`` (+ xor-b64 fields) and then its ``>`` ciphertext. A T2 topic that
-looks like a month (``2026-05``) is therefore refused by the store.
+``scheme`` (+ xor-b64 fields) and then its ``>`` ciphertext. File names are
+injective (:func:`t2_name`): a topic shaped like a month, or a skill with
+``_``, gets an escaped name and never meets a month file.
 """
 from __future__ import annotations
 
@@ -36,10 +37,12 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any, Iterator
+from urllib.parse import unquote
 
 from . import crypto, tree
 from .clock import month_of, today
-from .entries import join_frontmatter, language, memory_dir, set_frontmatter_fields, split_frontmatter, yaml_scalar
+from .entries import (join_frontmatter, language, memory_dir, set_frontmatter_fields, split_frontmatter,
+                      stays_inside, yaml_scalar)
 from .errors import CryptoError, MalformedFileError
 from .fsio import atomic_write, atomic_write_text, read_text
 
@@ -220,9 +223,52 @@ def t2_id(skill: str, topic: str, created: str = "") -> str:
     return "t-" + hashlib.sha256(f"{skill}\n{topic}".encode("utf-8")).hexdigest()[:10]
 
 
+def _enc_skill(skill: str) -> str:
+    # No "_" left in the skill part: the first "_" of a name always ends the skill.
+    return skill.replace("%", "%25").replace("_", "%5F")
+
+
+def t2_name(skill: str, topic: str) -> str:
+    """Return the file name of a single T2 entry: ``<skill>_<topic>.md`` wherever that is unambiguous.
+
+    The mapping is injective (issue 10; ``references/formats.md``, "T2 file
+    names"): a ``%`` becomes ``%25`` in both parts, a ``_`` in the *skill*
+    becomes ``%5F`` (so skill ``a_b`` + topic ``c`` -> ``a%5Fb_c.md`` never
+    meets skill ``a`` + topic ``b_c`` -> ``a_b_c.md``), and a topic shaped
+    like a month has its ``-`` written ``%2D`` (``a_2026%2D05.md``), so it
+    never meets the month file ``a_2026-05.md`` (:func:`multi_name`). A
+    skill without ``_``/``%`` and a topic without ``%`` that is not a month
+    keep the v1 name.
+    """
+    enc_topic = topic.replace("%", "%25")
+    if MONTH.match(topic):
+        enc_topic = enc_topic.replace("-", "%2D")
+    return f"{_enc_skill(skill)}_{enc_topic}.md"
+
+
+def multi_name(skill: str, month: str) -> str:
+    """Return the file name of a skill's month file: ``<skill>_<YYYY-MM>.md`` (skill encoded as in :func:`t2_name`)."""
+    return f"{_enc_skill(skill)}_{month}.md"
+
+
 def t2_path(ws: Path, skill: str, topic: str) -> Path:
-    """Return ``memory/tier2-internal/<skill>_<topic>.md`` (names already validated)."""
-    return memory_dir(ws) / T2_DIR / f"{skill}_{topic}.md"
+    """Return the single-entry file of ``skill``/``topic`` in ``memory/tier2-internal/`` (:func:`t2_name`).
+
+    A file written before the injective names (``a_b_c.md`` for skill
+    ``a_b``) is still found: when the v1 name differs, exists and holds this
+    very skill and topic, it is returned, so an edit replaces it in place.
+    """
+    folder = memory_dir(ws) / T2_DIR
+    path = folder / t2_name(skill, topic)
+    legacy = folder / f"{skill}_{topic}.md"
+    if legacy != path and legacy.is_file() and not path.exists():
+        try:
+            found = parse_t2(read_text(legacy).text, legacy)
+        except Exception:  # malformed or unreadable: not this entry's file
+            return path
+        if len(found) == 1 and found[0].index is None and (found[0].skill, found[0].topic) == (skill, topic):
+            return legacy
+    return path
 
 
 def _as_date(value: Any) -> date | None:
@@ -282,11 +328,35 @@ def _entry_from_meta(path: Path, meta: dict[str, Any], literal: dict[str, Any], 
     key_hint = str(literal.get("key_hint") or meta.get("key_hint") or "")
     params = {k: str(meta[k]) for k in PARAM_KEYS if meta.get(k) not in (None, "")}
     topic = str(meta.get("topic") or "")
+    _check_names(path, skill, topic, str(meta.get("id") or ""))
     return T2Entry(path=path, meta=literal, created=created, expires=_as_date(meta.get("expires")),
                    scheme=params.get("scheme") or ("aes-gcm" if crypto.looks_encrypted(cipher) else "xor-b64"),
                    skill=skill, topic=topic, id=str(meta.get("id") or t2_id(skill, topic)),
                    key_hint=key_hint, month=_month(key_hint, skill, created), ciphertext=cipher,
                    params=params, index=index)
+
+
+def _check_names(path: Path, skill: str, topic: str, ident: str) -> None:
+    """Refuse names from a file that would build a path elsewhere (issue 10: paths from data).
+
+    ``source_skill: ../../..`` would make cleanup archive or compact outside
+    the workspace: skill, topic and id must each be one plain file-name
+    component (:mod:`memory_manager.names`).
+
+    Raises:
+        MalformedFileError: naming the field.
+    """
+    from .errors import InvalidNameError
+    from .names import validate_name, validate_skill
+
+    for value, what, check in ((skill, "source_skill", validate_skill), (topic, "topic", validate_name),
+                               (ident, "id", validate_name)):
+        if not value and what != "source_skill":
+            continue
+        try:
+            check(value)
+        except InvalidNameError as exc:
+            raise MalformedFileError(f"{path.name}: {what} is not a safe name ({exc})") from None
 
 
 def parse_t2(text: str, path: Path) -> list[T2Entry]:
@@ -298,7 +368,7 @@ def parse_t2(text: str, path: Path) -> list[T2Entry]:
     """
     fm = split_frontmatter(text, path.name)
     meta = fm.meta
-    default_skill = path.stem.split("_", 1)[0]
+    default_skill = unquote(path.stem.split("_", 1)[0])
     fmt = meta.get("format", T2_FORMAT)
     version = meta.get("version", T2_VERSION)
     if not isinstance(version, int) or isinstance(version, bool) or version > T2_VERSION:
@@ -327,7 +397,7 @@ def parse_t2(text: str, path: Path) -> list[T2Entry]:
     cipher = _ciphertext_of(fm.body)
     entry = _entry_from_meta(path, meta, fm.literal, cipher, default_skill, None)
     if not entry.topic:
-        entry.topic = path.stem.split("_", 1)[1] if "_" in path.stem else path.stem
+        entry.topic = unquote(path.stem.split("_", 1)[1] if "_" in path.stem else path.stem)
         entry.id = str(meta.get("id") or t2_id(entry.skill, entry.topic))
     scheme_field = str(meta.get("scheme") or "")
     if scheme_field in ("none", "plain") or (not scheme_field and not _is_cipher(cipher)):
@@ -339,9 +409,10 @@ def parse_t2(text: str, path: Path) -> list[T2Entry]:
 def t2_files(ws: Path) -> list[Path]:
     """Return the ``*.md`` files in ``memory/tier2-internal/`` sorted by name."""
     folder = memory_dir(ws) / T2_DIR
-    if not folder.is_dir():
+    if not folder.is_dir() or not stays_inside(ws, folder):
         return []
-    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix == ".md" and not p.name.startswith("."))
+    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix == ".md" and not p.name.startswith(".")
+                  and stays_inside(ws, p))
 
 
 def iter_t2_entries(ws: Path) -> Iterator[T2Entry]:
@@ -484,8 +555,8 @@ def seal_plaintext_t2(ws: Path, cfg: dict[str, Any]) -> list[Path]:
 
 
 def multi_path(ws: Path, skill: str, month: str) -> Path:
-    """Return ``memory/tier2-internal/<skill>_<YYYY-MM>.md`` (a ``cmm-t2-multi`` file)."""
-    return memory_dir(ws) / T2_DIR / f"{skill}_{month}.md"
+    """Return ``memory/tier2-internal/<skill>_<YYYY-MM>.md`` (a ``cmm-t2-multi`` file; :func:`multi_name`)."""
+    return memory_dir(ws) / T2_DIR / multi_name(skill, month)
 
 
 def render_multi(skill: str, month: str, entries: list[T2Entry]) -> str:

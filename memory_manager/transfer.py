@@ -59,8 +59,8 @@ def collect(ws: Path) -> tuple[dict[str, Any], list[str]]:
             item.pop(key)
         doc["knowledge"].append(item)
     t1 = entries.memory_dir(ws) / tiers.T1_DIR
-    if t1.is_dir():
-        for path in sorted(t1.glob("*_stats.json")):
+    if t1.is_dir() and entries.stays_inside(ws, t1):
+        for path in sorted(p for p in t1.glob("*_stats.json") if entries.stays_inside(ws, p)):
             try:
                 doc["tier1"].append({"file": path.name, "data": tiers.load_stats(path)})
             except Exception as exc:  # malformed: report and skip
@@ -138,6 +138,57 @@ def _clean_topic(raw: str, fallback: str) -> str:
         return fallback
 
 
+def _t2_gate_text(name: str, text: str, cfg: dict[str, Any]) -> str:
+    """Return everything of an imported T2 file the gate must see (issue 10: side doors).
+
+    The file name, the frontmatter as written, each entry's skill and topic,
+    and its *plain text*: an xor-b64 "ciphertext" is decodable by anyone and
+    an aes-gcm one is decrypted with the T2 key, so a secret cannot ride in
+    as ciphertext. Base64 that decodes to text is added as well (a
+    "ciphertext" that is only encoded). The name must be the one the store
+    gives that entry (the skill and topic are validated like the store's).
+
+    Raises:
+        BadInputError: plain text, a name that does not match, a bad skill or
+            topic, or an entry that cannot be decrypted here (it could not
+            be checked).
+        MalformedFileError: the file cannot be parsed.
+    """
+    import base64
+    import binascii
+
+    from .errors import CryptoError, KeyUnavailableError
+    from .names import validate_skill
+
+    parsed = tiers.parse_t2(text, Path(name))
+    if not parsed:
+        raise BadInputError("no T2 entry in it")
+    if any(e.plaintext for e in parsed):
+        raise BadInputError("plain-text T2 entry (refused: T2 is imported encrypted only)")
+    parts = [name, entries.split_frontmatter(text, name).raw]
+    for entry in parsed:
+        validate_skill(entry.skill)
+        validate_topic(entry.topic)
+        expected = (tiers.multi_path(Path("."), entry.skill, entry.month) if entry.index is not None
+                    else tiers.t2_path(Path("."), entry.skill, entry.topic)).name
+        if expected != name:
+            raise BadInputError(f"file name does not match its entry (the store names it {expected})")
+        try:
+            plain = tiers.decrypt_entry(entry, cfg)
+        except KeyUnavailableError:
+            raise BadInputError("aes-gcm entry and no T2 key here: it cannot be checked, so it is not imported") from None
+        except CryptoError as exc:
+            raise BadInputError(f"entry {entry.id} does not decrypt here ({exc}): it cannot be checked") from None
+        parts += [entry.skill, entry.topic, json.dumps(entry.meta, ensure_ascii=False, default=str), plain]
+        raw = entry.ciphertext.rsplit(":", 1)[-1]  # aes-gcm text carries a prefix before its Base64
+        try:
+            decoded = base64.b64decode(raw, validate=True).decode("utf-8")
+            parts.append(decoded)
+        except (binascii.Error, ValueError, UnicodeDecodeError):
+            pass
+    return "\n".join(parts)
+
+
 def openclaw_notes(ws: Path, problems: list[str] | None = None) -> list[tuple[Path, str, str, list[str]]]:
     """Return OpenClaw's own notes as ``(path, date, topic, lines)`` (read only).
 
@@ -149,7 +200,9 @@ def openclaw_notes(ws: Path, problems: list[str] | None = None) -> list[tuple[Pa
     out = []
     if not root.is_dir():
         return out
-    for path in sorted(p for p in root.iterdir() if p.is_file() and OPENCLAW_NOTE.match(p.name)):
+    # A note that is a symlink leading out of the workspace is never read (issue 10).
+    for path in sorted(p for p in root.iterdir() if p.is_file() and OPENCLAW_NOTE.match(p.name)
+                       and entries.stays_inside(ws, p)):
         day, slug = OPENCLAW_NOTE.match(path.name).groups()
         try:
             text = read_text(path).text
@@ -189,7 +242,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
     daily_items: list[tuple[str, str, list[tuple[str, str]], str, list[str], bool]] = []
     knowledge_items: list[tuple[str, str, list[str], bool]] = []
     t1_items: list[tuple[str, dict[str, Any]]] = []
-    t2_items: list[tuple[str, str]] = []
+    t2_items: list[tuple[str, str, str]] = []
     raw_texts: dict[str, str] = {}
     problems: list[str] = []
     if from_openclaw:
@@ -254,10 +307,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
                 text = str(item["text"])
                 if not name.endswith(".md"):
                     raise BadInputError("not a .md file")
-                parsed = tiers.parse_t2(text, Path(name))
-                if any(e.plaintext for e in parsed):
-                    raise BadInputError("plain-text T2 entry (refused: T2 is imported encrypted only)")
-                t2_items.append((name, text))
+                t2_items.append((name, text, _t2_gate_text(name, text, cfg)))
             except (KeyError, TypeError, InvalidNameError, BadInputError, MalformedFileError) as exc:
                 problems.append(f"tier2[{n}]: {exc}")
     # The overall decision is about the operation (import needs approval);
@@ -305,7 +355,10 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
             counts["daily"] += 1 if added else 0
             counts["daily_lines"] += len(added)
         for key, body, tags, pinned in knowledge_items:
-            decision = gate.evaluate("import", f"{key}\n{raw_texts.get(key, '')}\n{body}", source="third_party", approved=approved, cfg=cfg,
+            # Every field that reaches disk passes the gate: key (the file name),
+            # frontmatter, tags and body (issue 10, side doors).
+            decision = gate.evaluate("import", f"{key}\n{raw_texts.get(key, '')}\n{body}\n{' '.join(tags)}",
+                                     source="third_party", approved=approved, cfg=cfg,
                                      request=f"import knowledge {key}")
             gate.record(ws, decision)
             if not decision.allowed:
@@ -322,16 +375,19 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
                 problems.append(f"knowledge {key}: {exc}")
                 continue
             counts["knowledge"] += 1 if changed else 0
-        for kind, folder, items in (("tier1", tiers.T1_DIR, t1_items), ("tier2", tiers.T2_DIR, t2_items)):
-            for name, payload in items:
+        t1_rows = [(name, payload, f"{name}\n{name.removesuffix('_stats.json')}\n"
+                                   f"{json.dumps(payload, ensure_ascii=False, allow_nan=False)}") for name, payload in t1_items]
+        for kind, folder, items in (("tier1", tiers.T1_DIR, t1_rows), ("tier2", tiers.T2_DIR, t2_items)):
+            for name, payload, gate_text in items:
                 data = (json.dumps(payload, ensure_ascii=False, indent=2, allow_nan=False) + "\n") if kind == "tier1" else payload
-                if kind == "tier1":  # T2 arrives encrypted: there is no plain text to classify
-                    decision = gate.evaluate("import", data, source="third_party", approved=approved, cfg=cfg,
-                                             request=f"import {name}")
-                    gate.record(ws, decision)
-                    if not decision.allowed:
-                        skipped.append(f"{name}: {decision.decision} ({'; '.join(decision.reasons)})")
-                        continue
+                # The file name, every frontmatter value and (T2) the decrypted
+                # text pass the gate: nothing reaches disk unclassified.
+                decision = gate.evaluate("import", gate_text, source="third_party", approved=approved, cfg=cfg,
+                                         tier="internal" if kind == "tier2" else None, request=f"import {name}")
+                gate.record(ws, decision)
+                if not decision.allowed:
+                    skipped.append(f"{name}: {decision.decision} ({'; '.join(decision.reasons)})")
+                    continue
                 path = safe_target(ws, entries.memory_dir(ws) / folder / name)
                 if path.exists():
                     if path.read_bytes() != data.encode("utf-8"):

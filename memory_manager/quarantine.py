@@ -120,14 +120,28 @@ def _seal(entry: tiers.T2Entry, plain: str, cfg: dict[str, Any]) -> tuple[str, d
     if entry.scheme == "aes-gcm" and not entry.plaintext:
         return entry.ciphertext, dict(entry.params), True
     try:
-        sealed = crypto.encrypt(plain, entry.skill, entry.month or _month(entry), cfg, "aes-gcm")
+        sealed = _encrypt(plain, entry, cfg, "aes-gcm")
         return sealed.ciphertext, dict(sealed.params), True
     except KeyUnavailableError:
         pass
     if not entry.plaintext:
         return entry.ciphertext, dict(entry.params), False
-    sealed = crypto.encrypt(plain, entry.skill, entry.month or _month(entry), cfg, "xor-b64")
+    sealed = _encrypt(plain, entry, cfg, "xor-b64")
     return sealed.ciphertext, dict(sealed.params), False
+
+
+def _encrypt(plain: str, entry: tiers.T2Entry, cfg: dict[str, Any], scheme: str) -> crypto.Sealed:
+    """``crypto.encrypt`` for ``entry``, binding its topic and id where the crypto module does so.
+
+    (aes-gcm v2 binds skill, topic and id as associated data; the reader
+    passes the entry's own, so the writer must too.)
+    """
+    import inspect
+
+    extra: dict[str, str] = {}
+    if "entry_id" in inspect.signature(crypto.encrypt).parameters:
+        extra = {"topic": entry.topic, "entry_id": entry.id}
+    return crypto.encrypt(plain, entry.skill, entry.month or _month(entry), cfg, scheme, **extra)
 
 
 def _month(entry: tiers.T2Entry) -> str:

@@ -182,3 +182,30 @@ def test_audit_log_never_keeps_ordinary_content(ws, run_script):
     assert "Zanzibar" not in log and "Orion" not in log and "plans" not in log
     assert all(json.loads(line)["summary"].startswith("<") for line in log.splitlines())
 
+
+
+def test_an_entry_of_a_month_file_is_quarantined_alone_and_goes_back_there(ws, run_script, t2_key):
+    init(ws, run_script)
+    cfg = load_config(ws)
+    keep = tiers.T2Entry(path=ws, skill="crm", topic="tone", id=tiers.t2_id("crm", "tone"), month="2026-11",
+                         created=date(2026, 11, 25), expires=date(2026, 12, 25),
+                         ciphertext=crypto.encrypt("Prefers a friendly tone.", "crm", "2026-11", cfg,
+                                                   "xor-b64").ciphertext,
+                         params={"scheme": "xor-b64", "text_encoding": "latin-1", "key_derivation": "concat"})
+    flagged = tiers.T2Entry(path=ws, skill="crm", topic="crew", id=tiers.t2_id("crm", "crew"), month="2026-11",
+                            created=date(2026, 11, 25), expires=date(2026, 12, 25),
+                            ciphertext=crypto.encrypt("ping @release-crew first", "crm", "2026-11", cfg,
+                                                      "xor-b64").ciphertext,
+                            params={"scheme": "xor-b64", "text_encoding": "latin-1", "key_derivation": "concat"})
+    month = tiers.multi_path(ws, "crm", "2026-11")
+    month.write_text(tiers.render_multi("crm", "2026-11", [keep, flagged]))
+    doc = cleanup(run_script, ws)
+    assert doc["quarantined"] == 1 and doc["deleted"] == 0
+    assert [e.id for e in tiers.parse_t2(month.read_text(), month)] == [keep.id]
+    back = run_script("memory", "unquarantine", flagged.id, "--approved", "--json", "-w", ws, env=ENV)
+    assert back.code == 0, back.err
+    assert json.loads(back.out)["path"] == "memory/tier2-internal/crm_2026-11.md"
+    assert [e.id for e in tiers.parse_t2(month.read_text(), month)] == [keep.id, flagged.id]
+    shown = run_script("memory", "show", flagged.id, "--approved", "--json", "-w", ws, env=ENV)
+    assert json.loads(shown.out)["text"] == "ping @release-crew first"
+    assert cleanup(run_script, ws)["quarantined"] == 0  # approved now: kept in its month file

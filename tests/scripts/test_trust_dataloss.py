@@ -19,6 +19,7 @@ from memory_manager.config import load_config
 NOW = "2026-11-29T12:00:00+00:00"
 ENV = {"MEMORY_MANAGER_NOW": NOW}
 TOKEN = "ghp_" + "k3Jd9Qx7Lm2Pz8Rt5Vb1Nc4Hy6Wq0Es3Ua7Gf"
+EMAIL = "alice.chen" + "@" + "mailbox-hq.net"  # a possible finding (often a false alarm: a team alias)
 
 
 def init(ws, run_script):
@@ -51,9 +52,9 @@ def cleanup(run_script, ws):
 def test_cleanup_keeps_an_approved_entry_with_a_possible_finding(ws, run_script, t2_key):
     init(ws, run_script)
     args = ("memory", "remember", "-w", ws, "--skill", "release", "--topic", "crew",
-            "--text", "ping @release-crew first")
+            "--text", f"send the release notes to {EMAIL}")
     held = run_script(*args, env=ENV)
-    assert held.code == 1  # the detector sees a handle: the gate asks first
+    assert held.code == 1  # the detector sees a possible e-mail address: the gate asks first
     assert run_script(*args, "--approved", env=ENV).code == 0
     path = ws / "memory/tier2-internal/release_crew.md"
     before = path.read_bytes()
@@ -64,7 +65,7 @@ def test_cleanup_keeps_an_approved_entry_with_a_possible_finding(ws, run_script,
 
 def test_unapproved_possible_finding_is_quarantined_and_restorable(ws, run_script, t2_key):
     init(ws, run_script)
-    path = planted_t2(ws, "release", "crew", "ping @release-crew first about the freeze", scheme="xor-b64")
+    path = planted_t2(ws, "release", "crew", f"send {EMAIL} the notes about the freeze", scheme="xor-b64")
     ident = tiers.t2_id("release", "crew")
     doc = cleanup(run_script, ws)
     assert doc["deleted"] == 0 and doc["quarantined"] == 1 and not path.exists()
@@ -75,7 +76,8 @@ def test_unapproved_possible_finding_is_quarantined_and_restorable(ws, run_scrip
     status = json.loads(run_script("memory", "status", "--json", "-w", ws, env=ENV).out)
     assert [(r["id"], r["sealed"]) for r in status["quarantine"]] == [(ident, True)]
     shown = run_script("memory", "show", ident, "--approved", "--json", "-w", ws, env=ENV)
-    assert shown.code == 0 and json.loads(shown.out)["text"] == "ping @release-crew first about the freeze"
+    # Returned so the user can decide, its T3-class value masked as recall masks it.
+    assert shown.code == 0 and json.loads(shown.out)["text"] == "send [email] the notes about the freeze"
     assert json.loads(shown.out)["quarantined"] is True
     found = json.loads(run_script("memory", "recall", "freeze release crew", "--approved", "--json",
                                   "-w", ws, env=ENV).out)
@@ -194,7 +196,7 @@ def test_an_entry_of_a_month_file_is_quarantined_alone_and_goes_back_there(ws, r
                          params={"scheme": "xor-b64", "text_encoding": "latin-1", "key_derivation": "concat"})
     flagged = tiers.T2Entry(path=ws, skill="crm", topic="crew", id=tiers.t2_id("crm", "crew"), month="2026-11",
                             created=date(2026, 11, 25), expires=date(2026, 12, 25),
-                            ciphertext=crypto.encrypt("ping @release-crew first", "crm", "2026-11", cfg,
+                            ciphertext=crypto.encrypt(f"send the notes to {EMAIL}", "crm", "2026-11", cfg,
                                                       "xor-b64").ciphertext,
                             params={"scheme": "xor-b64", "text_encoding": "latin-1", "key_derivation": "concat"})
     month = tiers.multi_path(ws, "crm", "2026-11")
@@ -207,5 +209,5 @@ def test_an_entry_of_a_month_file_is_quarantined_alone_and_goes_back_there(ws, r
     assert json.loads(back.out)["path"] == "memory/tier2-internal/crm_2026-11.md"
     assert [e.id for e in tiers.parse_t2(month.read_text(), month)] == [keep.id, flagged.id]
     shown = run_script("memory", "show", flagged.id, "--approved", "--json", "-w", ws, env=ENV)
-    assert json.loads(shown.out)["text"] == "ping @release-crew first"
+    assert json.loads(shown.out)["text"] == f"send the notes to {EMAIL}"
     assert cleanup(run_script, ws)["quarantined"] == 0  # approved now: kept in its month file

@@ -30,7 +30,7 @@ def init(ws, run_script):
 def planted_t2(ws, skill, topic, text, approved=None, scheme="aes-gcm"):
     """A T2 entry written straight to disk (as an older version or an agent would have)."""
     cfg = load_config(ws)
-    sealed = crypto.encrypt(text, skill, "2026-11", cfg, scheme)
+    sealed = crypto.encrypt(text, skill, "2026-11", cfg, scheme, topic=topic, entry_id=tiers.t2_id(skill, topic))
     body = tiers.render_t2(skill, topic, sealed, date(2026, 11, 25), 30, "2026-11", "en")
     if approved:
         body = tiers.mark_approved(body, date.fromisoformat(approved))

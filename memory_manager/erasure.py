@@ -184,7 +184,7 @@ def _scrub_log(ws: Path, texts: list[str]) -> int:
         if any((len(core) >= MIN_NEEDLE and core in f) or f in core for f in flats) \
                 or any(f in core for f in frags):
             record["summary"] = f"<{record.get('chars', len(core))} chars withheld: forgotten>"
-            lines[n] = json.dumps(record, ensure_ascii=False)
+            lines[n] = json.dumps(record, ensure_ascii=False, allow_nan=False)
             changed += 1
     if changed:
         atomic_write(path, "\n".join(lines).encode("utf-8"), mode=0o600)

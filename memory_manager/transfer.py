@@ -179,7 +179,7 @@ def _t2_gate_text(name: str, text: str, cfg: dict[str, Any]) -> str:
             raise BadInputError("aes-gcm entry and no T2 key here: it cannot be checked, so it is not imported") from None
         except CryptoError as exc:
             raise BadInputError(f"entry {entry.id} does not decrypt here ({exc}): it cannot be checked") from None
-        parts += [entry.skill, entry.topic, json.dumps(entry.meta, ensure_ascii=False, default=str), plain]
+        parts += [entry.skill, entry.topic, json.dumps(entry.meta, ensure_ascii=False, default=str, allow_nan=False), plain]
         raw = entry.ciphertext.rsplit(":", 1)[-1]  # aes-gcm text carries a prefix before its Base64
         try:
             decoded = base64.b64decode(raw, validate=True).decode("utf-8")

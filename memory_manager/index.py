@@ -490,7 +490,7 @@ def _open_index(ws: Path, refresh: bool = True) -> RecallIndex:
             pass
     from filelock import FileLock
 
-    with FileLock(str(path) + ".lock", timeout=600):
+    with FileLock(str(path) + ".lock", timeout=600, mode=0o600):  # every cache file is 0600 (issue 10)
         if path.exists():  # another process may have rebuilt it while we waited
             try:
                 return _try_open(ws, path, refresh)

@@ -631,31 +631,71 @@ def _mask_list(texts: Iterable[str]) -> list[str]:
     return [mask(t) for t in texts]
 
 
-def target_path(ws: Any, html: Path | None, approved: bool) -> Path:
+#: The page's ``<meta name="generator">`` content (``templates/report/page.html.j2``): an
+#: existing file is replaced only when its head carries it (a report of ours), or with ``overwrite``.
+MARKER = "complex-memory-manager report"
+#: Bytes read from the head of an existing file to look for :data:`MARKER`.
+MARKER_BYTES = 4096
+
+
+def target_path(ws: Any, html: Path | None, approved: bool, overwrite: bool = False) -> Path:
     """Return where the report goes: ``html``, else ``memory/.cache/report.html``.
 
-    With ``approved`` (T2 content in the page) the user must name the file
-    and it must lie outside ``memory/``: the cache is for derived files that
-    anyone may rebuild, and a T2 plaintext copy must be where the user chose
-    to put it, nowhere else.
+    Args:
+        ws: the opened workspace (``.root``).
+        html: the ``--html FILE`` the user named (relative to the current folder), or None.
+        approved: T2 content goes in the page.
+        overwrite: the user passed ``--overwrite``: an existing file that is not
+            a report of ours may be replaced (never inside the workspace).
+
+    The report never replaces a user's file (no backup is taken of it): a
+    named file inside the workspace is refused unless it lies in
+    ``memory/.cache`` (derived files; the agent loads the workspace's other
+    files, AGENTS.md and MEMORY.md among them, on every turn); an existing
+    file elsewhere is replaced only when it is a previous report (its head
+    carries :data:`MARKER`) or with ``overwrite``. With ``approved`` (T2
+    content in the page) the user must name the file and it must lie outside
+    the workspace: a T2 plaintext copy must be where the user chose to put
+    it, never in a file the agent reads.
 
     Raises:
-        BadInputError: ``approved`` without ``html``, or ``html`` inside
-            ``memory/``; ``html`` is a folder.
+        BadInputError: ``approved`` without ``html``, or ``html`` inside the
+            workspace; ``html`` inside the workspace outside ``memory/.cache``;
+            ``html`` an existing file (or link) that is not a report of ours;
+            ``html`` is a folder.
     """
     paths = tree.Tree(Path(ws.root))
     if html is None:
         if approved:
             raise BadInputError("--approved puts T2 content in the page: name the file with --html FILE "
-                                f"(outside {tree.MEMORY}/)")
+                                "(outside the workspace)")
         return paths.report
     target = Path(html).expanduser()
     target = target if target.is_absolute() else Path.cwd() / target
     if target.is_dir():
         raise BadInputError(f"--html {html}: is a folder; name a file")
-    if approved and _under(paths.memory, target):
-        raise BadInputError(f"--approved puts T2 content in the page: --html must be outside {tree.MEMORY}/")
+    if approved and _under(paths.root, target):
+        raise BadInputError(f"--approved puts T2 content in the page: --html must be outside the workspace "
+                            f"({paths.root}), where the agent reads no file")
+    if _under(paths.root, target) and not _under(paths.cache, target):
+        raise BadInputError(f"--html {html}: inside the workspace; the report may write there only in "
+                            f"{tree.MEMORY}/{tree.CACHE}/ (or name a file outside the workspace)")
+    if (target.exists() or target.is_symlink()) and not overwrite and not _is_report(target):
+        raise BadInputError(f"--html {html}: the file exists and is not a report of ours; "
+                            "name another file, or pass --overwrite to replace it")
     return target
+
+
+def _is_report(path: Path) -> bool:
+    """True when ``path`` is a regular file (not a link) whose head carries :data:`MARKER`."""
+    try:
+        if path.is_symlink() or not path.is_file():
+            return False
+        with open(path, "rb") as fh:
+            head = fh.read(MARKER_BYTES)
+    except OSError:
+        return False
+    return f'<meta name="generator" content="{MARKER}'.encode() in head
 
 
 def _under(folder: Path, path: Path) -> bool:

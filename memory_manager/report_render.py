@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import warnings
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -40,6 +41,51 @@ BLUE, ORANGE, GREEN, RED, GREY, YELLOW = "#0072B2", "#E69F00", "#009E73", "#D55E
 _SVG_START = re.compile(r"<svg\b")
 _RC = {"svg.fonttype": "none", "text.parse_math": False, "font.size": 9,
        "font.family": ["DejaVu Sans"], "axes.spines.top": False, "axes.spines.right": False}
+#: Font families with Chinese glyphs, best first (Debian's fonts-noto-cjk and
+#: fonts-wqy-microhei/-zenhei; Adobe's Source Han). None is shipped: one that is
+#: installed is used, else the charts' words are drawn in English.
+CJK_FAMILIES = ("Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "WenQuanYi Micro Hei",
+                "WenQuanYi Zen Hei", "Noto Sans CJK JP", "Droid Sans Fallback")
+#: File names of such fonts, for one installed after matplotlib's font list was cached.
+_CJK_FILE = re.compile(r"notosanscjk|notosanssc|sourcehansans|wqy|droidsansfallback", re.I)
+#: matplotlib's warning when a label has a character the layout font lacks (the SVG keeps the
+#: text as text, so the browser still draws it with its own fonts).
+_GLYPH_WARNING = r"Glyph .* missing from font"
+_FONT: list[str | None] = []
+
+
+def cjk_family() -> str | None:
+    """Return the name of an installed font family with Chinese glyphs, or None.
+
+    Looks in matplotlib's font list (``font_manager.fontManager``), then among
+    the system's font files (``findSystemFonts``) for one added since that list
+    was cached; the answer is kept for the process.
+    """
+    if _FONT:
+        return _FONT[0]
+    from matplotlib import font_manager
+
+    def known() -> str | None:
+        names = {f.name for f in font_manager.fontManager.ttflist}
+        return next((name for name in CJK_FAMILIES if name in names), None)
+
+    found = known()
+    if found is None:
+        for path in sorted(font_manager.findSystemFonts()):
+            if _CJK_FILE.search(path.replace("-", "").replace("_", "")):
+                try:
+                    font_manager.fontManager.addfont(path)
+                except (OSError, RuntimeError, ValueError):
+                    continue
+        found = known()
+    _FONT.append(found)
+    return found
+
+
+def _rc() -> dict[str, Any]:
+    """matplotlib settings of the charts: :data:`_RC`, with a CJK family to fall back on when one is installed."""
+    family = cjk_family()
+    return {**_RC, "font.family": ["DejaVu Sans", family]} if family else _RC
 
 
 def preload() -> None:
@@ -60,7 +106,8 @@ def _svg(fig: Any, salt: str) -> str:
     from matplotlib.backends.backend_svg import FigureCanvasSVG
 
     buf = io.StringIO()
-    with matplotlib.rc_context({**_RC, "svg.hashsalt": salt}):
+    with matplotlib.rc_context({**_rc(), "svg.hashsalt": salt}), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", _GLYPH_WARNING)
         FigureCanvasSVG(fig).print_svg(buf, metadata={"Date": None, "Creator": None})
     text = buf.getvalue()
     m = _SVG_START.search(text)
@@ -78,7 +125,7 @@ def _timeline_chart(days: list[dict[str, Any]], t: dict[str, str]) -> str | None
         return None
     import matplotlib
 
-    with matplotlib.rc_context(_RC):
+    with matplotlib.rc_context(_rc()):
         fig = _figure(9, 2.1)
         ax = fig.add_subplot()
         rows = list(reversed(days))  # oldest left
@@ -108,7 +155,7 @@ def _t1_chart(skills: list[dict[str, Any]], t: dict[str, str]) -> str | None:
         return None
     import matplotlib
 
-    with matplotlib.rc_context(_RC):
+    with matplotlib.rc_context(_rc()):
         fig = _figure(9, 0.6 + 0.28 * len(shown))
         left, right = fig.subplots(1, 2, sharey=True, width_ratios=[3, 2])
         names = [str(s["skill"]) for s in shown][::-1]
@@ -132,7 +179,7 @@ def _t2_chart(rows: list[dict[str, Any]], t: dict[str, str]) -> str | None:
         return None
     import matplotlib
 
-    with matplotlib.rc_context(_RC):
+    with matplotlib.rc_context(_rc()):
         fig = _figure(9, 1.0 + 0.28 * len(rows))
         ax = fig.add_subplot()
         y = range(len(rows))
@@ -156,7 +203,7 @@ def _usage_chart(sessions: list[dict[str, Any]], thresholds: list[int], t: dict[
     import matplotlib
     import matplotlib.dates as mdates
 
-    with matplotlib.rc_context(_RC):
+    with matplotlib.rc_context(_rc()):
         fig = _figure(9, 3.2)
         ax = fig.add_subplot()
         bands = sorted(thresholds) + [100]
@@ -225,12 +272,14 @@ def render(model: Model) -> str:
     from markupsafe import Markup
 
     t = strings(model.lang)
+    # The charts' own words: English when no installed font has Chinese glyphs.
+    w = strings("en") if model.lang == "zh" and cjk_family() is None else t
     sections = model.sections
     charts = {
-        "timeline": _timeline_chart(sections["timeline"]["days"], t),
-        "t1": _t1_chart(sections["tiers"]["t1"]["skills"], t),
-        "t2": _t2_chart(sections["tiers"]["t2"]["by_skill"], t),
-        "usage": _usage_chart(sections["usage"]["sessions"], model.thresholds, t),
+        "timeline": _timeline_chart(sections["timeline"]["days"], w),
+        "t1": _t1_chart(sections["tiers"]["t1"]["skills"], w),
+        "t2": _t2_chart(sections["tiers"]["t2"]["by_skill"], w),
+        "usage": _usage_chart(sections["usage"]["sessions"], model.thresholds, w),
     }
     env = Environment(loader=FileSystemLoader(str(TEMPLATE_DIR)), autoescape=select_autoescape(["html", "j2"]),
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)

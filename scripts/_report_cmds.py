@@ -22,10 +22,13 @@ from memory_manager.cli import common_options, emit_json, handle_errors, open_wo
 @click.option("--approved", is_flag=True,
               help=f"The user approved showing T2 (internal) entries: decrypted in memory, written only to "
                    f"the --html FILE you name, outside {tree.MEMORY}/.")
+@click.option("--overwrite", is_flag=True,
+              help="Replace the --html FILE even when it exists and is not a previous report "
+                   "(never a file inside the workspace).")
 @click.option("--open", "open_", is_flag=True, help="Open the page in the default browser afterwards.")
 @common_options
 @handle_errors
-def report_cmd(html: Path | None, days: int, approved: bool, open_: bool, workspace: Path | None, json_: bool,
+def report_cmd(html: Path | None, days: int, approved: bool, overwrite: bool, open_: bool, workspace: Path | None, json_: bool,
                verbose: bool) -> int:
     """Write a private, offline HTML report: timeline, knowledge, tiers, context usage, health.
 
@@ -37,7 +40,7 @@ def report_cmd(html: Path | None, days: int, approved: bool, open_: bool, worksp
     from memory_manager.report import collect, target_path, write_report
 
     opened = open_workspace(workspace, verbose, set_up=True)
-    target = target_path(opened, html, approved)  # bad --html / --approved: exit 2 before any work
+    target = target_path(opened, html, approved, overwrite)  # bad --html / --approved: exit 2 before any work
     require_report()
     from memory_manager.report_render import preload, render
 

@@ -429,3 +429,55 @@ def test_markup_in_the_data_stays_text_in_the_page_and_the_charts(copy, run_scri
     assert "evil.example" in text and hostile not in text
     assert html.escape(hostile) in text  # the table and the timeline, escaped
     assert html.escape(hostile, quote=False) in text.split('<section id="usage">')[1].split("</svg>")[0]  # the chart legend
+
+
+def test_an_existing_file_that_is_not_a_report_is_kept_unless_overwrite(copy, tmp_path, run_script):
+    """The report never replaces a file it did not write: exit 2, the file unchanged; a previous
+    report (its generator <meta>) is replaced, and --overwrite replaces any file outside the workspace."""
+    mine = tmp_path / "notes.html"
+    mine.write_text("<p>my own page</p>\n", encoding="utf-8")
+    result = run_script("memory", "report", "-w", copy, "--html", mine, env=ENV)
+    assert result.code == 2
+    assert result.err.startswith(f"error: --html {mine}: the file exists and is not a report of ours")
+    assert mine.read_text(encoding="utf-8") == "<p>my own page</p>\n"
+    assert run_script("memory", "report", "-w", copy, "--html", mine, "--overwrite", env=ENV).code == 0
+    assert '<meta name="generator" content="complex-memory-manager report ' in mine.read_text(encoding="utf-8")
+    mine.write_text(mine.read_text(encoding="utf-8") + "<!-- older -->", encoding="utf-8")
+    assert run_script("memory", "report", "-w", copy, "--html", mine, env=ENV).code == 0  # ours: replaced
+    assert "<!-- older -->" not in mine.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("target", ["AGENTS.md", "notes.html", "memory/daily/new.html"])
+def test_nothing_inside_the_workspace_outside_the_cache_even_with_overwrite(copy, run_script, target):
+    before = tree_hash(copy)
+    result = run_script("memory", "report", "-w", copy, "--html", copy / target, "--overwrite", env=ENV)
+    assert result.code == 2
+    assert "inside the workspace" in result.err
+    assert tree_hash(copy) == before
+
+
+def test_approved_refuses_any_file_inside_the_workspace(copy, run_script):
+    before = tree_hash(copy)
+    result = run_script("memory", "report", "-w", copy, "--approved", "--html", copy / "page.html", env=ENV)
+    assert result.code == 2
+    assert result.err.startswith("error: --approved puts T2 content in the page: --html must be outside the workspace")
+    assert tree_hash(copy) == before
+
+
+def test_without_a_cjk_font_the_zh_charts_use_english_words(copy, tmp_path):
+    """No installed font with Chinese glyphs (simulated): the charts' words are English, no glyph warning."""
+    import subprocess
+    import sys
+
+    (copy / "memory" / "memory-manager.json").write_text('{"language": "zh"}\n', encoding="utf-8")
+    code = ("import runpy, sys; from memory_manager import report_render as r; r._FONT[:] = [None]; "
+            f"sys.argv = ['memory.py', 'report', '-w', {str(copy)!r}]; "
+            f"runpy.run_path({str(ROOT / 'scripts' / 'memory.py')!r}, run_name='__main__')")
+    env = {**os.environ, **ENV, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "scripts")])}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "missing from font" not in proc.stderr
+    text = (copy / "memory" / ".cache" / "report.html").read_text(encoding="utf-8")
+    svgs = "".join(re.findall(r"<svg\b.*?</svg>", text, re.S))
+    assert '<html lang="zh-CN">' in text and svgs
+    assert ">entries<" in svgs and "条目" not in svgs

@@ -28,7 +28,7 @@ from typing import Any
 from . import backups, entries, erasure, gate, tiers, tree
 from .clock import month_of, today
 from .errors import BadInputError, MalformedFileError, MemoryManagerError, NotFoundError
-from .fsio import atomic_write, atomic_write_text, read_text, workspace_lock
+from .fsio import atomic_write, atomic_write_text, read_text, remove, workspace_lock
 from .names import validate_heading_topic, validate_key, validate_skill, validate_topic
 from .workspace import ensure_inside
 
@@ -744,6 +744,9 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
     Raises:
         NotFoundError, GateDecisionError, BadInputError.
     """
+    # A forget killed part-way is rolled back before the lookup (as init does), so the
+    # re-run finds the entry again and finishes the job instead of saying it is gone.
+    backups.repair(ws)
     target = resolve(ws, ref)
     if target.kind not in ("daily", "knowledge", "t2", "t1", "quarantine"):
         raise BadInputError(f"{rel(ws, target.path)} is not an entry of this store (OpenClaw's own notes are never changed)")
@@ -785,7 +788,7 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
                 atomic_write_text(target.path, new_text, like)
                 removed = "section"
             else:
-                target.path.unlink()
+                remove(target.path)
         elif target.kind == "t2" and target.item is not None and target.item.index is not None:
             rest = [e for e in tiers.parse_t2(read_text(target.path).text, target.path) if e.id != target.item.id]
             if rest:
@@ -793,9 +796,9 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
                              mode=0o600)
                 removed = "section"
             else:
-                target.path.unlink()
+                remove(target.path)
         else:
-            target.path.unlink()
+            remove(target.path)
         indexes = entries.rebuild_indexes(ws, cfg)
         ident = getattr(target.item, "id", None) if target.item is not None else None
         erased = erasure.erase(ws, cfg, ident=ident, needles=needles,

@@ -86,6 +86,35 @@ def _gate(ws: Path, operation: str, text: str, *, source: str, sensitivity: str 
     return gate.require(decision)
 
 
+# ------------------------------------------------------------------ backups
+
+class LazyBackup:
+    """One backup for a command that may change several existing files, opened at the first.
+
+    ``save(path)`` copies an existing file (``backups.Backup.save``) before the
+    caller changes it; a path that does not exist yet is skipped (nothing to
+    keep), and no backup folder is made when nothing existing changes. The
+    caller holds the workspace lock, so a kill part-way is rolled back.
+    README ("Backups"): every writing command backs up each file before changing it.
+    """
+
+    def __init__(self, ws: Path, reason: str) -> None:
+        self.ws = Path(ws)
+        self.reason = reason
+        self.backup: backups.Backup | None = None
+
+    def opened(self) -> backups.Backup:
+        """Return the command's backup, opening it now if needed. Raises BackupError."""
+        if self.backup is None:
+            self.backup = backups.start(self.ws, self.reason)
+        return self.backup
+
+    def save(self, path: Path) -> None:
+        """Back ``path`` up when it exists. Raises BackupError (nothing was changed)."""
+        if path.exists() or path.is_symlink():
+            self.opened().save(path)
+
+
 # ------------------------------------------------------------------ daily
 
 def _check_target(path: Path) -> Path:
@@ -102,11 +131,13 @@ def _check_target(path: Path) -> Path:
 
 def _write_daily_locked(ws: Path, cfg: dict[str, Any], day: str, topic: str,
                         items: list[tuple[str, str]], other: list[str] = (),
-                        pinned: bool = False) -> tuple[Path, str, list[tuple[str, str]], bool]:
+                        pinned: bool = False, backup: LazyBackup | None = None
+                        ) -> tuple[Path, str, list[tuple[str, str]], bool]:
     """Append/merge a section; the caller holds the lock and rebuilds indexes.
 
     ``other`` are lines that are not items (free text, fenced code: an import
     gives them back), added at the end of the section when not already there.
+    An existing note is saved to ``backup`` (one per command) before it changes.
     """
     ensure_tree(ws)
     path = safe_target(ws, entries.memory_dir(ws) / entries.DAILY_DIR / f"{day}.md")
@@ -116,6 +147,8 @@ def _write_daily_locked(ws: Path, cfg: dict[str, Any], day: str, topic: str,
     new_text, ident, added = entries.merge_daily_text(old, day, topic, items, entries.language(cfg),
                                                       list(other), pinned)
     if added:
+        if like is not None:
+            (backup or LazyBackup(ws, f"write {day}")).save(path)
         atomic_write_text(path, new_text, like)
     return path, ident, added, existed
 
@@ -155,8 +188,11 @@ def write_daily(ws: Path, cfg: dict[str, Any], *, topic: str, cause: list[str] =
 # -------------------------------------------------------------- knowledge
 
 def _learn_locked(ws: Path, cfg: dict[str, Any], key: str, text: str, tags: list[str],
-                  pinned: bool = False) -> tuple[Path, bool, bool]:
-    """Create or extend a knowledge entry; return (path, created, changed). Caller holds the lock."""
+                  pinned: bool = False, backup: LazyBackup | None = None) -> tuple[Path, bool, bool]:
+    """Create or extend a knowledge entry; return (path, created, changed). Caller holds the lock.
+
+    An existing entry is saved to ``backup`` (one per command) before it changes.
+    """
     ensure_tree(ws)
     path = safe_target(ws, entries.memory_dir(ws) / entries.KNOWLEDGE_DIR / f"{key}.md")
     day = today().isoformat()
@@ -167,6 +203,7 @@ def _learn_locked(ws: Path, cfg: dict[str, Any], key: str, text: str, tags: list
     new_text = entries.update_knowledge_text(like.text, path, text, tags, day)
     if new_text is None:
         return path, False, False
+    (backup or LazyBackup(ws, f"learn {key}")).save(path)
     atomic_write_text(path, new_text, like)
     return path, False, True
 

@@ -29,12 +29,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-from . import __version__, backups, entries, gate, tiers, tree
+from . import __version__, entries, gate, tiers, tree
 from .clock import now, parse_day
 from .errors import BadInputError, InvalidNameError, MalformedFileError, UnreadableFileError
 from .fsio import atomic_write, read_text, workspace_lock
 from .names import validate_heading_topic, validate_key, validate_name, validate_topic
-from .store import OPENCLAW_NOTE, _gate, _learn_locked, _tags, _write_daily_locked, ensure_tree, rel, safe_target
+from .store import OPENCLAW_NOTE, LazyBackup, _gate, _learn_locked, _tags, _write_daily_locked, ensure_tree, rel, safe_target
 
 EXPORT_FORMAT = "cmm-export"
 #: 2 adds ``other`` to daily items (the section's lines that are not 因/改/待
@@ -322,7 +322,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
     counts = {"daily": 0, "daily_lines": 0, "knowledge": 0, "tier1": 0, "tier2": 0}
     with workspace_lock(ws):
         ensure_tree(ws)
-        backup = None
+        backup = LazyBackup(ws, f"import {label}")  # every existing file is saved before it changes
         for day, topic, items, where, other, pinned in daily_items:
             # Each line is gated on its own (privacy issue 9): one refused line
             # does not take the benign lines of its section with it.
@@ -351,7 +351,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
             items, other = kept, kept_other
             if not items and not other:
                 continue
-            _, _, added, _ = _write_daily_locked(ws, cfg, day, topic, items, other, pinned)
+            _, _, added, _ = _write_daily_locked(ws, cfg, day, topic, items, other, pinned, backup)
             counts["daily"] += 1 if added else 0
             counts["daily_lines"] += len(added)
         for key, body, tags, pinned in knowledge_items:
@@ -370,7 +370,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
                     atomic_write(path, raw_texts[key].encode("utf-8"))
                     changed = True
                 else:
-                    _, _, changed = _learn_locked(ws, cfg, key, body, tags, pinned)
+                    _, _, changed = _learn_locked(ws, cfg, key, body, tags, pinned, backup)
             except MalformedFileError as exc:
                 problems.append(f"knowledge {key}: {exc}")
                 continue
@@ -393,9 +393,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
                     if path.read_bytes() != data.encode("utf-8"):
                         skipped.append(f"{rel(ws, path)}: exists with other content (kept)")
                     continue
-                if backup is None:
-                    backup = backups.start(ws, f"import {label}")
-                backup.save(path)
+                backup.opened().save(path)  # a created file: a restore removes it
                 atomic_write(path, data.encode("utf-8"), mode=0o600 if kind == "tier2" else None)
                 counts[kind] += 1
         indexes = entries.rebuild_indexes(ws, cfg)

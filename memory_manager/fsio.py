@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from . import tree
-from .errors import FileWriteError, UnreadableFileError
+from .errors import FileWriteError, MemoryManagerError, UnreadableFileError
 
 # In our private folder at the workspace root, so that taking the lock never
 # creates anything in the user-visible tree (a restore can then remove every
@@ -163,6 +163,7 @@ def remove(path: Path, missing_ok: bool = False) -> None:
         if not missing_ok:
             raise
         return
+    _wrote(path)
     _fsync_dir(path.parent)
 
 
@@ -189,6 +190,7 @@ def move(source: Path, target: Path, sync: bool = True) -> None:
     source, target = Path(source), Path(target)
     step(f"rename {source} -> {target}")
     os.replace(source, target)
+    _wrote(source, target)
     if sync:
         _fsync_dir(target.parent)
         if source.parent != target.parent:
@@ -368,6 +370,7 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise FileWriteError(f"{path}: replace failed ({exc.strerror})") from None
+    _wrote(path)
     _fsync_dir(path.parent)
 
 
@@ -487,6 +490,41 @@ def refuse_outside_links(workspace: Path) -> None:
 _held = threading.local()
 
 
+def _wrote(*paths: Path) -> None:
+    """Note ``paths`` as changed under every workspace lock this thread holds (see :func:`changed_so_far`)."""
+    for found in (getattr(_held, "wrote", None) or {}).values():
+        found.update(Path(p).absolute() for p in paths)
+
+
+def changed_so_far(workspace: Path) -> list[str]:
+    """The workspace files this thread replaced, renamed or removed since it took the lock (sorted
+    relative paths, the backups folder left out); empty when the lock is not held."""
+    root = Path(workspace).absolute()
+    out = set()
+    for path in (getattr(_held, "wrote", None) or {}).get(str((root / LOCK_RELPATH).absolute()), ()):
+        try:
+            rel = path.relative_to(root).as_posix()
+        except ValueError:
+            continue
+        if not rel.startswith(tree.BACKUPS + "/"):
+            out.add(rel)
+    return sorted(out)
+
+
+def _say_what_changed(workspace: Path, exc: BaseException) -> None:
+    """A command failed under the lock after changing files: its error says so, and names them
+    (issue 11: a non-zero exit changed nothing or says exactly what it changed)."""
+    changed = changed_so_far(workspace)
+    if not changed:
+        return
+    note = f"files changed before the error: {', '.join(changed)}"
+    if isinstance(exc, MemoryManagerError) and len(exc.args) == 1 and isinstance(exc.args[0], str):
+        exc.args = (exc.args[0].replace("; nothing was changed", "").replace(" (nothing was changed)", "")
+                    + f"; {note}",)
+    elif isinstance(exc, OSError) and exc.strerror:
+        exc.strerror = f"{exc.strerror}; {note}"
+
+
 @contextlib.contextmanager
 def workspace_lock(workspace: Path, timeout: float = 30.0) -> Iterator[None]:
     """Hold the workspace's writer lock (``.memory-backup/.lock``) for the block.
@@ -516,6 +554,8 @@ def workspace_lock(workspace: Path, timeout: float = 30.0) -> Iterator[None]:
     try:
         with FileLock(str(lock_path), timeout=timeout):
             depth[key] = 1
+            _held.wrote = getattr(_held, "wrote", None) or {}
+            _held.wrote[key] = set()
             _held.since = getattr(_held, "since", None) or {}
             _held.since[key] = time.time()
             with contextlib.suppress(OSError):
@@ -526,7 +566,9 @@ def workspace_lock(workspace: Path, timeout: float = 30.0) -> Iterator[None]:
                 yield
                 for hook in on_lock_released:
                     hook(Path(workspace))
-            except BaseException:
+            except BaseException as exc:
+                with contextlib.suppress(Exception):
+                    _say_what_changed(Path(workspace), exc)
                 # Failed commands release the lock too: their backups are
                 # complete (they say what was done), only a kill leaves one open.
                 for hook in on_lock_released:
@@ -535,6 +577,7 @@ def workspace_lock(workspace: Path, timeout: float = 30.0) -> Iterator[None]:
                 raise
             finally:
                 depth[key] = 0
+                _held.wrote.pop(key, None)
     except Timeout:
         raise FileWriteError(f"{lock_path}: another writer held the lock for {timeout:g} s") from None
 

@@ -44,7 +44,7 @@ from .clock import month_of, today
 from .entries import (join_frontmatter, language, memory_dir, set_frontmatter_fields, split_frontmatter,
                       stays_inside, yaml_scalar)
 from .errors import CryptoError, MalformedFileError
-from .fsio import atomic_write, atomic_write_text, read_text
+from .fsio import atomic_write, atomic_write_text, read_text, remove
 
 T1_DIR = tree.TIER1
 T2_DIR = tree.TIER2
@@ -636,7 +636,7 @@ def compact(ws: Path, entries: list[T2Entry], backup: Any) -> list[Path]:
         if rest and rest[0].index is not None:  # a multi file with entries of another month: keep those
             atomic_write(path, render_multi(rest[0].skill, rest[0].month, rest).encode("utf-8"), mode=0o600)
         elif not rest:
-            path.unlink()
+            remove(path)
     return written
 
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from . import backups, entries, tree, units
 from .errors import BadInputError, NotFoundError
-from .fsio import atomic_write_text, read_text, workspace_lock
+from .fsio import atomic_write_text, read_text, remove, workspace_lock
 
 
 def find_archived(ws: Path, ident: str) -> tuple[Path, units.Entry, str]:
@@ -104,7 +104,7 @@ def unarchive(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False
         if rest and units.parse_archive(rel(ws, path), rest):
             atomic_write_text(path, rest.rstrip("\n") + "\n", like)
         else:
-            path.unlink()
+            remove(path)
         entries.rebuild_indexes(ws, cfg)
     return {"action": "unarchive", "id": ident, "kind": kind or "daily", "from": rel(ws, path),
             "to": rel(ws, target), "backup": backup.id, "gate": decision.payload()}

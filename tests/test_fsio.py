@@ -51,3 +51,24 @@ def test_transaction_abort_on_failed_stage(tmp_path):
 def test_decode_mixed_lines_prefers_majority():
     assert decode_text(b"a\r\nb\r\nc\n").newline == "\r\n"
     assert decode_text(b"a\nb\nc\r\n").newline == "\n"
+
+
+def test_an_error_under_the_lock_names_the_files_already_changed(tmp_path):
+    """Issue 11: a failed command either changed nothing or says what it changed; its error
+    loses a 'nothing was changed' that is no longer true and lists the files written."""
+    from memory_manager.errors import BackupError
+    from memory_manager.fsio import atomic_write, changed_so_far, remove, workspace_lock
+
+    (tmp_path / "gone.md").write_text("x", encoding="utf-8")
+    with pytest.raises(BackupError) as caught:
+        with workspace_lock(tmp_path):
+            assert changed_so_far(tmp_path) == []
+            atomic_write(tmp_path / "memory" / "a.md", b"new")
+            remove(tmp_path / "gone.md")
+            raise BackupError("backup of b.md failed (File too large); nothing was changed")
+    assert str(caught.value) == ("backup of b.md failed (File too large); files changed before the error: "
+                                 "gone.md, memory/a.md")
+    with pytest.raises(BackupError) as caught:
+        with workspace_lock(tmp_path):
+            raise BackupError("backup of b.md failed; nothing was changed")
+    assert str(caught.value) == "backup of b.md failed; nothing was changed"

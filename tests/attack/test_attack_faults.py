@@ -1,0 +1,124 @@
+"""Attack: kill the writing commands that tests/faults does not cover yet (issue 11).
+
+Each scenario runs one command uninterrupted, then killed at every file-system
+step (sampled like tests/faults unless MEMORY_MANAGER_FAULTS=full); after the
+kill every user file must be old or new, and re-running the same command must
+give the uninterrupted tree with no staging file, journal or held lock.
+"""
+from __future__ import annotations
+
+from datetime import date
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.faults import harness
+from tests.faults.harness import Scenario, exercise, run_forked
+
+_snapshot = harness.snapshot
+#: Files whose bytes are random per run (a fresh salt) or carry the salt's hashes.
+RANDOM = {"memory/.state/audit-salt", "memory/.state/gate-audit.jsonl"}
+
+
+def _snapshot_without_random(ws):
+    return {k: v for k, v in _snapshot(ws).items() if k not in RANDOM}
+from tests.faults.test_faults import ENV, _initialised, _t2
+
+DAY = "2026-11-29"
+
+
+def _with_note(ws: Path) -> None:
+    _initialised(ws)
+    (ws / f"memory/daily/{DAY}.md").write_text(
+        f"## [{DAY}] Release\n- 因：old build broke\n- 改：tagged v2\n", encoding="utf-8")
+
+
+def _with_knowledge(ws: Path) -> None:
+    _with_note(ws)
+    assert run_forked("memory", ["learn", "deploy", "--text", "Never deploy on Fridays.", "-w", str(ws)], ENV) == 0
+
+
+def _with_t2_plain(ws: Path) -> None:
+    _initialised(ws)
+    _t2(ws, "news", "habit", "Reads headlines at 7.", date(2026, 11, 20))
+
+
+def _export_file(ws: Path) -> None:
+    _with_note(ws)
+    out = ws.parent / f"{ws.name}-export.json"
+    assert run_forked("memory", ["export", "-w", str(ws)], ENV) in (0,)
+
+
+def _openclaw_notes(ws: Path) -> None:
+    _initialised(ws)
+    (ws / "memory/2026-11-27.md").write_text("# 2026-11-27\n\n## Flush 10:00\n- talked about the release\n",
+                                             encoding="utf-8")
+    (ws / "memory/2026-11-28-session.md").write_text("# Session summary\n\n- fixed the build\n", encoding="utf-8")
+
+
+SCENARIOS = {
+    "memory write": Scenario("memory write", _with_note,
+                             ("memory", ["write", "--topic", "Docs", "--change", "wrote the guide", "--date", DAY]),
+                             None, ENV),
+    "memory learn (new)": Scenario("memory learn (new)", _with_note,
+                                   ("memory", ["learn", "deploy", "--text", "Never deploy on Fridays."]), None, ENV),
+    "memory learn (append)": Scenario("memory learn (append)", _with_knowledge,
+                                      ("memory", ["learn", "deploy", "--text", "Tag before deploying."]), None, ENV),
+    "memory remember": Scenario("memory remember", _with_note,
+                                ("memory", ["remember", "--skill", "news", "--topic", "habit",
+                                            "--text", "Reads headlines at 7.", "--approved", "--scheme", "xor-b64"]), None, ENV),
+    "memory forget": Scenario("memory forget", _with_knowledge,
+                              ("memory", ["forget", "deploy", "--approved"]), None, ENV),
+    "memory import --from-openclaw": Scenario("memory import --from-openclaw", _openclaw_notes,
+                                              ("memory", ["import", "--from-openclaw", "--approved"]), None, ENV),
+}
+
+
+def _export_json(ws: Path) -> Path:
+    return ws / "export.json"
+
+
+def _with_export(ws: Path) -> None:
+    """A workspace with one note, and an export (beside it) of another workspace's knowledge and note."""
+    other = ws.parent / "exported-from"
+    other.mkdir()
+    _with_knowledge(other)
+    (other / "memory/daily/2026-11-20.md").write_text("## [2026-11-20] Wiki\n- 改：moved the wiki\n", encoding="utf-8")
+    with open(other / f"memory/daily/{DAY}.md", "a", encoding="utf-8") as fh:
+        fh.write(f"\n## [{DAY}] Docs\n- 改：wrote the guide\n")
+    assert run_forked("memory", ["export", "--approved", "--out", str(ws.parent / "export.json.tmpout"), "-w", str(other)], ENV) == 0
+    _with_note(ws)
+    shutil.move(str(ws.parent / "export.json.tmpout"), _export_json(ws))
+
+
+def _with_t2_entry(ws: Path) -> None:
+    _with_note(ws)
+    assert run_forked("memory", ["remember", "--skill", "news", "--topic", "habit", "--text", "Reads at 7.",
+                                 "--approved", "--scheme", "xor-b64", "-w", str(ws)], ENV) == 0
+
+
+SCENARIOS["memory remember (approved edit)"] = Scenario(
+    "memory remember (approved edit)", _with_t2_entry,
+    ("memory", ["remember", "--skill", "news", "--topic", "habit", "--text", "Reads at 8.", "--approved",
+                "--scheme", "xor-b64"]), None, ENV)
+
+SCENARIOS["memory import FILE"] = Scenario(
+    "memory import FILE", _with_export, ("memory", ["import", "template/export.json", "--approved"]), None, ENV)
+
+
+@pytest.mark.parametrize("name", list(SCENARIOS))
+def test_attack_killed_then_old_or_new(name, tmp_path, monkeypatch, capsys):
+    for key, value in ENV.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.setattr(harness, "snapshot", _snapshot_without_random)
+    monkeypatch.chdir(tmp_path)  # "memory import template/export.json" reads the template's copy
+    scenario = SCENARIOS[name]
+    if scenario.rerun is None:  # the repair run is the same command again
+        scenario.rerun = [(scenario.command[0], scenario.command[1], "after")]
+    outcome = exercise(scenario, tmp_path)
+    with capsys.disabled():
+        print(f"\n{name}: {outcome.steps} steps, {outcome.tried} kill points tried, "
+              f"{len(outcome.failures)} failures {outcome.failures[:5]}")
+    assert outcome.failures == []
+

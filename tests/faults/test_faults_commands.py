@@ -1,4 +1,4 @@
-"""Attack: kill the writing commands that tests/faults does not cover yet (issue 11).
+"""Kill points of the writing commands write, learn, remember, forget and import (issue 11).
 
 Each scenario runs one command uninterrupted, then killed at every file-system
 step (sampled like tests/faults unless MEMORY_MANAGER_FAULTS=full); after the
@@ -108,7 +108,7 @@ SCENARIOS["memory import FILE"] = Scenario(
 
 
 @pytest.mark.parametrize("name", list(SCENARIOS))
-def test_attack_killed_then_old_or_new(name, tmp_path, monkeypatch, capsys):
+def test_command_killed_then_old_or_new(name, tmp_path, monkeypatch, capsys):
     for key, value in ENV.items():
         monkeypatch.setenv(key, value)
     monkeypatch.setattr(harness, "snapshot", _snapshot_without_random)

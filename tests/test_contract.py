@@ -510,7 +510,7 @@ def test_a_file_size_limit_is_exit_1_in_one_line_and_changes_no_note(mem, limit)
         assert "Traceback" not in proc.stderr
         if as_json:
             doc = _one_json(proc.stdout)
-            assert doc["kind"] in ("os_error", "write_failed") and "\n" not in doc["error"]
+            assert doc["kind"] in ("os_error", "write_failed", "backup") and "\n" not in doc["error"]
         else:
             assert proc.stderr.startswith("error: ") and proc.stderr.count("\n") == 1
         assert note.read_bytes() == original

@@ -172,8 +172,9 @@ def test_forget_needs_approval_and_erases_every_copy(ws, cfg):
     assert (ws / a["path"]).read_text(encoding="utf-8") == (
         f"## [2026-03-03] B\n<!-- id: {store.entries.daily_id('2026-03-03', 'B')} -->\n- 改：b\n")
     assert (ws / "memory/daily-index.md").read_text(encoding="utf-8") == "# 记忆索引\n\n- B → daily/2026-03-03.md\n"
-    # Forgotten means gone (issue 10): the copy the forget backed up first is erased as well.
-    assert r["erased"]["backups"] == 1
+    # Forgotten means gone (issue 10): the copies holding A are erased as well: the one the
+    # forget backed up first, and the one write B made of the note before appending to it.
+    assert r["erased"]["backups"] == 2
     assert not list((ws / ".memory-backup").glob(f"*/files/{a['path']}"))
 
 

@@ -28,7 +28,7 @@ OVERRIDE_RELPATH = tree.Tree(Path()).override
 
 #: Keys that take only the listed values.
 CHOICES: dict[str, tuple[Any, ...]] = {
-    "language": ("zh", "en"),
+    "language": ("auto", "zh", "en"),
     "tiers.encryption_scheme": ("auto", "xor-b64", "aes-gcm"),
     "gate.mode": ("auto", "strict"),
 }
@@ -227,4 +227,11 @@ def load_config(workspace: Path | None = None, override_path: Path | None = None
         _merge(cfg, _load_json(path), defaults, path)
         source = path
     _validate_semantics(cfg, source)
+    if cfg["language"] == "auto":
+        # "auto" (the shipped default): the saved workspace choice, OpenClaw's
+        # language, the locale, else English (lang.resolve). Resolved here once
+        # so every reader of cfg["language"] sees zh or en.
+        from .lang import resolve
+
+        cfg["language"] = resolve(ws=Path(workspace) if workspace is not None else None)[0]
     return cfg

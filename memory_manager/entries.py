@@ -79,8 +79,8 @@ def memory_dir(ws: Path) -> Path:
 
 
 def language(cfg: dict[str, Any]) -> str:
-    """Return the configured language (``zh`` or ``en``)."""
-    return cfg.get("language", "zh") if cfg.get("language") in ("zh", "en") else "zh"
+    """Return the configured language (``zh`` or ``en``; config.load_config resolves ``auto``)."""
+    return cfg["language"] if cfg.get("language") in ("zh", "en") else "en"
 
 
 def _label_kind(label: str) -> str:

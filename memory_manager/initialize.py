@@ -48,6 +48,7 @@ LESSONS_MARKER = "<!-- complex-memory-manager: lessons v"
 
 #: Folders init creates: ``memory/`` and the store's tree (entries.TREE).
 MEMORY_DIRS = (tree.MEMORY, *(tree.rel(sub) for sub in tree.FOLDERS))
+LANGUAGE_NAMES = {"zh": "Chinese", "en": "English"}
 KEPT_HEADING = {"zh": "## 原 MEMORY.md 内容（init 前保留）", "en": "## Kept from the previous MEMORY.md"}
 
 GITIGNORE_BEGIN = "# >>> complex-memory-manager >>>"
@@ -106,6 +107,9 @@ class Plan:
     enable_hooks: bool = False
     #: The hooks report after :func:`apply_plan` (hookinstall.HookReport), or None.
     hook_report: Any = None
+    #: The language of the templates (``zh``/``en``) and the rule that chose it (lang.resolve).
+    language: str = ""
+    language_source: str = ""
 
     @property
     def empty(self) -> bool:
@@ -123,6 +127,7 @@ class Plan:
             "notes": self.notes,
             "warnings": self.warnings,
             "hooks": self.hook_report.to_dict() if self.hook_report is not None else None,
+            "language": {"lang": self.language, "source": self.language_source},
         }
 
 
@@ -302,6 +307,35 @@ def lessons_text(existing: str | None, lang: str) -> str | None:
     return text
 
 
+def switch_lessons_language(text: str, lang: str) -> str | None:
+    """Return a lessons file's template lines switched to ``lang``, or None when nothing changes.
+
+    Only lines that are exactly a line of the other language's lessons
+    template (title, intro, the three section headings) or the kept-lines
+    heading are replaced, pairwise: everything the user wrote stays as it is.
+    """
+    other = "en" if lang == "zh" else "zh"
+    src = [line for line in templates.load("memory-lessons.md", other).split("\n") if line.strip()]
+    dst = [line for line in templates.load("memory-lessons.md", lang).split("\n") if line.strip()]
+    pairs = dict(zip(src, dst)) if len(src) == len(dst) else {}
+    pairs[KEPT_HEADING[other]] = KEPT_HEADING[lang]
+    lines = text.split("\n")
+    out = []
+    for line in lines:
+        bare = line.rstrip("\r")
+        out.append(pairs[bare] + line[len(bare):] if bare in pairs else line)  # keep a CR ending
+    return "\n".join(out) if out != lines else None
+
+
+def switch_index_title(text: str, kind: str, lang: str) -> str | None:
+    """Return an index text whose first line is the other language's title switched to ``lang``, or None."""
+    first, sep, rest = text.partition("\n")
+    titles = entries.INDEX_TITLES[kind]
+    if first.rstrip("\r") in titles.values() and first.rstrip("\r") != titles[lang]:
+        return titles[lang] + ("\r" if first.endswith("\r") else "") + sep + rest
+    return None
+
+
 def gitignore_block(xor_t2: bool) -> list[str]:
     """Return the ignore rules this bundle needs (derived data, backups, keys, obfuscated T2)."""
     rules = [GITIGNORE_BEGIN,
@@ -373,15 +407,24 @@ def _plan_hooks(plan: Plan, ws: Path) -> None:
             plan.enable_hooks = True
 
 
-def _plan_language(plan: Plan, ws: Path, cfg: dict[str, Any], lang: str) -> None:
-    """Record an explicit ``--lang`` in the workspace override, so the store and later runs use it."""
+def _plan_language(plan: Plan, ws: Path, lang: str) -> None:
+    """Save the language in the workspace override (``language``), so the store and later runs use it.
+
+    This is the "choice saved in this workspace" of lang.resolve: written
+    whenever it differs from what the file says (or the file has none).
+    """
     import json
 
-    if lang == cfg["language"]:
-        return
     path = ws / OVERRIDE_RELPATH
     existing = _read(path, OVERRIDE_RELPATH.as_posix())
-    doc = json.loads(existing.text) if existing is not None and existing.text.strip() else {}
+    try:
+        doc = json.loads(existing.text) if existing is not None and existing.text.strip() else {}
+    except ValueError:
+        raise WorkspaceError(f"{OVERRIDE_RELPATH.as_posix()} is not valid JSON; fix it before running init") from None
+    if not isinstance(doc, dict):
+        raise WorkspaceError(f"{OVERRIDE_RELPATH.as_posix()} must hold a JSON object")
+    if doc.get("language") == lang:
+        return
     doc["language"] = lang
     _change(plan, path, OVERRIDE_RELPATH.as_posix(), existing,
             json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n", f"language {lang}")
@@ -400,8 +443,8 @@ def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool = 
         version: OpenClaw's version tuple, None when unknown, or ``"ask"`` to
             run ``openclaw --version`` (only done when something would move).
         hooks: install the bundle's OpenClaw hooks into ``<ws>/hooks/``.
-        lang_explicit: ``lang`` came from ``--lang``: record it in the
-            workspace's ``memory/memory-manager.json`` when it differs.
+        lang_explicit: kept for callers of the old signature; the language
+            is always saved in ``memory/memory-manager.json`` now (issue 14).
         key_planned: the caller creates the AES key before applying
             (``crypto.keygen``), so ``auto`` will mean aes-gcm.
 
@@ -410,7 +453,7 @@ def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool = 
         UnreadableFileError: a file to edit is unreadable or not UTF-8.
     """
     ws = Path(ws)
-    plan = Plan(ws)
+    plan = Plan(ws, language=lang)
     agents_path = _target(ws, "AGENTS.md")
     heartbeat_path = _target(ws, "HEARTBEAT.md")
     lessons_name = _lessons_name(ws, plan)
@@ -463,6 +506,10 @@ def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool = 
     if new_memory is not None:
         _change(plan, memory_path, lessons_name, memory_md, new_memory,
                 "lessons file" + (" (previous lines kept)" if memory_md is not None and memory_md.text.strip() else ""))
+    elif memory_md is not None:
+        switched = switch_lessons_language(memory_md.text, lang)
+        if switched is not None:
+            _change(plan, memory_path, "MEMORY.md", memory_md, switched, f"headings in {LANGUAGE_NAMES[lang]}")
 
     for rel in MEMORY_DIRS:
         folder = ws / rel
@@ -477,6 +524,11 @@ def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool = 
         path = ws / rel
         if not path.exists() and not path.is_symlink():
             _change(plan, path, rel, None, entries.INDEX_TITLES[kind][lang] + "\n", "index")
+        elif path.is_file() and not path.is_symlink():
+            index = _read(path, rel)
+            switched = switch_index_title(index.text, kind, lang) if index is not None else None
+            if switched is not None:
+                _change(plan, path, rel, index, switched, f"title in {LANGUAGE_NAMES[lang]}")
 
     # Keep the T2 folder out of git while anything in it can be read without a key:
     # the scheme in force is xor-b64, or an existing entry is xor-b64 or plain text
@@ -486,8 +538,7 @@ def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool = 
     rules = gitignore_block(readable)
     _change(plan, gitignore_path, ".gitignore", gitignore,
             upsert_gitignore(gitignore.text if gitignore is not None else "", rules), "ignore rules")
-    if lang_explicit:
-        _plan_language(plan, ws, cfg, lang)
+    _plan_language(plan, ws, lang)
     if hooks:
         _plan_hooks(plan, ws)
     return plan

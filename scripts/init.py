@@ -8,6 +8,7 @@ from rich.table import Table  # noqa: E402
 
 from memory_manager import backups, initialize  # noqa: E402
 from memory_manager.cli import common_options, emit_json, handle_errors, run, stdout, stderr, verbose_line  # noqa: E402
+from memory_manager.lang import resolve as resolve_language  # noqa: E402
 from memory_manager.workspace import Workspace  # noqa: E402
 
 
@@ -98,7 +99,8 @@ def _key_line(key: dict) -> None:
 @common_options
 @click.option("--dry-run", is_flag=True, help="Print a unified diff of every file it would change; write nothing.")
 @click.option("--yes", "-y", is_flag=True, help="Apply without asking.")
-@click.option("--lang", type=click.Choice(["zh", "en"]), default=None, help="Template language (default: config).")
+@click.option("--lang", type=click.Choice(["zh", "en"]), default=None, help="Language of the templates and notes (default: the one saved in this workspace, OpenClaw's "
+                   "ui.prefs.locale, the locale LC_ALL/LC_MESSAGES/LANG, else en).")
 @click.option("--no-heartbeat-move", is_flag=True, help="Leave heartbeat sections in AGENTS.md.")
 @click.option("--list-backups", is_flag=True, help="List the backups and exit.")
 @click.option("--restore", "restore_id", is_flag=False, flag_value="", default=None, metavar="[ID]",
@@ -181,9 +183,12 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_
     backups.repair(ws)
     interactive = not (json_ or dry_run) and sys.stdin.isatty()
     key_path = _key_to_create(cfg, yes, no_key, interactive)
-    plan = initialize.build_plan(ws, cfg, lang or cfg["language"], heartbeat_move=not no_heartbeat_move,
-                                 hooks=not no_hooks, lang_explicit=lang is not None,
-                                 key_planned=key_path is not None)
+    lang, lang_source = resolve_language(lang, ws)
+    plan = initialize.build_plan(ws, cfg, lang, heartbeat_move=not no_heartbeat_move,
+                                 hooks=not no_hooks, key_planned=key_path is not None)
+    plan.language_source = lang_source
+    if not json_:
+        stdout.print(f"language: {lang} ({lang_source}; change it with --lang zh|en)", markup=False)
     if dry_run:
         if json_:
             emit_json({"workspace": str(ws), "rule": opened.rule, "dry_run": True, "plan": plan.summary(),

@@ -30,8 +30,13 @@ def isolated_env(tmp_path, monkeypatch):
     monkeypatch.setenv("OPENCLAW_WORKSPACE_DIR", str(ws))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     monkeypatch.setenv("TZ", "UTC")  # notes are dated in the user's zone: make it the same on every machine
-    for var in ("OPENCLAW_PROFILE", "OPENCLAW_CONFIG_PATH", "MEMORY_MANAGER_KEY", "MEMORY_MANAGER_NOW"):
+    for var in ("OPENCLAW_PROFILE", "OPENCLAW_CONFIG_PATH", "MEMORY_MANAGER_KEY", "MEMORY_MANAGER_NOW",
+                "LC_ALL", "LC_MESSAGES"):
         monkeypatch.delenv(var, raising=False)
+    # The suite's reference locale is Chinese, the seeds' language: a workspace
+    # with no saved language then writes Chinese (lang.resolve, rule 4). The tests
+    # of the language choice itself (test_lang.py) set their own locale.
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
     yield
 
 

@@ -22,7 +22,8 @@ def test_seed_defaults():
                               "access_frequency_weight": 0.2, "tag_match_weight": 0.2}
     assert (cfg["prune"]["threshold"], cfg["prune"]["window"], cfg["recall"]["top_k"]) == (0.6, 200, 10)
     assert cfg["context"]["thresholds"] == [50, 70, 85]
-    assert cfg["language"] == "zh" and cfg["gate"]["mode"] == "auto"
+    # "auto": lang.resolve chooses (saved choice, OpenClaw, locale, English); load_config resolves it.
+    assert cfg["language"] == "auto" and cfg["gate"]["mode"] == "auto"
 
 
 def test_override_merges_key_by_key(ws):

@@ -214,7 +214,9 @@ def _sizes_of_a_good_run(tmp_path, files: dict[str, str], args: list[str]) -> tu
 @pytest.mark.parametrize("args", [[], ["--no-hooks"]], ids=["with-hooks", "no-hooks"])
 @pytest.mark.parametrize("where", ["backup", "staging"])
 def test_failing_write_leaves_originals_identical(ws, tmp_path, args, where):
-    files = {"AGENTS.md": "# A\n\n## Heartbeat\n\n- ping\n\n## Rules\n\n- Be kind.\n", "MEMORY.md": "- keep me\n"}
+    # The long rule keeps the new AGENTS.md bigger than the backup's manifest.
+    files = {"AGENTS.md": "# A\n\n## Heartbeat\n\n- ping\n\n## Rules\n\n- Be kind" + ", and patient" * 30 + ".\n",
+             "MEMORY.md": "- keep me\n"}
     for name, text in files.items():
         (ws / name).write_text(text)
     biggest_backup, biggest_new = _sizes_of_a_good_run(tmp_path, files, args)

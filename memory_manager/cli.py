@@ -18,14 +18,16 @@ document. Python warnings (a key file others can read) print as
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
 import sys
+import time
 import traceback
 import warnings
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import click
 from rich.console import Console
@@ -138,6 +140,29 @@ def handle_errors(func: Callable[..., Any]) -> Callable[..., Any]:
         sys.exit(code or 0)
 
     return wrapper
+
+
+@contextlib.contextmanager
+def step(text: str, console: Console | None = None) -> Iterator[None]:
+    """Show one step of a longer job as it happens: a spinner on a terminal, a line otherwise.
+
+    On a terminal a rich spinner runs while the step does; elsewhere (a log,
+    a pipe) ``text …`` is printed when it starts. Either way ``✓ text (N.N s)``
+    follows when it ends, or ``✗ text`` when it raised.
+    """
+    console = console or stdout
+    started = time.monotonic()
+    try:
+        if console.is_terminal:
+            with console.status(text):
+                yield
+        else:
+            console.print(f"{text} …", markup=False)
+            yield
+    except BaseException:
+        console.print(f"✗ {text}", markup=False)
+        raise
+    console.print(f"✓ {text} ({time.monotonic() - started:.1f} s)", markup=False)
 
 
 def verbose_line(enabled: bool, text: str) -> None:

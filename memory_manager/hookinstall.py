@@ -8,15 +8,25 @@ v1, ``references/formats.md``): the handler reads it to find
 through the caller's :class:`~memory_manager.backups.Backup` first; files
 that are already identical are left alone (a re-run changes nothing).
 
-Workspace hooks need an explicit ``openclaw hooks enable <name>``. Careful
-(OpenClaw docs, "Hook configuration"): once any hook is enabled by name,
-the enabled names form an allowlist, so a Gateway that discovered hooks
-open-endedly (``hooks.internal.enabled: true`` and no named entries) would
-stop loading the others. We therefore read which hooks were loading before,
-enable ours, compare ``openclaw hooks list --json`` before and after, and
-enable by name every hook that was loading and no longer is. When the
-``openclaw`` command is not on PATH, the exact commands are returned for the
-user to run. Either way the Gateway must be restarted to load hook files.
+Workspace hooks must be enabled by name in OpenClaw's config
+(``hooks.internal.entries.<name>.enabled``). ``openclaw hooks enable`` takes
+one name per call and each call loads OpenClaw's plugins (about 10 s), so
+init writes ``hooks.internal`` in a single ``openclaw config set`` call
+instead, after one ``openclaw hooks list --json`` (which hooks OpenClaw sees,
+which are eligible, which are loading). Careful (OpenClaw docs, "Hook
+configuration"): once any hook is enabled by name, the enabled names form an
+allowlist, so a Gateway that discovered hooks open-endedly
+(``hooks.internal.enabled: true`` and no named entries) would stop loading
+the others: every hook that was loading is named as well.
+
+Before the first install, ``hooks.internal`` as it was is recorded in the
+workspace (``memory/.state/openclaw-hooks-before.json``, format
+``cmm-openclaw-hooks`` v1); ``--uninstall-hooks`` writes exactly that back
+(or removes the key when there was none) and deletes the record, so
+install -> uninstall -> install -> uninstall leaves OpenClaw's hook settings
+as they were. When the ``openclaw`` command is not on PATH, the commands are
+returned for the user to run. Either way the Gateway must be restarted to
+load hook files.
 
 The caller (``init``) holds the workspace lock and owns the backup.
 """
@@ -34,6 +44,10 @@ from . import __version__
 from .fsio import atomic_write
 
 BUNDLE_PATH_FILE = "bundle-path.json"
+#: OpenClaw's ``hooks.internal`` as it was before the first install (format
+#: ``cmm-openclaw-hooks`` v1, references/formats.md); uninstall gives it back.
+STATE_RELPATH = Path("memory") / ".state" / "openclaw-hooks-before.json"
+RECORD_FORMAT = {"format": "cmm-openclaw-hooks", "version": 1}
 BUNDLE_PATH_FORMAT = {"format": "cmm-bundle-path", "version": 1}
 #: Files of a hook folder that we ship (anything else in an installed folder
 #: is the user's and is left alone).
@@ -125,7 +139,7 @@ def enable(ws: Path, bundle_root: Path, openclaw: str | None = "auto", runner: R
     """
     report = HookReport(hooks=bundle_hooks(bundle_root))
     report.messages.append(RESTART_HINT)
-    return _enable(report, _which(openclaw), runner or _run, oc_config or _oc_config, enable=True)
+    return _enable(report, _which(openclaw), runner or _run, oc_config or _oc_config, enable=True, ws=Path(ws))
 
 
 def plan(ws: Path, bundle_root: Path) -> HookReport:
@@ -240,52 +254,159 @@ def install(ws: Path, bundle_root: Path, backup, openclaw: str | None = "auto",
             atomic_write(target, data, mode=0o644)
             report.changed.append(f"hooks/{name}/{fname}")
     report.messages.append(RESTART_HINT)
-    return _enable(report, _which(openclaw), runner or _run, oc_config or _oc_config, enable=True)
+    return _enable(report, _which(openclaw), runner or _run, oc_config or _oc_config, enable=True, ws=ws)
+
+
+def _set_internal(report: HookReport, openclaw: str, runner: Runner, internal: dict[str, Any] | None,
+                  drop_hooks: bool = False) -> bool:
+    """Write ``hooks.internal`` of OpenClaw's config in one ``openclaw config`` call; True on success.
+
+    ``internal`` None removes the key (``config unset``); ``drop_hooks``
+    removes the whole ``hooks`` key instead (it held nothing but ours).
+    One call instead of one ``openclaw hooks enable`` per hook: each call
+    loads OpenClaw's plugins (about 7-14 s), and ``hooks enable`` takes one
+    name only (OpenClaw 2026.9.6 ``hooks enable <name>``).
+    """
+    if drop_hooks:
+        cmd = [openclaw, "config", "unset", "hooks"]
+    elif internal is None:
+        cmd = [openclaw, "config", "unset", "hooks.internal"]
+    else:
+        cmd = [openclaw, "config", "set", "hooks.internal", json.dumps(internal, ensure_ascii=False), "--strict-json"]
+    shown = " ".join(cmd[1:4]) + (f" '{cmd[4]}' --strict-json" if len(cmd) > 4 else "")
+    report.commands.append(f"openclaw {shown}")
+    report.ran = True
+    try:
+        proc = runner(cmd)
+    except (OSError, subprocess.SubprocessError) as exc:
+        report.errors.append(f"openclaw {' '.join(cmd[1:4])}: {exc}")
+        return False
+    if proc.returncode != 0:
+        detail = (proc.stderr or proc.stdout).strip().splitlines()
+        report.errors.append(f"openclaw {' '.join(cmd[1:4])}: {detail[-1] if detail else proc.returncode}")
+        return False
+    return True
+
+
+def _internal_of(config: dict[str, Any] | None) -> dict[str, Any] | None:
+    hooks = (config or {}).get("hooks")
+    internal = hooks.get("internal") if isinstance(hooks, dict) else None
+    return json.loads(json.dumps(internal)) if isinstance(internal, dict) else None
+
+
+def record_path(ws: Path) -> Path:
+    """Where the workspace keeps OpenClaw's hook settings as they were before the first install."""
+    return Path(ws) / STATE_RELPATH
+
+
+def read_record(ws: Path) -> dict[str, Any] | None:
+    """The recorded hook settings (format ``cmm-openclaw-hooks`` v1), or None when absent or unreadable."""
+    try:
+        doc = json.loads(record_path(ws).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if isinstance(doc, dict) and doc.get("format") == RECORD_FORMAT["format"] and "internal" in doc:
+        return doc
+    return None
+
+
+def _record(ws: Path, config: dict[str, Any] | None) -> None:
+    """Save OpenClaw's ``hooks.internal`` (and whether ``hooks`` existed) unless a record is there.
+
+    Only ``hooks.internal`` is kept: ``hooks`` may also hold the webhook
+    token, which has no business in a workspace file.
+    """
+    if read_record(ws) is not None:
+        return
+    doc = dict(RECORD_FORMAT, hooks_present=isinstance((config or {}).get("hooks"), dict),
+               internal=_internal_of(config))
+    path = record_path(ws)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8"), mode=0o600)
 
 
 def _enable(report: HookReport, openclaw: str | None, runner: Runner,
-            oc_config: Callable[[], dict[str, Any] | None], enable: bool) -> HookReport:
-    verb = "enable" if enable else "disable"
-    report.commands = [f"openclaw hooks {verb} {name}" for name in report.hooks]
+            oc_config: Callable[[], dict[str, Any] | None], enable: bool, ws: Path | None = None) -> HookReport:
+    """Enable the bundle's hooks in OpenClaw's config (``hooks.internal``), in one call.
+
+    Before the first install, OpenClaw's ``hooks.internal`` is recorded in
+    the workspace (:func:`_record`) so that uninstalling gives exactly that back.
+    Hooks that were loading open-endedly are named too (an allowlist would
+    drop them otherwise, see the module docstring).
+    """
+    report.commands = [f"openclaw hooks enable {name}" for name in report.hooks]
     if not openclaw:
         report.messages.insert(0, "openclaw is not on PATH; run these commands yourself:")
         return report
-
-    def listed() -> dict[str, dict[str, Any]]:
-        try:
-            proc = runner([openclaw, "hooks", "list", "--json"])
-        except (OSError, subprocess.SubprocessError) as exc:
-            report.errors.append(f"openclaw hooks list --json: {exc}")
-            return {}
-        return parse_hooks_list(proc.stdout)
-
-    before_list = listed()
-    before = loading_hooks(before_list, oc_config())
+    report.commands = []
+    try:
+        proc = runner([openclaw, "hooks", "list", "--json"])
+        listed = parse_hooks_list(proc.stdout)
+    except (OSError, subprocess.SubprocessError) as exc:
+        report.errors.append(f"openclaw hooks list --json: {exc}")
+        listed = {}
     report.ran = True
+    config = oc_config()
+    if ws is not None:
+        _record(ws, config)
+    internal = _internal_of(config)
+    new = json.loads(json.dumps(internal or {}))
+    entries = dict(new.get("entries") or {}) if isinstance(new.get("entries"), dict) else {}
+    named = {k for k, v in entries.items() if not (isinstance(v, dict) and v.get("enabled") is False)}
+    loading_before = loading_hooks(listed, config)
+    # A hook OpenClaw does not list yet (another workspace, say) is still named:
+    # harmless, and it loads once OpenClaw sees it. One it lists as not eligible is not.
+    ours = [n for n in report.hooks if listed.get(n, {}).get("eligible", True)]
     for name in report.hooks:
-        try:
-            proc = runner([openclaw, "hooks", verb, name])
-        except (OSError, subprocess.SubprocessError) as exc:
-            report.errors.append(f"openclaw hooks {verb} {name}: {exc}")
-            continue
-        if proc.returncode != 0:
-            detail = (proc.stderr or proc.stdout).strip().splitlines()
-            report.errors.append(f"openclaw hooks {verb} {name}: {detail[-1] if detail else proc.returncode}")
-    after_list = listed()
-    after = loading_hooks(after_list, oc_config())
-    ours = set(report.hooks)
-    for name in sorted((before - after) - ours):
-        proc = runner([openclaw, "hooks", "enable", name])
-        report.commands.append(f"openclaw hooks enable {name}")
-        if proc.returncode == 0:
+        if name not in ours:
+            missing = {k: v for k, v in (listed[name].get("missing") or {}).items() if v}
+            report.errors.append(f"{name} is not eligible (missing {missing}); not enabled")
+    if not named:
+        # Naming any hook turns the entries into an allowlist: name every hook that was loading.
+        for name in sorted(loading_before - set(report.hooks)):
             report.kept_loading.append(name)
-        else:
-            report.errors.append(f"openclaw hooks enable {name} failed; it may no longer load")
-    if enable:
-        missing = [n for n in report.hooks if n not in after_list]
-        if after_list and missing:
-            report.errors.append("OpenClaw does not see " + ", ".join(missing) +
-                                 " (is this workspace OpenClaw's agent workspace?)")
+    for name in [*ours, *report.kept_loading]:
+        entries[name] = {**(entries.get(name) if isinstance(entries.get(name), dict) else {}), "enabled": True}
+    new["enabled"] = True
+    new["entries"] = entries
+    if new != internal:
+        _set_internal(report, openclaw, runner, new)
+    missing = [n for n in report.hooks if n not in listed]
+    if listed and missing:
+        report.errors.append("OpenClaw does not see " + ", ".join(missing) +
+                             " (is this workspace OpenClaw's agent workspace?)")
+    return report
+
+
+def _restore(report: HookReport, ws: Path, openclaw: str | None, runner: Runner,
+             oc_config: Callable[[], dict[str, Any] | None]) -> HookReport:
+    """Give OpenClaw's ``hooks.internal`` back as recorded before the first install (one call).
+
+    Without a record (hooks installed by an older version) our entries are
+    removed from ``hooks.internal.entries`` and nothing else changes.
+    """
+    record = read_record(ws)
+    config = oc_config() if openclaw else None
+    current = _internal_of(config)
+    if record is not None:
+        target = record["internal"]
+        drop = target is None and not record.get("hooks_present") and \
+            set((config or {}).get("hooks") or {}) <= {"internal"}
+    else:
+        target = json.loads(json.dumps(current)) if current is not None else None
+        if target is not None and isinstance(target.get("entries"), dict):
+            for name in report.hooks:
+                target["entries"].pop(name, None)
+        drop = False
+    if not openclaw:
+        report.commands = [f"openclaw hooks disable {name}" for name in report.hooks]
+        report.messages.insert(0, "openclaw is not on PATH; run these commands yourself:")
+        return report
+    if current != target or (drop and "hooks" in (config or {})):
+        if _set_internal(report, openclaw, runner, target, drop_hooks=drop) and record is not None:
+            record_path(ws).unlink()
+    elif record is not None:
+        record_path(ws).unlink()
     return report
 
 
@@ -295,8 +416,9 @@ def uninstall(ws: Path, backup, bundle_root: Path | None = None, openclaw: str |
     """Disable the hooks and remove the files :func:`install` wrote (``init --uninstall-hooks``).
 
     Each removed file is saved through ``backup`` first; files a user added
-    to a hook folder stay, and so does the folder then. Hooks enabled earlier
-    to keep them loading stay enabled (they were loading before install).
+    to a hook folder stay, and so does the folder then. OpenClaw's
+    ``hooks.internal`` goes back to what was recorded before the first
+    install (:func:`_restore`).
     ``bundle_root`` defaults to this package's bundle (for the hook names).
     With none of the bundle's hook folders present it returns an empty report
     (no messages, no commands) without running ``openclaw``.
@@ -310,7 +432,7 @@ def uninstall(ws: Path, backup, bundle_root: Path | None = None, openclaw: str |
         # Nothing installed (a second --uninstall-hooks, say): no openclaw
         # call, no commands to print, no restart to ask for.
         return report
-    report = _enable(report, _which(openclaw), runner or _run, oc_config or _oc_config, enable=False)
+    report = _restore(report, ws, _which(openclaw), runner or _run, oc_config or _oc_config)
     for name in report.hooks:
         folder = ws / "hooks" / name
         for fname in (*HOOK_FILES, BUNDLE_PATH_FILE):

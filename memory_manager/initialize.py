@@ -547,7 +547,33 @@ def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool = 
 # --------------------------------------------------------------------------- apply
 
 def apply_plan(plan: Plan) -> str | None:
-    """Carry out ``plan``; return the backup id (None when there was nothing to do).
+    """Carry out ``plan``: :func:`apply_files`, then :func:`enable_hooks`; return the backup id.
+
+    Returns None when there was nothing to do. Raises what :func:`apply_files` raises.
+    """
+    backup_id = apply_files(plan)
+    enable_hooks(plan)
+    return backup_id
+
+
+def enable_hooks(plan: Plan) -> None:
+    """Enable the hooks whose files :func:`apply_files` wrote (sets ``plan.hook_report``).
+
+    Runs ``openclaw`` (about 15 s), so ``init`` shows it as a step of its own.
+    A failure there is reported in the hook report, never raised.
+    """
+    if plan.enable_hooks and plan.hook_report is None:
+        from . import BUNDLE_ROOT, hookinstall
+
+        with workspace_lock(plan.workspace):
+            plan.hook_report = hookinstall.enable(plan.workspace, BUNDLE_ROOT)
+
+
+def apply_files(plan: Plan) -> str | None:
+    """Write ``plan``'s files (backup first, all or nothing); return the backup id.
+
+    Returns None when there was nothing to do. OpenClaw's config is not
+    touched here (:func:`enable_hooks`).
 
     Raises:
         DirtyFileError: a planned file changed on disk since it was read.
@@ -584,13 +610,14 @@ def apply_plan(plan: Plan) -> str | None:
                     pass
             shutil.rmtree(backup.folder, ignore_errors=True)
             raise
-        if plan.enable_hooks:
-            # After the commit: running `openclaw hooks enable` changes OpenClaw's config,
-            # not the workspace; a failure there is reported, never raised.
-            from . import BUNDLE_ROOT, hookinstall
-
-            plan.hook_report = hookinstall.enable(ws, BUNDLE_ROOT)
         return backup.id
+
+
+def hooks_installed(ws: Path) -> bool:
+    """True when any of the bundle's hook folders is in ``<ws>/hooks/``."""
+    from . import BUNDLE_ROOT, hookinstall
+
+    return any((Path(ws) / "hooks" / name).exists() for name in hookinstall.bundle_hooks(BUNDLE_ROOT))
 
 
 def uninstall_hooks(ws: Path) -> tuple[Any, str | None]:
@@ -610,5 +637,5 @@ def uninstall_hooks(ws: Path) -> tuple[Any, str | None]:
         return report, backup.id
 
 
-__all__ = ["Plan", "FileChange", "build_plan", "apply_plan", "split_heartbeat", "remove_duplicate_rules",
+__all__ = ["Plan", "FileChange", "build_plan", "apply_plan", "apply_files", "enable_hooks", "split_heartbeat", "remove_duplicate_rules",
            "upsert_block", "lessons_text", "uninstall_hooks"]

@@ -3,24 +3,28 @@
 import sys, pathlib; sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # noqa: E401,E702
 from memory_manager.deps import require; require(allow_install=True)  # noqa: E702
 
+import contextlib  # noqa: E402
+import shutil  # noqa: E402
+
 import click  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 from memory_manager import backups, initialize  # noqa: E402
-from memory_manager.cli import common_options, emit_json, handle_errors, run, stdout, stderr, verbose_line  # noqa: E402
+from memory_manager.cli import common_options, emit_json, handle_errors, run, step, stdout, stderr, verbose_line  # noqa: E402
 from memory_manager.lang import resolve as resolve_language  # noqa: E402
 from memory_manager.workspace import Workspace  # noqa: E402
 
 
 def _show_plan(plan: initialize.Plan) -> None:
     table = Table(title=f"init plan for {plan.workspace}")
-    table.add_column("path")
+    table.add_column("path", overflow="fold")
     table.add_column("action")
     table.add_column("why")
     for change in plan.changes:
         table.add_row(change.rel, "create" if change.old is None else "update", change.reason)
     for folder in plan.new_dirs:
-        table.add_row(folder.relative_to(plan.workspace).as_posix() + "/", "mkdir", "memory tree")
+        rel = folder.relative_to(plan.workspace).as_posix()
+        table.add_row(rel + "/", "mkdir", "OpenClaw hook" if rel.split("/")[0] == "hooks" else "memory tree")
     stdout.print(table)
     for line in plan.removed_duplicates:
         stdout.print(f"duplicate rule removed: {line}", markup=False)
@@ -167,15 +171,19 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_
                 stdout.print(f"note: {note}", markup=False)
         return 0
     if uninstall_hooks:
-        report, backup_id = initialize.uninstall_hooks(ws)
         if json_:
+            report, backup_id = initialize.uninstall_hooks(ws)
             emit_json({"workspace": str(ws), "hooks": report.to_dict(), "backup": backup_id})
+            return 0
+        working = step("removing the hooks and giving OpenClaw's hook settings back") \
+            if initialize.hooks_installed(ws) else contextlib.nullcontext()
+        with working:
+            report, backup_id = initialize.uninstall_hooks(ws)
+        _hook_report(report)
+        if backup_id:
+            stdout.print(f"removed {len(report.changed)} hook files; backup {backup_id}", markup=False)
         else:
-            _hook_report(report)
-            if backup_id:
-                stdout.print(f"removed {len(report.changed)} hook files; backup {backup_id}", markup=False)
-            else:
-                stdout.print("no hooks of this bundle are installed", markup=False)
+            stdout.print("no hooks of this bundle are installed", markup=False)
         return 0
     cfg = opened.config
     # A change a killed run left half-done is rolled back before planning, so the
@@ -184,11 +192,14 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_
     interactive = not (json_ or dry_run) and sys.stdin.isatty()
     key_path = _key_to_create(cfg, yes, no_key, interactive)
     lang, lang_source = resolve_language(lang, ws)
-    plan = initialize.build_plan(ws, cfg, lang, heartbeat_move=not no_heartbeat_move,
-                                 hooks=not no_hooks, key_planned=key_path is not None)
-    plan.language_source = lang_source
     if not json_:
-        stdout.print(f"language: {lang} ({lang_source}; change it with --lang zh|en)", markup=False)
+        # The first line comes at once; planning may ask `openclaw --version` (seconds).
+        stdout.print(f"init {ws}: language {lang} ({lang_source}; change it with --lang zh|en)", markup=False)
+    planning = step("planning") if not json_ and not dry_run else contextlib.nullcontext()
+    with planning:
+        plan = initialize.build_plan(ws, cfg, lang, heartbeat_move=not no_heartbeat_move, hooks=not no_hooks,
+                                     key_planned=key_path is not None)
+    plan.language_source = lang_source
     if dry_run:
         if json_:
             emit_json({"workspace": str(ws), "rule": opened.rule, "dry_run": True, "plan": plan.summary(),
@@ -215,28 +226,33 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_
             stdout.print("nothing to do: the workspace is already set up")
             _key_line(key)
         return 0
-    if not yes:
-        if json_ or not sys.stdin.isatty():
-            raise click.UsageError("init rewrites AGENTS.md and MEMORY.md: pass --yes to apply, or --dry-run to preview")
-        _show_plan(plan)
-        _notes(plan)
-        if not click.confirm("Apply these changes (the originals are backed up first)?", default=False):
-            stdout.print("nothing changed")
-            return 1
-    # The key first: if it cannot be made, the workspace is still untouched.
-    key = _make_key(cfg, ws, key_path)
-    backup_id = initialize.apply_plan(plan)
+    if not yes and (json_ or not sys.stdin.isatty()):
+        raise click.UsageError("init rewrites AGENTS.md and MEMORY.md: pass --yes to apply, or --dry-run to preview")
     if json_:
+        key = _make_key(cfg, ws, key_path)
+        backup_id = initialize.apply_plan(plan)
         emit_json({"workspace": str(ws), "rule": opened.rule, "applied": True, "backup": backup_id,
                    "plan": plan.summary(), "key": key})
-    else:
-        if yes:
-            _show_plan(plan)
-            _notes(plan)
-        if plan.hook_report is not None:
-            _hook_report(plan.hook_report)
-        _key_line(key)
-        stdout.print(f"done. Backup {backup_id}: undo with `{_self()} -w {ws} --restore {backup_id}`", markup=False)
+        return 0
+    # The plan first, then each step as it happens.
+    _show_plan(plan)
+    _notes(plan)
+    if not yes and not click.confirm("Apply these changes (the originals are backed up first)?", default=False):
+        stdout.print("nothing changed")
+        return 1
+    # The key first: if it cannot be made, the workspace is still untouched.
+    key = _make_key(cfg, ws, key_path)
+    with step(f"backing up and writing {len(plan.changes)} files, {len(plan.new_dirs)} folders"):
+        backup_id = initialize.apply_files(plan)
+    if plan.enable_hooks:
+        label = ("enabling the hooks in OpenClaw (one config call; about 15 s)" if shutil.which("openclaw")
+                 else "enabling the hooks")
+        with step(label):
+            initialize.enable_hooks(plan)
+    if plan.hook_report is not None:
+        _hook_report(plan.hook_report)
+    _key_line(key)
+    stdout.print(f"done. Backup {backup_id}: undo with `{_self()} -w {ws} --restore {backup_id}`", markup=False)
     return 0
 
 

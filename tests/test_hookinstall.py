@@ -36,6 +36,16 @@ class FakeOpenClaw:
         if verb == "list":
             hooks = [dict(h) for h in self.listed]
             return subprocess.CompletedProcess(cmd, 0, "[plugins] loading\n" + json.dumps({"hooks": hooks}), "")
+        if cmd[1] == "config":
+            path = cmd[3].split(".")
+            if cmd[2] == "unset":
+                holder = self.config
+                for key in path[:-1]:
+                    holder = holder.get(key, {})
+                holder.pop(path[-1], None)
+            else:
+                self.config.setdefault(path[0], {})[path[1]] = json.loads(cmd[4])
+            return subprocess.CompletedProcess(cmd, 0, f"Updated {cmd[3]}\n", "")
         name = cmd[3]
         internal = self.config.setdefault("hooks", {}).setdefault("internal", {})
         internal["enabled"] = True
@@ -101,7 +111,10 @@ def test_enable_with_nothing_configured(ws):
     report = hookinstall.install(ws, ROOT, backups.start(ws, "init"), openclaw="openclaw", runner=fake,
                                  oc_config=fake.read_config)
     assert report.ran and report.errors == [] and report.kept_loading == []
-    assert fake.calls == ["hooks list --json", *[f"hooks enable {n}" for n in NAMES], "hooks list --json"]
+    # One listing and one config write, not one slow `hooks enable` per hook.
+    assert [c.split(" {")[0] for c in fake.calls] == ["hooks list --json", "config set hooks.internal"]
+    assert fake.config == {"hooks": {"internal": {"enabled": True,
+                                                  "entries": {n: {"enabled": True} for n in NAMES}}}}
 
 
 def test_enable_keeps_open_ended_hooks_loading(ws):
@@ -113,8 +126,7 @@ def test_enable_keeps_open_ended_hooks_loading(ws):
     report = hookinstall.install(ws, ROOT, backups.start(ws, "init"), openclaw="openclaw", runner=fake,
                                  oc_config=fake.read_config)
     assert report.kept_loading == ["boot-md", "session-memory"]
-    assert fake.calls[-2:] == ["hooks enable boot-md", "hooks enable session-memory"]
-    assert report.commands[-2:] == ["openclaw hooks enable boot-md", "openclaw hooks enable session-memory"]
+    assert len(fake.calls) == 2 and report.commands[0].startswith("openclaw config set hooks.internal '{")
     entries = fake.config["hooks"]["internal"]["entries"]
     assert sorted(entries) == sorted(NAMES + ["boot-md", "session-memory"])
 
@@ -143,11 +155,42 @@ def test_uninstall_reverses_install(ws):
                         oc_config=fake.read_config)
     report = hookinstall.uninstall(ws, backups.start(ws, "uninstall-hooks"), openclaw="openclaw",
                                    runner=fake, oc_config=fake.read_config)
-    assert report.commands[:4] == [f"openclaw hooks disable {n}" for n in NAMES]
-    assert all(fake.config["hooks"]["internal"]["entries"][n] == {"enabled": False} for n in NAMES)
+    assert report.commands == ["openclaw config unset hooks"]
+    assert fake.config == {}
     assert len(report.changed) == 12
-    after = {k: v for k, v in tree_hash(ws).items() if not k.startswith(".memory-backup")}
-    assert after == before
+    after = {k: v for k, v in tree_hash(ws).items()
+             if not k.startswith(".memory-backup") and not k.startswith("memory")}
+    assert after == before and not hookinstall.record_path(ws).exists()
+
+
+def test_install_uninstall_twice_gives_openclaws_hook_state_back_exactly(ws):
+    """Issue 14, item 5: five built-in hooks that were not loading stay off; nothing else is left behind."""
+    (ws / "memory").mkdir()
+    config = {"hooks": {"token": "webhook-secret", "internal": {"entries": {"boot-md": {"enabled": False}},
+                                                                "load": {"extraDirs": []}}}}
+    five = [bundled(n) for n in ("boot-md", "session-memory", "command-logger", "bootstrap-extra-files", "x")]
+    fake = FakeOpenClaw(json.loads(json.dumps(config)), five + workspace_hooks(NAMES))
+    for _ in range(2):
+        hookinstall.install(ws, ROOT, backups.start(ws, "init"), openclaw="openclaw", runner=fake,
+                            oc_config=fake.read_config)
+        entries = fake.config["hooks"]["internal"]["entries"]
+        assert {n for n, v in entries.items() if v.get("enabled")} == set(NAMES)
+        record = json.loads(hookinstall.record_path(ws).read_text())
+        assert record == {"format": "cmm-openclaw-hooks", "version": 1, "hooks_present": True,
+                          "internal": config["hooks"]["internal"]}  # the webhook token is not copied
+        assert oct(hookinstall.record_path(ws).stat().st_mode & 0o777) == "0o600"
+        hookinstall.uninstall(ws, backups.start(ws, "u"), openclaw="openclaw", runner=fake,
+                              oc_config=fake.read_config)
+        assert fake.config == config
+        assert not hookinstall.record_path(ws).exists()
+
+
+def test_uninstall_without_a_record_removes_only_our_entries(ws):
+    hookinstall.install(ws, ROOT, backups.start(ws, "init"), openclaw=None)
+    fake = FakeOpenClaw({"hooks": {"internal": {"enabled": True, "entries": {
+        "boot-md": {"enabled": True}, **{n: {"enabled": True} for n in NAMES}}}}}, [bundled("boot-md")])
+    hookinstall.uninstall(ws, backups.start(ws, "u"), openclaw="openclaw", runner=fake, oc_config=fake.read_config)
+    assert fake.config == {"hooks": {"internal": {"enabled": True, "entries": {"boot-md": {"enabled": True}}}}}
 
 
 def test_uninstall_with_nothing_installed_says_nothing_and_runs_nothing(ws):

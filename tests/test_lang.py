@@ -53,13 +53,13 @@ def test_openclaw_config_is_read_from_the_state_dir(tmp_path, monkeypatch):
 def test_english_locale_gives_an_english_install(ws, run_script):
     result = run_script("init", "--yes", "--no-hooks", env={"LANG": "en_US.UTF-8"})
     assert result.code == 0, result.err
-    assert "language: en (locale (LANG); change it with --lang zh|en)" in result.out
+    assert f"init {ws}: language en (locale (LANG); change it with --lang zh|en)" in result.out
     assert (ws / "MEMORY.md").read_text().startswith("# MEMORY.md - Lessons and Experience\n")
     assert (ws / "memory/daily-index.md").read_text() == "# Memory Index\n"
     assert json.loads((ws / "memory/memory-manager.json").read_text()) == {"language": "en"}
     # Saved: a later run under a Chinese locale keeps English and says why.
     again = run_script("init", "--yes", "--no-hooks", env={"LANG": "zh_CN.UTF-8"})
-    assert "language: en (saved in this workspace" in again.out
+    assert "language en (saved in this workspace" in again.out
     assert "nothing to do" in again.out
 
 

@@ -369,11 +369,61 @@ def test_init_installs_and_enables_hooks(ws, run_script, tmp_path):
     assert json.loads((ws / "hooks" / HOOKS[0] / "bundle-path.json").read_text())["bundle"] == str(ROOT)
     assert doc["plan"]["hooks"]["ran"] is True
     calls = fake["log"].read_text().splitlines()
-    assert [c for c in calls if c.startswith("hooks enable")] == [f"hooks enable {h}" for h in HOOKS]
+    # One listing and one config write (issue 14: not one ~10 s `hooks enable` per hook).
+    assert calls == ["hooks list --json", "config set hooks.internal " + json.dumps(
+        {"enabled": True, "entries": {h: {"enabled": True} for h in HOOKS}}) + " --strict-json"]
     # Nothing left to do: a second run neither writes nor calls openclaw again.
     fake["log"].unlink()
     assert json.loads(run_script("init", "--yes", "--json", env={"PATH": fake["PATH"]}).out)["applied"] is False
     assert not fake["log"].exists()
+
+
+def test_init_yes_prints_the_plan_then_each_step(ws, run_script, tmp_path):
+    fake = _fake_openclaw(tmp_path)
+    result = run_script("init", "--yes", env={"PATH": fake["PATH"], "LANG": "en_US.UTF-8"})
+    assert result.code == 0, result.err
+    lines = result.out.splitlines()
+    assert lines[0] == f"init {ws}: language en (locale (LANG); change it with --lang zh|en)"
+    assert lines[1] == "planning …" and lines[2].startswith("✓ planning (")
+    order = [next(i for i, line in enumerate(lines) if line.startswith(prefix)) for prefix in (
+        "init plan for", "backing up and writing 18 files, 11 folders …", "✓ backing up and writing",
+        "enabling the hooks in OpenClaw (one config call; about 15 s) …", "✓ enabling the hooks in OpenClaw",
+        "note: Restart the OpenClaw Gateway", "done. Backup ")]
+    assert order == sorted(order)
+
+
+def test_first_line_on_a_terminal_comes_at_once(ws, tmp_path):
+    """On a pseudo-terminal the first line arrives while openclaw (slow: 3 s a call here) still runs."""
+    import pty
+    import time
+
+    bindir = tmp_path / "slowbin"
+    bindir.mkdir()
+    (bindir / "openclaw").write_text('#!/bin/sh\nsleep 3\n[ "$1" = "--version" ] && echo 2026.9.6\n'
+                                     '[ "$1 $2" = "hooks list" ] && echo \'{"hooks": []}\'\nexit 0\n')
+    (bindir / "openclaw").chmod(0o755)
+    (ws / "AGENTS.md").write_text("# A\n\n## Heartbeat\n\n- ping\n")  # a move: planning asks the version
+    env = dict(os.environ, PATH=f"{bindir}:{os.environ['PATH']}", COLUMNS="200")
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: init on the terminal
+        os.execve(sys.executable, [sys.executable, str(ROOT / "scripts" / "init.py"), "--yes"], env)
+    started, out, first_at = time.monotonic(), b"", None
+    while True:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+        if first_at is None and b"\n" in out:
+            first_at = time.monotonic() - started
+    _, status = os.waitpid(pid, 0)
+    total = time.monotonic() - started
+    assert os.waitstatus_to_exitcode(status) == 0, out.decode(errors="replace")[-2000:]
+    assert out.decode().startswith(f"init {ws}: language zh")
+    assert total > 9 and first_at < total - 8  # three slow openclaw calls came after the first line
+    assert "✓ enabling the hooks in OpenClaw" in out.decode()
 
 
 def test_without_openclaw_the_commands_are_printed(ws, run_script):

@@ -184,6 +184,18 @@ def parse_hooks_list(text: str) -> dict[str, dict[str, Any]]:
     return {h["name"]: h for h in doc.get("hooks", []) if isinstance(h, dict) and "name" in h}
 
 
+def _requirements_met(hook: dict[str, Any]) -> bool:
+    """True unless OpenClaw says the hook's requirements (bins, env, OS) are missing.
+
+    ``requirementsSatisfied`` is what ``openclaw hooks enable`` checks
+    (2026.9.6); ``eligible`` is false for any hook not enabled yet, so it
+    is read only when the other field is absent.
+    """
+    if "requirementsSatisfied" in hook:
+        return bool(hook["requirementsSatisfied"])
+    return bool(hook.get("eligible", True)) or not any((hook.get("missing") or {}).values())
+
+
 def _ready(hook: dict[str, Any]) -> bool:
     return bool(hook.get("eligible") and hook.get("loadable") and not hook.get("disabled")
                 and hook.get("enabledByConfig", True))
@@ -356,7 +368,7 @@ def _enable(report: HookReport, openclaw: str | None, runner: Runner,
     loading_before = loading_hooks(listed, config)
     # A hook OpenClaw does not list yet (another workspace, say) is still named:
     # harmless, and it loads once OpenClaw sees it. One it lists as not eligible is not.
-    ours = [n for n in report.hooks if listed.get(n, {}).get("eligible", True)]
+    ours = [n for n in report.hooks if _requirements_met(listed.get(n, {}))]
     for name in report.hooks:
         if name not in ours:
             missing = {k: v for k, v in (listed[name].get("missing") or {}).items() if v}

@@ -54,8 +54,20 @@ class FakeOpenClaw:
 
 
 def workspace_hooks(ws_names):
-    return [{"name": n, "source": "openclaw-workspace", "eligible": True, "disabled": False,
-             "enabledByConfig": True, "loadable": True} for n in ws_names]
+    # As OpenClaw 2026.9.6 lists a workspace hook not enabled yet: "eligible" false
+    # (it is not enabled), requirements met.
+    return [{"name": n, "source": "openclaw-workspace", "eligible": False, "disabled": True,
+             "enabledByConfig": False, "loadable": False, "requirementsSatisfied": True} for n in ws_names]
+
+
+def test_a_hook_whose_requirements_are_missing_is_not_enabled(ws):
+    hooks = workspace_hooks(NAMES)
+    hooks[0].update(requirementsSatisfied=False, missing={"bins": ["python3"]})
+    fake = FakeOpenClaw({}, hooks)
+    report = hookinstall.install(ws, ROOT, backups.start(ws, "init"), openclaw="openclaw", runner=fake,
+                                 oc_config=fake.read_config)
+    assert report.errors == [f"{NAMES[0]} is not eligible (missing {{'bins': ['python3']}}); not enabled"]
+    assert sorted(fake.config["hooks"]["internal"]["entries"]) == NAMES[1:]
 
 
 def test_bundle_ships_four_hooks():

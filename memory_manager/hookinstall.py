@@ -45,8 +45,8 @@ from .fsio import atomic_write
 
 BUNDLE_PATH_FILE = "bundle-path.json"
 #: OpenClaw's ``hooks.internal`` as it was before the first install (format
-#: ``cmm-openclaw-hooks`` v1, references/formats.md); uninstall gives it back.
-STATE_RELPATH = Path("memory") / ".state" / "openclaw-hooks-before.json"
+#: ``cmm-openclaw-hooks`` v1, references/formats.md; path: tree.Tree.openclaw_hooks_record)
+#: is given back by uninstall.
 RECORD_FORMAT = {"format": "cmm-openclaw-hooks", "version": 1}
 BUNDLE_PATH_FORMAT = {"format": "cmm-bundle-path", "version": 1}
 #: Files of a hook folder that we ship (anything else in an installed folder
@@ -308,7 +308,9 @@ def _internal_of(config: dict[str, Any] | None) -> dict[str, Any] | None:
 
 def record_path(ws: Path) -> Path:
     """Where the workspace keeps OpenClaw's hook settings as they were before the first install."""
-    return Path(ws) / STATE_RELPATH
+    from .tree import Tree
+
+    return Tree(Path(ws)).openclaw_hooks_record
 
 
 def read_record(ws: Path) -> dict[str, Any] | None:

@@ -25,10 +25,10 @@ import os
 from pathlib import Path
 from typing import Any, Mapping
 
+from .tree import Tree
+
 LANGUAGES = ("zh", "en")
 AUTO = "auto"
-#: Where the workspace's own settings live (same as config.OVERRIDE_RELPATH).
-_OVERRIDE = Path("memory") / "memory-manager.json"
 _LESSONS_MARKER = "<!-- complex-memory-manager: lessons v"
 #: First line of the lessons template in each language (templates/*/memory-lessons.md).
 _LESSONS_TITLES = {"zh": "# MEMORY.md - 经验教训", "en": "# MEMORY.md - Lessons and Experience"}
@@ -55,7 +55,7 @@ def saved(ws: Path | None) -> str | None:
     if ws is None:
         return None
     try:
-        doc = json.loads((Path(ws) / _OVERRIDE).read_text(encoding="utf-8-sig"))
+        doc = json.loads(Tree(Path(ws)).override.read_text(encoding="utf-8-sig"))
         if isinstance(doc, dict) and doc.get("language") in LANGUAGES:
             return doc["language"]
     except (OSError, ValueError):
@@ -65,8 +65,11 @@ def saved(ws: Path | None) -> str | None:
 
 def lessons_language(ws: Path) -> str | None:
     """The language of the lessons file ``init`` wrote in ``ws/MEMORY.md`` (its first line), or None."""
+    path = Tree(Path(ws)).lessons_file()
+    if path is None:
+        return None
     try:
-        with open(Path(ws) / "MEMORY.md", encoding="utf-8-sig") as handle:
+        with open(path, encoding="utf-8-sig") as handle:
             head = handle.read(4096)
     except (OSError, UnicodeDecodeError):
         return None

@@ -15,7 +15,8 @@
         daily-index.md, knowledge-index.md   derived indexes
         memory-manager.json          the workspace's config override
         .cache/                      derived, rebuildable (recall index, bootstrap note, report.html)
-        .state/                      not derivable (gate audit log, usage, access)
+        .state/                      not derivable (gate audit log, usage, access,
+                                     OpenClaw's hook settings before install)
         .quarantine/<id>.md          T2 entries cleanup held back (encrypted; issue 10)
 
 Every other module asks :class:`Tree` (or the constants below) for a path;
@@ -54,6 +55,8 @@ RECALL_INDEX = "recall-index.sqlite"
 #: so it lives in the cache; forget and cleanup's purge delete it.
 REPORT = "report.html"
 ACCESS = "access.json"
+#: OpenClaw's hooks.internal as it was before init first installed the hooks (hookinstall).
+OPENCLAW_HOOKS_RECORD = "openclaw-hooks-before.json"
 #: OpenClaw's session summaries (``memory/summaries/``) and the Optimization
 #: seed's ``library/`` pages at the workspace root: read by recall, never written.
 SUMMARIES = "summaries"
@@ -192,6 +195,11 @@ class Tree:
     def access(self) -> Path:
         """``<ws>/memory/.state/access.json``."""
         return self.state / ACCESS
+
+    @property
+    def openclaw_hooks_record(self) -> Path:
+        """``<ws>/memory/.state/openclaw-hooks-before.json``: OpenClaw's hook settings before install."""
+        return self.state / OPENCLAW_HOOKS_RECORD
 
     @property
     def memory_md(self) -> Path:

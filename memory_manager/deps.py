@@ -9,8 +9,10 @@ user asked for it.
 from __future__ import annotations
 
 import importlib.util
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 from . import BUNDLE_ROOT
 
@@ -33,12 +35,142 @@ REPORT_MODULES = {"jinja2": "Jinja2", "matplotlib": "matplotlib"}
 REPORT_REQUIREMENTS = BUNDLE_ROOT / "requirements-report.txt"
 
 
+#: The virtual environment ``init --install-deps`` creates inside the skill
+#: folder when the user site is refused (PEP 668 "externally-managed-environment",
+#: stock Debian/Ubuntu Python). Its Python is recorded in bundle-path.json.
+BUNDLE_VENV = BUNDLE_ROOT / ".venv"
+#: The Debian/Ubuntu packages that give a Python venv and pip (named in the error line).
+DEBIAN_HINT = "sudo apt install python3-venv python3-pip"
+
+
+def venv_python(venv: Path = BUNDLE_VENV) -> Path:
+    """The Python of virtual environment ``venv`` (POSIX layout, else Windows)."""
+    posix = Path(venv) / "bin" / "python"
+    return posix if posix.exists() or os.name != "nt" else Path(venv) / "Scripts" / "python.exe"
+
+
+def in_venv() -> bool:
+    """True when this interpreter runs inside a virtual environment."""
+    return sys.prefix != sys.base_prefix
+
+
+def user_site_refused() -> bool:
+    """True when pip would refuse a ``--user`` install here (PEP 668 marker next to the stdlib)."""
+    import sysconfig
+
+    return not in_venv() and (Path(sysconfig.get_path("stdlib")) / "EXTERNALLY-MANAGED").is_file()
+
+
 def install_command() -> list[str]:
-    """Return the pip command that installs the bundle's requirements for this user."""
-    cmd = [sys.executable, "-m", "pip", "install"]
-    if sys.prefix == sys.base_prefix:  # not in a virtual environment
-        cmd.append("--user")
-    return cmd + ["-r", str(REQUIREMENTS)]
+    """Return the pip command that installs the bundle's requirements for this user.
+
+    Inside a virtual environment: into it. Where the user site is refused
+    (PEP 668): into the bundle's own venv (``init --install-deps`` creates it).
+    Otherwise ``pip install --user``.
+    """
+    if in_venv():
+        return [sys.executable, "-m", "pip", "install", "-r", str(REQUIREMENTS)]
+    if user_site_refused():
+        return [str(venv_python()), "-m", "pip", "install", "-r", str(REQUIREMENTS)]
+    return [sys.executable, "-m", "pip", "install", "--user", "-r", str(REQUIREMENTS)]
+
+
+class InstallPlan:
+    """What ``--install-deps`` does: ``steps`` (commands, as lists) and ``venv`` (a folder or None)."""
+
+    def __init__(self, steps: list[list[str]], venv: Path | None, note: str = "") -> None:
+        self.steps, self.venv, self.note = steps, venv, note
+
+
+def install_plan(requirements: Path = REQUIREMENTS, venv: Path = BUNDLE_VENV,
+                 python: str = sys.executable) -> InstallPlan:
+    """Decide how to install ``requirements`` (no side effect; ``--dry-run`` prints this).
+
+    Order: a venv we run in -> pip into it; the user site allowed -> ``pip
+    install --user``; refused (PEP 668) -> a venv in the skill folder. Never
+    ``--break-system-packages``.
+    """
+    req = str(requirements)
+    if in_venv():
+        return InstallPlan([[python, "-m", "pip", "install", "-r", req]], None)
+    if not user_site_refused():
+        return InstallPlan([[python, "-m", "pip", "install", "--user", "-r", req]], None)
+    vpy = str(venv_python(venv))
+    steps = [] if Path(vpy).exists() else [[python, "-m", "venv", str(venv)]]
+    steps.append([vpy, "-m", "pip", "install", "-r", req])
+    return InstallPlan(steps, Path(venv), "this Python refuses user installs (externally-managed-environment): "
+                       f"the packages go into a virtual environment in the skill folder, {venv}")
+
+
+def create_venv(venv: Path, python: str = sys.executable, ensurepip: bool = True,
+                run=subprocess.run) -> tuple[Path, list[str] | None]:
+    """Create ``venv``; return ``(its python, pip prefix to install with)``.
+
+    With ensurepip (the normal case) the venv has its own pip: the prefix is
+    ``[venv python, -m, pip]``. Without it (Debian without python3-venv) the
+    venv is made ``--without-pip`` and the system pip installs into it through
+    its ``--python`` option (pip >= 22.3): ``[python, -m, pip, --python, venv python]``.
+
+    Raises:
+        MissingDependencyError: neither works; the message names the Debian packages.
+    """
+    from .errors import MissingDependencyError
+
+    vpy = venv_python(venv)
+    if ensurepip and not vpy.exists():
+        proc = run([python, "-m", "venv", str(venv)], capture_output=True, text=True)
+        if proc.returncode == 0 and _has_pip(str(vpy), run):
+            return vpy, [str(vpy), "-m", "pip"]
+    elif vpy.exists() and _has_pip(str(vpy), run):
+        return vpy, [str(vpy), "-m", "pip"]
+    if not vpy.exists():
+        proc = run([python, "-m", "venv", "--without-pip", str(venv)], capture_output=True, text=True)
+        if proc.returncode != 0 or not vpy.exists():
+            raise MissingDependencyError(f"cannot create a virtual environment with {python}; install the "
+                                         f"Debian packages first: {DEBIAN_HINT}")
+    probe = run([python, "-m", "pip", "--python", str(vpy), "--version"], capture_output=True, text=True)
+    if probe.returncode != 0:
+        raise MissingDependencyError(f"{venv} has no pip and {python} has no pip with --python (22.3 or newer); "
+                                     f"install the Debian packages first: {DEBIAN_HINT}")
+    return vpy, [python, "-m", "pip", "--python", str(vpy)]
+
+
+def _has_pip(python: str, run) -> bool:
+    return run([python, "-m", "pip", "--version"], capture_output=True, text=True).returncode == 0
+
+
+def install_deps(requirements: Path = REQUIREMENTS, venv: Path = BUNDLE_VENV, python: str = sys.executable,
+                 ensurepip: bool = True, run=subprocess.run) -> Path | None:
+    """Install ``requirements`` (``init --install-deps``); return the venv's Python, or None.
+
+    Follows :func:`install_plan`; a ``--user`` install that pip refuses as
+    externally managed falls back to the venv as well. pip's own output
+    goes to stderr.
+
+    Raises:
+        MissingDependencyError: the venv cannot be made or pip fails.
+    """
+    from .errors import MissingDependencyError
+
+    plan = install_plan(requirements, venv, python)
+    if plan.venv is None:
+        cmd = plan.steps[-1]
+        sys.stderr.write("running: " + " ".join(cmd) + "\n")
+        proc = run(cmd, capture_output=True, text=True)
+        sys.stderr.write(proc.stdout[-4000:] + proc.stderr[-4000:])
+        if proc.returncode == 0:
+            return None
+        if "externally-managed-environment" not in proc.stdout + proc.stderr:
+            raise MissingDependencyError("installing the requirements failed (see pip's output above)")
+    sys.stderr.write(f"creating a virtual environment in {venv} (this Python refuses user installs)\n")
+    vpy, pip = create_venv(venv, python, ensurepip, run)
+    cmd = pip + ["install", "-r", str(requirements)]
+    sys.stderr.write("running: " + " ".join(cmd) + "\n")
+    proc = run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.stderr.write(proc.stdout[-4000:] + proc.stderr[-4000:])
+        raise MissingDependencyError(f"installing the requirements into {venv} failed (see pip's output above)")
+    return vpy
 
 
 def report_install_command() -> list[str]:
@@ -70,25 +202,51 @@ def require(allow_install: bool = False) -> None:
     """Exit 2 with the install command when a dependency is missing.
 
     With ``allow_install`` (``init.py`` only) and ``--install-deps`` on the
-    command line, run the install command first, because the user asked.
+    command line, install first, because the user asked (:func:`install_deps`;
+    with ``--dry-run`` only say what would run). When the packages are
+    missing here but the bundle's venv has them, run the script again with
+    that venv's Python (the user typed ``python3 scripts/x.py``).
     """
-    if allow_install and "--install-deps" in sys.argv[1:]:
-        if install() != 0:
-            sys.stderr.write("error: installing the requirements failed (see pip's output above)\n")
-            raise SystemExit(1)
-        # A --user install lands in the user site folder, which this interpreter
-        # did not put on sys.path at start-up when it did not exist yet.
-        import site
+    argv = sys.argv[1:]
+    if allow_install and "--install-deps" in argv:
+        if "--dry-run" in argv:
+            plan = install_plan()
+            sys.stderr.write("--install-deps --dry-run: " + ("nothing to install; " if not missing() else "")
+                             + "would run:\n" + "".join("  " + " ".join(c) + "\n" for c in plan.steps)
+                             + (f"({plan.note})\n" if plan.note else ""))
+            if missing():
+                # Nothing was created or installed; without the packages there is no plan to show.
+                sys.stderr.write("nothing created or installed; the workspace preview needs the packages: "
+                                 "run again without --dry-run\n")
+                raise SystemExit(0)
+        elif missing():
+            from .errors import MissingDependencyError
 
-        user_site = site.getusersitepackages()
-        if user_site not in sys.path:
-            site.addsitedir(user_site)
-        importlib.invalidate_caches()
+            try:
+                vpy = install_deps()
+            except MissingDependencyError as exc:
+                sys.stderr.write(f"error: {exc}\n")
+                raise SystemExit(1) from None
+            if vpy is not None:
+                _reexec(vpy)
+            # A --user install lands in the user site folder, which this interpreter
+            # did not put on sys.path at start-up when it did not exist yet.
+            import site
+
+            user_site = site.getusersitepackages()
+            if user_site not in sys.path:
+                site.addsitedir(user_site)
+            importlib.invalidate_caches()
     absent = missing()
+    # (The venv's python is a symlink to this very interpreter: compare prefixes, not files.)
+    if absent and not in_venv() and venv_python().exists() and not os.environ.get("CMM_REEXEC"):
+        _reexec(venv_python())
     if absent:
         cmd = " ".join(install_command())
+        if user_site_refused() and not venv_python().exists():
+            cmd = f"{sys.executable} {BUNDLE_ROOT / 'scripts' / 'init.py'} --install-deps --yes"
         message = f"missing Python packages: {', '.join(absent)}. Install them with: {cmd}"
-        if "--json" in sys.argv[1:]:  # the --json contract holds even here
+        if "--json" in argv:  # the --json contract holds even here
             import json
 
             sys.stdout.write(json.dumps({"error": message, "kind": "missing_dependencies"}, allow_nan=False) + "\n")
@@ -96,8 +254,20 @@ def require(allow_install: bool = False) -> None:
         raise SystemExit(2)
 
 
+def _reexec(python: Path) -> None:
+    """Run this script again with ``python`` (the bundle's venv), same arguments; never returns."""
+    os.environ["CMM_REEXEC"] = "1"  # once: a venv without the packages must not loop
+    args = [a for a in sys.argv[1:] if a != "--install-deps"]
+    os.execv(str(python), [str(python), os.path.abspath(sys.argv[0]), *args])
+
+
 def install() -> int:
-    """Run the install command (only when the user asked: ``init --install-deps``)."""
-    cmd = install_command()
-    sys.stderr.write("running: " + " ".join(cmd) + "\n")
-    return subprocess.call(cmd)
+    """Install the requirements (:func:`install_deps`); return 0, or 1 after an error line on stderr."""
+    from .errors import MissingDependencyError
+
+    try:
+        install_deps()
+    except MissingDependencyError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return 1
+    return 0

@@ -17,6 +17,33 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+_DESELECTED_NOTES: list[str] = []
+
+
+def pytest_collection_modifyitems(config, items):
+    """Deselect (never skip) tests whose files outside the repository are absent, and say so."""
+    keep, dropped = [], []
+    for item in items:
+        marker = item.get_closest_marker("external")
+        absent = [str(p) for p in (marker.args if marker else ()) if not Path(p).exists()]
+        if absent:
+            dropped.append(item)
+            _DESELECTED_NOTES.append(f"{item.nodeid}: needs {marker.kwargs.get('reason', 'files')} "
+                                     f"({', '.join(absent)} absent)")
+        else:
+            keep.append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = keep
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _DESELECTED_NOTES:
+        terminalreporter.write_sep("-", f"{len(_DESELECTED_NOTES)} deselected: files outside the repository absent")
+        for note in _DESELECTED_NOTES:
+            terminalreporter.write_line(note)
 
 
 @pytest.fixture(autouse=True)

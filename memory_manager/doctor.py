@@ -121,7 +121,7 @@ def check_openclaw(ws: Path | None, bundle_root: Path, runner: Runner, which: Ca
 def check_installed_hooks(ws: Path, bundle_root: Path) -> list[dict[str, Any]]:
     """The copies in ``<ws>/hooks``: present, current, and pointing at a bundle that exists."""
     checks = []
-    for name in hookinstall.bundle_hooks(bundle_root):
+    for name in hookinstall.hook_names(ws, bundle_root):
         folder = ws / "hooks" / name
         if not folder.is_dir():
             checks.append(_check(f"hook files {name}", "warn", f"{folder} is absent (hooks not installed)",
@@ -153,6 +153,87 @@ def check_installed_hooks(ws: Path, bundle_root: Path) -> list[dict[str, Any]]:
                                  init_fix(bundle_root, ws, "then restart the Gateway")))
         else:
             checks.append(_check(f"hook files {name}", "ok", f"bundle {target}"))
+    return checks
+
+
+#: Loads an installed handler.js as OpenClaw does (an ES module's default export),
+#: calls it with doctor's dry event, and prints what it logged as JSON.
+_NODE_HARNESS = """
+const lines = [];
+for (const k of ["log", "info", "warn", "error"]) console[k] = (...a) => lines.push([k, a.join(" ")]);
+try {
+  const mod = await import(process.argv[1]);
+  await mod.default(JSON.parse(process.argv[2]));
+} catch (error) {
+  lines.push(["throw", String(error && error.message || error)]);
+}
+process.stdout.write(JSON.stringify(lines));
+"""
+HOOK_RUN_TIMEOUT_S = 30
+
+
+def run_hook_dry(ws: Path, name: str, which: Callable[[str], str | None] = shutil.which) -> tuple[bool, str]:
+    """Send doctor's dry event through installed hook ``name``; return ``(ok, detail)``.
+
+    With ``node`` on PATH the handler itself runs (as the Gateway would run
+    it: imported, default export called with the event); without it, the
+    handler's own steps are followed in Python (bundle-path.json -> the
+    recorded Python, else python3 -> ``<bundle>/scripts/hook.py``). It is
+    ok when hook.py answered the dry event (hookrun.DRY_EVENT) and nothing
+    was logged as an error.
+    """
+    from .hookrun import DRY_EVENT, PROTOCOL
+
+    folder = Path(ws) / "hooks" / name
+    kind, _, action = DRY_EVENT.partition(":")
+    event = {"type": kind, "action": action, "sessionKey": "doctor", "context": {"workspaceDir": str(ws)}}
+    node = which("node")
+    try:
+        if node:
+            proc = subprocess.run([node, "--input-type=module", "-e", _NODE_HARNESS,
+                                   (folder / "handler.js").resolve().as_uri(), json.dumps(event)],
+                                  capture_output=True, text=True, timeout=HOOK_RUN_TIMEOUT_S, stdin=subprocess.DEVNULL)
+            lines = json.loads(proc.stdout or "[]")
+        else:
+            lines = _python_dry(folder, event, PROTOCOL)
+    except (OSError, subprocess.SubprocessError, ValueError) as exc:
+        return False, f"could not run the handler ({exc})"
+    errors = [text for level, text in lines if level in ("error", "warn", "throw")]
+    answered = any(DRY_EVENT in text for level, text in lines if level in ("log", "info"))
+    if errors or not answered:
+        first = errors[0] if errors else "hook.py gave no answer"
+        return False, first.replace("[complex-memory-manager] ", "")
+    return True, "the handler ran hook.py" + (" (node)" if node else "")
+
+
+def _python_dry(folder: Path, event: dict[str, Any], protocol: dict[str, Any]) -> list[list[str]]:
+    """The handler's steps without node: which Python, which hook.py, the answer's log lines."""
+    try:
+        info = json.loads((folder / hookinstall.BUNDLE_PATH_FILE).read_text(encoding="utf-8"))
+        bundle = Path(info["bundle"])
+        python = info.get("python") if isinstance(info.get("python"), str) and Path(info["python"]).exists() \
+            else "python3"
+    except (OSError, ValueError, KeyError, TypeError):
+        bundle, python = folder.parent.parent, "python3"
+    proc = subprocess.run([python, str(bundle / "scripts" / "hook.py")], input=json.dumps(event),
+                          capture_output=True, text=True, timeout=HOOK_RUN_TIMEOUT_S)
+    lines = [["error", line] for line in proc.stderr.splitlines() if line.strip()]
+    last = (proc.stdout.strip().splitlines() or [""])[-1]
+    if last:
+        reply = json.loads(last)
+        if reply.get("protocol") == protocol["protocol"]:
+            lines += [["log", line] for line in reply.get("log", [])]
+    return lines
+
+
+def check_hook_runs(ws: Path, bundle_root: Path, which: Callable[[str], str | None] = shutil.which
+                    ) -> list[dict[str, Any]]:
+    """One check per installed hook of ours: does its handler really run hook.py (issue 14, item 3)?"""
+    checks = []
+    for name in hookinstall.installed_hooks(ws):
+        ok, detail = run_hook_dry(ws, name, which)
+        checks.append(_check(f"hook run {name}", "ok" if ok else "fail", detail,
+                             None if ok else init_fix(bundle_root, ws, "repairs the hook's bundle-path.json")))
     return checks
 
 
@@ -243,6 +324,7 @@ def diagnose(workspace: Any, bundle_root: Path, use_openclaw: bool = True, runne
     if ws is not None:
         checks += check_memory_tree(ws, bundle_root)
         checks += check_installed_hooks(ws, bundle_root)
+        checks += check_hook_runs(ws, bundle_root, which)
         try:
             from . import context
 

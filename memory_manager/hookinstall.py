@@ -89,6 +89,30 @@ def bundle_hooks(bundle_root: Path) -> list[str]:
     return sorted(p.parent.name for p in root.glob("*/HOOK.md"))
 
 
+#: The first line of our handler.js: how an installed folder is recognised as ours.
+HANDLER_SIGNATURE = b"// complex-memory-manager hook handler"
+
+
+def installed_hooks(ws: Path) -> list[str]:
+    """Names of the folders in ``<ws>/hooks/`` that hold our handler (sorted)."""
+    root = Path(ws) / "hooks"
+    found = []
+    for handler in root.glob("*/handler.js") if root.is_dir() else ():
+        try:
+            with open(handler, "rb") as fh:
+                if fh.read(len(HANDLER_SIGNATURE)) == HANDLER_SIGNATURE:
+                    found.append(handler.parent.name)
+        except OSError:
+            continue
+    return sorted(found)
+
+
+def hook_names(ws: Path, bundle_root: Path) -> list[str]:
+    """The hooks to install or repair: the bundle's, or, when the skill copy has no
+    ``hooks/`` folder (a registry copy may not), the ones already installed in ``ws``."""
+    return bundle_hooks(bundle_root) or installed_hooks(ws)
+
+
 def bundle_path_doc(bundle_root: Path, python: str | None = None, timeout_s: float = 2) -> bytes:
     """The ``bundle-path.json`` bytes (no timestamp: re-runs stay no-ops).
 
@@ -115,6 +139,8 @@ def _timeout(ws: Path) -> float:
 
 
 def _desired(bundle_root: Path, name: str, ws: Path) -> dict[str, bytes]:
+    """The files of hook ``name``: the bundle's HOOK.md and handler.js when it ships them (a copy
+    without ``hooks/`` leaves the installed ones as they are), and a bundle-path.json pointing here."""
     src = Path(bundle_root) / "hooks" / name
     files = {f: (src / f).read_bytes() for f in HOOK_FILES if (src / f).is_file()}
     files[BUNDLE_PATH_FILE] = bundle_path_doc(bundle_root, timeout_s=_timeout(ws))
@@ -127,7 +153,7 @@ def desired_files(ws: Path, bundle_root: Path) -> dict[str, bytes]:
     ``init`` stages these in its own transaction (so a failed write leaves the
     workspace as it was) and then calls :func:`enable`.
     """
-    return {f"hooks/{name}/{fname}": data for name in bundle_hooks(bundle_root)
+    return {f"hooks/{name}/{fname}": data for name in hook_names(ws, bundle_root)
             for fname, data in _desired(bundle_root, name, Path(ws)).items()}
 
 
@@ -137,7 +163,7 @@ def enable(ws: Path, bundle_root: Path, openclaw: str | None = "auto", runner: R
 
     Same enabling rules and report as :func:`install`, without writing files.
     """
-    report = HookReport(hooks=bundle_hooks(bundle_root))
+    report = HookReport(hooks=hook_names(ws, bundle_root))
     report.messages.append(RESTART_HINT)
     return _enable(report, _which(openclaw), runner or _run, oc_config or _oc_config, enable=True, ws=Path(ws))
 

@@ -105,6 +105,10 @@ def warn(message: str) -> None:
     sys.stderr.write(f"complex-memory-manager hook: {message}\n")
 
 
+#: The event ``doctor.py`` sends through each installed handler (not an OpenClaw event).
+DRY_EVENT = "doctor:dry-run"
+
+
 def event_key(event: dict) -> str:
     return f"{event.get('type', '')}:{event.get('action', '')}"
 
@@ -318,6 +322,13 @@ def handle(event: dict) -> dict:
 
     key = event_key(event)
     out = dict(PROTOCOL, bootstrapFiles=[], log=[])
+    if key == DRY_EVENT:
+        # doctor's dry event: proves the handler reached this script with a Python
+        # that can run it; touches no workspace.
+        from memory_manager import __version__
+
+        out["log"].append(f"{DRY_EVENT}: hook.py {__version__} ran with {sys.executable}")
+        return out
     if key not in SWITCH:
         return out
     opened = Workspace.open(None, event=event)

@@ -204,8 +204,9 @@ def require(allow_install: bool = False) -> None:
     With ``allow_install`` (``init.py`` only) and ``--install-deps`` on the
     command line, install first, because the user asked (:func:`install_deps`;
     with ``--dry-run`` only say what would run). When the packages are
-    missing here but the bundle's venv has them, run the script again with
-    that venv's Python (the user typed ``python3 scripts/x.py``).
+    missing here but the bundle's venv exists, run the script again with
+    that venv's Python (the user typed ``python3 scripts/x.py``), unless
+    ``MEMORY_MANAGER_NO_VENV`` is set (it is, for that second run).
     """
     argv = sys.argv[1:]
     if allow_install and "--install-deps" in argv:
@@ -239,7 +240,7 @@ def require(allow_install: bool = False) -> None:
             importlib.invalidate_caches()
     absent = missing()
     # (The venv's python is a symlink to this very interpreter: compare prefixes, not files.)
-    if absent and not in_venv() and venv_python().exists() and not os.environ.get("CMM_REEXEC"):
+    if absent and not in_venv() and venv_python().exists() and not os.environ.get("MEMORY_MANAGER_NO_VENV"):
         _reexec(venv_python())
     if absent:
         cmd = " ".join(install_command())
@@ -256,7 +257,7 @@ def require(allow_install: bool = False) -> None:
 
 def _reexec(python: Path) -> None:
     """Run this script again with ``python`` (the bundle's venv), same arguments; never returns."""
-    os.environ["CMM_REEXEC"] = "1"  # once: a venv without the packages must not loop
+    os.environ["MEMORY_MANAGER_NO_VENV"] = "1"  # once: a venv without the packages must not loop
     args = [a for a in sys.argv[1:] if a != "--install-deps"]
     os.execv(str(python), [str(python), os.path.abspath(sys.argv[0]), *args])
 

@@ -24,13 +24,18 @@ def entry(total=None, window=32768, fresh=True, version=1, **extra):
     return doc
 
 
+#: The state folder a real OpenClaw 2026.9.6 wrote, when a local copy sits beside the
+#: repository; without it these tests are deselected with a note (conftest.py). The
+#: same shapes are covered in a clone by the stores ocstore.py builds.
+on_shipped = pytest.mark.external(SHIPPED, reason="a state folder OpenClaw 2026.9.6 wrote")
+
+
 @pytest.fixture
 def shipped(tmp_path):
-    if not SHIPPED.is_dir():
-        pytest.skip("../shared/openclaw/state-2026.9.6 is absent")
     return SHIPPED
 
 
+@on_shipped
 def test_shipped_store_main_session_29_percent(shipped):
     usage = context.measure(session_key="agent:main:main", state=shipped)
     assert (usage.used, usage.window, usage.percent, usage.source, usage.store) == (9548, 32768, 29, "entry", "sqlite")
@@ -39,10 +44,12 @@ def test_shipped_store_main_session_29_percent(shipped):
     assert context.status_line(usage, EN) is None
 
 
+@on_shipped
 def test_shipped_store_most_recent_session_is_main(shipped):
     assert context.measure(state=shipped).session_key == "agent:main:main"
 
 
+@on_shipped
 def test_shipped_store_zstd_rows_decoded(shipped):
     db = shipped / "agents" / "main" / "agent" / "openclaw-agent.sqlite"
     events = context.read_transcript(db, "aad18973-c1c1-483b-9b94-4e2f4d901271")
@@ -53,6 +60,7 @@ def test_shipped_store_zstd_rows_decoded(shipped):
     assert context.latest_assistant_usage(reversed(events)) == (9548, None)
 
 
+@on_shipped
 def test_shipped_store_is_opened_read_only(shipped, tmp_path):
     copy = tmp_path / "state"
     shutil.copytree(shipped, copy)

@@ -200,10 +200,12 @@ console.log("RESULT " + JSON.stringify({ type: typeof result.then, added: event.
 """
 
 
+#: The handler tests run node (deselected with a note where it is not installed).
+needs_node = pytest.mark.external(__import__("shutil").which("node") or "node (not on PATH)", reason="node")
+
+
 def run_handler(tmp_path, event, bundle_path=None):
     node = __import__("shutil").which("node")
-    if not node:
-        pytest.skip("node is not installed")
     folder = tmp_path / "installed-hook"
     folder.mkdir(exist_ok=True)
     (folder / "handler.js").write_bytes((ROOT / "hooks" / "memory-manager-bootstrap" / "handler.js").read_bytes())
@@ -216,6 +218,7 @@ def run_handler(tmp_path, event, bundle_path=None):
     return proc
 
 
+@needs_node
 def test_handler_adds_the_bootstrap_file_and_logs(tree, state, tmp_path):
     sqlite_store(state, {"agent:main:main": (entry(30000), [])})
     event = bootstrap_event(tree)
@@ -232,6 +235,7 @@ def test_handler_adds_the_bootstrap_file_and_logs(tree, state, tmp_path):
     assert proc.stderr == ""
 
 
+@needs_node
 def test_handler_fails_open_when_the_bundle_is_gone(tree, tmp_path):
     event = bootstrap_event(tree)
     event["context"]["bootstrapFiles"] = []
@@ -240,6 +244,7 @@ def test_handler_fails_open_when_the_bundle_is_gone(tree, tmp_path):
     assert "[complex-memory-manager]" in proc.stderr and "gone/scripts/hook.py" in proc.stderr
 
 
+@needs_node
 def test_handler_bounds_a_slow_script(tree, tmp_path):
     slow = tmp_path / "slow-bundle"
     (slow / "scripts").mkdir(parents=True)

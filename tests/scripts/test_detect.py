@@ -16,10 +16,9 @@ def entry(total, window=32768, fresh=True):
     return {"contextTokens": window, "totalTokens": total, "totalTokensFresh": fresh, "totalTokensVersion": 1}
 
 
+@pytest.mark.external(SHARED / "openclaw" / "state-2026.9.6", reason="a state folder OpenClaw 2026.9.6 wrote")
 def test_shipped_store(run_script):
     state = SHARED / "openclaw" / "state-2026.9.6"
-    if not state.is_dir():
-        pytest.skip("shared state absent")
     r = run_script("detect", "--state-dir", state, "--session", "agent:main:main")
     assert r.code == 0, r.err
     assert r.out == "agent:main:main: 29% (9,548 / 32,768 tokens, from entry); compaction at 24,576, 15,028 tokens away\n"

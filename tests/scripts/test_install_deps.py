@@ -31,7 +31,7 @@ def _bundle_copy(tmp_path: Path) -> Path:
 
 
 def _debian(args, tmp_path, **kw):
-    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "CMM_REEXEC")}
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "MEMORY_MANAGER_NO_VENV")}
     env["PATH"] = "/usr/bin:/bin"  # no openclaw, Debian's python3
     return subprocess.run([str(DEBIAN_PY), *map(str, args)], capture_output=True, text=True, env=env,
                           timeout=900, **kw)

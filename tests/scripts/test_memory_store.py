@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT, SHARED, tree_hash
+from conftest import FIXTURES, ROOT, SHARED, tree_hash
 from memory_manager import entries
 
 NOW = {"MEMORY_MANAGER_NOW": "2026-03-03T09:00:00+00:00"}
@@ -153,12 +153,16 @@ def test_twenty_processes_write_at_once_and_lose_nothing(ws):
     assert not list((ws / "memory/daily").glob(".*.tmp"))
 
 
-@pytest.mark.skipif(not (SHARED / "workspaces" / "openclaw-2026.9.6").is_dir(), reason="shared workspace absent")
-def test_verbs_on_a_copy_of_a_shared_workspace(tmp_path, run_script):
+@pytest.mark.parametrize("src", [
+    FIXTURES / "workspaces" / "openclaw-2026.9.6",
+    pytest.param(SHARED / "workspaces" / "openclaw-2026.9.6",
+                 marks=pytest.mark.external(SHARED / "workspaces" / "openclaw-2026.9.6",
+                                            reason="a workspace OpenClaw 2026.9.6 wrote"))], ids=["fixture", "real"])
+def test_verbs_on_a_copy_of_a_shared_workspace(tmp_path, run_script, src):
     import shutil
 
     ws = tmp_path / "copy"
-    shutil.copytree(SHARED / "workspaces" / "openclaw-2026.9.6", ws)
+    shutil.copytree(src, ws)
     for path in [ws, *ws.rglob("*")]:
         path.chmod(0o755 if path.is_dir() else 0o644)
     before = {k: v for k, v in tree_hash(ws).items() if not k.startswith(("memory", ".memory-backup"))}

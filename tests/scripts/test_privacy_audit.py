@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, SHARED, tree_hash
+from conftest import FIXTURES, ROOT, SHARED, tree_hash
 
 sys.path.insert(0, str(ROOT / "bench"))
 import privacy_fakes as fakes  # noqa: E402
@@ -130,9 +130,13 @@ def test_empty_workspace_is_clean(ws, run_script):
     assert "0 file(s) scanned, 0/0 Tier 2 entries decrypted: clean" in result.out
 
 
-@pytest.mark.skipif(not (SHARED / "workspaces").is_dir(), reason="../shared/workspaces not available")
-def test_real_workspaces_are_read_without_change(tmp_path, run_script):
-    for src in sorted((SHARED / "workspaces").iterdir()):
+@pytest.mark.parametrize("root", [
+    FIXTURES / "workspaces",
+    pytest.param(SHARED / "workspaces",
+                 marks=pytest.mark.external(SHARED / "workspaces", reason="workspaces a real OpenClaw wrote"))],
+    ids=["fixtures", "real"])
+def test_real_workspaces_are_read_without_change(tmp_path, run_script, root):
+    for src in sorted(root.iterdir()):
         if not src.is_dir():
             continue
         dest = tmp_path / src.name

@@ -549,7 +549,8 @@ def from_event(event: Mapping[str, Any]) -> tuple[Usage | None, str | None]:
 
     ``command:new``/``command:reset`` carry ``previousSessionEntry`` (the
     session being replaced), ``session:compact:before`` carries
-    ``tokenCountOriginal``/``tokenCount`` (no window). Returns (usage or None,
+    ``tokenCount`` (OpenClaw 2026.9.6: the observed count before compaction,
+    else its estimate) and ``tokenCountOriginal`` (an estimate), no window. Returns (usage or None,
     session key of the event).
     """
     ctx = event.get("context") if isinstance(event.get("context"), Mapping) else {}
@@ -564,9 +565,12 @@ def from_event(event: Mapping[str, Any]) -> tuple[Usage | None, str | None]:
         if usage.used is not None:
             usage.source = "event"
         return usage, key
-    tokens = _int(ctx.get("tokenCountOriginal"))
+    # tokenCount is OpenClaw's observed count of the session before compaction (the
+    # model's reported usage, 17,503 in issue 14's run); tokenCountOriginal is only its
+    # estimate over the original messages (14 there), so it is the fallback.
+    tokens = _int(ctx.get("tokenCount"))
     if tokens is None:
-        tokens = _int(ctx.get("tokenCount"))
+        tokens = _int(ctx.get("tokenCountOriginal"))
     if tokens is not None:
         usage = Usage(agent=agent, session_key=key, store="event", used=tokens, source="event",
                       session_id=ctx.get("sessionId") if isinstance(ctx.get("sessionId"), str) else None)

@@ -216,5 +216,8 @@ def test_from_event_previous_session_entry():
 
 def test_from_event_compact_counts_have_no_window():
     usage, key = context.from_event({"type": "session", "action": "compact:before", "sessionKey": "k",
-                                     "context": {"tokenCount": 100, "tokenCountOriginal": 30000}})
-    assert (usage.used, usage.window, usage.percent) == (30000, None, None)
+                                     "context": {"tokenCount": 17503, "tokenCountOriginal": 14}})
+    assert (usage.used, usage.window, usage.percent) == (17503, None, None)
+    usage, _ = context.from_event({"type": "session", "action": "compact:before", "sessionKey": "k",
+                                   "context": {"tokenCountOriginal": 900}})
+    assert usage.used == 900  # the estimate only when the observed count is missing

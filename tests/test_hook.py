@@ -129,11 +129,13 @@ def test_post_events_record_usage_and_start_maintenance(tree, state, event_type,
     if event_type == "command":
         ctx["previousSessionEntry"] = entry(24000)
     if event_type == "session":
-        ctx.update(tokenCountOriginal=12000, tokenCount=12000, sessionId="sid-0")
+        # As OpenClaw 2026.9.6 sends it in issue 14's run: tokenCount is the observed
+        # count, tokenCountOriginal a tiny estimate; the record must hold the former.
+        ctx.update(tokenCountOriginal=14, tokenCount=17503, sessionId="sid-0")
     event = {"type": event_type, "action": action, "sessionKey": "agent:main:main", "context": ctx}
     doc, err = run_hook(event, {"MEMORY_MANAGER_NOW": "2026-05-19T08:00:00+00:00"})
     assert err == ""
-    used = {"command": 24000, "session": 12000, "message": 2000}[event_type]
+    used = {"command": 24000, "session": 17503, "message": 2000}[event_type]
     [line] = doc["log"]
     assert line.startswith(f"{event_type}:{action}: agent:main:main: ")
     assert "maintenance started (pid " in line

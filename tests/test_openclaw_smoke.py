@@ -1,8 +1,11 @@
 """End-to-end: the hooks installed by ``init.py`` fire in a real OpenClaw 2026.9.6.
 
 Runs only with OPENCLAW_SMOKE=1 (it installs Node 24 and OpenClaw from the npm
-registry into a cache folder through ``../shared/openclaw/smoke.sh``; set
-OPENCLAW_SMOKE_CACHE to reuse one). Network: the npm registry and loopback
+registry into a cache folder through ``dev/install-openclaw.sh``; set
+OPENCLAW_SMOKE_CACHE to reuse one)::
+
+    OPENCLAW_SMOKE=1 .venv/bin/python -m pytest -q tests/test_openclaw_smoke.py -s
+ Network: the npm registry and loopback
 only. A mock OpenAI-compatible model serves the turn on 127.0.0.1.
 
 Checks: after ``scripts/init.py --yes`` installs and enables the hooks, a real
@@ -28,13 +31,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, SHARED
+from conftest import ROOT
 from memory_manager import hookinstall
 from mockmodel import MockModel
 
 pytestmark = pytest.mark.skipif(os.environ.get("OPENCLAW_SMOKE") != "1", reason="set OPENCLAW_SMOKE=1 to run")
 
-SMOKE_SH = SHARED / "openclaw" / "smoke.sh"
+SMOKE_SH = ROOT / "dev" / "install-openclaw.sh"
 SKILL = "complex-memory-manager"
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -51,8 +54,6 @@ def say(text: str) -> None:
 
 @pytest.fixture(scope="module")
 def sandbox(tmp_path_factory):
-    if not SMOKE_SH.is_file():
-        pytest.skip("../shared/openclaw/smoke.sh is absent")
     cache = Path(os.environ.get("OPENCLAW_SMOKE_CACHE") or tmp_path_factory.mktemp("oc-cache"))
     # The skill as ClawHub would deliver it, without hooks/: smoke.sh must not
     # install them itself (init does, below).
@@ -78,6 +79,16 @@ def sandbox(tmp_path_factory):
             "skill": cache / "workspace" / "skills" / SKILL}
 
 
+def _oc_hooks(sb):
+    """The ``hooks`` key of the sandbox's openclaw.json (None when absent)."""
+    return json.loads((sb["home"] / ".openclaw" / "openclaw.json").read_text()).get("hooks")
+
+
+def _init(sb, *args):
+    return subprocess.run([sys.executable, str(sb["skill"] / "scripts" / "init.py"), "--workspace", str(sb["ws"]),
+                           *args], env=sb["env"], cwd=sb["cache"], capture_output=True, text=True, timeout=600)
+
+
 def oc(sb, *args, timeout=180, check=True):
     proc = subprocess.run(["openclaw", *args], env=sb["env"], cwd=sb["cache"], capture_output=True, text=True,
                           timeout=timeout)
@@ -97,10 +108,17 @@ def test_hooks_fire_in_a_real_gateway(sandbox, monkeypatch):
     monkeypatch.setenv("PATH", sb["env"]["PATH"])
     monkeypatch.chdir(sb["cache"])
     # init itself, run from the installed skill folder, as a user would.
+    # Under an English locale, without --lang (issue 14: English install).
+    sb["env"].update(LANG="en_US.UTF-8")
+    for var in ("LC_ALL", "LC_MESSAGES"):
+        sb["env"].pop(var, None)
+    hooks_before = _oc_hooks(sb)
     proc = subprocess.run([sys.executable, str(sb["skill"] / "scripts" / "init.py"), "--workspace", str(ws),
-                           "--yes", "--lang", "en", "--json"], env=sb["env"], cwd=sb["cache"],
+                           "--yes", "--json"], env=sb["env"], cwd=sb["cache"],
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
+    assert json.loads(proc.stdout)["plan"]["language"] == {"lang": "en", "source": "locale (LANG)"}
+    assert (ws / "MEMORY.md").read_text().startswith("# MEMORY.md - Lessons and Experience\n")
     report = json.loads(proc.stdout)["plan"]["hooks"]
     say("init hooks report: " + json.dumps(report, ensure_ascii=False))
     assert report["ran"] and report["errors"] == []
@@ -199,3 +217,33 @@ def test_hooks_fire_in_a_real_gateway(sandbox, monkeypatch):
     assert f"✓ workspace: {ws} (chosen by openclaw config agents.entries.main.workspace)" in doctor.stdout
     for name in report["hooks"]:
         assert f"✓ hook {name}: eligible and enabled" in doctor.stdout
+
+    # 6. A broken hook: doctor runs each handler with a dry event and says so (exit 1);
+    #    init, run from the skill copy without hooks/, repairs it.
+    name = report["hooks"][0]
+    path = ws / "hooks" / name / "bundle-path.json"
+    doc = json.loads(path.read_text())
+    path.write_text(json.dumps(dict(doc, bundle="/nonexistent/skill")))
+    shutil.rmtree(sb["skill"] / "hooks")
+    broken = subprocess.run([sys.executable, str(sb["skill"] / "scripts" / "doctor.py")], env=sb["env"],
+                            cwd=sb["cache"], capture_output=True, text=True, timeout=300)
+    say(f"doctor on a broken hook (exit {broken.returncode}):\n" + broken.stdout)
+    assert broken.returncode == 1 and f"✗ hook run {name}: " in broken.stdout
+    assert _init(sb, "--yes").returncode == 0
+    assert json.loads(path.read_text())["bundle"] == str(sb["skill"].resolve())
+    fixed = subprocess.run([sys.executable, str(sb["skill"] / "scripts" / "doctor.py")], env=sb["env"],
+                           cwd=sb["cache"], capture_output=True, text=True, timeout=300)
+    assert f"✓ hook run {name}: the handler ran hook.py (node)" in fixed.stdout, fixed.stdout
+
+    # 7. OpenClaw's hook settings: identical after install -> uninstall -> install -> uninstall.
+    for round_ in range(2):
+        undo = _init(sb, "--uninstall-hooks")
+        assert undo.returncode == 0, undo.stderr
+        assert _oc_hooks(sb) == hooks_before, round_
+        shutil.copytree(ROOT / "hooks", sb["skill"] / "hooks", dirs_exist_ok=True)
+        again = _init(sb, "--yes", "--json")
+        assert again.returncode == 0, again.stderr
+        assert {n for n, e in _oc_hooks(sb)["internal"]["entries"].items() if e.get("enabled")} == \
+            set(report["hooks"])
+    assert _init(sb, "--uninstall-hooks").returncode == 0
+    assert _oc_hooks(sb) == hooks_before

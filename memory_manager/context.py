@@ -403,8 +403,35 @@ def read_transcript(db: Path, session_id: str, limit: int = 100000) -> list[dict
     return events
 
 
+#: Session-key segments of runs that are not the conversation: OpenClaw's heartbeat
+#: turns and cron jobs (``agent:<id>:cron:<job>``) use their own sessions, often
+#: small and most recently touched (issue 14: 4 % for a heartbeat while the main chat was at 85 %).
+BACKGROUND_SEGMENTS = ("cron", "heartbeat")
+
+
+def _background(key: str) -> bool:
+    return any(part.lower() in BACKGROUND_SEGMENTS or part.lower().startswith("heartbeat")
+               for part in key.split(":")[2:])
+
+
+def pick_session(updated: Mapping[str, int | None], agent: str) -> str | None:
+    """Choose the session to report when none is named.
+
+    ``updated`` maps session keys to their last-update time. Order: the
+    agent's main session (``agent:<id>:main``), else the most recently
+    updated one that is not a heartbeat or cron run, else the most recent.
+    """
+    if not updated:
+        return None
+    main = f"agent:{agent}:main"
+    if main in updated:
+        return main
+    recent = sorted(updated, key=lambda k: updated[k] or 0, reverse=True)
+    return next((k for k in recent if not _background(k)), recent[0])
+
+
 def sqlite_usage(db: Path, agent: str, session_key: str | None) -> Usage:
-    """Measure a session in a 2026.9.6 SQLite store (``session_key`` None: most recent)."""
+    """Measure a session in a 2026.9.6 SQLite store (``session_key`` None: :func:`pick_session`)."""
     usage = Usage(agent=agent, store="sqlite")
     try:
         conn = open_readonly(db)
@@ -416,8 +443,12 @@ def sqlite_usage(db: Path, agent: str, session_key: str | None) -> Usage:
             row = conn.execute("select session_key, current_session_id, entry_json from session_nodes "
                                "where session_key = ?", (session_key,)).fetchone()
         else:
-            row = conn.execute("select session_key, current_session_id, entry_json from session_nodes "
-                               "where archived_at is null order by updated_at desc limit 1").fetchone()
+            updated = dict(conn.execute("select session_key, updated_at from session_nodes "
+                                        "where archived_at is null").fetchall())
+            chosen = pick_session(updated, agent)
+            row = None if chosen is None else conn.execute(
+                "select session_key, current_session_id, entry_json from session_nodes where session_key = ?",
+                (chosen,)).fetchone()
         if row is None:
             usage.session_key = session_key
             usage.notes.append(f"no session {session_key}" if session_key else "no sessions")
@@ -493,7 +524,7 @@ def legacy_usage(store: Path, agent: str, session_key: str | None) -> Usage:
         if not entries:
             usage.notes.append("no sessions")
             return usage
-        usage.session_key = max(entries, key=lambda k: _int(entries[k].get("updatedAt")) or 0)
+        usage.session_key = pick_session({k: _int(v.get("updatedAt")) for k, v in entries.items()}, agent)
         entry = entries[usage.session_key]
     usage.session_id = entry.get("sessionId") if isinstance(entry.get("sessionId"), str) else None
     transcript = None
@@ -513,8 +544,8 @@ def measure(agent: str | None = None, session_key: str | None = None,
 
     Args:
         agent: OpenClaw agent id (default: from ``session_key``, else ``main``).
-        session_key: e.g. ``agent:main:main``; None picks the agent's most
-            recently updated session.
+        session_key: e.g. ``agent:main:main``; None picks the main session,
+            else the most recent that is not a heartbeat or cron run (:func:`pick_session`).
         state: OpenClaw state dir (default: :func:`workspace.state_dir`).
 
     Never raises for a missing or unreadable store: the result is then unknown

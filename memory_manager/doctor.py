@@ -237,6 +237,56 @@ def check_hook_runs(ws: Path, bundle_root: Path, which: Callable[[str], str | No
     return checks
 
 
+def _requires_skills(skill_md: Path) -> list[str]:
+    """``metadata.openclaw.requires.skills`` of a SKILL.md frontmatter ([] when absent or unreadable)."""
+    import yaml
+
+    try:
+        text = skill_md.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return []
+    if not text.startswith("---"):
+        return []
+    end = text.find("\n---", 3)
+    try:
+        meta = yaml.safe_load(text[3:end]) if end > 0 else None
+    except yaml.YAMLError:
+        return []
+    node: Any = meta
+    for key in ("metadata", "openclaw", "requires", "skills"):
+        node = node.get(key) if isinstance(node, dict) else None
+    return [str(item) for item in node] if isinstance(node, list) else []
+
+
+def skill_folders(ws: Path | None) -> list[Path]:
+    """Skill folders OpenClaw 2026.9.6 loads: ``<workspace>/skills/*`` and ``<state dir>/skills/*``."""
+    from .workspace import state_dir
+
+    roots = ([ws / "skills"] if ws is not None else []) + [state_dir() / "skills"]
+    return [p for root in roots if root.is_dir() for p in sorted(root.iterdir()) if (p / "SKILL.md").is_file()]
+
+
+def check_dependent_skills(ws: Path | None, bundle_root: Path) -> list[dict[str, Any]]:
+    """Skills that name this bundle under ``requires.skills`` (issue 14): OpenClaw ignores that field,
+    so say so, and whether each can reach the bundle's scripts from where it is installed."""
+    checks = []
+    for folder in skill_folders(ws):
+        if folder.name == SKILL_NAME or SKILL_NAME not in _requires_skills(folder / "SKILL.md"):
+            continue
+        sibling = folder.parent / SKILL_NAME / "scripts" / "memory.py"
+        if sibling.is_file():
+            checks.append(_check(f"skill {folder.name}", "ok",
+                                 f"names {SKILL_NAME} under requires.skills (OpenClaw does not enforce it); "
+                                 f"reaches the scripts at {sibling.parent}"))
+        else:
+            checks.append(_check(f"skill {folder.name}", "warn",
+                                 f"names {SKILL_NAME} under requires.skills, which OpenClaw ignores, and "
+                                 f"{sibling.parent} does not exist: its calls to the scripts fail",
+                                 f"install {SKILL_NAME} beside it ({folder.parent}/{SKILL_NAME}) or call "
+                                 f"{Path(bundle_root).resolve() / 'scripts'}/memory.py by its full path"))
+    return checks
+
+
 def check_memory_tree(ws: Path, bundle_root: Path) -> list[dict[str, Any]]:
     mem = tree.Tree(ws).memory
     absent = [d for d in TREE if not (mem / d).is_dir()]
@@ -332,6 +382,7 @@ def diagnose(workspace: Any, bundle_root: Path, use_openclaw: bool = True, runne
             checks.append(_check("context", "ok", context.describe(usage, cfg)))
         except Exception as exc:  # noqa: BLE001 - informational only
             checks.append(_check("context", "warn", f"could not measure ({exc})"))
+    checks += check_dependent_skills(ws, bundle_root)
     if use_openclaw:
         checks += check_openclaw(ws, bundle_root, runner or _run, which)
     return {"ok": all(c["status"] != "fail" for c in checks), "version": __version__,

@@ -466,7 +466,8 @@ def uninstall(ws: Path, backup, bundle_root: Path | None = None, openclaw: str |
     from . import BUNDLE_ROOT
 
     ws = Path(ws)
-    names = bundle_hooks(bundle_root or BUNDLE_ROOT)
+    # The bundle's names, and ours found installed (a skill copy without hooks/ still uninstalls them).
+    names = sorted(set(bundle_hooks(bundle_root or BUNDLE_ROOT)) | set(installed_hooks(ws)))
     report = HookReport(hooks=[n for n in names if (ws / "hooks" / n).exists()])
     if not report.hooks:
         # Nothing installed (a second --uninstall-hooks, say): no openclaw

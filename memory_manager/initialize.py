@@ -617,7 +617,8 @@ def hooks_installed(ws: Path) -> bool:
     """True when any of the bundle's hook folders is in ``<ws>/hooks/``."""
     from . import BUNDLE_ROOT, hookinstall
 
-    return any((Path(ws) / "hooks" / name).exists() for name in hookinstall.bundle_hooks(BUNDLE_ROOT))
+    return any((Path(ws) / "hooks" / name).exists() for name in hookinstall.bundle_hooks(BUNDLE_ROOT)) \
+        or bool(hookinstall.installed_hooks(ws))
 
 
 def uninstall_hooks(ws: Path) -> tuple[Any, str | None]:

@@ -366,6 +366,35 @@ def stats_record(ws: Path, cfg: dict[str, Any], *, skill: str, ok: bool, source:
             "gate": decision.payload()}
 
 
+def stats_show(ws: Path, skill: str | None = None) -> dict[str, Any]:
+    """Read the T1 statistics (``memory.py stats show``); changes nothing, passes no gate (T1 is public).
+
+    Returns ``{"files": [{"path", "skill_stats", "patterns_observed"}], "problems": [...]}``,
+    files sorted by name; a malformed file is named in ``problems`` and left out.
+
+    Raises:
+        InvalidNameError: ``skill`` is not a valid skill name.
+        NotFoundError: ``skill`` has no stats file.
+    """
+    if skill is not None:
+        paths = [tiers.t1_path(ws, validate_skill(skill))]
+        if not paths[0].is_file():
+            raise NotFoundError(f"no T1 statistics for {skill} ({rel(ws, paths[0])})")
+    else:
+        folder = tree.Tree(ws).tier1
+        paths = sorted(folder.glob("*_stats.json")) if folder.is_dir() else []
+    files, problems = [], []
+    for path in paths:
+        try:
+            doc = tiers.load_stats(path)
+        except (MalformedFileError, OSError, UnicodeDecodeError) as exc:
+            problems.append(f"{rel(ws, path)}: {exc}")
+            continue
+        files.append({"path": rel(ws, path), "skill_stats": doc["skill_stats"],
+                      "patterns_observed": doc["patterns_observed"]})
+    return {"action": "stats show", "files": files, "problems": problems}
+
+
 def stats_pattern(ws: Path, cfg: dict[str, Any], *, trigger: str, skills: list[str], owner: str | None = None,
                   source: str = "tool_output", approved: bool = False) -> dict[str, Any]:
     """Count one observation of ``trigger`` using ``skills``.

@@ -159,6 +159,34 @@ def stats_record_cmd(skill, ok, approved, workspace, json_, verbose):
     return 0
 
 
+@stats_group.command("show")
+@click.option("--skill", default=None, help="Only this skill's file (default: every stats file).")
+@common_options
+@handle_errors
+def stats_show_cmd(skill, workspace, json_, verbose):
+    """Show the T1 statistics: calls and success rate per skill, observed patterns."""
+    from memory_manager.store import stats_show
+
+    ws, cfg = _context(workspace, verbose)
+    result = stats_show(ws, skill=skill)
+    if json_:
+        emit_json(result)
+        return 0
+    if not result["files"]:
+        stdout.print("no T1 statistics yet (memory.py stats record --skill S --ok)", markup=False)
+    for item in result["files"]:
+        stdout.print(f"{item['path']}:", markup=False)
+        for name, rec in item["skill_stats"].items():
+            stdout.print(f"  {name}: {rec.get('calls', 0)} calls, success rate {rec.get('success_rate', 0):.2%}"
+                         f", last used {rec.get('last_used', '-')}", markup=False)
+        for pattern in item["patterns_observed"]:
+            stdout.print(f"  pattern '{pattern.get('trigger')}' -> {', '.join(pattern.get('skills_used', []))}: "
+                         f"seen {pattern.get('count', 0)} time(s)", markup=False)
+    for problem in result["problems"]:
+        stderr.print(f"warning: {problem}", markup=False)
+    return 0
+
+
 @stats_group.command("pattern")
 @click.option("--trigger", required=True, help="What triggered the skills (generic, no personal details).")
 @click.option("--skills", required=True, help="Comma-separated skills used.")

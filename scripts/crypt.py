@@ -94,6 +94,8 @@ def encrypt_cmd(skill, topic, entry_id, month, scheme, file_, workspace, json_, 
 
     if file_ is not None:
         return _file_op(file_, workspace, False, scheme, False, json_)
+    if skill is None:  # part of the key (xor-b64) or the associated data (aes-gcm)
+        raise click.UsageError("encrypting stdin needs --skill NAME (part of the key and the associated data)")
     validate_skill(skill)
     topic, entry_id = _binding(skill, topic, entry_id)
     _, cfg = _context(workspace, must_exist=False)
@@ -129,6 +131,8 @@ def decrypt_cmd(skill, topic, entry_id, month, scheme, text_encoding, file_, app
 
     if file_ is not None:
         return _file_op(file_, workspace, True, None, approved, json_)
+    if skill is None:
+        raise click.UsageError("decrypting stdin needs --skill NAME (part of the key and the associated data)")
     validate_skill(skill)
     topic, entry_id = _binding(skill, topic, entry_id)
     _, cfg = _context(workspace, must_exist=False)

@@ -14,10 +14,26 @@ import _report_cmds  # noqa: E402
 import _store_cmds  # noqa: E402
 
 
+def _defaults(group: click.Group, workspace: pathlib.Path) -> dict:
+    """A click default_map giving every verb (and sub-verb) ``workspace`` as its --workspace default."""
+    out = {}
+    for name, command in group.commands.items():
+        if isinstance(command, click.Group):
+            out[name] = _defaults(command, workspace)
+        elif any(param.name == "workspace" for param in command.params):
+            out[name] = {"workspace": workspace}
+    return out
+
+
 @click.group(help="Write, read, recall and maintain the agent's memory.")
 @click.version_option(__version__, "--version", prog_name="complex-memory-manager")
-def memory() -> None:
-    pass
+@click.option("--workspace", "-w", type=click.Path(file_okay=True, dir_okay=True, path_type=pathlib.Path),
+              default=None, help="Workspace folder for the verb that follows (memory.py -w DIR status); "
+                                 "a -w after the verb wins.")
+@click.pass_context
+def memory(ctx: click.Context, workspace) -> None:
+    if workspace is not None:
+        ctx.default_map = _defaults(memory, workspace)
 
 
 # The verbs, in plain sight: store (_store_cmds), recall (_recall_cmds) and report (_report_cmds).

@@ -30,8 +30,13 @@ def render(report: AuditReport) -> None:
     stdout.print(checks)
     if report.findings:
         table = Table(title="Findings")
+        # The file column is never cut (issue 14: "memory/2026-1…" names no file); the
+        # excerpt folds instead when the line is narrow.
+        longest = max(len(item.file) + (12 if item.decrypted else 0) for item in report.findings)
         for column in ("file", "line", "check", "category", "rule", "excerpt"):
-            table.add_column(column, justify="right" if column == "line" else "left")
+            table.add_column(column, justify="right" if column == "line" else "left",
+                             min_width=longest if column == "file" else None,
+                             no_wrap=column == "file", overflow="fold")
         for item in report.findings:
             file = item.file + (" (decrypted)" if item.decrypted else "")
             table.add_row(Text(file), "" if item.line is None else str(item.line), item.check, item.category,

@@ -98,3 +98,24 @@ def test_imports_standard_library_only(tmp_path):
     loaded = {line.split("|")[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
     for banned in ("click", "rich", "yaml", "frontmatter", "filelock", "zstandard", "cryptography"):
         assert banned not in loaded
+
+
+def test_without_session_the_main_chat_wins_over_a_newer_heartbeat_or_cron(run_script, tmp_path):
+    """Issue 14: the most recently touched session is often a heartbeat or cron run."""
+    state = tmp_path / "home" / ".openclaw"
+    sqlite_store(state, {"agent:main:main": (dict(entry(27853), updatedAt=10), []),
+                         "agent:main:heartbeat": (dict(entry(1310), updatedAt=30), []),
+                         "agent:main:cron:nightly-digest": (dict(entry(1200), updatedAt=40), [])})
+    r = run_script("detect", "--json")
+    assert r.code == 0, r.err
+    doc = json.loads(r.out)
+    assert (doc["session_key"], doc["percent"]) == ("agent:main:main", 85)
+
+
+def test_without_a_main_session_the_newest_conversation_wins(tmp_path):
+    from memory_manager.context import pick_session
+
+    assert pick_session({"agent:ops:cron:x": 9, "agent:ops:telegram:42": 5, "agent:ops:heartbeat": 8}, "ops") == \
+        "agent:ops:telegram:42"
+    assert pick_session({"agent:ops:cron:x": 9}, "ops") == "agent:ops:cron:x"  # nothing else: still an answer
+    assert pick_session({}, "ops") is None

@@ -82,3 +82,13 @@ def test_the_dry_event_touches_no_workspace(tmp_path):
     assert reply["log"] == [f"doctor:dry-run: hook.py {__import__('memory_manager').__version__} ran with "
                             f"{sys.executable}"]
     assert list(elsewhere.iterdir()) == []
+
+
+def test_uninstall_from_a_copy_without_hooks_removes_them(ws, tmp_path):
+    assert _script(ROOT, "init", "-w", ws, "--yes", "--lang", "en", env={**__import__("os").environ,
+                                                                          "PATH": "/usr/bin:/bin"}).returncode == 0
+    copy = _registry_copy(tmp_path)
+    result = _script(copy, "init", "-w", ws, "--uninstall-hooks", env={**__import__("os").environ,
+                                                                       "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 0, result.stderr
+    assert "removed 12 hook files" in result.stdout and not (ws / "hooks").exists()

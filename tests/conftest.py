@@ -19,33 +19,6 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
-_DESELECTED_NOTES: list[str] = []
-
-
-def pytest_collection_modifyitems(config, items):
-    """Deselect (never skip) tests whose files outside the repository are absent, and say so."""
-    keep, dropped = [], []
-    for item in items:
-        marker = item.get_closest_marker("external")
-        absent = [str(p) for p in (marker.args if marker else ()) if not Path(p).exists()]
-        if absent:
-            dropped.append(item)
-            _DESELECTED_NOTES.append(f"{item.nodeid}: needs {marker.kwargs.get('reason', 'files')} "
-                                     f"({', '.join(absent)} absent)")
-        else:
-            keep.append(item)
-    if dropped:
-        config.hook.pytest_deselected(items=dropped)
-        items[:] = keep
-
-
-def pytest_terminal_summary(terminalreporter):
-    if _DESELECTED_NOTES:
-        terminalreporter.write_sep("-", f"{len(_DESELECTED_NOTES)} deselected: files outside the repository absent")
-        for note in _DESELECTED_NOTES:
-            terminalreporter.write_line(note)
-
-
 @pytest.fixture(autouse=True)
 def isolated_env(tmp_path, monkeypatch):
     home = tmp_path / "home"
@@ -141,16 +114,30 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Deselect (never skip) the browser tests when Chromium is not installed, with a note."""
-    if chromium_binary():
-        return
-    chosen = [item for item in items if item.get_closest_marker("chromium")]
-    if not chosen:
-        return
-    items[:] = [item for item in items if not item.get_closest_marker("chromium")]
-    config.hook.pytest_deselected(items=chosen)
-    _DESELECTED_NOTES.append(f"{len(chosen)} browser test(s) deselected: Chromium not found. Enable them with "
-                             "`apt-get install chromium` (Debian's package) or CHROMIUM=/path/to/chromium.")
+    """Deselect (never skip), with a note: tests whose files outside the repository are absent
+    (``external`` marker: a real OpenClaw's files, Debian's Python, node), and the browser tests
+    when Chromium is not installed."""
+    keep, dropped = [], []
+    have_chromium = chromium_binary() is not None
+    browser = 0
+    for item in items:
+        marker = item.get_closest_marker("external")
+        absent = [str(p) for p in (marker.args if marker else ()) if not Path(p).exists()]
+        if absent:
+            dropped.append(item)
+            _DESELECTED_NOTES.append(f"{item.nodeid} deselected: needs {marker.kwargs.get('reason', 'files')} "
+                                     f"({', '.join(absent)} absent)")
+        elif not have_chromium and item.get_closest_marker("chromium"):
+            dropped.append(item)
+            browser += 1
+        else:
+            keep.append(item)
+    if browser:
+        _DESELECTED_NOTES.append(f"{browser} browser test(s) deselected: Chromium not found. Enable them with "
+                                 "`apt-get install chromium` (Debian's package) or CHROMIUM=/path/to/chromium.")
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = keep
 
 
 def pytest_terminal_summary(terminalreporter):

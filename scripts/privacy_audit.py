@@ -30,18 +30,25 @@ def render(report: AuditReport) -> None:
     stdout.print(checks)
     if report.findings:
         table = Table(title="Findings")
-        # The file column is never cut (issue 14: "memory/2026-1…" names no file); the
-        # excerpt folds instead when the line is narrow.
-        longest = max(len(item.file) + (12 if item.decrypted else 0) for item in report.findings)
         for column in ("file", "line", "check", "category", "rule", "excerpt"):
-            table.add_column(column, justify="right" if column == "line" else "left",
-                             min_width=longest if column == "file" else None,
-                             no_wrap=column == "file", overflow="fold")
+            table.add_column(column, justify="right" if column == "line" else "left", no_wrap=True)
         for item in report.findings:
             file = item.file + (" (decrypted)" if item.decrypted else "")
             table.add_row(Text(file), "" if item.line is None else str(item.line), item.check, item.category,
                           item.rule, Text(item.excerpt))
-        stdout.print(table)
+        # Never cut a cell (issue 14: "memory/2026-1…" names no file): when the table
+        # does not fit the line, one plain line per finding instead.
+        rows = [(item.file + (" (decrypted)" if item.decrypted else ""), "" if item.line is None else str(item.line),
+                 item.check, item.category, item.rule, item.excerpt) for item in report.findings]
+        widths = [max([len(h)] + [Text(row[i]).cell_len for row in rows])
+                  for i, h in enumerate(("file", "line", "check", "category", "rule", "excerpt"))]
+        if sum(widths) + 3 * len(widths) + 1 <= stdout.width:
+            stdout.print(table)
+        else:
+            stdout.print("Findings", markup=False)
+            for file, line, check, category, rule, excerpt in rows:
+                stdout.print(f"  {file}{':' + line if line else ''}  {check}  {category}  {rule}  {excerpt}",
+                             markup=False)
     if report.notices:
         stdout.print(Text(f"{len(report.notices)} sensitive-topic notice(s) (the gate asks before storing these):"))
         for item in report.notices:

@@ -29,10 +29,10 @@ say "2. a daily note in the 因/改/待 form"
 "$py" scripts/memory.py write --topic "记忆系统升级" --cause "旧索引太慢，找不到上周的决定" \
   --change "改用分层存储和每日索引" --todo "下周复查召回效果" --json | field '"note " + d["id"] + " in " + d["path"]'
 
-say "3. a lesson (knowledge entry)"
-"$py" scripts/memory.py learn deploy-checklist --tags deploy,release \
-  --text "Run the full test suite before every deploy; roll back to the last release tag when a check fails." \
-  --json | field '"lesson " + d["id"] + " in " + d["path"]'
+say "3. a lesson (one line in MEMORY.md)"
+"$py" scripts/memory.py lesson --json \
+  "Run the full test suite before every deploy; roll back to the last release tag when a check fails." |
+  field '"lesson in " + d["path"] + " (" + d["section"] + "): " + d["line"]'
 
 show_hits='"\n".join("  score {score:.2f}  {id}  {heading}".format(**h) for h in d["hits"]) or "  (no hits)"'
 say "4. recall in Chinese: 记忆系统 索引"

@@ -191,7 +191,7 @@ def run_hook_dry(ws: Path, name: str, which: Callable[[str], str | None] = shuti
     try:
         if node:
             proc = subprocess.run([node, "--input-type=module", "-e", _NODE_HARNESS,
-                                   (folder / "handler.js").resolve().as_uri(), json.dumps(event)],
+                                   (folder / "handler.js").resolve().as_uri(), json.dumps(event, allow_nan=False)],
                                   capture_output=True, text=True, timeout=HOOK_RUN_TIMEOUT_S, stdin=subprocess.DEVNULL)
             lines = json.loads(proc.stdout or "[]")
         else:
@@ -215,7 +215,7 @@ def _python_dry(folder: Path, event: dict[str, Any], protocol: dict[str, Any]) -
             else "python3"
     except (OSError, ValueError, KeyError, TypeError):
         bundle, python = folder.parent.parent, "python3"
-    proc = subprocess.run([python, str(bundle / "scripts" / "hook.py")], input=json.dumps(event),
+    proc = subprocess.run([python, str(bundle / "scripts" / "hook.py")], input=json.dumps(event, allow_nan=False),
                           capture_output=True, text=True, timeout=HOOK_RUN_TIMEOUT_S)
     lines = [["error", line] for line in proc.stderr.splitlines() if line.strip()]
     last = (proc.stdout.strip().splitlines() or [""])[-1]

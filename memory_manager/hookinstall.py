@@ -310,7 +310,7 @@ def _set_internal(report: HookReport, openclaw: str, runner: Runner, internal: d
     elif internal is None:
         cmd = [openclaw, "config", "unset", "hooks.internal"]
     else:
-        cmd = [openclaw, "config", "set", "hooks.internal", json.dumps(internal, ensure_ascii=False), "--strict-json"]
+        cmd = [openclaw, "config", "set", "hooks.internal", json.dumps(internal, ensure_ascii=False, allow_nan=False), "--strict-json"]
     shown = " ".join(cmd[1:4]) + (f" '{cmd[4]}' --strict-json" if len(cmd) > 4 else "")
     report.commands.append(f"openclaw {shown}")
     report.ran = True
@@ -329,7 +329,7 @@ def _set_internal(report: HookReport, openclaw: str, runner: Runner, internal: d
 def _internal_of(config: dict[str, Any] | None) -> dict[str, Any] | None:
     hooks = (config or {}).get("hooks")
     internal = hooks.get("internal") if isinstance(hooks, dict) else None
-    return json.loads(json.dumps(internal)) if isinstance(internal, dict) else None
+    return json.loads(json.dumps(internal, allow_nan=False)) if isinstance(internal, dict) else None
 
 
 def record_path(ws: Path) -> Path:
@@ -362,7 +362,7 @@ def _record(ws: Path, config: dict[str, Any] | None) -> None:
                internal=_internal_of(config))
     path = record_path(ws)
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8"), mode=0o600)
+    atomic_write(path, (json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8"), mode=0o600)
 
 
 def _enable(report: HookReport, openclaw: str | None, runner: Runner,
@@ -390,7 +390,7 @@ def _enable(report: HookReport, openclaw: str | None, runner: Runner,
     if ws is not None:
         _record(ws, config)
     internal = _internal_of(config)
-    new = json.loads(json.dumps(internal or {}))
+    new = json.loads(json.dumps(internal or {}, allow_nan=False))
     entries = dict(new.get("entries") or {}) if isinstance(new.get("entries"), dict) else {}
     named = {k for k, v in entries.items() if not (isinstance(v, dict) and v.get("enabled") is False)}
     loading_before = loading_hooks(listed, config)
@@ -433,7 +433,7 @@ def _restore(report: HookReport, ws: Path, openclaw: str | None, runner: Runner,
         drop = target is None and not record.get("hooks_present") and \
             set((config or {}).get("hooks") or {}) <= {"internal"}
     else:
-        target = json.loads(json.dumps(current)) if current is not None else None
+        target = json.loads(json.dumps(current, allow_nan=False)) if current is not None else None
         if target is not None and isinstance(target.get("entries"), dict):
             for name in report.hooks:
                 target["entries"].pop(name, None)

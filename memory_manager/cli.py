@@ -113,6 +113,25 @@ def unexpected(exc: BaseException, as_json: bool) -> None:
     fail(err, as_json)
 
 
+def _exit_for(exc: BaseException, as_json: bool) -> None:
+    """Exit for an error that reached a command's edge: the one mapping both guards use.
+
+    A typed error exits with its own code; an ``OSError`` (a full disk, a
+    file-size limit, a symlink loop, EIO: whatever was being written was written
+    atomically) exits 1 in one line; Ctrl-C exits 130; anything else is a bug,
+    reported by :func:`unexpected` (exit 1, never a traceback).
+    """
+    if isinstance(exc, MemoryManagerError):
+        fail(exc, as_json)
+    elif isinstance(exc, OSError):
+        fail(_os_error(exc), as_json)
+    elif isinstance(exc, KeyboardInterrupt):
+        stderr.print("interrupted")
+        sys.exit(130)
+    else:
+        unexpected(exc, as_json)
+
+
 def handle_errors(func: Callable[..., Any]) -> Callable[..., Any]:
     """Turn typed errors into exit codes; the wrapped command returns its exit code."""
 
@@ -123,20 +142,10 @@ def handle_errors(func: Callable[..., Any]) -> Callable[..., Any]:
         _AS_JSON = _AS_JSON or as_json
         try:
             code = func(*args, **kwargs)
-        except MemoryManagerError as exc:
-            fail(exc, as_json)
-        except OSError as exc:
-            # The file system said no somewhere we did not expect (a full disk, a
-            # file-size limit, a symlink loop, EIO): one line and exit 1, never a
-            # traceback. Whatever was being written was written atomically.
-            fail(_os_error(exc), as_json)
-        except KeyboardInterrupt:
-            stderr.print("interrupted")
-            sys.exit(130)
         except (click.ClickException, click.exceptions.Abort, click.exceptions.Exit):
             raise  # run() maps these
-        except Exception as exc:  # noqa: BLE001 - the top-level guard: never a traceback
-            unexpected(exc, as_json)
+        except (Exception, KeyboardInterrupt) as exc:  # noqa: BLE001 - the guard: never a traceback
+            _exit_for(exc, as_json)
         sys.exit(code or 0)
 
     return wrapper
@@ -231,12 +240,5 @@ def run(command: click.Command) -> None:
         else:
             stderr.print(f"error: {exc.format_message()}", markup=False)
         sys.exit(exc.exit_code)
-    except MemoryManagerError as exc:  # raised outside a handle_errors command (a group callback)
-        fail(exc, _AS_JSON)
-    except OSError as exc:
-        fail(_os_error(exc), _AS_JSON)
-    except KeyboardInterrupt:
-        stderr.print("interrupted")
-        sys.exit(130)
-    except Exception as exc:  # noqa: BLE001 - the top-level guard: never a traceback
-        unexpected(exc, _AS_JSON)
+    except (Exception, KeyboardInterrupt) as exc:  # noqa: BLE001 - outside a handle_errors command
+        _exit_for(exc, _AS_JSON)

@@ -581,7 +581,11 @@ def from_event(event: Mapping[str, Any]) -> tuple[Usage | None, str | None]:
     ``command:new``/``command:reset`` carry ``previousSessionEntry`` (the
     session being replaced), ``session:compact:before`` carries
     ``tokenCount`` (OpenClaw 2026.9.6: the observed count before compaction,
-    else its estimate) and ``tokenCountOriginal`` (an estimate), no window. Returns (usage or None,
+    else its estimate) and ``tokenCountOriginal`` (an estimate), no window;
+    ``agent:end`` (sent by our plugin, from OpenClaw's ``llm_output``) carries
+    ``lastCallUsage`` (the model's ``input``/``cacheRead``/``cacheWrite``/``output``
+    tokens of the turn's last call), ``usage`` (the same summed over the turn's
+    calls) and ``contextTokenBudget`` (the window, tokens). Returns (usage or None,
     session key of the event).
     """
     ctx = event.get("context") if isinstance(event.get("context"), Mapping) else {}
@@ -595,6 +599,19 @@ def from_event(event: Mapping[str, Any]) -> tuple[Usage | None, str | None]:
         measure_entry(entry, None, usage)
         if usage.used is not None:
             usage.source = "event"
+        return usage, key
+    # agent:end (our plugin, from OpenClaw's llm_output): the usage the model itself
+    # reported for the turn's last call, and the context budget OpenClaw resolved for it.
+    # lastCallUsage is the turn's last call (the context as it is now); usage sums all the
+    # turn's calls (a turn with tools makes several), so it is only the fallback.
+    reported = None
+    for field in ("lastCallUsage", "usage"):
+        if reported is None and isinstance(ctx.get(field), Mapping):
+            reported = prompt_tokens(ctx[field])
+    if reported is not None:
+        usage = Usage(agent=agent, session_key=key, store="event", used=reported, source="event",
+                      window=_int(ctx.get("contextTokenBudget")),
+                      session_id=ctx.get("sessionId") if isinstance(ctx.get("sessionId"), str) else None)
         return usage, key
     # tokenCount is OpenClaw's observed count of the session before compaction (the
     # model's reported usage, 17,503 in issue 14's run); tokenCountOriginal is only its

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from . import SKILL_NAME, __version__, deps, hookinstall, tree
+from . import SKILL_NAME, __version__, deps, hookinstall, plugininstall, tree
 from .entries import INDEX_FILES, INDEX_TITLES, TREE
 from .errors import MemoryManagerError
 
@@ -113,6 +113,9 @@ def check_openclaw(ws: Path | None, bundle_root: Path, runner: Runner, which: Ca
                                      f"openclaw hooks enable {name}, then restart the Gateway"))
             else:
                 checks.append(_check(f"hook {name}", "ok", "eligible and enabled"))
+        if ws is not None and plugininstall.installed(ws):
+            checks.append(check_plugin_config(_json_tail(runner([exe, "plugins", "list", "--json"]).stdout),
+                                              bundle_root, ws))
     except (OSError, subprocess.SubprocessError) as exc:
         checks.append(_check("openclaw", "fail", f"running openclaw failed: {exc}"))
     return checks
@@ -235,6 +238,137 @@ def check_hook_runs(ws: Path, bundle_root: Path, which: Callable[[str], str | No
         checks.append(_check(f"hook run {name}", "ok" if ok else "fail", detail,
                              None if ok else init_fix(bundle_root, ws, "repairs the hook's bundle-path.json")))
     return checks
+
+
+def check_plugin_config(listed: Any, bundle_root: Path, ws: Path) -> dict[str, Any]:
+    """What ``openclaw plugins list --json`` says of our plugin, and its conversation access.
+
+    A plugin that is not enabled, or lacks ``hooks.allowConversationAccess``
+    (without it OpenClaw does not call ``agent_end``/``llm_output`` for a
+    non-bundled plugin), is a warning: the internal hooks still run the upkeep,
+    only later (at ``/new``, compaction or a restart).
+    """
+    from .workspace import read_openclaw_config
+
+    name, pid = "plugin", plugininstall.PLUGIN_ID
+    plugins = listed.get("plugins") if isinstance(listed, dict) else None
+    found = next((p for p in plugins or [] if isinstance(p, dict) and p.get("id") == pid), None)
+    if found is None:
+        return _check(name, "warn", f"OpenClaw does not see {pid} in {plugininstall.install_dir(ws)} "
+                      "(is this workspace OpenClaw's agent workspace?)", init_fix(bundle_root, ws, "reinstalls it"))
+    if not found.get("enabled"):
+        return _check(name, "warn", f"installed but not enabled (status {found.get('status')})",
+                      init_fix(bundle_root, ws, "enables it") + " (after --uninstall-hooks) or "
+                      f"openclaw plugins enable {pid}")
+    entry = (((read_openclaw_config() or {}).get("plugins") or {}).get("entries") or {}).get(pid)
+    if not (isinstance(entry, dict) and isinstance(entry.get("hooks"), dict)
+            and entry["hooks"].get("allowConversationAccess") is True):
+        return _check(name, "warn", "enabled, but without hooks.allowConversationAccess OpenClaw does not call "
+                      "its agent_end/llm_output handlers",
+                      f"openclaw config set plugins.entries.{pid}.hooks.allowConversationAccess true --strict-json")
+    return _check(name, "ok", f"enabled with conversation access ({found.get('origin', '?')} plugin, "
+                  f"status {found.get('status', '?')})")
+
+
+def check_installed_plugin(ws: Path, bundle_root: Path) -> list[dict[str, Any]]:
+    """The plugin copy in ``<ws>/.openclaw/extensions/``: current, and pointing at a bundle that exists."""
+    folder = plugininstall.install_dir(ws)
+    if not plugininstall.installed(ws):
+        if plugininstall.bundle_has_plugin(bundle_root) and hookinstall.installed_hooks(ws):
+            return [_check("plugin files", "warn", f"{folder} is absent: the upkeep waits for /new, compaction "
+                           "or a restart instead of running after every turn", init_fix(bundle_root, ws,
+                                                                                       "installs the plugin"))]
+        return []
+    try:
+        doc = json.loads((folder / hookinstall.BUNDLE_PATH_FILE).read_text(encoding="utf-8"))
+        target = Path(doc["bundle"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return [_check("plugin files", "fail", "bundle-path.json missing or unreadable",
+                       init_fix(bundle_root, ws, "reinstalls the plugin"))]
+    if not (target / "scripts" / "hook.py").is_file():
+        return [_check("plugin files", "fail", f"points at {target}, which has no scripts/hook.py",
+                       init_fix(bundle_root, ws, "reinstalls the plugin from this bundle"))]
+    stale = [f for f in plugininstall.PLUGIN_FILES if (bundle_root / "plugin" / f).is_file()
+             and (not (folder / f).is_file() or (folder / f).read_bytes() != (bundle_root / "plugin" / f).read_bytes())]
+    if stale:
+        return [_check("plugin files", "warn", "older copy: " + ", ".join(stale),
+                       init_fix(bundle_root, ws, "then restart the Gateway"))]
+    return [_check("plugin files", "ok", f"bundle {target}")]
+
+
+#: Loads the installed plugin as OpenClaw does (an ES module whose default export
+#: registers typed hooks through api.on), lists what it registers, then sends
+#: doctor's dry event through the same function its agent_end handler calls.
+_NODE_PLUGIN_HARNESS = """
+const lines = [];
+const logger = {};
+for (const k of ["info", "warn", "error", "debug"]) logger[k] = (m) => lines.push([k, String(m)]);
+try {
+  const mod = await import(process.argv[1]);
+  const hooks = [];
+  mod.default.register({ on: (name) => hooks.push(name), logger, pluginConfig: {} });
+  lines.push(["hooks", hooks.sort().join(",")]);
+  await mod.runHook(JSON.parse(process.argv[2]), logger);
+} catch (error) {
+  lines.push(["throw", String(error && error.message || error)]);
+}
+process.stdout.write(JSON.stringify(lines));
+"""
+#: The typed hooks the plugin must register (its agent_end handler waits for llm_output).
+PLUGIN_HOOKS = "agent_end,llm_output"
+
+
+def run_plugin_dry(ws: Path, which: Callable[[str], str | None] = shutil.which) -> tuple[bool, str]:
+    """Send doctor's dry event through the installed plugin; return ``(ok, detail)``.
+
+    With ``node`` on PATH the plugin module itself is imported and registered
+    against a stand-in ``api`` (it must register ``agent_end`` and
+    ``llm_output``), then its hook runner gets the dry event; without node the
+    runner's steps are followed in Python, as for the hooks. Ok when hook.py
+    answered (hookrun.DRY_EVENT) and nothing was logged as an error.
+    """
+    from .hookrun import DRY_EVENT, PROTOCOL
+
+    folder = plugininstall.install_dir(ws)
+    kind, _, action = DRY_EVENT.partition(":")
+    event = {"type": kind, "action": action, "sessionKey": "doctor", "context": {"workspaceDir": str(ws)}}
+    node = which("node")
+    try:
+        if node:
+            proc = subprocess.run([node, "--input-type=module", "-e", _NODE_PLUGIN_HARNESS,
+                                   (folder / "index.js").resolve().as_uri(), json.dumps(event, allow_nan=False)],
+                                  capture_output=True, text=True, timeout=HOOK_RUN_TIMEOUT_S, stdin=subprocess.DEVNULL)
+            lines = json.loads(proc.stdout or "[]")
+        else:
+            lines = _python_dry_plugin(folder, event, PROTOCOL)
+    except (OSError, subprocess.SubprocessError, ValueError) as exc:
+        return False, f"could not run the plugin ({exc})"
+    registered = [text for level, text in lines if level == "hooks"]
+    errors = [text for level, text in lines if level in ("error", "warn", "throw")]
+    if node and not errors and registered != [PLUGIN_HOOKS]:
+        errors.append(f"it registers {registered[0] if registered else 'nothing'}, not {PLUGIN_HOOKS}")
+    answered = any(DRY_EVENT in text for level, text in lines if level in ("log", "info"))
+    if errors or not answered:
+        first = errors[0] if errors else "hook.py gave no answer"
+        return False, first.replace("[complex-memory-manager] ", "")
+    return True, f"its agent_end runner ran hook.py{' (node)' if node else ''}"
+
+
+def _python_dry_plugin(folder: Path, event: dict[str, Any], protocol: dict[str, Any]) -> list[list[str]]:
+    """:func:`_python_dry` for the plugin folder (its fallback bundle is one folder up, not two)."""
+    if (folder / hookinstall.BUNDLE_PATH_FILE).is_file():
+        return _python_dry(folder, event, protocol)
+    return _python_dry(folder / "_", event, protocol)
+
+
+def check_plugin_run(ws: Path, bundle_root: Path, which: Callable[[str], str | None] = shutil.which
+                     ) -> list[dict[str, Any]]:
+    """Does the installed plugin really run hook.py (a dry event through it)? [] when not installed."""
+    if not plugininstall.installed(ws):
+        return []
+    ok, detail = run_plugin_dry(ws, which)
+    return [_check("plugin run", "ok" if ok else "fail", detail,
+                   None if ok else init_fix(bundle_root, ws, "repairs the plugin's bundle-path.json"))]
 
 
 def _requires_skills(skill_md: Path) -> list[str]:
@@ -375,6 +509,8 @@ def diagnose(workspace: Any, bundle_root: Path, use_openclaw: bool = True, runne
         checks += check_memory_tree(ws, bundle_root)
         checks += check_installed_hooks(ws, bundle_root)
         checks += check_hook_runs(ws, bundle_root, which)
+        checks += check_installed_plugin(ws, bundle_root)
+        checks += check_plugin_run(ws, bundle_root, which)
         try:
             from . import context
 

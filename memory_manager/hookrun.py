@@ -21,6 +21,10 @@ Events (OpenClaw 2026.9.6) and the ``hooks`` switch in ``config.json``:
   bootstrap file when a threshold is passed (record progress now, end the
   reply with the status line), with the daily and knowledge indexes and any
   finding of the last maintenance run.
+* ``agent:end`` (``hooks.post_response``): sent by the OpenClaw plugin
+  (``plugin/index.js``) after every agent turn, with the usage and context
+  budget of the turn's last model call (``llm_output``): record that usage,
+  then start ``scripts/maintain.py`` detached (at most once a minute).
 * ``message:sent`` (``hooks.post_response``), ``command:new``,
   ``command:reset``, ``session:compact:before`` (``hooks.session_end``):
   record usage, then start ``scripts/maintain.py`` detached.
@@ -64,13 +68,16 @@ NOTE_TOKEN_BUDGET = 400
 #: last several hundred runs, plenty to diagnose a failure.
 USAGE_MAX_BYTES = 1024 * 1024
 MAINTAIN_LOG_MAX_BYTES = 256 * 1024
-#: message:sent fires on every channel delivery (one per chunked payload);
-#: maintenance more often than this is wasted work.
+#: message:sent fires on every channel delivery (one per chunked payload), and
+#: agent:end on every turn (turns of a busy chat come seconds apart);
+#: maintenance more often than this is wasted work. The usage is recorded every time.
 MESSAGE_SENT_MIN_INTERVAL_S = 60
+THROTTLED = ("message:sent", "agent:end")
 
 SWITCH = {
     "agent:bootstrap": "bootstrap",
     "message:sent": "post_response",
+    "agent:end": "post_response",
     "command:new": "session_end",
     "command:reset": "session_end",
     "session:compact:before": "session_end",
@@ -307,7 +314,7 @@ def spawn_maintenance(ws: pathlib.Path, key: str, only: str | None = None) -> in
 
 
 def maintenance_due(ws: pathlib.Path, key: str) -> bool:
-    if key != "message:sent":
+    if key not in THROTTLED:
         return True
     try:
         age = time.time() - (ws / MAINTAIN_STAMP_RELPATH).stat().st_mtime

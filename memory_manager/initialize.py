@@ -107,6 +107,10 @@ class Plan:
     enable_hooks: bool = False
     #: The hooks report after :func:`apply_plan` (hookinstall.HookReport), or None.
     hook_report: Any = None
+    #: Enable the OpenClaw plugin after the files are written (plugininstall; its files are in ``changes``).
+    enable_plugin: bool = False
+    #: The plugin report after :func:`apply_plan` (a hookinstall.HookReport), or None.
+    plugin_report: Any = None
     #: The language of the templates (``zh``/``en``) and the rule that chose it (lang.resolve).
     language: str = ""
     language_source: str = ""
@@ -127,6 +131,7 @@ class Plan:
             "notes": self.notes,
             "warnings": self.warnings,
             "hooks": self.hook_report.to_dict() if self.hook_report is not None else None,
+            "plugin": self.plugin_report.to_dict() if self.plugin_report is not None else None,
             "language": {"lang": self.language, "source": self.language_source},
         }
 
@@ -407,6 +412,33 @@ def _plan_hooks(plan: Plan, ws: Path) -> None:
             plan.enable_hooks = True
 
 
+def _plan_plugin(plan: Plan, ws: Path) -> None:
+    """Add the OpenClaw plugin files (plugininstall) to the plan; enable it after the commit.
+
+    The plugin runs the upkeep after every turn (``agent_end``), which the
+    internal ``message:sent`` hook does only for channel deliveries (issue 14).
+    Its folder is ``<ws>/.openclaw/extensions/complex-memory-manager/``, an
+    OpenClaw plugin discovery root; the files go through the same transaction
+    as every other write.
+    """
+    from . import BUNDLE_ROOT, plugininstall
+
+    for rel, data in plugininstall.desired_files(ws, BUNDLE_ROOT).items():
+        path = ws / rel
+        folders = [path.parent.parent.parent, path.parent.parent, path.parent]
+        for folder in folders:
+            if folder.is_symlink() and not inside(ws, folder):
+                raise WorkspaceError(f"{folder.relative_to(ws)} is a symlink out of the workspace; refusing to use it")
+            if not folder.exists() and folder not in plan.new_dirs:
+                plan.new_dirs.append(folder)
+        if path.is_symlink():
+            raise WorkspaceError(f"{rel} is a symlink; refusing to replace it")
+        old = path.read_bytes() if path.is_file() else None
+        if old != data:
+            plan.changes.append(FileChange(path, rel, old, data, "OpenClaw plugin", mode=0o644))
+            plan.enable_plugin = True
+
+
 def _plan_language(plan: Plan, ws: Path, lang: str) -> None:
     """Save the language in the workspace override (``language``), so the store and later runs use it.
 
@@ -432,7 +464,7 @@ def _plan_language(plan: Plan, ws: Path, lang: str) -> None:
 
 def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool = True,
                version: tuple[int, ...] | None | str = "ask", hooks: bool = True,
-               lang_explicit: bool = False, key_planned: bool = False) -> Plan:
+               lang_explicit: bool = False, key_planned: bool = False, plugin: bool = True) -> Plan:
     """Plan ``init`` for workspace ``ws`` without writing anything.
 
     Args:
@@ -442,7 +474,9 @@ def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool = 
         heartbeat_move: move heartbeat sections out of AGENTS.md.
         version: OpenClaw's version tuple, None when unknown, or ``"ask"`` to
             run ``openclaw --version`` (only done when something would move).
-        hooks: install the bundle's OpenClaw hooks into ``<ws>/hooks/``.
+        hooks: install the bundle's OpenClaw hooks into ``<ws>/hooks/`` (and the plugin, see ``plugin``).
+        plugin: with ``hooks``, also install the OpenClaw plugin into
+            ``<ws>/.openclaw/extensions/complex-memory-manager/`` (plugininstall).
         lang_explicit: kept for callers of the old signature; the language
             is always saved in ``memory/memory-manager.json`` now (issue 14).
         key_planned: the caller creates the AES key before applying
@@ -541,6 +575,8 @@ def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool = 
     _plan_language(plan, ws, lang)
     if hooks:
         _plan_hooks(plan, ws)
+        if plugin:
+            _plan_plugin(plan, ws)
     return plan
 
 
@@ -557,16 +593,20 @@ def apply_plan(plan: Plan) -> str | None:
 
 
 def enable_hooks(plan: Plan) -> None:
-    """Enable the hooks whose files :func:`apply_files` wrote (sets ``plan.hook_report``).
+    """Enable the hooks and the plugin whose files :func:`apply_files` wrote.
 
-    Runs ``openclaw`` (about 15 s), so ``init`` shows it as a step of its own.
-    A failure there is reported in the hook report, never raised.
+    Sets ``plan.hook_report`` and ``plan.plugin_report``. Runs ``openclaw``
+    (about 15 s a call), so ``init`` shows it as a step of its own. A failure
+    there is reported in the report, never raised.
     """
-    if plan.enable_hooks and plan.hook_report is None:
-        from . import BUNDLE_ROOT, hookinstall
+    from . import BUNDLE_ROOT, hookinstall, plugininstall
 
+    if plan.enable_hooks and plan.hook_report is None:
         with workspace_lock(plan.workspace):
             plan.hook_report = hookinstall.enable(plan.workspace, BUNDLE_ROOT)
+    if plan.enable_plugin and plan.plugin_report is None:
+        with workspace_lock(plan.workspace):
+            plan.plugin_report = plugininstall.enable(plan.workspace)
 
 
 def apply_files(plan: Plan) -> str | None:
@@ -614,28 +654,31 @@ def apply_files(plan: Plan) -> str | None:
 
 
 def hooks_installed(ws: Path) -> bool:
-    """True when any of the bundle's hook folders is in ``<ws>/hooks/``."""
-    from . import BUNDLE_ROOT, hookinstall
+    """True when any of the bundle's hook folders is in ``<ws>/hooks/``, or its plugin is installed."""
+    from . import BUNDLE_ROOT, hookinstall, plugininstall
 
     return any((Path(ws) / "hooks" / name).exists() for name in hookinstall.bundle_hooks(BUNDLE_ROOT)) \
-        or bool(hookinstall.installed_hooks(ws))
+        or bool(hookinstall.installed_hooks(ws)) or plugininstall.installed(ws)
 
 
-def uninstall_hooks(ws: Path) -> tuple[Any, str | None]:
-    """Disable and remove the bundle's hooks (``init --uninstall-hooks``).
+def uninstall_hooks(ws: Path) -> tuple[Any, Any, str | None]:
+    """Disable and remove the bundle's hooks and its plugin (``init --uninstall-hooks``).
 
-    Returns ``(HookReport, backup id or None when nothing was installed)``.
-    Every removed file is backed up first.
+    Returns ``(hooks HookReport, plugin HookReport, backup id or None when
+    nothing was installed)``. Every removed file is backed up first;
+    OpenClaw's hook and plugin settings go back to what they were before the
+    first install.
     """
-    from . import hookinstall
+    from . import hookinstall, plugininstall
 
     with workspace_lock(ws):
         backup = backups.start(ws, "uninstall-hooks")
         report = hookinstall.uninstall(ws, backup)
+        plugin_report = plugininstall.uninstall(ws, backup)
         if not backup.entries:
             shutil.rmtree(backup.folder, ignore_errors=True)
-            return report, None
-        return report, backup.id
+            return report, plugin_report, None
+        return report, plugin_report, backup.id
 
 
 __all__ = ["Plan", "FileChange", "build_plan", "apply_plan", "apply_files", "enable_hooks", "split_heartbeat", "remove_duplicate_rules",

@@ -57,6 +57,7 @@ REPORT = "report.html"
 ACCESS = "access.json"
 #: OpenClaw's hooks.internal as it was before init first installed the hooks (hookinstall).
 OPENCLAW_HOOKS_RECORD = "openclaw-hooks-before.json"
+OPENCLAW_PLUGINS_RECORD = "openclaw-plugins-before.json"
 #: OpenClaw's session summaries (``memory/summaries/``) and the Optimization
 #: seed's ``library/`` pages at the workspace root: read by recall, never written.
 SUMMARIES = "summaries"
@@ -200,6 +201,11 @@ class Tree:
     def openclaw_hooks_record(self) -> Path:
         """``<ws>/memory/.state/openclaw-hooks-before.json``: OpenClaw's hook settings before install."""
         return self.state / OPENCLAW_HOOKS_RECORD
+
+    @property
+    def openclaw_plugins_record(self) -> Path:
+        """``<ws>/memory/.state/openclaw-plugins-before.json``: OpenClaw's plugin settings before install."""
+        return self.state / OPENCLAW_PLUGINS_RECORD
 
     @property
     def memory_md(self) -> Path:

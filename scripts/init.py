@@ -110,13 +110,16 @@ def _key_line(key: dict) -> None:
 @click.option("--restore", "restore_id", is_flag=False, flag_value="", default=None, metavar="[ID]",
               help="Put back the files of backup ID (default: the newest), backing up the current state first.")
 @click.option("--install-deps", is_flag=True, help="Install the Python requirements with pip first.")
-@click.option("--no-hooks", is_flag=True, help="Do not install the OpenClaw hooks into <workspace>/hooks/.")
-@click.option("--uninstall-hooks", is_flag=True, help="Disable and remove the hooks init installed (backed up first).")
+@click.option("--no-hooks", is_flag=True, help="Do not install the OpenClaw hooks into <workspace>/hooks/ (nor the plugin).")
+@click.option("--no-plugin", is_flag=True, help="Do not install the OpenClaw plugin that runs the upkeep after every "
+                                                 "turn (<workspace>/.openclaw/extensions/complex-memory-manager/).")
+@click.option("--uninstall-hooks", is_flag=True, help="Disable and remove the hooks and the plugin init installed (backed "
+                                                       "up first), giving OpenClaw's settings back as they were.")
 @click.option("--no-key", is_flag=True,
               help="Do not create the AES key: T2 stays on xor-b64 (obfuscation, not encryption).")
 @handle_errors
 def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_backups, restore_id,
-         install_deps, no_hooks, uninstall_hooks, no_key) -> int:
+         install_deps, no_hooks, no_plugin, uninstall_hooks, no_key) -> int:
     # The config loads only after the backup verbs: a broken config must not block a restore.
     opened = Workspace.open(workspace)
     ws = opened.root
@@ -172,16 +175,20 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_
         return 0
     if uninstall_hooks:
         if json_:
-            report, backup_id = initialize.uninstall_hooks(ws)
-            emit_json({"workspace": str(ws), "hooks": report.to_dict(), "backup": backup_id})
+            report, plugin_report, backup_id = initialize.uninstall_hooks(ws)
+            emit_json({"workspace": str(ws), "hooks": report.to_dict(), "plugin": plugin_report.to_dict(),
+                       "backup": backup_id})
             return 0
-        working = step("removing the hooks and giving OpenClaw's hook settings back") \
+        working = step("removing the hooks and the plugin, giving OpenClaw's settings back") \
             if initialize.hooks_installed(ws) else contextlib.nullcontext()
         with working:
-            report, backup_id = initialize.uninstall_hooks(ws)
+            report, plugin_report, backup_id = initialize.uninstall_hooks(ws)
         _hook_report(report)
+        _hook_report(plugin_report)
         if backup_id:
-            stdout.print(f"removed {len(report.changed)} hook files; backup {backup_id}", markup=False)
+            stdout.print(f"removed {len(report.changed)} hook files"
+                         + (f" and {len(plugin_report.changed)} plugin files" if plugin_report.changed else "")
+                         + f"; backup {backup_id}", markup=False)
         else:
             stdout.print("no hooks of this bundle are installed", markup=False)
         return 0
@@ -198,7 +205,7 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_
     planning = step("planning") if not json_ and not dry_run else contextlib.nullcontext()
     with planning:
         plan = initialize.build_plan(ws, cfg, lang, heartbeat_move=not no_heartbeat_move, hooks=not no_hooks,
-                                     key_planned=key_path is not None)
+                                     plugin=not no_plugin, key_planned=key_path is not None)
     plan.language_source = lang_source
     if dry_run:
         if json_:
@@ -244,13 +251,17 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_
     key = _make_key(cfg, ws, key_path)
     with step(f"backing up and writing {len(plan.changes)} files, {len(plan.new_dirs)} folders"):
         backup_id = initialize.apply_files(plan)
-    if plan.enable_hooks:
-        label = ("enabling the hooks in OpenClaw (one config call; about 15 s)" if shutil.which("openclaw")
-                 else "enabling the hooks")
+    if plan.enable_hooks or plan.enable_plugin:
+        what = " and ".join(w for w, on in (("the hooks", plan.enable_hooks), ("the plugin", plan.enable_plugin)) if on)
+        calls = plan.enable_hooks + plan.enable_plugin
+        label = (f"enabling {what} in OpenClaw ({calls} config call{'s' if calls > 1 else ''}; about {15 * calls} s)"
+                 if shutil.which("openclaw") else f"enabling {what}")
         with step(label):
             initialize.enable_hooks(plan)
     if plan.hook_report is not None:
         _hook_report(plan.hook_report)
+    if plan.plugin_report is not None:
+        _hook_report(plan.plugin_report)
     _key_line(key)
     stdout.print(f"done. Backup {backup_id}: undo with `{_self()} -w {ws} --restore {backup_id}`", markup=False)
     return 0

@@ -156,6 +156,40 @@ def test_message_sent_throttled(tree, state):
     assert doc["log"][0].endswith("maintenance ran recently")
 
 
+@pytest.mark.parametrize("call, used", [
+    # The plugin's agent:end (issue 14): the last model call's prompt side is the context now.
+    ({"lastCallUsage": {"input": 20000, "output": 3, "cacheRead": 1000, "cacheWrite": 500},
+      "usage": {"input": 40000, "output": 6, "cacheRead": 2000, "cacheWrite": 500}}, 21500),
+    # Without the last call, the turn's sum is all there is.
+    ({"usage": {"input": 21000, "output": 3, "cacheRead": 0, "cacheWrite": 0}}, 21000),
+])
+def test_agent_end_records_the_usage_the_model_reported(tree, state, call, used):
+    sqlite_store(state, {"agent:main:main": (entry(2000, window=65536), [])})
+    event = {"type": "agent", "action": "end", "sessionKey": "agent:main:main",
+             "context": {"workspaceDir": str(tree), "sessionKey": "agent:main:main", "agentId": "main",
+                         "runId": "r1", "success": True, "contextTokenBudget": 32768, **call}}
+    doc, err = run_hook(event, {"MEMORY_MANAGER_NOW": "2026-05-19T08:00:00+00:00"})
+    assert err == ""
+    [line] = doc["log"]
+    assert line.startswith(f"agent:end: agent:main:main: {used * 100 // 32768}% ({used:,} / 32,768 tokens, from event)")
+    assert line.endswith(")") and "maintenance started (pid " in line
+    record = json.loads((tree / "memory" / ".state" / "context-usage.jsonl").read_text())
+    assert record == {"v": 1, "at": "2026-05-19T08:00:00+00:00", "event": "agent:end", "session": "agent:main:main",
+                      "used": used, "window": 32768, "percent": used * 100 // 32768, "source": "event"}
+    assert "start (agent:end)" in wait_for(tree / "memory" / ".state" / "maintain.log")
+    # The next turn within a minute records its usage but leaves the upkeep alone.
+    doc, _ = run_hook(event)
+    assert doc["log"][0].endswith("maintenance ran recently")
+    assert len((tree / "memory" / ".state" / "context-usage.jsonl").read_text().splitlines()) == 2
+
+
+def test_agent_end_switched_off_with_post_response(tree, state):
+    (tree / "memory" / "memory-manager.json").write_text('{"hooks": {"post_response": false}}')
+    doc, _ = run_hook({"type": "agent", "action": "end", "context": {"workspaceDir": str(tree)}})
+    assert doc["log"] == ["agent:end: switched off (hooks.post_response)"]
+    assert not (tree / "memory" / ".state" / "context-usage.jsonl").exists()
+
+
 def test_gateway_startup_runs_cleanup_only(tree, state):
     doc, _ = run_hook({"type": "gateway", "action": "startup", "context": {"workspaceDir": str(tree)}})
     assert doc["log"][0].startswith(f"gateway:startup: cleanup --if-due started (pid ")

@@ -8,13 +8,19 @@ OPENCLAW_SMOKE_CACHE to reuse one)::
  Network: the npm registry and loopback
 only. A mock OpenAI-compatible model serves the turn on 127.0.0.1.
 
-Checks: after ``scripts/init.py --yes`` installs and enables the hooks, a real
+Checks: after ``scripts/init.py --yes`` installs and enables the hooks and the
+plugin, a real
 agent turn through the Gateway carries the bundle's bootstrap file
 (``MEMORY-MANAGER.md``) in the prompt sent to the model; the mock reports a
 21,000-token prompt on a 32,768-token window, so the second turn's note carries
 the 🚨 status line (within 4,000 tokens of compaction at 24,576); the Gateway log
 holds the scripts' output for ``agent:bootstrap``, ``command:new`` and
-``gateway:startup``.
+``gateway:startup``; after a plain ``openclaw agent`` turn the plugin has
+recorded the usage the mock reported (``agent:end``, from ``llm_output``) and
+started the upkeep. Doctor catches a broken hook and a broken plugin, init
+repairs both from a skill copy without ``hooks/`` and ``plugin/``, and
+OpenClaw's hook and plugin settings are identical after install -> uninstall
+-> install -> uninstall.
 """
 from __future__ import annotations
 
@@ -84,6 +90,11 @@ def _oc_hooks(sb):
     return json.loads((sb["home"] / ".openclaw" / "openclaw.json").read_text()).get("hooks")
 
 
+def _oc_plugins(sb):
+    """The ``plugins`` key of the sandbox's openclaw.json (None when absent)."""
+    return json.loads((sb["home"] / ".openclaw" / "openclaw.json").read_text()).get("plugins")
+
+
 def _init(sb, *args):
     return subprocess.run([sys.executable, str(sb["skill"] / "scripts" / "init.py"), "--workspace", str(sb["ws"]),
                            *args], env=sb["env"], cwd=sb["cache"], capture_output=True, text=True, timeout=600)
@@ -112,7 +123,8 @@ def test_hooks_fire_in_a_real_gateway(sandbox, monkeypatch):
     sb["env"].update(LANG="en_US.UTF-8")
     for var in ("LC_ALL", "LC_MESSAGES"):
         sb["env"].pop(var, None)
-    hooks_before = _oc_hooks(sb)
+    hooks_before, plugins_before = _oc_hooks(sb), _oc_plugins(sb)
+    say("OpenClaw's plugins before init: " + json.dumps(plugins_before))
     proc = subprocess.run([sys.executable, str(sb["skill"] / "scripts" / "init.py"), "--workspace", str(ws),
                            "--yes", "--json"], env=sb["env"], cwd=sb["cache"],
                           capture_output=True, text=True, timeout=600)
@@ -126,6 +138,14 @@ def test_hooks_fire_in_a_real_gateway(sandbox, monkeypatch):
     for name in report["hooks"]:
         say(f"{name}: eligible={listed[name]['eligible']} loadable={listed[name]['loadable']}")
         assert listed[name]["eligible"] and listed[name]["loadable"]
+    plugin_report = json.loads(proc.stdout)["plan"]["plugin"]
+    say("init plugin report: " + json.dumps(plugin_report, ensure_ascii=False))
+    assert plugin_report["ran"] and plugin_report["errors"] == []
+    listing = oc(sb, "plugins", "list", "--json").stdout
+    plugins = json.loads(listing[listing.find("{"):])
+    [ours] = [p for p in plugins["plugins"] if p["id"] == SKILL]
+    say(f"plugin {SKILL}: origin={ours['origin']} enabled={ours['enabled']} status={ours['status']}")
+    assert ours["enabled"] and ours["origin"] == "workspace"
 
     # 2. A memory tree with an index line the bootstrap note must carry.
     for sub in ("daily", "knowledge", "tier1-public", "tier2-internal", "archive"):
@@ -169,9 +189,17 @@ def test_hooks_fire_in_a_real_gateway(sandbox, monkeypatch):
             else:
                 pytest.fail("Gateway did not become healthy:\n" + log_path.read_text()[-3000:])
             time.sleep(3)  # gateway:startup is scheduled just after ready
+            usage_path = ws / "memory" / ".state" / "context-usage.jsonl"
             for message in ("hello from the smoke test", "second turn"):
                 turn = oc(sb, "agent", "--session-key", "agent:main:main", "--message", message, timeout=300)
                 say(f"agent turn {message!r}: exit {turn.returncode}, reply {turn.stdout.strip()[-200:]!r}")
+                if message == "hello from the smoke test":
+                    # The plugin, after a plain `openclaw agent` turn: no /new, no restart.
+                    for _ in range(30):
+                        if usage_path.exists() and '"agent:end"' in usage_path.read_text():
+                            break
+                        time.sleep(1)
+                    after_first_turn = usage_path.read_text() if usage_path.exists() else ""
             oc(sb, *call[:2], "sessions.reset", *call[2:], "--params",
                json.dumps({"key": "agent:main:main", "reason": "new"}))
             time.sleep(3)
@@ -202,12 +230,23 @@ def test_hooks_fire_in_a_real_gateway(sandbox, monkeypatch):
                and "note added (level 3)" in line for line in ours)
     assert any("command:new: " in line and "maintenance started" in line for line in ours)
     assert any("gateway:startup: cleanup --if-due started" in line for line in ours)
+    # The plugin: the first turn's usage as the model reported it (the mock: 21,000 prompt
+    # tokens; the window OpenClaw resolved: 32,768), then the upkeep started.
+    assert any("agent:end: agent:main:main: 64% (21,000 / 32,768 tokens, from event)" in line
+               and "maintenance started (pid " in line for line in ours)
+    [first] = [json.loads(line) for line in after_first_turn.splitlines() if '"agent:end"' in line]
+    say("usage record after the first plain turn: " + json.dumps(first))
+    assert {k: first[k] for k in ("event", "session", "used", "window", "percent", "source")} == {
+        "event": "agent:end", "session": "agent:main:main", "used": 21000, "window": 32768, "percent": 64,
+        "source": "event"}
     record = (ws / "memory" / ".state" / "context-usage.jsonl").read_text().splitlines()
     say("usage records: " + " | ".join(record))
     assert any('"event": "command:new"' in line for line in record)
+    assert sum('"event": "agent:end"' in line for line in record) == 2
     maintain_log = (ws / "memory" / ".state" / "maintain.log").read_text()
     say("maintain.log:\n" + maintain_log)
     assert "start (command:new)" in maintain_log and "start (gateway:startup)" in maintain_log
+    assert "start (agent:end)" in maintain_log
     assert "Traceback" not in maintain_log
 
     # 5. doctor, against the real openclaw, resolving the workspace from OpenClaw's config.
@@ -217,33 +256,48 @@ def test_hooks_fire_in_a_real_gateway(sandbox, monkeypatch):
     assert f"✓ workspace: {ws} (chosen by openclaw config agents.entries.main.workspace)" in doctor.stdout
     for name in report["hooks"]:
         assert f"✓ hook {name}: eligible and enabled" in doctor.stdout
+    assert "✓ plugin: enabled with conversation access (workspace plugin, status " in doctor.stdout
+    assert "✓ plugin run: its agent_end runner ran hook.py (node)" in doctor.stdout
 
     # 6. A broken hook: doctor runs each handler with a dry event and says so (exit 1);
     #    init, run from the skill copy without hooks/, repairs it.
     name = report["hooks"][0]
     path = ws / "hooks" / name / "bundle-path.json"
-    doc = json.loads(path.read_text())
-    path.write_text(json.dumps(dict(doc, bundle="/nonexistent/skill")))
+    plugin_path = ws / ".openclaw" / "extensions" / SKILL / "bundle-path.json"
+    for broken_path in (path, plugin_path):
+        doc = json.loads(broken_path.read_text())
+        broken_path.write_text(json.dumps(dict(doc, bundle="/nonexistent/skill")))
     shutil.rmtree(sb["skill"] / "hooks")
+    shutil.rmtree(sb["skill"] / "plugin")  # a registry copy may lack both
     broken = subprocess.run([sys.executable, str(sb["skill"] / "scripts" / "doctor.py")], env=sb["env"],
                             cwd=sb["cache"], capture_output=True, text=True, timeout=300)
-    say(f"doctor on a broken hook (exit {broken.returncode}):\n" + broken.stdout)
+    say(f"doctor on a broken hook and plugin (exit {broken.returncode}):\n" + broken.stdout)
     assert broken.returncode == 1 and f"✗ hook run {name}: " in broken.stdout
+    assert "✗ plugin run: " in broken.stdout
     assert _init(sb, "--yes").returncode == 0
     assert json.loads(path.read_text())["bundle"] == str(sb["skill"].resolve())
+    assert json.loads(plugin_path.read_text())["bundle"] == str(sb["skill"].resolve())
     fixed = subprocess.run([sys.executable, str(sb["skill"] / "scripts" / "doctor.py")], env=sb["env"],
                            cwd=sb["cache"], capture_output=True, text=True, timeout=300)
     assert f"✓ hook run {name}: the handler ran hook.py (node)" in fixed.stdout, fixed.stdout
+    assert "✓ plugin run: its agent_end runner ran hook.py (node)" in fixed.stdout, fixed.stdout
 
-    # 7. OpenClaw's hook settings: identical after install -> uninstall -> install -> uninstall.
+    # 7. OpenClaw's hook and plugin settings: identical after install -> uninstall -> install -> uninstall.
     for round_ in range(2):
         undo = _init(sb, "--uninstall-hooks")
         assert undo.returncode == 0, undo.stderr
+        say(f"uninstall round {round_}: {undo.stdout.strip().splitlines()[-1]}")
         assert _oc_hooks(sb) == hooks_before, round_
+        assert _oc_plugins(sb) == plugins_before, round_
+        assert not (ws / ".openclaw" / "extensions" / SKILL).exists()
         shutil.copytree(ROOT / "hooks", sb["skill"] / "hooks", dirs_exist_ok=True)
+        shutil.copytree(ROOT / "plugin", sb["skill"] / "plugin", dirs_exist_ok=True)
         again = _init(sb, "--yes", "--json")
         assert again.returncode == 0, again.stderr
         assert {n for n, e in _oc_hooks(sb)["internal"]["entries"].items() if e.get("enabled")} == \
             set(report["hooks"])
+        assert _oc_plugins(sb)["entries"][SKILL] == {"enabled": True, "hooks": {"allowConversationAccess": True}}
     assert _init(sb, "--uninstall-hooks").returncode == 0
     assert _oc_hooks(sb) == hooks_before
+    assert _oc_plugins(sb) == plugins_before
+    say("hooks and plugins after the last uninstall: identical to before the first install")

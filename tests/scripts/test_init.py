@@ -384,9 +384,18 @@ def test_init_installs_and_enables_hooks(ws, run_script, tmp_path):
     assert json.loads((ws / "hooks" / HOOKS[0] / "bundle-path.json").read_text())["bundle"] == str(ROOT)
     assert doc["plan"]["hooks"]["ran"] is True
     calls = fake["log"].read_text().splitlines()
-    # One listing and one config write (issue 14: not one ~10 s `hooks enable` per hook).
-    assert calls == ["hooks list --json", "config set hooks.internal " + json.dumps(
+    # One listing and one config write (issue 14: not one ~10 s `hooks enable` per hook),
+    # then one patch that enables the plugin (its file is gone once the call returns).
+    assert calls[:2] == ["hooks list --json", "config set hooks.internal " + json.dumps(
         {"enabled": True, "entries": {h: {"enabled": True} for h in HOOKS}}) + " --strict-json"]
+    assert len(calls) == 3 and calls[2].startswith("config patch --file ")
+    assert not os.path.exists(calls[2].split()[-1])
+    assert doc["plan"]["plugin"]["commands"] == ["openclaw config patch '" + json.dumps({"plugins": {"entries": {
+        "complex-memory-manager": {"enabled": True, "hooks": {"allowConversationAccess": True}}}}}) + "'"]
+    plugin = ws / ".openclaw" / "extensions" / "complex-memory-manager"
+    assert sorted(p.name for p in plugin.iterdir()) == ["bundle-path.json", "index.js", "openclaw.plugin.json",
+                                                         "package.json"]
+    assert (plugin / "index.js").read_bytes() == (ROOT / "plugin" / "index.js").read_bytes()
     # Nothing left to do: a second run neither writes nor calls openclaw again.
     fake["log"].unlink()
     assert json.loads(run_script("init", "--yes", "--json", env={"PATH": fake["PATH"]}).out)["applied"] is False
@@ -401,8 +410,9 @@ def test_init_yes_prints_the_plan_then_each_step(ws, run_script, tmp_path):
     assert lines[0] == f"init {ws}: language en (locale (LANG); change it with --lang zh|en)"
     assert lines[1] == "planning …" and lines[2].startswith("✓ planning (")
     order = [next(i for i, line in enumerate(lines) if line.startswith(prefix)) for prefix in (
-        "init plan for", "backing up and writing 18 files, 11 folders …", "✓ backing up and writing",
-        "enabling the hooks in OpenClaw (one config call; about 15 s) …", "✓ enabling the hooks in OpenClaw",
+        "init plan for", "backing up and writing 22 files, 14 folders …", "✓ backing up and writing",
+        "enabling the hooks and the plugin in OpenClaw (2 config calls; about 30 s) …",
+        "✓ enabling the hooks and the plugin in OpenClaw",
         "note: Restart the OpenClaw Gateway", "done. Backup ")]
     assert order == sorted(order)
 
@@ -438,7 +448,7 @@ def test_first_line_on_a_terminal_comes_at_once(ws, tmp_path):
     assert os.waitstatus_to_exitcode(status) == 0, out.decode(errors="replace")[-2000:]
     assert out.decode().startswith(f"init {ws}: language zh")
     assert total > 9 and first_at < total - 8  # three slow openclaw calls came after the first line
-    assert "✓ enabling the hooks in OpenClaw" in out.decode()
+    assert "✓ enabling the hooks and the plugin in OpenClaw" in out.decode()
 
 
 def test_without_openclaw_the_commands_are_printed(ws, run_script):
@@ -447,6 +457,7 @@ def test_without_openclaw_the_commands_are_printed(ws, run_script):
     assert "note: openclaw is not on PATH; run these commands yourself:" in result.out
     for hook in HOOKS:
         assert f"  openclaw hooks enable {hook}" in result.out
+    assert "  openclaw plugins enable complex-memory-manager" in result.out
 
 
 def test_uninstall_hooks_and_no_hooks(ws, run_script):
@@ -458,10 +469,13 @@ def test_uninstall_hooks_and_no_hooks(ws, run_script):
     result = run_script("init", "--uninstall-hooks", "--json", env={"PATH": "/usr/bin:/bin"})
     doc = json.loads(result.out)
     assert result.code == 0 and len(doc["hooks"]["changed"]) == 12 and doc["backup"]
+    assert len(doc["plugin"]["changed"]) == 4 and not (ws / ".openclaw").exists()
     assert [p.relative_to(ws).as_posix() for p in (ws / "hooks").rglob("*")] == [
         f"hooks/{HOOKS[0]}", f"hooks/{HOOKS[0]}/my-notes.txt"]
     again = json.loads(run_script("init", "--uninstall-hooks", "--json").out)
-    assert again["backup"] is None and again["hooks"]["changed"] == []
+    assert again["backup"] is None and again["hooks"]["changed"] == [] and again["plugin"]["changed"] == []
+    assert run_script("init", "--yes", "--no-plugin").code == 0
+    assert (ws / "hooks" / HOOKS[1]).is_dir() and not (ws / ".openclaw").exists()
 
 
 def test_missing_dependencies_json(ws):

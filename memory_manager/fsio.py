@@ -599,7 +599,7 @@ def staging_files(workspace: Path, journals_only: bool = True) -> list[Path]:
     """Return the staging files of ours under ``workspace`` (names :data:`STAGING_NAME`).
 
     Looked for: the workspace root (only targets in :data:`ROOT_FILES`),
-    everything under ``memory/`` and ``hooks/``, the root of
+    everything under ``memory/``, ``hooks/`` and the plugin's folder, the root of
     ``.memory-backup/`` and the backups with a journal left (``journals_only``)
     or every backup. Symlinked folders are not followed.
     """
@@ -610,7 +610,7 @@ def staging_files(workspace: Path, journals_only: bool = True) -> list[Path]:
             match = STAGING_NAME.match(name)
             if match and match.group("target") in ROOT_FILES:
                 found.append(ws / name)
-    folders = [tree.Tree(ws).memory, ws / "hooks"]
+    folders = [tree.Tree(ws).memory, ws / "hooks", ws / tree.OPENCLAW_PLUGIN_DIR]
     backup_root = ws / LOCK_RELPATH.parent
     if backup_root.is_dir() and not backup_root.is_symlink():
         names = os.listdir(backup_root)

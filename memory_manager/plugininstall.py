@@ -42,6 +42,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
+from . import tree
 from .fsio import atomic_write
 from .hookinstall import BUNDLE_PATH_FILE, HookReport, Runner, _oc_config, _run, _timeout, _which, bundle_path_doc
 
@@ -51,7 +52,7 @@ PLUGIN_FILES = ("openclaw.plugin.json", "package.json", "index.js")
 #: The first line of our index.js: how an installed folder is recognised as ours.
 SIGNATURE = b"// complex-memory-manager plugin shim"
 #: Where the plugin goes, relative to the workspace (an OpenClaw plugin discovery root).
-INSTALL_REL = f".openclaw/extensions/{PLUGIN_ID}"
+INSTALL_REL = tree.OPENCLAW_PLUGIN_DIR
 RECORD_FORMAT = {"format": "cmm-openclaw-plugins", "version": 1}
 #: What init sets in plugins.entries.<id> (merged over what the user had there).
 ENTRY = {"enabled": True, "hooks": {"allowConversationAccess": True}}

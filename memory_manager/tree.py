@@ -58,6 +58,9 @@ ACCESS = "access.json"
 #: OpenClaw's hooks.internal as it was before init first installed the hooks (hookinstall).
 OPENCLAW_HOOKS_RECORD = "openclaw-hooks-before.json"
 OPENCLAW_PLUGINS_RECORD = "openclaw-plugins-before.json"
+#: Where init installs the OpenClaw plugin, relative to the workspace (an OpenClaw
+#: plugin discovery root, docs/gateway/config-extensions.md; plugininstall).
+OPENCLAW_PLUGIN_DIR = ".openclaw/extensions/complex-memory-manager"
 #: OpenClaw's session summaries (``memory/summaries/``) and the Optimization
 #: seed's ``library/`` pages at the workspace root: read by recall, never written.
 SUMMARIES = "summaries"

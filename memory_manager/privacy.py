@@ -191,7 +191,7 @@ def _password_ok(value: str, m: re.Match[str], text: str) -> bool:
     v = value.strip("'\"`")
     # "PWD=/home/x" is the working directory, not a password; a short number
     # is a length or a count ("pwd: 12"); a 6+ digit PIN is a password.
-    if v.startswith(("/", "~", ".", "\\")) or (v.isdigit() and len(v) < 6):
+    if v.startswith(("/", "~", ".", "\\")) or (v.isdigit() and len(v) < 6) or _SECRET_REFERENCE.match(v):
         return False
     return len(v) >= 4 and not is_placeholder(v)
 
@@ -264,7 +264,8 @@ _ORDER_CONTEXT = re.compile(r"(?i)(?:(?<![a-z])(?:order|invoice|ticket|tracking|
 #: INC guideline), Ofcom's drama ranges (07700 900xxx, 020 7946 0xxx, ...).
 _FICTIONAL_PHONE = re.compile(r"5550[1]\d\d$|^(?:44)?0?7700900\d{3}$|^(?:44)?0?207946[0]\d{3}$|^(?:44)?0?1134960\d{3}$")
 _DOC_CONTEXT = re.compile(r"(?i)example|sample|test|docs?\b|readme|reserved|fiction|placeholder|e\.g\.|such as|like|"
-                          r"field|format|示例|保留|测试|文档|样例|例如|比如|格式|字段")
+                          r"field|format|tutorial|fake|demo|mock|screenshot|drama|ofcom|film|movie|tv\b|"
+                          r"示例|保留|测试|文档|样例|例如|比如|格式|字段|演示|影视|号段|教程|截图|假的")
 #: Chinese numbers every developer uses as a placeholder (China Mobile's demo number and its twin).
 _PLACEHOLDER_PHONES = frozenset({"13800138000", "13900139000", "8613800138000"})
 _RANGE_CONTEXT = re.compile(r"(?i)ports?\b|端口|range|段|nodeport|放行|firewall|防火墙|udp|tcp")
@@ -329,7 +330,10 @@ _CN_MOBILE = re.compile(r"^1[3-9]\d{9}$")
 #: Regions tried, in order, for numbers written without a country code: the
 #: bundle's users write Chinese, US and UK numbers (the seed's zh/en audience).
 PHONE_REGIONS = ("CN", "US", "GB")
-_NEAR_REGION = re.compile(r"(?i)\bhk\b|hong kong|香港|\bsg\b|singapore|新加坡|taiwan|台湾|臺灣")
+_NEAR_REGION = re.compile(r"(?i)\bhk\b|hong kong|香港|\bsg\b|singapore|新加坡|taiwan|台湾|臺灣|"
+                          r"呢個|搵|佢|嘅|咗|唔|冇|\+65|\+852")
+#: Words that say a number is a telephone number (for 8-digit local numbers of Hong Kong and Singapore).
+_PHONE_CUE = re.compile(r"(?i)\btel\b|phone|mobile|\bcell\b|whatsapp|signal|\bcall\b|手机|电话|電話|手機|致电|打给|联系")
 
 
 def _phone_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -349,10 +353,12 @@ def _phone_ok(value: str, m: re.Match[str], text: str) -> bool:
         return False  # a port range (20000-20099), not a number
     international = value.startswith(("+", "00"))
     separated = bool(re.search(r"[ \t().-]", value.strip()))
+    local8 = len(digits) == 8 and bool(_NEAR_REGION.search(line) or _PHONE_CUE.search(line))
     if not international and not separated:
         # A bare digit run is an id, a count or a timestamp unless it has the
-        # exact shape of a Chinese mobile number (11 digits, 13x-19x; MIIT plan).
-        if not _CN_MOBILE.match(digits):
+        # exact shape of a Chinese mobile number (11 digits, 13x-19x; MIIT plan)
+        # or is 8 digits with a Hong Kong/Singapore place or a phone word by it.
+        if not (_CN_MOBILE.match(digits) or local8):
             return False
     if "." in value and not re.fullmatch(r"\(?\d{3}\)?\.\d{3}\.\d{4}", value):
         return False  # dotted groups are versions, IPs or decimals; US 415.555.0199 is the exception
@@ -361,7 +367,7 @@ def _phone_ok(value: str, m: re.Match[str], text: str) -> bool:
     except ImportError:  # pragma: no cover - declared dependency
         return bool(_CN_MOBILE.match(digits)) or international
     regions: Iterable[str | None] = (None,) if international else PHONE_REGIONS
-    if not international and _NEAR_REGION.search(line):
+    if not international and (_NEAR_REGION.search(line) or local8):
         # 8-digit local numbers of Hong Kong and Singapore only with the place named.
         regions = tuple(PHONE_REGIONS) + ("HK", "SG", "TW")
     for region in regions:
@@ -445,14 +451,17 @@ def _name_ok(value: str, _m: re.Match[str], _text: str) -> bool:
     return value.split()[0].lower() not in {"back", "later", "now", "tomorrow", "maybe", "anytime", "whenever", "if"}
 
 
-_FINGERPRINT_TECH = re.compile(r"(?i)(?:key|ssh|host|sha-?\d*|md5|gpg|pgp|cert\w*|tls|ssl|browser|device|密钥|公钥|私钥|主机|证书)[ \t]*$")
+_FINGERPRINT_TECH = re.compile(r"(?i)(?:key|ssh|host|sha-?\d*|md5|gpg|pgp|cert\w*|tls|ssl|browser|device|ja[34]s?|tcp|"
+                               r"http|canvas|audio|os|client|jarm|密钥|公钥|私钥|主机|证书|浏览器|设备)[ \t]*$")
 
 
 def _biometric_ok(value: str, m: re.Match[str], text: str) -> bool:
     if value.lower().startswith("fingerprint") or value == "指纹":
         before = text[max(0, m.start() - 12):m.start()]
         after = text[m.end():m.end() + 12]
-        return not (_FINGERPRINT_TECH.search(before) or re.match(r"(?i)[ \t:=]*(?:sha|md5)", after))
+        return not (_FINGERPRINT_TECH.search(before) or re.match(r"(?i)[ \t:=]*(?:sha|md5)", after)
+                    or re.match(r"(?i)s?[ \t]+of[ \t]+(?:the[ \t]+)?(?:bot|traffic|client|request|tls|server|device|"
+                                r"browser|file|key|host)", after))
     return True
 
 
@@ -492,13 +501,66 @@ def _pw_value_ok(value: str, m: re.Match[str], text: str) -> bool:
         return False
     if v.startswith(("/", "~", "./", "\\", "$", "<", "{")) or re.fullmatch(r"%\w+%", v):
         return False
+    if _SECRET_REFERENCE.match(v) or re.fullmatch(r"[a-z]+(?:[_.][a-z]+)+|[a-z0-9_-]+(?:/[a-z0-9_#.-]+){2,}", v):
+        return False  # a pointer into a secret manager, a field name or a path, not the password itself
+    if _SELF_DESCRIBING.search(v) and _TEST_WORDS.search(_line_around(text, m.start(), m.end())):
+        return False  # "test-password-123" in a line about tests: a fixture, not someone's password
     return bool(re.search(r"[0-9]", v) and re.search(r"[A-Za-z]", v)) or bool(re.search(r"[^A-Za-z0-9]", v)) \
         or (v.isdigit() and len(v) >= 6) or (bool(re.search(r"[a-z]", v)) and bool(re.search(r"[A-Z]", v[1:])))
 
 
+#: Values that point to where a secret is kept rather than being it (Vault, 1Password, AWS
+#: Secrets Manager and SSM, SOPS, environment and file references).
+_SECRET_REFERENCE = re.compile(r"(?i)(?:vault|op|ssm|arn|awssm|sops|env|file|keyring|secretsmanager|gcpsm|azkv):")
+#: A value that says what it is ("test-password-123", "dummy_secret") ...
+_SELF_DESCRIBING = re.compile(r"(?i)pass(?:word)?|secret|test|dummy|fake|mock|sample|example|demo")
+#: ... in a line about tests or docs.
+_TEST_WORDS = re.compile(r"(?i)unit tests?|\btests?\b|fixture|\bmock|\bfake|in-memory|example|sample|demo|docs?\b|"
+                         r"测试|单测|示例|样例|文档")
+
+
+def _password_classes(v: str) -> int:
+    """How many of lower case, upper case, digit and symbol (other than - _ . /) ``v`` mixes."""
+    return (bool(re.search(r"[a-z]", v)) + bool(re.search(r"[A-Z]", v)) + bool(re.search(r"\d", v))
+            + bool(re.search(r"[^A-Za-z0-9_./\-]", v)))
+
+
+def _pw_bare_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A value right after a password word with no "is"/":" between.
+
+    After a full key word (password, passphrase) :func:`_pw_value_ok`
+    decides; after a weak one (pass, pw, pwd, psw, mima: "pass the tests",
+    "pwd output") the value must mix three of lower, upper, digit and symbol
+    ("pass Lx4-pQ9-mm", "pw oly!BBBw*VJ2"), as generated or chosen
+    passwords do and identifiers (``utf-8``, ``base64-encoded``) do not.
+    """
+    word = re.match(r"[a-z-]+", text[m.start():m.start(1)].lower())
+    if word and word.group() in _WEAK_PASSWORD_WORDS:
+        return _password_classes(_secret_value(value)) >= 3 and _pw_value_ok(value, m, text)
+    return _pw_value_ok(value, m, text)
+
+
+def _pw_bare_strong_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A value without a key word right before it: three character classes (:func:`_password_classes`)."""
+    return _password_classes(_secret_value(value)) >= 3 and _pw_value_ok(value, m, text)
+
+
+def _quoted_pass_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A quoted passphrase: several words (diceware style) or a password-like value, not a placeholder."""
+    v = value.strip()
+    return not is_placeholder(v) and not _NOT_A_PASSWORD.match(v) and (len(v.split()) >= 3 or _pw_value_ok(v, m, text))
+
+
+def _sudo_ok(value: str, m: re.Match[str], text: str) -> bool:
+    return _cli_value_ok(m.group(1) or m.group(2) or "", m, text)
+
+
 def _pin_ok(value: str, m: re.Match[str], text: str) -> bool:
-    """A PIN or passcode after its key word: 4-12 digits, or a password-like value."""
+    """A PIN or passcode after its key word: 4-12 digits (also in Chinese numerals, or a 2-2-2 lock
+    combination), or a password-like value."""
     v = _secret_value(value)
+    if re.fullmatch(r"[零〇一二三四五六七八九]{4,12}", v) or re.fullmatch(r"\d{2}-\d{2}-\d{2}", v):
+        return True
     return (v.isdigit() and 4 <= len(v) <= 12 and not re.fullmatch(r"(\d)\1+", v) and
             not re.match(r"[ \t]*(?:位|digits?|-digit|个数字)", text[m.end():m.end() + 8])) \
         or _pw_value_ok(value, m, text)
@@ -521,6 +583,29 @@ def _keyed_random_ok(value: str, m: re.Match[str], text: str) -> bool:
     if re.fullmatch(r"(?:[a-z]{2,}|\d{1,4})(?:[-_.](?:[a-z]{2,}|\d{1,4}))+", v, re.I):
         return False  # a readable slug ("weather-skill-2026-05"), not key material
     return looks_random(v)
+
+
+#: Words before "key" that make a UUID a database or request key, not a credential.
+_DATA_KEY = re.compile(r"(?i)(?:primary|foreign|partition|sort|idempotency|cache|object|row|unique|composite|dedup\w*|"
+                       r"request|trace|correlation|message|event|record|entity|index|hash|map|lookup|s3|redis|kv|"
+                       r"join|shard|routing|license|licence|registry|product|activation)[ _-]?key")
+
+
+def _keyed_uuid_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A UUID after an API key word, not a database/request key ("primary key", "monkey")."""
+    if m.group().startswith("key") and m.start() and text[m.start() - 1].isalpha():
+        return False
+    return not _DATA_KEY.search(text[max(0, m.start() - 16):m.start() + 12])
+
+
+def _bare_random_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """Mixes upper, lower and digits with high entropy; not hex (hashes), a path, a URL piece or a version."""
+    v = value.rstrip("=")
+    if "=" in v or re.search(r"(?i)[0-9a-f]{8}-[0-9a-f]{4}-", v):
+        return False  # key=value (its own rules judge it) or a request id around a UUID
+    if "/" in v.strip("/") and re.search(r"[a-z]{3,}/[a-z]{3,}", v):
+        return False
+    return _password_classes(v) >= 3 and looks_random(v) and entropy(v) >= 4.0
 
 
 def _pem_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -585,7 +670,8 @@ _SYSTEM_TIME = re.compile(
     r"(?i)cron|utc|gmt|\bcet\b|\bpst\b|\best\b|\bedt\b|asia/|europe/|america/|backup|备份|rotat|deploy|release|"
     r"\bbuild|\bjob|batch|\betl\b|\bci\b|nightly|sprint|stand-?up|站会|会议|meeting|review|freeze|冻结|灰度|发布|"
     r"上线|maintenance|维护|window|服务台|值班表|日报|周报|报表|自动|群里|server|服务器|集群|告警|report|\bsync|"
-    r"timer|systemd|pipeline|脚本|任务|跑(?!步)|重启|restart|workflow|webhook|\bsla\b|on-?call|oncall|轮换|窗口|"
+    r"timer|systemd|pipeline|automation|home assistant|homekit|\blights?\b|thermostat|自动化|灯|恒温|"
+    r"脚本|任务|跑(?!步)|重启|restart|workflow|webhook|\bsla\b|on-?call|oncall|轮换|窗口|"
     r"office hours|工作时间|营业|开放时间|opening hours|kick(?:s)? off|run(?:s)? at|"
     r"scheduled|\btz\b|timezone|时区|crontab|\d \* \*|周会|例会|组会|开会|评审|复盘|培训|团建|开发|版本")
 #: Words that tie a time or an absence to a person's life (issue 9: "her
@@ -620,7 +706,9 @@ _TECH_SENSE = re.compile(
     r"pregnant pause|canary|rollout|feature|功能|需求文档|process|进程|\bpods?\b|kubectl|orphan|\bbands?\b|"
     r"\bpolicy|政策|制度|体系|statistics|统计|系统|接口|模板|模式|登录|节点|兼容|降级|超时|文档|压测|wiki|android|"
     r"\bios\b|改版|页面|上线|\bsystem|\bservice|服务|算法|识别率|准确率|\bsdk|组件|控件|插件|渲染|dashboard|"
-    r"driver|arm64|x86|阈值|prototype|原型|看板|仪表盘|swiftui|kotlin|\breact\b|golang|\bapi\b|repo|仓库|代码")
+    r"driver|arm64|x86|阈值|prototype|原型|看板|仪表盘|swiftui|kotlin|\breact\b|golang|\bapi\b|repo|仓库|代码|"
+    r"codebase|\bmodule|模块|依赖|\bissues?\b|玩笑|开玩笑|joking|kidding|比喻|board game|game night|monopoly|"
+    r"simulation|\bnpc|桌游|游戏|蓝牙|menu|菜单|食堂|字体|\bfont|输入法|in the dna of|slide|\bdemo\b|\bapp\b")
 #: Words that tie a line to a person ("my", "她", "老婆"): a sensitive word on such a
 #: line is about that person even when a system is named too ("录进门禁系统").
 _OWNER = re.compile(r"(?i)\b(?:my|her|his|our|their) (?:wife|husband|partner|son|daughter|kids?|child|mom|mum|dad|"
@@ -630,13 +718,42 @@ _OWNER = re.compile(r"(?i)\b(?:my|her|his|our|their) (?:wife|husband|partner|son
 
 
 def _topic_ok(value: str, m: re.Match[str], text: str) -> bool:
-    """A sensitive-topic keyword in a personal sense: no technical sense on its line, or a person named on it."""
+    """A sensitive-topic keyword in a personal sense: no technical sense on its line, or a person named on it.
+
+    A keyword glued to "_" is part of an identifier (``salary_band``, ``is_pregnant``): a schema, not a fact."""
+    if text[m.start() - 1:m.start()] == "_" or text[m.end():m.end() + 1] == "_":
+        return False
     line = _line_around(text, m.start(), m.end())
     return not _TECH_SENSE.search(line) or bool(_OWNER.search(line))
 
 
+_BIOMETRIC_RECORD = re.compile(r"(?i)[ \t]*(?:模板|数据|信息|特征|记录|样本|图像|templates?|data|records?|samples?|"
+                               r"images?|scans?|enrol\w*|录入)")
+
+
+def _drug_stem_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """The stem ends a word of at least three more letters (warfarin, amlodipine), in a personal sense."""
+    head = text[max(0, m.start() - 3):m.start()]
+    return len(head) == 3 and head.isalpha() and head.isascii() and _topic_ok(value, m, text)
+
+
+def _dose_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A unit right after a number ("5mg", "50 μg"), in a personal sense."""
+    return bool(re.search(r"\d(?:\.\d+)?[ \t]?$", text[max(0, m.start() - 8):m.start()])) and _topic_ok(value, m, text)
+
+
+def _school_grade_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """初二/高一 as a school year: after 读/上/念/升, or before 学生/班/下学期 (not 高一点, 初一 of a month)."""
+    return (text[m.start() - 1:m.start()] in ("读", "上", "念", "升") and m.start() > 0) or bool(
+        re.match(r"(?:学生|班|党|下学期|上学期|那年|的时候)", text[m.end():m.end() + 3]))
+
+
 def _biometric_topic_ok(value: str, m: re.Match[str], text: str) -> bool:
-    return _biometric_ok(value, m, text) and _topic_ok(value, m, text)
+    """A biometric word in a personal sense; a biometric *record* (虹膜模板, iris data) kept by a
+    system is the sensitive case itself, so the system's words do not make it technical."""
+    if not _biometric_ok(value, m, text):
+        return False
+    return bool(_BIOMETRIC_RECORD.match(text, m.end())) or _topic_ok(value, m, text)
 
 
 #: Documented test card numbers (Stripe, Braintree, Adyen test-card pages):
@@ -672,11 +789,61 @@ def _bank_digits_ok(value: str, m: re.Match[str], text: str) -> bool:
     return bool(_BANK_CUE.search(before) or re.search(r"开户行|开户银行|户名", line))
 
 
+#: Words that make a card number the account money goes to (a debit card used as a bank
+#: account, as Chinese payees give it) ...
+_ACCOUNT_CUE = re.compile(r"(?i)开户|户名|账户|账号|帐号|支行|分行|收款|代扣|代发|打到|转到|汇到|"
+                          r"银行账|bank account|\bbranch\b|"
+                          r"account (?:no|number)|\bacct\b|routing|sort code|\biban\b")
+#: ... unless the line says it is a card one pays with.
+_CARD_CUE = re.compile(r"(?i)信用卡|credit card|\bvisa\b|mastercard|\bamex\b|cvv|cvc|有效期|expir|\bexp\b|"
+                       r"ending in|尾号|刷|checkout|信用额度|swipe|tap to pay|卡号|借记卡|储蓄卡|银行卡|debit card|card number|\bref")
+
+
+def _bank_card_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A card-valid number (:func:`_card_any_ok`) on a line that names it as an account to pay into."""
+    line = _line_around(text, m.start(), m.end())
+    return bool(_ACCOUNT_CUE.search(line)) and not _CARD_CUE.search(line) and _card_any_ok(value, m, text)
+
+
+_MAIL_HOSTS = re.compile(r"gmail|googlemail|outlook|hotmail|yahoo|qq|163|126|icloud|proton\w*|foxmail|sina|sohu|"
+                         r"aliyun|live|msn|yandex|gmx|mail|me|yeah|139")
+
+
+def _email_obfuscated_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """An address spelt out: with bracketed [at]/(at) or %40 any host; with a plain " at " only a
+    mail provider's host and a local part that is not a plain word ("meet at noon dot")."""
+    if is_placeholder(value) or re.search(r"example|your|domain|test", value):
+        return False
+    local, host = m.group(1), m.group(2)
+    if re.search(r"\[at\]|\(at\)|\{at\}|<at>|%40|＠", value):
+        return not _RESERVED_DOMAIN.search(host)
+    return bool(_MAIL_HOSTS.fullmatch(host)) and bool(re.search(r"[\d._]", local))
+
+
+#: Words of a workplace, a campus or a lab: a building number there is not where someone lives.
+_WORKPLACE = re.compile(r"公司|工位|教室|机房|会议室|实验室|办公|测试|环境|机柜|培训|门诊|诊室|园区|厂区|车间|仓库|"
+                        r"食堂|考场|展厅|\d+ ?层(?!\d)")
+_RESIDENCE = re.compile(r"家|住|小区|公寓|宿舍|花园|苑|收货|快递|寄到|送到|地址|房东|租")
+
+
+def _building_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A building/unit/room number of a home: not a workplace's (7 号楼 12 层, 2 号楼 301 教室)
+    unless the line also says someone lives or receives parcels there."""
+    if re.match(r"[ \t]*(?:测试|test)", text[m.end():m.end() + 6]):
+        return False
+    line = _line_around(text, m.start(), m.end())
+    return not _WORKPLACE.search(line) or bool(_RESIDENCE.search(line))
+
+
 def _handle_value_ok(value: str, m: re.Match[str], text: str) -> bool:
-    """An account name after a platform word: not a placeholder, not a plain lower-case word."""
+    """An account name after a platform word: not a placeholder, not a plain lower-case word
+    (unless an explicit "微信号是"/"ID:" introduces it: WeChat ids are 6-20 characters from a letter)."""
     v = value.strip("@")
     if is_placeholder(v) or v.lower() in _DECORATORS:
         return False
+    if re.search(r"(?:号|ID|id)" + _ + r"*(?:是|为|[:：])" + _ + r"*@?$", text[m.start():m.start(1)]) \
+            and re.fullmatch(r"[a-z][a-z0-9_-]{5,19}", v):
+        return True
     return bool(re.search(r"[\d_.-]", v)) or bool(re.search(r"[A-Z]", v[1:]))
 
 
@@ -686,8 +853,16 @@ _AT_PLATFORM = re.compile(r"(?i)电报|联系人|slack|github|gitlab|linkedin|re
 
 
 def _at_handle_ok(value: str, m: re.Match[str], text: str) -> bool:
-    """An @handle with a platform word on its line (a team mention such as @release-crew is not a person)."""
-    return _handle_ok(value, m, text) and bool(_AT_PLATFORM.search(_line_around(text, m.start(), m.end())))
+    """An @handle with a platform word on its line (a team mention such as @release-crew is not a person).
+
+    With the platform named, a dotted handle (Instagram's @nadia.bakes.sf) is a handle, not a decorator."""
+    if not _AT_PLATFORM.search(_line_around(text, m.start(), m.end())):
+        return False
+    if _handle_ok(value, m, text):
+        return True
+    name = value.rstrip(".-")
+    return ("." in name and text[m.end():m.end() + 1] not in ("/", "(")
+            and name.split(".")[0].lower() not in _DECORATORS and not text[m.start(1):m.start(1) + 1].isupper())
 
 
 #: Common Chinese surnames (the 100 most frequent single-character ones, Ministry of Public Security
@@ -708,15 +883,58 @@ def _cn_name_ok(value: str, m: re.Match[str], text: str) -> bool:
     return len(v) >= 2 and v[-1] not in _NAME_TAIL and _name_ok(v, m, text)
 
 
+_NAME_STOPWORDS = {"The", "This", "That", "Team", "Project", "Service", "Server", "Street", "Road", "Monday", "Friday",
+                   "Encrypt", "Google", "Microsoft", "Apple", "Amazon", "Cloud", "Studio", "Visual", "Office", "New",
+                   "North", "South", "East", "West", "Not", "Just", "Going", "Still", "Also", "Here", "There", "Back"}
+
+
+#: Words that start with a common surname character but are not names (高级经理, 任课老师, ...).
+_CN_NOT_NAMES = re.compile(r"^(?:高级|高中|任课|代课|周末|方便|白天|金牌|常驻|向导|文科|史地|钱包|江湖|石油|万能|"
+                           r"于是|许多|黄金|程序|关于|何时|林业|安全|康复|乔迁|夏令|秦汉|孔子|范本|毛笔|邵阳|"
+                           r"时间|全职|专职|兼职|实习|主治|主管|值班|带队|客座|特聘|资深|年轻|新来)")
+#: One Hanyu Pinyin syllable (initial + final), for checking a romanised given name.
+_PINYIN_SYLLABLE = (r"(?:zh|ch|sh|[bpmfdtnlgkhjqxrzcsyw])?(?:iang|iong|uang|ueng|ang|eng|ing|ong|ian|iao|uai|uan|"
+                    r"ai|ei|ao|ou|an|en|in|un|ia|ie|iu|ua|uo|ue|ui|er|a|e|i|o|u|v)")
+_PINYIN_NAME = re.compile(r"(?:" + _PINYIN_SYLLABLE + r"){1,3}")
+
+
+
+def _cn_titled_name_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """Three characters (surname + two) right before the title, not a job word such as 高级/任课."""
+    name = text[max(0, m.start() - 3):m.start()]
+    return (len(name) == 3 and bool(re.fullmatch(_CN_NAME, name)) and not _CN_NOT_NAMES.match(name)
+            and _cn_name_ok(name, m, text))
+
+
+class _Group:
+    """The match of whichever alternative group matched, seen as group 1 (for a check written for one group)."""
+
+    def __init__(self, m: re.Match[str]) -> None:
+        self._g = 1 if m.group(1) is not None else 2
+        self._m = m
+
+    def start(self, g: int = 0) -> int:
+        return self._m.start(self._g if g else 0)
+
+
+def _pinyin_given_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """The part after the capitalised surname is Hanyu Pinyin (Yuxuan, Xiao-Ming), not an English word."""
+    given = value.split()[-1].lower().replace("-", "")
+    return bool(_PINYIN_NAME.fullmatch(given))
+
+
 def _en_full_name_ok(value: str, m: re.Match[str], text: str) -> bool:
-    """Two or three Capitalised words (the value comes from the original text, not the lower-cased view)."""
+    """Two or three Capitalised words (the value comes from the original text, not the lower-cased view);
+    one is enough after an honorific (Mr., Dr., ...), as in "my landlord Mr. Hargreaves"."""
     words = []
-    for w in re.split(r"[ \t-]", value):
-        if not (w[:1].isupper() and w[1:].islower()):
+    for w in re.split(r"[ \t]", value):
+        if not re.fullmatch(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?", w):
             break
         words.append(w)
-    stop = {"The", "This", "That", "Team", "Project", "Service", "Server", "Street", "Road", "Monday", "Friday"}
-    return len(words) >= 2 and not any(w in stop for w in words)
+    if any(w in _NAME_STOPWORDS for w in words):
+        return False
+    honorific = re.search(r"(?i)\b(?:mr|mrs|ms|miss|dr|prof)\.?[ \t]+$", text[max(0, m.start(1) - 6):m.start(1)])
+    return len(words) >= 2 or (len(words) == 1 and honorific is not None)
 
 
 # --------------------------------------------------------------------------
@@ -799,6 +1017,47 @@ def _topic(name: str, category: str, en: str, zh: str, source: str,
             Rule(name + "_zh", category, re.compile(zh), source, check=check, keep=True)]
 
 
+#: Key words that introduce a password, lower-cased: the usual spellings, the typos and
+#: chat short forms users type (pasword, psw, pw, mima = 密码 in pinyin) and the same word
+#: in languages users paste from. "pass", "pw", "pwd", "psw" and "mima" are *weak*: a bare
+#: value after them (no "is"/":") must look like a password (:func:`_pw_bare_ok`).
+_PASSWORD_WORDS = (r"password|passwd|passwort|pasword|passwrd|paswd|passphrase|passcode|pass code|wi-?fi key|"
+                   r"wi-?fi pass(?:word)?|app password|app-specific password|pswd|psw|pwd|pw|pass|mima|"
+                   r"mot de passe|contraseña|senha")
+_PASSWORD_TRIGGERS = frozenset("pas wi wif app psw pwd pw mim mot con sen".split())
+_WEAK_PASSWORD_WORDS = frozenset({"pass", "pw", "pwd", "psw", "pswd", "mima"})
+#: Key words of a numeric secret: PINs, passcodes, door/lock codes and combinations.
+_PIN_WORDS = (r"pin|pin code|pin number|puk|puk code|passcode|unlock code|atm pin|combination|"
+              r"(?:keypad|door|gate|alarm|garage|safe|disarm|lock|access|entry|building|lockbox|bike lock|padlock) "
+              r"(?:code|combination|combo)")
+_PIN_TRIGGERS = frozenset("pin puk pas unl atm com key doo gat ala gar saf dis loc acc ent bui bik pad".split())
+#: What joins a key word to its value in prose: "is", ":", "=", an arrow, 是/为.
+_CONNECTOR = (r"(?:" + _ + r"(?:is|was|is now|are|set to|changed to|reads)|:|=|->|→|=>|是|为)")
+
+
+def _keyword_rules(stem: str, words: str, triggers: frozenset[str], *, value: str, bare_value: str,
+                   check: Callable[[str, re.Match[str], str], bool],
+                   bare_check: Callable[[str, re.Match[str], str], bool], bare_not_after: str,
+                   source: str) -> list[Rule]:
+    """The two word-led rules of one family of key words (issue 9 asked for one builder, not two copies).
+
+    ``<stem>_phrase``: a key word, optionally "for/of/to/on/at/in X", a
+    :data:`_CONNECTOR` and ``value`` ("the password for the NAS is
+    blue-otter-17", "door code at the cabin is 8870", "pwd -> x").
+    ``<stem>_bare``: the key word, white space, then ``bare_value``
+    ("passphrase Rt$7bastion", "PIN 7302"). Both run on the lower-cased
+    text, only where a word starting with one of ``triggers`` starts.
+    """
+    return [
+        Rule(stem + "_phrase", "secret",
+             _r(r"(?:" + words + r")(?:" + _ + r"+(?:for|of|to|on|at|in)" + _ + r"+[^\n:=]{1,40}?)?" + _ + r"*"
+                + _CONNECTOR + _ + r"*" + value),
+             source, group=1, check=check, lower=True, not_after=_LETTERS, triggers=triggers),
+        Rule(stem + "_bare", "secret", _r(r"(?:" + words + r")" + _ + r"+" + bare_value),
+             source, group=1, check=bare_check, lower=True, not_after=bare_not_after, triggers=triggers),
+    ]
+
+
 RULES_LIST: list[Rule] = [
     # ---- secrets: provider tokens (most specific first) ----
     Rule("private_key_block", "secret", _r(r"-----BEGIN[ A-Z0-9]{0,30} PRIVATE KEY(?: BLOCK)?-----"),
@@ -843,7 +1102,7 @@ RULES_LIST: list[Rule] = [
          "Stripe docs 'Check the webhook signatures' (whsec_)", check=_not_placeholder),
     Rule("huggingface_token", "secret", _r(r"\bhf_[A-Za-z0-9]{30,}" + _END),
          "Hugging Face docs 'User access tokens' (hf_)", check=_not_placeholder),
-    Rule("sendgrid_key", "secret", _r(r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}" + _END),
+    Rule("sendgrid_key", "secret", _r(r"\bSG\.[A-Za-z0-9_-]{10,32}\.[A-Za-z0-9_-]{20,64}" + _END),
          "Twilio SendGrid docs 'API keys' (SG.<id>.<secret>)"),
     Rule("npm_token", "secret", _r(r"\bnpm_[A-Za-z0-9]{36}" + _END), "npm docs 'About access tokens' (npm_)"),
     Rule("pypi_token", "secret", _r(r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}"),
@@ -908,39 +1167,98 @@ RULES_LIST: list[Rule] = [
          "Tiers seed T3 rule 'Passwords'; 'user: x / pass: y' shorthand", group=1, check=_pw_value_ok,
          lower=True, not_after=_LETTERS,
          triggers=frozenset("pas pw".split())),
-    Rule("password_phrase", "secret",
-         _r(r"(?:password|passwd|passphrase|passcode|pass code|wi-?fi key|pass|passwort|mot de passe|contraseña|"
-            r"senha|パスワード|비밀번호)(?:" + _ + r"+(?:for|of|to|on|at)" + _
-            + r"+[^\n:=]{1,40}?)?" + _ + r"*(?:" + _ + r"(?:is|was|is now|are|set to|changed to|reads)|:|=|是|为)" + _
-            + r"*(\S{4,64})"),
-         "Tiers seed T3 rule 'Passwords -> secret manager': an explicit 'password [for X] is Y'", group=1,
-         check=_pw_value_ok, lower=True, not_after=_LETTERS,
-         triggers=frozenset("pas wi wif".split())),
-    Rule("password_bare", "secret",
-         _r(r"(?:password|passwd|passphrase|passcode|wi-?fi pass(?:word)?)" + _ + r"+([!-~]{4,64})(?![!-~])"),
-         "Tiers seed T3 rule 'Passwords': key word, a space, then a password-like value",
-         group=1, check=_pw_value_ok, lower=True, not_after=_LETTERS + "-_",
-         triggers=frozenset("pas wi wif".split())),
-    Rule("pin_bare", "secret",
-         _r(r"(?:pin|pin code|pin number|passcode|unlock code|atm pin|(?:keypad|door|gate|alarm|garage|safe|disarm|"
-            r"lock|access|entry|building|lockbox) code)" + _ + r"+(\d{4,12}#?)(?![\w@/.:-])"),
-         "Tiers seed T3 rule 'Passwords': a PIN (digits) right after its key word", group=1, check=_pin_ok,
-         lower=True, not_after=_LETTERS,
-         triggers=frozenset("pin pas unl atm key doo gat ala gar saf dis loc acc ent bui".split())),
-    Rule("pin_phrase", "secret",
-         _r(r"(?:pin|pin code|pin number|passcode|unlock code|atm pin|(?:keypad|door|gate|alarm|garage|safe|disarm|"
-            r"lock|access|entry|building|lockbox) code)"
-            r"(?:" + _ + r"+(?:for|of|to|on)" + _ + r"+[^\n:=]{1,30}?)?" + _
-            + r"*(?:" + _ + r"(?:is|was|is now|set to|changed to)|:|=)" + _ + r"*(\S{4,64})"),
-         "Tiers seed T3 rule 'Passwords': a PIN or passcode after its key word", group=1, check=_pin_ok,
-         lower=True, not_after=_LETTERS, needs=("pin", "code"),
-         triggers=frozenset("pin pas unl atm key doo gat ala gar saf dis loc acc ent bui".split())),
+    *_keyword_rules(
+        "password", _PASSWORD_WORDS, _PASSWORD_TRIGGERS, value=r"(\S{4,64})", bare_value=r"([!-~]{4,64})(?![!-~])",
+        check=_pw_value_ok, bare_check=_pw_bare_ok, bare_not_after=_LETTERS + "-_=\"'",
+        source="Tiers seed T3 rule 'Passwords -> secret manager': an explicit 'password [for X] is Y', or the key "
+               "word, a space and a password-like value (typos and chat short forms: pasword, psw, pw, mima)"),
+    *_keyword_rules(
+        "pin", _PIN_WORDS, _PIN_TRIGGERS, value=r"(\S{4,64})", bare_value=r"(\d{4,12}#?|\d{2}-\d{2}-\d{2})(?![\w@/.:-])",
+        check=_pin_ok, bare_check=_pin_ok, bare_not_after=_LETTERS,
+        source="Tiers seed T3 rule 'Passwords': a PIN, passcode, door or lock combination after its key word"),
     Rule("password_phrase_zh", "secret",
-         _r(r"(?:密码|口令|密碼|口令字|暗码|开锁码|门禁码|PIN码|pin码|PIN|登录密码|支付密码)" + _
-            + r"*(?:已?(?:改成|改为|设为|设成|设置成|设置为|换成|更新为|重置为|变成)了?|是|为|為)?" + _ + r"*[:=]?" + _
-            + r"*[\"'“‘]?([!-~]{4,64})"),
-         "Tiers seed T3 rule (zh): '密码 -> 密钥管理器'; value right after the key word", group=1,
-         check=_pin_ok),
+         _r(r"(?:密码|密碼|口令|暗码|授权码|专用密码|pin" + _ + r"*(?:码|碼)|puk" + _ + r"*(?:码|碼)|PIN" + _ + r"*(?:码|碼)|"
+            r"PUK" + _ + r"*(?:码|碼)|PIN|开锁码|门禁码|开门码|安全码|パスワード|비밀번호)[」』\"”'’]?(?:[（(][^）)\n]{0,16}[）)])?"
+            r"(?:[^\n，。,;；!?！？]{0,8}?(?:已?(?:改成|改为|设为|设成|设置成|设置为|换成|更新为|重置为|变成)了?|是|为|為|"
+            r"\bis\b|\bwas\b|:|=|->|→|=>|＝)|" + _ + r"*)" + _ + r"*[:=]?" + _
+            + r"*[\"'“‘`]?([!-~]{4,64}|[零〇一二三四五六七八九]{4,12})"),
+         "Tiers seed T3 rule (zh): '密码 -> 密钥管理器'; value after the key word, a few words, and 是/改成/:",
+         group=1, check=_pin_ok),
+    Rule("password_value_first", "secret",
+         _r(r"(?m)^[ \t>*-]*[`'\"“‘]?([!-~]{6,64}?)[`'\"”’]?" + _ + r"*(?:←|<-|<=|=|is|was|will be|是|就是|这个是|这是)"
+            + _ + r"*(?:the|my|our|a|这个|新的|现在的|我的)?[^\n.。,，]{0,24}?(?:password|passwd|passphrase|pw|密码|口令)"),
+         "Tiers seed T3 rule 'Passwords': the value first, then what it is ('X <- 这个是新的 wifi 密码', "
+         "'`X` is the new admin password for grafana')", group=1, check=_pw_bare_strong_ok,
+         needs_re=re.compile(r"password|passwd|passphrase|\bpw\b|密码|口令")),
+    Rule("password_quoted", "secret",
+         _r(r"(?:passphrase|password|pass phrase|密码|口令)(?:" + _ + r"+(?:for|of|to|on)" + _ + r"+[^\n:=]{1,40}?)?"
+            + _ + r"*(?::|=|is|是)" + _ + r"*[\"'‘“「]([^\"'’”」\n]{8,64}?)[\"'’”」]"),
+         "Tiers seed T3 rule 'Passwords': a quoted passphrase of several words after its key word", group=1,
+         check=_quoted_pass_ok, lower=True, needs=("pass", "密码", "口令")),
+    Rule("auth_code_zh", "secret",
+         _r(r"(?:授权码|客户端授权码|专用密码|独立密码|app password|app-specific password|application password|"
+            r"应用密码|应用专用密码)[^\n:=：]{0,24}?[:=是为]?" + _ + r"*([A-Za-z0-9]{12,32}|[a-z]{4}(?:" + _
+            + r"[a-z]{4}){3})(?![A-Za-z0-9])"),
+         "QQ/163 Mail help (SMTP 授权码, 16 letters) and Google Account help 'App passwords' (4 groups of 4): "
+         "a password for a mail client", group=1, check=_not_placeholder, lower=True,
+         needs=("授权码", "专用密码", "独立密码", "app password", "app-specific", "application password", "应用密码")),
+    Rule("recovery_codes", "secret",
+         _r(r"(?:recovery|backup|2fa|two-factor|scratch|rescue|恢复|备用|救援)" + _ + r"*(?:codes?|码)[^\n:]{0,40}?:"
+            + _ + r"*([0-9a-z]{4,10}(?:-[0-9a-z]{4,10})?(?:[ \t,]+[0-9a-z]{4,10}(?:-[0-9a-z]{4,10})?)*)"),
+         "GitHub/Google docs '2FA recovery codes' (one-time passwords for an account)", group=1,
+         check=lambda v, m, t: bool(re.search(r"\d", v)) and not is_placeholder(v), lower=True,
+         needs=("recovery", "backup", "2fa", "two-factor", "scratch", "rescue", "恢复", "备用", "救援")),
+    Rule("wifi_key", "secret",
+         _r(r"(?:wi-?fi|wlan|ssid|wpa2?|热点|无线)[^\n]{0,40}?(?:key|psk|密钥)" + _ + r"*(?:is|:|=|是)?" + _
+            + r"*(\S{8,63})"),
+         "IEEE 802.11i WPA2-PSK passphrase (8-63 characters) after a Wi-Fi word and 'key'", group=1,
+         check=_pw_value_ok, lower=True, needs=("wi", "wlan", "ssid", "wpa", "热点", "无线")),
+    Rule("wpa_passphrase_cli", "secret",
+         _r(r"wpa_passphrase" + _ + r"+(?:\"[^\"\n]+\"|\S+)" + _ + r"+([\"']?[^\s\"']{8,63}[\"']?)"),
+         "wpa_passphrase(8): wpa_passphrase <ssid> <passphrase>", group=1, check=_cli_value_ok, needs=("wpa_pass",)),
+    Rule("cli_net_user", "secret",
+         _r(r"net" + _ + r"+user" + _ + r"+(?:\"[^\"\n]+\"|\S+)" + _ + r"+([^\s/*]{4,})"),
+         "Microsoft 'net user' docs: net user <name> <password>", group=1, check=_pw_value_ok, lower=True,
+         needs=("net user",)),
+    Rule("cli_mqtt_P", "secret",
+         _r(r"(?:mosquitto_pub|mosquitto_sub|mosquitto_rr|mqttx?|mqtt-cli)\b[^\n|;&]*?" + _ + r"(?:-P|--pw|--password)"
+            + _ + r"+([\"']?[^\s\"'-][^\s\"']{2,}[\"']?)"),
+         "mosquitto_pub(1): -P <password>", group=1, check=_cli_value_ok, needs=("mosquitto", "mqtt")),
+    Rule("sudo_stdin", "secret",
+         _r(r"(?:echo|printf)" + _ + r"+(?:-[ne]+" + _ + r"+)?([\"']?(?!\$)[^\s\"'|]{4,}[\"']?)" + _
+            + r"*\|[^\n]*(?:sudo" + _ + r"+-S|passwd" + _ + r"+--stdin|chpasswd|-S" + _ + r"|--stdin)|"
+            r"sudo" + _ + r"+-S[^\n]*?<<<" + _ + r"*([\"']?[^\s\"']{4,}[\"']?)"),
+         "sudo(8) -S reads the password from standard input (echo ... | sudo -S, here-strings)",
+         check=_sudo_ok, needs=("sudo", "passwd", "chpasswd", "--stdin")),
+    Rule("sql_identified_by", "secret",
+         _r(r"(?:identified" + _ + r"+(?:with" + _ + r"+\w+" + _ + r"+)?by|with" + _ + r"+password|encrypted" + _ + r"+password)"
+            + _ + r"*'([^'\n]{4,})'"),
+         "MySQL CREATE/ALTER USER ... IDENTIFIED BY, PostgreSQL CREATE ROLE ... WITH PASSWORD", group=1,
+         check=_cli_value_ok, lower=True, needs=("identified", "password")),
+    Rule("authorization_quoted", "secret",
+         _r(r"authorization[\"']?" + _ + r"+[\"']?(?:bearer|basic|token)" + _ + r"+([a-z0-9._~+/=-]{16,})"),
+         "RFC 7617 Basic / RFC 6750 Bearer credentials in a proxy or client config line (nginx "
+         "proxy_set_header Authorization \"Basic ...\")", group=1, check=_not_placeholder, lower=True,
+         needs=("authorization",)),
+    Rule("secrets_file_line", "secret",
+         _r(r"(?:\.secrets|secrets file|rsyncd\.secrets|chpasswd|\.htpasswd|credentials file|凭据文件)[^\n]{0,30}?"
+            r"(?<![\w/.-])[a-z_][a-z0-9_.-]{1,31}:([^\s:]{4,64})"),
+         "rsyncd.conf(5) 'secrets file' (user:password lines), chpasswd(8) input", group=1, check=_pw_value_ok,
+         lower=True, needs=("secret", "chpasswd", "htpasswd", "credentials", "凭据")),
+    Rule("password_typed_after_prompt", "secret",
+         _r(r"(?:-W|-p|password prompt|提示输入密码|输密码|输入密码|enter the password|type the password)[^\n]{0,20}?"
+            r"(?:然后输入?|再输入?|输入|输|type|enter)" + _ + r"*([!-~]{6,64})"),
+         "a password typed at a client's prompt (psql -W, mysql -p), written down in the note", group=1,
+         check=_pw_bare_strong_ok, needs=("-w", "-p", "密码", "password")),
+    Rule("plaintext_value", "secret",
+         _r(r"(?:明文|in plain ?text|plaintext|cleartext|in clear)(?:" + _ + r"*(?:是|为|写着|写成|写的是|写|就是|is|:|=))?" + _
+            + r"*[`'\"]?([!-~]{6,64})"),
+         "Tiers seed T3 rule 'Passwords': a value said to be stored in plain text", group=1,
+         check=_pw_bare_strong_ok, lower=True, needs=("明文", "plain", "clear")),
+    Rule("labelled_user_slash_pass", "secret",
+         _r(r"[:：]" + _ + r"*[A-Za-z0-9._@-]{2,32}" + _ + r"+/" + _ + r"+([!-~]{6,64})(?![!-~])"),
+         "Tiers seed T3 rule 'Passwords': 'service: user / password' (the value mixes three character classes)",
+         group=1, check=_pw_bare_strong_ok, needs=(" / ",)),
     Rule("netrc_password", "secret",
          _r(r"login" + _ + r"+\S+" + _ + r"+password" + _ + r"+(\S{3,})"),
          "GNU inetutils .netrc format (machine / login / password tokens)", group=1, check=_cli_value_ok,
@@ -973,7 +1291,7 @@ RULES_LIST: list[Rule] = [
          "docker login docs: a password piped to --password-stdin", group=1, check=_cli_value_ok),
     Rule("server_password_directive", "secret",
          _r(r"(?:requirepass|masterauth|masterpassword|auth_pass|rootpw|bindpw|password_file_contents)" + _
-            + r"+([\"']?[!-~]{4,}[\"']?)"),
+            + r"+(?:(?:是|为|is|=|:)" + _ + r"*)?([\"']?[!-~]{4,}[\"']?)"),
          "redis.conf requirepass/masterauth, slapd rootpw, keepalived auth_pass", group=1, check=_pw_value_ok,
          not_after=_WORDCH),
     Rule("mnemonic_phrase", "secret",
@@ -996,13 +1314,26 @@ RULES_LIST: list[Rule] = [
          "entropy idea)", group=1, check=_keyed_random_ok, lower=True),
     Rule("keyed_phrase", "secret",
          _r(r"(?:token|secret|api key|api token|access key|app key|key|密钥|秘钥|令牌)(?:" + _ + r"+(?:for|of|to|on)"
-            + _ + r"+[^\n:=]{1,40}?)?" + _ + r"+(?:is|was|is now|=|:)" + _ + r"*[\"'`]?([A-Za-z0-9+/=_\-.~]{16,})"),
+            + _ + r"+[^\n:=]{1,40}?)?(?:" + _ + r"+(?:is|was|is now)|" + _ + r"*(?:=|:|->|→))" + _
+            + r"*[\"'`]?([A-Za-z0-9+/=_\-.~]{16,})"),
          "a high-entropy value after 'the token/key/secret [for X] is' (detect-secrets KeywordDetector idea)",
          group=1, check=_keyed_random_ok, lower=True, not_after=_LETTERS),
     Rule("keyed_uuid", "secret",
-         _r(r"(?:api[_-]?key|apikey|secret|token|密钥|秘钥|ark|volc\w*|火山\w*|方舟)[^\n:=]{0,30}?[\"']?" + _
+         _r(r"(?:api[_-]?key|apikey|secret|token|密钥|秘钥|ark|volc\w*|火山\w*|方舟|key)[^\n:=]{0,30}?[\"']?" + _
             + r"*(?:[:=]|是|为|" + _ + r")" + _ + r"*[\"']?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"),
-         "Volcano Engine Ark docs (API keys are UUIDs): a UUID after an API key word", group=1, lower=True, needs=("-",)),
+         "Volcano Engine Ark, Pinecone, Heroku docs (API keys are UUIDs): a UUID after an API key word", group=1,
+         lower=True, needs=("-",), check=_keyed_uuid_ok),
+    Rule("short_key_name", "secret",
+         _r(r"(?:ak|sk|app[ _-]?secret|appsecret|app[ _-]?key|appkey|secret[ _-]?key|secretkey|access[ _-]?secret)" + _
+            + r"*(?:[:=]|是|为|is)" + _ + r"*[\"'`]?([A-Za-z0-9+/=_\-]{16,})"),
+         "Baidu Maps 'ak', Qiniu/Tencent/Volcano 'AK/SK' pairs, WeChat/Feishu AppSecret: a high-entropy value "
+         "after the short key name", group=1, check=_keyed_random_ok, lower=True, not_after=_LETTERS + "_-",
+         triggers=frozenset("ak sk app sec acc".split())),
+    Rule("nino_with_cue", "government_id",
+         _r(r"(?:ni|national insurance|nino)(?:" + _ + r"+(?:number|no\.?|#))?" + _ + r"*(?:is|:)?" + _
+            + r"*([a-z]{2}" + _ + r"?\d{2}" + _ + r"?\d{2}" + _ + r"?\d{2}" + _ + r"?[a-d])(?![a-z0-9])"),
+         "HMRC NIM39110: a number of the NINO shape after its name is one, even with a prefix HMRC does "
+         "not issue", group=1, lower=True, not_after=_LETTERS, needs=("ni ", "ni:", "insurance", "nino")),
     Rule("cli_smb_user_pass", "secret",
          _r(r"(?:smbclient|rpcclient|smbmap|crackmapexec|mount\.cifs|mount -t cifs)\b[^\n|;&]*?(?:-U|user=)" + _
             + r"*[\"']?[^\s%\"']+%([^\s\"']{3,})"),
@@ -1045,6 +1376,11 @@ RULES_LIST: list[Rule] = [
     Rule("url_token_param", "secret",
          _r(r"[?&](?:access_token|token|api_key|apikey|key|secret|sign|signature|sig|auth)=([A-Za-z0-9_\-.%]{16,})"),
          "RFC 6750 s.2.3 (access token in a URI query); webhook keys", group=1, check=_keyed_random_ok),
+    Rule("bare_random_line", "secret",
+         _r(r"(?m)^[ \t]*([A-Za-z0-9_+/=.-]{24,200})[ \t]*\r?$"),
+         "detect-secrets' high-entropy string idea: a line that is one generated-looking token (upper, lower and "
+         "digits mixed) is probably a secret cut off its key word; possible, not certain", group=1,
+         check=_bare_random_ok, confidence=POSSIBLE),
     # ---- identifiers ----
     Rule("cn_resident_id", "government_id",
          _r(r"(?<![0-9A-Za-z])[1-9]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[0-9Xx]"
@@ -1057,7 +1393,7 @@ RULES_LIST: list[Rule] = [
          "GB 11643-1999 citizen identification number written in groups (6-8-4)", check=_cn_ric_spaced_ok,
          numeric=True),
     Rule("ssn_with_cue", "government_id",
-         _r(r"(?:ssn|social security(?: number| no\.?| #)?)" + _ + r"*(?:is|:|#|是)?" + _
+         _r(r"(?:ssn|social security(?: number| no\.?| #)?)" + _ + r"*(?:is|:|#|是|=)?" + _
             + r"*(\d{3}[ -]?\d{2}[ -]?\d{4})(?!\d)"),
          "US Social Security Administration number after its name", group=1, lower=True, not_after=_LETTERS),
     Rule("sg_nric", "government_id", _r(r"(?<![A-Za-z0-9])[STFGM]\d{7}[A-Z](?![A-Za-z0-9])"),
@@ -1073,8 +1409,12 @@ RULES_LIST: list[Rule] = [
     Rule("iban", "bank_account",
          _r(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?" + _END),
          "ISO 13616 IBAN (MOD 97-10 check digits, country length); stdnum.iban", check=_iban_ok),
+    Rule("bank_card_account", "bank_account",
+         _r(r"(?<![\d-])(?:\d{4}[ -]?\d{4}[ -]?\d{4}[ -]?\d{4}(?:[ -]?\d{1,3})?)(?![\d-])"),
+         "Tiers seed T3 rule 'Financial account numbers': a Chinese debit card number given as the account to pay "
+         "into (开户行, 户名, 账户, branch); Luhn-valid, of a real issuer range", check=_bank_card_ok, numeric=True),
     Rule("payment_card", "payment_card",
-         _r(r"(?<![\d-])(?:\d{4}([ /-])\d{4}\1\d{4}\1\d{4}(?:\1\d{1,3})?|\d{4}[ -]\d{4}[ -]\d{4}[ -]\d{1,7}|"
+         _r(r"(?<![\d-])(?:\d{4}([ /.-])\d{4}\1\d{4}\1\d{4}(?:\1\d{1,3})?|\d{4}[ -]\d{4}[ -]\d{4}[ -]\d{1,7}|"
             r"\d{4}[ -]\d{6}[ -]\d{4,5}|\d{13,19})(?![\d-])"),
          "ISO/IEC 7812-1 (Luhn check, issuer identification number ranges and lengths); a checksum-valid card "
          "is a card whatever words surround it (issue 9), documented test numbers in a test context excepted",
@@ -1088,7 +1428,7 @@ RULES_LIST: list[Rule] = [
     Rule("id_document_number", "government_id",
          _r(r"(?:passport|护照|驾驶证|驾照|driver'?s licen[cs]e|social security|national id|身份证|"
             r"residence permit|居住证|港澳通行证|台胞证|军官证|社保卡?)(?:" + _ + r"*(?:no\.?|number|num|#|号码|号))?"
-            + _ + r"*(?:is|是|为)?" + _ + r"*[:：#]?" + _ + r"*([a-z]{0,2}\d[a-z0-9-]{5,19})" + _END),
+            + _ + r"*(?:is|是|为|填|写|填的是|写的是)?" + _ + r"*[:：#=]?" + _ + r"*([a-z]{0,2}\d[a-z0-9-]{5,19})" + _END),
          "ICAO Doc 9303 (passport numbers), MPS rules (CN passport E/G + 8 digits): a document number after its name",
          group=1, check=_digits_ok(6, 20), lower=True),
     Rule("bank_account_number", "bank_account",
@@ -1108,6 +1448,19 @@ RULES_LIST: list[Rule] = [
          _r(r"(?<![A-Za-z0-9_+./=#-])(?<!\d:)(?:\+|00)?\(?\d[\d \t().-]{5,20}\d(?![A-Za-z0-9_:/-]|-\d|\.[A-Za-z0-9])"),
          "ITU-T E.164 / libphonenumber metadata (phonenumbers.is_valid_number); MIIT numbering plan for CN mobiles",
          check=_phone_ok, numeric=True),
+    Rule("phone_kv", "phone",
+         _r(r"(?:phone|mobile|tel|msisdn|to|cell)(?:_?(?:no|num|number))?=\+?(\d{11,15})(?!\d)"),
+         "ITU-T E.164 in a key=value log field (to=, phone=); MIIT numbering plan for CN mobiles", group=1,
+         check=lambda v, m, t: bool(_CN_MOBILE.match(v[-11:])) or v.startswith(("86", "1", "44")) and len(v) > 11,
+         lower=True, not_after=_LETTERS + "_", triggers=frozenset("pho mob tel msi to cel".split())),
+    Rule("email_obfuscated", "email",
+         _r(r"(?<![a-z0-9._%+-])([a-z0-9][a-z0-9._%+-]{1,63})" + _ + r"*(?:\[at\]|\(at\)|\{at\}|<at>|%40|＠|"
+            + _ + r"at" + _ + r")" + _ + r"*([a-z0-9][a-z0-9-]{1,62})(?:" + _ + r"*(?:\[dot\]|\(dot\)|\{dot\}|"
+            + _ + r"dot" + _ + r"|\.)" + _ + r"*[a-z]{2,10}){1,3}(?![a-z0-9])"),
+         "RFC 5322 addr-spec written to dodge scrapers ('name [at] host [dot] com', 'name at gmail dot com', "
+         "%40): an address all the same", check=_email_obfuscated_ok, lower=True,
+         needs_re=re.compile(r"\[at\]|\(at\)|\{at\}|<at>|%40|＠| at (?:gmail|outlook|hotmail|yahoo|qq|163|126|"
+                             r"icloud|proton\w*|foxmail|sina|sohu|aliyun|live|msn|yandex|gmx|mail|me)\b")),
     # ---- location ----
     Rule("street_address_en", "address",
          _r(r"\b\d{1,5}[A-Z]?,?" + _ + r"+(?:[A-Z][a-z]+" + _ + r"+){1,3}(?:Street|St\.?|Avenue|Ave\.?|Road|Rd\.?|"
@@ -1120,13 +1473,22 @@ RULES_LIST: list[Rule] = [
          "USPS Publication 28 secondary unit designators", lower=True, not_after=_LETTERS,
          triggers=frozenset("apt apa sui fla".split())),
     Rule("street_address_zh", "address",
-         _r(r"(?:路|街|大道|大街|巷|弄|胡同|里)" + _ + r"*\d{1,5}" + _ + r"*(?:号|號)(?!楼)"),
+         _r(r"(?:路|街|大道|大街|巷|弄|胡同|里|道)(?:[东西南北中][段路]|[一二三四五六七八九十]段)?" + _ + r"*\d{1,5}"
+            + _ + r"*(?:号|號)(?![楼樓])"),
          "GB/T 23705-2009 address structure (road + door number)"),
     Rule("building_unit_zh", "address",
          _r(r"\d{1,5}" + _ + r"*(?:号楼|栋|幢|单元|室)(?:" + _ + r"*\d{1,5}" + _ + r"*(?:单元|室|号|房)?){0,2}"),
          "GB/T 23705-2009 address structure (building, unit, room)",
-         check=lambda v, m, t: not re.match(r"[ \t]*(?:测试|test)", t[m.end():m.end() + 6]), needs=("号楼", "栋", "幢", "单元", "室"),
+         check=_building_ok, needs=("号楼", "栋", "幢", "单元", "室"),
          lower=True, triggers=_DIGIT_HEADS),
+    Rule("floor_room_zh", "address",
+         _r(r"[樓楼层層]" + _ + r"*[A-Z0-9]{1,4}" + _ + r"*[室座](?![内外])"),
+         "Hongkong Post / GB/T 23705-2009 address structure (floor, flat or room: 15 樓 C 室)",
+         check=lambda v, m, t: bool(re.search(r"\d[ \t]*$", t[max(0, m.start() - 4):m.start()]))
+         and _building_ok(v, m, t), needs=("室", "座")),
+    Rule("jp_address", "address",
+         _r(r"[都道府県][^\n]{1,12}?[区市町村][^\n]{0,12}?\d{1,4}(?:丁目|-)\d{1,4}(?:番地?|-)\d{1,4}"),
+         "Japan Post address structure (prefecture, ward or city, chome-ban-go)", needs=("都", "道", "府", "県")),
     Rule("residence_zh", "address",
          _r(r"(?:住在|住址|家住|家在|地址[:：]|收货地址)[^\n，。,]{0,20}?" + _CJK + r"{1,10}(?:小区|花园|公寓|新村|家园|社区)"),
          "Tiers seed 'Home/work addresses': a named residential compound"),
@@ -1166,6 +1528,9 @@ RULES_LIST: list[Rule] = [
     Rule("home_path_wsl_unc", "home_path",
          _r(r"\\\\wsl(?:\$|\.localhost)\\[^\\\s]{1,40}\\home\\([^\\\s<>:\"|?*]{1,32})"),
          "Microsoft WSL docs (\\\\wsl$\\<distro>\\home\\<user>)", group=1, check=_home_ok),
+    Rule("home_path_tilde", "home_path", _r(r"~([a-z][a-z0-9._-]{1,31})/"),
+         "POSIX tilde expansion (~user/ is that user's home directory)", group=1, check=_home_ok,
+         not_after=_WORDCH + "~/.-", needs=("~",)),
     # ---- routine ----
     Rule("clock_time_ampm", "schedule",
          _r(r"(?:1[0-2]|0?[1-9])(?::[0-5]\d)?" + _ + r"?(?:a\.m\.|p\.m\.|am|pm|o'?clock)(?![a-z])"),
@@ -1192,6 +1557,11 @@ RULES_LIST: list[Rule] = [
     Rule("weekly_routine_zh", "schedule",
          _r(r"每(?:周|星期|礼拜)[一二三四五六日天、和及至到]{1,8}(?:的)?(?:早上|上午|中午|下午|傍晚|晚上|夜里|凌晨)?"),
          "Tiers seed checklist (zh): '没有固定个人作息'", check=_personal_time_ok, needs=("每",)),
+    Rule("weekday_range_zh", "schedule",
+         _r(r"(?:周|星期|礼拜)[一二三四五六日天](?:到|至|-|~|—)(?:周|星期|礼拜)?[一二三四五六日天](?:的)?"
+            r"(?:早上|上午|中午|下午|傍晚|晚上|夜里|凌晨|白天)?"),
+         "Tiers seed checklist (zh): '没有固定个人作息' (a person's weekday range)", check=_personal_time_ok,
+         needs=("周", "星期", "礼拜")),
     Rule("absence_en", "schedule",
          _r(r"(?:alone at home|home alone|away from home|(?:house|apartment|flat|place) (?:is|will be) empty|"
             r"nobody(?:'s| is)? (?:at )?home|no one(?:'s| is)? (?:at )?home|is empty while|we're away|we are away|"
@@ -1201,33 +1571,66 @@ RULES_LIST: list[Rule] = [
          triggers=frozenset("alo hom awa hou apa fla pla nob no we i out".split())),
     Rule("absence_zh", "schedule",
          _r(r"家里没人|家里空着|房子没人住|没人在家|家里就我|家里只有|就我和孩子在家|就我一个人在家|独自在家|一个人在家|"
-            r"家中无人|全家(?:都)?(?:回|去|出)"),
+            r"家中无人|全家(?:都)?(?:回|去|出)|家里就剩|家里只剩|只有[^\n，。,]{1,6}在家|就剩[^\n，。,]{1,4}在家|"
+            r"就我和孩子|就我一个人|每个?周末[^\n，。]{0,6}(?:都|就)?(?:回|去|出)"),
          "Tiers seed checklist (zh): 家中无人的时段"),
     # ---- names and handles ----
     Rule("self_name_en", "name",
          _r(r"(?:my name is|my name's|i am called|i'm called|call me|"
-            r"(?:his|her|the user's|user's|my (?:wife|husband|partner|mother|father|boss)'s) name is|"
-            r"(?:full|real|legal|birth) name(?: is|:)|name behind the account is|the (?:\w+'s) name is)" + _
-            + r"+([a-z]+(?:" + _ + r"+[a-z]+){0,2})"),
+            r"(?:his|her|the user's|user's|(?:my|his|her|our|their|the) [\w-]+'s) name(?: is|'s)|"
+            r"(?:full|real|legal|birth|maiden) name(?:" + _ + r"+(?:on|in|for) (?:the|my|his|her|our) [\w-]+)?(?: is|:)|"
+            r"name behind the account is)" + _
+            + r"+(?:(?:mr|mrs|ms|miss|dr|prof)\.?" + _ + r"+)?([a-z]+(?:" + _ + r"+[a-z]+){0,2})"),
          "Tiers seed checklist: 'no real names'", group=1, check=_name_en_ok, not_after=_LETTERS, lower=True, needs=("name", "call"),
-         triggers=frozenset("my i cal his her the use ful rea leg bir nam".split())),
+         triggers=frozenset("my i cal his her the use ful rea leg bir nam mai our the".split())),
     Rule("relation_name_en", "name",
          _r(r"(?:landlord|landlady|neighbou?r|colleague|co-?worker|boss|manager|wife|husband|girlfriend|"
             r"boyfriend|partner|roommate|flatmate|tenant|client contact|client|customer|babysitter|nanny|tutor|"
             r"doctor|therapist|lawyer|accountant|mother|father|mom|mum|dad|sister|brother|cousin|aunt|uncle|"
-            r"intern|contact person|signatory)(?:'s name is|,|:| is| named| called)?" + _
-            + r"+(?:(?:mr|mrs|ms|miss|dr)\.?" + _ + r"+)?([a-z]+(?:[ -][a-z]+){1,2})"),
+            r"intern|contact person|signatory|emergency contact|next of kin|guarantor|beneficiary|teacher|coach|"
+            r"ex-?wife|ex-?husband|ex-?boyfriend|ex-?girlfriend|stepmother|stepfather|signed by|co-signed by|"
+            r"witnessed by|i'm|i am)(?:'s name is|,|:| is| named| called)?" + _
+            + r"+(?:(?:mr|mrs|ms|miss|dr|prof)\.?" + _ + r"+)?([a-z]+(?:[ -][a-z]+){0,2})"),
          "Tiers seed checklist: 'no real names' (a full name after a relation word; the check wants capitals "
          "in the original text)", group=1, check=_en_full_name_ok, not_after=_LETTERS, lower=True, needs=("landlord", "landlady", "neighb", "colleague", "worker", "boss", "manager", "wife", "husband", "friend", "partner", "mate", "tenant", "client", "customer", "sitter", "nanny", "tutor", "doctor", "therapist", "lawyer", "accountant", "mother", "father", "mom", "mum", "dad", "sister", "brother", "cousin", "aunt", "uncle", "intern", "contact", "signatory"),
-         triggers=frozenset("lan nei col co cow bos man wif hus gir boy par roo fla ten cli cus bab nan tut doc the law acc mot fat mom mum dad sis bro cou aun unc int con sig".split())),
+         triggers=frozenset("lan nei col co cow bos man wif hus gir boy par roo fla ten cli cus bab nan tut doc the law acc mot fat mom mum dad sis bro cou aun unc int con sig eme nex gua ben tea coa ex ste wit i".split())),
     Rule("relation_name_zh", "name",
          _r(r"(?:同事|房东(?:老太太|阿姨|大爷)?|老婆|老公|妻子|丈夫|爱人|客户|室友|邻居|领导|老板|上司|经理|男朋友|女朋友|"
             r"对象|实习生|对接人|签字人|联系人|负责人|我妈妈?|我爸爸?|妈妈|爸爸|外婆|奶奶|爷爷|姥姥|外公|舅舅|阿姨|叔叔|"
             r"岳母|岳父|婆婆|公公|丈母娘|老丈人|嫂子|弟媳|姐夫|妹夫|女婿|儿媳|"
-            r"表哥|表姐|表弟|表妹|堂哥|堂姐|同学|朋友|医生|律师|保姆|manager|colleague)" + _
-            + r"*(?:全名|名字|姓名)?(?:叫|是|为)?" + _ + r"*[:：]?" + _ + r"*(" + _CN_NAME + r")"),
+            r"表哥|表姐|表弟|表妹|堂哥|堂姐|同学|朋友|医生|律师|保姆|班主任|老师|家教|教练|导师|辅导员|前男友|前女友|"
+            r"前夫|前妻|前任|房客|租客|收件人|寄件人|收货人|紧急联系人|担保人|受益人|manager|colleague)" + _
+            + r"*(?:的)?(?:全名|名字|姓名|英文名)?(?:叫|是|为|写|填)?" + _ + r"*[:：]?" + _ + r"*[“\"「『]?(" + _CN_NAME + r")"),
          "Tiers seed checklist (zh): '没有真实姓名' (surname + given name after a relation word)", group=1,
          check=_cn_name_ok),
+    Rule("relation_name_en_zh", "name",
+         _r(r"(?:contact person|contact|emergency contact|landlord|landlady|tutor|teacher|colleague|client|"
+            r"customer|boss|manager|doctor|lawyer|nanny|guarantor|next of kin|beneficiary|signed by|witness)(?:'s name is|,|:| is| named| called)?" + _ + r"*("
+            + _CN_NAME + r")"),
+         "Tiers seed checklist: 'no real names' (a Chinese full name after an English relation word)", group=1,
+         check=_cn_name_ok, lower=True, not_after=_LETTERS,
+         triggers=frozenset("con eme lan tut tea col cli cus bos man doc law nan gua nex ben sig wit".split())),
+    Rule("name_title_zh", "name",
+         _r(r"(?:老师|医生|大夫|律师|教授|女士|先生|阿姨|师傅|护士|主任)"),
+         "Tiers seed checklist (zh): '没有真实姓名' (a full name, surname and two characters, right before a "
+         "title; the finding covers the title, the check reads the name before it)",
+         check=_cn_titled_name_ok, needs=("老师", "医生", "大夫", "律师", "教授", "女士", "先生", "阿姨", "师傅",
+                                                 "护士", "主任")),
+    Rule("latin_name_zh_verb", "name",
+         _r(r"(?:(?:跟|和|给|找|让)" + _ + r"*([A-Z][a-z]+" + _ + r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?)" + _
+            + r"*(?:说|讲|聊|确认|问|打个?招呼|发|回复|沟通|对一下|一下|签|review)|"
+            r"(?:问一下|问问|告诉|通知|提醒|联系|抄送|转告|催一下|麻烦)" + _ + r"*([A-Z][a-z]+" + _
+            + r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?)(?![A-Za-z]))"),
+         "Tiers seed checklist (zh): '没有真实姓名' (a Latin-script full name a Chinese sentence talks to)",
+         check=lambda v, m, t: _en_full_name_ok(m.group(1) or m.group(2), _Group(m), t)),
+    Rule("pinyin_passport_name", "name",
+         _r(r"((?:ZHANG|WANG|LI|LIU|CHEN|YANG|HUANG|ZHAO|WU|ZHOU|XU|SUN|ZHU|HU|GUO|LIN|GAO|LUO|"
+            r"ZHENG|LIANG|XIE|SONG|TANG|HAN|FENG|DENG|CAO|PENG|ZENG|XIAO|TIAN|DONG|PAN|YUAN|CAI|JIANG|DU|CHENG|"
+            r"WEI|SU|DING|REN|SHEN|YAO|ZHONG|CUI|TAN|FAN|JIN|QIAN|DAI|QIN|HOU|XIONG|MENG|BAI|DUAN|LEI|LONG|SHI|"
+            r"TAO|HAO|GU|GONG|SHAO|WAN|KONG|XIANG|CHANG|TANG|KANG|QIAO|LAI|YAN|XUE|YIN|OUYANG)" + _
+            + r"+[A-Z][a-z]{1,12}(?:-[A-Za-z][a-z]{1,6})?)(?![A-Za-z])"),
+         "ICAO Doc 9303 / MPS passport romanisation: SURNAME in capitals, then the given name in Hanyu Pinyin",
+         group=1, check=_pinyin_given_ok, not_after=_LETTERS),
     Rule("relation_name_zh_en", "name",
          _r(r"(?:同事|房东|老婆|老公|客户|室友|邻居|领导|老板|对接人|联系人|负责人|实习生|同学|朋友)" + _
             + r"*(?:叫|是)?" + _ + r"*([A-Z][a-z]+(?:" + _ + r"[A-Z][a-z]+){1,2})"),
@@ -1242,22 +1645,43 @@ RULES_LIST: list[Rule] = [
          "Tiers seed checklist: 'no usernames or handles' (with a platform word on the line: a team mention "
          "is not a person)", group=1, check=_at_handle_ok, not_after=_WORDCH + "@.+/-"),
     Rule("account_handle", "handle",
-         _r(r"(?:username|user name|login name|screen name|wechat(?: id)?|twitter|github|telegram|weibo|discord|"
-            r"instagram|qq)" + _ + r"*(?:is |[:：])" + _ + r"*@?([a-z][a-z0-9_.-]{2,30})"),
+         _r(r"(?:username|user name|login name|screen name|wechat(?: id)?|twitter|github|gitlab|telegram|weibo|"
+            r"discord|instagram|qq|douyin|tiktok|xiaohongshu|rednote|bilibili|kuaishou|zhihu|threads|mastodon|reddit)"
+            r"(?:" + _ + r"+(?:user(?:name)?|handle|account|id|name|acct))?(?:" + _ + r"*(?:is |[:：=])|"
+            + _ + r"+(?=[a-z0-9_.-]*\d))" + _ + r"*@?([a-z][a-z0-9_.-]{2,30})"),
          "Tiers seed checklist: 'no usernames or handles'", group=1, check=_not_placeholder, lower=True,
-         not_after=_LETTERS),
+         not_after=_LETTERS,
+         triggers=frozenset("use log scr wec twi git tel wei dis ins qq dou tik xia red bil kua zhi thr mas".split())),
     Rule("platform_account_zh", "handle",
          _r(r"(?:QQ|qq|微信|vx|VX|抖音|小红书|ins|Instagram|IG|GitHub|Github|github|B站|b站|bilibili|推特|Twitter|微博|"
             r"支付宝|Telegram|TG|知乎|快手|领英|LinkedIn)" + _ + r"*(?:UP主|主播|博主)?" + _ + r"*(?:号码|号|账号|账户名|账户|帐号|用户名|ID|id|UID|uid)"
             + _ + r"*(?:是|为|[:：])?" + _ + r"*@?([A-Za-z0-9_][A-Za-z0-9_.-]{3,38})"),
          "Tiers seed checklist (zh): '没有用户名或 handle' (an account after a platform word)", group=1,
          check=_handle_value_ok),
-    Rule("qq_number", "handle", _r(r"(?:QQ|qq|扣扣)(?:号码?)?" + _ + r"*(?:是|为|[:：])?" + _ + r"*([1-9]\d{4,11})(?!\d)"),
+    Rule("qq_number", "handle",
+         _r(r"(?:QQ|qq|扣扣|Xiaohongshu|xiaohongshu|RED|Douyin|douyin|Bilibili|bilibili|B站|小红书|抖音)(?:号码?|"
+            + _ + r"+(?:number|no\.?|id|ID|UID|uid|#))?" + _ + r"*(?:是|为|is|[:：=#])?" + _
+            + r"*([1-9]\d{4,11})(?!\d)"),
          "Tencent QQ numbers (5-12 digits) after the platform word", group=1, not_after=_LETTERS),
     Rule("account_handle_zh", "handle",
-         _r(r"(?:用户名|昵称|微信号|微信|QQ号?|抖音号?|小红书号?)" + _ + r"*(?:是|为|[:：])?" + _
+         _r(r"(?:用户名|昵称|微信号|微信|威信|薇信|vx|VX|wx|WX|v信|QQ号?|抖音号?|小红书号?)" + _ + r"*(?:是|为|[:：])?" + _
             + r"*@?([A-Za-z][A-Za-z0-9_.-]{2,30})"),
          "Tiers seed checklist (zh): '没有用户名或 handle'", group=1, check=_handle_value_ok),
+    Rule("wechat_internal_id", "handle", _r(r"wxid_[a-z0-9]{8,20}" + _END),
+         "WeChat's internal account id (wxid_ + 8-20 lower-case letters and digits)", not_after=_WORDCH,
+         needs=("wxid_",)),
+    Rule("discord_tag", "handle",
+         _r(r"(?:discord|dc)[^\n]{0,20}?([a-z0-9_.]{2,32}#\d{4})(?!\d)"),
+         "Discord legacy user tags (name#1234)", group=1, lower=True, needs=("discord", "dc")),
+    Rule("posts_as_handle", "handle",
+         _r(r"on" + _ + r"+(?:douyin|tiktok|instagram|twitter|weibo|bilibili|youtube|twitch|reddit|github|"
+            r"xiaohongshu|kuaishou)" + _ + r"+(?:as|under)" + _ + r"+@?([a-z0-9_][a-z0-9_.-]{3,30})"),
+         "Tiers seed checklist: 'no usernames or handles' ('posts on Douyin as X')", group=1,
+         check=_handle_value_ok, lower=True, not_after=_LETTERS, triggers=frozenset({"on"})),
+    Rule("posts_as_handle_zh", "handle",
+         _r(r"(?:小红书|抖音|微博|b站|B站|快手|知乎|视频号)上?" + _ + r"*(?:叫|名叫|账号是?|的号是?)" + _
+            + r"*@?([A-Za-z0-9_][A-Za-z0-9_.-]{3,30})"),
+         "Tiers seed checklist (zh): '没有用户名或 handle' ('她在小红书上叫 X')", group=1, check=_handle_value_ok),
     Rule("search_my_account_zh", "handle", _r(r"(?:搜我的号|搜我|我的号)" + _ + r"*([A-Za-z0-9_][A-Za-z0-9_.-]{3,38})"),
          "Tiers seed checklist (zh): '没有用户名或 handle'", group=1, check=_handle_value_ok),
     Rule("profile_url", "handle",
@@ -1277,47 +1701,82 @@ RULES_LIST: list[Rule] = [
             r"heart attack|disabilit(?:y|ies)|wheelchair|hearing aids?|deaf|blind|crutches|"
             r"ivf|infertility|metformin|sertraline|zoloft|prozac|lexapro|xanax|adderall|ritalin|lithium|statins?|"
             r"insomnia|sleeping pills|on medication|sick leave|physical therapy|physiotherapy|dialysis|"
-            r"std|sti|herpes|overdose|suicid\w*|self-harm",
+            r"std|sti|herpes|overdose|suicid\w*|self-harm|hard of hearing|hearing loss|cochlear implants?|"
+            r"visually impaired|low vision|amputee|prosthe(?:sis|tic)|sign language user|nodules?|biopsy|biopsies|"
+            r"cysts?|polyps?|thyroid|hypothyroid\w*|hyperthyroid\w*|anorexi\w*|bulimi\w*|arthritis|lupus|"
+            r"crohn'?s|colitis|ibs|chronic (?:pain|fatigue|illness)|blood type|hiv-positive|on dialysis|"
+            r"relapse[ds]?|sober|sobriety|in recovery|rehab stint|"
+            r"warfarin|levothyroxine|zolpidem|fluoxetine|escitalopram|citalopram|amlodipine|lisinopril|losartan|"
+            r"metoprolol|atorvastatin|rosuvastatin|simvastatin|omeprazole|gabapentin|prednisone|methotrexate|"
+            r"lamotrigine|quetiapine|aripiprazole|bupropion|venlafaxine|duloxetine|clonazepam|lorazepam|diazepam|"
+            r"alprazolam|semaglutide|ozempic|wegovy|eliquis|apixaban|plavix|clopidogrel|tamoxifen|"
+            r"(?:[1-9]\d{0,3}) ?(?:mg|mcg)(?: (?:daily|a day|twice|once|every|at night|per day|tablets?|pills?))?",
             r"抑郁|焦虑|双相|精神分裂|自闭症|多动症|糖尿病|癌|肿瘤|化疗|艾滋|确诊|诊断为|诊断出|病历|吃药|服药|药物|"
-            r"处方|手术|心理医生|心理咨询|精神科|高血压|过敏|哮喘|怀孕|流产|住院|病情|体检报告|失眠|慢性病|"
+            r"处方|手术|心理医生|心理咨询|精神科|高血压|哮喘|怀孕|流产|住院|病情|体检报告|失眠|慢性病|"
             r"残疾|残障|轮椅|听力|视力障碍|癫痫|心脏病|中风|脑梗|乙肝|甲亢|痛风|透析|肾病|抗抑郁|二甲双胍|他汀|"
             r"佐匹克隆|安眠药|舍曲林|氟西汀|胰岛素|降压药|试管婴儿|不孕|病假|康复|复诊|ICU|重症|抑郁症|强迫症|"
-            r"阿尔茨海默|帕金森|自杀|自残|心脏|支架|搭桥|心梗|孕[0-9一二三四五六七八九十]+周|产检|坐月子",
+            r"阿尔茨海默|帕金森|自杀|自残|心脏|支架|搭桥|心梗|孕[0-9一二三四五六七八九十]+周|产检|坐月子|"
+            r"血压(?!计)|血糖(?!仪)|血型|Rh阴性|Rh 阴性|结节|穿刺|活检|病理|囊肿|息肉|甲减|甲亢|进食障碍|厌食|暴食|听障|视障|聋|"
+            r"盲人|助听器|人工耳蜗|截肢|假肢|唐氏|脑瘫|残疾证|乳腺|前列腺|宫颈|妇科|性病|梅毒|骨折|过敏(?!原)|"
+            r"地平(?!线)|沙坦|普利(?!司|策|茅)|洛尔|他汀|西林(?!县)|霉素|替尼|单抗|双胍|唑仑|西泮|曲林|西汀|帕明|优甲乐|"
+            r"吃[一两半\d]{1,2}(?:片|粒)|服[一两半\d]{1,2}(?:片|粒)|加[一两半\d]{1,2}(?:片|粒)",
             "AANA memory-gate seed: health (sensitivity class 'health'); disability is a health fact here"),
     *_topic("legal_terms", "legal",
-            r"divorc(?:e|ed|ing)|lawsuits?|sued|suing|attorneys?|lawyers?|custody|arrest(?:ed)?|criminal record|"
+            r"divorc(?:e|ed|ing)|lawsuits?|sued|suing|attorneys?|lawyers?|custody|arrested|under arrest|arrest warrant|"
+            r"criminal record|undocumented|illegal immigrant|no papers|served time|fraud charges?|sex offender|"
+            r"expunged|mugshot|"
             r"convicted|conviction|probation|parole|indicted|indictment|subpoena|litigation|"
             r"court (?:case|date|hearing|order)|in court|restraining order|felony|misdemeanou?r|deport(?:ed|ation)|"
             r"immigration status|dui|dwi|(?:went to|sent to|in|out of|from) jail|jailed|prison|police record|charged with|pleaded guilty|on bail|"
             r"under investigation|visa overstay|overstayed",
             r"离婚|官司|起诉|被告|原告|律师|诉讼|判决|判刑|开庭|法院|被捕|拘留|犯罪记录|刑事|缓刑|假释|仲裁|传票|坐牢|服刑|"
-            r"失信被执行人|被执行人|前科|盗窃|酒驾|醉驾|取保候审|立案|被抓|派出所|劳动仲裁|黑户|逾期居留",
+            r"失信被执行人|被执行人|前科|盗窃|酒驾|醉驾|取保候审|立案|被抓|派出所|劳动仲裁|黑户|逾期居留|被判|判了|刑拘|"
+            r"拘役|涉嫌|案底|进去过|坐过牢|蹲过|诈骗|行贿|受贿|贪污|吸毒|戒毒|看守所|监狱|职务侵占|非法居留",
             "AANA memory-gate seed: legal (sensitivity class 'legal')"),
     *_topic("financial_terms", "financial",
             r"salary|salaries|income|paycheck|net worth|debts?|(?:student|personal|car|home|payday|bank|a|my|his|her)"
             r" loans?|mortgage|credit score|credit report|bankrupt(?:cy)?|tax returns?|bank balance|overdraft|"
             r"savings account|401\(k\)|pension|owes?|owed|in debt|behind on (?:rent|payments)|defaulted|"
             r"collections agency|debt collectors?|foreclosure|evicted|eviction|maxed out|garnish\w*|"
-            r"pay cut|laid off",
+            r"pay cut|laid off|can'?t afford|broke until|living paycheck|behind on (?:the )?(?:mortgage|rent|bills)|"
+            r"earns? \$?\d|makes? \$?\d+k|(?:gambling|credit card) debt|unpaid taxes",
             r"工资|薪水|薪资|月薪|年薪|收入|存款|负债|欠款|欠了|欠银行|欠债|贷款|房贷|车贷|网贷|信用分|征信|破产|理财|炒股|"
-            r"税单|个税|年终奖|债务|逾期|催收|亏了|亏损|赔了|借钱|还不上|套现|被裁|降薪",
+            r"税单|个税|年终奖|债务|逾期|催收|亏了|亏损|赔了|借钱|还不上|套现|被裁|降薪|年包|月入|税前|税后|到手|挣了|赚了|"
+            r"私活|没交税|漏税|偷税|没钱|拖欠|拖了[一两三四五六\d]+个月|月光|欠着|外债|花呗|借呗|白条",
             "AANA memory-gate seed: financial (sensitivity class 'financial')"),
     *_topic("biometric_terms", "biometric",
             r"face ?id|facial recognition|face scan|iris scan|retina(?:l)? scan|voice ?prints?|"
             r"dna (?:test|sample|results?|data|paternity)|genetic (?:test|data|results?)|biometric (?:data|scan|template|records?)|"
             r"biometrics of|fingerprints?|23andme|ancestrydna|brca[12]?|paternity test|face (?:geometry|embedding|"
-            r"template|print)|faceprint|palm ?print|gait",
+            r"template|print)|faceprint|palm ?print|gait|palm[- ]?vein|(?:whole[- ])?genome|genomic|genotyp\w*|exome|"
+            r"apoe|mthfr|snps?|haplogroup|ancestry (?:dna|test|results?)|iris (?:template|data|code|image)s?",
             r"指纹|人脸识别|面部识别|刷脸|虹膜|声纹|基因检测|掌纹|生物识别信息|亲子鉴定|人脸照片|人脸数据|人脸信息|特征值|"
-            r"特征向量|基因|DNA|静脉识别",
+            r"特征向量|基因|DNA(?:检测|样本|鉴定|报告|数据)|静脉识别|掌静脉|祖源|单倍群|全基因组",
             "AANA memory-gate seed: biometric", check=_biometric_topic_ok),
     *_topic("minor_terms", "minor",
             r"(?:my|our|his|her|their|the user's) (?:sons?|daughters?|kids?|child|children|baby|toddler|teen(?:ager)?s?"
             r"|boy|girl|twins|niece|nephew)|kids'|(?:1[0-7]|[1-9])[- ]years?[- ]old|kindergarten|preschool|"
             r"elementary school|elementary|primary school|middle school|daycare|nursery|underage|minors|"
-            r"(?:[1-9]|1[0-2])(?:st|nd|rd|th) grade|year [1-9] at|u1[0-8]",
+            r"(?:[1-9]|1[0-2])(?:st|nd|rd|th) grade|year [1-9] at|u1[0-8]|aged? (?:1[0-7]|[1-9])|(?:1[0-7]|[1-9]) ?(?:yo|y/o)|"
+            r"summer camp|yearbook|iep|school photo|preteen|teenager|stepson|stepdaughter|foster child",
             r"儿子|女儿|孩子|小孩|宝宝|未成年|幼儿园|小学|初中生|中学生|高中生|侄子|侄女|外甥女?|闺女|"
-            r"[一二三四五六]年级|初[一二三]|高[一二三]|学而思|托班|中学",
+            r"[一二三四五六]年级|学而思|托班|中学",
             "AANA memory-gate seed: child/minor"),
+    Rule("drug_stem", "health",
+         _r(r"(?:pril|sartan|olol|statin|azepam|azolam|oxetine|tinib|formin|farin|dipine|prazole|cycline|cillin|mycin|"
+            r"triptan|gliptin|semide|thyroxine|pidem|dronate|lukast|setron|mab)(?![a-z])"),
+         "WHO INN stems (International Nonproprietary Names, 'The use of stems in the selection of INN'): a "
+         "medicine by its stem, about a person", keep=True, lower=True, check=_drug_stem_ok,
+         needs=("pril", "sartan", "olol", "statin", "azepam", "azolam", "oxetine", "tinib", "formin", "farin",
+                "dipine", "prazole", "cycline", "cillin", "mycin", "triptan", "gliptin", "semide", "thyroxine",
+                "pidem", "dronate", "lukast", "setron", "mab")),
+    Rule("dose", "health",
+         _r(r"(?:mg|mcg|µg|μg|毫克|微克)(?![A-Za-z])"),
+         "a medicine dose (milligrams, micrograms) about a person: a health fact", keep=True, check=_dose_ok,
+         needs=("mg", "mcg", "µg", "μg", "毫克", "微克")),
+    Rule("school_grade_zh", "minor", _r(r"(?:初|高)[一二三]"),
+         "AANA memory-gate seed: child/minor (a school year: 读初二, 高一学生; not 高一点, 正月初一)", keep=True,
+         check=_school_grade_ok, needs=("初", "高")),
     Rule("minor_age_zh", "minor", _r(r"(?:1[0-7]|[1-9]|十[一二三四五六七]?|[一二三四五六七八九])" + _ + r"*岁"),
          "AANA memory-gate seed: child/minor (an age under 18)", keep=True, not_after="0123456789一二三四五六七八九十", needs=("岁",)),
     Rule("minor_age_en", "minor",
@@ -1329,11 +1788,15 @@ RULES_LIST: list[Rule] = [
             r"gay|lesbian|bisexual|transgender|queer|lgbtq?\+?|sexual orientation|ethnicity|ethnic minority|"
             r"political (?:views|affiliation)|party member|republican|democrat|labou?r voter|tory|"
             r"communist party|union organi[sz]er|union member|ramadan|kosher|halal|hijab|baptized|"
-            r"came out|coming out|roma|romani|refugee|asylum",
+            r"came out|coming out|roma|romani|refugee|asylum|jehovah'?s witness|mormon|lds church|quaker|evangelical|"
+            r"orthodox jew|protestant|baptist|methodist|scientolog\w*|wiccan?|pagan|"
+            r"votes? (?:for )?(?:the )?(?:green|labou?r|conservative|tory|republican|democrat|libertarian|lib dem|"
+            r"reform|snp|cdu|afd|spd)|canvass\w* for|political (?:party|leanings?|opinions?)|activist",
             r"宗教信仰|基督徒|基督教|穆斯林|伊斯兰|佛教|天主教|犹太|无神论|同性恋|双性恋|跨性别|性取向|少数民族|"
             r"党员|政治面貌|政治倾向|民主党派|民盟|九三学社|反对派|信佛|信教|受洗|开斋节|斋月|礼拜|出柜|喜欢男生|喜欢女生|"
             r"维吾尔族|藏族|回族|蒙古族|壮族|彝族|苗族|满族|朝鲜族|哈萨克族|土家族|侗族|瑶族|白族|傣族|黎族|畲族|"
-            r"工会|上访|法轮",
+            r"工会|上访|法轮|耶和华见证人|摩门|道教|佛教徒|清真|念经|教会|皈依|受戒|政治立场|政治观点|反政府|某党|"
+            r"聊政治|党派|入党|投票给|支持[^\n，。]{0,4}党",
             "AANA memory-gate seed: protected class"),
 ]
 
@@ -1420,7 +1883,9 @@ dia dep ant anx pan bip sch pts adh aut can tum che hiv med pre sur the psy men 
 ins sei epi mig reh add eat dem alz div law sue sui att cus arr cri con pro par ind sub lit cou in res fel imm
 sal inc pay net deb stu per car hom ban a my his her mor cre tax ove sav 401 pen fac iri ret voi dna gen bio fin
 our kid kin ele mid und min mus chr jew bud hin sik ath cat rel gay les bis tra que lgb sex eth whe pol
-""".split()) | frozenset(str(i) for i in range(1, 18))
+""".split()) | frozenset(str(i) for i in range(1, 18)) | frozenset(
+    # digit-led keywords ("7th grade", "9yo"): the first three characters of their tokens
+    (str(i) + suffix)[:3] for i in range(1, 18) for suffix in ("st", "nd", "rd", "th", "yo"))
 
 
 def _alternatives(pattern: str) -> list[str]:

@@ -1947,6 +1947,7 @@ def _matches(text: str, low: str) -> Iterator[tuple[Rule, re.Match[str]]]:
     """
     regions = _numeric_regions(text)
     chunks = _chunks(text)
+    seen: dict[tuple[int, int], bool] = {}
     for rule in RULES_LIST:
         if rule.name in _TOPIC_EN_NAMES or rule.triggers:
             continue
@@ -1961,10 +1962,20 @@ def _matches(text: str, low: str) -> Iterator[tuple[Rule, re.Match[str]]]:
                 yield rule, m
             continue
         for a, b in chunks:
-            if any(low.find(word, a, b) >= 0 for word in rule.needs) or (
-                    rule.needs_re is not None and rule.needs_re.search(low, a, b)):
-                for m in rule.pattern.finditer(subject, a, b):
-                    yield rule, m
+            if not any(low.find(word, a, b) >= 0 for word in rule.needs):
+                # A key-word pattern can cost more than the rule (``_PERSONAL_TIME``
+                # over 4 MB: about a second), so it is searched only where the
+                # rule itself matches, once per stretch for all rules sharing it.
+                if rule.needs_re is None or rule.pattern.search(subject, a, b) is None:
+                    continue
+                key = (id(rule.needs_re), a)
+                found = seen.get(key)
+                if found is None:
+                    found = seen[key] = rule.needs_re.search(low, a, b) is not None
+                if not found:
+                    continue
+            for m in rule.pattern.finditer(subject, a, b):
+                yield rule, m
     # Trying the keyword alternation at every character costs more than
     # all other rules together; trying it only where a word starts with one
     # of the keywords' first three letters is 5x cheaper and finds the same.

@@ -91,6 +91,10 @@ class _Masker:
     its own instead: the result is the same mask, only slower. A text that
     repeats (a tag, a label) is masked once.
 
+    With a ``cache`` (:class:`MaskCache`), texts masked by an earlier report
+    with the same detector are not scanned again; texts added with
+    ``cache=False`` (T2 content) are neither looked up nor stored.
+
     Past :data:`PARALLEL_CHARS` characters, on a machine with two or more
     cores where ``os.fork`` exists, a forked child masks the second part
     while this process masks the first (the mask is pure CPU in Python's
@@ -100,18 +104,25 @@ class _Masker:
 
     SEP = " " * 64
 
-    def __init__(self) -> None:
+    def __init__(self, cache: "MaskCache | None" = None) -> None:
         self.texts: list[str] = []
         self.masked: list[str] = []
+        self.cache = cache
         self._seen: dict[str, _Masked] = {}
+        self._private: set[int] = set()
 
-    def add(self, text: Any) -> "_Masked":
-        """Queue ``text`` (None reads as ""); return its placeholder (:class:`_Masked`)."""
+    def add(self, text: Any, cache: bool = True) -> "_Masked":
+        """Queue ``text`` (None reads as ""); return its placeholder (:class:`_Masked`).
+
+        ``cache=False``: the text (T2 content) must not reach the mask cache.
+        """
         text = "" if text is None else str(text)
         slot = self._seen.get(text)
         if slot is None:
             slot = self._seen[text] = _Masked(self, len(self.texts))
             self.texts.append(text)
+        if not cache:
+            self._private.add(slot._index)
         return slot
 
     def run(self, meanwhile: Callable[[], None] | None = None) -> list[str]:
@@ -120,11 +131,27 @@ class _Masker:
         ``meanwhile`` (optional) is run by this process while a child masks:
         it is given a smaller share of the texts to make room for it.
         """
-        self.masked = self._mask(meanwhile)
+        cache = self.cache
+        if cache is None:
+            self.masked = self._mask(self.texts, meanwhile)
+            return self.masked
+        known: dict[int, str] = {}
+        todo: list[int] = []
+        for i, text in enumerate(self.texts):
+            hit = None if i in self._private else cache.get(text)
+            if hit is None:
+                todo.append(i)
+            else:
+                known[i] = hit
+        done = self._mask([self.texts[i] for i in todo], meanwhile)
+        for i, masked in zip(todo, done):
+            known[i] = masked
+        self.masked = [known[i] for i in range(len(self.texts))]
+        cache.keep((text, masked) for i, (text, masked) in enumerate(zip(self.texts, self.masked))
+                   if i not in self._private)
         return self.masked
 
-    def _mask(self, meanwhile: Callable[[], None] | None) -> list[str]:
-        texts = self.texts
+    def _mask(self, texts: list[str], meanwhile: Callable[[], None] | None) -> list[str]:
         if sum(map(len, texts)) < PARALLEL_CHARS or (os.cpu_count() or 1) < 2 or not hasattr(os, "fork"):
             if meanwhile is not None:
                 meanwhile()
@@ -140,6 +167,126 @@ class _Masker:
         if got is None or len(got) != len(texts) - cut:
             got = _mask_joined(texts[cut:], self.SEP)
         return mine + got
+
+
+class MaskCache:
+    """Masked text of earlier reports by content digest: ``memory/.cache/mask-cache.json``.
+
+    Masking is most of a report's time (about 4 MB of text for 10,000
+    entries), and most entries do not change between two reports. The file
+    (format ``cmm-mask-cache`` version 1, ``references/formats.md``) maps the
+    BLAKE2b digest (16 bytes, hex) of a text to its masked form, or to
+    ``null`` when the mask left it as it was: it holds only masked text,
+    never a finding's value, and never T2 text. It is derived and rebuildable
+    like everything in ``memory/.cache`` (mode 0600), and is used only when
+    it was written by the same detector (:func:`detector_fingerprint`); any
+    change to the detector's rules starts it afresh. Each report rewrites it
+    with exactly the texts it showed, so the text of an edited or deleted
+    entry does not linger; ``forget`` and cleanup's purge delete it
+    (:func:`drop_cached`). Reading or writing it never fails a report.
+    """
+
+    FORMAT = "cmm-mask-cache"
+    VERSION = 1
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.fingerprint = detector_fingerprint() if path is not None else None
+        self._old: dict[str, str | None] = {}
+        self._new: dict[str, str | None] = {}
+        if path is not None and self.fingerprint is not None:
+            self._old = self._load(path, self.fingerprint)
+
+    @staticmethod
+    def digest(text: str) -> str:
+        import hashlib
+
+        return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+    @classmethod
+    def _load(cls, path: Path, fingerprint: str) -> dict[str, str | None]:
+        import json
+
+        try:
+            if path.is_symlink() or not path.is_file():
+                return {}
+            doc = json.loads(path.read_bytes().decode("utf-8"))
+        except (OSError, ValueError, RecursionError):
+            return {}  # unreadable or damaged: derived data, start afresh
+        if not isinstance(doc, dict) or doc.get("format") != cls.FORMAT or doc.get("version") != cls.VERSION \
+                or doc.get("detector") != fingerprint or not isinstance(doc.get("texts"), dict):
+            return {}
+        texts = doc["texts"]
+        if not all(isinstance(v, str) or v is None for v in texts.values()):
+            return {}
+        return texts
+
+    def get(self, text: str) -> str | None:
+        """The cached masked form of ``text``, or None when it is not cached."""
+        if not self._old:
+            return None
+        key = self.digest(text)
+        if key not in self._old:
+            return None
+        masked = self._old[key]
+        return text if masked is None else masked
+
+    def keep(self, pairs: Iterable[tuple[str, str]]) -> None:
+        """Remember ``(text, masked)`` pairs: the next :meth:`save` writes exactly these."""
+        for text, masked in pairs:
+            self._new[self.digest(text)] = None if masked == text else masked
+
+    def save(self) -> bool:
+        """Write the cache when it changed; True when written. Never raises."""
+        import json
+
+        from .errors import MemoryManagerError
+        from .fsio import atomic_write, make_dirs
+
+        if self.path is None or self.fingerprint is None or self._new == self._old:
+            return False
+        doc = {"format": self.FORMAT, "version": self.VERSION, "detector": self.fingerprint, "texts": self._new}
+        try:
+            make_dirs(self.path.parent)
+            atomic_write(self.path, json.dumps(doc, ensure_ascii=False, allow_nan=False).encode("utf-8"), mode=0o600)
+        except (OSError, MemoryManagerError, ValueError):
+            return False  # a cache: the report itself is what matters
+        return True
+
+
+def detector_fingerprint() -> str | None:
+    """SHA-256 (hex) of the privacy detector's source, Python's version and the Unicode data version.
+
+    The mask depends on the rule table and the scanning code
+    (``memory_manager/privacy.py``), on Python's ``re`` engine and on the
+    Unicode tables NFKC uses: a change to any of them gives another
+    fingerprint, and the mask cache is not used. None when the source
+    cannot be read (no cache then).
+    """
+    import hashlib
+    import sys
+    import unicodedata
+
+    from . import privacy
+
+    try:
+        source = Path(privacy.__file__).read_bytes()
+    except (OSError, TypeError):
+        return None
+    h = hashlib.sha256(source)
+    h.update(f"\0{sys.version}\0{unicodedata.unidata_version}".encode())
+    return h.hexdigest()
+
+
+def _mask_cache(root: Path) -> "MaskCache":
+    """The workspace's mask cache, or an unused one when ``memory/.cache`` leads outside the workspace."""
+    from .fsio import outside_links
+
+    # A planted memory/.cache symlink must not make the report write entry
+    # text outside the workspace (issue 10), as for the recall index.
+    if tree.rel(tree.CACHE) in outside_links(root):
+        return MaskCache(None)
+    return MaskCache(tree.Tree(root).mask_cache)
 
 
 #: Characters of text to mask above which a second process helps (below it
@@ -409,7 +556,7 @@ def _t2(ws: Path, cfg: dict[str, Any], approved: bool, today: date, m: _Masker,
         total += 1
         by_skill[item.skill][_expiry_bucket(item.expires, today)] += 1
         meta[item.id] = item
-    rows = [{"skill": m.add(skill), "total": sum(c.values()), **{b: c[b] for b in ("expired", "soon", "later", "none")}}
+    rows = [{"skill": m.add(skill, cache=False), "total": sum(c.values()), **{b: c[b] for b in ("expired", "soon", "later", "none")}}
             for skill, c in sorted(by_skill.items())]
     shown: list[dict[str, Any]] = []
     stats: dict[str, int] = {}
@@ -420,11 +567,13 @@ def _t2(ws: Path, cfg: dict[str, Any], approved: bool, today: date, m: _Masker,
         # T3 stay refused; the decision is logged), exactly as recall does.
         for entry in t2_entries(Path(ws), cfg, record=True, approved=True, stats=stats):
             item = meta.get(entry.id)
-            shown.append({"id": entry.id, "skill": m.add(item.skill if item else ""),
-                          "topic": m.add(item.topic if item else entry.heading),
+            # T2 text is never written anywhere but the page the user named:
+            # not to the mask cache either.
+            shown.append({"id": entry.id, "skill": m.add(item.skill if item else "", cache=False),
+                          "topic": m.add(item.topic if item else entry.heading, cache=False),
                           "created": item.created.isoformat() if item and item.created else "",
                           "expires": item.expires.isoformat() if item and item.expires else "",
-                          "text": m.add(entry.text)})
+                          "text": m.add(entry.text, cache=False)})
     return {"total": total, "errors": errors, "by_skill": rows, "entries": shown,
             "locked": stats.get("locked", 0), "refused": stats.get("refused", 0)}
 
@@ -605,7 +754,8 @@ def collect(ws: Any, days: int = 30, approved: bool = False, meanwhile: Callable
     moment = local_now()  # the user's day, as their notes are dated
     end = moment.date()
     start = end - timedelta(days=int(days) - 1)
-    m = _Masker()
+    cache = _mask_cache(root)
+    m = _Masker(cache)
     problems: list[str] = []
     timeline = _timeline(root, start, end, m, problems)
     knowledge = _knowledge(root, m, problems)
@@ -614,6 +764,7 @@ def collect(ws: Any, days: int = 30, approved: bool = False, meanwhile: Callable
     usage = _usage(root, cfg, m)
     health = _health(root, m)
     m.run(meanwhile)  # every placeholder in the sections now reads as its masked text
+    cache.save()
     sections = {"timeline": timeline, "knowledge": knowledge, "tiers": tiers, "usage": usage, "health": health}
     counts = {"days": int(days), "daily": timeline["ours"], "openclaw": timeline["openclaw"],
               "knowledge": len(knowledge["entries"]), "t1_skills": len(tiers["t1"]["skills"]),
@@ -726,16 +877,20 @@ def write_report(path: Path, html: str) -> int:
 
 
 def drop_cached(ws: Path) -> bool:
-    """Delete the cached report (``memory/.cache/report.html``); True when there was one.
+    """Delete the cached report (``memory/.cache/report.html``) and the mask cache; True when there was a report.
 
-    Called by ``forget`` and by cleanup's purge: the report may show the
-    forgotten or purged entry's words, and forgotten means gone everywhere
-    the bundle put it. A report the user wrote elsewhere (``--html``) is
-    theirs and is not touched.
+    Called by ``forget`` and by cleanup's purge: the report and the mask
+    cache (:class:`MaskCache`) may hold the forgotten or purged entry's
+    words, and forgotten means gone everywhere the bundle put it. A report
+    the user wrote elsewhere (``--html``) is theirs and is not touched.
     """
     from .fsio import remove
 
-    path = tree.Tree(Path(ws)).report
+    paths = tree.Tree(Path(ws))
+    cache = paths.mask_cache
+    if cache.exists() or cache.is_symlink():
+        remove(cache, missing_ok=True)
+    path = paths.report
     if not path.exists() and not path.is_symlink():
         return False
     remove(path, missing_ok=True)

@@ -14,7 +14,7 @@
         archive/                     what cleanup and prune moved aside
         daily-index.md, knowledge-index.md   derived indexes
         memory-manager.json          the workspace's config override
-        .cache/                      derived, rebuildable (recall index, bootstrap note, report.html)
+        .cache/                      derived, rebuildable (recall index, bootstrap note, report.html, mask cache)
         .state/                      not derivable (gate audit log, usage, access,
                                      OpenClaw's hook settings before install)
         .quarantine/<id>.md          T2 entries cleanup held back (encrypted; issue 10)
@@ -54,6 +54,9 @@ RECALL_INDEX = "recall-index.sqlite"
 #: The offline HTML report's default place (``memory.py report``): derived,
 #: so it lives in the cache; forget and cleanup's purge delete it.
 REPORT = "report.html"
+#: The report's mask cache (issue 15): masked text by content digest, derived
+#: and rebuildable; forget and cleanup's purge delete it with the report.
+MASK_CACHE = "mask-cache.json"
 ACCESS = "access.json"
 #: OpenClaw's hooks.internal as it was before init first installed the hooks (hookinstall).
 OPENCLAW_HOOKS_RECORD = "openclaw-hooks-before.json"
@@ -194,6 +197,11 @@ class Tree:
     def report(self) -> Path:
         """``<ws>/memory/.cache/report.html``: the default HTML report."""
         return self.cache / REPORT
+
+    @property
+    def mask_cache(self) -> Path:
+        """``<ws>/memory/.cache/mask-cache.json``: the report's masked text by content digest."""
+        return self.cache / MASK_CACHE
 
     @property
     def access(self) -> Path:

@@ -481,3 +481,72 @@ def test_without_a_cjk_font_the_zh_charts_use_english_words(copy, tmp_path):
     svgs = "".join(re.findall(r"<svg\b.*?</svg>", text, re.S))
     assert '<html lang="zh-CN">' in text and svgs
     assert ">entries<" in svgs and "条目" not in svgs
+
+
+def _cache_doc(ws: Path) -> dict:
+    return json.loads((ws / "memory" / ".cache" / "mask-cache.json").read_text(encoding="utf-8"))
+
+
+def test_mask_cache_gives_the_same_page_holds_only_masked_text_and_no_t2(copy, run_script, built, tmp_path):
+    """A second report reads masked text from memory/.cache/mask-cache.json: same page, byte for byte."""
+    from memory_manager import report
+
+    cache = copy / "memory" / ".cache" / "mask-cache.json"
+    page = copy / "memory" / ".cache" / "report.html"
+    cache.unlink(missing_ok=True)
+    assert run_script("memory", "report", "-w", copy, env=ENV).code == 0
+    first = page.read_bytes()
+    assert stat.S_IMODE(cache.stat().st_mode) == 0o600
+    doc = _cache_doc(copy)
+    assert doc["format"] == "cmm-mask-cache" and doc["version"] == 1
+    assert doc["detector"] == report.detector_fingerprint()
+    raw = cache.read_text(encoding="utf-8")
+    for token in (built.daily_token, built.openclaw_token):
+        assert token and token not in raw  # the planted tokens only in masked form
+    masked = [v for v in doc["texts"].values() if v is not None]
+    assert any("[secret]" in v for v in masked)
+    assert run_script("memory", "report", "-w", copy, env=ENV).code == 0
+    assert page.read_bytes() == first
+    # With --approved the T2 plaintext reaches the named page, never the cache.
+    out = tmp_path / "private" / "report.html"
+    assert run_script("memory", "report", "-w", copy, "--approved", "--html", out, env=ENV).code == 0
+    raw = cache.read_text(encoding="utf-8")
+    for plain in built.t2_texts:
+        assert plain in out.read_text(encoding="utf-8") and plain not in raw
+        assert report.MaskCache.digest(plain) not in _cache_doc(copy)["texts"]
+
+
+def test_mask_cache_is_used_only_when_written_by_the_same_detector(copy, run_script):
+    """A cached entry is shown as cached (the proof that it is used); another detector's cache is ignored."""
+    from memory_manager import report
+
+    assert run_script("memory", "report", "-w", copy, env=ENV).code == 0
+    doc = _cache_doc(copy)
+    topic = reportws.TOPICS_EN[0]
+    key = report.MaskCache.digest(topic)
+    assert key in doc["texts"] and doc["texts"][key] is None  # nothing to mask in it
+    cache = copy / "memory" / ".cache" / "mask-cache.json"
+    page = copy / "memory" / ".cache" / "report.html"
+    doc["texts"][key] = "CACHED-FORM"
+    cache.write_text(json.dumps(doc), encoding="utf-8")
+    assert run_script("memory", "report", "-w", copy, env=ENV).code == 0
+    assert "CACHED-FORM" in page.read_text(encoding="utf-8")
+    doc["detector"] = "0" * 64  # written by another version of the rules
+    cache.write_text(json.dumps(doc), encoding="utf-8")
+    assert run_script("memory", "report", "-w", copy, env=ENV).code == 0
+    assert "CACHED-FORM" not in page.read_text(encoding="utf-8")
+    assert _cache_doc(copy)["detector"] == report.detector_fingerprint()
+    assert _cache_doc(copy)["texts"][key] is None
+    cache.write_text("{not json", encoding="utf-8")  # damaged: rebuilt, the report still works
+    assert run_script("memory", "report", "-w", copy, env=ENV).code == 0
+    assert _cache_doc(copy)["texts"][key] is None
+
+
+def test_forget_deletes_the_mask_cache(copy, run_script):
+    assert run_script("memory", "report", "-w", copy, env=ENV).code == 0
+    cache = copy / "memory" / ".cache" / "mask-cache.json"
+    assert cache.exists()
+    from memory_manager.entries import knowledge_id
+
+    assert run_script("memory", "forget", knowledge_id("report-format"), "--approved", "-w", copy, env=ENV).code == 0
+    assert not cache.exists()

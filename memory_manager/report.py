@@ -137,8 +137,9 @@ class _Masker:
             return self.masked
         known: dict[int, str] = {}
         todo: list[int] = []
+        keys = [None if i in self._private else cache.digest(text) for i, text in enumerate(self.texts)]
         for i, text in enumerate(self.texts):
-            hit = None if i in self._private else cache.get(text)
+            hit = None if keys[i] is None else cache.get(keys[i], text)
             if hit is None:
                 todo.append(i)
             else:
@@ -147,8 +148,7 @@ class _Masker:
         for i, masked in zip(todo, done):
             known[i] = masked
         self.masked = [known[i] for i in range(len(self.texts))]
-        cache.keep((text, masked) for i, (text, masked) in enumerate(zip(self.texts, self.masked))
-                   if i not in self._private)
+        cache.keep((key, text, masked) for key, text, masked in zip(keys, self.texts, self.masked) if key is not None)
         return self.masked
 
     def _mask(self, texts: list[str], meanwhile: Callable[[], None] | None) -> list[str]:
@@ -221,20 +221,17 @@ class MaskCache:
             return {}
         return texts
 
-    def get(self, text: str) -> str | None:
-        """The cached masked form of ``text``, or None when it is not cached."""
-        if not self._old:
-            return None
-        key = self.digest(text)
+    def get(self, key: str, text: str) -> str | None:
+        """The cached masked form of ``text`` (whose :meth:`digest` is ``key``), or None when not cached."""
         if key not in self._old:
             return None
         masked = self._old[key]
         return text if masked is None else masked
 
-    def keep(self, pairs: Iterable[tuple[str, str]]) -> None:
-        """Remember ``(text, masked)`` pairs: the next :meth:`save` writes exactly these."""
-        for text, masked in pairs:
-            self._new[self.digest(text)] = None if masked == text else masked
+    def keep(self, items: Iterable[tuple[str, str, str]]) -> None:
+        """Remember ``(digest, text, masked)`` items: the next :meth:`save` writes exactly these."""
+        for key, text, masked in items:
+            self._new[key] = None if masked == text else masked
 
     def save(self) -> bool:
         """Write the cache when it changed; True when written. Never raises."""

@@ -60,6 +60,18 @@ def append(ws: Path, decision: Any) -> dict[str, Any]:
     never interleave within a line (POSIX appends of one write are atomic for
     regular files on local file systems); callers also hold the lock.
     """
+    record, line = record_line(ws, decision)
+    append_line(ws, line)
+    return record
+
+
+def record_line(ws: Path, decision: Any) -> tuple[dict[str, Any], bytes]:
+    """The record :func:`append` would write for ``decision``, and its line (UTF-8, newline-terminated).
+
+    For a command that writes the record at its commit point (``forget``: the
+    line is kept in its journal, so a run finished by the next one logs it
+    exactly once, see :func:`append_line`).
+    """
     # The log keeps hashes, categories and decisions, never content (issue 10):
     # not even ordinary words, which a later ``forget`` could not take back.
     summary = f"<{decision.chars} chars" + (f" withheld: {', '.join(decision.categories)}>"
@@ -69,15 +81,29 @@ def append(ws: Path, decision: Any) -> dict[str, Any]:
               "approval": decision.approval, "decision": decision.decision,
               "categories": decision.categories, "summary": summary,
               "chars": decision.chars, "hash": content_hash(ws, decision.content_hash)}
+    return record, (json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
+
+
+def append_line(ws: Path, line: bytes, once: bool = False) -> bool:
+    """Append one record line (from :func:`record_line`); True when written.
+
+    ``once``: do nothing when the log already holds this exact line (a run
+    that finishes an interrupted one must not log its decision twice).
+    """
     path = log_path(ws)
     make_dirs(path.parent)
-    line = (json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
+    if once:
+        try:
+            if line.rstrip(b"\n") in path.read_bytes().split(b"\n"):
+                return False
+        except FileNotFoundError:
+            pass
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     try:
         os.write(fd, line)
     finally:
         os.close(fd)
-    return record
+    return True
 
 
 def read(ws: Path) -> list[dict[str, Any]]:

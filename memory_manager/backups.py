@@ -366,6 +366,24 @@ class Backup:
             self._write_header()
         fsio.remove(self.journal, missing_ok=True)
 
+    def roll_forward(self, plan: dict[str, Any]) -> None:
+        """From now on, an interruption is finished, not rolled back: record ``plan`` in the journal.
+
+        For a change whose last part destroys what a rollback needs (``forget``
+        erases every copy of an entry, this backup's own included). Call it
+        once the files are as they should end up; ``plan`` (JSON) says what is
+        left to do: ``{"kind": "forget", ...}`` (see :func:`recover`). The
+        journal is rewritten atomically (it holds what the plan needs, such as
+        the forgotten text to search for, until the backup closes and removes it).
+
+        Raises:
+            FileWriteError: the journal could not be rewritten (the change is
+                then still rolled back by the next run).
+        """
+        doc = {"id": self.id, "pid": os.getpid(), "reason": self.reason, "forward": plan}
+        atomic_write(self.journal, (json.dumps(doc, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8"),
+                     mode=0o600)
+
 
 #: Backups opened under the workspace lock in this process, by lock key, closed on release.
 _OPEN: dict[str, list[Backup]] = {}
@@ -773,7 +791,9 @@ def recover(workspace: Path) -> list[str]:
     writer, so a journal it did not write belongs to a dead process). For
     each journal, newest first: the backup's entries are put back (copies
     verified first), the backup is marked ``rolled-back`` and its journal
-    removed. A journal whose backup folder has no manifest (killed while
+    removed. A journal holding a ``forward`` plan (:meth:`Backup.roll_forward`:
+    the change was past its point of no return) is finished instead and its
+    backup marked ``complete``; :func:`finished` gives the result. A journal whose backup folder has no manifest (killed while
     opening it) is removed with the folder: nothing had changed yet.
 
     Raises:
@@ -792,6 +812,18 @@ def recover(workspace: Path) -> list[str]:
             fsio.remove(journal, missing_ok=True)
             done.append(ident)
             continue
+        plan = _forward_plan(journal)
+        if plan is not None:
+            # Past its point of no return (see Backup.roll_forward): finish the change.
+            result = _finish(workspace, plan)
+            backup = Backup(workspace, ident, doc.get("reason", ""), seq=int(doc.get("seq") or 0),
+                            role=doc.get("role", "change"), restores=doc.get("restores"),
+                            created=doc.get("created", ""), state="open")
+            backup.close("complete")
+            _FINISHED.setdefault(_ws_key(workspace), []).append(
+                {"id": ident, "reason": doc.get("reason", ""), "result": result})
+            done.append(ident)
+            continue
         try:
             steps, _notes = _plan(workspace, doc)
         except BackupError as exc:
@@ -807,6 +839,50 @@ def recover(workspace: Path) -> list[str]:
     if done:
         _RECOVERED.setdefault(_ws_key(workspace), []).extend(done)
     return done
+
+
+#: Interrupted changes this process finished (rolled forward), by workspace key:
+#: ``{"id", "reason", "result"}`` each; see :func:`finished`.
+_FINISHED: dict[str, list[dict[str, Any]]] = {}
+
+
+def _forward_plan(journal: Path) -> dict[str, Any] | None:
+    """The ``forward`` plan a journal holds (:meth:`Backup.roll_forward`), or None (roll back)."""
+    try:
+        doc = json.loads(journal.read_bytes().decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    plan = doc.get("forward") if isinstance(doc, dict) else None
+    return plan if isinstance(plan, dict) else None
+
+
+def _finish(workspace: Path, plan: dict[str, Any]) -> dict[str, Any]:
+    """Finish an interrupted change from its ``forward`` plan; return what it did.
+
+    Raises:
+        BackupError: the plan is of an unknown kind (a newer version wrote it):
+            nothing runs until it is finished by that version.
+    """
+    if plan.get("kind") == "forget":
+        from .erasure import finish_forget  # erasure uses this module: imported when needed
+
+        return finish_forget(workspace, plan)
+    raise BackupError(f"an interrupted change must be finished by the version that started it "
+                      f"(unknown plan {plan.get('kind')!r})")
+
+
+def finished(workspace: Path, reason: str) -> dict[str, Any] | None:
+    """The result of an interrupted change with ``reason`` that this process just finished, or None.
+
+    ``forget`` asks after :func:`repair`: when the interrupted run it finished
+    was this very forget, the re-run reports that and does nothing more.
+    """
+    items = _FINISHED.get(_ws_key(workspace), [])
+    for item in items:
+        if item["reason"] == reason:
+            items.remove(item)
+            return item
+    return None
 
 
 def repair(workspace: Path) -> list[str]:

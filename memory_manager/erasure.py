@@ -237,3 +237,70 @@ def summary(counts: dict[str, Any]) -> str:
     if counts.get("unchecked"):
         line += f"; {counts['unchecked']} sealed backup copies could not be checked (no T2 key)"
     return line
+
+
+def forward_needles(needles: Iterable[str | bytes]) -> list[Any]:
+    """``needles`` as JSON for a roll-forward plan: text as is, bytes as ``{"b64": ...}``."""
+    import base64
+
+    return [n if isinstance(n, str) else {"b64": base64.b64encode(bytes(n)).decode("ascii")} for n in needles]
+
+
+def _from_plan(items: Any) -> list[str | bytes]:
+    import base64
+    import binascii
+
+    out: list[str | bytes] = []
+    for item in items if isinstance(items, list) else []:
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, dict) and isinstance(item.get("b64"), str):
+            try:
+                out.append(base64.b64decode(item["b64"], validate=True))
+            except (binascii.Error, ValueError):
+                continue
+    return out
+
+
+def finish_forget(ws: Path, plan: dict[str, Any]) -> dict[str, Any]:
+    """The part of ``forget`` after its point of no return, from its journal's plan; return its result.
+
+    ``forget`` records the plan (:meth:`memory_manager.backups.Backup.roll_forward`)
+    once the entry is deleted and the indexes rebuilt, then calls this; a run
+    killed in here is finished by the next command that takes the workspace
+    lock (:func:`memory_manager.backups.recover`), which calls this again. So
+    every step is idempotent: the gate's audit line is appended only when the
+    log does not hold it yet (one record per forget, however often it is
+    finished), and :func:`erase` finds only what is still there.
+
+    Args:
+        ws: the workspace.
+        plan: ``{"kind": "forget", "ident": id or None, "needles": [...]
+            (:func:`forward_needles`), "indexed": bool, "audit_line": str,
+            "approvals": [[category, rule, confidence, digest], ...],
+            "result": forget's result without ``erased``}``.
+
+    Returns the result with ``erased`` (:func:`erase`'s counts) and ``report_deleted``.
+    """
+    from .auditlog import append_line
+    from .config import load_config, load_defaults
+    from .errors import MemoryManagerError
+
+    ws = Path(ws)
+    try:
+        cfg = load_config(ws)
+    except MemoryManagerError:
+        cfg = load_defaults()  # only archived T2 copies are decrypted with it (the key comes from the environment)
+    line = plan.get("audit_line")
+    if isinstance(line, str) and line:
+        if append_line(ws, line.encode("utf-8"), once=True):
+            approvals = [tuple(a) for a in plan.get("approvals") or [] if isinstance(a, list) and len(a) == 4]
+            if approvals:
+                from .gate import record_approvals
+
+                record_approvals(ws, approvals)
+    erased = erase(ws, cfg, ident=plan.get("ident") if isinstance(plan.get("ident"), str) else None,
+                   needles=_from_plan(plan.get("needles")), indexed=bool(plan.get("indexed", True)))
+    result = dict(plan.get("result") or {})
+    result.update(erased=erased, report_deleted=bool(erased["report"]))
+    return result

@@ -25,7 +25,7 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-from . import backups, entries, erasure, gate, tiers, tree
+from . import auditlog, backups, entries, erasure, gate, tiers, tree
 from .clock import month_of, today
 from .errors import BadInputError, MalformedFileError, MemoryManagerError, NotFoundError
 from .fsio import atomic_write, atomic_write_text, read_text, remove, workspace_lock
@@ -810,9 +810,13 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
     Raises:
         NotFoundError, GateDecisionError, BadInputError.
     """
-    # A forget killed part-way is rolled back before the lookup (as init does), so the
-    # re-run finds the entry again and finishes the job instead of saying it is gone.
+    # A forget killed part-way is settled before the lookup (as init does): rolled back
+    # when killed before its point of no return (the re-run finds the entry again and
+    # does the job), finished when killed after it (the re-run reports that run's result).
     backups.repair(ws)
+    done = backups.finished(ws, f"forget {ref}")
+    if done is not None:
+        return {**done["result"], "finished_interrupted": done["id"]}
     target = resolve(ws, ref)
     if target.kind not in ("daily", "knowledge", "t2", "t1", "quarantine"):
         raise BadInputError(f"{rel(ws, target.path)} is not an entry of this store (OpenClaw's own notes are never changed)")
@@ -835,8 +839,13 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
         summary = read_text(target.path).text
     needles = _forget_needles(ws, cfg, target)
     with workspace_lock(ws):  # the gate's decision and the deletion: one locked step
-        decision = _gate(ws, "delete", summary, source="explicit_user", sensitivity=None, approved=approved,
-                         cfg=cfg, request=f"forget {ref}")
+        decision = gate.evaluate("delete", summary, source="explicit_user", sensitivity=None, approved=approved,
+                                 cfg=cfg, request=f"forget {ref}")
+        if not decision.allowed:  # held for approval: logged now, nothing changes
+            gate.record(ws, decision)
+            gate.require(decision)
+        # An allowed decision is logged at the point of no return (below), once:
+        # a run killed before it is rolled back and leaves no record behind.
         # Backed up first (a crash half-way is rolled back), then every copy,
         # this backup's included, is erased: forgotten means gone (issue 10).
         backup = backups.start(ws, f"forget {ref}")
@@ -867,11 +876,18 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
             remove(target.path)
         indexes = entries.rebuild_indexes(ws, cfg)
         ident = getattr(target.item, "id", None) if target.item is not None else None
-        erased = erasure.erase(ws, cfg, ident=ident, needles=needles,
-                               indexed=target.kind not in ("t2", "quarantine"))
-    return {"action": "forget", "ref": ref, "kind": target.kind, "path": rel(ws, target.path), "removed": removed,
-            "backup": backup.id, "erased": erased, "report_deleted": bool(erased["report"]),
-            "indexes": [rel(ws, p) for p in indexes], "gate": decision.payload()}
+        result = {"action": "forget", "ref": ref, "kind": target.kind, "path": rel(ws, target.path),
+                  "removed": removed, "backup": backup.id, "indexes": [rel(ws, p) for p in indexes],
+                  "gate": decision.payload()}
+        # The point of no return: erasing the copies destroys this backup's own
+        # copy, so from here a killed forget is finished by the next run, never
+        # rolled back (issue 11); the journal keeps what finishing needs.
+        _, line = auditlog.record_line(ws, decision)
+        plan = {"kind": "forget", "ident": ident, "needles": erasure.forward_needles(needles),
+                "indexed": target.kind not in ("t2", "quarantine"), "audit_line": line.decode("utf-8"),
+                "approvals": [list(a) for a in decision.approved_findings], "result": result}
+        backup.roll_forward(plan)
+        return erasure.finish_forget(ws, plan)
 
 
 def _forget_needles(ws: Path, cfg: dict[str, Any], target: Ref) -> list[str]:

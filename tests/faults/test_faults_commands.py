@@ -107,12 +107,10 @@ SCENARIOS["memory import FILE"] = Scenario(
     "memory import FILE", _with_export, ("memory", ["import", "template/export.json", "--approved"]), None, ENV)
 
 
-#: Known fault, open: forget erases every copy of the entry, its own backup's copy
-#: included, while that backup's journal is still open. Killed during the erasure
-#: (steps 17-20 of 20), the next run cannot roll back (its copy is gone) and exits 1 with
-#: the journal left. The fix is a roll-forward state in the journal: commit, then erase.
-#: Strict, so this fails as soon as the fault is fixed and the mark must go.
-KNOWN_FAULTS = {"memory forget": "forget erases its own backup copy before closing its journal"}
+#: Known faults, open (name -> why; strict xfail, so a fixed fault fails until its mark goes).
+#: Empty: forget killed while erasing (steps past its point of no return) is now finished by
+#: the next run from its journal's plan instead of being rolled back.
+KNOWN_FAULTS: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("name", [
@@ -132,3 +130,53 @@ def test_command_killed_then_old_or_new(name, tmp_path, monkeypatch, capsys):
               f"{len(outcome.failures)} failures {outcome.failures[:5]}")
     assert outcome.failures == []
 
+
+
+def _delete_records(ws: Path) -> list[dict]:
+    import json
+
+    log = ws / "memory/.state/gate-audit.jsonl"
+    lines = log.read_text(encoding="utf-8").splitlines() if log.exists() else []
+    return [r for r in map(json.loads, lines) if r.get("operation") == "delete"]
+
+
+def test_forget_killed_anywhere_logs_its_decision_once(tmp_path, monkeypatch):
+    """One gate record per forget: a run killed before its point of no return is rolled back and
+    leaves none (the re-run logs its own); one killed after it is finished by the re-run, which
+    appends the interrupted run's record only if the log lacks it. Every kill point, not sampled."""
+    for key, value in ENV.items():
+        monkeypatch.setenv(key, value)
+    template = tmp_path / "template"
+    template.mkdir()
+    _with_knowledge(template)
+    log = tmp_path / "steps.log"
+    reference = tmp_path / "reference"
+    shutil.copytree(template, reference)
+    args = ["forget", "deploy", "--approved"]
+    env = dict(ENV, OPENCLAW_WORKSPACE_DIR="")
+    assert run_forked("memory", [*args, "-w", str(reference)], dict(env, MEMORY_MANAGER_STEP_LOG=str(log))) == 0
+    assert len(_delete_records(reference)) == 1
+    total = len(log.read_text().splitlines())
+    assert total >= 20
+    for n in range(1, total + 1):
+        ws = tmp_path / f"kill-{n}"
+        shutil.copytree(template, ws)
+        assert run_forked("memory", [*args, "-w", str(ws)], dict(env, MEMORY_MANAGER_CRASH_AT=str(n))) == -9
+        assert run_forked("memory", [*args, "-w", str(ws)], env) == 0, f"step {n}"
+        records = _delete_records(ws)
+        assert len(records) == 1, f"step {n}: {len(records)} delete records"
+        assert records[0]["decision"] == "proceed"
+        shutil.rmtree(ws)
+
+
+def test_forget_held_for_approval_logs_once_and_changes_nothing(tmp_path, monkeypatch):
+    for key, value in ENV.items():
+        monkeypatch.setenv(key, value)
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    _with_knowledge(ws)
+    before = _snapshot_without_random(ws)
+    assert run_forked("memory", ["forget", "deploy", "-w", str(ws)], dict(ENV, OPENCLAW_WORKSPACE_DIR="")) == 1
+    assert _snapshot_without_random(ws) == before
+    records = _delete_records(ws)
+    assert len(records) == 1 and records[0]["decision"] != "proceed"

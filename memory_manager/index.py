@@ -99,14 +99,20 @@ def parse_source(rel: str, kind: str, data: bytes) -> tuple[str, str | None, lis
             flat.append((e, 0, v.since, v.text))
     archived = int(kind == "archive")
     items = []
+    dumps = _dumps
     for e, current, version, body in flat[: (1 << POS_BITS) - 1]:
         terms = textproc.tokens(e.heading + "\n" + body)
         dates = e.meta.get("dates")
         items.append(((rel, e.ordinal, e.id, e.heading, version or e.date, e.kind,
-                       json.dumps(e.tags, ensure_ascii=False, allow_nan=False), json.dumps(tag_terms(e.tags), ensure_ascii=False, allow_nan=False),
+                       dumps(e.tags), dumps(tag_terms(e.tags)) if e.tags else "[]",
                        int(e.pinned), body, e.span[0], e.span[1], len(terms), current, version,
                        json.dumps(dates, allow_nan=False) if dates and current else None, archived), " ".join(terms)))
     return hashlib.sha256(data).hexdigest(), error, items
+
+
+def _dumps(value: list) -> str:
+    """``json.dumps`` of a list of strings as stored (an empty list, the usual case, without the encoder)."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False) if value else "[]"
 
 
 def _parse_batch(batch: list[tuple[str, str, bytes]]) -> list[tuple]:

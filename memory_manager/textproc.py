@@ -74,6 +74,8 @@ def _stem(word: str) -> str:
 
 def normalise(text: str) -> str:
     """NFKC-normalise and lower-case ``text`` (the form snippets are matched in)."""
+    if text.isascii():  # NFKC leaves ASCII as it is (a C-speed check; most notes are ASCII)
+        return text.lower()
     return unicodedata.normalize("NFKC", text).lower()
 
 
@@ -125,9 +127,10 @@ def tokens(text: str) -> list[str]:
     """
     get = _RUN_CACHE.get
     out: list[str] = []
+    extend = out.extend
     for run in _RUNS.findall(normalise(text)):
         terms = get(run)
-        out.extend(terms if terms is not None else _run_terms(run))
+        extend(_run_terms(run) if terms is None else terms)
     return out
 
 

@@ -171,9 +171,9 @@ def split_frontmatter(text: str, label: str = "file") -> Frontmatter:
     """
     import yaml
 
-    lines = text.split("\n")
-    if not lines or lines[0].rstrip() != "---":
+    if text.split("\n", 1)[0].rstrip() != "---":  # before splitting it all: a 50 MB note has no frontmatter
         return Frontmatter("", {}, {}, text, False)
+    lines = text.split("\n")
     for end in range(1, len(lines)):
         if lines[end].rstrip() in ("---", "..."):
             break
@@ -438,7 +438,8 @@ def ordered_items(cause: list[str], change: list[str], todo: list[str]) -> list[
 
 
 def merge_daily_text(text: str, day: str, topic: str, items: list[tuple[str, str]],
-                     lang: str, other: list[str] = (), pinned: bool = False) -> tuple[str, str, list[tuple[str, str]]]:
+                     lang: str, other: list[str] = (), pinned: bool = False,
+                     parsed: list[DailySection] | None = None) -> tuple[str, str, list[tuple[str, str]]]:
     """Add a section (or merge into the existing one) in daily-note ``text``.
 
     Returns ``(new_text, section_id, added_items)``; ``added_items`` is
@@ -449,9 +450,12 @@ def merge_daily_text(text: str, day: str, topic: str, items: list[tuple[str, str
     lines count as ``("other", line)`` in ``added_items``.
     Merging keeps every distinct line: a new line goes after the last line
     of its kind (or after the last line of an earlier kind), so the section
-    stays in 因/改/待 order.
+    stays in 因/改/待 order. ``parsed``: :func:`parse_daily` of ``text`` when the
+    caller has it already (a 50 MB note is then parsed once, not twice).
     """
-    sections = [s for s in parse_daily(text) if s.date == day and s.topic == topic]
+    if parsed is None:
+        parsed = parse_daily(text)
+    sections = [s for s in parsed if s.date == day and s.topic == topic]
     if not sections:
         block = render_daily_section(day, topic, items, lang, pinned, other)
         base = text.rstrip("\n")
@@ -582,13 +586,30 @@ def _clean(body: str) -> str:
     return _PINNED_ANY.sub("", _ID_ANY.sub("", body)).strip()
 
 
+#: ``_iso`` of strings seen so far: a cold index build meets the same few
+#: hundred dates a hundred thousand times (issue 13: < 3 s at 100k entries).
+_ISO_CACHE: dict[str, str | None] = {}
+
+
 def _iso(value: Any) -> str | None:
+    if isinstance(value, str):
+        found = _ISO_CACHE.get(value, _ISO_MISS)
+        if found is not _ISO_MISS:
+            return found  # type: ignore[return-value]
+        day = parse_day(value)
+        if len(_ISO_CACHE) > 100_000:
+            _ISO_CACHE.clear()
+        found = _ISO_CACHE[value] = day.isoformat() if day else None
+        return found
     day = parse_day(value)
     return day.isoformat() if day else None
 
 
+_ISO_MISS = object()
+
+
 def _bad(value: str | None) -> str | None:
-    return value if value and parse_day(value) is None else None
+    return value if value and _iso(value) is None else None
 
 
 def _comment_lines(text: str, chunk: Chunk) -> tuple[str | None, bool]:

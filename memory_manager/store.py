@@ -143,9 +143,10 @@ def _write_daily_locked(ws: Path, cfg: dict[str, Any], day: str, topic: str,
     path = safe_target(ws, entries.memory_dir(ws) / entries.DAILY_DIR / f"{day}.md")
     like = read_text(path) if path.exists() else None
     old = like.text if like else ""
-    existed = any(s.date == day and s.topic == topic for s in entries.parse_daily(old))
+    parsed = entries.parse_daily(old)
+    existed = any(s.date == day and s.topic == topic for s in parsed)
     new_text, ident, added = entries.merge_daily_text(old, day, topic, items, entries.language(cfg),
-                                                      list(other), pinned)
+                                                      list(other), pinned, parsed)
     if added:
         if like is not None:
             (backup or LazyBackup(ws, f"write {day}")).save(path)

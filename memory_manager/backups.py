@@ -389,6 +389,17 @@ class Backup:
 _OPEN: dict[str, list[Backup]] = {}
 
 
+def open_backup(workspace: Path) -> Backup | None:
+    """The backup this process opened last under ``workspace``'s lock and has not closed, or None.
+
+    For writers of derived files inside a command (``daily-index.md``,
+    ``knowledge-index.md``): saved into the command's backup before they
+    change, so ``init --restore`` puts them back with the files they index.
+    """
+    found = _OPEN.get(_ws_key(workspace)) or []
+    return found[-1] if found and found[-1].state == "open" else None
+
+
 def _ws_key(workspace: Path) -> str:
     return str(Path(workspace).absolute())
 

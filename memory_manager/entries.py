@@ -952,6 +952,13 @@ def rebuild_indexes(ws: Path, cfg: dict[str, Any], problems: list[str] | None = 
                 like = None
         new = builder(ws, cfg, existing, problems)
         if new != existing:
+            from .backups import open_backup
+
+            # Derived, but a restore of the command's backup must give back the
+            # index that matched the files it restores (issue 11: --restore undoes it).
+            current = open_backup(ws)
+            if current is not None and not current.has(path):
+                current.save(path)
             atomic_write_text(path, new, like)
             changed.append(path)
     return changed

@@ -275,6 +275,9 @@ def edit(ws: Path, cfg: dict[str, Any], ref: str, *, text: str, approved: bool =
 
     if not text.strip():
         raise BadInputError("--text must not be empty")
+    # An edit killed part-way is rolled back before it reads the entry (as forget and
+    # init do): else the re-run finds its own new text and says there is nothing to edit.
+    backups.repair(ws)
     target = resolve(ws, ref)
     if target.kind == "t2" and isinstance(target.item, tiers.T2Entry):
         # A T2 entry is edited where it lives, its history kept inside the encrypted entry.
@@ -471,6 +474,7 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
         month = old.month if old is not None and old.index is not None and old.month else month_of(created)
         plain = text
         kept_history = False
+        unchanged = False
         if old is not None:
             # The replaced text stays, dated, inside the same encrypted entry (issue 13):
             # show gives the current text only; show --history (approved) lists the rest.
@@ -484,7 +488,17 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
                 since = old.created.isoformat() if isinstance(old.created, date) else str(old.created or "")[:10]
                 plain = history.supersede(before, text, since or created.isoformat(), created.isoformat())
                 kept_history = True
+            elif before is not None:
+                # The same text again: the entry (and its history) stays as it is. Re-sealing
+                # it would drop the history and, with aes-gcm, change every byte (a second
+                # run changes nothing, issue 11).
+                unchanged = True
         sealed = crypto.encrypt(plain, skill, month, cfg, scheme, topic=topic, entry_id=ident)
+        if unchanged:
+            return {"action": "remember", "id": ident, "path": rel(ws, target), "scheme": old.scheme or sealed.params["scheme"],
+                    "created": str(old.created or ""), "expires": str(old.expires or ""),
+                    "replaced": False, "history": False, "unchanged": True, "backup": None,
+                    "gate": decision.payload()}
         if target.exists():
             backup = backups.start(ws, "remember (replace)")
             backup.save(target)

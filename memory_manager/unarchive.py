@@ -64,6 +64,9 @@ def unarchive(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False
     ident = ref.strip()
     if not ident:
         raise BadInputError("give the id of an archived entry")
+    # An unarchive killed part-way is rolled back before the lookup (as forget and
+    # init do): else the re-run finds the entry live, not archived, and stops.
+    backups.repair(ws)
     path, entry, text = find_archived(ws, ident)
     meta = entry.meta["archived"]
     kind = meta.get("kind")

@@ -107,6 +107,31 @@ SCENARIOS["memory import FILE"] = Scenario(
     "memory import FILE", _with_export, ("memory", ["import", "template/export.json", "--approved"]), None, ENV)
 
 
+# --------------------------------------------------------------------------- more writing commands
+
+def _with_archive(ws: Path) -> None:
+    """A workspace whose January note prune has moved to memory/archive/."""
+    from tests.faults.test_faults import _prune_workspace
+
+    _prune_workspace(ws)
+    assert run_forked("memory", ["prune", "-w", str(ws)], ENV) == 0
+
+
+def _archived_id() -> str:
+    from memory_manager.entries import daily_id
+
+    return daily_id("2026-01-05", "Moved the wiki")
+
+
+SCENARIOS["memory edit"] = Scenario(
+    "memory edit", _with_knowledge, ("memory", ["edit", "deploy", "--text", "Deploy on Tuesdays only.", "--approved"]),
+    None, ENV)
+SCENARIOS["memory lesson"] = Scenario(
+    "memory lesson", _with_note, ("memory", ["lesson", "Check the backup before deploying.", "--approved"]), None, ENV)
+SCENARIOS["memory unarchive"] = Scenario(
+    "memory unarchive", _with_archive, ("memory", ["unarchive", _archived_id(), "--approved"]), None, ENV)
+
+
 #: Known faults, open (name -> why; strict xfail, so a fixed fault fails until its mark goes).
 #: Empty: forget killed while erasing (steps past its point of no return) is now finished by
 #: the next run from its journal's plan instead of being rolled back.
@@ -180,3 +205,4 @@ def test_forget_held_for_approval_logs_once_and_changes_nothing(tmp_path, monkey
     assert _snapshot_without_random(ws) == before
     records = _delete_records(ws)
     assert len(records) == 1 and records[0]["decision"] != "proceed"
+

@@ -15,6 +15,12 @@ the user's time zone and returns a :class:`QueryTime`:
   "early October", 十月初, 月初, 月底, 上个月底), and absolute month-day
   dates ("September 14", "Oct 2", 9月17日, 10月2号), with ISO dates
   (2026-10-13) too. A month or date later than today means last year's.
+  A month's first or last N days (这个月头三天, 上个月最后一天, "the last day of
+  August"), its n-th or last weekend (its n-th Saturday and the Sunday after:
+  "the first weekend of September", 九月的第二个周末) and its n-th week as
+  days 7n-6..7n (上个月第三周, "the first week of October"; the last week is
+  the last 7 days), and the same day a week or a month back ("a week ago
+  today", 上周的今天, 上个月的今天; clipped to the shorter month's end).
 - ``mode``: ``"now"`` when the query asks for the current state (now,
   currently, latest, still, these days / 现在, 目前, 最新, 还是, 如今),
   ``"past"`` when it asks for an earlier state (before, originally, used to /
@@ -77,7 +83,8 @@ FRAME_ZH = ("做了什么", "干了什么", "干了些什么", "做了些什么"
             "记了什么", "记了些什么", "记了啥", "记了哪些事", "记了哪些", "记录了什么", "记录了哪些",
             "发生了什么", "发生了啥", "有什么事", "都有哪些事", "哪些事", "什么事", "那天", "当天", "这天",
             "都", "我", "我们", "了", "些", "什么", "啥", "做", "干", "记", "记录", "发生", "过", "的", "呢",
-            "吗", "呀", "事", "事情", "情", "在", "有", "哪些", "一下", "回顾", "总结", "列出", "都在", "忙")
+            "吗", "呀", "事", "事情", "情", "在", "有", "哪些", "一下", "回顾", "总结", "列出", "都在", "忙",
+            "干嘛", "那一周", "那周", "那一天", "那个月", "那段时间")
 
 
 @dataclass
@@ -220,7 +227,102 @@ def _rules(today: date):
     part_zh = {"初": "early", "头": "early", "中": "mid", "中旬": "mid", "上旬": "early", "下旬": "late",
                "底": "late", "末": "late"}
     wd_zh = "[一二三四五六日天末]"
+    zmonth = rf"(这个月|本月|上上个月|上个月|上上月|上月|(?:{_ZNUM})\s*月份?)"
+    emonth = rf"(this month|last month|the month before last|{_MONTH_RE})"
+
+    def zh_month(text: str) -> tuple[int, int] | None:
+        """这个月 / 上个月 / 上上个月 / 九月 -> (year, month) of the latest such month begun by today."""
+        text = re.sub(r"\s+", "", text)
+        back = {"这个月": 0, "本月": 0, "上个月": 1, "上月": 1, "上上个月": 2, "上上月": 2}.get(text)
+        if back is not None:
+            return _shift_month(today, -back)
+        n = _num(re.sub(r"月份?$", "", text))
+        return (_past_month(today, n), n) if n and 1 <= n <= 12 else None
+
+    def en_month(text: str) -> tuple[int, int] | None:
+        back = {"this month": 0, "last month": 1, "the month before last": 2}.get(text)
+        if back is not None:
+            return _shift_month(today, -back)
+        n = _MONTHS.get(text)
+        return (_past_month(today, n), n) if n else None
+
+    def first_days(ym: tuple[int, int] | None, n: int | None) -> tuple[date, date] | None:
+        """The first ``n`` days of a month (头三天, "the first 3 days of")."""
+        if ym is None or not n or n > 31:
+            return None
+        first, last = _month_span(*ym)
+        return first, min(last, first + timedelta(days=n - 1))
+
+    def last_days(ym: tuple[int, int] | None, n: int | None) -> tuple[date, date] | None:
+        """The last ``n`` days of a month (最后一天, "the last day of")."""
+        if ym is None or not n or n > 31:
+            return None
+        first, last = _month_span(*ym)
+        return max(first, last - timedelta(days=n - 1)), last
+
+    def nth_weekend(ym: tuple[int, int] | None, nth: int | None) -> tuple[date, date] | None:
+        """The ``nth`` weekend of a month (-1: the last): its ``nth`` Saturday and the Sunday after."""
+        if ym is None or not nth:
+            return None
+        first, last = _month_span(*ym)
+        sats = [d for d in (first + timedelta(days=i) for i in range((last - first).days + 1)) if d.weekday() == 5]
+        if nth > len(sats):
+            return None
+        sat = sats[nth - 1] if nth > 0 else sats[-1]
+        return sat, sat + timedelta(days=1)
+
+    def nth_week(ym: tuple[int, int] | None, nth: int | None) -> tuple[date, date] | None:
+        """The ``nth`` week of a month as days 7n-6..7n (-1: the last 7 days)."""
+        if ym is None or not nth:
+            return None
+        if nth < 0:
+            return last_days(ym, 7)
+        first, last = _month_span(*ym)
+        start = first + timedelta(days=7 * (nth - 1))
+        return None if start > last else (start, min(last, start + timedelta(days=6)))
+
+    def same_day_months_ago(n: int | None) -> tuple[date, date] | None:
+        """Today's day of the month ``n`` months back (clipped to that month's last day)."""
+        if not n:
+            return None
+        y, m = _shift_month(today, -n)
+        d = date(y, m, min(today.day, calendar.monthrange(y, m)[1]))
+        return d, d
+
+    ordinal = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
+               "last": -1, "final": -1}
+    zh_nth = rf"第\s*({_ZNUM})\s*个?|(最后)\s*一\s*个?|(头|首)\s*一?\s*个"
     return [
+        # ---- parts of a month named by days or weekends (most specific: before the month rules)
+        (rf"{zmonth}\s*(?:的)?\s*(?:头|前|最初的?|开头的?)\s*({_ZNUM})\s*天",
+         lambda m: first_days(zh_month(m.group(1)), _num(m.group(2)))),
+        (rf"{zmonth}\s*(?:的)?\s*(?:第一天|头一天|一号)", lambda m: first_days(zh_month(m.group(1)), 1)),
+        (rf"{zmonth}\s*(?:的)?\s*(?:最后|末)\s*({_ZNUM})\s*天",
+         lambda m: last_days(zh_month(m.group(1)), _num(m.group(2)))),
+        (rf"{zmonth}\s*(?:的)?\s*(?:最后那天|最后那一天|最后一日)", lambda m: last_days(zh_month(m.group(1)), 1)),
+        (rf"{zmonth}\s*(?:的)?\s*(?:{zh_nth})\s*周末",
+         lambda m: nth_weekend(zh_month(m.group(1)), -1 if m.group(3) else 1 if m.group(4) else _num(m.group(2)))),
+        (rf"{zmonth}\s*(?:的)?\s*(?:{zh_nth})?\s*(?:周|星期|礼拜)(?![一二三四五六日天末])",
+         lambda m: nth_week(zh_month(m.group(1)), -1 if m.group(3) else 1 if m.group(4) else _num(m.group(2)))
+         if (m.group(2) or m.group(3) or m.group(4)) else None),
+        (rf"(?:({_ZNUM})\s*(?:个)?(?:周|星期|礼拜)(?:以)?前|上\s*(?:个)?(?:周|星期|礼拜))\s*(?:的)?\s*(?:今天|同一天|这一?天)",
+         lambda m: days_ago(7 * (_num(m.group(1)) if m.group(1) else 1))),
+        (rf"(?:({_ZNUM})\s*个月(?:以)?前|上\s*(?:个)?月)\s*(?:的)?\s*(?:今天|同一天|这一?天)",
+         lambda m: same_day_months_ago(_num(m.group(1)) if m.group(1) else 1)),
+        (rf"\b(?:the\s+)?first\s+({_ENUM})\s+days\s+(?:of|in)\s+{emonth}\b",
+         lambda m: first_days(en_month(m.group(2)), _num(m.group(1)))),
+        (rf"\b(?:the\s+)?first\s+day\s+(?:of|in)\s+{emonth}\b", lambda m: first_days(en_month(m.group(1)), 1)),
+        (rf"\b(?:the\s+)?last\s+({_ENUM})\s+days\s+(?:of|in)\s+{emonth}\b",
+         lambda m: last_days(en_month(m.group(2)), _num(m.group(1)))),
+        (rf"\b(?:the\s+)?last\s+day\s+(?:of|in)\s+{emonth}\b", lambda m: last_days(en_month(m.group(1)), 1)),
+        (rf"\b(?:the\s+)?(first|1st|second|2nd|third|3rd|fourth|4th|last|final)\s+weekend\s+(?:of|in)\s+{emonth}\b",
+         lambda m: nth_weekend(en_month(m.group(2)), ordinal[m.group(1)])),
+        (rf"\b(?:the\s+)?(first|1st|second|2nd|third|3rd|fourth|4th|last|final)\s+week\s+(?:of|in)\s+{emonth}\b",
+         lambda m: nth_week(en_month(m.group(2)), ordinal[m.group(1)])),
+        (rf"\b({_ENUM})\s+weeks?\s+ago\s+today\b|\b(?:this|the same) day last week\b",
+         lambda m: days_ago(7 * (_num(m.group(1)) if m.group(1) else 1))),
+        (rf"\b({_ENUM})\s+months?\s+ago\s+today\b|\b(?:this|the same) day last month\b",
+         lambda m: same_day_months_ago(_num(m.group(1)) if m.group(1) else 1)),
         # ---- Chinese
         # ---- dates with a year first (both languages): the year is as written
         (r"(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]", lambda m: _ymd(m.group(1), m.group(2), m.group(3))),

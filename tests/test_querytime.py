@@ -52,6 +52,30 @@ D = date.fromisoformat
     ("What did Maria start doing in December 2023?", SAT, "2023-12-01", "2023-12-31"),
     ("2025年3月8日做了什么", SAT, "2025-03-08", "2025-03-08"),
     ("2025年3月做了什么", SAT, "2025-03-01", "2025-03-31"),
+    # parts of a month named by days, weeks or weekends (issue 13, round 3)
+    ("本月头两天记了什么", SAT, "2026-10-01", "2026-10-02"),
+    ("上个月前五天都忙了些什么", SAT, "2026-09-01", "2026-09-05"),
+    ("八月最后一天做了什么", SAT, "2026-08-31", "2026-08-31"),
+    ("上个月末三天", SAT, "2026-09-28", "2026-09-30"),
+    ("上上个月的第一天", SAT, "2026-08-01", "2026-08-01"),
+    ("九月的第二个周末去了哪", SAT, "2026-09-12", "2026-09-13"),
+    ("这个月最后一个周末", SAT, "2026-10-31", "2026-11-01"),
+    ("上个月第三周", SAT, "2026-09-15", "2026-09-21"),
+    ("What did I do the first three days of last month?", SAT, "2026-09-01", "2026-09-03"),
+    ("the last day of August", SAT, "2026-08-31", "2026-08-31"),
+    ("the last two days of this month", SAT, "2026-10-30", "2026-10-31"),
+    ("anything on the first day of this month", SAT, "2026-10-01", "2026-10-01"),
+    ("the second weekend of August", SAT, "2026-08-08", "2026-08-09"),
+    ("the last weekend in September", SAT, "2026-09-26", "2026-09-27"),
+    ("the first week of October", SAT, "2026-10-01", "2026-10-07"),
+    # the same day one week / one month back
+    ("two weeks ago today", SAT, "2026-10-17", "2026-10-17"),
+    ("what did we do this day last week", SAT, "2026-10-24", "2026-10-24"),
+    ("a month ago today", D("2026-03-31"), "2026-02-28", "2026-02-28"),
+    ("一周前的今天在做什么", SAT, "2026-10-24", "2026-10-24"),
+    ("上个月的今天", SAT, "2026-09-30", "2026-09-30"),
+    ("What did I do this Tuesday?", SAT, "2026-10-27", "2026-10-27"),
+    ("两周前那一周都记了些什么", SAT, "2026-10-12", "2026-10-18"),
 ])
 def test_spans(query, today, first, last):
     qt = parse(query, today)
@@ -84,6 +108,9 @@ def test_modes(query, mode):
     ("昨天做了什么？", True, "做了什么？"),
     ("What did I do at the gym yesterday?", False, "what did i do at the gym ?"),
     ("上周五支付回调的问题是怎么处理的？", False, "支付回调的问题是怎么处理的？"),
+    ("上个月最后一天我在干嘛", True, "我在干嘛"),
+    ("两周前那一周都记了些什么", True, "那一周都记了些什么"),
+    ("a week ago today, what was on?", True, ", what was on?"),
 ])
 def test_time_only_and_rest(query, time_only, rest):
     qt = parse(query, SAT)

@@ -48,7 +48,63 @@ NOW_ZH = ("现在", "目前", "最新", "还是", "如今", "当前", "眼下", 
 #: ... and for "an earlier state".
 PAST_EN = ("before", "originally", "original", "previously", "previous", "used to", "at first", "initially",
            "formerly", "prior to", "in the beginning", "first booked", "old value", "earlier")
-PAST_ZH = ("之前", "以前", "原来", "原先", "一开始", "最初", "起初", "当初", "本来", "早先", "改之前", "最早")
+PAST_ZH = ("之前", "以前", "原来", "原先", "一开始", "最初", "起初", "当初", "本来", "早先", "改之前", "最早",
+           "最开始", "刚开始", "起先", "原本", "原价", "原定", "原计划")
+#: The past words that ask for the first version of all, not the one right before the current:
+#: "originally", 最早. The rest ("before", 之前, 原来) ask for the previous version.
+EARLIEST = frozenset(("originally", "original", "at first", "initially", "in the beginning", "first booked",
+                      "一开始", "最初", "起初", "当初", "最早", "最开始", "刚开始", "起先", "原价", "原定", "原计划"))
+
+#: What kind of value a question asks for (checked in this order, both languages): a frequency,
+#: a weekday, a clock time, a time of any kind (clock time, weekday or date: "when"), or a number (amounts, counts, sizes, numbers).
+#: In a now/past question, the versions of the fact are the entries that state such a value
+#: (:func:`memory_manager.scoring.version_time`); ours, from how people ask (bench/README.md).
+ASKS = (
+    ("weekday", re.compile(r"星期几|周几|礼拜几|哪几天|哪一天|哪天|which\s+(?:week)?days?\b|what\s+(?:week)?day\b"
+                           r"|on\s+which\s+day")),
+    ("frequency", re.compile(r"多久.{0,4}?一次|每隔多久|多长时间.{0,4}?一次|几天.{0,4}?一次|多频繁|how\s+often\b|how\s+frequently\b")),
+    ("clock", re.compile(r"几点|what\s+time\b|which\s+time\b|how\s+early\b|how\s+late\b")),
+    ("when", re.compile(r"什么时候|什么时间|何时|哪个时间|\bwhen\b")),
+    ("number", re.compile(r"多少|几号|几个|几次|几天|几岁|几层|几寸|多大|多远|多长|多久|多高|多重|多快|几成"
+                          r"|how\s+(?:much|many|long|far|big|old|often|fast|high)\b|what\s+(?:size|port|price|percentage"
+                          r"|number|version|hydration|temperature|rate)\b|which\s+(?:port|version|number|size)\b")),
+)
+_WEEKDAY_VALUE = re.compile(r"(?:周|星期|礼拜)[一二三四五六日天]|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b"
+                            r"|\b(?:mon|tue|wed|thu|fri|sat|sun)\b\.?(?=\s*[-–/,\d])", re.I)
+_CLOCK_VALUE = re.compile(r"\b\d{1,2}[:：.]\d{2}\b|\b\d{1,2}\s*(?:am|pm|h)\b|\d{1,2}\s*点"
+                          r"|(?:上午|下午|晚上|早上|凌晨|中午|傍晚)\s*[零〇一二两三四五六七八九十]+\s*点|noon|midnight", re.I)
+_DATE_VALUE = re.compile(r"\d{1,2}\s*月\s*\d{1,2}|\d{4}-\d{2}-\d{2}|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)"
+                         r"[a-z]*\.?\s+\d{1,2}\b|\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)", re.I)
+_FREQUENCY_VALUE = re.compile(r"每\s*(?:[一二两三四五六七八九十\d]+\s*)?(?:个)?(?:天|日|周|星期|礼拜|月|年|小时)|双周|隔周|每隔"
+                              r"|\b(?:daily|weekly|monthly|biweekly|fortnightly|yearly|annually|hourly|nightly)\b"
+                              r"|\bevery\b|\bonce\b|\btwice\b|\b\d+\s*(?:x|times)\b", re.I)
+_NUMBER_VALUE = re.compile(r"\d|[零〇一二两三四五六七八九十百千万]+\s*(?:号|元|块|欧|天|个|次|小时|分钟|岁|公里|寸|层|周|毫升|克|度|倍|成)")
+
+
+#: Words that state a change of value ("moved to", "from now on", 改到, 换成): a daily note holding
+#: one is a new version of a fact; one without only mentions the topic.
+_CHANGE = re.compile(r"\b(?:moved|moves|changed|changes|switched|switch|replaced|instead|now|no longer|anymore|any more"
+                     r"|new|newly|raised|lowered|increased|reduced|cut|went up|goes up|go up|went down|goes down"
+                     r"|dropped|from now on|starting|since|updated|upgraded|migrated|cancelled|canceled|stopped)\b"
+                     r"|改|换|调整|调到|涨|降|变成|变为|搬|迁|取消|不再|停了|以后|起改|从今天起|新的|升级|现在", re.I)
+
+
+def states(kind: str | None, text: str) -> bool:
+    """True when ``text`` states a value of the ``kind`` a question asks for (:data:`ASKS`;
+    None: any text)."""
+    if kind is None:
+        return True
+    if kind == "weekday":
+        return bool(_WEEKDAY_VALUE.search(text))
+    if kind == "change":
+        return bool(_CHANGE.search(text))
+    if kind == "frequency":
+        return bool(_FREQUENCY_VALUE.search(text))
+    if kind == "clock":
+        return bool(_CLOCK_VALUE.search(text))
+    if kind == "when":
+        return bool(_CLOCK_VALUE.search(text) or _WEEKDAY_VALUE.search(text) or _DATE_VALUE.search(text))
+    return bool(_NUMBER_VALUE.search(text))
 
 _ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
               "七": 7, "八": 8, "九": 9, "十": 10}
@@ -96,6 +152,13 @@ class QueryTime:
     rest: str = ""
     time_only: bool = False
     found: list[str] = field(default_factory=list)
+    #: ``"earliest"`` (originally, 最早) or ``"previous"`` (before, 之前) when ``mode`` is "past".
+    past: str | None = None
+    #: What follows "before" / precedes 之前: the change the question dates from ("the gateway
+    #: change", 换农场), or "" when the question names none.
+    before: str = ""
+    #: The kind of value asked for (:data:`ASKS`: "frequency", "weekday", "clock", "when", "number") or None.
+    asks: str | None = None
 
     def reason(self) -> str | None:
         """A short explanation for ``--json`` (``None`` when the query says nothing about time)."""
@@ -468,8 +531,23 @@ def parse(query: str, today: date) -> QueryTime:
     # "now" word wins over a span-less past word only when no past word is present.
     if past_words:
         qt.mode = "past"
+        qt.past = "earliest" if any(w in EARLIEST for w in past_words) else "previous"
+        m = (re.search(r"\b(?:before|prior to)\s+(.+?)(?:[?？,，.。!！;；]|$)", rest)
+             or re.search(r"([^?？,，.。!！;；]+?)(?:之前|以前)", rest))
+        if m:
+            qt.before = m.group(1).strip()
     elif now_words:
         qt.mode = "now"
+    for kind, pattern in ASKS:
+        if pattern.search(rest):
+            qt.asks = kind
+            break
+    if not qt.asks:
+        # A yes/no question that names a value ("still at 3:30?", "还是周二吗") asks for that kind.
+        for kind in ("clock", "weekday"):
+            if states(kind, rest):
+                qt.asks = kind
+                break
     for w in now_words + past_words:
         rest = re.sub(rf"(?<![a-z]){re.escape(w)}(?![a-z])" if w.isascii() else re.escape(w), " ", rest)
     qt.rest = re.sub(r"\s+", " ", rest).strip()

@@ -261,6 +261,9 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
             if in_span:
                 # Restrict: a query that names a time answers from that time when it has entries.
                 cand = {r: c for r, c in cand.items() if r in in_span}
+                if terms and not any(raw.get(r, 0.0) > 0 for r in cand):
+                    for r, share_of in _char_overlap(qt.rest, idx, cand).items():
+                        raw[r] = share_of * best
         stats = access.load(ws)
         w = cfg["scoring"]
         off = set(disabled)
@@ -274,13 +277,9 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
         days = {r: scoring.age_days(c[1], local_day) for r, c in cand.items()}
         unique: set[int] = set()
         if qt.mode in ("now", "past") and not in_span:
-            time_of = scoring.relative_time(days, {r: raw.get(r, 0.0) / best for r in cand}, qt.mode, cfg)
-            if qt.mode == "now":
-                # A knowledge entry's current text is its latest statement by construction
-                # (edits supersede it): for "now" it is as new as the newest note.
-                for r, c in cand.items():
-                    if c[3] and c[5] is not None:
-                        time_of[r] = 1.0
+            kw_of = {r: raw.get(r, 0.0) / best for r in cand}
+            versions, anchor = _versions(qt, cand, kw_of, idx, t2_rows)
+            time_of = scoring.version_time(days, kw_of, versions, qt.mode, qt.past, anchor, cfg)
         elif in_span:
             time_of = {r: 1.0 for r in cand}
         else:
@@ -355,6 +354,102 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
         if own_index:
             idx.close()
     return hits
+
+
+#: Characters too common to tell one Chinese note from another (particles, pronouns, question words).
+_COMMON_CHARS = frozenset("的了是在我你他她它们都有和与及也就还又要会能不没很多少什么怎么哪几吗呢吧啊个这那些一上下中")
+
+
+def _char_overlap(rest: str, idx, cand: dict[int, tuple]) -> dict[int, float]:
+    """Share of the query's Chinese content characters each candidate's text holds.
+
+    The index holds character pairs, so a one-character word (跑 "run", 修 "fix") next to
+    a particle in the query (跑了) matches nothing. Within a named time, when no entry
+    of that time matches a single term, this is the keyword part instead: the time has
+    already narrowed the entries to a few, and a shared character is the best evidence left.
+    Frame words (做了什么) and :data:`_COMMON_CHARS` do not count. Empty when the query has no
+    Chinese content character.
+    """
+    from .querytime import FRAME_ZH
+
+    text = rest
+    for w in sorted(FRAME_ZH, key=len, reverse=True):
+        if len(w) > 1:
+            text = text.replace(w, " ")
+    chars = {c for c in text if "\u3400" <= c <= "\u9fff" and c not in _COMMON_CHARS}
+    if not chars:
+        return {}
+    rows = idx.entries(r for r in cand if r > 0)
+    out = {}
+    for r, row in rows.items():
+        held = sum(1 for c in chars if c in row["heading"] or c in row["text"])
+        if held:
+            out[r] = held / len(chars)
+    return out
+
+
+def _versions(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
+              t2_rows: dict[int, dict[str, Any]]) -> tuple[set[int], int | None]:
+    """The candidates that are versions of the fact a now/past question asks about, and the anchor.
+
+    Args:
+        qt: the parsed query (:class:`memory_manager.querytime.QueryTime`).
+        cand: candidate rowid -> index row tail (id, date, ...).
+        kw_of: candidate -> keyword part (0..1).
+        t2_rows: the T2 candidates' rows (their text is not in the index).
+
+    Versions: when the question asks for a kind of value (:data:`memory_manager.querytime.ASKS`),
+    the candidates at :data:`memory_manager.scoring.VERSION_SHARE` of the best keyword part that
+    state such a value (:func:`memory_manager.querytime.states`): a later note that only mentions
+    the topic ("weekly meeting: discussed the migration") states no new value and does not
+    supersede one. Otherwise the candidates at ``RELEVANT_SHARE``.
+    The anchor, for "before <change>": among the versions after the first, the one holding most of
+    the change's words that the first does not hold (the earliest of equals: the version that
+    brought the change), or None.
+    """
+    from . import querytime
+
+    share = scoring.VERSION_SHARE if qt.asks else scoring.RELEVANT_SHARE
+    near = [r for r in cand if kw_of.get(r, 0.0) >= share]
+    if qt.asks:
+        rows = idx.entries(r for r in near if r > 0)
+        # The heading without the date a daily heading carries: the value must be stated.
+        text = {r: (re.sub(r"^\[[\d-]+\]\s*", "", rows[r]["heading"]) + "\n" + rows[r]["text"]) if r > 0
+                else t2_rows[r]["text"] for r in near if r in rows or r in t2_rows}
+        versions = {r for r in near if querytime.states(qt.asks, text.get(r, ""))}
+    elif qt.mode == "now":
+        # No kind of value asked: a knowledge entry states the fact (its current text is its
+        # latest statement); a daily note is a version when it states a change, not when it
+        # only mentions the topic ("printed the contracts on the office printer").
+        notes = [r for r in near if r > 0 and not cand[r][4] and cand[r][5] is None]
+        rows = idx.entries(notes)
+        changed = {r for r in notes if r in rows and querytime.states("change", rows[r]["text"])}
+        versions = {r for r in near if r not in notes or r in changed} or set(near)
+    else:
+        versions = set(near)
+    if qt.mode == "past" and versions:
+        # An entry whose history is recorded (edits) is an explicit chain of versions: when it is
+        # the best match, its versions are the ones asked about, not notes that mention the topic.
+        lead = max(versions, key=lambda r: (kw_of[r], r))
+        chain = {r for r in cand if cand[r][0] == cand[lead][0]}
+        if len(chain) > 1:
+            versions = chain
+    anchor = None
+    if qt.mode == "past" and qt.past == "previous" and qt.before and len(versions) > 2:
+        order = sorted(versions, key=lambda r: (cand[r][1] or "", r))
+        first = order[0]
+        held = {r: 0 for r in order[1:]}
+        for t in dict.fromkeys(textproc.query_terms(qt.before)):
+            holders = idx.rows_with(t)
+            if first in holders:
+                continue  # the first version has it too: not what the change brought
+            for r in held:
+                held[r] += r in holders
+        # The version holding most of the change's words; the earliest of equals brought it.
+        best = max(held.values(), default=0)
+        if best:
+            anchor = next(r for r in order[1:] if held[r] == best)
+    return versions, anchor
 
 
 def _has_memory(ws: Path) -> bool:

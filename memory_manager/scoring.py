@@ -218,30 +218,55 @@ def plain_time_weight(keyword: list[float], cfg: dict[str, Any]) -> float:
     return cfg["scoring"]["time_decay_weight"] * min(1.0, n / NEAR_FULL)
 
 
-def relative_time(days: dict[int, float | None], keyword: dict[int, float], mode: str,
-                  cfg: dict[str, Any]) -> dict[int, float]:
-    """Time part for a now/past query: closeness to the newest (now) or oldest (past) relevant entry.
+#: In a now/past question that asks for a kind of value (:data:`memory_manager.querytime.ASKS`),
+#: a candidate is a version of the fact when it states such a value and its keyword part is at
+#: least this share of the best: the value does the sorting, so fewer shared words suffice (a
+#: later note that says "rent went up to 6,100" shares only "rent" with "what is the rent now").
+#: Chosen on the time sets A, B and C together (bench/README.md).
+
+VERSION_SHARE = 0.5
+
+
+def version_time(days: dict[int, float | None], keyword: dict[int, float], versions: set[int], mode: str,
+                 past: str | None, anchor: int | None, cfg: dict[str, Any]) -> dict[int, float]:
+    """Time part for a now/past question, given the versions of the asked fact.
 
     Args:
-        days: candidate -> age in days (None: undated).
+        days: candidate -> age in days of the version it stands for (None: undated).
         keyword: candidate -> keyword part (0..1).
-        mode: ``"now"`` or ``"past"``.
-    Undated candidates get the floor ``time_decay.min_score``.
+        versions: the candidates that are versions of the fact (newer statements supersede
+            older ones); empty: the candidates at :data:`RELEVANT_SHARE` of the best.
+        mode: ``"now"`` (the newest version is the target) or ``"past"``.
+        past: ``"earliest"`` (the oldest version is the target) or ``"previous"`` (the version
+            right before ``anchor``, by default the newest: "before the latest change").
+        anchor: the version the question dates its "before" from (the one that introduced the
+            change it names), or None.
+
+    A version's time part is ``1 / (1 + gap / HALF_GAP_DAYS)``, the gap in days from the
+    target version; every other candidate gets ``time_decay.min_score``: it is not a
+    statement of the fact, so it has no say in which version is current.
     """
     floor = cfg["time_decay"]["min_score"]
-    relevant = [d for r, d in days.items() if d is not None and keyword.get(r, 0.0) >= RELEVANT_SHARE]
-    if not relevant:
-        relevant = [d for d in days.values() if d is not None]
-    if not relevant:
+    group = {r for r in versions if days.get(r) is not None}
+    if not group:
+        group = {r for r, d in days.items() if d is not None and keyword.get(r, 0.0) >= RELEVANT_SHARE}
+    if not group:
         return {r: 1.0 for r in days}
-    ref = min(relevant) if mode == "now" else max(relevant)
+    ages = sorted({days[r] for r in group})  # newest first (smallest age)
+    if mode == "now":
+        target = ages[0]
+    elif past == "earliest":
+        target = ages[-1]
+    else:
+        after = days[anchor] if anchor in group else ages[0]
+        older = [a for a in ages if a > after]
+        target = older[0] if older else ages[-1]
     out = {}
     for r, d in days.items():
-        if d is None:
+        if r not in group:
             out[r] = floor
             continue
-        gap = (d - ref) if mode == "now" else (ref - d)
-        out[r] = max(floor, 1.0 / (1.0 + max(0.0, gap) / HALF_GAP_DAYS))
+        out[r] = max(floor, 1.0 / (1.0 + abs(d - target) / HALF_GAP_DAYS))
     return out
 
 

@@ -3,7 +3,7 @@ from datetime import date, datetime, timezone
 
 import pytest
 
-from memory_manager.querytime import local_today, parse
+from memory_manager.querytime import local_today, parse, states
 
 SAT = date(2026, 10, 31)   # a Saturday
 MON = date(2026, 10, 26)   # a Monday
@@ -130,3 +130,55 @@ def test_local_day_uses_the_users_zone(monkeypatch):
     assert local_today(now) == date(2026, 11, 1)
     monkeypatch.setenv("TZ", "America/New_York")
     assert local_today(now) == date(2026, 10, 31)
+
+
+@pytest.mark.parametrize("query,past,before", [
+    ("What was the printer's floor before the move to the basement?", "previous", "the move to the basement"),
+    ("where did the team sit originally", "earliest", ""),
+    ("搬家之前住在哪", "previous", "搬家"),
+    ("最开始定的是哪家酒店", "earliest", ""),
+    ("扫地机的原价是多少", "earliest", ""),
+])
+def test_past_kind_and_the_change_it_dates_from(query, past, before):
+    qt = parse(query, SAT)
+    assert (qt.mode, qt.past, qt.before) == ("past", past, before)
+
+
+@pytest.mark.parametrize("query,asks", [
+    ("现在周会是星期几？", "weekday"),
+    ("which days do I pick up the kids now", "weekday"),
+    ("How often is the backup now?", "frequency"),
+    ("绿萝现在多久浇一次水", "frequency"),
+    ("现在几点开站会", "clock"),
+    ("What time does the gym open these days?", "clock"),
+    ("When is the piano lesson now?", "when"),
+    ("房租现在每个月多少", "number"),
+    ("What port does staging use now?", "number"),
+    ("Is the deploy window still on Tuesday?", "weekday"),      # a yes/no question naming a value
+    ("ETL 现在还是凌晨三点开始吗", "clock"),
+    ("who leads the team now", None),
+])
+def test_kind_of_value_asked(query, asks):
+    assert parse(query, SAT).asks == asks
+
+
+@pytest.mark.parametrize("kind,text,stated", [
+    ("weekday", "Rehearsal moved to Thursdays at 19:30.", True),
+    ("weekday", "改到每周三下午", True),
+    ("weekday", "Weekly sync with the lead.", False),
+    ("clock", "starts at 01:00 and must finish before 07:00", True),
+    ("clock", "凌晨三点开始", True),
+    ("clock", "膝盖一点没疼", False),
+    ("when", "Moved to Saturday mornings.", True),
+    ("when", "Third lesson: ordering food.", False),
+    ("frequency", "每两周浇一次", True),
+    ("frequency", "Release train: weekly since October.", True),
+    ("frequency", "第一次按新的节奏走", False),
+    ("number", "房租涨到每月 6100 元", True),
+    ("number", "评审通过了", False),
+    ("change", "The printer moved to the mail room.", True),
+    ("change", "改成我每周一去接", True),
+    ("change", "Printed the contracts on the office printer.", False),
+])
+def test_states_a_value_of_the_asked_kind(kind, text, stated):
+    assert states(kind, text) is stated

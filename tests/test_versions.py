@@ -1,0 +1,144 @@
+"""Versions of a changed fact: "now" finds the latest statement, "before" the one before it (issue 13).
+
+Notes are written through the store's verbs with the clock at each note's day, as a user would;
+questions are asked later. Each test checks the exact first hit (and its version date).
+"""
+import pytest
+
+from memory_manager import store
+from memory_manager.config import load_config
+from memory_manager.recall import recall
+
+CFG = load_config(None)
+ZONE = "Europe/Berlin"
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    def set_day(day: str, hhmm: str = "09:00") -> None:
+        monkeypatch.setenv("MEMORY_MANAGER_NOW", f"{day}T{hhmm}:00+02:00")
+        monkeypatch.setenv("TZ", ZONE)
+    return set_day
+
+
+def note(ws, clock, day: str, topic: str, change: str) -> str:
+    clock(day)
+    return store.write_daily(ws, CFG, topic=topic, day=day, approved=True, change=[change])["id"]
+
+
+FILLER = [("Groceries", "Bought apples, oat milk and coffee beans at the market."),
+          ("Bug triage", "Closed three crash reports from the beta testers."),
+          ("Running", "Ran 8 km along the canal in the rain."),
+          ("Reading", "Finished the novel about the lighthouse keeper."),
+          ("Car service", "The garage changed the oil and the wipers."),
+          ("Team lunch", "Team lunch at the Vietnamese place near the station."),
+          ("Garden", "Planted tulip bulbs along the fence."),
+          ("Taxes", "Sent the receipts for the tax return to the accountant."),
+          ("读书", "读完了那本讲灯塔看守人的小说。"),
+          ("买菜", "在市场买了苹果、燕麦奶和咖啡豆。"),
+          ("跑步", "沿着运河跑了 8 公里，下着雨。"),
+          ("修车", "车行换了机油和雨刷。")]
+
+
+def fill(ws, clock) -> None:
+    """Unrelated notes on other days, so that word weights are those of a lived-in workspace."""
+    for i, (topic, change) in enumerate(FILLER):
+        note(ws, clock, f"2026-08-{10 + i:02d}", topic, change)
+
+
+def first(ws, clock, query: str, day: str = "2026-10-20") -> tuple[str, str | None, str]:
+    clock(day, "20:00")
+    hit = recall(ws, query, CFG, top_k=5, track=False)[0]
+    return hit.id, hit.version, hit.time_reason
+
+
+@pytest.fixture
+def choir(ws, clock):
+    """A rehearsal day set, changed, then a newer note about the rehearsal that states no day."""
+    (ws / "memory").mkdir()
+    fill(ws, clock)
+    ids = {"first": note(ws, clock, "2026-09-01", "Choir", "Choir rehearsal is on Tuesdays at 19:00 in the church hall."),
+           "moved": note(ws, clock, "2026-09-15", "Choir moved",
+                         "Choir rehearsal moved to Thursdays at 19:30, same hall."),
+           "later": note(ws, clock, "2026-10-08", "Choir rehearsal",
+                         "Choir rehearsal: learned the new carol for the winter concert; choir rehearsal ran long."),
+           "zh_first": note(ws, clock, "2026-09-02", "合唱团", "合唱团排练定在每周二晚上 19:00。"),
+           "zh_moved": note(ws, clock, "2026-09-16", "合唱团改时间", "合唱团排练改到每周四晚上 19:30。"),
+           "zh_later": note(ws, clock, "2026-10-09", "合唱团排练", "合唱团排练学了新歌，合唱团排练拖得很晚。")}
+    return ids
+
+
+def test_now_asks_a_weekday_and_a_later_mention_without_one_does_not_supersede(ws, clock, choir):
+    # The newest note about the rehearsal says nothing about its day: the change of 09-15 is current.
+    assert first(ws, clock, "which day is choir rehearsal now?")[0] == choir["moved"]
+    assert first(ws, clock, "合唱团排练现在是星期几？")[0] == choir["zh_moved"]
+    assert first(ws, clock, "合唱团排练现在几点开始？")[0] == choir["zh_moved"]
+
+
+def test_past_asks_the_version_before_the_change(ws, clock, choir):
+    ident, _, reason = first(ws, clock, "which day was choir rehearsal before it moved?")
+    assert ident == choir["first"]
+    assert reason == "asks for an earlier state: older versions first"
+    assert first(ws, clock, "合唱团排练改时间之前是周几？")[0] == choir["zh_first"]
+
+
+def test_a_later_daily_note_supersedes_an_older_knowledge_entry(ws, clock):
+    (ws / "memory").mkdir()
+    fill(ws, clock)
+    clock("2026-08-01")
+    store.learn(ws, CFG, key="climbing-card", text="Climbing gym monthly card costs 49 EUR, yoga included.",
+                tags="", approved=True)
+    raised = note(ws, clock, "2026-09-08", "Climbing gym price",
+                  "Climbing gym monthly card goes up to 54 EUR from October; yoga still included.")
+    note(ws, clock, "2026-09-20", "Bouldering", "Bouldering session with Tom, two new routes at the climbing gym.")
+    # The entry's current text is as old as when it was written, not "as new as the newest note".
+    assert first(ws, clock, "how much is the climbing gym monthly card now?")[0] == raised
+
+
+@pytest.fixture
+def printer(ws, clock):
+    """A knowledge entry edited twice: three dated versions of one fact."""
+    (ws / "memory").mkdir()
+    fill(ws, clock)
+    clock("2026-08-03")
+    ident = store.learn(ws, CFG, key="office-printer", text="The office printer stands on floor 2 next to the kitchen.",
+                        tags="", approved=True)["id"]
+    clock("2026-09-01")
+    store.edit(ws, CFG, ident, text="The office printer moved to floor 3, room 3.12.", approved=True)
+    clock("2026-10-01")
+    store.edit(ws, CFG, ident, text="The office printer moved to the mail room in the basement.", approved=True)
+    note(ws, clock, "2026-10-05", "Printing", "Printed the contracts; the printer was out of toner, office printer fixed.")
+    return ident
+
+
+def test_now_answers_the_current_text_of_an_edited_entry(ws, clock, printer):
+    assert first(ws, clock, "where is the office printer now?")[:2] == (printer, "2026-10-01")
+
+
+def test_past_previous_is_the_version_right_before_the_newest(ws, clock, printer):
+    assert first(ws, clock, "where was the office printer before the latest change?")[:2] == (printer, "2026-09-01")
+    assert first(ws, clock, "办公室打印机之前在哪 office printer")[:2] == (printer, "2026-09-01")
+
+
+def test_past_earliest_is_the_first_version(ws, clock, printer):
+    assert first(ws, clock, "where was the office printer originally?")[:2] == (printer, "2026-08-03")
+    assert first(ws, clock, "office printer 最早放在哪")[:2] == (printer, "2026-08-03")
+
+
+def test_before_a_named_change_is_the_version_before_the_one_that_brought_it(ws, clock, printer):
+    # "floor 3" came with the 09-01 version: the version before that one is the first.
+    assert first(ws, clock, "where was the office printer before it moved to floor 3?")[:2] == (printer, "2026-08-03")
+    # "the mail room" came with the newest version: the version before it is the middle one.
+    assert first(ws, clock, "where was the office printer before the mail room?")[:2] == (printer, "2026-09-01")
+
+
+def test_one_character_word_within_a_named_day(ws, clock):
+    # 跑 ("ran") is one character: the index holds character pairs and 跑了 is in no note.
+    (ws / "memory").mkdir()
+    fill(ws, clock)
+    note(ws, clock, "2026-10-13", "晨跑", "绕公园跑步 5 公里。")
+    review = note(ws, clock, "2026-10-14", "Code review", "Reviewed the parser pull request with Sam.")
+    run = note(ws, clock, "2026-10-14", "晨练", "沿河边慢跑 7 公里，膝盖没事。")
+    assert first(ws, clock, "昨天跑了多远", day="2026-10-15")[0] == run
+    # Nothing of that day shares a character: the day's entries in the order they were written.
+    assert first(ws, clock, "昨天吃了什么菜", day="2026-10-15")[0] == review

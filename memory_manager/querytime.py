@@ -24,7 +24,14 @@ the user's time zone and returns a :class:`QueryTime`:
 - ``mode``: ``"now"`` when the query asks for the current state (now,
   currently, latest, still, these days / 现在, 目前, 最新, 还是, 如今),
   ``"past"`` when it asks for an earlier state (before, originally, used to /
-  之前, 原来, 一开始), else None.
+  之前, 原来, 一开始), else None. For "past", ``past`` tells the first version
+  asked for ("earliest": originally, 最早, 原价) from the one before the
+  current ("previous": before, 之前), and ``before`` holds the change the
+  question dates from ("before the gateway change" -> "the gateway change").
+- ``asks``: the kind of value the question asks for (:data:`ASKS`: a
+  weekday, a frequency, a clock time, any time, a number), or the kind a
+  yes/no question names ("still on Tuesday?"); :func:`states` tells whether
+  a text states one.
 - ``rest``: the query with the time words taken out, so "yesterday" is not
   searched as a keyword; ``time_only``: nothing but time and question frame
   words is left ("what did I do yesterday", "昨天做了什么"), so the query
@@ -55,19 +62,21 @@ PAST_ZH = ("之前", "以前", "原来", "原先", "一开始", "最初", "起�
 EARLIEST = frozenset(("originally", "original", "at first", "initially", "in the beginning", "first booked",
                       "一开始", "最初", "起初", "当初", "最早", "最开始", "刚开始", "起先", "原价", "原定", "原计划"))
 
-#: What kind of value a question asks for (checked in this order, both languages): a frequency,
-#: a weekday, a clock time, a time of any kind (clock time, weekday or date: "when"), or a number (amounts, counts, sizes, numbers).
+#: What kind of value a question asks for (checked in this order, both languages): a weekday,
+#: a frequency, a clock time, a time of any kind (clock time, weekday or date: "when"), or a
+#: number (amounts, counts, sizes, ports, versions).
 #: In a now/past question, the versions of the fact are the entries that state such a value
 #: (:func:`memory_manager.scoring.version_time`); ours, from how people ask (bench/README.md).
 ASKS = (
     ("weekday", re.compile(r"星期几|周几|礼拜几|哪几天|哪一天|哪天|which\s+(?:week)?days?\b|what\s+(?:week)?day\b"
                            r"|on\s+which\s+day")),
-    ("frequency", re.compile(r"多久.{0,4}?一次|每隔多久|多长时间.{0,4}?一次|几天.{0,4}?一次|多频繁|how\s+often\b|how\s+frequently\b")),
+    ("frequency", re.compile(r"多久.{0,4}?一次|每隔多久|多长时间.{0,4}?一次|几天.{0,4}?一次|多频繁"
+                             r"|how\s+often\b|how\s+frequently\b")),
     ("clock", re.compile(r"几点|what\s+time\b|which\s+time\b|how\s+early\b|how\s+late\b")),
     ("when", re.compile(r"什么时候|什么时间|何时|哪个时间|\bwhen\b")),
     ("number", re.compile(r"多少|几号|几个|几次|几天|几岁|几层|几寸|多大|多远|多长|多久|多高|多重|多快|几成"
                           r"|how\s+(?:much|many|long|far|big|old|often|fast|high)\b|what\s+(?:size|port|price|percentage"
-                          r"|number|version|hydration|temperature|rate)\b|which\s+(?:port|version|number|size)\b")),
+                          r"|number|version|temperature|rate)\b|which\s+(?:port|version|number|size)\b")),
 )
 _WEEKDAY_VALUE = re.compile(r"(?:周|星期|礼拜)[一二三四五六日天]|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b"
                             r"|\b(?:mon|tue|wed|thu|fri|sat|sun)\b\.?(?=\s*[-–/,\d])", re.I)

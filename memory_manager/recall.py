@@ -427,6 +427,14 @@ def _versions(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
         versions = {r for r in near if r not in notes or r in changed} or set(near)
     else:
         versions = set(near)
+    if qt.mode == "past" and len(versions) < 2:
+        # One version cannot be "before" anything: the earlier one shares fewer words with
+        # the question (it was written before the change the question names).
+        more = [r for r in cand if scoring.PAST_FLOOR <= kw_of.get(r, 0.0) < share]
+        if qt.asks and more:
+            rows = idx.entries(r for r in more if r > 0)
+            more = [r for r in more if r in rows and querytime.states(qt.asks, rows[r]["text"])]
+        versions |= set(more)
     if qt.mode == "past" and versions:
         # An entry whose history is recorded (edits) is an explicit chain of versions: when it is
         # the best match, its versions are the ones asked about, not notes that mention the topic.

@@ -225,6 +225,11 @@ def plain_time_weight(keyword: list[float], cfg: dict[str, Any]) -> float:
 #: Chosen on the time sets A, B and C together (bench/README.md).
 
 VERSION_SHARE = 0.5
+#: A past question whose versions are a single entry (the one stating the change, which repeats
+#: the question's words) also takes the candidates down to this share that state the asked kind
+#: of value: the earlier version was written before the change and shares fewer words. Chosen
+#: on the time sets A, B and C together (bench/README.md: A past 0.857 -> 1.000, B and C equal).
+PAST_FLOOR = 0.2
 
 
 def version_time(days: dict[int, float | None], keyword: dict[int, float], versions: set[int], mode: str,

@@ -142,3 +142,13 @@ def test_one_character_word_within_a_named_day(ws, clock):
     assert first(ws, clock, "昨天跑了多远", day="2026-10-15")[0] == run
     # Nothing of that day shares a character: the day's entries in the order they were written.
     assert first(ws, clock, "昨天吃了什么菜", day="2026-10-15")[0] == review
+
+
+def test_past_finds_an_earlier_version_that_shares_few_words(ws, clock):
+    # The change note repeats the question's words; the first booking, written before it, does not.
+    (ws / "memory").mkdir()
+    fill(ws, clock)
+    booked = note(ws, clock, "2026-09-03", "Autumn trip", "Booked the TAP flight to Lisbon for Oct 2, departs 07:15 from BER.")
+    note(ws, clock, "2026-09-20", "Lisbon flight time changed",
+         "The airline changed our Lisbon flight time: the Lisbon flight now leaves at 11:40 on Oct 2.")
+    assert first(ws, clock, "what time did our Lisbon flight leave originally?")[0] == booked

@@ -50,8 +50,12 @@ from datetime import date, datetime, timedelta
 
 #: English and Chinese words for "the current state"; English as word stems of the plain text.
 NOW_EN = ("now", "currently", "current", "latest", "still", "these days", "nowadays", "at the moment",
-          "at present", "presently", "most recent", "up to date", "newest", "anymore", "any more")
-NOW_ZH = ("现在", "目前", "最新", "还是", "如今", "当前", "眼下", "现如今", "这阵子", "最近一次")
+          "at present", "presently", "most recent", "up to date", "newest", "anymore", "any more",
+          "changed to", "moved to", "switched to")
+NOW_ZH = ("现在", "目前", "最新", "还是", "如今", "当前", "眼下", "现如今", "这阵子", "最近一次", "这些天", "近来",
+          "现阶段",
+          # "改到几点了" asks for the value a change led to, the current one (with 之前 it is past).
+          "改到", "改成", "换成", "换到", "调到", "挪到")
 #: ... and for "an earlier state".
 PAST_EN = ("before", "originally", "original", "previously", "previous", "used to", "at first", "initially",
            "formerly", "prior to", "in the beginning", "first booked", "old value", "earlier")

@@ -91,6 +91,9 @@ def test_spans(query, today, first, last):
     ("目前值班交接是什么时候", "now"),
     ("最新的价格是多少", "now"),
     ("部署窗口还是周二吗", "now"),
+    ("站会改到几点了", "now"),                       # the value a change led to: the current one
+    ("What time was the standup moved to?", "now"),
+    ("站会改到十点之前是几点", "past"),               # ... unless it asks what came before it
     ("What was the deploy window originally?", "past"),
     ("What was the cache TTL before we lowered it?", "past"),
     ("站会改时间之前是几点开的？", "past"),

@@ -223,7 +223,6 @@ def plain_time_weight(keyword: list[float], cfg: dict[str, Any]) -> float:
 #: least this share of the best: the value does the sorting, so fewer shared words suffice (a
 #: later note that says "rent went up to 6,100" shares only "rent" with "what is the rent now").
 #: Chosen on the time sets A, B and C together (bench/README.md).
-
 VERSION_SHARE = 0.5
 #: A past question whose versions are a single entry (the one stating the change, which repeats
 #: the question's words) also takes the candidates down to this share that state the asked kind

@@ -152,3 +152,17 @@ def test_past_finds_an_earlier_version_that_shares_few_words(ws, clock):
     note(ws, clock, "2026-09-20", "Lisbon flight time changed",
          "The airline changed our Lisbon flight time: the Lisbon flight now leaves at 11:40 on Oct 2.")
     assert first(ws, clock, "what time did our Lisbon flight leave originally?")[0] == booked
+
+
+def test_within_a_named_time_the_entry_whose_topic_names_it_comes_first(ws, clock):
+    # Both notes of last week mention the physio; only one is about the visit.
+    (ws / "memory").mkdir()
+    fill(ws, clock)
+    visit = note(ws, clock, "2026-10-12", "Physio visit",
+                 "Knee check: a tight IT band and weak glutes; foam rolling and side leg raises every day, "
+                 "easy runs only this week, check again in two weeks, paid 45 EUR.")
+    run = note(ws, clock, "2026-10-13", "Easy run", "Easy 6 km as the physio told me; knee fine.")
+    clock("2026-10-20")
+    hits = recall(ws, "what did the physio say last week?", CFG, top_k=5, track=False)
+    assert [h.id for h in hits] == [visit, run]
+    assert hits[0].parts["keyword"] == 1.0 and hits[1].parts["keyword"] < 1.0   # still 0..1

@@ -98,7 +98,7 @@ def append_line(ws: Path, line: bytes, once: bool = False) -> bool:
                 return False
         except FileNotFoundError:
             pass
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
     try:
         os.write(fd, line)
     finally:

@@ -214,7 +214,7 @@ class Backup:
             return
         data = "".join(json.dumps(e, ensure_ascii=False, sort_keys=True, allow_nan=False) + "\n" for e in entries).encode("utf-8")
         fsio.step(f"backup-entry {entries[0]['path']}" + (f" (+{len(entries) - 1})" if len(entries) > 1 else ""))
-        fd = os.open(self.folder / ENTRIES, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        fd = os.open(self.folder / ENTRIES, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
         try:
             view = memoryview(data)
             while view:
@@ -561,6 +561,73 @@ def _load(workspace: Path, ident: str | None) -> dict[str, Any]:
 
 # ------------------------------------------------------------------ checking a manifest
 
+def valid_id(ident: Any) -> bool:
+    """True when ``ident`` has the shape of a backup id (v2 ``NNNNNN-YYYYMMDDTHHMMSSZ`` or v1).
+
+    Ids come from folder and journal names under ``.memory-backup`` and from
+    the command line; anything else (``..``, ``.``, a path) is never used to
+    build a path (issue 10: a planted ``.open-..`` journal must not make
+    recovery treat the workspace itself as a backup folder).
+    """
+    return isinstance(ident, str) and bool(_V2_ID.match(ident) or _V1_ID.match(ident))
+
+
+def _rel_problem(raw: Any) -> str | None:
+    """Why ``raw`` (a path read from a manifest) is not a plain relative POSIX path, else None."""
+    if not isinstance(raw, str) or not raw or "\\" in raw or "\0" in raw:
+        return f"bad path {raw!r} in the manifest"
+    if PurePosixPath(raw).is_absolute() or any(part in ("..", ".", "") for part in raw.split("/")):
+        return f"path {raw!r} leaves the workspace"
+    return None
+
+
+def _copy_path(folder: Path, raw: Any, ident: str) -> Path:
+    """Return the copy of workspace path ``raw`` in backup ``folder``, refusing any way out.
+
+    The path comes from the manifest (data, not code): it must be a plain
+    relative path (:func:`_rel_problem`), and neither the backup folder, its
+    ``files/`` nor any folder on the way may be a symlink. The copy itself is
+    opened without following a link (:func:`_read_copy`).
+
+    Raises:
+        BackupError: naming the backup and the path; nothing was changed.
+    """
+    problem = _rel_problem(raw)
+    if problem:
+        raise BackupError(f"backup {ident}: {problem}; nothing was changed")
+    path = folder
+    for part in ("files", *PurePosixPath(raw).parts[:-1]):
+        if path.is_symlink():
+            raise BackupError(f"backup {ident}: {path.name}/ in the backup is a symlink; nothing was changed")
+        path = path / part
+    if path.is_symlink():
+        raise BackupError(f"backup {ident}: {path.name}/ in the backup is a symlink; nothing was changed")
+    return path / PurePosixPath(raw).name
+
+
+def _read_copy(folder: Path, raw: Any, ident: str) -> bytes:
+    """Read the copy of ``raw`` in backup ``folder`` (see :func:`_copy_path`); a symlink is refused.
+
+    Raises:
+        BackupError: a path that leads out, a symlinked copy or folder.
+        OSError: the copy is missing or unreadable (the caller words it).
+    """
+    import errno
+
+    path = _copy_path(folder, raw, ident)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise BackupError(f"backup {ident}: the copy of {raw} is a symlink (a backup holds files only); "
+                              "nothing was changed") from None
+        raise
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise BackupError(f"backup {ident}: the copy of {raw} is not a file; nothing was changed")
+        return handle.read()
+
+
 def _check_path(workspace: Path, raw: Any, ident: str) -> Path:
     """Return the workspace path of a manifest entry, refusing anything that could leave it.
 
@@ -568,11 +635,10 @@ def _check_path(workspace: Path, raw: Any, ident: str) -> Path:
     a NUL, the workspace itself, anything in ``.memory-backup/``, and a path
     whose folders (symlinks resolved) lead out of the workspace.
     """
-    if not isinstance(raw, str) or not raw or "\\" in raw or "\0" in raw:
-        raise BackupError(f"backup {ident}: bad path {raw!r} in the manifest; nothing was changed")
+    problem = _rel_problem(raw)
+    if problem:
+        raise BackupError(f"backup {ident}: {problem}; nothing was changed")
     pure = PurePosixPath(raw)
-    if pure.is_absolute() or any(part in ("..", ".", "") for part in raw.split("/")):
-        raise BackupError(f"backup {ident}: path {raw!r} leaves the workspace; nothing was changed")
     if pure.parts[0] == BACKUP_DIRNAME:
         raise BackupError(f"backup {ident}: path {raw!r} is inside {BACKUP_DIRNAME}/; nothing was changed")
     target = Path(workspace) / pure
@@ -655,7 +721,7 @@ def _plan(workspace: Path, doc: dict[str, Any], key_needed: bool = True) -> tupl
                 notes.append(f"{rel}: its copy was withheld (no T2 key when it was saved); not restored")
                 continue
             try:
-                blob = (folder / "files" / rel).read_bytes()
+                blob = _read_copy(folder, rel, ident)
             except OSError:
                 raise BackupError(f"backup {ident}: copy of {rel} is missing; nothing was changed") from None
             if stored == "aes-gcm":
@@ -787,7 +853,12 @@ def interrupted(workspace: Path) -> list[str]:
     root = backup_root(workspace)
     if not root.is_dir():
         return []
-    ids = [name[len(JOURNAL_PREFIX):] for name in os.listdir(root) if name.startswith(JOURNAL_PREFIX)]
+    # Only names of the id's shape: ``.open-..`` would otherwise name the workspace
+    # itself as the backup folder to roll back and remove (issue 10).
+    # A backup folder planted as a symlink is never ours: not rolled back from.
+    ids = [name[len(JOURNAL_PREFIX):] for name in os.listdir(root)
+           if name.startswith(JOURNAL_PREFIX) and valid_id(name[len(JOURNAL_PREFIX):])
+           and not (root / name[len(JOURNAL_PREFIX):]).is_symlink()]
     return sorted((i for i in ids if not _open_here(workspace, i)), key=order_key)
 
 
@@ -1071,10 +1142,10 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
                 stored_as = entry.get("stored", "plain")
                 if stored_as not in ("plain", "aes-gcm") or stored_as not in stored:
                     continue
-                copy = folder / "files" / str(entry.get("path"))
-                try:
-                    blob = copy.read_bytes()
-                except OSError:
+                try:  # a path that leads out or through a symlink is never read nor removed
+                    copy = _copy_path(folder, entry.get("path"), doc["id"])
+                    blob = _read_copy(folder, entry.get("path"), doc["id"])
+                except (OSError, BackupError):
                     continue
                 if stored_as == "aes-gcm":
                     if key is False:
@@ -1114,7 +1185,10 @@ def iter_copies(workspace: Path) -> Iterator[tuple[str, dict[str, Any], Path]]:
         for entry in doc["entries"]:
             if isinstance(entry, dict) and entry.get("kind") == "file" and entry.get("existed") \
                     and entry.get("stored", "plain") in ("plain", "aes-gcm"):
-                yield doc["id"], entry, backup_root(workspace) / doc["id"] / "files" / entry["path"]
+                try:
+                    yield doc["id"], entry, _copy_path(backup_root(workspace) / doc["id"], entry.get("path"), doc["id"])
+                except BackupError:
+                    continue
 
 
 def manifest(workspace: Path, ident: str) -> dict[str, Any]:
@@ -1123,8 +1197,8 @@ def manifest(workspace: Path, ident: str) -> dict[str, Any]:
     Raises:
         NotFoundError: no such backup. BackupError: its manifest is unreadable.
     """
-    folder = backup_root(workspace) / ident
-    if not folder.is_dir() or ident.startswith("."):
+    folder = backup_root(workspace) / ident if valid_id(ident) else None
+    if folder is None or folder.is_symlink() or not folder.is_dir():
         raise NotFoundError(f"no backup with id {ident!r} (see --list-backups)")
     doc = _read(folder)
     if "error" in doc:
@@ -1147,7 +1221,7 @@ def read_copy(workspace: Path, ident: str, rel: str) -> bytes:
             if stored not in ("plain", "aes-gcm"):
                 raise NotFoundError(f"backup {ident}: the copy of {rel} was {stored}")
             try:
-                blob = (backup_root(workspace) / ident / "files" / rel).read_bytes()
+                blob = _read_copy(backup_root(workspace) / ident, rel, ident)
             except OSError:
                 raise BackupError(f"backup {ident}: copy of {rel} is missing") from None
             if stored == "aes-gcm":

@@ -186,8 +186,16 @@ def open_workspace(workspace: Path | None, verbose: bool = False, **how: Any) ->
     ``how`` is passed on (``must_exist``, ``set_up``, ``event``).
     Raises WorkspaceError / ConfigError / BadInputError (``MEMORY_MANAGER_NOW``), exit 2.
     """
+    from .fsio import refuse_outside_links
+
     opened = Workspace.open(workspace, **how)
     verbose_line(verbose, f"workspace: {opened.root} (chosen by {opened.rule})")
+    # A folder of our tree (memory/, .cache, .state, .quarantine, archive and its
+    # months, .memory-backup) planted as a symlink out of the workspace: every
+    # command refuses before it reads, caches or writes anything (issue 10),
+    # not only the ones that take the writer lock.
+    if opened.root.is_dir():
+        refuse_outside_links(opened.root)
     opened.config  # noqa: B018 - load now: a bad config is reported before any work starts
     from .clock import now
 

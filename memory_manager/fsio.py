@@ -94,8 +94,39 @@ def is_private(path: Path) -> bool:
     return False
 
 
+def refuse_escaping_private(path: Path) -> None:
+    """Raise when ``path`` lies in one of our private folders that leads out of its workspace.
+
+    The private folders (``memory/.cache``, ``memory/.state``,
+    ``memory/.quarantine``, ``.memory-backup``; :data:`PRIVATE_PARTS`) hold
+    copies of memory text. A symlink planted there (or on ``memory/``) must
+    not make any writer put a file outside the workspace (issue 10), whatever
+    the command and whether or not it holds the writer lock: so every write
+    primitive of this module asks here first. The workspace is the part of
+    ``path`` before the folder's name; nothing else needs to be known.
+
+    Raises:
+        WorkspaceError: (exit 2) naming the folder; nothing was written.
+    """
+    from .errors import WorkspaceError
+
+    parts = Path(path).absolute().parts
+    for marker in PRIVATE_PARTS:
+        n = len(marker)
+        for i in range(1, len(parts) - n + 1):
+            if tuple(parts[i:i + n]) != marker:
+                continue
+            ws = os.path.realpath(Path(*parts[:i]))
+            folder = Path(*parts[:i + n])
+            real = os.path.realpath(folder)
+            if real != ws and not real.startswith(ws.rstrip(os.sep) + os.sep):
+                raise WorkspaceError(f"{'/'.join(marker)} is a symlink leading outside the workspace "
+                                     f"({folder} -> {real}); refusing to write there (remove the link)")
+
+
 def _private_parents(folder: Path) -> None:
     """Create ``folder`` and its missing parents; the private ones get mode 0700."""
+    refuse_escaping_private(Path(folder) / "x")
     missing = []
     probe = folder
     while not probe.exists():
@@ -315,6 +346,7 @@ def _fsync_dir(folder: Path) -> None:
 
 def _stage(path: Path, data: bytes, mode: int | None) -> Path:
     """Write ``data`` to a unique temporary file beside ``path``; return its path."""
+    refuse_escaping_private(path)
     if is_private(path):
         mode = 0o600
     try:

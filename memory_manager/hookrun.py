@@ -239,7 +239,7 @@ def record_usage(ws: pathlib.Path, key: str, usage, cfg: dict) -> None:
 
     make_dirs(state)  # private: 0700 (issue 10)
     rotate_if_large(state / USAGE_NAME, USAGE_MAX_BYTES)
-    fd = os.open(state / USAGE_NAME, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    fd = os.open(state / USAGE_NAME, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
     try:
         os.write(fd, (json.dumps(doc, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8"))
     finally:
@@ -307,7 +307,7 @@ def spawn_maintenance(ws: pathlib.Path, key: str, only: str | None = None) -> in
     if only:
         cmd += ["--only", only]
     rotate_if_large(log_dir / MAINTAIN_LOG, MAINTAIN_LOG_MAX_BYTES)
-    with open(os.open(log_dir / MAINTAIN_LOG, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600), "ab") as log:
+    with open(os.open(log_dir / MAINTAIN_LOG, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600), "ab") as log:
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                                 start_new_session=True, close_fds=True)
     return proc.pid

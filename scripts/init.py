@@ -12,6 +12,7 @@ from rich.table import Table  # noqa: E402
 from memory_manager import backups, initialize  # noqa: E402
 from memory_manager.cli import common_options, emit_json, handle_errors, run, step, stdout, stderr, verbose_line  # noqa: E402
 from memory_manager.lang import resolve as resolve_language  # noqa: E402
+from memory_manager.fsio import refuse_outside_links  # noqa: E402
 from memory_manager.workspace import Workspace  # noqa: E402
 
 
@@ -124,6 +125,8 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_
     opened = Workspace.open(workspace)
     ws = opened.root
     verbose_line(verbose, f"workspace: {ws} (chosen by {opened.rule})")
+    if ws.is_dir():  # a folder of our tree planted as a symlink out: refuse before anything (issue 10)
+        refuse_outside_links(ws)
     if list_backups:
         found = backups.list_backups(ws)
         if json_:

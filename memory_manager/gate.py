@@ -189,9 +189,23 @@ def _check_choice(value: str, allowed: tuple[str, ...], what: str) -> str:
     return value
 
 
+def name_findings(names: dict[str, str] | None) -> list[tuple[str, Any]]:
+    """Return ``(label, finding)`` for every detector finding in the values of ``names``.
+
+    Args:
+        names: label -> value of every field that becomes a file name, a
+            frontmatter value of an encrypted (T2) entry, or a T1 (public)
+            value: e.g. ``{"skill": ..., "topic": ...}``. Each value is
+            scanned on its own, as plain text (never JSON-escaped).
+    """
+    from .privacy import scan
+
+    return [(label, f) for label, value in (names or {}).items() for f in scan(str(value))]
+
+
 def evaluate(operation: str, text: str, *, source: str = "unknown", sensitivity: str | None = None,
              approved: bool = False, cfg: dict[str, Any], tier: str | None = None,
-             request: str | None = None) -> Decision:
+             request: str | None = None, names: dict[str, str] | None = None) -> Decision:
     """Decide whether a memory operation may go ahead (see the module docstring).
 
     Args:
@@ -205,6 +219,12 @@ def evaluate(operation: str, text: str, *, source: str = "unknown", sensitivity:
         cfg: the configuration (``gate.mode``: ``auto`` or ``strict``).
         tier: ``"internal"`` for T2 memory (its reuse always needs approval).
         request: a short description of the user's request (for the block).
+        names: label -> value of the fields that name a file or stay plain
+            beside sealed or public data (a skill, topic, key, T1 trigger;
+            see :func:`name_findings`). Rule 0: a finding of *any*
+            confidence there is refused whatever the flags, for every
+            operation but ``delete``. Callers still put these values in
+            ``text`` too, so the summary and categories cover them.
 
     Returns a :class:`Decision`.
 
@@ -226,6 +246,10 @@ def evaluate(operation: str, text: str, *, source: str = "unknown", sensitivity:
     level = computed
     if sensitivity is not None and RANK[sensitivity] > RANK[computed]:
         level = sensitivity  # a caller may raise the class, never lower it
+    named = name_findings(names)
+    for _label, f in named:
+        if RANK[f.sensitivity] > RANK[level]:
+            level = f.sensitivity
     certain = [f for f in findings if f.confidence == CERTAIN]
     possible = [f for f in findings if f.confidence == POSSIBLE]
     reasons: list[str] = []
@@ -249,6 +273,18 @@ def evaluate(operation: str, text: str, *, source: str = "unknown", sensitivity:
         cats = sorted({f.category for f in certain}) or ["credential"]
         reasons.append(f"contains {', '.join(cats)} (certain): tier 3, never stored or shared "
                        "(no flag overrides this)")
+    elif named and operation != "delete":
+        # Rule 0 (issue 10, side doors): a name is not content. File names, the
+        # frontmatter of a sealed T2 entry and T1's public values stay plain text
+        # and are copied into listings, indexes, backup manifests and error
+        # messages; the user's approval of the *content* cannot reach them (a T2
+        # body is encrypted, its name is not). So even a possible finding or a
+        # sensitive topic there is refused: name the entry without it.
+        decision, approval, lifecycle = "refuse", "denied", "never store"
+        where = sorted({label for label, _ in named})
+        cats = sorted({f.category for _, f in named})
+        reasons.append(f"{', '.join(cats)} found in the {', '.join(where)}: names and public values are stored "
+                       "as plain text, so nothing private may be in them (no flag overrides this; choose another name)")
     elif operation == "unknown":
         decision, approval = "ask", "unclear"
         reasons.append("the memory operation is unclear")
@@ -313,9 +349,37 @@ def evaluate(operation: str, text: str, *, source: str = "unknown", sensitivity:
                     summary=_summary(text or "", findings, tier), source=source,
                     relevance="relevant" if operation != "unknown" else "unknown",
                     sensitivity=level, approval=approval, lifecycle=lifecycle, decision=decision,
-                    reasons=reasons, categories=sorted({f.category for f in findings}),
+                    reasons=reasons, categories=sorted({f.category for f in findings} | {f.category for _, f in named}),
                     content_hash=hashlib.sha256((text or "").encode("utf-8")).hexdigest(),
                     chars=len(text or ""), approved_findings=approved_findings)
+
+
+def held_findings(ws: Any, text: str) -> list[dict[str, str]]:
+    """Return what an approval of ``text`` must name: each possible finding and sensitive topic.
+
+    Each item is ``{"finding": id, "category", "confidence"}``. The id is
+    the first 12 hex digits of the keyed hash (HMAC with the workspace's
+    audit salt, :func:`memory_manager.auditlog.content_hash`) of the
+    finding's category and normalised value: it is stable for the same
+    value in the same workspace, names the finding exactly, and cannot be
+    turned back into the value without that workspace's salt. Certain
+    findings are not listed: no approval covers them (rule 1).
+
+    Used by ``import`` (issue 10): approving an import approves the
+    operation, not every finding in a file the user has not read; each
+    finding the user confirms is named by its id (``--allow ID``).
+    """
+    from .auditlog import content_hash
+    from .privacy import POSSIBLE, TOPIC, scan
+
+    out: list[dict[str, str]] = []
+    for f in scan(text or ""):
+        if f.confidence in (POSSIBLE, TOPIC):
+            ident = content_hash(ws, _value_digest(f.category, _span(text, f)))[:12]
+            item = {"finding": ident, "category": f.category, "confidence": f.confidence}
+            if item not in out:
+                out.append(item)
+    return out
 
 
 def record(ws: Any, decision: Decision) -> None:
@@ -382,13 +446,15 @@ def record_approvals(ws: Any, items: list[tuple[str, str, str, str]]) -> None:
     from .auditlog import content_hash
     from .clock import now
 
+    from .fsio import make_dirs
+
     path = approvals_path(ws)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_dirs(path.parent)  # private (0700), and never through a symlink out of the workspace
     stamp = now().isoformat(timespec="seconds")
     data = "".join(json.dumps({"time": stamp, "category": c, "rule": r, "confidence": conf,
                                "key": content_hash(ws, digest)}, ensure_ascii=False, allow_nan=False) + "\n"
                    for c, r, conf, digest in items).encode("utf-8")
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
     try:
         os.write(fd, data)
     finally:

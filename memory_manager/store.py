@@ -78,9 +78,9 @@ def parse_day(value: str | None) -> str:
 
 def _gate(ws: Path, operation: str, text: str, *, source: str, sensitivity: str | None,
           approved: bool, cfg: dict[str, Any], tier: str | None = None,
-          request: str | None = None) -> gate.Decision:
+          request: str | None = None, names: dict[str, str] | None = None) -> gate.Decision:
     decision = gate.evaluate(operation, text, source=source, sensitivity=sensitivity, approved=approved,
-                             cfg=cfg, tier=tier, request=request)
+                             cfg=cfg, tier=tier, request=request, names=names)
     with workspace_lock(ws):
         gate.record(ws, decision)
     return gate.require(decision)
@@ -242,8 +242,10 @@ def learn(ws: Path, cfg: dict[str, Any], *, key: str, text: str, tags: list[str]
         raise BadInputError("--text must not be empty")
     _check_target(safe_target(ws, entries.memory_dir(ws) / entries.KNOWLEDGE_DIR / f"{key}.md"))
     with workspace_lock(ws):  # the gate's decision and the write: one locked step
+        # The key names the file: nothing private in it, whatever the flags (gate rule 0).
         decision = _gate(ws, "store", f"{key}\n{text}\n{' '.join(tag_list)}", source=source,
-                         sensitivity=sensitivity, approved=approved, cfg=cfg, request=f"learn '{key}'")
+                         sensitivity=sensitivity, approved=approved, cfg=cfg, request=f"learn '{key}'",
+                         names={"key": key})
         path, created, changed = _learn_locked(ws, cfg, key, text, tag_list, pinned)
         indexes = entries.rebuild_indexes(ws, cfg)
     return {"action": "learn", "id": entries.knowledge_id(key), "key": key, "path": rel(ws, path),
@@ -343,11 +345,12 @@ def record_event(ws: Path, cfg: dict[str, Any], *, event: str, skill: str, text:
 # --------------------------------------------------------------------- T1
 
 def _stats_update(ws: Path, cfg: dict[str, Any], skill: str, text: str, apply: Any,
-                  source: str, approved: bool) -> tuple[Path, dict[str, Any], gate.Decision]:
+                  source: str, approved: bool, names: dict[str, str]) -> tuple[Path, dict[str, Any], gate.Decision]:
     tiers.load_stats(safe_target(ws, tiers.t1_path(ws, skill)))  # a malformed file: refused before the gate
     with workspace_lock(ws):  # the gate's decision and the write: one locked step
+        # T1 is public: every value that names or fills the file is a name (gate rule 0).
         decision = _gate(ws, "store", text, source=source, sensitivity=None, approved=approved, cfg=cfg,
-                         request=f"update statistics of '{skill}'")
+                         request=f"update statistics of '{skill}'", names=names)
         ensure_tree(ws)
         path = safe_target(ws, tiers.t1_path(ws, skill))
         doc = tiers.load_stats(path)
@@ -365,7 +368,8 @@ def stats_record(ws: Path, cfg: dict[str, Any], *, skill: str, ok: bool, source:
     """
     validate_skill(skill)
     path, rec, decision = _stats_update(ws, cfg, skill, f"skill {skill} call",
-                                        lambda doc: tiers.record_call(doc, skill, ok, today()), source, approved)
+                                        lambda doc: tiers.record_call(doc, skill, ok, today()), source, approved,
+                                        {"skill": skill})
     return {"action": "stats record", "skill": skill, "path": rel(ws, path), "stats": rec,
             "gate": decision.payload()}
 
@@ -413,7 +417,8 @@ def stats_pattern(ws: Path, cfg: dict[str, Any], *, trigger: str, skills: list[s
     owner = validate_skill(owner or skills[0])
     # The owner names the file, the trigger and skills fill it: all pass the gate (issue 10).
     path, pattern, decision = _stats_update(ws, cfg, owner, f"{owner}\n{trigger}\n{' '.join(skills)}",
-                                            lambda doc: tiers.record_pattern(doc, trigger, skills), source, approved)
+                                            lambda doc: tiers.record_pattern(doc, trigger, skills), source, approved,
+                                            {"skill": owner, "trigger": trigger, "skills": " ".join(skills)})
     return {"action": "stats pattern", "path": rel(ws, path), "pattern": pattern, "gate": decision.payload()}
 
 
@@ -467,8 +472,10 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
         old = existing()
         operation = "edit" if old is not None or path.exists() else "store"
         # Skill and topic become the file name and frontmatter: they pass the gate with the text (issue 10).
+        # The body is sealed; its skill and topic are not (file name, frontmatter): gate rule 0.
         decision = _gate(ws, operation, f"{skill}\n{topic}\n{text}", source=source, sensitivity=sensitivity,
-                         approved=approved, cfg=cfg, tier="internal", request=f"remember {skill}/{topic}")
+                         approved=approved, cfg=cfg, tier="internal", request=f"remember {skill}/{topic}",
+                         names={"skill": skill, "topic": topic})
         ensure_tree(ws)
         target = path if old is None or old.index is None else safe_target(ws, old.path)
         month = old.month if old is not None and old.index is not None and old.month else month_of(created)

@@ -138,8 +138,12 @@ def _clean_topic(raw: str, fallback: str) -> str:
         return fallback
 
 
-def _t2_gate_text(name: str, text: str, cfg: dict[str, Any]) -> str:
-    """Return everything of an imported T2 file the gate must see (issue 10: side doors).
+def _t2_gate_text(name: str, text: str, cfg: dict[str, Any]) -> tuple[str, dict[str, str]]:
+    """Return everything of an imported T2 file the gate must see, and its names (issue 10: side doors).
+
+    The second item maps labels to the values that stay plain text beside
+    the sealed body (file name, skill, topic, every frontmatter value): the
+    gate's names (rule 0).
 
     The file name, the frontmatter as written, each entry's skill and topic,
     and its *plain text*: an xor-b64 "ciphertext" is decodable by anyone and
@@ -166,6 +170,7 @@ def _t2_gate_text(name: str, text: str, cfg: dict[str, Any]) -> str:
     if any(e.plaintext for e in parsed):
         raise BadInputError("plain-text T2 entry (refused: T2 is imported encrypted only)")
     parts = [name, entries.split_frontmatter(text, name).raw]
+    names: dict[str, str] = {"file name": name}
     for entry in parsed:
         validate_skill(entry.skill)
         validate_topic(entry.topic)
@@ -179,22 +184,28 @@ def _t2_gate_text(name: str, text: str, cfg: dict[str, Any]) -> str:
             raise BadInputError("aes-gcm entry and no T2 key here: it cannot be checked, so it is not imported") from None
         except CryptoError as exc:
             raise BadInputError(f"entry {entry.id} does not decrypt here ({exc}): it cannot be checked") from None
-        parts += [entry.skill, entry.topic, json.dumps(entry.meta, ensure_ascii=False, default=str, allow_nan=False), plain]
+        meta = json.loads(json.dumps(entry.meta, ensure_ascii=False, default=str, allow_nan=False))
+        fields = {"skill": entry.skill, "topic": entry.topic, **_field_text(meta, "frontmatter")}
+        names.update({f"{label} of {entry.id}": value for label, value in fields.items()})
+        parts += [*fields.values(), plain]
         raw = entry.ciphertext.rsplit(":", 1)[-1]  # aes-gcm text carries a prefix before its Base64
         try:
             decoded = base64.b64decode(raw, validate=True).decode("utf-8")
             parts.append(decoded)
         except (binascii.Error, ValueError, UnicodeDecodeError):
             pass
-    return "\n".join(parts)
+    return "\n".join(parts), names
 
 
-def openclaw_notes(ws: Path, problems: list[str] | None = None) -> list[tuple[Path, str, str, list[str]]]:
-    """Return OpenClaw's own notes as ``(path, date, topic, lines)`` (read only).
+def openclaw_notes(ws: Path, problems: list[str] | None = None) -> list[tuple[Path, str, str, list[str], list[str]]]:
+    """Return OpenClaw's own notes as ``(path, date, topic, lines, blocks)`` (read only).
 
     The topic is the slug after the date in the file name (``2026-01-16-vendor-pitch``
     -> ``vendor pitch``), else the first heading, else ``OpenClaw note``. The
-    lines are the note's non-empty lines with list markers and heading marks removed.
+    lines are the note's non-empty lines with list markers and heading marks removed;
+    ``blocks`` are its runs of two or more such lines (no blank line between),
+    joined by line breaks: what the gate judges whole before the lines (a key
+    pasted over several lines).
     """
     root = entries.memory_dir(ws)
     out = []
@@ -214,23 +225,70 @@ def openclaw_notes(ws: Path, problems: list[str] | None = None) -> list[tuple[Pa
         heading = next((l.lstrip("#").strip() for l in text.split("\n") if l.startswith("#")), "")
         topic = _clean_topic(slug.strip("-_ ").replace("-", " "), "") or _clean_topic(heading, "") or "OpenClaw note"
         lines = []
-        for line in text.split("\n"):
-            line = re.sub(r"^\s*(?:[-*+]|\d+[.)]|#+)\s*", "", line).strip()
+        cleaned = [re.sub(r"^\s*(?:[-*+]|\d+[.)]|#+)\s*", "", line).strip() for line in text.split("\n")]
+        for line in cleaned:
             if line and line not in lines:
                 lines.append(line)
-        out.append((path, day, topic, lines))
+        blocks = ["\n".join(cleaned[n] for n in block) for block in _blocks(cleaned) if len(block) > 1]
+        out.append((path, day, topic, lines, blocks))
     return out
 
 
+def _field_text(value: Any, label: str = "") -> dict[str, str]:
+    """Return ``{label: text}`` for every key and string/number value of a JSON value, walked.
+
+    The gate reads each value as plain text: a JSON dump would escape the
+    quotes and backslashes a rule keys on (``api_key = "..."`` became
+    ``api_key = \\"...\\"`` and passed; issue 10).
+    """
+    out: dict[str, str] = {}
+    if isinstance(value, dict):
+        for key, item in value.items():
+            here = f"{label}.{key}" if label else str(key)
+            out[here + "(key)"] = str(key)
+            out.update(_field_text(item, here))
+    elif isinstance(value, list):
+        for n, item in enumerate(value):
+            out.update(_field_text(item, f"{label}[{n}]"))
+    elif isinstance(value, str) or (isinstance(value, (int, float)) and not isinstance(value, bool)):
+        out[label or "value"] = str(value)
+    return out
+
+
+def _blocks(note_lines: list[str]) -> list[list[int]]:
+    """Group the indexes of an OpenClaw note's raw lines into blocks (runs of non-blank lines)."""
+    blocks: list[list[int]] = [[]]
+    for n, line in enumerate(note_lines):
+        if line.strip():
+            blocks[-1].append(n)
+        elif blocks[-1]:
+            blocks.append([])
+    return [b for b in blocks if b]
+
+
 def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = None, from_openclaw: bool = False,
-                  approved: bool = False) -> dict[str, Any]:
+                  approved: bool = False, allow: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
     """Import a ``cmm-export`` JSON file or OpenClaw's own daily notes.
 
     Re-importing is harmless: daily lines and knowledge paragraphs already
     present are not added again; T1/T2 files that exist are kept (and
     reported) unless identical.
 
-    Returns ``{"imported": {...counts}, "skipped": [...], "problems": [...], "indexes": [...], "gate": {...}}``.
+    Approval is specific (issue 10): ``approved`` is the user's yes to the
+    import itself, and stores what holds no finding. A possible finding or
+    a sensitive topic in an item is held (the item is skipped and listed
+    under ``held`` with the finding's id, category and confidence) until
+    the user confirms that very finding: its id in ``allow`` (``--allow
+    ID``, from :func:`memory_manager.gate.held_findings`). Certain findings
+    are refused whatever is allowed, and so is any finding in a name (a
+    knowledge key, a T1 or T2 file name, a T2 skill/topic/frontmatter, a
+    T1 value: gate rule 0). A multi-line item (a daily line holding line
+    breaks; a run of non-blank lines of an OpenClaw note) is judged as a
+    block first: key material split over lines is refused as a whole, not
+    stored line by line.
+
+    Returns ``{"imported": {...counts}, "skipped": [...], "held": [...], "problems": [...],
+    "indexes": [...], "gate": {...}}``.
 
     Raises:
         BadInputError: neither or both sources, or a malformed export file.
@@ -239,20 +297,21 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
     if bool(source_file) == bool(from_openclaw):
         raise BadInputError("give an export FILE or --from-openclaw (one of them)")
     lang = entries.language(cfg)
-    daily_items: list[tuple[str, str, list[tuple[str, str]], str, list[str], bool]] = []
+    daily_items: list[tuple[str, str, list[tuple[str, str]], str, list[str], bool, list[str]]] = []
     knowledge_items: list[tuple[str, str, list[str], bool]] = []
     t1_items: list[tuple[str, dict[str, Any]]] = []
-    t2_items: list[tuple[str, str, str]] = []
+    t2_items: list[tuple[str, str, str, dict[str, str]]] = []
     raw_texts: dict[str, str] = {}
     problems: list[str] = []
     if from_openclaw:
-        for path, day, topic, lines in openclaw_notes(ws, problems):
+        for path, day, topic, lines, blocks in openclaw_notes(ws, problems):
             if parse_day(day) is None:
                 problems.append(f"{tree.rel(path.name)}: {day!r} is not a real date (note not imported)")
                 continue
             cause = (f"从 OpenClaw 笔记导入：{tree.rel(path.name)}" if lang == "zh"
                      else f"Imported from OpenClaw note {tree.rel(path.name)}")
-            daily_items.append((day, topic, entries.ordered_items([cause], lines, []), tree.rel(path.name), [], False))
+            daily_items.append((day, topic, entries.ordered_items([cause], lines, []), tree.rel(path.name), [], False,
+                                blocks))
         label = "OpenClaw notes"
     else:
         doc = _load_export(Path(source_file))
@@ -277,7 +336,10 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
             if not items and not other:
                 problems.append(f"daily[{n}]: no lines")
                 continue
-            daily_items.append((day, topic, items, f"daily[{n}]", other, bool(item.get("pinned", False))))
+            # A line given with line breaks in it is one block for the gate (a pasted key).
+            blocks = [str(t).strip() for key in ("cause", "change", "todo")
+                      for t in item.get(key, []) if "\n" in str(t).strip()]
+            daily_items.append((day, topic, items, f"daily[{n}]", other, bool(item.get("pinned", False)), blocks))
         for n, item in enumerate(doc.get("knowledge", [])):
             try:
                 key = validate_key(str(item["key"]))
@@ -307,7 +369,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
                 text = str(item["text"])
                 if not name.endswith(".md"):
                     raise BadInputError("not a .md file")
-                t2_items.append((name, text, _t2_gate_text(name, text, cfg)))
+                t2_items.append((name, text, *_t2_gate_text(name, text, cfg)))
             except (KeyError, TypeError, InvalidNameError, BadInputError, MalformedFileError) as exc:
                 problems.append(f"tier2[{n}]: {exc}")
     # The overall decision is about the operation (import needs approval);
@@ -319,30 +381,56 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
         gate.record(ws, overall)
     gate.require(overall)
     skipped: list[str] = []
+    held: list[dict[str, str]] = []
+    allowed = {str(a).strip().lower() for a in allow if str(a).strip()}
     counts = {"daily": 0, "daily_lines": 0, "knowledge": 0, "tier1": 0, "tier2": 0}
+
+    def decide(text: str, where: str, *, tier: str | None = None, names: dict[str, str] | None = None,
+               block: bool = False) -> bool:
+        """Gate one item; True when it may be stored. Held and refused items are reported.
+
+        The import's approval covers what holds no finding; each possible
+        finding or sensitive topic must be named by the user (``allow``),
+        never approved wholesale by ``--approved`` (issue 10). A ``block``
+        (several lines judged together) is only ever refused here: its lines
+        are then gated one by one, so a possible finding holds its own line.
+        """
+        waiting = [] if block else [h for h in gate.held_findings(ws, text) if h["finding"] not in allowed]
+        decision = gate.evaluate("import", text, source="third_party", approved=approved and not waiting, cfg=cfg,
+                                 tier=tier, request=f"import {where}", names=names)
+        gate.record(ws, decision)
+        if decision.allowed or (block and decision.decision != "refuse"):
+            return True
+        if decision.decision != "refuse" and waiting:
+            held.extend(dict(h, where=where) for h in waiting)
+            named = ", ".join(f"{h['confidence']} {h['category']} {h['finding']}" for h in waiting)
+            skipped.append(f"{where}: held ({named}): the import's approval does not cover a finding; "
+                           "if the user confirms each one, repeat with --allow ID for it")
+        else:
+            skipped.append(f"{where}: {decision.decision} ({'; '.join(decision.reasons)})")
+        return False
+
     with workspace_lock(ws):
         ensure_tree(ws)
         backup = LazyBackup(ws, f"import {label}")  # every existing file is saved before it changes
-        for day, topic, items, where, other, pinned in daily_items:
+        for day, topic, items, where, other, pinned, blocks in daily_items:
             # Each line is gated on its own (privacy issue 9): one refused line
-            # does not take the benign lines of its section with it.
-            decision = gate.evaluate("import", topic, source="third_party", approved=approved, cfg=cfg,
-                                     request=f"import {where}")
-            gate.record(ws, decision)
-            if not decision.allowed:
-                skipped.append(f"{where}: {decision.decision} ({'; '.join(decision.reasons)})")
+            # does not take the benign lines of its section with it. A block of
+            # lines (a line with breaks, a run of note lines) is judged whole
+            # first: key material split over lines goes as a whole.
+            if not decide(topic, where):
                 continue
+            refused: set[str] = set()
+            for b, text in enumerate(blocks):
+                if not decide(text, f"{where} block {b + 1}", block=True):
+                    refused |= {piece.strip() for piece in text.split("\n") if piece.strip()}
             kept: list[tuple[str, str]] = []
             kept_other: list[str] = []
             lines = [(kind, line) for kind, line in items] + [(None, line) for line in other]
             for n, (kind, line) in enumerate(lines):
-                line_decision = gate.evaluate("import", line, source="third_party", approved=approved, cfg=cfg,
-                                              request=f"import {where} line {n + 1}")
-                gate.record(ws, line_decision)
-                if not line_decision.allowed:
-                    skipped.append(f"{where} line {n + 1}: {line_decision.decision} "
-                                   f"({'; '.join(line_decision.reasons)})")
-                elif kind is None:
+                if line.strip() in refused or not decide(line, f"{where} line {n + 1}"):
+                    continue
+                if kind is None:
                     kept_other.append(line)
                 else:
                     kept.append((kind, line))
@@ -355,14 +443,10 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
             counts["daily"] += 1 if added else 0
             counts["daily_lines"] += len(added)
         for key, body, tags, pinned in knowledge_items:
-            # Every field that reaches disk passes the gate: key (the file name),
-            # frontmatter, tags and body (issue 10, side doors).
-            decision = gate.evaluate("import", f"{key}\n{raw_texts.get(key, '')}\n{body}\n{' '.join(tags)}",
-                                     source="third_party", approved=approved, cfg=cfg,
-                                     request=f"import knowledge {key}")
-            gate.record(ws, decision)
-            if not decision.allowed:
-                skipped.append(f"knowledge {key}: {decision.decision} ({'; '.join(decision.reasons)})")
+            # Every field that reaches disk passes the gate: key (the file name, a
+            # name: gate rule 0), frontmatter, tags and body (issue 10, side doors).
+            if not decide(f"{key}\n{raw_texts.get(key, '')}\n{body}\n{' '.join(tags)}", f"knowledge {key}",
+                          names={"key": key}):
                 continue
             try:
                 path = safe_target(ws, entries.memory_dir(ws) / entries.KNOWLEDGE_DIR / f"{key}.md")
@@ -375,18 +459,16 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
                 problems.append(f"knowledge {key}: {exc}")
                 continue
             counts["knowledge"] += 1 if changed else 0
-        t1_rows = [(name, payload, f"{name}\n{name.removesuffix('_stats.json')}\n"
-                                   f"{json.dumps(payload, ensure_ascii=False, allow_nan=False)}") for name, payload in t1_items]
-        for kind, folder, items in (("tier1", tiers.T1_DIR, t1_rows), ("tier2", tiers.T2_DIR, t2_items)):
-            for name, payload, gate_text in items:
+        # T1 is public: its file name and every key and value in it are names
+        # (gate rule 0), each read as plain text, not as JSON.
+        t1_rows = [(name, payload, f"{name}\n" + "\n".join(_field_text(payload).values()),
+                    {"file name": name, **_field_text(payload)}) for name, payload in t1_items]
+        for kind, folder, rows in (("tier1", tiers.T1_DIR, t1_rows), ("tier2", tiers.T2_DIR, t2_items)):
+            for name, payload, gate_text, names in rows:
                 data = (json.dumps(payload, ensure_ascii=False, indent=2, allow_nan=False) + "\n") if kind == "tier1" else payload
                 # The file name, every frontmatter value and (T2) the decrypted
                 # text pass the gate: nothing reaches disk unclassified.
-                decision = gate.evaluate("import", gate_text, source="third_party", approved=approved, cfg=cfg,
-                                         tier="internal" if kind == "tier2" else None, request=f"import {name}")
-                gate.record(ws, decision)
-                if not decision.allowed:
-                    skipped.append(f"{name}: {decision.decision} ({'; '.join(decision.reasons)})")
+                if not decide(gate_text, name, tier="internal" if kind == "tier2" else None, names=names):
                     continue
                 path = safe_target(ws, entries.memory_dir(ws) / folder / name)
                 if path.exists():
@@ -397,5 +479,6 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
                 atomic_write(path, data.encode("utf-8"), mode=0o600 if kind == "tier2" else None)
                 counts[kind] += 1
         indexes = entries.rebuild_indexes(ws, cfg)
-    return {"action": "import", "source": label, "imported": counts, "skipped": skipped, "problems": problems,
+    return {"action": "import", "source": label, "imported": counts, "skipped": skipped, "held": held,
+            "problems": problems,
             "indexes": [rel(ws, p) for p in indexes], "gate": overall.payload()}

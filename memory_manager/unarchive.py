@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from . import backups, entries, tree, units
-from .errors import BadInputError, NotFoundError
+from .errors import BadInputError, InvalidNameError, NotFoundError
 from .fsio import atomic_write_text, read_text, remove, workspace_lock
+from .names import validate_key
 
 
 def find_archived(ws: Path, ident: str) -> tuple[Path, units.Entry, str]:
@@ -70,9 +71,21 @@ def unarchive(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False
     path, entry, text = find_archived(ws, ident)
     meta = entry.meta["archived"]
     kind = meta.get("kind")
+    key = None
+    if kind == "knowledge":
+        # The key comes from data (the archive comment, else the file name): it
+        # becomes a file name again, so it is validated as ``learn`` validates it
+        # and passes the gate as a name (issue 10).
+        raw_key = Path(str(meta.get("source") or "")).stem or Path(path).stem.removeprefix("knowledge-")
+        try:
+            key = validate_key(raw_key)
+        except InvalidNameError as exc:
+            raise BadInputError(f"archived entry {ident} names no valid knowledge key ({exc}); left in the archive") \
+                from None
     # Bringing memory back is a store: the gate sees the text again (rules may have changed).
-    decision = _gate(ws, "store", entry.text, source="explicit_user", sensitivity=None, approved=approved,
-                     cfg=cfg, request=f"unarchive {ident}")
+    decision = _gate(ws, "store", entry.text if key is None else f"{key}\n{entry.text}", source="explicit_user",
+                     sensitivity=None, approved=approved, cfg=cfg, request=f"unarchive {ident}",
+                     names={"key": key} if key is not None else None)
     mem = tree.Tree(Path(ws))
     with workspace_lock(ws):
         like = read_text(path)
@@ -81,11 +94,16 @@ def unarchive(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False
             like = read_text(path)
         start, end = entry.span
         if kind == "knowledge":
-            key = Path(str(meta.get("source") or "")).stem or Path(path).stem.removeprefix("knowledge-")
             target = safe_target(ws, mem.knowledge / f"{key}.md")
             if target.exists():
                 raise BadInputError(f"{rel(ws, target)} exists: learn or edit it instead of unarchiving")
             restored_text = _strip_comment(text)
+            # Its frontmatter must name the same key (a file whose key differs from
+            # its name would be read as another entry): parsed as learn would.
+            restored = entries.parse_knowledge(restored_text, target)
+            if restored.key != key:
+                raise BadInputError(f"archived entry {ident}: its frontmatter key {restored.key!r} is not {key!r}; "
+                                    "left in the archive")
             rest = ""
         else:
             day = str(meta.get("created") or entry.date or "")

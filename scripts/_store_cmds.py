@@ -404,16 +404,24 @@ def export_cmd(out, approved, workspace, json_, verbose):
 @click.command("import")
 @click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--from-openclaw", is_flag=True, help=f"Import OpenClaw's own {tree.rel('YYYY-MM-DD*.md')} notes.")
-@click.option("--approved", is_flag=True, help="The user approved this import.")
+@click.option("--approved", is_flag=True, help="The user approved this import (it covers content with no finding).")
+@click.option("--allow", "allow", multiple=True, metavar="ID",
+              help="A finding the user confirmed is fine to keep, by the id an earlier run listed under held "
+                   "(repeatable); certain findings and findings in names are never allowed.")
 @common_options
 @handle_errors
 @gated
-def import_cmd(file, from_openclaw, approved, workspace, json_, verbose):
-    """Import a JSON export FILE, or OpenClaw's daily notes as daily entries."""
+def import_cmd(file, from_openclaw, approved, allow, workspace, json_, verbose):
+    """Import a JSON export FILE, or OpenClaw's daily notes as daily entries.
+
+    Items holding a possible finding or a sensitive topic are held, each
+    listed with its finding id: approve them one by one with --allow ID.
+    """
     from memory_manager.transfer import import_memory
 
     ws, cfg = _context(workspace, verbose)
-    result = import_memory(ws, cfg, source_file=file, from_openclaw=from_openclaw, approved=approved)
+    result = import_memory(ws, cfg, source_file=file, from_openclaw=from_openclaw, approved=approved,
+                           allow=allow)
     if json_:
         emit_json(result)
     else:

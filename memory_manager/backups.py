@@ -167,6 +167,9 @@ class Backup:
 
     ``entries`` lists what was saved (dicts as in ``entries.jsonl``);
     ``withheld`` the paths whose copy was not stored (no T2 key).
+    ``allow_withheld``: whether a copy that must be sealed may be withheld
+    when there is no T2 key (see :func:`start`); otherwise saving such a
+    file raises before anything changes.
     """
 
     workspace: Path
@@ -179,6 +182,7 @@ class Backup:
     entries: list[dict[str, Any]] = field(default_factory=list)
     withheld: list[str] = field(default_factory=list)
     state: str = "open"
+    allow_withheld: bool = False
     _saved: set[str] = field(default_factory=set, repr=False)
     #: Folders of copies whose own name is known to be on disk (fsynced parent).
     _durable: set[Path] = field(default_factory=set, repr=False)
@@ -243,8 +247,18 @@ class Backup:
         if needs_sealing(rel, data):
             key = self._key_or_none()
             if key is None:
+                # A keyless install (init --no-key) cannot seal this copy, and a
+                # plain one is not allowed (issue 10): the change would have no
+                # undo. Only a change the user approved (or maintenance that moves
+                # or purges, see start) goes ahead, and it is said aloud.
+                if not self.allow_withheld:
+                    raise BackupError(
+                        f"{rel} holds T2 content or a privacy finding and there is no T2 key to seal its backup "
+                        "copy, so this change could not be undone; nothing was changed. Create the key "
+                        "(crypt.py keygen) or, if the user accepts a change without undo, repeat with --approved")
                 entry["stored"] = "withheld"
                 self.withheld.append(rel)
+                WITHHELD.append(rel)
                 return entry
             payload = _seal(key, self.id, rel, data)
             entry["stored"] = "aes-gcm"
@@ -414,7 +428,12 @@ def _next_seq(root: Path) -> int:
     return highest + 1
 
 
-def start(workspace: Path, reason: str, role: str = "change", restores: str | None = None) -> Backup:
+#: Paths whose backup copy this process withheld (no T2 key): the CLI warns about each at the end.
+WITHHELD: list[str] = []
+
+
+def start(workspace: Path, reason: str, role: str = "change", restores: str | None = None,
+          allow_withheld: bool = False) -> Backup:
     """Open a new backup for ``reason`` (e.g. ``"init"``, ``"cleanup"``).
 
     Args:
@@ -423,6 +442,15 @@ def start(workspace: Path, reason: str, role: str = "change", restores: str | No
         role: ``"change"`` (a command about to change files) or ``"safety"``
             (a restore's copy of the state it replaces; never "newest").
         restores: for a safety backup, the id being restored.
+        allow_withheld: without a T2 key, a copy that must be sealed (T2
+            content, a file with a finding) cannot be kept. False (the
+            default): saving such a file raises BackupError before anything
+            changes, so no command changes it silently without an undo.
+            True: the copy is withheld (``stored: "withheld"``), listed in
+            :data:`WITHHELD` and warned about by the CLI. Callers pass True
+            for a change the user approved (``--approved``: edits, forget,
+            imports), for a restore, and for maintenance that only moves
+            entries or purges them (cleanup, prune, init's own section).
 
     The id is ``<seq>-<YYYYMMDDTHHMMSSZ>`` (see the module docstring). Under
     the workspace lock the backup stays open (journal file present) until
@@ -455,7 +483,8 @@ def start(workspace: Path, reason: str, role: str = "change", restores: str | No
             except FileWriteError as exc:
                 raise BackupError(f"cannot create a backup in {root} ({exc}); nothing was changed") from None
             backup = Backup(workspace, ident, reason, seq=int(ident.split("-")[0]), role=role, restores=restores,
-                            created=now().isoformat(timespec="seconds"), state="open" if locked else "complete")
+                            created=now().isoformat(timespec="seconds"), state="open" if locked else "complete",
+                            allow_withheld=allow_withheld)
             try:
                 backup._write_header()
                 fsio.sync_dir(root)  # the new folder's name
@@ -832,7 +861,8 @@ def restore(workspace: Path, ident: str | None = None) -> dict[str, Any]:
         steps, notes = _plan(workspace, doc)
         safety_id = None
         if steps:
-            safety = start(workspace, f"restore {doc['id']}", role="safety", restores=doc["id"])
+            # The user asked for the restore: a copy that cannot be sealed is withheld, said aloud.
+            safety = start(workspace, f"restore {doc['id']}", role="safety", restores=doc["id"], allow_withheld=True)
             safety_id = safety.id
             for step in steps:
                 if step.action != "chmod":

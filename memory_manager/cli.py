@@ -132,6 +132,18 @@ def _exit_for(exc: BaseException, as_json: bool) -> None:
         unexpected(exc, as_json)
 
 
+def _warn_withheld() -> None:
+    """Say aloud each file this command changed without a backup copy (a keyless install, issue 10).
+
+    On stderr, so ``--json`` still prints one document; the backup's manifest
+    records the same (``stored: "withheld"``).
+    """
+    backups = sys.modules.get("memory_manager.backups")  # only a command that backed something up loaded it
+    for rel in dict.fromkeys(getattr(backups, "WITHHELD", ()) or ()):
+        stderr.print(f"warning: no backup copy of {rel}: there is no T2 key to seal it, so this change cannot "
+                     "be undone (crypt.py keygen creates the key)", markup=False, soft_wrap=True)
+
+
 def handle_errors(func: Callable[..., Any]) -> Callable[..., Any]:
     """Turn typed errors into exit codes; the wrapped command returns its exit code."""
 
@@ -146,6 +158,7 @@ def handle_errors(func: Callable[..., Any]) -> Callable[..., Any]:
             raise  # run() maps these
         except (Exception, KeyboardInterrupt) as exc:  # noqa: BLE001 - the guard: never a traceback
             _exit_for(exc, as_json)
+        _warn_withheld()
         sys.exit(code or 0)
 
     return wrapper

@@ -628,7 +628,7 @@ def apply_files(plan: Plan) -> str | None:
             current = change.path.read_bytes() if change.path.exists() else None
             if current != change.old:
                 raise DirtyFileError(f"{change.rel} changed while init was running; run it again")
-        backup = backups.start(ws, "init")
+        backup = backups.start(ws, "init", allow_withheld=True)  # init changes only its own section
         created: list[Path] = []
         try:
             for folder in plan.new_dirs:
@@ -672,7 +672,7 @@ def uninstall_hooks(ws: Path) -> tuple[Any, Any, str | None]:
     from . import hookinstall, plugininstall
 
     with workspace_lock(ws):
-        backup = backups.start(ws, "uninstall-hooks")
+        backup = backups.start(ws, "uninstall-hooks", allow_withheld=True)
         report = hookinstall.uninstall(ws, backup)
         plugin_report = plugininstall.uninstall(ws, backup)
         if not backup.entries:

@@ -86,7 +86,7 @@ def add_lesson(ws: Path, cfg: dict[str, Any], text: str, kind: str = "lesson", *
             return {"action": "lesson", "path": rel(ws, path), "section": kind, "line": line, "added": False,
                     "chars": len(like.text), "backup": None, "warnings": [], "gate": decision.payload()}
         new_text = insert_line(like.text, kind, line)
-        backup = backups.start(ws, "lesson")
+        backup = backups.start(ws, "lesson", allow_withheld=approved)
         backup.save(path)
         atomic_write_text(path, new_text, like)
     warnings = []

@@ -308,7 +308,7 @@ def prune(ws: Path, cfg: dict[str, Any], dry_run: bool = False, use_threshold: b
                 src = next(m.item.row["path"] for m in moved if m.archive == arch)
                 base = f"# Archived from {src}\n\n"
             new_text[arch] = base + "\n".join(pieces)
-        backup = get_backup() if get_backup is not None else backups.start(ws, "prune")
+        backup = get_backup() if get_backup is not None else backups.start(ws, "prune", allow_withheld=True)
         for arch in archive_add:
             missing = [f for f in (ws / arch).parents if f != ws and not f.exists() and ws in f.parents]
             for folder in reversed(missing):  # outermost first, so a restore removes them all

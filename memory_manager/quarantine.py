@@ -285,7 +285,7 @@ def restore(ws: Path, cfg: dict[str, Any], ident: str, *, approved: bool = False
         path, entry, meta = found[-1]
         stamp = today().isoformat()
         entry.meta = dict(entry.meta, approved=stamp)
-        backup = backups.start(ws, f"unquarantine {ident}")
+        backup = backups.start(ws, f"unquarantine {ident}", allow_withheld=True)  # approved: unquarantine needs it
         single = tiers.t2_path(ws, entry.skill, entry.topic)
         if meta.get("origin_form") == "single" and not single.exists() and not single.is_symlink():
             target = safe_target(ws, single)

@@ -98,15 +98,17 @@ class LazyBackup:
     README ("Backups"): every writing command backs up each file before changing it.
     """
 
-    def __init__(self, ws: Path, reason: str) -> None:
+    def __init__(self, ws: Path, reason: str, allow_withheld: bool = False) -> None:
         self.ws = Path(ws)
         self.reason = reason
+        #: see :func:`memory_manager.backups.start`: True only for a change the user approved
+        self.allow_withheld = allow_withheld
         self.backup: backups.Backup | None = None
 
     def opened(self) -> backups.Backup:
         """Return the command's backup, opening it now if needed. Raises BackupError."""
         if self.backup is None:
-            self.backup = backups.start(self.ws, self.reason)
+            self.backup = backups.start(self.ws, self.reason, allow_withheld=self.allow_withheld)
         return self.backup
 
     def save(self, path: Path) -> None:
@@ -179,7 +181,8 @@ def write_daily(ws: Path, cfg: dict[str, Any], *, topic: str, cause: list[str] =
     with workspace_lock(ws):  # the gate's decision and the write: one locked step
         decision = _gate(ws, "store", text, source=source, sensitivity=sensitivity, approved=approved, cfg=cfg,
                          request=f"write daily note '{topic}'")
-        path, ident, added, existed = _write_daily_locked(ws, cfg, day, topic, items)
+        path, ident, added, existed = _write_daily_locked(ws, cfg, day, topic, items,
+                                                          backup=LazyBackup(ws, f"write {day}", approved))
         changed = entries.rebuild_indexes(ws, cfg)
     return {"action": "write", "id": ident, "path": rel(ws, path), "date": day, "topic": topic,
             "added": len(added), "merged": existed,
@@ -246,7 +249,8 @@ def learn(ws: Path, cfg: dict[str, Any], *, key: str, text: str, tags: list[str]
         decision = _gate(ws, "store", f"{key}\n{text}\n{' '.join(tag_list)}", source=source,
                          sensitivity=sensitivity, approved=approved, cfg=cfg, request=f"learn '{key}'",
                          names={"key": key})
-        path, created, changed = _learn_locked(ws, cfg, key, text, tag_list, pinned)
+        path, created, changed = _learn_locked(ws, cfg, key, text, tag_list, pinned,
+                                               LazyBackup(ws, f"learn {key}", approved))
         indexes = entries.rebuild_indexes(ws, cfg)
     return {"action": "learn", "id": entries.knowledge_id(key), "key": key, "path": rel(ws, path),
             "created": created, "changed": changed, "indexes": [rel(ws, p) for p in indexes],
@@ -310,7 +314,7 @@ def edit(ws: Path, cfg: dict[str, Any], ref: str, *, text: str, approved: bool =
                              f"id: {fresh.id}", f"key: {entries.yaml_scalar(fresh.key)}",
                              f"tags: {entries.yaml_scalar(fresh.tags)}", f"created: {since}", f"updated: {day}"])
             new_text = entries.join_frontmatter(raw, "\n" + body)
-        backup = backups.start(ws, f"edit {ref}")
+        backup = backups.start(ws, f"edit {ref}", allow_withheld=approved)
         backup.save(target.path)
         atomic_write_text(target.path, new_text, like)
         entries.rebuild_indexes(ws, cfg)
@@ -507,7 +511,7 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
                     "replaced": False, "history": False, "unchanged": True, "backup": None,
                     "gate": decision.payload()}
         if target.exists():
-            backup = backups.start(ws, "remember (replace)")
+            backup = backups.start(ws, "remember (replace)", allow_withheld=approved)
             backup.save(target)
             backup_id = backup.id
         # The user's word is kept with the entry: cleanup never destroys it (issue 10).
@@ -584,7 +588,7 @@ def crypt_file(ws: Path, cfg: dict[str, Any], path: Path, *, decrypt: bool, sche
                                                 gap + plain + "\n")
         else:
             new_text = tiers.seal_text_file(tf.text, target, cfg, scheme)
-        backup = backups.start(ws, f"crypt {'decrypt' if decrypt else 'encrypt'} {target.name}")
+        backup = backups.start(ws, f"crypt {'decrypt' if decrypt else 'encrypt'} {target.name}", allow_withheld=approved)
         backup.save(target)
         atomic_write_text(target, new_text, tf, mode=0o600)
         result = {"file": rel(ws, target), "action": "decrypted" if decrypt else "encrypted", "backup": backup.id}
@@ -870,7 +874,7 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
         # a run killed before it is rolled back and leaves no record behind.
         # Backed up first (a crash half-way is rolled back), then every copy,
         # this backup's included, is erased: forgotten means gone (issue 10).
-        backup = backups.start(ws, f"forget {ref}")
+        backup = backups.start(ws, f"forget {ref}", allow_withheld=True)  # forgetting keeps no copy anyway
         backup.save(target.path)
         removed = "file"
         if target.kind == "daily" and target.item is not None:

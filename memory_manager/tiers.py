@@ -543,7 +543,7 @@ def seal_plaintext_t2(ws: Path, cfg: dict[str, Any]) -> list[Path]:
     targets = [e for e in iter_t2_entries(ws) if e.plaintext and not e.error]
     if not targets:
         return []
-    backup = backups.start(ws, "seal-t2")
+    backup = backups.start(ws, "seal-t2", allow_withheld=True)
     changed = []
     for entry in targets:
         tf = read_text(entry.path)

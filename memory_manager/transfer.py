@@ -412,7 +412,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
 
     with workspace_lock(ws):
         ensure_tree(ws)
-        backup = LazyBackup(ws, f"import {label}")  # every existing file is saved before it changes
+        backup = LazyBackup(ws, f"import {label}", approved)  # every existing file is saved before it changes
         for day, topic, items, where, other, pinned, blocks in daily_items:
             # Each line is gated on its own (privacy issue 9): one refused line
             # does not take the benign lines of its section with it. A block of

@@ -117,7 +117,7 @@ def unarchive(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False
             base = current.text.rstrip("\n") if current else f"# {day[:10]}"
             restored_text = base + "\n\n" + piece
             rest = text[:start] + text[end:]
-        backup = backups.start(ws, f"unarchive {ident}")
+        backup = backups.start(ws, f"unarchive {ident}", allow_withheld=approved)
         backup.save(path)
         backup.save(target)  # a missing file is recorded too, so a restore removes it again
         target.parent.mkdir(parents=True, exist_ok=True)

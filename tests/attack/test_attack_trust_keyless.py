@@ -1,0 +1,93 @@
+"""A keyless install (init --no-key) and the backups it cannot seal (issue 10, decided here).
+
+A backup copy of T2 content or of a file with a finding is sealed with the T2 key or not kept.
+Without a key, a change to such a file would have no undo. Decision (README "Security",
+references/tiers.md): no command makes that change silently. Unless the user approved the
+change (``--approved``), it is refused before anything changes, naming the file and the two
+ways out; with approval (and for maintenance that only moves or purges entries: cleanup,
+prune) it goes ahead, the manifest says ``withheld`` and stderr says it cannot be undone.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+NOW = {"MEMORY_MANAGER_NOW": "2026-11-29T12:00:00+00:00"}
+DAY = "2026-11-29"
+PHONE = "call the landlord on 158 1234 5678"
+
+
+def _setup(ws: Path, run_script, *extra: str) -> Path:
+    assert run_script("init", "--yes", "--no-hooks", *extra, env=NOW).code == 0
+    r = run_script("memory", "write", "--topic", "Flat", "--cause", PHONE, "--approved", env=NOW)
+    assert r.code == 0, r.err
+    return ws / f"memory/daily/{DAY}.md"
+
+
+def _backups(ws: Path) -> list[str]:
+    return sorted(p.name for p in (ws / ".memory-backup").iterdir() if not p.name.startswith("."))
+
+
+def test_without_a_key_a_change_that_cannot_be_undone_is_refused(ws, run_script):
+    note = _setup(ws, run_script, "--no-key")
+    before, folders = note.read_bytes(), _backups(ws)
+    r = run_script("memory", "write", "--topic", "Flat", "--change", "paid the deposit", env=NOW)
+    assert r.code == 1
+    assert r.err.strip().splitlines() == [
+        f"error: memory/daily/{DAY}.md holds T2 content or a privacy finding and there is no T2 key to seal its "
+        "backup copy, so this change could not be undone; nothing was changed. Create the key (crypt.py keygen) "
+        "or, if the user accepts a change without undo, repeat with --approved"]
+    assert note.read_bytes() == before
+    for new in (b for b in _backups(ws) if b not in folders):  # a backup opened for it holds nothing
+        entries = ws / ".memory-backup" / new / "entries.jsonl"
+        assert not entries.exists() or entries.read_text() == ""
+        assert not any((ws / ".memory-backup" / new).rglob("files/*"))
+
+
+def test_with_approval_it_goes_ahead_and_says_so(ws, run_script):
+    note = _setup(ws, run_script, "--no-key")
+    r = run_script("memory", "write", "--topic", "Flat", "--change", "paid the deposit", "--approved", "--json",
+                   env=NOW)
+    assert r.code == 0, r.err
+    json.loads(r.out)  # still one JSON document on stdout
+    assert f"warning: no backup copy of memory/daily/{DAY}.md: there is no T2 key to seal it" in r.err
+    assert "paid the deposit" in note.read_text(encoding="utf-8")
+    newest = _backups(ws)[-1]
+    entries = [json.loads(line) for line in (ws / ".memory-backup" / newest / "entries.jsonl").read_text().splitlines()]
+    assert [(e["path"], e["stored"]) for e in entries] == [(f"memory/daily/{DAY}.md", "withheld")]
+    assert "158 1234 5678" not in "".join(p.read_text(errors="replace") for p in (ws / ".memory-backup").rglob("*")
+                                          if p.is_file())
+
+
+def test_with_a_key_the_same_change_needs_no_approval_and_is_undoable(ws, run_script, t2_key):
+    note = _setup(ws, run_script)
+    before = note.read_bytes()
+    r = run_script("memory", "write", "--topic", "Flat", "--change", "paid the deposit", env=NOW)
+    assert r.code == 0, r.err
+    assert "no backup copy" not in r.err
+    newest = _backups(ws)[-1]
+    entries = [json.loads(line) for line in (ws / ".memory-backup" / newest / "entries.jsonl").read_text().splitlines()]
+    assert [(e["path"], e["stored"]) for e in entries] == [(f"memory/daily/{DAY}.md", "aes-gcm")]
+    assert run_script("init", "--restore", newest, env=NOW).code == 0
+    assert note.read_bytes() == before
+
+
+def test_without_a_key_an_ordinary_note_keeps_its_plain_copy(ws, run_script):
+    """The refusal is for what cannot be sealed only: a note without a finding is backed up as before."""
+    assert run_script("init", "--yes", "--no-hooks", "--no-key", env=NOW).code == 0
+    assert run_script("memory", "write", "--topic", "CI", "--change", "cached the wheels", env=NOW).code == 0
+    r = run_script("memory", "write", "--topic", "CI", "--change", "pinned pip", env=NOW)
+    assert r.code == 0 and "no backup copy" not in r.err
+    newest = _backups(ws)[-1]
+    entries = [json.loads(line) for line in (ws / ".memory-backup" / newest / "entries.jsonl").read_text().splitlines()]
+    assert [(e["path"], e["stored"]) for e in entries] == [(f"memory/daily/{DAY}.md", "plain")]
+
+
+def test_without_a_key_learn_on_an_entry_with_a_finding_is_refused_too(ws, run_script):
+    assert run_script("init", "--yes", "--no-hooks", "--no-key", env=NOW).code == 0
+    assert run_script("memory", "learn", "landlord", "--text", PHONE, "--approved", env=NOW).code == 0
+    path = ws / "memory/knowledge/landlord.md"
+    before = path.read_bytes()
+    r = run_script("memory", "learn", "landlord", "--text", "deposit is two months", env=NOW)
+    assert r.code == 1 and "no T2 key to seal its backup copy" in r.err
+    assert path.read_bytes() == before

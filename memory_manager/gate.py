@@ -7,6 +7,12 @@ redacted audit log (:mod:`memory_manager.auditlog`).
 
 Rules, in order (each with its reason):
 
+0. **Names are not content** (issue 10, side doors): a finding of any
+   confidence in a value that names a file, fills the frontmatter of a
+   sealed T2 entry or a T1 (public) file (``names=``) is refused whatever
+   the flags; such values stay plain text beside the sealed or public data
+   and are copied into listings, indexes and backup manifests, so the user's
+   approval of the content cannot cover them.
 1. **Certain findings are refused, always** (Tiers seed: T3 "not stored by
    this skill"; AANA: "refuse that part" when it would expose secrets):
    checksum-valid IDs and cards, published token formats, a value after an
@@ -42,7 +48,10 @@ Rules, in order (each with its reason):
    is sensitive; the Tiers seed keeps T2 "agent-visible only").
 
 ``approved=True`` turns ``ask``, ``request_approval``, ``narrow`` and
-``avoid_storing`` into ``proceed``; never ``refuse``.
+``avoid_storing`` into ``proceed``; never ``refuse``. It approves the content
+the user was shown; an import's approval does not cover findings the user
+has not seen: :func:`held_findings` names each one, and the import stores it
+only when the user allows that id (issue 10).
 """
 from __future__ import annotations
 

@@ -461,8 +461,9 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
             counts["knowledge"] += 1 if changed else 0
         # T1 is public: its file name and every key and value in it are names
         # (gate rule 0), each read as plain text, not as JSON.
-        t1_rows = [(name, payload, f"{name}\n" + "\n".join(_field_text(payload).values()),
-                    {"file name": name, **_field_text(payload)}) for name, payload in t1_items]
+        t1_rows = [(name, payload, f"{name}\n{name.removesuffix('_stats.json')}\n" + "\n".join(_field_text(payload).values()),
+                    {"file name": name, "skill": name.removesuffix("_stats.json"), **_field_text(payload)})
+                   for name, payload in t1_items]
         for kind, folder, rows in (("tier1", tiers.T1_DIR, t1_rows), ("tier2", tiers.T2_DIR, t2_items)):
             for name, payload, gate_text, names in rows:
                 data = (json.dumps(payload, ensure_ascii=False, indent=2, allow_nan=False) + "\n") if kind == "tier1" else payload

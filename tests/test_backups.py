@@ -254,7 +254,10 @@ def test_t2_and_finding_copies_are_encrypted_and_restore_byte_for_byte(ws, t2_ke
 def test_without_the_key_such_copies_are_withheld_and_restore_says_so(ws, monkeypatch):
     agents = ws / "AGENTS.md"
     agents.write_bytes(PII_TEXT)
-    b = backups.start(ws, "t")
+    # A change nobody approved may not withhold the copy: it is refused before anything changes.
+    with pytest.raises(BackupError, match="no T2 key to seal its backup copy"):
+        backups.start(ws, "t").save(agents)
+    b = backups.start(ws, "t", allow_withheld=True)
     b.save(agents)
     assert b.withheld == ["AGENTS.md"] and not (b.folder / "files").exists()
     agents.write_text("changed")

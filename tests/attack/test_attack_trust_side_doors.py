@@ -150,13 +150,20 @@ def test_a_sensitive_topic_in_an_import_is_held_too(ws, run_script, tmp_path):
 HEALTH = "我妈有 2 型糖尿病"
 
 
-@pytest.mark.parametrize("value,needle", [(HEALTH, "2 型糖尿病"), ("bipolar II", "bipolar II"),
-                                          ("房东王建国", "王建国"), ("call 158 1234 5678", "158 1234 5678")],
-                         ids=["health_zh", "health_en", "name_zh", "phone"])
+NAMED = [(HEALTH, "2 型糖尿病"), ("bipolar II", "bipolar II"), ("房东王建国", "王建国"),
+         ("call 158 1234 5678", "158 1234 5678")]
+
+
 @pytest.mark.parametrize("door", ["remember_topic", "remember_skill", "learn_key", "event_skill", "stats_record",
                                   "stats_pattern_skill", "stats_pattern_trigger", "stats_pattern_skills"])
-def test_a_finding_in_a_name_is_refused_even_with_approval(ws, run_script, door, value, needle):
+def test_a_finding_in_a_name_is_refused_even_with_approval(ws, run_script, door):
+    """A sensitive topic, a possible name and a phone, each in each door: refused, nothing on disk."""
     _init(run_script)
+    for value, needle in NAMED:
+        _refused_in(ws, run_script, door, value, needle)
+
+
+def _refused_in(ws, run_script, door, value, needle):
     args = {
         "remember_topic": ("remember", "--skill", "s", "--topic", value, "--text", "prefers short replies"),
         "remember_skill": ("remember", "--skill", value, "--topic", "t", "--text", "prefers short replies"),
@@ -168,9 +175,9 @@ def test_a_finding_in_a_name_is_refused_even_with_approval(ws, run_script, door,
         "stats_pattern_skills": ("stats", "pattern", "--trigger", "deploy", "--skills", value),
     }[door]
     r = run_script("memory", *args, "--approved", env=NOW)
-    assert r.code == 1, (r.code, r.out, r.err)
-    assert "names and public values are stored as plain text" in r.err
-    assert _on_disk(ws, needle) == []
+    assert r.code == 1, (door, value, r.code, r.out, r.err)
+    assert "names and public values are stored as plain text" in r.err, (door, value)
+    assert _on_disk(ws, needle) == [], (door, value)
 
 
 def test_a_hex_api_key_in_a_t1_trigger_is_refused(ws, run_script):

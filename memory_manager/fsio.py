@@ -498,6 +498,29 @@ def outside_links(workspace: Path) -> list[str]:
     return out
 
 
+def private_links(workspace: Path) -> list[str]:
+    """Return the entries directly in our private folders that are symlinks, wherever they point.
+
+    We never make a link in ``memory/.cache``, ``memory/.state``,
+    ``memory/.quarantine`` or at the top of ``.memory-backup``: one found
+    there was planted, and a writer that opened it (the recall index, a
+    lock, a state file) would write wherever it points, outside the
+    workspace or into a note (issue 10: a planted
+    ``memory/.cache/recall-index.sqlite`` made recall copy the text of
+    every entry into a file outside).
+    """
+    paths = tree.Tree(Path(workspace))
+    out = []
+    for folder in (paths.cache, paths.state, paths.quarantine, paths.backups):
+        if os.path.islink(folder) or not os.path.isdir(folder):
+            continue
+        with contextlib.suppress(OSError):
+            for name in sorted(os.listdir(folder)):
+                if os.path.islink(os.path.join(folder, name)):
+                    out.append(paths.rel(folder / name))
+    return out
+
+
 def refuse_outside_links(workspace: Path) -> None:
     """Raise before any write when a folder of our tree leads out of the workspace (issue 10).
 
@@ -514,6 +537,10 @@ def refuse_outside_links(workspace: Path) -> None:
     if found:
         raise WorkspaceError(f"{found[0]} is a symlink leading outside the workspace; refusing to write "
                              "(remove the link)")
+    planted = private_links(workspace)
+    if planted:
+        raise WorkspaceError(f"{planted[0]} is a symlink in a private folder of the memory tree; refusing to "
+                             "read or write through it (remove the link)")
 
 
 #: Locks this thread already holds, by lock path, with a depth count: the

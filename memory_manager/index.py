@@ -469,6 +469,11 @@ def open_index(ws: Path, refresh: bool = True) -> RecallIndex:
     if tree.rel(tree.CACHE) in outside_links(Path(ws)):
         raise WorkspaceError(f"{tree.rel(tree.CACHE)} is a symlink leading outside the workspace; "
                              "refusing to write the recall index there (remove the link)")
+    # SQLite follows a link: a planted index file would receive every entry's text (issue 10).
+    for name in (tree.RECALL_INDEX, tree.RECALL_INDEX + "-journal", tree.RECALL_INDEX + ".lock"):
+        if (tree.Tree(Path(ws)).cache / name).is_symlink():
+            raise WorkspaceError(f"{tree.rel(tree.CACHE, name)} is a symlink; refusing to open the recall index "
+                                 "through it (remove the link)")
     try:
         return _open_index(ws, refresh)
     except (sqlite3.Error, OSError) as exc:

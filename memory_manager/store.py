@@ -588,7 +588,10 @@ def crypt_file(ws: Path, cfg: dict[str, Any], path: Path, *, decrypt: bool, sche
                                                 gap + plain + "\n")
         else:
             new_text = tiers.seal_text_file(tf.text, target, cfg, scheme)
-        backup = backups.start(ws, f"crypt {'decrypt' if decrypt else 'encrypt'} {target.name}", allow_withheld=approved)
+        # Sealing plain T2 text protects it and keeps every byte (decodable): no approval needed
+        # to withhold the copy a keyless install cannot seal; decrypting needs the user's word.
+        backup = backups.start(ws, f"crypt {'decrypt' if decrypt else 'encrypt'} {target.name}",
+                               allow_withheld=approved or not decrypt)
         backup.save(target)
         atomic_write_text(target, new_text, tf, mode=0o600)
         result = {"file": rel(ws, target), "action": "decrypted" if decrypt else "encrypted", "backup": backup.id}

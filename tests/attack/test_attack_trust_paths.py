@@ -102,18 +102,42 @@ def test_a_symlinked_memory_folder_is_refused_by_the_write_primitives(planted):
     assert sorted(p.name for p in out.iterdir()) == ["secret.md"]
 
 
-def test_a_planted_log_file_symlink_is_not_appended_to(planted, run_script):
-    """memory/.state/gate-audit.jsonl replaced by a link to a file outside: the write
-    stops before it stores anything, and the outside file is untouched."""
+@pytest.mark.parametrize("rel", ["memory/.cache/recall-index.sqlite", "memory/.cache/recall-index.sqlite.lock",
+                                 "memory/.state/gate-audit.jsonl", "memory/.state/access.json",
+                                 ".memory-backup/.lock"])
+def test_a_planted_file_link_in_a_private_folder_is_refused(planted, run_script, rel):
+    """A file of ours replaced by a link: to a copy of the recall index outside, recall wrote
+    the text of every entry into it (SQLite follows links); to a log, appends went there."""
     ws, out = planted
-    log = ws / "memory" / ".state" / "gate-audit.jsonl"
-    log.unlink()
-    log.symlink_to(out / "secret.md")
-    before = (ws / "memory" / "daily").glob("*.md").__next__().read_bytes()
-    r = run_script("memory", "write", "--topic", "Other", "--change", "second line", env=NOW)
-    assert r.code == 1 and len(r.err.strip().splitlines()) == 1 and "Traceback" not in r.err
-    assert (out / "secret.md").read_text(encoding="utf-8") == f"## [2026-11-29] Outside\n- 改：{SECRET}\n"
-    assert (ws / "memory" / "daily").glob("*.md").__next__().read_bytes() == before
+    assert run_script("memory", "recall", "release", env=NOW).code == 0  # the index and access file exist
+    path, target = ws / rel, out / "copy"
+    target.write_bytes(path.read_bytes() if path.exists() else b"")
+    path.unlink(missing_ok=True)
+    path.symlink_to(target)
+    before, note = target.read_bytes(), (ws / "memory/daily/2026-11-29.md").read_bytes()
+    for args in (["memory", "recall", "release"], ["memory", "write", "--topic", "T", "--change", "zzsecret"],
+                 ["privacy_audit"], ["cleanup"]):
+        r = run_script(*args, env=NOW)
+        assert r.code == 2, (args, r.err)
+        assert r.err.strip().splitlines() == [f"error: {rel} is a symlink in a private folder of the memory tree; "
+                                              "refusing to read or write through it (remove the link)"], args
+    assert target.read_bytes() == before
+    assert (ws / "memory/daily/2026-11-29.md").read_bytes() == note
+
+
+def test_the_recall_index_is_never_opened_through_a_link(planted, run_script):
+    """Below the CLI: the index module refuses a linked index file too."""
+    from memory_manager import index
+    ws, out = planted
+    assert run_script("memory", "recall", "release", env=NOW).code == 0
+    path = ws / "memory/.cache/recall-index.sqlite"
+    (out / "copy.sqlite").write_bytes(path.read_bytes())
+    path.unlink()
+    path.symlink_to(out / "copy.sqlite")
+    before = (out / "copy.sqlite").read_bytes()
+    with pytest.raises(WorkspaceError, match="is a symlink"):
+        index.open_index(ws)
+    assert (out / "copy.sqlite").read_bytes() == before
 
 
 # ------------------------------------------------------------------ paths read from a backup

@@ -244,8 +244,11 @@ def test_a_journal_for_a_symlinked_backup_folder_is_not_rolled_back(planted, run
          "size": len(data), "mode": 0o644, "stored": "plain"}) + "\n")
     (ws / ".memory-backup" / ident).symlink_to(forged, target_is_directory=True)
     (ws / ".memory-backup" / f".open-{ident}").write_text("{}")
-    assert backups.interrupted(ws) == []
-    assert run_script("memory", "write", "--topic", "After", "--change", "still here", env=NOW).code == 0
+    assert backups.interrupted(ws) == []  # the library never rolls back from it
+    r = run_script("memory", "write", "--topic", "After", "--change", "still here", env=NOW)
+    assert r.code == 2 and r.err.strip().splitlines() == [  # and every command refuses while it is there
+        f"error: .memory-backup/{ident} is a symlink in a private folder of the memory tree; "
+        "refusing to read or write through it (remove the link)"]
     assert SECRET not in (ws / "AGENTS.md").read_text(encoding="utf-8")
 
 

@@ -72,11 +72,13 @@ _V2_ID = re.compile(r"^(\d{%d,})-(\d{8}T\d{6}Z)$" % SEQ_DIGITS)
 _V1_ID = re.compile(r"^(\d{8}T\d{6}Z)(?:-(\d+))?$")
 _SHA = re.compile(r"^[0-9a-f]{64}$")
 #: Copies of files under these folders are T2 content (the T2 files and the
-#: archive they move to): stored encrypted or not at all. In the archive only
-#: a file that is a T2 file (:func:`_looks_t2`) counts: prune's daily and
-#: knowledge archives are judged by their findings like the live notes.
+#: archive they move to): stored encrypted or not at all. In the archive,
+#: prune's daily-/knowledge- files are judged by their findings like the live
+#: notes (unless one holds a T2 file, :func:`_looks_t2`); everything else there is T2.
 T2_PREFIXES = (tree.rel(tree.TIER2) + "/", tree.rel(tree.ARCHIVE) + "/")
 _T2_MARKERS = (b"format: cmm-t2", b"tier: internal")
+#: Names prune gives what it archives (memory_manager.prune): daily sections and knowledge files.
+_PRUNE_PREFIXES = ("daily-", "knowledge-")
 
 
 def _looks_t2(data: bytes) -> bool:
@@ -151,14 +153,22 @@ def _open_sealed(key: bytes, ident: str, rel: str, blob: bytes) -> bytes:
 def needs_sealing(rel: str, data: bytes) -> bool:
     """True when a copy of ``data`` (workspace path ``rel``) must be encrypted or withheld.
 
-    T2 content (every file under ``memory/tier2-internal/``, a T2 file in
-    ``memory/archive/``: :data:`T2_PREFIXES`) always; any other file when the privacy
+    T2 content (every file under ``memory/tier2-internal/``, and under
+    ``memory/archive/`` all but prune's daily/knowledge files: :data:`T2_PREFIXES`)
+    always; any other file when the privacy
     detector finds anything in it (issue 10: "a backup copy of T2 content or
     of anything with a finding is stored encrypted with the T2 key, or not
     at all"). Bytes that are not UTF-8 are scanned as Latin-1.
     """
-    if rel.startswith(T2_PREFIXES[0]) or (rel.startswith(T2_PREFIXES[1]) and _looks_t2(data)):
+    if rel.startswith(T2_PREFIXES[0]):
         return True
+    if rel.startswith(T2_PREFIXES[1]):
+        # The archive holds moved T2 files and prune's daily-/knowledge- files: only
+        # the latter are judged by their findings like live notes (unarchive brings
+        # them back), and only when they do not hold a T2 file after all.
+        name = rel.rsplit("/", 1)[-1]
+        if not name.startswith(_PRUNE_PREFIXES) or _looks_t2(data):
+            return True
     from . import privacy
 
     try:

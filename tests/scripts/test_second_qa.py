@@ -39,6 +39,13 @@ def test_recall_never_reads_outside_the_workspace(ws, run_script, tmp_path):
     (ws / "memory" / "knowledge").symlink_to(outside)
     (ws / "memory" / "daily" / "elsewhere.md").symlink_to(outside / "secret.md")
     result = run_script("memory", "recall", "original launch plan", "--json", "--no-track", "-w", ws, env=ENV)
+    # A folder of the tree leading out stops every command, readers too (issue 10): one JSON error.
+    doc = json.loads(result.out)
+    assert result.code == 2 and doc["kind"] == "workspace" and "memory/knowledge is a symlink" in doc["error"]
+    assert "original launch plan" not in result.out
+    (ws / "memory" / "knowledge").unlink()
+    (ws / "memory" / "knowledge").mkdir()  # the folder back: the linked note alone is never read
+    result = run_script("memory", "recall", "original launch plan", "--json", "--no-track", "-w", ws, env=ENV)
     assert result.code == 0 and json.loads(result.out)["hits"] == []
 
 

@@ -61,12 +61,7 @@ MISSED = [
 ]
 
 
-#: Detector tuning (issue 9, the privacy engineer's): each flips to a failure once the rule lands.
-_MISS = pytest.mark.xfail(strict=True, reason="issue 9 detector: a private phrasing the rules do not see yet")
-
-
-@pytest.mark.parametrize("text,value", [pytest.param(t, v, marks=_MISS) for t, v in MISSED],
-                         ids=[f"m{i:02d}" for i in range(len(MISSED))])
+@pytest.mark.parametrize("text,value", MISSED, ids=[f"m{i:02d}" for i in range(len(MISSED))])
 def test_write_does_not_store_private_phrasing(ws, run_script, text, value):
     """`write --cause` refuses (or asks for approval of) each private phrasing: nothing on disk."""
     _init(run_script)
@@ -165,11 +160,7 @@ BENIGN_REFUSED = ["cancer of the codebase: the utils module",
                   "2 号楼的测试环境网络不通"]
 
 
-_BENIGN = pytest.mark.xfail(strict=True, reason="issue 9 detector: a technical line refused as private")
-
-
-@pytest.mark.parametrize("text", [pytest.param(t, marks=_BENIGN) for t in BENIGN_REFUSED],
-                         ids=["cancer_metaphor", "bankruptcy_module", "zh_building_2"])
+@pytest.mark.parametrize("text", BENIGN_REFUSED, ids=["cancer_metaphor", "bankruptcy_module", "zh_building_2"])
 def test_benign_technical_line_stores_without_approval(ws, run_script, text):
     """Technical senses of health/financial words and a test building number are ordinary notes."""
     _init(run_script)

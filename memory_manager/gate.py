@@ -534,6 +534,8 @@ def require(decision: Decision) -> Decision:
 
     if not decision.allowed:
         why = "; ".join(decision.reasons) or decision.decision
-        hint = "" if decision.decision == "refuse" else " (re-run with --approved once the user agrees)"
+        # The advice once: a reason that already says how to approve needs no second hint.
+        hint = "" if decision.decision == "refuse" or "--approved" in why \
+            else " (re-run with --approved once the user agrees)"
         raise GateDecisionError(f"memory gate: {decision.decision} ({why}){hint}", decision)
     return decision

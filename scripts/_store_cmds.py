@@ -2,8 +2,8 @@
 
 Each verb is a thin click front end over :mod:`memory_manager.store` and
 :mod:`memory_manager.transfer`. Exit codes: 0 done; 1 a domain error or the
-memory gate held/refused the operation (the gate block is printed so the
-agent sees why); 2 bad input. ``--json`` prints exactly one JSON document.
+memory gate held/refused the operation (one ``error:`` line saying why; the
+gate block with ``--verbose``/``--debug``, its payload under ``--json``); 2 bad input. ``--json`` prints exactly one JSON document.
 """
 from __future__ import annotations
 
@@ -25,7 +25,11 @@ def _context(workspace: Path | None, verbose: bool) -> tuple[Path, dict[str, Any
 
 
 def gated(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Print the gate block (or its JSON payload) when the gate holds or refuses; exit 1."""
+    """Report a gate refusal or hold as one ``error:`` line on stderr; exit 1.
+
+    The gate's detail block comes too with ``--verbose`` or ``--debug``, and
+    its payload is always in the ``--json`` error document.
+    """
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -37,7 +41,9 @@ def gated(func: Callable[..., Any]) -> Callable[..., Any]:
                 emit_json({"error": str(exc), "kind": exc.kind,
                            "gate": decision.payload() if decision is not None else None})
             else:
-                if decision is not None:
+                from memory_manager import cli
+
+                if decision is not None and (kwargs.get("verbose") or cli.DEBUG):
                     stderr.print(decision.block(), markup=False)
                 stderr.print(f"error: {exc}", markup=False)
             sys.exit(1)
@@ -143,13 +149,15 @@ def stats_group() -> None:
 
 @stats_group.command("record")
 @click.option("--skill", required=True, help="The skill that was called.")
-@click.option("--ok/--fail", "ok", required=True, help="Whether the call succeeded.")
+@click.option("--ok/--fail", "ok", default=None, help="Whether the call succeeded (one of the two is required).")
 @click.option("--approved", is_flag=True, help="Approval (only needed in strict gate mode).")
 @common_options
 @handle_errors
 @gated
 def stats_record_cmd(skill, ok, approved, workspace, json_, verbose):
-    """Count one call of a skill."""
+    """Count one call of a skill (--ok or --fail)."""
+    if ok is None:
+        raise click.UsageError("say how the call went: --ok or --fail")
     from memory_manager.store import stats_record
 
     ws, cfg = _context(workspace, verbose)

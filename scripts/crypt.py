@@ -115,7 +115,7 @@ def encrypt_cmd(skill, topic, entry_id, month, scheme, file_, workspace, json_, 
 @click.option("--month", default=None,
               help="Key month YYYY-MM: required for xor-b64 (part of its key); not used by aes-gcm.")
 @click.option("--scheme", type=click.Choice(["xor-b64", "aes-gcm"]), default=None,
-              help="Default: aes-gcm for 'aesgcm:v1:' text, else xor-b64.")
+              help="Default: aes-gcm for 'aesgcm:v2:' or 'aesgcm:v1:' text, else xor-b64.")
 @click.option("--text-encoding", type=click.Choice(["latin-1", "utf-8"]), default=None,
               help="xor-b64 only: how the text was encoded (default: utf-8 when the bytes are valid "
                    "multi-byte UTF-8, else the seed's latin-1).")

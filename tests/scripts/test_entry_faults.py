@@ -62,7 +62,8 @@ def test_remember_on_an_entry_in_a_month_file_is_an_approved_edit(ws, run_script
     assert sorted(p.name for p in month_file.parent.iterdir()) == ["news_2026-03.md"]
     ident = tiers.t2_id("news", "0-plan")
     before = tree_hash(ws)
-    held = run_script("memory", "remember", "--skill", "news", "--topic", "0-plan", "--text", "second plan", env=NOW)
+    held = run_script("memory", "remember", "--skill", "news", "--topic", "0-plan", "--text", "second plan", "--verbose",
+                      env=NOW)
     assert held.code == 1 and "- Memory operation: edit" in held.err
     after = tree_hash(ws)
     assert {k: v for k, v in after.items() if "/.state/" not in k} == \

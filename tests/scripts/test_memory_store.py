@@ -31,10 +31,13 @@ def test_english_mode_writes_english_labels(ws, run_script):
     assert (ws / "memory/daily-index.md").read_text().startswith("# Memory Index\n")
 
 
-def test_gate_refusal_prints_the_block_and_exits_1(ws, run_script):
+def test_gate_refusal_is_one_line_and_the_block_comes_with_verbose(ws, run_script):
     secret = "sk-" + "D" * 40
     r = run_script("memory", "write", "--topic", "T", "--change", f"key {secret}", "--approved")
+    assert r.code == 1 and len(r.err.splitlines()) == 1 and r.err.startswith("error: memory gate: refuse (")
+    r = run_script("memory", "write", "--topic", "T", "--change", f"key {secret}", "--approved", "--verbose")
     assert r.code == 1 and "AANA memory gate:" in r.err and "- Decision: refuse" in r.err
+    assert r.err.splitlines()[-1].startswith("error: memory gate: refuse (")
     assert secret not in r.err and secret not in r.out
     r = run_script("memory", "remember", "--skill", "s", "--topic", "t", "--text", "I have diabetes",
                    "--sensitivity", "ordinary", "--json")
@@ -78,11 +81,11 @@ def test_learn_event_stats_remember_show_forget(ws, run_script):
                    input="简洁的更新 🎉", env=NOW)
     t2 = json.loads(r.out)
     assert r.code == 0 and t2["scheme"] == "xor-b64" and t2["expires"] == "2026-04-02"
-    r = run_script("memory", "show", t2["id"])
+    r = run_script("memory", "show", t2["id"], "--verbose")
     assert r.code == 1 and "- Decision: request_approval" in r.err and "简洁" not in r.out + r.err
     r = run_script("memory", "show", t2["id"], "--approved")
     assert r.code == 0 and "简洁的更新 🎉" in r.out
-    r = run_script("memory", "forget", "oauth")
+    r = run_script("memory", "forget", "oauth", "--verbose")
     assert r.code == 1 and "- Decision: request_approval" in r.err
     r = run_script("memory", "forget", "oauth", "--approved", "--json")
     doc = json.loads(r.out)
@@ -112,7 +115,7 @@ def test_aes_gcm_with_a_key_in_the_environment(ws, run_script):
 def test_export_and_import_from_openclaw(ws, run_script, tmp_path):
     (ws / "memory").mkdir()
     (ws / "memory/2026-02-10-vendor-pitch.md").write_text("# Session\n\n- vendor pitched a CRM\n", encoding="utf-8")
-    r = run_script("memory", "import", "--from-openclaw")
+    r = run_script("memory", "import", "--from-openclaw", "--verbose")
     assert r.code == 1 and "- Memory operation: import" in r.err
     r = run_script("memory", "import", "--from-openclaw", "--approved")
     assert r.code == 0 and "1 daily section(s)" in r.out

@@ -88,6 +88,15 @@ ROLES = ("change", "safety")
 #: From this many copies in one batch, one syncfs(2) replaces an fsync per copy and folder.
 SYNCFS_BATCH = 16
 STATES = ("open", "complete", "rolled-back")
+#: What the command left (written when its backup is marked complete): the
+#: digest of every path it backed up, so a later restore can tell a user's
+#: change made since from the command's own (walk-through r3, item 2).
+AFTER = "after.json"
+AFTER_FORMAT = "memory-backup-after"
+#: Derived files a restore rebuilds anyway (daily-index.md, knowledge-index.md,
+#: the cache): a later change to them is not a user's change to protect.
+DERIVED = (tree.rel(tree.DAILY_INDEX), tree.rel(tree.KNOWLEDGE_INDEX))
+DERIVED_PREFIXES = (tree.rel(tree.CACHE) + "/",)
 
 
 def backup_root(workspace: Path) -> Path:
@@ -396,6 +405,8 @@ class Backup:
             return
         self.state = state
         if self.folder.is_dir():
+            if state == "complete":
+                self._write_after()
             self._write_header()
         fsio.remove(self.journal, missing_ok=True)
 
@@ -416,6 +427,27 @@ class Backup:
         doc = {"id": self.id, "pid": os.getpid(), "reason": self.reason, "forward": plan}
         atomic_write(self.journal, (json.dumps(doc, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8"),
                      mode=0o600)
+
+    def _write_after(self) -> None:
+        """Record what the command left at every path it backed up (``after.json``, see :data:`AFTER`).
+
+        Best effort: without it a restore simply cannot tell later changes
+        from the command's own (as for backups made before this file existed).
+        """
+        paths: dict[str, str | None] = {}
+        for entry in self.entries:
+            if entry.get("kind") == "dir":
+                continue
+            try:
+                paths[entry["path"]] = _snapshot(Path(self.workspace) / entry["path"])
+            except OSError:
+                return
+        doc = {"format": AFTER_FORMAT, "version": 1, "paths": paths}
+        try:
+            atomic_write(self.folder / AFTER, (json.dumps(doc, ensure_ascii=False, sort_keys=True, allow_nan=False)
+                                               + "\n").encode("utf-8"), mode=0o600)
+        except (OSError, FileWriteError):
+            pass
 
 
 #: Backups opened under the workspace lock in this process, by lock key, closed on release.
@@ -584,10 +616,62 @@ def list_backups(workspace: Path) -> list[dict[str, Any]]:
     return [_read(folder) for folder in _folders(workspace)]
 
 
+def erased(doc: dict[str, Any]) -> list[str]:
+    """The paths whose copy in backup ``doc`` was erased on purpose (``forget``, a purge)."""
+    return [e["path"] for e in doc.get("entries", []) if isinstance(e, dict) and e.get("stored") == "erased"
+            and isinstance(e.get("path"), str)]
+
+
 def _restorable(doc: dict[str, Any]) -> bool:
-    """A backup "newest" may pick: complete, made by a command, holding entries."""
+    """A backup "newest" may pick: complete, made by a command, holding entries.
+
+    A backup with a copy erased on purpose is not a restore point: ``forget``
+    backs the entry up (so a crash half-way can be rolled back) and then
+    erases that very copy (forgotten means gone, issue 10); "undo the last
+    change" cannot mean bringing it back, and restoring the rest of such a
+    backup would be a partial undo (walk-through r3, item 3).
+    """
     return "error" not in doc and bool(doc["entries"]) and doc.get("role") == "change" \
-        and doc.get("state") == "complete"
+        and doc.get("state") == "complete" and not erased(doc)
+
+
+def not_restore_point(doc: dict[str, Any]) -> str | None:
+    """Why ``init --restore`` without an id skips backup ``doc`` (shown by ``--list-backups``), or None."""
+    if "error" in doc:
+        return "unreadable"
+    if doc.get("role") == "safety":
+        return "a restore's safety copy"
+    if doc.get("state") != "complete":
+        return doc.get("state") or "open"
+    if not doc["entries"]:
+        return "empty"
+    if erased(doc):
+        return "copy erased on purpose (forget/purge)"
+    return None
+
+
+def match_ids(workspace: Path, prefix: str) -> list[str]:
+    """The backup ids that are ``prefix`` or start with it (``init --restore 000007``)."""
+    ids = [doc["id"] for doc in list_backups(workspace)]
+    if prefix in ids:
+        return [prefix]
+    return [i for i in ids if i.startswith(prefix)]
+
+
+def _resolve(workspace: Path, ident: str) -> str:
+    """The one backup id ``ident`` names (the id itself or a unique prefix of it).
+
+    Raises:
+        NotFoundError: no id starts with it. BadInputError: several do (they are named).
+    """
+    found = match_ids(workspace, ident) if ident else []
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise NotFoundError(f"no backup with id {ident!r} (see --list-backups)")
+    from .errors import BadInputError
+
+    raise BadInputError(f"backup id {ident!r} is ambiguous: it starts {len(found)} ids: {', '.join(found)}")
 
 
 def _load(workspace: Path, ident: str | None) -> dict[str, Any]:
@@ -597,6 +681,7 @@ def _load(workspace: Path, ident: str | None) -> dict[str, Any]:
         if not usable:
             raise NotFoundError(f"no backups to restore in {backup_root(workspace)}")
         return usable[-1]
+    ident = _resolve(workspace, ident)
     for doc in found:
         if doc["id"] == ident:
             if "error" in doc:
@@ -605,6 +690,36 @@ def _load(workspace: Path, ident: str | None) -> dict[str, Any]:
                 raise BackupError(f"backup {ident} belongs to a change still in progress")
             return doc
     raise NotFoundError(f"no backup with id {ident!r} (see --list-backups)")
+
+
+def _after(workspace: Path, ident: str) -> dict[str, Any] | None:
+    """What the command of backup ``ident`` left (``after.json``), or None (not recorded)."""
+    try:
+        doc = jsonio.loads((backup_root(workspace) / ident / AFTER).read_text(encoding="utf-8"), AFTER)
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(doc, dict) or doc.get("format") != AFTER_FORMAT or not isinstance(doc.get("paths"), dict):
+        return None
+    return doc["paths"]
+
+
+def _derived(rel: str) -> bool:
+    return rel in DERIVED or rel.startswith(DERIVED_PREFIXES)
+
+
+def changed_since(workspace: Path, doc: dict[str, Any], steps: list["_Step"]) -> list[str]:
+    """The paths a restore of ``doc`` would overwrite or remove that changed after its command ran.
+
+    Compares each path's current state with what the command left
+    (``after.json``); derived indexes are left out (a restore rebuilds them).
+    A backup without ``after.json`` (older versions, or not closed) has
+    nothing to compare with: an empty list.
+    """
+    after = _after(workspace, doc["id"])
+    if after is None:
+        return []
+    return [s.rel for s in steps if s.action in ("restore", "remove") and s.rel in after
+            and not _derived(s.rel) and after[s.rel] != s.now]
 
 
 # ------------------------------------------------------------------ checking a manifest
@@ -768,6 +883,9 @@ def _plan(workspace: Path, doc: dict[str, Any], key_needed: bool = True) -> tupl
             if stored == "withheld":
                 notes.append(f"{rel}: its copy was withheld (no T2 key when it was saved); not restored")
                 continue
+            if stored == "erased":
+                notes.append(f"{rel}: its copy was erased on purpose (forget/purge); left as it is")
+                continue
             try:
                 blob = _read_copy(folder, rel, ident)
             except OSError:
@@ -811,19 +929,24 @@ def restore_plan(workspace: Path, ident: str | None = None) -> dict[str, Any]:
     """Say what :func:`restore` would do, changing nothing (``init --restore --dry-run``).
 
     Returns ``{"restored": id, "reason": ..., "created": ..., "dry_run": True,
-    "paths": [...], "notes": [...], "interrupted": [ids]}``: ``restored``
-    names the backup it would use, each path is marked ``restore``,
-    ``remove``, ``chmod`` or ``remove if empty``; ``interrupted`` lists the
-    interrupted changes the real run would roll back first.
+    "paths": [...], "notes": [...], "interrupted": [ids], "changed_since": [paths]}``:
+    ``restored`` names the backup it would use (``ident`` may be a unique
+    prefix of its id), each path is marked ``restore``, ``remove``, ``chmod``
+    or ``remove if empty``; ``interrupted`` lists the interrupted changes the
+    real run would roll back first; ``changed_since`` the paths it would
+    overwrite or remove that changed after the backed-up command ran (the real
+    run refuses them without ``force``).
 
     Raises:
         NotFoundError: no such backup. BackupError: the backup fails its checks.
+        BadInputError: ``ident`` is an ambiguous prefix.
     """
     workspace = Path(workspace)
     doc = _load(workspace, ident)
     steps, notes = _plan(workspace, doc)
     return {"restored": doc["id"], "reason": doc.get("reason"), "created": doc.get("created"), "dry_run": True,
-            "paths": [_describe(s) for s in steps], "notes": notes, "interrupted": interrupted(workspace)}
+            "paths": [_describe(s) for s in steps], "notes": notes, "interrupted": interrupted(workspace),
+            "changed_since": changed_since(workspace, doc, steps)}
 
 
 def _apply(workspace: Path, steps: list[_Step]) -> list[str]:
@@ -851,33 +974,48 @@ def _apply(workspace: Path, steps: list[_Step]) -> list[str]:
     return changed
 
 
-def restore(workspace: Path, ident: str | None = None) -> dict[str, Any]:
+def restore(workspace: Path, ident: str | None = None, force: bool = False) -> dict[str, Any]:
     """Put the files of backup ``ident`` (default: the newest) back byte for byte.
 
     Under the workspace lock: an interrupted change (a killed command or
     restore) is rolled back first; then every manifest entry is checked and
-    every copy read and verified before anything changes; the current state
-    of every path that will change is saved in a safety backup (role
+    every copy read and verified before anything changes; a path that changed
+    after the backed-up command ran (:func:`changed_since`: a lesson added to
+    MEMORY.md since init, say) stops the restore unless ``force``; the current
+    state of every path that will change is saved in a safety backup (role
     ``safety``, reason ``restore <id>``); then the paths are put back. Files
     that did not exist at backup time are removed; folders created by the
-    change are removed only when empty; a folder is never wiped.
+    change are removed only when empty; a folder is never wiped. Last, the
+    derived indexes are rebuilt from the restored files (daily-index.md,
+    knowledge-index.md when the memory tree is there; the recall index is
+    dropped and rebuilt by the next recall), so doctor and recall agree with
+    the files.
 
-    Returns ``{"restored": id, "safety_backup": id|None, "paths": [...],
-    "notes": [...], "rolled_back": [ids]}`` (no safety backup when nothing
-    needed to change).
+    ``ident`` is an id or a unique prefix of one. Returns ``{"restored": id,
+    "safety_backup": id|None, "paths": [...], "notes": [...], "rolled_back":
+    [ids], "changed_since": [paths], "indexes": [paths]}`` (no safety backup
+    when nothing needed to change; ``changed_since`` lists what ``force``
+    overwrote).
 
     Raises:
         NotFoundError: no such backup.
+        BadInputError: ``ident`` is an ambiguous prefix.
         BackupError: an entry leaves the workspace, a copy is missing, fails its
             sha256 check or cannot be decrypted (nothing is changed).
-        DirtyFileError: a file changed while the restore ran (stopped there; the
-            safety backup holds everything changed so far).
+        DirtyFileError: a path changed since the backup and ``force`` is off
+            (nothing is changed), or a file changed while the restore ran
+            (stopped there; the safety backup holds everything changed so far).
     """
     workspace = Path(workspace)
     with fsio.workspace_lock(workspace):
         rolled = list(_RECOVERED.pop(_ws_key(workspace), []))
         doc = _load(workspace, ident)
         steps, notes = _plan(workspace, doc)
+        dirty = changed_since(workspace, doc, steps)
+        if dirty and not force:
+            raise DirtyFileError(f"changed since backup {doc['id']} was made: {', '.join(dirty)}; restoring would "
+                                 "lose those changes: nothing was changed (pass --force to restore anyway; "
+                                 "the current files are backed up first)")
         safety_id = None
         if steps:
             # The user asked for the restore: a copy that cannot be sealed is withheld, said aloud.
@@ -887,8 +1025,41 @@ def restore(workspace: Path, ident: str | None = None) -> dict[str, Any]:
                 if step.action != "chmod":
                     safety.save(step.target)
         changed = _apply(workspace, steps)
+        indexes = _rebuild_derived(workspace) if changed else []
     return {"restored": doc["id"], "safety_backup": safety_id, "paths": changed, "notes": notes,
-            "rolled_back": rolled}
+            "rolled_back": rolled, "changed_since": dirty, "indexes": indexes}
+
+
+def _rebuild_derived(workspace: Path) -> list[str]:
+    """Bring the derived indexes in line with the files a restore put back; return the paths changed.
+
+    Only where the memory tree still is (a restore of init's backup removes
+    it, and must not bring an index back). The recall index is dropped
+    (rebuilt by the next recall). Fails open: an index that cannot be
+    rebuilt now is rebuilt by the next write or ``maintain``.
+    """
+    root = tree.Tree(workspace)
+    memory = Path(workspace) / tree.MEMORY
+    done: list[str] = []
+    if not memory.is_dir() or memory.is_symlink():
+        return done
+    try:
+        from . import entries  # entries does not import this module; imported when needed
+        from .config import load_config
+
+        if any((memory / name).is_file() for name in (tree.DAILY_INDEX, tree.KNOWLEDGE_INDEX)):
+            cfg = load_config(Path(workspace))
+            done += [p.relative_to(workspace).as_posix() for p in entries.rebuild_indexes(Path(workspace), cfg)]
+        index = root.recall_index
+        for candidate in (index, index.with_name(index.name + "-wal"), index.with_name(index.name + "-shm"),
+                          index.with_name(index.name + "-journal")):
+            if candidate.is_file() and not candidate.is_symlink():
+                fsio.remove(candidate)
+                if candidate == index:
+                    done.append(candidate.relative_to(workspace).as_posix())
+    except (OSError, MemoryManagerError):
+        pass
+    return done
 
 
 # ------------------------------------------------------------------ recovery

@@ -33,6 +33,51 @@ def _show_plan(plan: initialize.Plan) -> None:
         stdout.print(f"moved to HEARTBEAT.md: {section}", markup=False)
 
 
+def _list_table(ws, found) -> None:
+    """``--list-backups``: whole ids always (a table that folds, or plain lines on a narrow terminal)."""
+    title = f"backups in {backups.backup_root(ws)} (oldest first)"
+    rows = []
+    for b in found:
+        state = b.get("state", "") + (" (safety copy)" if b.get("role") == "safety" else "")
+        why = backups.not_restore_point(b)
+        if why and b.get("role") != "safety" and "error" not in b:
+            state += f"; not a restore point: {why}"
+        rows.append((b["id"], str(b.get("created", "")), str(b.get("reason", b.get("error", ""))), state,
+                     str(b["files"])))
+    if stdout.width < 100:
+        stdout.print(title, markup=False)
+        for ident, created, reason, state, files in rows:
+            stdout.print(f"{ident}  {created}  {reason}  {state}  {files} files", markup=False)
+        return
+    table = Table(title=title)
+    table.add_column("id", no_wrap=True, min_width=len(max((r[0] for r in rows), key=len)))
+    for column in ("created", "reason", "state", "files"):
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        table.add_row(*row)
+    stdout.print(table)
+
+
+def _show_restore_plan(result: dict) -> None:
+    for ident in result["interrupted"]:
+        stdout.print(f"an interrupted change (backup {ident}) would be rolled back first", markup=False)
+    stdout.print(f"would restore backup {result['restored']} ({result.get('reason')}, "
+                 f"{result.get('created')}):", markup=False)
+    for line in result["paths"] or ["change nothing (the files already match it)"]:
+        stdout.print(f"  {line}", markup=False)
+    if result.get("changed_since"):
+        stdout.print(f"changed since the backup (a restore refuses them without --force): "
+                     f"{', '.join(result['changed_since'])}", markup=False)
+    for note in result["notes"]:
+        stdout.print(f"note: {note}", markup=False)
+
+
+def _deprecated_without_yes(option: str) -> None:
+    """The old form (no --yes, not on a terminal) still works, with a note (CLI contract, formats.md)."""
+    stderr.print(f"warning: {option} without --yes is deprecated and will need --yes in a future version "
+                 "(on a terminal it asks first)", markup=False)
+
+
 def _self() -> str:
     """This script as a command that works when copied (absolute path)."""
     return f"{sys.executable} {pathlib.Path(__file__).resolve()}"  # the Python that has the packages
@@ -116,11 +161,13 @@ def _key_line(key: dict) -> None:
                                                  "turn (<workspace>/.openclaw/extensions/complex-memory-manager/).")
 @click.option("--uninstall-hooks", is_flag=True, help="Disable and remove the hooks and the plugin init installed (backed "
                                                        "up first), giving OpenClaw's settings back as they were.")
+@click.option("--force", is_flag=True,
+              help="With --restore: restore even files changed since the backup (they are backed up first).")
 @click.option("--no-key", is_flag=True,
               help="Do not create the AES key: T2 stays on xor-b64 (obfuscation, not encryption).")
 @handle_errors
 def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_backups, restore_id,
-         install_deps, no_hooks, no_plugin, uninstall_hooks, no_key) -> int:
+         install_deps, no_hooks, no_plugin, uninstall_hooks, force, no_key) -> int:
     # The config loads only after the backup verbs: a broken config must not block a restore.
     opened = Workspace.open(workspace)
     ws = opened.root
@@ -131,52 +178,61 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_
         found = backups.list_backups(ws)
         if json_:
             emit_json({"workspace": str(ws), "backups": [
-                {k: b.get(k) for k in ("id", "seq", "created", "reason", "role", "state", "restores", "files", "error")}
+                {**{k: b.get(k) for k in ("id", "seq", "created", "reason", "role", "state", "restores", "files",
+                                          "error")}, "not_restore_point": backups.not_restore_point(b)}
                 for b in found]})
         elif not found:
             stdout.print("no backups")
         else:
-            table = Table(title=f"backups in {backups.backup_root(ws)} (oldest first)")
-            for column in ("id", "created", "reason", "state", "files"):
-                table.add_column(column)
-            for b in found:
-                state = b.get("state", "") + (" (safety copy)" if b.get("role") == "safety" else "")
-                table.add_row(b["id"], str(b.get("created", "")), str(b.get("reason", b.get("error", ""))),
-                              state, str(b["files"]))
-            stdout.print(table)
+            _list_table(ws, found)
         return 0
     if restore_id is not None and dry_run:
         result = backups.restore_plan(ws, restore_id or None)
         if json_:
             emit_json(result)
         else:
-            for ident in result["interrupted"]:
-                stdout.print(f"an interrupted change (backup {ident}) would be rolled back first", markup=False)
-            stdout.print(f"would restore backup {result['restored']} ({result.get('reason')}, "
-                         f"{result.get('created')}):", markup=False)
-            for line in result["paths"] or ["change nothing (the files already match it)"]:
-                stdout.print(f"  {line}", markup=False)
-            for note in result["notes"]:
-                stdout.print(f"note: {note}", markup=False)
+            _show_restore_plan(result)
         return 0
     if restore_id is not None:
-        result = backups.restore(ws, restore_id or None)
+        if not yes:
+            if not json_ and sys.stdin.isatty():
+                # On a terminal: the plan first, then ask (like init itself).
+                _show_restore_plan(backups.restore_plan(ws, restore_id or None))
+                if not click.confirm("Restore these files (the current state is backed up first)?", default=False):
+                    stdout.print("nothing changed")
+                    return 1
+            else:
+                _deprecated_without_yes("--restore")
+        result = backups.restore(ws, restore_id or None, force=force)
         if json_:
             emit_json(result)
         else:
             for ident in result["rolled_back"]:
                 stdout.print(f"rolled back an interrupted change first (backup {ident})", markup=False)
+            if result["changed_since"]:
+                stdout.print(f"overwrote changes made since the backup (--force): "
+                             f"{', '.join(result['changed_since'])}", markup=False)
             if result["safety_backup"]:
                 stdout.print(f"restored backup {result['restored']} ({len(result['paths'])} paths changed); "
                              f"the state before the restore is backup {result['safety_backup']}: undo with "
-                             f"`{_self()} -w {ws} --restore {result['safety_backup']}`", markup=False)
+                             f"`{_self()} -w {ws} --restore {result['safety_backup']} --yes`", markup=False)
             else:
                 stdout.print(f"backup {result['restored']}: the files already match it; nothing changed",
                              markup=False)
+            if result["indexes"]:
+                stdout.print(f"rebuilt from the restored files: {', '.join(result['indexes'])}", markup=False)
             for note in result["notes"]:
                 stdout.print(f"note: {note}", markup=False)
         return 0
     if uninstall_hooks:
+        if not yes and initialize.hooks_installed(ws):
+            if not json_ and sys.stdin.isatty():
+                if not click.confirm("Disable and remove the hooks and the plugin this bundle installed (backed up first)?",
+                                     default=False):
+                    stdout.print("nothing changed")
+                    return 1
+            else:
+                _deprecated_without_yes("--uninstall-hooks")
         if json_:
             report, plugin_report, backup_id = initialize.uninstall_hooks(ws)
             emit_json({"workspace": str(ws), "hooks": report.to_dict(), "plugin": plugin_report.to_dict(),
@@ -266,7 +322,7 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_
     if plan.plugin_report is not None:
         _hook_report(plan.plugin_report)
     _key_line(key)
-    stdout.print(f"done. Backup {backup_id}: undo with `{_self()} -w {ws} --restore {backup_id}`", markup=False)
+    stdout.print(f"done. Backup {backup_id}: undo with `{_self()} -w {ws} --restore {backup_id} --yes`", markup=False)
     return 0
 
 

@@ -522,7 +522,10 @@ def test_init_list_backups_and_dry_run_name_the_backup_restore_would_use(ws, run
     # Restoring again uses the same init backup, not the restore's safety copy.
     dry = json.loads(run_script("init", "--restore", "--dry-run", "--json").out)
     assert dry["restored"] == listed[1]["id"] and dry["paths"] == []
-    assert run_script("init", "--restore", listed[0]["id"]).code == 0
+    # AGENTS.md was edited by hand since the first init: restoring it needs --force.
+    refused = run_script("init", "--restore", listed[0]["id"], "--yes")
+    assert refused.code == 1 and "changed since backup" in refused.err and "AGENTS.md" in refused.err
+    assert run_script("init", "--restore", listed[0]["id"], "--yes", "--force").code == 0
     assert _tree(ws) == original  # the encrypted copy restored byte for byte
 
 

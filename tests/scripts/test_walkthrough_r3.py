@@ -1,0 +1,212 @@
+"""The new-user walk-through, round 3 (notes/walkthrough-r3.md): each item as a real run.
+
+Every test runs the scripts on real files in a temporary workspace and checks
+exact results. The item number of the walk-through is in each test's name.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import tree_hash
+
+AGENTS = "# AGENTS.md\n\nBe kind.\n"
+
+
+def _setup(ws: Path, run_script) -> str:
+    """An English workspace set up by init (no hooks); returns init's backup id."""
+    (ws / "AGENTS.md").write_text(AGENTS, encoding="utf-8")
+    result = run_script("init", "--yes", "--no-hooks", "--lang", "en", "--json")
+    assert result.code == 0, result.err
+    return json.loads(result.out)["backup"]
+
+
+def _backups(run_script) -> list[dict]:
+    return json.loads(run_script("init", "--list-backups", "--json").out)["backups"]
+
+
+# ---------------------------------------------------------------- item 2
+
+def test_item2_restore_refuses_files_changed_since_the_backup(ws, run_script):
+    init_id = _setup(ws, run_script)
+    assert run_script("memory", "lesson", "always test restores").code == 0
+    lesson_md = (ws / "MEMORY.md").read_bytes()
+    before = tree_hash(ws)
+
+    preview = run_script("init", "--restore", init_id, "--dry-run", "--json")
+    assert preview.code == 0
+    assert json.loads(preview.out)["changed_since"] == ["MEMORY.md"]
+    text = run_script("init", "--restore", init_id[:6], "--dry-run")
+    assert "changed since the backup (a restore refuses them without --force): MEMORY.md" in text.out
+
+    refused = run_script("init", "--restore", init_id, "--yes")
+    assert refused.code == 1
+    assert refused.err == (f"error: changed since backup {init_id} was made: MEMORY.md; restoring would lose "
+                           "those changes: nothing was changed (pass --force to restore anyway; the current "
+                           "files are backed up first)\n")
+    assert tree_hash(ws) == before
+
+    forced = run_script("init", "--restore", init_id, "--yes", "--force", "--json")
+    assert forced.code == 0, forced.err
+    doc = json.loads(forced.out)
+    assert doc["changed_since"] == ["MEMORY.md"]
+    assert not (ws / "MEMORY.md").exists()
+    assert (ws / "AGENTS.md").read_text(encoding="utf-8") == AGENTS
+    # the safety backup holds the lesson
+    safety = [b for b in _backups(run_script) if b["id"] == doc["safety_backup"]][0]
+    assert safety["role"] == "safety"
+    copy = ws / ".memory-backup" / doc["safety_backup"] / "files" / "MEMORY.md"
+    assert copy.read_bytes() == lesson_md
+
+
+def test_item2_a_derived_index_changed_since_does_not_block(ws, run_script):
+    _setup(ws, run_script)
+    assert run_script("memory", "write", "--topic", "deploy", "--change", "deploy on Thursday").code == 0
+    # the index changed after init's backup; it is derived, so the restore goes on
+    preview = json.loads(run_script("init", "--restore", "--dry-run", "--json").out)
+    assert preview["changed_since"] == []
+
+
+# ---------------------------------------------------------------- item 3
+
+def test_item3_restore_without_id_skips_a_forget_backup(ws, run_script):
+    _setup(ws, run_script)
+    assert run_script("memory", "write", "--topic", "first", "--change", "kept line").code == 0
+    wrote = json.loads(run_script("memory", "write", "--topic", "second", "--change", "to forget",
+                                  "--json").out)
+    ids_before = [b["id"] for b in _backups(run_script)]
+    forgot = run_script("memory", "forget", wrote["id"], "--approved", "--json")
+    assert forgot.code == 0, forgot.err
+    forget_id = json.loads(forgot.out)["backup"]
+    listed = {b["id"]: b for b in _backups(run_script)}
+    assert listed[forget_id]["not_restore_point"] == "copy erased on purpose (forget/purge)"
+    text = run_script("init", "--list-backups")
+    assert f"{forget_id}  " in text.out and "not a restore point: copy erased on purpose (forget/purge)" in text.out
+
+    preview = json.loads(run_script("init", "--restore", "--dry-run", "--json").out)
+    assert preview["restored"] == ids_before[-1]  # the write before the forget, not the forget
+    assert preview["restored"] != forget_id
+    explicit = run_script("init", "--restore", forget_id, "--dry-run", "--json")
+    assert explicit.code == 0
+    assert json.loads(explicit.out)["notes"] == [
+        "memory/daily/" + wrote["path"].split("/")[-1] + ": its copy was erased on purpose (forget/purge); "
+        "left as it is"]
+
+
+# ---------------------------------------------------------------- item 7
+
+def test_item7_whole_ids_and_unique_prefix(ws, run_script):
+    init_id = _setup(ws, run_script)
+    assert run_script("memory", "lesson", "one").code == 0
+    ids = [b["id"] for b in _backups(run_script)]
+    assert len(ids) == 2 and ids[0] == init_id
+    for width in ("40", "80", "200"):
+        out = run_script("init", "--list-backups", env={"COLUMNS": width}).out
+        for ident in ids:
+            assert ident in out, (width, out)
+    ambiguous = run_script("init", "--restore", "00000", "--dry-run")
+    assert ambiguous.code == 2
+    assert ambiguous.err == f"error: backup id '00000' is ambiguous: it starts 2 ids: {ids[0]}, {ids[1]}\n"
+    assert json.loads(run_script("init", "--restore", "000002", "--dry-run", "--json").out)["restored"] == ids[1]
+    missing = run_script("init", "--restore", "000009", "--dry-run")
+    assert (missing.code, missing.err) == (1, "error: no backup with id '000009' (see --list-backups)\n")
+
+
+# ---------------------------------------------------------------- item 12
+
+def test_item12_restore_rebuilds_the_indexes(ws, run_script):
+    _setup(ws, run_script)
+    assert run_script("memory", "write", "--topic", "deploy", "--change", "deploy on Thursday").code == 0
+    assert run_script("memory", "write", "--topic", "release", "--change", "release on Tuesday").code == 0
+    index = ws / "memory" / "daily-index.md"
+    assert "release" in index.read_text(encoding="utf-8")
+    restored = run_script("init", "--restore", "--yes", "--json")
+    assert restored.code == 0, restored.err
+    doc = json.loads(restored.out)
+    assert doc["indexes"] == ["memory/daily-index.md"]
+    assert index.read_text(encoding="utf-8").splitlines()[-1] == "- deploy → daily/" + \
+        next((ws / "memory" / "daily").iterdir()).name
+    assert "release" not in index.read_text(encoding="utf-8")
+    doctor = run_script("doctor", "--json")
+    checks = {c["name"]: c for c in json.loads(doctor.out)["checks"]}
+    assert checks["index daily-index.md"]["status"] == "ok"
+
+
+# ---------------------------------------------------------------- item 18
+
+def test_item18_restore_without_yes_still_works_with_a_deprecation_note(ws, run_script):
+    init_id = _setup(ws, run_script)
+    result = run_script("init", "--restore", init_id)
+    assert result.code == 0
+    assert result.err == ("warning: --restore without --yes is deprecated and will need --yes in a future "
+                          "version (on a terminal it asks first)\n")
+    assert (ws / "AGENTS.md").read_text(encoding="utf-8") == AGENTS
+    with_yes = run_script("init", "--restore", "--yes", "--json")
+    assert with_yes.code == 0 and with_yes.err == ""
+
+
+# ---------------------------------------------------------------- item 11
+
+def test_item11_gate_hold_is_one_line_with_its_advice_once(ws, run_script):
+    _setup(ws, run_script)
+    before = tree_hash(ws)
+    held = run_script("memory", "write", "--topic", "contact", "--change", "email bob.smith@gmail.com")
+    assert held.code == 1
+    assert held.err == ("error: memory gate: request_approval (possible email found: not stored unless the user "
+                        "confirms it is fine to keep; then repeat with --approved)\n")
+    health = run_script("memory", "write", "--topic", "health", "--change", "I have diabetes")
+    assert health.err == ("error: memory gate: request_approval (health content needs explicit approval) "
+                          "(re-run with --approved once the user agrees)\n")
+    verbose = run_script("memory", "write", "--topic", "health", "--change", "I have diabetes", "--verbose")
+    assert "AANA memory gate:" in verbose.err and verbose.err.count("error:") == 1
+    as_json = json.loads(run_script("memory", "write", "--topic", "health", "--change", "I have diabetes",
+                                    "--json").out)
+    assert as_json["kind"] == "gate" and as_json["gate"]["recommended_action"] == "request_approval"
+    assert {k: v for k, v in tree_hash(ws).items() if "/.state/" not in k} == \
+        {k: v for k, v in before.items() if "/.state/" not in k}
+
+
+# ---------------------------------------------------------------- item 19
+
+def test_item19_skill_md_gate_example_agrees_with_memory_write(ws, run_script):
+    import re
+
+    from tests.conftest import ROOT
+
+    skill = (ROOT / "SKILL.md").read_text(encoding="utf-8")
+    example = re.search(r"`python3 \{baseDir\}/scripts/gate\.py ([^`]*)`", skill).group(1)
+    assert "--source explicit_user" in example
+    args = example.replace('"..."', '"prefers concise status updates"').split(" ")
+    args = [a.strip('"') for a in args]
+    text = args[args.index("--text") + 1:]
+    args = args[:args.index("--text")] + ["--text", " ".join(text)]
+    gate = run_script("gate", *args, "--json")
+    assert json.loads(gate.out)["recommended_action"] == "proceed"
+    write = run_script("memory", "write", "--topic", "style", "--change", "prefers concise status updates")
+    assert write.code == 0
+
+
+# ---------------------------------------------------------------- item 20
+
+def test_item20_doc_slips(run_script):
+    import re
+
+    from tests.conftest import ROOT
+
+    assert "CURVE_TABLE" not in (ROOT / "references" / "recall.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    verbs = re.findall(r"^  (\w+)\s", run_script("memory", "--help").out.split("Commands:")[1], re.M)
+    assert len(verbs) >= 18
+    table = readme.split("## Scripts")[1].split("\n\n")[2]
+    rows = [line for line in table.splitlines() if "scripts/memory.py" in line]
+    for verb in verbs:
+        assert any(re.search(rf"\b{verb}\b", row) for row in rows), verb
+    assert "how often\nthey were used" in readme or "how often they were used" in readme
+    en = json.loads((ROOT / "templates" / "en" / "report.json").read_text(encoding="utf-8"))
+    assert en["access"] == "Used (show, used)"
+    decrypt = run_script("crypt", "decrypt", "--help").out
+    assert "'aesgcm:v2:'" in decrypt and "'aesgcm:v1:'" in decrypt
+    stats = run_script("memory", "stats", "record", "--skill", "weather")
+    assert (stats.code, stats.err) == (2, "error: say how the call went: --ok or --fail\n")

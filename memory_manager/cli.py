@@ -187,6 +187,36 @@ def step(text: str, console: Console | None = None) -> Iterator[None]:
     console.print(f"✓ {text} ({time.monotonic() - started:.1f} s)", markup=False)
 
 
+def print_rows(title: str, columns: list[str], rows: list[tuple[str, ...]], whole: tuple[int, ...] = (0,),
+               console: Console | None = None) -> None:
+    """Print ``rows`` as a table that never cuts an id or a path (walk-through r3, item 7).
+
+    The columns numbered in ``whole`` (ids, paths) are never wrapped nor cut;
+    the others fold at word boundaries. When the console is too narrow to
+    give the ``whole`` columns their full width plus room for the rest, each
+    row is printed as one plain line (``a  b  c``) instead.
+    """
+    from rich.table import Table
+
+    console = console or stdout
+    widths = {i: max([len(columns[i])] + [len(r[i]) for r in rows]) for i in whole}
+    room = sum(widths.values()) + 3 * len(columns) + 12 * (len(columns) - len(whole)) + 1
+    if room > console.width:
+        console.print(title, markup=False)
+        for row in rows:
+            console.print("  ".join(cell for cell in row if cell), markup=False)
+        return
+    table = Table(title=title)
+    for i, column in enumerate(columns):
+        if i in whole:
+            table.add_column(column, no_wrap=True, min_width=widths[i])
+        else:
+            table.add_column(column, overflow="fold")
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
+
+
 def verbose_line(enabled: bool, text: str) -> None:
     """Print a diagnostic line on stderr when ``--verbose`` is set."""
     if enabled:

@@ -122,9 +122,19 @@ def check_openclaw(ws: Path | None, bundle_root: Path, runner: Runner, which: Ca
 
 
 def check_installed_hooks(ws: Path, bundle_root: Path) -> list[dict[str, Any]]:
-    """The copies in ``<ws>/hooks``: present, current, and pointing at a bundle that exists."""
+    """The copies in ``<ws>/hooks``: present, current, and pointing at a bundle that exists.
+
+    None of them installed is a choice (``init --no-hooks`` or
+    ``--uninstall-hooks``), not a fault: one ``ok`` line saying so and how to
+    install them, no warning per hook. Some present and some absent is a
+    broken install: a warning for each absent one.
+    """
     checks = []
-    for name in hookinstall.hook_names(ws, bundle_root):
+    names = hookinstall.hook_names(ws, bundle_root)
+    if names and not any((ws / "hooks" / name).exists() for name in names):
+        return [_check("hooks", "ok", "not installed in this workspace (init --no-hooks or --uninstall-hooks): the "
+                       "upkeep runs when you call the scripts; init --yes without --no-hooks installs them")]
+    for name in names:
         folder = ws / "hooks" / name
         if not folder.is_dir():
             checks.append(_check(f"hook files {name}", "warn", f"{folder} is absent (hooks not installed)",
@@ -481,9 +491,11 @@ def check_key(cfg: dict[str, Any] | None, bundle_root: Path, ws: Path | None) ->
 
 def diagnose(workspace: Any, bundle_root: Path, use_openclaw: bool = True, runner: Runner | None = None,
              which: Callable[[str], str | None] = shutil.which) -> dict[str, Any]:
-    """Run every check. Returns ``{"ok", "version", "workspace", "rule", "checks": [...]}``.
+    """Run every check. Returns ``{"ok", "warnings", "version", "workspace", "rule", "checks": [...]}``.
 
-    ``ok`` is false when any check has status ``fail``.
+    ``ok`` is false when any check has status ``fail`` (doctor exits 1);
+    ``warnings`` counts the ``warn`` checks (worth knowing, not broken: exit 0,
+    but never "all good").
     """
     from .config import load_config
     from .workspace import Workspace
@@ -521,5 +533,6 @@ def diagnose(workspace: Any, bundle_root: Path, use_openclaw: bool = True, runne
     checks += check_dependent_skills(ws, bundle_root)
     if use_openclaw:
         checks += check_openclaw(ws, bundle_root, runner or _run, which)
-    return {"ok": all(c["status"] != "fail" for c in checks), "version": __version__,
+    return {"ok": all(c["status"] != "fail" for c in checks),
+            "warnings": sum(1 for c in checks if c["status"] == "warn"), "version": __version__,
             "workspace": str(ws) if ws else None, "rule": rule, "checks": checks}

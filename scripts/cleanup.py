@@ -5,10 +5,9 @@ from memory_manager.deps import require; require()  # noqa: E702
 
 import click  # noqa: E402
 from rich.progress import Progress  # noqa: E402
-from rich.table import Table  # noqa: E402
 
 from memory_manager.cleanup import run_cleanup  # noqa: E402
-from memory_manager.cli import common_options, open_workspace, emit_json, handle_errors, run, stderr, stdout  # noqa: E402
+from memory_manager.cli import common_options, open_workspace, emit_json, handle_errors, print_rows, run, stderr, stdout  # noqa: E402
 
 STEPS = ["scan", "purge", "archive", "merge", "compact", "memory-md", "prune", "retention", "log"]
 
@@ -40,13 +39,9 @@ def cleanup(workspace, json_, verbose, dry_run, if_due, purge_archive, approved)
         stdout.print(f"cleanup not due (last run {report.last_run}); nothing done", markup=False)
         return 0
     if report.actions:
-        table = Table(title="cleanup plan (dry run)" if dry_run else "cleanup")
-        for column in ("step", "path", "detail"):
-            table.add_column(column)
-        for action in report.actions:
-            where = action.path + (f" → {action.target}" if action.target else "")
-            table.add_row(action.step, where, action.detail)
-        stdout.print(table)
+        rows = [(action.step, action.path + (f" → {action.target}" if action.target else ""), action.detail)
+                for action in report.actions]
+        print_rows("cleanup plan (dry run)" if dry_run else "cleanup", ["step", "path", "detail"], rows, whole=(1,))
     for problem in report.problems:
         stderr.print(f"warning: {problem}", markup=False)
     stdout.print(report.log_line + (" (dry run: nothing changed)" if dry_run else ""), markup=False)

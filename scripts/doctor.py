@@ -25,7 +25,8 @@ from memory_manager.doctor import diagnose  # noqa: E402
 
 
 @click.command(help="Check Python, dependencies, OpenClaw, the skill and its hooks, the workspace, the config "
-                    "and the memory tree; print what to fix. Exit 1 when something is wrong.")
+                    "and the memory tree; print what to fix. Exit 0: nothing broken ('all good', or 'N warnings' "
+                    "when some ! lines are worth a look); exit 1: something is broken (✗ lines).")
 @click.option("--no-openclaw", is_flag=True, help="Do not run the openclaw command (offline checks only).")
 @common_options
 @handle_errors
@@ -41,7 +42,15 @@ def doctor(workspace, json_, verbose, no_openclaw):
             if check.get("fix") and check["status"] != "ok":
                 stdout.print("    fix: ", end="")
                 stdout.print(check["fix"], markup=False)
-        stdout.print("[green]all good[/green]" if result["ok"] else "[red]something needs fixing (see fix: lines)[/red]")
+        warned = result["warnings"]
+        plural = "warning" if warned == 1 else "warnings"
+        if not result["ok"]:
+            stdout.print("[red]something needs fixing (see fix: lines)[/red]"
+                         + (f"; {warned} {plural}" if warned else ""))
+        elif warned:
+            stdout.print(f"[yellow]nothing broken; {warned} {plural} (see ! lines)[/yellow]")
+        else:
+            stdout.print("[green]all good[/green]")
     return 0 if result["ok"] else 1
 
 

@@ -7,26 +7,21 @@ import contextlib  # noqa: E402
 import shutil  # noqa: E402
 
 import click  # noqa: E402
-from rich.table import Table  # noqa: E402
 
 from memory_manager import backups, initialize  # noqa: E402
-from memory_manager.cli import common_options, emit_json, handle_errors, run, step, stdout, stderr, verbose_line  # noqa: E402
+from memory_manager.cli import common_options, emit_json, handle_errors, print_rows, run, step, stdout, stderr, \
+    verbose_line  # noqa: E402
 from memory_manager.lang import resolve as resolve_language  # noqa: E402
 from memory_manager.fsio import refuse_outside_links  # noqa: E402
 from memory_manager.workspace import Workspace  # noqa: E402
 
 
 def _show_plan(plan: initialize.Plan) -> None:
-    table = Table(title=f"init plan for {plan.workspace}")
-    table.add_column("path", overflow="fold")
-    table.add_column("action")
-    table.add_column("why")
-    for change in plan.changes:
-        table.add_row(change.rel, "create" if change.old is None else "update", change.reason)
+    rows = [(change.rel, "create" if change.old is None else "update", change.reason) for change in plan.changes]
     for folder in plan.new_dirs:
         rel = folder.relative_to(plan.workspace).as_posix()
-        table.add_row(rel + "/", "mkdir", "OpenClaw hook" if rel.split("/")[0] == "hooks" else "memory tree")
-    stdout.print(table)
+        rows.append((rel + "/", "mkdir", "OpenClaw hook" if rel.split("/")[0] == "hooks" else "memory tree"))
+    print_rows(f"init plan for {plan.workspace}", ["path", "action", "why"], rows, whole=(0,))
     for line in plan.removed_duplicates:
         stdout.print(f"duplicate rule removed: {line}", markup=False)
     for section in plan.moved_sections:
@@ -35,7 +30,6 @@ def _show_plan(plan: initialize.Plan) -> None:
 
 def _list_table(ws, found) -> None:
     """``--list-backups``: whole ids always (a table that folds, or plain lines on a narrow terminal)."""
-    title = f"backups in {backups.backup_root(ws)} (oldest first)"
     rows = []
     for b in found:
         state = b.get("state", "") + (" (safety copy)" if b.get("role") == "safety" else "")
@@ -43,19 +37,9 @@ def _list_table(ws, found) -> None:
         if why and b.get("role") != "safety" and "error" not in b:
             state += f"; not a restore point: {why}"
         rows.append((b["id"], str(b.get("created", "")), str(b.get("reason", b.get("error", ""))), state,
-                     str(b["files"])))
-    if stdout.width < 100:
-        stdout.print(title, markup=False)
-        for ident, created, reason, state, files in rows:
-            stdout.print(f"{ident}  {created}  {reason}  {state}  {files} files", markup=False)
-        return
-    table = Table(title=title)
-    table.add_column("id", no_wrap=True, min_width=len(max((r[0] for r in rows), key=len)))
-    for column in ("created", "reason", "state", "files"):
-        table.add_column(column, overflow="fold")
-    for row in rows:
-        table.add_row(*row)
-    stdout.print(table)
+                     f"{b['files']} files"))
+    print_rows(f"backups in {backups.backup_root(ws)} (oldest first)", ["id", "created", "reason", "state", "files"],
+               rows, whole=(0,))
 
 
 def _show_restore_plan(result: dict) -> None:
@@ -313,10 +297,14 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_
     if plan.enable_hooks or plan.enable_plugin:
         what = " and ".join(w for w, on in (("the hooks", plan.enable_hooks), ("the plugin", plan.enable_plugin)) if on)
         calls = plan.enable_hooks + plan.enable_plugin
-        label = (f"enabling {what} in OpenClaw ({calls} config call{'s' if calls > 1 else ''}; about {15 * calls} s)"
-                 if shutil.which("openclaw") else f"enabling {what}")
-        with step(label):
+        if shutil.which("openclaw"):
+            with step(f"enabling {what} in OpenClaw ({calls} config call{'s' if calls > 1 else ''}; "
+                      f"about {15 * calls} s)"):
+                initialize.enable_hooks(plan)
+        else:
+            # No ✓ for a step that did not happen: the commands are printed instead.
             initialize.enable_hooks(plan)
+            stdout.print(f"skipped: enabling {what} in OpenClaw: openclaw is not on PATH", markup=False)
     if plan.hook_report is not None:
         _hook_report(plan.hook_report)
     if plan.plugin_report is not None:

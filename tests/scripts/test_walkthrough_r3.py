@@ -210,3 +210,52 @@ def test_item20_doc_slips(run_script):
     assert "'aesgcm:v2:'" in decrypt and "'aesgcm:v1:'" in decrypt
     stats = run_script("memory", "stats", "record", "--skill", "weather")
     assert (stats.code, stats.err) == (2, "error: say how the call went: --ok or --fail\n")
+
+
+# ---------------------------------------------------------------- item 17
+
+def test_item17_no_tick_for_a_skipped_step_and_doctor_counts_warnings(ws, run_script, tmp_path):
+    import shutil
+
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    # PATH without openclaw (but with the tools init may call: none needed beyond Python)
+    path = str(bindir)
+    assert shutil.which("openclaw", path=path) is None
+    (ws / "AGENTS.md").write_text(AGENTS, encoding="utf-8")
+    result = run_script("init", "--yes", "--lang", "en", env={"PATH": path, "COLUMNS": "200"})
+    assert result.code == 0, result.err
+    lines = result.out.splitlines()
+    assert "skipped: enabling the hooks in OpenClaw: openclaw is not on PATH" in lines
+    assert not any(line.startswith("✓ enabling the hooks") for line in lines)
+    assert "note: openclaw is not on PATH; run these commands yourself:" in lines
+
+    # doctor: a warning (openclaw not on PATH) is not "all good"; exit 0, the warnings counted
+    doctor = run_script("doctor", env={"PATH": path})
+    assert doctor.code == 0
+    assert doctor.out.splitlines()[-1] == "nothing broken; 1 warning (see ! lines)"
+    assert json.loads(run_script("doctor", "--json", env={"PATH": path}).out)["warnings"] == 1
+    clean = run_script("doctor", "--no-openclaw", env={"PATH": path})
+    assert (clean.code, clean.out.splitlines()[-1]) == (0, "all good")
+
+
+def test_item17_doctor_does_not_nag_about_hooks_on_a_no_hooks_workspace(ws, run_script):
+    _setup(ws, run_script)  # --no-hooks
+    doctor = run_script("doctor", "--no-openclaw")
+    assert doctor.code == 0
+    lines = doctor.out.splitlines()
+    assert not any("fix:" in line for line in lines)
+    assert ("✓ hooks: not installed in this workspace (init --no-hooks or --uninstall-hooks): the upkeep runs "
+            "when you call the scripts; init --yes without --no-hooks installs them") in lines
+    assert lines[-1] == "all good"
+
+
+# ---------------------------------------------------------------- item 7 (tables)
+
+@pytest.mark.parametrize("width", ["60", "100", "240"])
+def test_item7_plan_table_never_cuts_a_path(ws, run_script, width):
+    (ws / "AGENTS.md").write_text(AGENTS, encoding="utf-8")
+    result = run_script("init", "--yes", "--lang", "en", "--no-key", env={"COLUMNS": width})
+    assert result.code == 0, result.err
+    for name in ("hooks/memory-manager-gateway-startup/bundle-path.json", "memory/knowledge-index.md"):
+        assert name in result.out, (width, result.out)

@@ -220,6 +220,34 @@ def require_set_up(ws: Path) -> Path:
     return Path(ws)
 
 
+def looks_like_workspace(ws: Path) -> bool:
+    """True when ``ws`` holds an agent workspace's files: AGENTS.md, MEMORY.md (or memory.md) or ``memory/``.
+
+    OpenClaw's own workspace has them from its first run, ours after
+    ``init``; an empty folder or a typo in ``-w`` has none (walk-through r3,
+    item 22).
+    """
+    ws = Path(ws)
+    names = ("AGENTS.md", *tree.MEMORY_MD_NAMES)
+    return any((ws / name).is_file() for name in names) or is_set_up(ws)
+
+
+def require_workspace(ws: Path) -> Path:
+    """Return ``ws`` when :func:`looks_like_workspace`, else raise (the writing verbs of memory.py).
+
+    A write into any other folder would make a whole memory tree and backup
+    folder there, unnoticed (a typo in ``-w``).
+
+    Raises:
+        WorkspaceError: (exit 2) the message names init and ``-w``.
+    """
+    if not looks_like_workspace(ws):
+        init = Path(__file__).resolve().parents[1] / "scripts" / "init.py"
+        raise WorkspaceError(f"{ws} is not set up (no AGENTS.md, MEMORY.md or memory/ in it): set it up with "
+                             f"`python3 {init} -w {ws}`, or pass -w with your workspace")
+    return Path(ws)
+
+
 class Workspace:
     """One opened workspace: its ``root``, effective ``config`` and tree ``paths``.
 

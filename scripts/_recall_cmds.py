@@ -104,11 +104,18 @@ def status_cmd(workspace: Path | None, json_: bool, verbose: bool) -> int:
     """Print memory size, average value, prune rate and entries per tier."""
     from memory_manager.prune import status
 
+    from memory_manager.workspace import is_set_up
+
     ws, cfg = _context(workspace, verbose)
     doc = status(ws, cfg)
+    doc["set_up"] = is_set_up(ws)
     if json_:
         emit_json(doc)
         return 0
+    if not doc["set_up"]:
+        init = Path(__file__).resolve().parent / "init.py"
+        stdout.print(f"not set up: {ws} has no memory/ folder (set it up with `python3 {init} -w {ws}`, "
+                     "or pass -w with your workspace)", markup=False)
     size = doc["memory_size"]
     avg = "n/a" if doc["average_value"] is None else f"{doc['average_value']:.3f}"
     stdout.print(f"memory size: {size['entries']} entries in {size['files']} files ({size['bytes']} bytes)",

@@ -19,8 +19,19 @@ from memory_manager.cli import common_options, open_workspace, emit_json, handle
 from memory_manager.errors import GateDecisionError
 
 
-def _context(workspace: Path | None, verbose: bool) -> tuple[Path, dict[str, Any]]:
+def _context(workspace: Path | None, verbose: bool, writes: bool = True) -> tuple[Path, dict[str, Any]]:
+    """The workspace and its config.
+
+    A writing verb refuses (exit 2) a folder named with ``-w`` that holds no
+    workspace files (a typo would otherwise grow a memory tree there
+    unnoticed). A folder chosen by OPENCLAW_WORKSPACE_DIR or OpenClaw's config
+    is OpenClaw's workspace on its own word, even before its first file.
+    """
+    from memory_manager.workspace import require_workspace
+
     opened = open_workspace(workspace, verbose)
+    if writes and opened.rule == "--workspace":
+        require_workspace(opened.root)
     return opened.root, opened.config
 
 
@@ -175,7 +186,7 @@ def stats_show_cmd(skill, workspace, json_, verbose):
     """Show the T1 statistics: calls and success rate per skill, observed patterns."""
     from memory_manager.store import stats_show
 
-    ws, cfg = _context(workspace, verbose)
+    ws, cfg = _context(workspace, verbose, writes=False)
     result = stats_show(ws, skill=skill)
     if json_:
         emit_json(result)
@@ -254,7 +265,7 @@ def show_cmd(ref, approved, history, no_track, workspace, json_, verbose):
     """
     from memory_manager.store import show
 
-    ws, cfg = _context(workspace, verbose)
+    ws, cfg = _context(workspace, verbose, writes=False)
     result = show(ws, cfg, ref, approved=approved, track=not no_track, history=history)
     if json_:
         emit_json(result)
@@ -394,7 +405,7 @@ def export_cmd(out, approved, workspace, json_, verbose):
     """Export the memory as JSON (T2 stays encrypted)."""
     from memory_manager.transfer import export
 
-    ws, cfg = _context(workspace, verbose)
+    ws, cfg = _context(workspace, verbose, writes=False)
     result = export(ws, cfg, out=out, approved=approved)
     for problem in result["problems"]:
         stderr.print(f"warning: skipped {problem}", markup=False)

@@ -44,7 +44,7 @@ def test_chinese_file_and_repeat_is_a_no_op(ws, run_script):
 
 def test_gate_refuses_secrets_and_nothing_changes(ws, run_script):
     template = lessons_file(ws)
-    r = run_script("memory", "lesson", "the key is sk-" + "A" * 40, "--approved", env=NOW)
+    r = run_script("memory", "lesson", "the key is sk-" + "A" * 40, "--approved", "--verbose", env=NOW)
     assert r.code == 1 and "Decision: refuse" in r.err
     assert (ws / "MEMORY.md").read_text(encoding="utf-8") == template
     assert not [p for p in (ws / ".memory-backup").glob("0*")] if (ws / ".memory-backup").exists() else True

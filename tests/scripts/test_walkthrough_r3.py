@@ -259,3 +259,25 @@ def test_item7_plan_table_never_cuts_a_path(ws, run_script, width):
     assert result.code == 0, result.err
     for name in ("hooks/memory-manager-gateway-startup/bundle-path.json", "memory/knowledge-index.md"):
         assert name in result.out, (width, result.out)
+
+
+# ---------------------------------------------------------------- item 22
+
+def test_item22_writes_refuse_a_folder_that_is_no_workspace(tmp_path, run_script):
+    typo = tmp_path / "emtpy"
+    typo.mkdir()
+    for args in (["write", "--topic", "x", "--change", "y"], ["learn", "deploy", "--text", "Fridays off"],
+                 ["lesson", "test restores"], ["stats", "record", "--skill", "weather", "--ok"]):
+        result = run_script("memory", *args, "-w", typo)
+        assert result.code == 2, args
+        assert result.err.startswith(f"error: {typo} is not set up (no AGENTS.md, MEMORY.md or memory/ in it): "
+                                     "set it up with `python3 ") and result.err.endswith(
+            f"/scripts/init.py -w {typo}`, or pass -w with your workspace\n"), result.err
+        assert list(typo.iterdir()) == []
+    status = run_script("memory", "status", "-w", typo)
+    assert status.code == 0 and status.out.startswith(f"not set up: {typo} has no memory/ folder (set it up with")
+    assert json.loads(run_script("memory", "status", "-w", typo, "--json").out)["set_up"] is False
+    assert list(typo.iterdir()) == []
+    # an OpenClaw workspace (AGENTS.md, no memory/ yet) takes the write
+    (typo / "AGENTS.md").write_text(AGENTS, encoding="utf-8")
+    assert run_script("memory", "write", "--topic", "x", "--change", "y", "-w", typo).code == 0

@@ -67,7 +67,7 @@ def test_request_line_is_redacted_like_the_summary(ws, run_script):
 def test_store_verbs_never_echo_the_refused_value_in_the_request(ws, run_script, args, request_line):
     key = _openai_key()
     args = [key if a == "KEY" else a for a in args]
-    r = run_script("memory", *args)
+    r = run_script("memory", *args, "--verbose")  # the gate block (with its Request line) comes with --verbose
     assert r.code in (1, 2), r.err
     assert request_line in r.err.splitlines()
     for secret in (key, "john.smith@gmail.com", "zhang.san@gmail.com"):

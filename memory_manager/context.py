@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 from pathlib import Path
 # No ``typing`` at run time on the per-turn hook path (it costs more than the rest of
@@ -174,12 +175,50 @@ def status_line(usage: Usage, cfg: Mapping[str, Any] | None = None) -> str | Non
     return template.format(pct=usage.percent, used=f"{usage.used:,}", window=f"{usage.window:,}")
 
 
+#: The reasons usage is unknown (the notes above), in Chinese: a zh line is
+#: Chinese throughout (walk-through r3, item 21). Each pattern matches one
+#: note as written in this module; a note no pattern knows stays as it is.
+_NOTES_ZH = [
+    (re.compile(r"^no session store for agent (.+) in (.+)$"), "{1} 中没有智能体 {0} 的会话存储"),
+    (re.compile(r"^the session has no context window recorded$"), "会话没有记录上下文窗口"),
+    (re.compile(r"^totalTokens (\S+) exceeds the window (\S+)$"), "totalTokens {0} 超过上下文窗口 {1}"),
+    (re.compile(r"^totalTokens is stale$"), "totalTokens 已过期"),
+    (re.compile(r"^no totalTokens$"), "没有 totalTokens"),
+    (re.compile(r"^no usage$"), "没有用量记录"),
+    (re.compile(r"^no assistant usage in the transcript$"), "对话记录中没有助手的用量"),
+    (re.compile(r"^transcript usage (\S+) does not fit the window (\S+)$"), "对话记录的用量 {0} 与上下文窗口 {1} 不符"),
+    (re.compile(r"^a compressed transcript row needs the zstandard package$"), "压缩的对话记录行需要 zstandard 包"),
+    (re.compile(r"^cannot open (.+?): (.+)$"), "无法打开 {0}：{1}"),
+    (re.compile(r"^cannot read (.+?): (.+)$"), "无法读取 {0}：{1}"),
+    (re.compile(r"^no sessions$"), "没有会话"),
+    (re.compile(r"^no session found$"), "没有找到会话"),
+    (re.compile(r"^no session (.+)$"), "没有会话 {0}"),
+    (re.compile(r"^unreadable session entry$"), "会话条目无法读取"),
+    (re.compile(r"^(.+) is not an object$"), "{0} 不是 JSON 对象"),
+    (re.compile(r"^(.+) is not an OpenClaw agent id$"), "{0} 不是 OpenClaw 智能体 id"),
+]
+
+
+def _note_zh(note: str) -> str:
+    for pattern, text in _NOTES_ZH:
+        match = pattern.match(note)
+        if match:
+            return text.format(*match.groups())
+    return note
+
+
 def describe(usage: Usage, cfg: Mapping[str, Any] | None = None) -> str:
-    """One plain line for humans: the figures, or why they are unknown."""
+    """One plain line for humans: the figures (in English, as the hook logs), or why they are unknown.
+
+    The "unknown" line follows the configured language, reasons included: a
+    line is in one language throughout (walk-through r3, item 21).
+    """
     lang = (cfg or {}).get("language", "zh")
     if not usage.known:
-        why = "; ".join(usage.notes) or "no session found"
-        return UNKNOWN_LINE.get(lang, UNKNOWN_LINE["en"]).format(why=why)
+        notes = list(usage.notes) or ["no session found"]
+        if lang == "zh":
+            return UNKNOWN_LINE["zh"].format(why="；".join(_note_zh(n) for n in notes))
+        return UNKNOWN_LINE.get(lang, UNKNOWN_LINE["en"]).format(why="; ".join(notes))
     point = compaction_point(usage.window, _ctx(cfg))  # type: ignore[arg-type]
     left = point - usage.used  # type: ignore[operator]
     where = f"{left:,} tokens away" if left >= 0 else f"passed by {-left:,} tokens"

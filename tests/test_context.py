@@ -116,7 +116,7 @@ def test_stale_entry_without_transcript_is_unknown_never_full(tmp_path):
     assert context.status_line(usage, EN) is None
     assert context.describe(usage, EN) == \
         "Context usage unknown (totalTokens is stale; no assistant usage in the transcript)"
-    assert context.describe(usage, ZH) == "上下文使用率未知（totalTokens is stale; no assistant usage in the transcript）"
+    assert context.describe(usage, ZH) == "上下文使用率未知（totalTokens 已过期；对话记录中没有助手的用量）"
 
 
 def test_overflowing_fresh_counter_falls_back(tmp_path):

@@ -66,10 +66,11 @@ def test_unknown_session_exit_1(run_script, tmp_path):
     assert r.code == 1 and json.loads(r.out)["kind"] == "not_found"
 
 
-def test_no_store_says_unknown(run_script):
+def test_no_store_says_unknown(run_script, tmp_path):
     r = run_script("detect")
     assert r.code == 0
-    assert r.out.startswith("上下文使用率未知（no session store for agent main in ")
+    # one language throughout (walk-through r3, item 21)
+    assert r.out == f"上下文使用率未知（{tmp_path / 'home' / '.openclaw'} 中没有智能体 main 的会话存储）\n"
 
 
 def test_bad_stdin_exit_2(run_script):

@@ -17,7 +17,11 @@ else
   trap 'rm -rf "$work"' EXIT
 fi
 cp -R examples/sample-workspace "$work/workspace"
-# Never a real ~/.openclaw; no OpenClaw needed (hooks are left out: see README "End to end").
+# Never a real ~/.openclaw, and never a real ~/.config: the demo's AES key goes to its own HOME
+# and XDG_CONFIG_HOME inside the temporary folder (a later real init must not find a demo key).
+# No OpenClaw needed (hooks are left out: see README "End to end").
+mkdir -p "$work/home/.config"
+export HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config"
 export OPENCLAW_STATE_DIR="$work/state" OPENCLAW_WORKSPACE_DIR="$work/workspace"
 field() { "$py" -c 'import json, sys; d = json.load(sys.stdin); print(eval(sys.argv[1], {}, {"d": d}))' "$1"; }
 say() { printf '\n== %s\n' "$*"; }

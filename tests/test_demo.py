@@ -11,7 +11,9 @@ from conftest import ROOT
 def test_demo_shows_the_loop(tmp_path):
     tmp = tmp_path / "tmp"
     tmp.mkdir()
-    env = dict(os.environ, TMPDIR=str(tmp))
+    home = tmp_path / "realhome"  # stands for the user's real home: the demo must not write there
+    home.mkdir()
+    env = dict(os.environ, TMPDIR=str(tmp), HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"))
     proc = subprocess.run(["bash", str(ROOT / "dev" / "demo.sh")], capture_output=True, text=True, env=env,
                           timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -26,3 +28,4 @@ def test_demo_shows_the_loop(tmp_path):
     assert "agent:main:main: 85% (28,000 / 32,768 tokens, from event)" in out
     assert "🚨 上下文已用 85%（28,000/32,768 tokens）" in out
     assert list(tmp.iterdir()) == []  # its folder is gone
+    assert list(home.iterdir()) == []  # no key (nor anything else) under the real home (walk-through r3, item 6)

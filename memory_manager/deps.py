@@ -212,13 +212,12 @@ def require(allow_install: bool = False) -> None:
     if allow_install and "--install-deps" in argv:
         if "--dry-run" in argv:
             plan = install_plan()
-            sys.stderr.write("--install-deps --dry-run: " + ("nothing to install; " if not missing() else "")
-                             + "would run:\n" + "".join("  " + " ".join(c) + "\n" for c in plan.steps)
-                             + (f"({plan.note})\n" if plan.note else ""))
-            if missing():
-                # Nothing was created or installed; without the packages there is no plan to show.
-                sys.stderr.write("nothing created or installed; the workspace preview needs the packages: "
-                                 "run again without --dry-run\n")
+            absent = missing()
+            sys.stderr.write(dry_run_text(plan, absent))
+            if absent:
+                # Nothing was created or installed; init's own preview needs the packages.
+                sys.stderr.write("what init would change in the workspace: shown by `init.py --dry-run` once the "
+                                 "packages are installed (the preview needs them); nothing created or installed\n")
                 raise SystemExit(0)
         elif missing():
             from .errors import MissingDependencyError
@@ -242,6 +241,8 @@ def require(allow_install: bool = False) -> None:
     # (The venv's python is a symlink to this very interpreter: compare prefixes, not files.)
     if absent and not in_venv() and venv_python().exists() and not os.environ.get("MEMORY_MANAGER_NO_VENV"):
         _reexec(venv_python())
+    if absent and ("--help" in argv or "-h" in argv):
+        _help_without_packages(allow_install)
     if absent:
         cmd = " ".join(install_command())
         if user_site_refused() and not venv_python().exists():
@@ -253,6 +254,56 @@ def require(allow_install: bool = False) -> None:
             sys.stdout.write(json.dumps({"error": message, "kind": "missing_dependencies"}, allow_nan=False) + "\n")
         sys.stderr.write(f"error: missing Python packages: {', '.join(absent)}. Install them with:\n  {cmd}\n")
         raise SystemExit(2)
+
+
+def _requirement_names(requirements: Path = REQUIREMENTS) -> list[str]:
+    """The requirement lines of ``requirements`` (comments and blanks left out), as written."""
+    try:
+        lines = requirements.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return []
+    return [line.split("#")[0].strip() for line in lines if line.split("#")[0].strip()]
+
+
+def dry_run_text(plan: InstallPlan, absent: list[str]) -> str:
+    """What ``init --install-deps --dry-run`` prints (stderr): what, where, and the commands.
+
+    ``absent`` are the missing distributions (:func:`missing`).
+    """
+    import site
+
+    if plan.venv is not None:
+        where = f"a virtual environment in the skill folder, {plan.venv} (its Python: {venv_python(plan.venv)})"
+    elif in_venv():
+        where = f"this virtual environment, {sys.prefix}"
+    else:
+        where = f"your user site folder, {site.getusersitepackages()}"
+    lines = ["--install-deps --dry-run:"]
+    if absent:
+        lines.append(f"missing here: {', '.join(absent)}")
+        lines.append(f"would install from {REQUIREMENTS}: {', '.join(_requirement_names()) or '(unreadable)'}")
+    else:
+        lines.append("nothing missing; pip would only check the versions")
+    lines.append(f"into {where}")
+    lines.append("would run:")
+    lines += ["  " + " ".join(c) for c in plan.steps]
+    if plan.note:
+        lines.append(f"({plan.note})")
+    return "\n".join(lines) + "\n"
+
+
+def _help_without_packages(allow_install: bool) -> None:
+    """``--help`` where the packages are missing: the script's purpose and how to install them; exit 0."""
+    main = sys.modules.get("__main__")
+    script = Path(sys.argv[0]).name
+    purpose = ((getattr(main, "__doc__", None) or "").strip().splitlines() or [script])[0]
+    cmd = f"{sys.executable} {BUNDLE_ROOT / 'scripts' / 'init.py'} --install-deps --yes"
+    sys.stdout.write(f"{purpose}\n\nThe full help needs the Python packages this bundle uses, missing here: "
+                     f"{', '.join(missing())}.\nInstall them with:\n  {cmd}\n"
+                     f"(preview that with --install-deps --dry-run), then run {script} --help again.\n")
+    if allow_install:
+        sys.stdout.write("\nOptions that work now: --install-deps [--dry-run] [--yes], --help.\n")
+    raise SystemExit(0)
 
 
 def _reexec(python: Path) -> None:

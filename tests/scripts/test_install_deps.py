@@ -82,3 +82,32 @@ def test_no_venv_possible_fails_with_one_line_naming_the_debian_packages(tmp_pat
     assert str(info.value) == ("cannot create a virtual environment with /bin/false; install the Debian packages "
                                "first: sudo apt install python3-venv python3-pip")
     assert "\n" not in str(info.value)
+
+
+def test_dry_run_says_what_and_where(tmp_path, ws):
+    """Walk-through r3, item 16: the packages, the folder they go to, the commands; nothing made."""
+    bundle = _bundle_copy(tmp_path)
+    proc = _debian([bundle / "scripts" / "init.py", "-w", ws, "--install-deps", "--dry-run"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stderr.splitlines()
+    assert lines[0] == "--install-deps --dry-run:"
+    assert lines[1].startswith("missing here: ") and "click" in lines[1]
+    assert lines[2].startswith(f"would install from {bundle / 'requirements.txt'}: click>=")
+    assert lines[3] == (f"into a virtual environment in the skill folder, {bundle / '.venv'} "
+                        f"(its Python: {bundle / '.venv' / 'bin' / 'python'})")
+    assert lines[4:7] == ["would run:", f"  {DEBIAN_PY} -m venv {bundle / '.venv'}",
+                          f"  {bundle / '.venv' / 'bin' / 'python'} -m pip install -r {bundle / 'requirements.txt'}"]
+    assert lines[-1].startswith("what init would change in the workspace: shown by `init.py --dry-run` once")
+    assert not (bundle / ".venv").exists() and list(ws.iterdir()) == []
+
+
+@pytest.mark.parametrize("script", ["init", "memory"])
+def test_help_works_without_the_packages(tmp_path, script):
+    bundle = _bundle_copy(tmp_path)
+    proc = _debian([bundle / "scripts" / f"{script}.py", "--help"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith(f"{script}.py: ")
+    assert lines[2].startswith("The full help needs the Python packages this bundle uses, missing here: ")
+    assert lines[4] == f"  {DEBIAN_PY} {bundle / 'scripts' / 'init.py'} --install-deps --yes"
+    assert not (bundle / ".venv").exists()

@@ -845,16 +845,23 @@ def update_knowledge_text(text: str, path: Path, body_add: str, tags_add: list[s
     # Only the current text counts: a statement that was superseded (history) and is
     # learned again is current again, so it is appended above the history block.
     current, versions = history.split(body)
+    # An imported body may carry its own history block: its current text is
+    # merged line by line, its versions added when not already there, so the
+    # same export imported twice changes nothing the second time (walk-through r3, item 4).
+    add_current, add_versions = history.split(body_add)
+    merged = history.merge(versions, add_versions)
     present = {line.strip() for line in current.split("\n")}
     fresh: list[str] = []
-    for line in body_add.split("\n"):
+    for line in add_current.split("\n"):
         if line.strip() and line.strip() not in present:
             present.add(line.strip())
             fresh.append(line.rstrip())
-    if not new_tags and not fresh:
+    if not new_tags and not fresh and len(merged) == len(versions):
         return None
-    if fresh:
-        current = current.rstrip("\n") + ("\n\n" if current.strip() else "\n") + "\n".join(fresh) + "\n"
+    if fresh or len(merged) != len(versions):
+        if fresh:
+            current = current.rstrip("\n") + ("\n\n" if current.strip() else "\n") + "\n".join(fresh) + "\n"
+        versions = merged
         body = history.join(current, versions) if versions else current
         if versions and not body.startswith("\n"):
             body = "\n" + body

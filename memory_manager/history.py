@@ -47,19 +47,34 @@ def split(body: str) -> tuple[str, list[Version]]:
     """Split an entry body into its current text and its versions (newest first).
 
     Text between the marker and the first version heading is ignored (it can
-    only be blank lines or a comment a person added).
+    only be blank lines or a comment a person added). A second marker (an
+    import before 0.1.x appended the block again) is dropped, and so is a
+    version identical to one already read: the text, not the marker, is what
+    ``show --history`` and recall see.
     """
     m = _MARKER_RE.search(body)
     if not m:
         return body, []
     current = body[:m.start()].rstrip("\n")
-    block = body[m.end():]
+    block = _MARKER_RE.sub("", body[m.end():])
     heads = list(_VERSION_RE.finditer(block))
-    versions = []
+    versions: list[Version] = []
     for i, h in enumerate(heads):
         end = heads[i + 1].start() if i + 1 < len(heads) else len(block)
-        versions.append(Version(h.group(1), h.group(2), block[h.end():end].strip("\n")))
+        version = Version(h.group(1), h.group(2), block[h.end():end].strip("\n"))
+        if version not in versions:
+            versions.append(version)
     return current, versions
+
+
+def merge(versions: list[Version], more: list[Version]) -> list[Version]:
+    """``versions`` plus those of ``more`` not already there (same dates and text), newest first."""
+    out = list(versions)
+    for version in more:
+        if all((v.since, v.until, v.text.strip()) != (version.since, version.until, version.text.strip())
+               for v in out):
+            out.append(version)
+    return sorted(out, key=lambda v: (v.until, v.since), reverse=True)
 
 
 def join(current: str, versions: list[Version]) -> str:

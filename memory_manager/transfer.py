@@ -287,8 +287,10 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
     block first: key material split over lines is refused as a whole, not
     stored line by line.
 
-    Returns ``{"imported": {...counts}, "skipped": [...], "held": [...], "problems": [...],
-    "indexes": [...], "gate": {...}}``.
+    Returns ``{"imported": {...counts}, "already_present": [...], "skipped": [...], "held": [...],
+    "problems": [...], "indexes": [...], "gate": {...}}``; ``already_present`` names what was
+    there already, unchanged (``daily <date> <topic>``, ``knowledge <key>``,
+    a T1/T2 path): importing the same export twice adds nothing the second time.
 
     Raises:
         BadInputError: neither or both sources, or a malformed export file.
@@ -383,6 +385,8 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
     skipped: list[str] = []
     held: list[dict[str, str]] = []
     allowed = {str(a).strip().lower() for a in allow if str(a).strip()}
+    #: What was there already, unchanged (a second import of the same export changes nothing).
+    present: list[str] = []
     counts = {"daily": 0, "daily_lines": 0, "knowledge": 0, "tier1": 0, "tier2": 0}
 
     def decide(text: str, where: str, *, tier: str | None = None, names: dict[str, str] | None = None,
@@ -442,6 +446,8 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
             _, _, added, _ = _write_daily_locked(ws, cfg, day, topic, items, other, pinned, backup)
             counts["daily"] += 1 if added else 0
             counts["daily_lines"] += len(added)
+            if not added:
+                present.append(f"daily {day} {topic}")
         for key, body, tags, pinned in knowledge_items:
             # Every field that reaches disk passes the gate: key (the file name, a
             # name: gate rule 0), frontmatter, tags and body (issue 10, side doors).
@@ -459,6 +465,8 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
                 problems.append(f"knowledge {key}: {exc}")
                 continue
             counts["knowledge"] += 1 if changed else 0
+            if not changed:
+                present.append(f"knowledge {key}")
         # T1 is public: its file name and every key and value in it are names
         # (gate rule 0), each read as plain text, not as JSON.
         t1_rows = [(name, payload, f"{name}\n{name.removesuffix('_stats.json')}\n" + "\n".join(_field_text(payload).values()),
@@ -475,11 +483,13 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
                 if path.exists():
                     if path.read_bytes() != data.encode("utf-8"):
                         skipped.append(f"{rel(ws, path)}: exists with other content (kept)")
+                    else:
+                        present.append(rel(ws, path))
                     continue
                 backup.opened().save(path)  # a created file: a restore removes it
                 atomic_write(path, data.encode("utf-8"), mode=0o600 if kind == "tier2" else None)
                 counts[kind] += 1
         indexes = entries.rebuild_indexes(ws, cfg)
-    return {"action": "import", "source": label, "imported": counts, "skipped": skipped, "held": held,
-            "problems": problems,
+    return {"action": "import", "source": label, "imported": counts, "already_present": present,
+            "skipped": skipped, "held": held, "problems": problems,
             "indexes": [rel(ws, p) for p in indexes], "gate": overall.payload()}

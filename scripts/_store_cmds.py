@@ -447,6 +447,8 @@ def import_cmd(file, from_openclaw, approved, allow, workspace, json_, verbose):
         c = result["imported"]
         stdout.print(f"imported from {result['source']}: {c['daily']} daily section(s) ({c['daily_lines']} lines), "
                      f"{c['knowledge']} knowledge, {c['tier1']} T1, {c['tier2']} T2", markup=False)
+        if result["already_present"]:
+            stdout.print(f"already present, left as they are: {', '.join(result['already_present'])}", markup=False)
         for line in result["skipped"] + result["problems"]:
             stderr.print(f"skipped: {line}", markup=False)
     return 0

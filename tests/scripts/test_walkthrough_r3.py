@@ -281,3 +281,64 @@ def test_item22_writes_refuse_a_folder_that_is_no_workspace(tmp_path, run_script
     # an OpenClaw workspace (AGENTS.md, no memory/ yet) takes the write
     (typo / "AGENTS.md").write_text(AGENTS, encoding="utf-8")
     assert run_script("memory", "write", "--topic", "x", "--change", "y", "-w", typo).code == 0
+
+
+# ---------------------------------------------------------------- item 4
+
+def _user_files(ws: Path) -> dict[str, str]:
+    return {k: v for k, v in tree_hash(ws).items() if "/.state/" not in k and not k.startswith(".memory-backup")}
+
+
+def test_item4_importing_the_same_export_twice_changes_nothing(ws, run_script, tmp_path):
+    _setup(ws, run_script)
+    assert run_script("memory", "learn", "Release Process", "--text", "Release on Tuesdays.").code == 0
+    assert run_script("memory", "edit", "Release Process", "--text", "Release on Thursdays.", "--approved").code == 0
+    assert run_script("memory", "write", "--topic", "deploy", "--change", "deploy moved to Thursday").code == 0
+    export = tmp_path / "exp.json"
+    assert run_script("memory", "export", "--approved", "--out", export).code == 0
+    entry = ws / "memory" / "knowledge" / "Release Process.md"
+    original = entry.read_bytes()
+    before = _user_files(ws)
+    for _ in range(2):
+        again = run_script("memory", "import", export, "--approved", "--json")
+        assert again.code == 0, again.err
+        doc = json.loads(again.out)
+        assert doc["imported"] == {"daily": 0, "daily_lines": 0, "knowledge": 0, "tier1": 0, "tier2": 0}
+        assert doc["already_present"] == ["daily " + doc["already_present"][0].split(" ")[1] + " deploy",
+                                          "knowledge Release Process"]
+    assert entry.read_bytes() == original
+    assert _user_files(ws) == before
+    human = run_script("memory", "import", export, "--approved")
+    assert "already present, left as they are: daily " in human.out and "knowledge Release Process" in human.out
+
+    # into a second workspace: the first import brings it, the second changes nothing
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "AGENTS.md").write_text(AGENTS, encoding="utf-8")
+    first = json.loads(run_script("memory", "import", export, "--approved", "--json", "-w", other).out)
+    assert first["imported"]["knowledge"] == 1
+    copied = (other / "memory" / "knowledge" / "Release Process.md").read_text(encoding="utf-8")
+    assert copied.count("<!-- cmm-history") == 1
+    snapshot = _user_files(other)
+    second = json.loads(run_script("memory", "import", export, "--approved", "--json", "-w", other).out)
+    assert second["imported"]["knowledge"] == 0 and "knowledge Release Process" in second["already_present"]
+    assert _user_files(other) == snapshot
+
+    shown = run_script("memory", "show", "Release Process", "--history")
+    assert "cmm-history" not in shown.out
+    assert shown.out.count("Release on Tuesdays.") == 1
+
+
+def test_item4_show_history_of_a_file_with_a_doubled_history_block(ws, run_script):
+    """A file an earlier import doubled: show --history prints each version once and no marker."""
+    _setup(ws, run_script)
+    assert run_script("memory", "learn", "Release Process", "--text", "Release on Tuesdays.").code == 0
+    assert run_script("memory", "edit", "Release Process", "--text", "Release on Thursdays.", "--approved").code == 0
+    entry = ws / "memory" / "knowledge" / "Release Process.md"
+    text = entry.read_text(encoding="utf-8")
+    block = text[text.index("<!-- cmm-history"):]
+    entry.write_text(text.rstrip("\n") + "\n\n" + block, encoding="utf-8")
+    shown = run_script("memory", "show", "Release Process", "--history")
+    assert shown.code == 0
+    assert "cmm-history" not in shown.out
+    assert shown.out.count("Release on Tuesdays.") == 1

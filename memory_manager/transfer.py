@@ -197,15 +197,42 @@ def _t2_gate_text(name: str, text: str, cfg: dict[str, Any]) -> tuple[str, dict[
     return "\n".join(parts), names
 
 
-def openclaw_notes(ws: Path, problems: list[str] | None = None) -> list[tuple[Path, str, str, list[str], list[str]]]:
-    """Return OpenClaw's own notes as ``(path, date, topic, lines, blocks)`` (read only).
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+_BARE_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
-    The topic is the slug after the date in the file name (``2026-01-16-vendor-pitch``
-    -> ``vendor pitch``), else the first heading, else ``OpenClaw note``. The
-    lines are the note's non-empty lines with list markers and heading marks removed;
-    ``blocks`` are its runs of two or more such lines (no blank line between),
-    joined by line breaks: what the gate judges whole before the lines (a key
-    pasted over several lines).
+
+def _heading_topic(raw: str) -> str:
+    """A note heading as a daily-section topic ('' when it cannot be one): one line, no '→', at most 100 bytes."""
+    text = " ".join(re.sub(r"[\x00-\x1f→]+", " ", raw).split())
+    while len(text.encode("utf-8")) > 100:
+        text = text[:-1].rstrip()
+    try:
+        return validate_heading_topic(text)
+    except InvalidNameError:
+        return ""
+
+
+def _item_line(line: str) -> str:
+    return re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", line).strip()
+
+
+def openclaw_notes(ws: Path, problems: list[str] | None = None) -> list[tuple[Path, str, str, list[str], list[str]]]:
+    """Return OpenClaw's own notes as daily sections ``(path, date, topic, lines, blocks)`` (read only).
+
+    One section per heading of the note (``##`` and deeper, and a ``#``
+    that has lines under it): its topic is the heading, prefixed with the
+    file name's slug when there is one (``2026-01-16-vendor-pitch.md``,
+    ``## Decisions`` -> ``vendor pitch: Decisions``), and its lines are the
+    non-empty lines under it with list markers removed. A heading is never a
+    line. The lines before the first ``##`` (under the title, or with no
+    heading at all) form a lead section named by the slug, else the title
+    (when it is more than a bare date), else ``OpenClaw note``; a title that
+    is not the topic and not a bare date is kept as its first line. Sections
+    without lines are left out. (Walk-through r3, item 23; before, a note was
+    one section and its headings became lines.) ``blocks`` are the note's
+    runs of two or more non-empty lines (no blank line between), joined by
+    line breaks, given with every section of the note: what the gate judges
+    whole before the lines (a key pasted over several lines).
     """
     root = entries.memory_dir(ws)
     out = []
@@ -222,15 +249,38 @@ def openclaw_notes(ws: Path, problems: list[str] | None = None) -> list[tuple[Pa
                 raise
             problems.append(f"{exc} (note not imported)")
             continue
-        heading = next((l.lstrip("#").strip() for l in text.split("\n") if l.startswith("#")), "")
-        topic = _clean_topic(slug.strip("-_ ").replace("-", " "), "") or _clean_topic(heading, "") or "OpenClaw note"
-        lines = []
         cleaned = [re.sub(r"^\s*(?:[-*+]|\d+[.)]|#+)\s*", "", line).strip() for line in text.split("\n")]
-        for line in cleaned:
-            if line and line not in lines:
-                lines.append(line)
         blocks = ["\n".join(cleaned[n] for n in block) for block in _blocks(cleaned) if len(block) > 1]
-        out.append((path, day, topic, lines, blocks))
+        slug_topic = _clean_topic(slug.strip("-_ ").replace("-", " "), "")
+        sections: list[tuple[str, list[str]]] = []
+        title = ""
+        lead: list[str] = []
+        current: list[str] | None = None
+        for raw in text.split("\n"):
+            heading = _HEADING.match(raw)
+            if heading and heading.group(1) == "#" and current is None and not title and not lead:
+                title = _heading_topic(heading.group(2))
+                continue
+            if heading:
+                topic = _heading_topic(heading.group(2))
+                if topic:
+                    current = []
+                    sections.append((f"{slug_topic}: {topic}" if slug_topic else topic, current))
+                    continue
+            line = _item_line(raw)
+            if not line:
+                continue
+            target = lead if current is None else current
+            if line not in target:
+                target.append(line)
+        lead_topic = slug_topic or (title if title and not _BARE_DATE.match(title) else "") or "OpenClaw note"
+        if title and title != lead_topic and not _BARE_DATE.match(title) and lead:
+            lead.insert(0, title)
+        found = ([(lead_topic, lead)] if lead else []) + [(t, lines) for t, lines in sections if lines]
+        if not found and title and not _BARE_DATE.match(title):
+            found = [(lead_topic, [title])] if title != lead_topic else []
+        for topic, lines in found:
+            out.append((path, day, topic, lines, blocks))
     return out
 
 

@@ -166,6 +166,10 @@ def test_restore_undoes_cleanup(mem, t2_key):
     t2(mem, "news", "a", "x", date(2026, 11, 20))
     t2(mem, "news", "b", "y", date(2026, 11, 21))
     (mem / "memory/daily/2026-11-28.md").write_text("## [2026-11-28] T\n- 改：a\n- 改：a\n")
+    # The index as a write would leave it: a restore rebuilds the derived indexes from the files.
+    from memory_manager import entries
+
+    entries.rebuild_indexes(mem, load_config(mem))
     before = user_tree(mem)
     report = run(mem)
     assert user_tree(mem) != before

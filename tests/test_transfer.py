@@ -123,12 +123,16 @@ def test_import_openclaw_notes_as_daily_entries(ws, cfg):
     plain = ws / "memory" / "2026-02-11.md"
     plain.write_text("Reads tech headlines first.\n", encoding="utf-8")
     r = transfer.import_memory(ws, cfg, from_openclaw=True, approved=True)
-    assert r["imported"]["daily"] == 2
-    [section] = store.entries.parse_daily((ws / "memory/daily/2026-02-10.md").read_text(encoding="utf-8"))
-    assert section.topic == "weekly report"
-    assert section.lines_of("cause") == ["从 OpenClaw 笔记导入：memory/2026-02-10-weekly-report.md"]
-    assert section.lines_of("change")[:2] == ["Session: 2026-02-10 14:30:00 UTC", "**Session Key**: agent:main:main"]
-    assert "assistant: done, it runs on Fridays" in section.lines_of("change")
+    assert r["imported"]["daily"] == 3
+    # one section per heading of the note (walk-through r3, item 23): the lead, then "## Conversation Summary"
+    lead, summary = store.entries.parse_daily((ws / "memory/daily/2026-02-10.md").read_text(encoding="utf-8"))
+    assert lead.topic == "weekly report"
+    assert lead.lines_of("cause") == ["从 OpenClaw 笔记导入：memory/2026-02-10-weekly-report.md"]
+    assert lead.lines_of("change") == ["Session: 2026-02-10 14:30:00 UTC", "**Session Key**: agent:main:main",
+                                       "**Source**: webchat"]
+    assert summary.topic == "weekly report: Conversation Summary"
+    assert summary.lines_of("change") == ["user: can you set up the weekly report?",
+                                          "assistant: done, it runs on Fridays"]
     assert "- OpenClaw note → daily/2026-02-11.md" in (ws / "memory/daily-index.md").read_text(encoding="utf-8")
     assert note.read_text(encoding="utf-8") == OPENCLAW_NOTE
     again = transfer.import_memory(ws, cfg, from_openclaw=True, approved=True)

@@ -342,3 +342,25 @@ def test_item4_show_history_of_a_file_with_a_doubled_history_block(ws, run_scrip
     assert shown.code == 0
     assert "cmm-history" not in shown.out
     assert shown.out.count("Release on Tuesdays.") == 1
+
+
+# ---------------------------------------------------------------- item 23
+
+def test_item23_openclaw_headings_become_topics(ws, run_script):
+    _setup(ws, run_script)
+    note = ws / "memory" / "2026-11-30.md"
+    note.write_text("# 2026-11-30\n\n## Session notes\n\n- deploy moved to Thursday\n- release train every week\n\n"
+                    "## Decisions\n\n1. use canary builds\n", encoding="utf-8")
+    result = run_script("memory", "import", "--from-openclaw", "--approved", "--json")
+    assert result.code == 0, result.err
+    assert json.loads(result.out)["imported"]["daily"] == 2
+    daily = (ws / "memory" / "daily" / "2026-11-30.md").read_text(encoding="utf-8").splitlines()
+    assert [line for line in daily if line.startswith("## ")] == ["## [2026-11-30] Session notes",
+                                                                  "## [2026-11-30] Decisions"]
+    changes = [line for line in daily if line.startswith("- Change: ")]
+    assert changes == ["- Change: deploy moved to Thursday", "- Change: release train every week",
+                       "- Change: use canary builds"]
+    index = (ws / "memory" / "daily-index.md").read_text(encoding="utf-8")
+    assert "- Session notes → daily/2026-11-30.md" in index and "- Decisions → daily/2026-11-30.md" in index
+    again = json.loads(run_script("memory", "import", "--from-openclaw", "--approved", "--json").out)
+    assert again["imported"]["daily_lines"] == 0

@@ -226,7 +226,7 @@ def test_item17_no_tick_for_a_skipped_step_and_doctor_counts_warnings(ws, run_sc
     result = run_script("init", "--yes", "--lang", "en", env={"PATH": path, "COLUMNS": "200"})
     assert result.code == 0, result.err
     lines = result.out.splitlines()
-    assert "skipped: enabling the hooks in OpenClaw: openclaw is not on PATH" in lines
+    assert "skipped: enabling the hooks and the plugin in OpenClaw: openclaw is not on PATH" in lines
     assert not any(line.startswith("✓ enabling the hooks") for line in lines)
     assert "note: openclaw is not on PATH; run these commands yourself:" in lines
 

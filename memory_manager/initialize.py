@@ -462,7 +462,22 @@ def _plan_language(plan: Plan, ws: Path, lang: str) -> None:
             json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n", f"language {lang}")
 
 
-def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool = True,
+#: A HEARTBEAT.md that says to keep it empty to skip heartbeat turns is the
+#: pre-2026.8 layout (OpenClaw's older template starts so): moving rules into
+#: it would switch heartbeat API calls on (walk-through r3, item 5).
+_KEEP_EMPTY = re.compile(r"(?:keep|leave) (?:this file )?empty|skip(?:s)? heartbeat|no heartbeat turn|保持为空|留空",
+                         re.I)
+
+
+def heartbeat_file_looks_old(text: str | None) -> bool:
+    """True when ``text`` (HEARTBEAT.md) is the older layout: among its first lines, "keep it empty to skip heartbeats"."""
+    if not text:
+        return False
+    head = [line for line in text.lstrip("\ufeff").splitlines() if line.strip()][:4]
+    return any(_KEEP_EMPTY.search(line) for line in head)
+
+
+def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool | None = True,
                version: tuple[int, ...] | None | str = "ask", hooks: bool = True,
                lang_explicit: bool = False, key_planned: bool = False, plugin: bool = True) -> Plan:
     """Plan ``init`` for workspace ``ws`` without writing anything.
@@ -471,7 +486,12 @@ def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool = 
         ws: the workspace (an existing folder).
         cfg: the effective configuration (config.load_config).
         lang: ``zh`` or ``en`` for the templates.
-        heartbeat_move: move heartbeat sections out of AGENTS.md.
+        heartbeat_move: move heartbeat sections out of AGENTS.md (True),
+            never (False), or decide (None, ``init``'s default): not on
+            OpenClaw before 2026.8, nor when the version cannot be told and
+            HEARTBEAT.md says to keep it empty (:func:`heartbeat_file_looks_old`),
+            since real content there makes older OpenClaw run heartbeat
+            turns; the plan's notes say why.
         version: OpenClaw's version tuple, None when unknown, or ``"ask"`` to
             run ``openclaw --version`` (only done when something would move).
         hooks: install the bundle's OpenClaw hooks into ``<ws>/hooks/`` (and the plugin, see ``plugin``).
@@ -501,8 +521,26 @@ def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool = 
     # AGENTS.md: heartbeat out, duplicates out, memory block in.
     text = agents.text if agents is not None else "# AGENTS.md - Your Workspace\n"
     moved: list[str] = []
-    if heartbeat_move:
-        text, moved = split_heartbeat(text)
+    if heartbeat_move or heartbeat_move is None:
+        text_moved, moved = split_heartbeat(text)
+        if moved and heartbeat_move is None:
+            if version == "ask":
+                version = openclaw_version()
+            titles = ", ".join(markdown.plain_title(m.split("\n", 1)[0].lstrip("#").strip()) for m in moved)
+            why = None
+            if version is not None and tuple(version)[:2] < HEARTBEAT_RETIRED:
+                why = f"OpenClaw {'.'.join(map(str, version))} is older than 2026.8"
+            elif version is None and heartbeat_file_looks_old(heartbeat.text if heartbeat is not None else None):
+                why = ("OpenClaw cannot be asked for its version and HEARTBEAT.md says to keep it empty "
+                       "(the layout before 2026.8)")
+            if why:
+                # Real content in HEARTBEAT.md makes OpenClaw before 2026.8 run heartbeat turns (API calls).
+                plan.notes.append(f"heartbeat sections left in AGENTS.md ({titles}): {why}, and moving them into "
+                                  "HEARTBEAT.md would switch heartbeat turns on. Pass --heartbeat-move to move "
+                                  "them anyway.")
+                moved = []
+        if moved:
+            text = text_moved
     text, plan.removed_duplicates = remove_duplicate_rules(text)
     text = upsert_block(text, templates.load("agents-block.md", lang))
     if agents is not None and agents.text.endswith("\n") and not text.endswith("\n"):

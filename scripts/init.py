@@ -136,6 +136,10 @@ def _key_line(key: dict) -> None:
 @click.option("--lang", type=click.Choice(["zh", "en"]), default=None, help="Language of the templates and notes (default: the one saved in this workspace, OpenClaw's "
                    "ui.prefs.locale, the locale LC_ALL/LC_MESSAGES/LANG, else en).")
 @click.option("--no-heartbeat-move", is_flag=True, help="Leave heartbeat sections in AGENTS.md.")
+@click.option("--heartbeat-move", "heartbeat_move", is_flag=True,
+              help="Move heartbeat sections to HEARTBEAT.md even on OpenClaw before 2026.8 (or a workspace that looks "
+                   "like one), where that switches heartbeat turns on. By default init moves them only when that "
+                   "cannot happen.")
 @click.option("--list-backups", is_flag=True, help="List the backups and exit.")
 @click.option("--restore", "restore_id", is_flag=False, flag_value="", default=None, metavar="[ID]",
               help="Put back the files of backup ID (default: the newest), backing up the current state first.")
@@ -150,7 +154,7 @@ def _key_line(key: dict) -> None:
 @click.option("--no-key", is_flag=True,
               help="Do not create the AES key: T2 stays on xor-b64 (obfuscation, not encryption).")
 @handle_errors
-def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_backups, restore_id,
+def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, heartbeat_move, list_backups, restore_id,
          install_deps, no_hooks, no_plugin, uninstall_hooks, force, no_key) -> int:
     # The config loads only after the backup verbs: a broken config must not block a restore.
     opened = Workspace.open(workspace)
@@ -247,7 +251,9 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, list_
         stdout.print(f"init {ws}: language {lang} ({lang_source}; change it with --lang zh|en)", markup=False)
     planning = step("planning") if not json_ and not dry_run else contextlib.nullcontext()
     with planning:
-        plan = initialize.build_plan(ws, cfg, lang, heartbeat_move=not no_heartbeat_move, hooks=not no_hooks,
+        # Heartbeat sections: --no-heartbeat-move never, --heartbeat-move always, else init decides (None).
+        move = False if no_heartbeat_move else (True if heartbeat_move else None)
+        plan = initialize.build_plan(ws, cfg, lang, heartbeat_move=move, hooks=not no_hooks,
                                      plugin=not no_plugin, key_planned=key_path is not None)
     plan.language_source = lang_source
     if dry_run:

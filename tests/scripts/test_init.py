@@ -42,7 +42,8 @@ def test_old_workspace_moves_heartbeat_with_subsections(ws, run_script):
     copy_ws(WS_OLD, ws)
     original = (ws / "AGENTS.md").read_text()
     heartbeat_before = (ws / "HEARTBEAT.md").read_text()
-    result = run_script("init", "--yes", "--json")
+    # An old layout (HEARTBEAT.md "leave this file empty") moves only when asked (walk-through r3, item 5).
+    result = run_script("init", "--yes", "--json", "--heartbeat-move")
     assert result.code == 0, result.err
     doc = json.loads(result.out)
     assert doc["applied"] is True and doc["plan"]["moved_sections"] == ["Heartbeats - Check In Often!"]
@@ -133,7 +134,7 @@ def test_new_workspace_moves_nothing_and_keeps_automations(ws, run_script):
 
 def test_bom_crlf_workspace_keeps_its_style_and_moves_the_heartbeat(ws, run_script):
     copy_ws(WS_OLD_BOM_CRLF, ws)
-    assert run_script("init", "--yes", "--lang", "en").code == 0
+    assert run_script("init", "--yes", "--lang", "en", "--heartbeat-move").code == 0
     agents = (ws / "AGENTS.md").read_bytes()
     assert agents.startswith(b"\xef\xbb\xbf# AGENTS.md - Your Workspace\r\n")
     assert b"\n" not in agents.replace(b"\r\n", b"") and "💓".encode() not in agents
@@ -196,7 +197,8 @@ def test_old_openclaw_version_warns_about_heartbeat_turns(ws, run_script, tmp_pa
     fake.write_text("#!/bin/sh\necho 2026.5.2\n")
     fake.chmod(0o755)
     (ws / "AGENTS.md").write_text("# A\n\n## Heartbeat\n\n- ping\n")
-    result = run_script("init", "--dry-run", "--json", env={"PATH": f"{bindir}:{os.environ['PATH']}"})
+    result = run_script("init", "--dry-run", "--json", "--heartbeat-move",
+                        env={"PATH": f"{bindir}:{os.environ['PATH']}"})
     notes = json.loads(result.out)["plan"]["notes"]
     assert len(notes) == 1 and "before 2026.8" in notes[0] and "--no-heartbeat-move" in notes[0]
     fake.write_text("#!/bin/sh\necho 'OpenClaw 2026.9.6'\n")

@@ -364,3 +364,48 @@ def test_item23_openclaw_headings_become_topics(ws, run_script):
     assert "- Session notes → daily/2026-11-30.md" in index and "- Decisions → daily/2026-11-30.md" in index
     again = json.loads(run_script("memory", "import", "--from-openclaw", "--approved", "--json").out)
     assert again["imported"]["daily_lines"] == 0
+
+
+# ---------------------------------------------------------------- item 5
+
+OLD_AGENTS = "# AGENTS.md\n\n## Rules\n\n- Be kind.\n\n## 💓 Heartbeats - Be Proactive!\n\n- check mail\n\n" \
+             "### 🔄 Memory Maintenance\n\n- tidy notes\n"
+OLD_HEARTBEAT = "# HEARTBEAT.md\n\n# Keep this file empty (or with only comments) to skip heartbeat API calls.\n"
+
+
+def _fake_openclaw(tmp_path, version: str) -> dict:
+    bindir = tmp_path / "bin"
+    bindir.mkdir(exist_ok=True)
+    fake = bindir / "openclaw"
+    fake.write_text(f"#!/bin/sh\ncase \"$1\" in --version) echo '{version}';; *) exit 3;; esac\n")
+    fake.chmod(0o755)
+    import os
+
+    return {"PATH": f"{bindir}:{os.environ['PATH']}"}
+
+
+@pytest.mark.parametrize("version", [None, "OpenClaw 2026.1.29"])
+def test_item5_old_openclaw_keeps_heartbeat_rules_in_agents_md(ws, run_script, tmp_path, version):
+    (ws / "AGENTS.md").write_text(OLD_AGENTS, encoding="utf-8")
+    (ws / "HEARTBEAT.md").write_text(OLD_HEARTBEAT, encoding="utf-8")
+    env = _fake_openclaw(tmp_path, version) if version else {}
+    result = run_script("init", "--yes", "--no-hooks", "--lang", "en", env=env)
+    assert result.code == 0, result.err
+    assert (ws / "HEARTBEAT.md").read_text(encoding="utf-8") == OLD_HEARTBEAT
+    agents = (ws / "AGENTS.md").read_text(encoding="utf-8")
+    assert "## 💓 Heartbeats - Be Proactive!" in agents and "### 🔄 Memory Maintenance" in agents
+    why = ("OpenClaw 2026.1.29 is older than 2026.8" if version else
+           "OpenClaw cannot be asked for its version and HEARTBEAT.md says to keep it empty (the layout before 2026.8)")
+    assert (f"note: heartbeat sections left in AGENTS.md (Heartbeats - Be Proactive!): {why}, and moving them "
+            "into HEARTBEAT.md would switch heartbeat turns on. Pass --heartbeat-move to move them anyway."
+            ) in result.out.splitlines()
+
+
+def test_item5_new_openclaw_still_moves_them(ws, run_script, tmp_path):
+    (ws / "AGENTS.md").write_text(OLD_AGENTS, encoding="utf-8")
+    (ws / "HEARTBEAT.md").write_text(OLD_HEARTBEAT, encoding="utf-8")
+    result = run_script("init", "--yes", "--no-hooks", "--lang", "en", "--json",
+                        env=_fake_openclaw(tmp_path, "OpenClaw 2026.9.6"))
+    assert result.code == 0, result.err
+    assert json.loads(result.out)["plan"]["moved_sections"] == ["Heartbeats - Be Proactive!"]
+    assert "## 💓 Heartbeats - Be Proactive!" in (ws / "HEARTBEAT.md").read_text(encoding="utf-8")

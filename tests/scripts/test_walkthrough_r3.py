@@ -409,3 +409,21 @@ def test_item5_new_openclaw_still_moves_them(ws, run_script, tmp_path):
     assert result.code == 0, result.err
     assert json.loads(result.out)["plan"]["moved_sections"] == ["Heartbeats - Be Proactive!"]
     assert "## 💓 Heartbeats - Be Proactive!" in (ws / "HEARTBEAT.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("width", ["50", "80", "200"])
+def test_item7_cleanup_dry_run_never_cuts_a_path(ws, run_script, monkeypatch, width):
+    from datetime import date
+
+    from tests.test_cleanup import t2
+
+    now = {"MEMORY_MANAGER_NOW": "2026-11-29T12:00:00+00:00"}
+    monkeypatch.setenv("MEMORY_MANAGER_NOW", now["MEMORY_MANAGER_NOW"])
+    for sub in ("daily", "tier2-internal", "archive"):
+        (ws / "memory" / sub).mkdir(parents=True, exist_ok=True)
+    t2(ws, "newsletter-digest", "sources-and-feeds", "old", date(2026, 9, 3))
+    result = run_script("cleanup", "--dry-run", env={**now, "COLUMNS": width})
+    assert result.code == 0, result.err
+    assert "memory/tier2-internal/newsletter-digest_sources-and-feeds.md → " \
+           "memory/archive/2026-09/newsletter-digest_sources-and-feeds.md" in result.out
+    assert "…" not in result.out

@@ -989,7 +989,8 @@ def restore(workspace: Path, ident: str | None = None, force: bool = False) -> d
     derived indexes are rebuilt from the restored files (daily-index.md,
     knowledge-index.md when the memory tree is there; the recall index is
     dropped and rebuilt by the next recall), so doctor and recall agree with
-    the files.
+    the files; when the backup holds the indexes itself (commands save the
+    indexes they rebuild), they are put back byte for byte instead.
 
     ``ident`` is an id or a unique prefix of one. Returns ``{"restored": id,
     "safety_backup": id|None, "paths": [...], "notes": [...], "rolled_back":
@@ -1025,7 +1026,11 @@ def restore(workspace: Path, ident: str | None = None, force: bool = False) -> d
                 if step.action != "chmod":
                     safety.save(step.target)
         changed = _apply(workspace, steps)
-        indexes = _rebuild_derived(workspace) if changed else []
+        # A backup that holds the indexes put them back as they were; one that
+        # does not (a note file only, or made by an older version) leaves them
+        # naming what is no longer there: rebuild them from the files.
+        held = {e.get("path") for e in doc["entries"] if isinstance(e, dict)}
+        indexes = _rebuild_derived(workspace) if changed and not held & set(DERIVED) else []
     return {"restored": doc["id"], "safety_backup": safety_id, "paths": changed, "notes": notes,
             "rolled_back": rolled, "changed_since": dirty, "indexes": indexes}
 

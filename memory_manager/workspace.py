@@ -243,7 +243,7 @@ def require_workspace(ws: Path) -> Path:
     """
     if not looks_like_workspace(ws):
         init = Path(__file__).resolve().parents[1] / "scripts" / "init.py"
-        raise WorkspaceError(f"{ws} is not set up (no AGENTS.md, MEMORY.md or memory/ in it): set it up with "
+        raise WorkspaceError(f"{ws} is not set up (no AGENTS.md, MEMORY.md or {tree.MEMORY}/ in it): set it up with "
                              f"`python3 {init} -w {ws}`, or pass -w with your workspace")
     return Path(ws)
 

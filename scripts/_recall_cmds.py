@@ -114,7 +114,7 @@ def status_cmd(workspace: Path | None, json_: bool, verbose: bool) -> int:
         return 0
     if not doc["set_up"]:
         init = Path(__file__).resolve().parent / "init.py"
-        stdout.print(f"not set up: {ws} has no memory/ folder (set it up with `python3 {init} -w {ws}`, "
+        stdout.print(f"not set up: {ws} has no {tree.MEMORY}/ folder (set it up with `python3 {init} -w {ws}`, "
                      "or pass -w with your workspace)", markup=False)
     size = doc["memory_size"]
     avg = "n/a" if doc["average_value"] is None else f"{doc['average_value']:.3f}"

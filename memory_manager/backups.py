@@ -985,8 +985,8 @@ def restore(workspace: Path, ident: str | None = None, force: bool = False) -> d
     state of every path that will change is saved in a safety backup (role
     ``safety``, reason ``restore <id>``); then the paths are put back. Files
     that did not exist at backup time are removed; folders created by the
-    change are removed only when empty; a folder is never wiped. Last, the
-    derived indexes are rebuilt from the restored files (daily-index.md,
+    change are removed only when empty; a folder is never wiped. Last, when
+    daily or knowledge notes changed, the derived indexes are rebuilt from the restored files (daily-index.md,
     knowledge-index.md when the memory tree is there; the recall index is
     dropped and rebuilt by the next recall), so doctor and recall agree with
     the files; when the backup holds the indexes itself (commands save the
@@ -1030,7 +1030,9 @@ def restore(workspace: Path, ident: str | None = None, force: bool = False) -> d
         # does not (a note file only, or made by an older version) leaves them
         # naming what is no longer there: rebuild them from the files.
         held = {e.get("path") for e in doc["entries"] if isinstance(e, dict)}
-        indexes = _rebuild_derived(workspace) if changed and not held & set(DERIVED) else []
+        indexed = (tree.rel(tree.DAILY) + "/", tree.rel(tree.KNOWLEDGE) + "/")
+        notes_changed = any(p.startswith(indexed) for p in changed)
+        indexes = _rebuild_derived(workspace) if notes_changed and not held & set(DERIVED) else []
     return {"restored": doc["id"], "safety_backup": safety_id, "paths": changed, "notes": notes,
             "rolled_back": rolled, "changed_since": dirty, "indexes": indexes}
 

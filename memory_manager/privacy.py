@@ -906,17 +906,6 @@ def _cn_titled_name_ok(value: str, m: re.Match[str], text: str) -> bool:
             and _cn_name_ok(name, m, text))
 
 
-class _Group:
-    """The match of whichever alternative group matched, seen as group 1 (for a check written for one group)."""
-
-    def __init__(self, m: re.Match[str]) -> None:
-        self._g = 1 if m.group(1) is not None else 2
-        self._m = m
-
-    def start(self, g: int = 0) -> int:
-        return self._m.start(self._g if g else 0)
-
-
 def _pinyin_given_ok(value: str, m: re.Match[str], text: str) -> bool:
     """The part after the capitalised surname is Hanyu Pinyin (Yuxuan, Xiao-Ming), not an English word."""
     given = value.split()[-1].lower().replace("-", "")
@@ -1189,7 +1178,8 @@ RULES_LIST: list[Rule] = [
             + _ + r"*(?:the|my|our|a|这个|新的|现在的|我的)?[^\n.。,，]{0,24}?(?:password|passwd|passphrase|pw|密码|口令)"),
          "Tiers seed T3 rule 'Passwords': the value first, then what it is ('X <- 这个是新的 wifi 密码', "
          "'`X` is the new admin password for grafana')", group=1, check=_pw_bare_strong_ok,
-         needs_re=re.compile(r"password|passwd|passphrase|\bpw\b|密码|口令")),
+         needs=("←", "<-", "<=", "` is", "' is", "\" is", " is the new", " is the current", " is my ", " is our ",
+                "这个是", "这是", "就是", "是新的")),
     Rule("password_quoted", "secret",
          _r(r"(?:passphrase|password|pass phrase|密码|口令)(?:" + _ + r"+(?:for|of|to|on)" + _ + r"+[^\n:=]{1,40}?)?"
             + _ + r"*(?::|=|is|是)" + _ + r"*[\"'‘“「]([^\"'’”」\n]{8,64}?)[\"'’”」]"),
@@ -1249,7 +1239,7 @@ RULES_LIST: list[Rule] = [
          _r(r"(?:-W|-p|password prompt|提示输入密码|输密码|输入密码|enter the password|type the password)[^\n]{0,20}?"
             r"(?:然后输入?|再输入?|输入|输|type|enter)" + _ + r"*([!-~]{6,64})"),
          "a password typed at a client's prompt (psql -W, mysql -p), written down in the note", group=1,
-         check=_pw_bare_strong_ok, needs=("-w", "-p", "密码", "password")),
+         check=_pw_bare_strong_ok, needs=("输", "type", "enter")),
     Rule("plaintext_value", "secret",
          _r(r"(?:明文|in plain ?text|plaintext|cleartext|in clear)(?:" + _ + r"*(?:是|为|写着|写成|写的是|写|就是|is|:|=))?" + _
             + r"*[`'\"]?([!-~]{6,64})"),
@@ -1617,12 +1607,15 @@ RULES_LIST: list[Rule] = [
          check=_cn_titled_name_ok, needs=("老师", "医生", "大夫", "律师", "教授", "女士", "先生", "阿姨", "师傅",
                                                  "护士", "主任")),
     Rule("latin_name_zh_verb", "name",
-         _r(r"(?:(?:跟|和|给|找|让)" + _ + r"*([A-Z][a-z]+" + _ + r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?)" + _
-            + r"*(?:说|讲|聊|确认|问|打个?招呼|发|回复|沟通|对一下|一下|签|review)|"
-            r"(?:问一下|问问|告诉|通知|提醒|联系|抄送|转告|催一下|麻烦)" + _ + r"*([A-Z][a-z]+" + _
-            + r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?)(?![A-Za-z]))"),
+         _r(r"[跟和给找让]" + _ + r"*([A-Z][a-z]+" + _ + r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?)" + _
+            + r"*(?:说|讲|聊|确认|问|打个?招呼|发|回复|沟通|对一下|一下|签|review)"),
          "Tiers seed checklist (zh): '没有真实姓名' (a Latin-script full name a Chinese sentence talks to)",
-         check=lambda v, m, t: _en_full_name_ok(m.group(1) or m.group(2), _Group(m), t)),
+         group=1, check=_en_full_name_ok),
+    Rule("latin_name_zh_cue", "name",
+         _r(r"(?:问一下|问问|告诉|通知|提醒|联系|抄送|转告|催一下|麻烦)" + _ + r"*([A-Z][a-z]+" + _
+            + r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?)(?![A-Za-z])"),
+         "Tiers seed checklist (zh): '没有真实姓名' (a Latin-script full name after a verb addressed to a person)",
+         group=1, check=_en_full_name_ok),
     Rule("pinyin_passport_name", "name",
          _r(r"((?:ZHANG|WANG|LI|LIU|CHEN|YANG|HUANG|ZHAO|WU|ZHOU|XU|SUN|ZHU|HU|GUO|LIN|GAO|LUO|"
             r"ZHENG|LIANG|XIE|SONG|TANG|HAN|FENG|DENG|CAO|PENG|ZENG|XIAO|TIAN|DONG|PAN|YUAN|CAI|JIANG|DU|CHENG|"

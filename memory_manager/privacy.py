@@ -555,6 +555,13 @@ def _sudo_ok(value: str, m: re.Match[str], text: str) -> bool:
     return _cli_value_ok(m.group(1) or m.group(2) or "", m, text)
 
 
+def _typed_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A value typed after a client's password prompt: the line names the prompt (psql -W, mysql -p,
+    密码, password) and the value mixes three character classes."""
+    line = _line_around(text, m.start(), m.end())
+    return bool(re.search(r"(?i)(?:^|\s)-[Wp](?:\s|$)|password|passwd|密码|口令", line)) and _pw_bare_strong_ok(value, m, text)
+
+
 def _pin_ok(value: str, m: re.Match[str], text: str) -> bool:
     """A PIN or passcode after its key word: 4-12 digits (also in Chinese numerals, or a 2-2-2 lock
     combination), or a password-like value."""
@@ -739,7 +746,7 @@ def _drug_stem_ok(value: str, m: re.Match[str], text: str) -> bool:
 
 def _dose_ok(value: str, m: re.Match[str], text: str) -> bool:
     """A unit right after a number ("5mg", "50 μg"), in a personal sense."""
-    return bool(re.search(r"\d(?:\.\d+)?[ \t]?$", text[max(0, m.start() - 8):m.start()])) and _topic_ok(value, m, text)
+    return _topic_ok(value, m, text)
 
 
 def _school_grade_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -1181,10 +1188,13 @@ RULES_LIST: list[Rule] = [
          needs=("←", "<-", "<=", "` is", "' is", "\" is", " is the new", " is the current", " is my ", " is our ",
                 "这个是", "这是", "就是", "是新的")),
     Rule("password_quoted", "secret",
-         _r(r"(?:passphrase|password|pass phrase|密码|口令)(?:" + _ + r"+(?:for|of|to|on)" + _ + r"+[^\n:=]{1,40}?)?"
-            + _ + r"*(?::|=|is|是)" + _ + r"*[\"'‘“「]([^\"'’”」\n]{8,64}?)[\"'’”」]"),
+         _r(r"(?:passphrase|password|pass phrase)(?:" + _ + r"+(?:for|of|to|on)" + _ + r"+[^\n:=]{1,40}?)?"
+            + _ + r"*(?::|=|is)" + _ + r"*[\"'‘“「]([^\"'’”」\n]{8,64}?)[\"'’”」]"),
          "Tiers seed T3 rule 'Passwords': a quoted passphrase of several words after its key word", group=1,
-         check=_quoted_pass_ok, lower=True, needs=("pass", "密码", "口令")),
+         check=_quoted_pass_ok, lower=True, not_after=_LETTERS, triggers=frozenset({"pas"})),
+    Rule("password_quoted_zh", "secret",
+         _r(r"(?:密码|口令)[^\n:=是]{0,12}?" + _ + r"*(?::|=|是)" + _ + r"*[\"'‘“「]([^\"'’”」\n]{8,64}?)[\"'’”」]"),
+         "Tiers seed T3 rule (zh): a quoted passphrase after 密码/口令", group=1, check=_quoted_pass_ok),
     Rule("auth_code_zh", "secret",
          _r(r"(?:授权码|客户端授权码|专用密码|独立密码|app password|app-specific password|application password|"
             r"应用密码|应用专用密码)[^\n:=：]{0,24}?[:=是为]?" + _ + r"*([A-Za-z0-9]{12,32}|[a-z]{4}(?:" + _
@@ -1197,12 +1207,13 @@ RULES_LIST: list[Rule] = [
             + _ + r"*([0-9a-z]{4,10}(?:-[0-9a-z]{4,10})?(?:[ \t,]+[0-9a-z]{4,10}(?:-[0-9a-z]{4,10})?)*)"),
          "GitHub/Google docs '2FA recovery codes' (one-time passwords for an account)", group=1,
          check=lambda v, m, t: bool(re.search(r"\d", v)) and not is_placeholder(v), lower=True,
-         needs=("recovery", "backup", "2fa", "two-factor", "scratch", "rescue", "恢复", "备用", "救援")),
+         needs=("recovery code", "backup code", "2fa code", "two-factor code", "scratch code", "rescue code",
+                "恢复码", "备用码", "救援码")),
     Rule("wifi_key", "secret",
          _r(r"(?:wi-?fi|wlan|ssid|wpa2?|热点|无线)[^\n]{0,40}?(?:key|psk|密钥)" + _ + r"*(?:is|:|=|是)?" + _
             + r"*(\S{8,63})"),
          "IEEE 802.11i WPA2-PSK passphrase (8-63 characters) after a Wi-Fi word and 'key'", group=1,
-         check=_pw_value_ok, lower=True, needs=("wi", "wlan", "ssid", "wpa", "热点", "无线")),
+         check=_pw_value_ok, lower=True, needs=("wifi", "wi-fi", "wlan", "ssid", "wpa", "热点", "无线")),
     Rule("wpa_passphrase_cli", "secret",
          _r(r"wpa_passphrase" + _ + r"+(?:\"[^\"\n]+\"|\S+)" + _ + r"+([\"']?[^\s\"']{8,63}[\"']?)"),
          "wpa_passphrase(8): wpa_passphrase <ssid> <passphrase>", group=1, check=_cli_value_ok, needs=("wpa_pass",)),
@@ -1219,12 +1230,12 @@ RULES_LIST: list[Rule] = [
             + r"*\|[^\n]*(?:sudo" + _ + r"+-S|passwd" + _ + r"+--stdin|chpasswd|-S" + _ + r"|--stdin)|"
             r"sudo" + _ + r"+-S[^\n]*?<<<" + _ + r"*([\"']?[^\s\"']{4,}[\"']?)"),
          "sudo(8) -S reads the password from standard input (echo ... | sudo -S, here-strings)",
-         check=_sudo_ok, needs=("sudo", "passwd", "chpasswd", "--stdin")),
+         check=_sudo_ok, needs=("sudo -s", "--stdin", "chpasswd")),
     Rule("sql_identified_by", "secret",
          _r(r"(?:identified" + _ + r"+(?:with" + _ + r"+\w+" + _ + r"+)?by|with" + _ + r"+password|encrypted" + _ + r"+password)"
             + _ + r"*'([^'\n]{4,})'"),
          "MySQL CREATE/ALTER USER ... IDENTIFIED BY, PostgreSQL CREATE ROLE ... WITH PASSWORD", group=1,
-         check=_cli_value_ok, lower=True, needs=("identified", "password")),
+         check=_cli_value_ok, lower=True, needs=("identified", "with password", "encrypted password")),
     Rule("authorization_quoted", "secret",
          _r(r"authorization[\"']?" + _ + r"+[\"']?(?:bearer|basic|token)" + _ + r"+([a-z0-9._~+/=-]{16,})"),
          "RFC 7617 Basic / RFC 6750 Bearer credentials in a proxy or client config line (nginx "
@@ -1236,15 +1247,14 @@ RULES_LIST: list[Rule] = [
          "rsyncd.conf(5) 'secrets file' (user:password lines), chpasswd(8) input", group=1, check=_pw_value_ok,
          lower=True, needs=("secret", "chpasswd", "htpasswd", "credentials", "凭据")),
     Rule("password_typed_after_prompt", "secret",
-         _r(r"(?:-W|-p|password prompt|提示输入密码|输密码|输入密码|enter the password|type the password)[^\n]{0,20}?"
-            r"(?:然后输入?|再输入?|输入|输|type|enter)" + _ + r"*([!-~]{6,64})"),
+         _r(r"(?:然后输入?|再输入?|输入|输|then type|then enter)" + _ + r"*([!-~]{6,64})"),
          "a password typed at a client's prompt (psql -W, mysql -p), written down in the note", group=1,
-         check=_pw_bare_strong_ok, needs=("输", "type", "enter")),
+         check=_typed_ok, needs=("输", "then type", "then enter")),
     Rule("plaintext_value", "secret",
          _r(r"(?:明文|in plain ?text|plaintext|cleartext|in clear)(?:" + _ + r"*(?:是|为|写着|写成|写的是|写|就是|is|:|=))?" + _
             + r"*[`'\"]?([!-~]{6,64})"),
          "Tiers seed T3 rule 'Passwords': a value said to be stored in plain text", group=1,
-         check=_pw_bare_strong_ok, lower=True, needs=("明文", "plain", "clear")),
+         check=_pw_bare_strong_ok, lower=True, needs=("明文", "plain text", "plaintext", "cleartext", "in clear")),
     Rule("labelled_user_slash_pass", "secret",
          _r(r"[:：]" + _ + r"*[A-Za-z0-9._@-]{2,32}" + _ + r"+/" + _ + r"+([!-~]{6,64})(?![!-~])"),
          "Tiers seed T3 rule 'Passwords': 'service: user / password' (the value mixes three character classes)",
@@ -1323,7 +1333,7 @@ RULES_LIST: list[Rule] = [
          _r(r"(?:ni|national insurance|nino)(?:" + _ + r"+(?:number|no\.?|#))?" + _ + r"*(?:is|:)?" + _
             + r"*([a-z]{2}" + _ + r"?\d{2}" + _ + r"?\d{2}" + _ + r"?\d{2}" + _ + r"?[a-d])(?![a-z0-9])"),
          "HMRC NIM39110: a number of the NINO shape after its name is one, even with a prefix HMRC does "
-         "not issue", group=1, lower=True, not_after=_LETTERS, needs=("ni ", "ni:", "insurance", "nino")),
+         "not issue", group=1, lower=True, not_after=_LETTERS, triggers=frozenset({"ni", "nat", "nin"})),
     Rule("cli_smb_user_pass", "secret",
          _r(r"(?:smbclient|rpcclient|smbmap|crackmapexec|mount\.cifs|mount -t cifs)\b[^\n|;&]*?(?:-U|user=)" + _
             + r"*[\"']?[^\s%\"']+%([^\s\"']{3,})"),
@@ -1449,8 +1459,8 @@ RULES_LIST: list[Rule] = [
             + _ + r"dot" + _ + r"|\.)" + _ + r"*[a-z]{2,10}){1,3}(?![a-z0-9])"),
          "RFC 5322 addr-spec written to dodge scrapers ('name [at] host [dot] com', 'name at gmail dot com', "
          "%40): an address all the same", check=_email_obfuscated_ok, lower=True,
-         needs_re=re.compile(r"\[at\]|\(at\)|\{at\}|<at>|%40|＠| at (?:gmail|outlook|hotmail|yahoo|qq|163|126|"
-                             r"icloud|proton\w*|foxmail|sina|sohu|aliyun|live|msn|yandex|gmx|mail|me)\b")),
+         needs=("[at]", "(at)", "{at}", "<at>", "%40", "＠", " dot ", "at gmail", "at outlook", "at hotmail", "at yahoo",
+                "at qq", "at 163", "at 126", "at icloud", "at proton", "at foxmail")),
     # ---- location ----
     Rule("street_address_en", "address",
          _r(r"\b\d{1,5}[A-Z]?,?" + _ + r"+(?:[A-Z][a-z]+" + _ + r"+){1,3}(?:Street|St\.?|Avenue|Ave\.?|Road|Rd\.?|"
@@ -1477,8 +1487,9 @@ RULES_LIST: list[Rule] = [
          check=lambda v, m, t: bool(re.search(r"\d[ \t]*$", t[max(0, m.start() - 4):m.start()]))
          and _building_ok(v, m, t), needs=("室", "座")),
     Rule("jp_address", "address",
-         _r(r"[都道府県][^\n]{1,12}?[区市町村][^\n]{0,12}?\d{1,4}(?:丁目|-)\d{1,4}(?:番地?|-)\d{1,4}"),
-         "Japan Post address structure (prefecture, ward or city, chome-ban-go)", needs=("都", "道", "府", "県")),
+         _r(r"[区市町村][^\n]{0,12}?\d{1,4}(?:丁目|-)\d{1,4}(?:番地?|-)\d{1,4}"),
+         "Japan Post address structure (prefecture, ward or city, chome-ban-go)", needs=("区", "市", "町", "村"),
+         check=lambda v, m, t: bool(re.search(r"[都道府県][^\n]{0,12}$", t[max(0, m.start() - 13):m.start()]))),
     Rule("residence_zh", "address",
          _r(r"(?:住在|住址|家住|家在|地址[:：]|收货地址)[^\n，。,]{0,20}?" + _CJK + r"{1,10}(?:小区|花园|公寓|新村|家园|社区)"),
          "Tiers seed 'Home/work addresses': a named residential compound"),
@@ -1652,10 +1663,14 @@ RULES_LIST: list[Rule] = [
          "Tiers seed checklist (zh): '没有用户名或 handle' (an account after a platform word)", group=1,
          check=_handle_value_ok),
     Rule("qq_number", "handle",
-         _r(r"(?:QQ|qq|扣扣|Xiaohongshu|xiaohongshu|RED|Douyin|douyin|Bilibili|bilibili|B站|小红书|抖音)(?:号码?|"
-            + _ + r"+(?:number|no\.?|id|ID|UID|uid|#))?" + _ + r"*(?:是|为|is|[:：=#])?" + _
-            + r"*([1-9]\d{4,11})(?!\d)"),
+         _r(r"(?:QQ|qq|扣扣|B站|小红书|抖音)(?:号码?|" + _ + r"+(?:number|no\.?|id|ID|UID|uid|#))?" + _
+            + r"*(?:是|为|is|[:：=#])?" + _ + r"*([1-9]\d{4,11})(?!\d)"),
          "Tencent QQ numbers (5-12 digits) after the platform word", group=1, not_after=_LETTERS),
+    Rule("platform_number_en", "handle",
+         _r(r"(?:xiaohongshu|rednote|red|douyin|bilibili|kuaishou|weibo|wechat)(?:" + _
+            + r"+(?:number|no\.?|id|uid|#))" + _ + r"*(?:is|[:=#])?" + _ + r"*([1-9]\d{4,11})(?!\d)"),
+         "Tiers seed checklist: 'no usernames or handles' (a numeric account id after a Chinese platform's name)",
+         group=1, lower=True, not_after=_LETTERS, triggers=frozenset("xia red dou bil kua wei wec".split())),
     Rule("account_handle_zh", "handle",
          _r(r"(?:用户名|昵称|微信号|微信|威信|薇信|vx|VX|wx|WX|v信|QQ号?|抖音号?|小红书号?)" + _ + r"*(?:是|为|[:：])?" + _
             + r"*@?([A-Za-z][A-Za-z0-9_.-]{2,30})"),
@@ -1664,8 +1679,8 @@ RULES_LIST: list[Rule] = [
          "WeChat's internal account id (wxid_ + 8-20 lower-case letters and digits)", not_after=_WORDCH,
          needs=("wxid_",)),
     Rule("discord_tag", "handle",
-         _r(r"(?:discord|dc)[^\n]{0,20}?([a-z0-9_.]{2,32}#\d{4})(?!\d)"),
-         "Discord legacy user tags (name#1234)", group=1, lower=True, needs=("discord", "dc")),
+         _r(r"discord[^\n]{0,20}?([a-z0-9_.]{2,32}#\d{4})(?!\d)"),
+         "Discord legacy user tags (name#1234)", group=1, lower=True, needs=("discord",)),
     Rule("posts_as_handle", "handle",
          _r(r"on" + _ + r"+(?:douyin|tiktok|instagram|twitter|weibo|bilibili|youtube|twitch|reddit|github|"
             r"xiaohongshu|kuaishou)" + _ + r"+(?:as|under)" + _ + r"+@?([a-z0-9_][a-z0-9_.-]{3,30})"),
@@ -1764,7 +1779,7 @@ RULES_LIST: list[Rule] = [
                 "dipine", "prazole", "cycline", "cillin", "mycin", "triptan", "gliptin", "semide", "thyroxine",
                 "pidem", "dronate", "lukast", "setron", "mab")),
     Rule("dose", "health",
-         _r(r"(?:mg|mcg|µg|μg|毫克|微克)(?![A-Za-z])"),
+         _r(r"\d" + _ + r"?(?:mg|mcg|µg|μg|毫克|微克)(?![A-Za-z])"),
          "a medicine dose (milligrams, micrograms) about a person: a health fact", keep=True, check=_dose_ok,
          needs=("mg", "mcg", "µg", "μg", "毫克", "微克")),
     Rule("school_grade_zh", "minor", _r(r"(?:初|高)[一二三]"),

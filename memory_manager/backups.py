@@ -258,6 +258,22 @@ class Backup:
             self.entries.append(entry)
             self._saved.add(entry["path"])
 
+    def save_derived(self, path: Path) -> None:
+        """Save a derived file (``daily-index.md``, ``knowledge-index.md``) before it changes.
+
+        Like :meth:`save`, except that without a T2 key a copy that would
+        need sealing is withheld quietly: the file is rebuilt from the notes
+        it indexes, so changing it loses none of the user's bytes (the keyless
+        rule of :func:`start` protects the user's own files).
+        """
+        allowed, self.allow_withheld = self.allow_withheld, True
+        mark = len(WITHHELD)
+        try:
+            self.save(path)
+        finally:
+            self.allow_withheld = allowed
+            del WITHHELD[mark:]
+
     def has(self, path: Path) -> bool:
         """Return True when ``path`` is already recorded in this backup."""
         return self._rel(path) in self._saved

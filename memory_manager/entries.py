@@ -965,7 +965,7 @@ def rebuild_indexes(ws: Path, cfg: dict[str, Any], problems: list[str] | None = 
             # index that matched the files it restores (issue 11: --restore undoes it).
             current = open_backup(ws)
             if current is not None and not current.has(path):
-                current.save(path)
+                current.save_derived(path)
             atomic_write_text(path, new, like)
             changed.append(path)
     return changed

@@ -91,3 +91,15 @@ def test_without_a_key_learn_on_an_entry_with_a_finding_is_refused_too(ws, run_s
     r = run_script("memory", "learn", "landlord", "--text", "deposit is two months", env=NOW)
     assert r.code == 1 and "no T2 key to seal its backup copy" in r.err
     assert path.read_bytes() == before
+
+
+def test_without_a_key_a_derived_index_with_a_finding_never_stops_a_write(ws, run_script):
+    """daily-index.md is rebuilt from the notes: its copy is withheld quietly, the write goes
+    through whole (it stopped half-way, the new note written and the index not)."""
+    assert run_script("init", "--yes", "--no-hooks", "--no-key", env=NOW).code == 0
+    assert run_script("memory", "write", "--topic", "Call 158 1234 5678", "--change", "landlord", "--approved",
+                      env=NOW).code == 0
+    r = run_script("memory", "write", "--topic", "CI", "--change", "pinned pip", "--date", "2026-11-30", env=NOW)
+    assert r.code == 0, r.err
+    assert "no backup copy" not in r.err
+    assert "CI" in (ws / "memory/daily-index.md").read_text(encoding="utf-8")

@@ -1,0 +1,92 @@
+"""Attack round 3 on issue 11: faults, bad input and restore sequences the fault suite does not name.
+
+Each test runs the real scripts on real files in a temporary workspace and
+states the promise it checks (README "What every writing command promises",
+"Exit codes", "Bad input" in the developer guide).
+"""
+from __future__ import annotations
+
+import json
+
+from conftest import TEST_KEY
+
+ENV = {"MEMORY_MANAGER_NOW": "2026-11-29T12:00:00+00:00", "MEMORY_MANAGER_KEY": TEST_KEY}
+DAY = "2026-11-29"
+
+
+def _init(ws, run_script):
+    (ws / "AGENTS.md").write_text("# Rules\n\n- short\n", encoding="utf-8")
+    (ws / "MEMORY.md").write_text("Prefers tea.\n", encoding="utf-8")
+    r = run_script("init", "--yes", env=ENV)
+    assert r.code == 0, r.err
+
+
+def _files(ws):
+    """Every file outside the backups, the derived cache and the state folder, with its bytes."""
+    out = {}
+    for path in sorted(ws.rglob("*")):
+        rel = path.relative_to(ws).as_posix()
+        if rel.startswith((".memory-backup", "memory/.cache", "memory/.state")) or not path.is_file():
+            continue
+        out[rel] = path.read_bytes()
+    return out
+
+
+# --- bad input in a file we read ---------------------------------------------------------------
+
+def test_stats_file_with_more_successes_than_calls_is_refused(ws, run_script):
+    """A T1 statistics file is untrusted input (issue 11): ``successes`` above ``calls`` is not a
+    count any run could have written. Today ``stats record`` accepts it, prints "success rate
+    5000.00%" and writes ``success_rate: 50.0`` back. Expected: exit 2, one line naming the file
+    and the key, the file byte-identical."""
+    _init(ws, run_script)
+    assert run_script("memory", "stats", "record", "--skill", "news", "--ok", env=ENV).code == 0
+    path = ws / "memory/tier1-public/news_stats.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["skill_stats"]["news"]["successes"] = 99
+    path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+    before = path.read_bytes()
+    r = run_script("memory", "stats", "record", "--skill", "news", "--ok", env=ENV)
+    assert r.code == 2, (r.code, r.out, r.err)
+    assert "news_stats.json" in r.err and "successes" in r.err
+    assert "Traceback" not in r.err
+    assert path.read_bytes() == before
+
+
+# --- forget and the backups of earlier commands ------------------------------------------------
+
+def test_forget_erases_the_older_versions_kept_by_earlier_backups(ws, run_script):
+    """README: "``forget`` erases every copy of what it deletes ... (forgotten means gone)".
+    ``learn deploy`` on an existing key backs up the entry's previous text; a later
+    ``forget deploy --approved`` says "erased 1 backup copy" but the previous text
+    ("Never deploy on Fridays.") stays in the learn's backup, and ``init --restore <that id>``
+    brings the forgotten entry back."""
+    _init(ws, run_script)
+    assert run_script("memory", "learn", "deploy", "--text", "Never deploy on Fridays.", env=ENV).code == 0
+    assert run_script("memory", "learn", "deploy", "--text", "Tag before deploying.", env=ENV).code == 0
+    r = run_script("memory", "forget", "deploy", "--approved", env=ENV)
+    assert r.code == 0, r.err
+    leftovers = sorted(p.relative_to(ws).as_posix() for p in ws.rglob("*")
+                       if p.is_file() and b"Never deploy on Fridays" in p.read_bytes())
+    assert leftovers == []
+
+
+def test_forget_then_restore_reaches_the_older_backup(ws, run_script):
+    """After ``forget`` the next bare ``init --restore`` picks forget's own backup, whose copy of
+    the entry forget erased, and stops: "copy of memory/knowledge/deploy.md is missing; nothing was
+    changed". So after any forget a bare ``--restore`` can never undo anything (the backup of the
+    ``write`` before it stays out of reach without an id). README: forget is the one command
+    --restore cannot undo; the restore should then undo what it can (the index forget rewrote) or
+    name the next backup, not refuse every restore for good. Expected: exit 0, and the knowledge
+    index back to its bytes before the forget."""
+    _init(ws, run_script)
+    assert run_script("memory", "learn", "deploy", "--text", "Never deploy on Fridays.", env=ENV).code == 0
+    assert run_script("memory", "learn", "deploy", "--text", "Tag before deploying.", env=ENV).code == 0
+    index = ws / "memory/knowledge-index.md"
+    before_forget = index.read_bytes()
+    assert run_script("memory", "forget", "deploy", "--approved", env=ENV).code == 0
+    r = run_script("init", "--restore", env=ENV)
+    assert "Traceback" not in r.err
+    assert r.code == 0, (r.code, r.err)
+    assert index.read_bytes() == before_forget
+    assert not (ws / "memory/knowledge/deploy.md").exists()

@@ -135,3 +135,29 @@ def test_status_answers_when_the_derived_index_cannot_be_written(ws, run_script)
     assert "Traceback" not in r.stderr
     assert r.returncode == 0, (r.returncode, r.stderr)
     assert "1 knowledge entries" in r.stdout
+
+
+# --- --restore after a sequence: newer user text ----------------------------------------------
+
+def test_restore_does_not_silently_overwrite_text_added_after_the_command(ws, run_script):
+    """README: "``init.py --restore`` undoes it" (the last change). After ``write`` merges a line
+    into an existing note, the user adds a line of their own to that note by hand; a bare
+    ``--restore`` then puts the whole file back to its bytes before the write: the user's newer
+    line is gone from the note (only the restore's safety copy keeps it) and neither the restore
+    nor ``--restore --dry-run`` says the file changed after the backed-up command. Expected:
+    either the user's line survives the restore, or the restore refuses (non-zero exit, one line
+    naming the file changed since backup ...) and leaves the note byte-identical."""
+    _init(ws, run_script)
+    note = ws / f"memory/daily/{DAY}.md"
+    assert run_script("memory", "write", "--topic", "Docs", "--change", "wrote the guide", env=ENV).code == 0
+    assert run_script("memory", "write", "--topic", "Docs", "--change", "reviewed the guide", env=ENV).code == 0
+    with note.open("a", encoding="utf-8") as fh:
+        fh.write("- my own line, typed by hand after the write\n")
+    edited = note.read_bytes()
+    r = run_script("init", "--restore", env=ENV)
+    assert "Traceback" not in r.err
+    if r.code == 0:
+        assert b"my own line, typed by hand after the write" in note.read_bytes()
+    else:
+        assert note.read_bytes() == edited
+        assert f"memory/daily/{DAY}.md" in r.err

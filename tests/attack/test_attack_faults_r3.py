@@ -161,3 +161,34 @@ def test_restore_does_not_silently_overwrite_text_added_after_the_command(ws, ru
     else:
         assert note.read_bytes() == edited
         assert f"memory/daily/{DAY}.md" in r.err
+
+
+# --- a killed restore, then a different command ---------------------------------------------
+
+def test_a_write_that_rolls_back_a_killed_restore_says_so(ws, run_script):
+    """README: "the next command that takes the workspace lock rolls the interrupted change back
+    from its backup". Kill ``init --restore`` after it has put ``memory/knowledge/deploy.md`` back
+    (only its closing steps left), then run ``memory write``: the write silently turns deploy.md
+    back to its bytes before the restore and prints only "wrote memory/daily/...". The user, who
+    asked for a restore, is never told it was undone (issue 11: every message true). Expected: the
+    write's output names the rolled-back restore or the file it changed (deploy.md)."""
+    _init(ws, run_script)
+    assert run_script("memory", "learn", "deploy", "--text", "Never deploy on Fridays.", env=ENV).code == 0
+    assert run_script("memory", "learn", "deploy", "--text", "Tag before deploying.", env=ENV).code == 0
+    path = ws / "memory/knowledge/deploy.md"
+    appended = path.read_bytes()
+    log = ws.parent / "steps.log"
+    probe = ws.parent / "probe"
+    import shutil
+    shutil.copytree(ws, probe, symlinks=True)
+    assert run_script("init", "--restore", "-w", str(probe), env={**ENV, "MEMORY_MANAGER_STEP_LOG": str(log)}).code == 0
+    steps = log.read_text(encoding="utf-8").splitlines()
+    last_replace = max(int(s.split()[0]) for s in steps if s.split()[1] == "replace" and s.endswith("deploy.md"))
+    killed = run_script("init", "--restore", env={**ENV, "MEMORY_MANAGER_CRASH_AT": str(last_replace + 1)})
+    assert killed.code != 0
+    assert path.read_bytes() != appended  # the restore had put the older text back
+    r = run_script("memory", "write", "--topic", "Docs", "--change", "wrote the guide", env=ENV)
+    assert r.code == 0, r.err
+    assert path.read_bytes() == appended  # rolled back by the write
+    said = r.out + r.err
+    assert "deploy.md" in said or "restore" in said.lower(), said

@@ -192,3 +192,23 @@ def test_a_write_that_rolls_back_a_killed_restore_says_so(ws, run_script):
     assert path.read_bytes() == appended  # rolled back by the write
     said = r.out + r.err
     assert "deploy.md" in said or "restore" in said.lower(), said
+
+
+# --- a second run --------------------------------------------------------------------------------
+
+def test_a_second_identical_remember_is_a_no_op_without_approval(ws, run_script):
+    """README: "A second run changes nothing (a repeated write, learn, lesson, import or remember of
+    the same text adds nothing)". ``learn`` and ``lesson`` repeated say "unchanged" / "already in"
+    and exit 0; ``remember`` repeated with the same text asks for approval of an *edit*
+    ("request_approval (edit always needs the user's explicit approval)") and exits 1, although
+    nothing would change. An agent retrying after a timeout is sent to ask the user to approve a
+    no-op. Expected: exit 0, the entry byte-identical, and no approval request."""
+    _init(ws, run_script)
+    args = ("memory", "remember", "--skill", "news", "--topic", "habit", "--text", "Reads headlines at 7.")
+    assert run_script(*args, env=ENV).code == 0
+    path = ws / "memory/tier2-internal/news_habit.md"
+    before = path.read_bytes()
+    r = run_script(*args, env=ENV)
+    assert path.read_bytes() == before
+    assert r.code == 0, (r.code, r.err[-300:])
+    assert "request_approval" not in r.out + r.err

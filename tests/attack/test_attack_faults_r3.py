@@ -212,3 +212,34 @@ def test_a_second_identical_remember_is_a_no_op_without_approval(ws, run_script)
     assert path.read_bytes() == before
     assert r.code == 0, (r.code, r.err[-300:])
     assert "request_approval" not in r.out + r.err
+
+
+# --- export --out: a writing command outside the promises ---------------------------------------
+
+def test_export_out_does_not_replace_a_workspace_file(ws, run_script):
+    """Developer guide: "Users' workspace files are precious: never lose a byte. Every change to a
+    user's file is backed up first". ``memory.py export --approved --out MEMORY.md`` replaces the
+    workspace's MEMORY.md (its lessons) with the JSON export: no backup is made, so ``init
+    --restore`` cannot bring the lessons back. (``report --html`` refuses any file inside the
+    workspace.) Expected: exit 2, one line, MEMORY.md byte-identical."""
+    _init(ws, run_script)
+    assert run_script("memory", "lesson", "Check the backup before deploying.", "--approved", env=ENV).code == 0
+    memory_md = ws / "MEMORY.md"
+    before = memory_md.read_bytes()
+    r = run_script("memory", "export", "--approved", "--out", str(memory_md), env=ENV)
+    assert "Traceback" not in r.err
+    assert memory_md.read_bytes() == before
+    assert r.code == 2, (r.code, r.out, r.err)
+
+
+def test_export_out_does_not_replace_an_existing_file_silently(ws, run_script, tmp_path):
+    """The same outside the workspace: ``export --out notes.txt`` replaces an existing user file
+    that is not an export, with exit 0 and no word of it (``report --html`` asks for
+    ``--overwrite`` in that case). Expected: a refusal (non-zero exit) naming the file, the file
+    byte-identical."""
+    _init(ws, run_script)
+    other = tmp_path / "notes.txt"
+    other.write_text("my precious notes\n", encoding="utf-8")
+    r = run_script("memory", "export", "--approved", "--out", str(other), env=ENV)
+    assert other.read_text(encoding="utf-8") == "my precious notes\n"
+    assert r.code != 0 and "notes.txt" in r.err

@@ -437,7 +437,8 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
     An entry with this skill and topic that exists already, in its own file
     or in a month file ``<skill>_<YYYY-MM>.md`` (cleanup's compaction), is
     edited where it lives: the gate holds the edit for approval (nothing is
-    written without it); with it, the file is backed up and that one entry
+    written without it; the same text again is no edit: it passes the gate as a
+    store and returns ``unchanged`` with nothing written); with it, the file is backed up and that one entry
     replaced (in a month file, sealed with that file's key month, so the
     entry stays where it is). Exactly one entry carries the id afterwards.
 
@@ -474,7 +475,19 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
     # ("store") or an edit that needs approval cannot change in between.
     with workspace_lock(ws):
         old = existing()
-        operation = "edit" if old is not None or path.exists() else "store"
+        before = None
+        if old is not None:
+            try:
+                before = tiers.decrypt_entry(old, cfg)
+            except MemoryManagerError:  # no key or undecryptable: replaced without history
+                before = None
+        from . import history
+
+        # The same text again changes nothing (issue 11: a second run is a no-op): it
+        # passes the gate as the store it repeats (secrets and T3 are still refused), not
+        # as an edit that would send the agent to ask the user to approve nothing.
+        same = before is not None and history.split(before)[0].strip() == text.strip()
+        operation = "edit" if (old is not None or path.exists()) and not same else "store"
         # Skill and topic become the file name and frontmatter: they pass the gate with the text (issue 10).
         # The body is sealed; its skill and topic are not (file name, frontmatter): gate rule 0.
         decision = _gate(ws, operation, f"{skill}\n{topic}\n{text}", source=source, sensitivity=sensitivity,
@@ -489,13 +502,7 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
         if old is not None:
             # The replaced text stays, dated, inside the same encrypted entry (issue 13):
             # show gives the current text only; show --history (approved) lists the rest.
-            from . import history
-
-            try:
-                before = tiers.decrypt_entry(old, cfg)
-            except MemoryManagerError:  # no key or undecryptable: replaced without history
-                before = None
-            if before is not None and history.split(before)[0].strip() != text.strip():
+            if before is not None and not same:
                 since = old.created.isoformat() if isinstance(old.created, date) else str(old.created or "")[:10]
                 plain = history.supersede(before, text, since or created.isoformat(), created.isoformat())
                 kept_history = True

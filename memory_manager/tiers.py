@@ -75,7 +75,9 @@ def validate_stats(doc: Any, where: str) -> dict[str, Any]:
 
     The rules (ours, so that no hand-edited or imported file can crash a
     count): ``calls``, ``successes`` and a pattern's ``count`` are whole
-    numbers from 0 to 10^15; ``success_rate`` a number from 0 to 1;
+    numbers from 0 to 10^15, and ``successes`` is at most ``calls`` (issue 11:
+    a count no run could have written is refused, not turned into a rate
+    above 100%); ``success_rate`` a number from 0 to 1;
     ``last_used`` and ``trigger`` strings; ``skills_used`` a list of strings.
     Each field is optional (the seed's files lack ``successes``).
 
@@ -96,6 +98,9 @@ def validate_stats(doc: Any, where: str) -> dict[str, Any]:
         for key in ("calls", "successes"):
             if key in rec and not _count(rec[key]):
                 raise MalformedFileError(f"{at}.{key} must be a whole number from 0, not {rec[key]!r:.40}")
+        if "successes" in rec and rec["successes"] > rec.get("calls", 0):
+            raise MalformedFileError(f"{at}.successes ({rec['successes']}) is more than calls "
+                                     f"({rec.get('calls', 0)}): no run could have counted that")
         rate = rec.get("success_rate", 0)
         if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0 <= rate <= 1:
             raise MalformedFileError(f"{at}.success_rate must be a number from 0 to 1, not {rate!r:.40}")

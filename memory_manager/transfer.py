@@ -91,18 +91,70 @@ def _plain_text(doc: dict[str, Any]) -> str:
     return "\n".join(parts)
 
 
-def export(ws: Path, cfg: dict[str, Any], *, out: Path | None = None, approved: bool = False) -> dict[str, Any]:
+def export_target(ws: Path, out: Path, overwrite: bool = False) -> Path:
+    """Return the file ``export --out`` may write, or refuse (issue 11: never replace a user's file).
+
+    Args:
+        ws: the workspace root.
+        out: the ``--out FILE`` the user named (relative to the current folder).
+        overwrite: the user passed ``--overwrite``: an existing file elsewhere
+            that is not an export of ours may be replaced.
+
+    The export takes no backup of the file it writes, so, like ``report
+    --html`` (:func:`memory_manager.report.target_path`), it never writes
+    inside the workspace (the agent reads those files, and MEMORY.md holds the
+    lessons); an existing file elsewhere is replaced only when it is an export
+    of ours (a JSON document whose ``format`` is :data:`EXPORT_FORMAT`) or with
+    ``overwrite``.
+
+    Raises:
+        BadInputError: ``out`` is a folder, lies inside the workspace, or
+            exists and is not an export of ours (without ``overwrite``).
+    """
+    from .report import _under
+
+    target = Path(out).expanduser()
+    target = target if target.is_absolute() else Path.cwd() / target
+    if target.is_dir():
+        raise BadInputError(f"--out {out}: is a folder; name a file")
+    if _under(Path(ws), target):
+        raise BadInputError(f"--out {out}: inside the workspace ({ws}); the export never replaces a "
+                            "workspace file: name a file outside it")
+    if (target.exists() or target.is_symlink()) and not overwrite and not _is_export(target):
+        raise BadInputError(f"--out {out}: the file exists and is not an export of ours; "
+                            "name another file, or pass --overwrite to replace it")
+    return target
+
+
+def _is_export(path: Path) -> bool:
+    """True when ``path`` is a regular file (not a link) holding a JSON ``cmm-export`` document."""
+    try:
+        if path.is_symlink() or not path.is_file():
+            return False
+        doc = json.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(doc, dict) and doc.get("format") == EXPORT_FORMAT
+
+
+def export(ws: Path, cfg: dict[str, Any], *, out: Path | None = None, approved: bool = False,
+           overwrite: bool = False) -> dict[str, Any]:
     """Export the memory store (needs approval; T2 stays encrypted).
 
     Args:
         out: file to write (atomically, mode 0600); None returns the document only.
+            Checked by :func:`export_target` before anything else.
+        overwrite: passed to :func:`export_target`.
 
     Returns ``{"document": {...}, "out": path or None, "counts": {...}, "problems": [...], "gate": {...}}``.
 
     Raises:
+        BadInputError: ``out`` refused by :func:`export_target`.
         GateDecisionError: not approved, or the memory holds a secret / T3 item
             (run the privacy audit and remove it first).
     """
+    if out is not None:
+        out = export_target(ws, out, overwrite)
     doc, problems = collect(ws)
     decision = _gate(ws, "export", _plain_text(doc), source="explicit_user", sensitivity=None,
                      approved=approved, cfg=cfg, request="export memory")

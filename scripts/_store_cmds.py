@@ -244,6 +244,9 @@ def remember_cmd(skill, topic, text, scheme, source, sensitivity, approved, work
                       sensitivity=sensitivity, approved=approved)
     note = " (xor-b64 is obfuscation, not encryption: run 'crypt.py keygen' for aes-gcm)" \
         if result["scheme"] == "xor-b64" else ""
+    if result.get("unchanged"):
+        _print(result, json_, f"unchanged {result['path']} [{result['id']}]: the entry already holds this text")
+        return 0
     _print(result, json_, f"remembered {result['path']} [{result['id']}] {result['scheme']}, "
                           f"expires {result['expires']}{note}")
     return 0
@@ -398,15 +401,17 @@ def unquarantine_cmd(ident, approved, workspace, json_, verbose):
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the JSON here (default: stdout).")
 @click.option("--approved", is_flag=True, help="The user approved exporting the memory.")
+@click.option("--overwrite", is_flag=True,
+              help="Replace an existing --out file that is not an export of ours (never one inside the workspace).")
 @common_options
 @handle_errors
 @gated
-def export_cmd(out, approved, workspace, json_, verbose):
+def export_cmd(out, approved, overwrite, workspace, json_, verbose):
     """Export the memory as JSON (T2 stays encrypted)."""
     from memory_manager.transfer import export
 
     ws, cfg = _context(workspace, verbose, writes=False)
-    result = export(ws, cfg, out=out, approved=approved)
+    result = export(ws, cfg, out=out, approved=approved, overwrite=overwrite)
     for problem in result["problems"]:
         stderr.print(f"warning: skipped {problem}", markup=False)
     if out is None:

@@ -130,9 +130,10 @@ def test_pinned_in_capitals_counts_for_show_and_export(ws, run_script):
     (daily / "2026-03-03.md").write_text("## [2026-03-03] keep\n<!-- PINNED -->\n- 因：x\n", encoding="utf-8")
     ident = entries.daily_id("2026-03-03", "keep")
     assert json.loads(run_script("memory", "show", ident, "--json").out)["pinned"] is True
-    out = run_script("memory", "export", "--approved", "--out", str(ws / "e.json"), "--json")
+    # outside the workspace: export --out refuses a file inside it (issue 11)
+    out = run_script("memory", "export", "--approved", "--out", str(ws.parent / "e.json"), "--json")
     assert out.code == 0, out.err
-    assert json.loads((ws / "e.json").read_text(encoding="utf-8"))["daily"][0]["pinned"] is True
+    assert json.loads((ws.parent / "e.json").read_text(encoding="utf-8"))["daily"][0]["pinned"] is True
 
 
 def test_export_then_import_keeps_fenced_lines_and_free_text(ws, run_script, tmp_path):

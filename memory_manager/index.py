@@ -457,9 +457,14 @@ def open_scratch_index(ws: Path) -> RecallIndex:
 def open_index(ws: Path, refresh: bool = True) -> RecallIndex:
     """Open the workspace's index (see :func:`_open_index`).
 
+    When the on-disk index cannot be opened or written (disk full, a
+    file-size limit, a read-only ``memory/.cache``), an index is built in
+    memory for this run (:func:`_memory_index`) and a
+    :class:`DerivedIndexWarning` (one line on stderr) says so.
+
     Raises:
-        MemoryManagerError: SQLite failed (busy beyond its timeout, disk full,
-            unusable even after a rebuild); the message names the index file.
+        MemoryManagerError: SQLite failed (busy or locked beyond its timeout,
+            or even the in-memory index failed); the message names the index file.
     """
     from .errors import MemoryManagerError, WorkspaceError
     from .fsio import outside_links
@@ -477,7 +482,42 @@ def open_index(ws: Path, refresh: bool = True) -> RecallIndex:
     try:
         return _open_index(ws, refresh)
     except (sqlite3.Error, OSError) as exc:
-        raise MemoryManagerError(f"recall index {index_path(ws)}: {exc}") from None
+        if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+            raise MemoryManagerError(f"recall index {index_path(ws)}: {exc}") from None
+        # The index is derived (developer guide): when memory/.cache cannot be written
+        # (full disk, file-size limit, read-only folder) this run builds one in memory
+        # from the Markdown files instead of failing (issue 11).
+        try:
+            idx = _memory_index(ws)
+        except (sqlite3.Error, OSError, _Unusable):
+            raise MemoryManagerError(f"recall index {index_path(ws)}: {exc}") from None
+        import warnings
+
+        warnings.warn(DerivedIndexWarning(
+            f"recall index {tree.rel(tree.CACHE, tree.RECALL_INDEX)} cannot be written ({exc}); "
+            "using an index kept in memory for this run"), stacklevel=2)
+        return idx
+
+
+class DerivedIndexWarning(UserWarning):
+    """The on-disk recall index could not be written; an in-memory one was used."""
+
+
+def _memory_index(ws: Path) -> RecallIndex:
+    """Build an index in memory from the Markdown files (nothing written anywhere).
+
+    Raises:
+        sqlite3.Error: SQLite failed even in memory.
+    """
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    conn.execute("PRAGMA temp_store=MEMORY")
+    conn.executescript(
+        "BEGIN;" + _SCHEMA
+        + f"INSERT OR IGNORE INTO meta VALUES ('schema', '{SCHEMA_VERSION}');"
+        + f"INSERT OR IGNORE INTO meta VALUES ('tokenizer', '{textproc.TOKENIZER_VERSION}');COMMIT;")
+    idx = RecallIndex(ws, conn)
+    idx.refresh()
+    return idx
 
 
 def _open_index(ws: Path, refresh: bool = True) -> RecallIndex:

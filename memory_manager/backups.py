@@ -1118,7 +1118,9 @@ def recover(workspace: Path) -> list[str]:
     verified first), the backup is marked ``rolled-back`` and its journal
     removed. A journal holding a ``forward`` plan (:meth:`Backup.roll_forward`:
     the change was past its point of no return) is finished instead and its
-    backup marked ``complete``; :func:`finished` gives the result. A journal whose backup folder has no manifest (killed while
+    backup marked ``complete``; :func:`finished` gives the result. Each
+    rollback or finish is said in one :class:`InterruptedChangeWarning`
+    (reason, backup id and the files whose bytes it put back). A journal whose backup folder has no manifest (killed while
     opening it) is removed with the folder: nothing had changed yet.
 
     Raises:
@@ -1141,6 +1143,7 @@ def recover(workspace: Path) -> list[str]:
         if plan is not None:
             # Past its point of no return (see Backup.roll_forward): finish the change.
             result = _finish(workspace, plan)
+            _say(f"finished an interrupted {doc.get('reason') or 'change'} (backup {ident})", [])
             backup = Backup(workspace, ident, doc.get("reason", ""), seq=int(doc.get("seq") or 0),
                             role=doc.get("role", "change"), restores=doc.get("restores"),
                             created=doc.get("created", ""), state="open")
@@ -1155,15 +1158,30 @@ def recover(workspace: Path) -> list[str]:
             raise BackupError(f"an interrupted change (backup {ident}) cannot be rolled back: {exc}. Nothing "
                               f"else runs until it is; to keep the files as they are instead, delete {journal}") \
                 from None
+        differ = [s.rel for s in steps if s.action == "remove"
+                  or (s.action == "restore" and s.now != sha256_bytes(s.data or b""))]
         _apply(workspace, steps)
         backup = Backup(workspace, ident, doc.get("reason", ""), seq=int(doc.get("seq") or 0),
                         role=doc.get("role", "change"), restores=doc.get("restores"),
                         created=doc.get("created", ""), state="open")
         backup.close("rolled-back")
+        _say(f"rolled back an interrupted {doc.get('reason') or 'change'} (backup {ident})", differ)
         done.append(ident)
     if done:
         _RECOVERED.setdefault(_ws_key(workspace), []).extend(done)
     return done
+
+
+class InterruptedChangeWarning(UserWarning):
+    """The lock holder rolled back (or finished) a change a killed command left half-done."""
+
+
+def _say(what: str, paths: list[str]) -> None:
+    """Warn (one line on stderr through the CLI) that :func:`recover` changed files (issue 11: every message true)."""
+    import warnings
+
+    shown = ", ".join(paths[:5]) + (f" and {len(paths) - 5} more" if len(paths) > 5 else "")
+    warnings.warn(InterruptedChangeWarning(what + (f": put back {shown}" if paths else "")), stacklevel=3)
 
 
 #: Interrupted changes this process finished (rolled forward), by workspace key:

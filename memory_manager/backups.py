@@ -1361,7 +1361,7 @@ def _delete_backup(workspace: Path, ident: str) -> None:
 # ------------------------------------------------------------------ erasing copies
 
 def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str, Any] | None = None,
-                 stored: tuple[str, ...] = ("plain", "aes-gcm")) -> dict[str, Any]:
+                 stored: tuple[str, ...] = ("plain", "aes-gcm"), paths: Iterable[str] = ()) -> dict[str, Any]:
     """Remove from every backup each stored copy that contains any of ``needles``.
 
     For a purge or ``forget``: pass what identifies the entry in a file (its
@@ -1378,6 +1378,10 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
         stored: which copies to consider: ``("plain",)`` leaves sealed copies
             alone (``crypt.py encrypt --file``: the sealed copy of the change
             stays restorable, a plain one from an older version goes).
+        paths: workspace-relative POSIX paths whose every stored copy goes,
+            whatever it holds: a forgotten entry that was its own file
+            (knowledge, T2), whose older versions earlier backups keep
+            (issue 11: ``learn`` twice, then ``forget``).
 
     Returns ``{"erased": n_copies, "backups": [ids changed], "unchecked": n}``.
 
@@ -1388,7 +1392,8 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
     wanted = [n.encode("utf-8") if isinstance(n, str) else bytes(n) for n in needles]
     wanted = [n for n in wanted if n]
     erased, unchecked, touched = 0, 0, []
-    if not wanted:
+    whole = {str(p) for p in paths if p}
+    if not wanted and not whole:
         return {"erased": 0, "backups": [], "unchecked": 0}
     with fsio.workspace_lock(workspace):
         key: Any = False
@@ -1405,6 +1410,12 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
                     continue
                 try:  # a path that leads out or through a symlink is never read nor removed
                     copy = _copy_path(folder, entry.get("path"), doc["id"])
+                    if entry.get("path") in whole:
+                        fsio.remove(copy, missing_ok=True)
+                        entry["stored"] = "erased"
+                        erased += 1
+                        changed = True
+                        continue
                     blob = _read_copy(folder, entry.get("path"), doc["id"])
                 except (OSError, BackupError):
                     continue

@@ -192,7 +192,7 @@ def _scrub_log(ws: Path, texts: list[str]) -> int:
 
 
 def erase(ws: Path, cfg: dict[str, Any], *, ident: str | None, needles: Iterable[str | bytes],
-          indexed: bool = True, plain_only: bool = False) -> dict[str, Any]:
+          indexed: bool = True, plain_only: bool = False, paths: Iterable[str] = ()) -> dict[str, Any]:
     """Remove every copy of a forgotten entry; return the counts (see the module docstring).
 
     Args:
@@ -203,6 +203,9 @@ def erase(ws: Path, cfg: dict[str, Any], *, ident: str | None, needles: Iterable
         indexed: the entry's text may be in the recall index (False for T2).
         plain_only: only backup copies stored in plain text go (sealed ones
             stay restorable: ``crypt.py encrypt --file``).
+        paths: workspace-relative files every backup copy of which goes
+            (:func:`memory_manager.backups.erase_copies`): the older versions
+            of an entry that was a whole file.
 
     Returns ``{"backups": n, "archive": n, "index": n, "logs": n, "report": n,
     "unchecked": n, "problems": [...]}``. Runs under the workspace lock.
@@ -213,7 +216,7 @@ def erase(ws: Path, cfg: dict[str, Any], *, ident: str | None, needles: Iterable
     problems: list[str] = []
     with fsio.workspace_lock(ws):
         copies = backups.erase_copies(ws, [n for n in needles if n], cfg,
-                                      stored=("plain",) if plain_only else ("plain", "aes-gcm"))
+                                      stored=("plain",) if plain_only else ("plain", "aes-gcm"), paths=paths)
         archived = _erase_archive(ws, cfg, ident, texts, problems)
         index = _drop_index(ws) if indexed else 0
         logs = _scrub_log(ws, texts)
@@ -276,7 +279,8 @@ def finish_forget(ws: Path, plan: dict[str, Any]) -> dict[str, Any]:
     Args:
         ws: the workspace.
         plan: ``{"kind": "forget", "ident": id or None, "needles": [...]
-            (:func:`forward_needles`), "indexed": bool, "audit_line": str,
+            (:func:`forward_needles`), "indexed": bool, "paths": [rel, ...]
+            (optional: files whose every backup copy goes), "audit_line": str,
             "approvals": [[category, rule, confidence, digest], ...],
             "result": forget's result without ``erased``}``.
 
@@ -300,7 +304,8 @@ def finish_forget(ws: Path, plan: dict[str, Any]) -> dict[str, Any]:
 
                 record_approvals(ws, approvals)
     erased = erase(ws, cfg, ident=plan.get("ident") if isinstance(plan.get("ident"), str) else None,
-                   needles=_from_plan(plan.get("needles")), indexed=bool(plan.get("indexed", True)))
+                   needles=_from_plan(plan.get("needles")), indexed=bool(plan.get("indexed", True)),
+                   paths=[p for p in plan.get("paths") or [] if isinstance(p, str)])
     result = dict(plan.get("result") or {})
     result.update(erased=erased, report_deleted=bool(erased["report"]))
     return result

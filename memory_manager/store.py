@@ -919,7 +919,10 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
         # copy, so from here a killed forget is finished by the next run, never
         # rolled back (issue 11); the journal keeps what finishing needs.
         _, line = auditlog.record_line(ws, decision)
-        plan = {"kind": "forget", "ident": ident, "needles": erasure.forward_needles(needles),
+        # An entry that was a whole file: every older version earlier backups keep of
+        # that file goes too, not only copies holding today's text (issue 11).
+        whole = [] if removed == "section" or target.kind == "daily" else [rel(ws, target.path)]
+        plan = {"kind": "forget", "ident": ident, "needles": erasure.forward_needles(needles), "paths": whole,
                 "indexed": target.kind not in ("t2", "quarantine"), "audit_line": line.decode("utf-8"),
                 "approvals": [list(a) for a in decision.approved_findings], "result": result}
         backup.roll_forward(plan)
@@ -937,7 +940,10 @@ def _forget_needles(ws: Path, cfg: dict[str, Any], target: Ref) -> list[str]:
     item = target.item
     text = read_text(target.path).text
     if isinstance(item, entries.DailySection):
-        return [text[item.span[0]:item.span[1]].rstrip("\n")]
+        # The heading line too: older versions of the section (before a write merged
+        # lines into it) are in earlier backups of the note (issue 11).
+        section = text[item.span[0]:item.span[1]].rstrip("\n")
+        return [section, section.split("\n", 1)[0] + "\n"]  # whole line: "Docs" never matches "Docs review"
     if isinstance(item, entries.Entry) and target.kind != "knowledge":
         return [text[item.span[0]:item.span[1]].rstrip("\n")]
     if target.kind in ("t2", "quarantine"):

@@ -143,8 +143,6 @@ def test_status_answers_when_the_derived_index_cannot_be_written(ws, run_script)
 
 # --- --restore after a sequence: newer user text ----------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="restore selection / changed-since-backup refusal: being fixed on branch ux "
-                   "(strict: passes there, then this mark must go)")
 def test_restore_does_not_silently_overwrite_text_added_after_the_command(ws, run_script):
     """README: "``init.py --restore`` undoes it" (the last change). After ``write`` merges a line
     into an existing note, the user adds a line of their own to that note by hand; a bare

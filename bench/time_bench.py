@@ -46,6 +46,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from memory_manager import store  # noqa: E402
+from memory_manager.errors import GateDecisionError  # noqa: E402
 from memory_manager.config import load_config  # noqa: E402
 from memory_manager.recall import recall  # noqa: E402
 
@@ -103,7 +104,13 @@ def load_notes(ws: Path, data: dict, cfg: dict, verbs: str) -> tuple[dict, dict,
             if verbs == "cli":
                 res = _cli(ws, "learn", n["key"], "--text", n["text"], "--tags", tags)
             else:
-                res = store.learn(ws, cfg, key=n["key"], text=n["text"], tags=tags, approved=True)
+                try:
+                    res = store.learn(ws, cfg, key=n["key"], text=n["text"], tags=tags, approved=True)
+                except GateDecisionError as exc:
+                    # Gate rule 0 refuses a name with any finding (a health word in a key, say),
+                    # whatever the flags; a user would choose another name: the note's id.
+                    warnings.append(f"{n['id']}: key {n['key']!r} refused ({exc}); stored as {n['id']!r}")
+                    res = store.learn(ws, cfg, key=n["id"], text=n["text"], tags=tags, approved=True)
             key_ids[n["key"]] = res["id"]
             versions[res["id"]].append((n["date"], n["id"]))
         elif kind == "knowledge_edit":

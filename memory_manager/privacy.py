@@ -678,7 +678,7 @@ _SYSTEM_TIME = re.compile(
     r"\bbuild|\bjob|batch|\betl\b|\bci\b|nightly|sprint|stand-?up|站会|会议|meeting|review|freeze|冻结|灰度|发布|"
     r"上线|maintenance|维护|window|服务台|值班表|日报|周报|报表|自动|群里|server|服务器|集群|告警|report|\bsync|"
     r"timer|systemd|pipeline|automation|home assistant|homekit|\blights?\b|thermostat|自动化|灯|恒温|"
-    r"脚本|任务|跑(?!步)|重启|restart|workflow|webhook|\bsla\b|on-?call|oncall|轮换|窗口|"
+    r"脚本|任务|(?<![晨夜慢长])跑(?!步)|重启|restart|workflow|webhook|\bsla\b|on-?call|oncall|轮换|窗口|"
     r"office hours|工作时间|营业|开放时间|opening hours|kick(?:s)? off|run(?:s)? at|"
     r"scheduled|\btz\b|timezone|时区|crontab|\d \* \*|周会|例会|组会|开会|评审|复盘|培训|团建|开发|版本")
 #: Words that tie a time or an absence to a person's life (issue 9: "her
@@ -686,8 +686,10 @@ _SYSTEM_TIME = re.compile(
 _PERSONAL_TIME = re.compile(
     r"(?i)\b(?:i|i'm|i'll|me|my|we|we're|our|he|she|his|her|him|they|their|kids?|wife|husband|mom|mum|dad|"
     r"mother|father|son|daughter|family|user|alone|home|house|apartment|flat|wakes?|sleeps?|gym|jog\w*|"
-    r"picks? up|drops? off|school|nanny|babysitter|away)\b|"
+    r"picks? up|drops? off|school|nanny|babysitter|away|boss|neighbou?rs?|roommates?|landlord|landlady|colleagues?|"
+    r"grandma|grandpa|grandmother|grandfather|girlfriend|boyfriend|partner)\b|"
     r"我|他|她|家里|家人|回家|出门|在家|孩子|老婆|老公|妈|爸|女儿|儿子|闺女|没人|跑步|接送|接孩子|夜班|保姆|"
+    r"老板|领导|上司|经理|同事|邻居|室友|房东|男朋友|女朋友|对象|不在公司|不在家|不在办公室|晨跑|夜跑|"
     r"遛狗|健身|起床|睡觉|上班|下班|老人|老太太|老爷子|岳母|婆婆|公公|岳父|出差|熬夜|加班|还在工作|闹钟|\balarm\b|外婆|外公|爷爷|奶奶|姥姥|姥爷|一个人|独自|leaves the house|gets home")
 
 
@@ -715,12 +717,15 @@ _TECH_SENSE = re.compile(
     r"\bios\b|改版|页面|上线|\bsystem|\bservice|服务|算法|识别率|准确率|\bsdk|组件|控件|插件|渲染|dashboard|"
     r"driver|arm64|x86|阈值|prototype|原型|看板|仪表盘|swiftui|kotlin|\breact\b|golang|\bapi\b|repo|仓库|代码|"
     r"codebase|\bmodule|模块|依赖|\bissues?\b|玩笑|开玩笑|joking|kidding|比喻|board game|game night|monopoly|"
-    r"simulation|\bnpc|桌游|游戏|蓝牙|menu|菜单|食堂|字体|\bfont|输入法|in the dna of|slide|\bdemo\b|\bapp\b")
+    r"simulation|\bnpc|桌游|游戏|蓝牙|menu|菜单|食堂|字体|\bfont|输入法|in the dna of|slide|\bdemo\b|\bapp\b|"
+    r"transistor|datasheet|mosfet|\bbjt\b|\bjunction|stepper motor|电路|晶体管|芯片|"
+    r"新闻|报道|海报|画展|公告|通知|招生简章|headline|\bnews\b|poster|"
+    r"的英文|英文是|英语|翻译|怎么说|\bin english\b|\btranslat\w*|\bmeans\b|词典|dictionary")
 #: Words that tie a line to a person ("my", "她", "老婆"): a sensitive word on such a
 #: line is about that person even when a system is named too ("录进门禁系统").
 _OWNER = re.compile(r"(?i)\b(?:my|her|his|our|their) (?:wife|husband|partner|son|daughter|kids?|child|mom|mum|dad|"
                     r"mother|father|sister|brother|family|grandma|grandpa|parents)\b|老婆|老公|妈妈|我妈|我爸|爸妈|儿子|"
-                    r"女儿|闺女|孩子(?!节点)|家人|爷爷|奶奶|外婆|外公|员工|我的(?:指纹|人脸|脸|声纹|虹膜|基因|病|体检|诊断|药)|"
+                    r"女儿|闺女|孩子(?!节点|们)|家人|爷爷|奶奶|外婆|外公|员工|我的(?:指纹|人脸|脸|声纹|虹膜|基因|病|体检|诊断|药)|"
                     r"\bmy (?:own )?(?:fingerprints?|face|dna|voice|iris|diagnosis|medication|therapist|doctor)\b")
 
 
@@ -824,6 +829,8 @@ def _email_obfuscated_ok(value: str, m: re.Match[str], text: str) -> bool:
     local, host = m.group(1), m.group(2)
     if re.search(r"\[at\]|\(at\)|\{at\}|<at>|%40|＠", value):
         return not _RESERVED_DOMAIN.search(host)
+    if re.search(r"[ \t]dot[ \t]", local):  # "bob dot smith at host dot com": spelt out on purpose
+        return not _RESERVED_DOMAIN.search(host) and host not in ("example", "domain", "host")
     return bool(_MAIL_HOSTS.fullmatch(host)) and bool(re.search(r"[\d._]", local))
 
 
@@ -936,6 +943,54 @@ def _en_full_name_ok(value: str, m: re.Match[str], text: str) -> bool:
 # --------------------------------------------------------------------------
 # The rule table.
 # --------------------------------------------------------------------------
+
+def _bearer_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A bearer token after the word "Bearer": letters and digits mixed, not a placeholder or a word chain."""
+    v = value.strip(".-_")
+    return (len(v) >= 20 and not is_placeholder(v) and bool(re.search(r"\d", v)) and bool(re.search(r"[A-Za-z]", v))
+            and not re.search(r"(?i)your|token_?here|example|xxxx|<|\.\.\.", v) and entropy(v) >= 3.5)
+
+
+#: A word glued in front of a digit run that makes it an identifier of an order, a ticket or a
+#: record rather than a card (``ORDER4921...``, ``id4921...``, ``订单号4921...``).
+_GLUED_ID = re.compile(r"(?i)(?:order|ord|ticket|tkt|invoice|inv|id|no|sn|po|txn|trade|订单号?|单号|工单|编号|流水号?)$")
+
+
+def _card_glued_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A card-valid number not glued to an order, ticket or id word (:func:`_card_any_ok`)."""
+    head = text[max(0, m.start() - 8):m.start()]
+    return not _GLUED_ID.search(head) and _card_any_ok(value, m, text)
+
+
+#: Words that say a digit run is where money is paid back or out (a card or account to refund to).
+_PAYOUT_CARD = re.compile(r"(?i)(?:退款|退回|退到|打款|回款|报销|打钱)[^\n]{0,6}(?:这张|卡)|(?:这张|卡)[^\n]{0,6}(?:退款|退回|打款|报销)|"
+                          r"refund(?:ed)? (?:it )?(?:to|into|on) (?:this|my|her|his|the) card")
+
+
+def _payout_digits_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A 16-20 digit Luhn-valid run of a card issuer's prefix on a line that pays money back onto it."""
+    d = re.sub(r"\D", "", value)
+    if not (16 <= len(d) <= 20 and luhn_valid(d) and card_issuer_ok(d[:16])):
+        return False
+    if _GLUED_ID.search(text[max(0, m.start() - 8):m.start()]):
+        return False
+    return bool(_PAYOUT_CARD.search(_line_around(text, m.start(), m.end())))
+
+
+_EU_HOME_CUE = re.compile(r"(?i)\b(?:my|his|her|our|their|live[sd]?|living|home|place|address|adresse|indirizzo|"
+                          r"direcci[oó]n|anschrift|flat|apartment|apt|send|ship|deliver\w*|meet|stay\w*|moved)\b|"
+                          r"住|家|地址|寄|送到|快递")
+
+
+def _eu_street_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A European street address: a postcode and town follow, or the line makes it someone's place."""
+    return bool(m.group("pc") or m.group("pc2")) or bool(_EU_HOME_CUE.search(_line_around(text, m.start(), m.end())))
+
+
+def _email_spelled_zh_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """An address spelt with 艾特/at and 点/dot: not a placeholder or a reserved domain."""
+    return not is_placeholder(value) and not re.search(r"example|your|domain|test", value)
+
 
 @dataclass(frozen=True)
 class Rule:
@@ -1150,6 +1205,17 @@ RULES_LIST: list[Rule] = [
          _r(r"authorization[\"']?" + _ + r"*[:=]" + _ + r"*[\"']?(?:bearer|basic|token)"
             + _ + r"+([a-z0-9._~+/=-]{16,})"),
          "RFC 6750 s.2.1 (Bearer), RFC 7617 (Basic)", group=1, check=_not_placeholder, lower=True),
+    Rule("bearer_token", "secret",
+         _r(r"(?:Bearer|bearer|BEARER)" + _ + r"+([A-Za-z0-9._~+/=-]{20,})"),
+         "RFC 6750 s.2.1 (Bearer credentials, b64token syntax): a token after the scheme word, JWT or opaque",
+         group=1, check=_bearer_ok, lower=False, needs=("bearer",), not_after=_WORDCH),
+    Rule("cli_secret_process_subst", "secret",
+         _r(r"(?:--?[a-z0-9-]*(?:pass|secret|token|cred|auth|key)[a-z0-9-]*|sshpass[^\n|;&]*?" + _ + r"-f)(?:=|" + _
+            + r"+)<\(" + _ + r"*(?:echo|printf|cat" + _ + r"+<<<)(?:" + _ + r"+-[a-z]+)*" + _
+            + r"+([\"']?[^\s\"')]{3,}[\"']?)"),
+         "bash process substitution <(echo VALUE) fed to a password-file option (rsync --password-file, "
+         "sshpass -f, mysql --defaults-extra-file): the value is on the command line all the same",
+         group=1, check=_cli_value_ok, lower=True, needs=("<(",)),
     Rule("url_credentials", "secret",
          _r(r"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/@?#]{0,64}:([^\s@/]{3,128})@(?=[A-Za-z0-9\[])"),
          "RFC 3986 s.3.2.1 (user:password in the userinfo, deprecated)", group=1, check=_password_ok, needs=("://",)),
@@ -1415,10 +1481,10 @@ RULES_LIST: list[Rule] = [
          "into (开户行, 户名, 账户, branch); Luhn-valid, of a real issuer range", check=_bank_card_ok, numeric=True),
     Rule("payment_card", "payment_card",
          _r(r"(?<![\d-])(?:\d{4}([ /.-])\d{4}\1\d{4}\1\d{4}(?:\1\d{1,3})?|\d{4}[ -]\d{4}[ -]\d{4}[ -]\d{1,7}|"
-            r"\d{4}[ -]\d{6}[ -]\d{4,5}|\d{13,19})(?![\d-])"),
+            r"\d{4}([ /-])\d{6}\2\d{4,5}|\d{13,19})(?![\d-])"),
          "ISO/IEC 7812-1 (Luhn check, issuer identification number ranges and lengths); a checksum-valid card "
          "is a card whatever words surround it (issue 9), documented test numbers in a test context excepted",
-         check=_card_any_ok,
+         check=_card_glued_ok,
          numeric=True),
     Rule("us_ssn", "government_id",
          _r(r"(?<![\d-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])"),
@@ -1435,6 +1501,9 @@ RULES_LIST: list[Rule] = [
          _r(r"(?:bank account|account (?:no\.?|number|#)|acct\.?" + _ + r"*(?:no\.?|#)|银行账[号户]|银行卡号?|"
             r"账号|收款账户|对公账户|账户号码?|routing number)[^\d\n]{0,12}(\d[\d -]{6,30}\d)"),
          "Tiers seed T3 rule 'Financial account numbers'", group=1, check=_digits_ok(8, 24), lower=True),
+    Rule("payout_card_digits", "payment_card", _r(r"(?<![\d.-])\d{16,20}(?![\d.-])"),
+         "ISO/IEC 7812-1 Luhn check and issuer prefix: a card number given to be paid back onto (退款用这张, "
+         "refund to this card), read whatever its length", check=_payout_digits_ok, numeric=True),
     Rule("bank_digits", "bank_account", _r(r"(?<![\d.-])\d{8,25}(?![\d.-])"),
          "Tiers seed T3 rule 'Financial account numbers': a digit run next to 开户行, routing, sort code, account",
          check=_bank_digits_ok, numeric=True),
@@ -1454,14 +1523,37 @@ RULES_LIST: list[Rule] = [
          check=lambda v, m, t: bool(_CN_MOBILE.match(v[-11:])) or v.startswith(("86", "1", "44")) and len(v) > 11,
          lower=True, not_after=_LETTERS + "_", triggers=frozenset("pho mob tel msi to cel".split())),
     Rule("email_obfuscated", "email",
-         _r(r"(?<![a-z0-9._%+-])([a-z0-9][a-z0-9._%+-]{1,63})" + _ + r"*(?:\[at\]|\(at\)|\{at\}|<at>|%40|＠|"
+         _r(r"(?<![a-z0-9._%+-])([a-z0-9][a-z0-9._%+-]{1,63}(?:" + _ + r"+dot" + _ + r"+[a-z0-9][a-z0-9_%+-]{0,63}){0,3})"
+            + _ + r"*(?:\[at\]|\(at\)|\{at\}|<at>|%40|＠|"
             + _ + r"at" + _ + r")" + _ + r"*([a-z0-9][a-z0-9-]{1,62})(?:" + _ + r"*(?:\[dot\]|\(dot\)|\{dot\}|"
             + _ + r"dot" + _ + r"|\.)" + _ + r"*[a-z]{2,10}){1,3}(?![a-z0-9])"),
          "RFC 5322 addr-spec written to dodge scrapers ('name [at] host [dot] com', 'name at gmail dot com', "
          "%40): an address all the same", check=_email_obfuscated_ok, lower=True,
          needs=("[at]", "(at)", "{at}", "<at>", "%40", "＠", " dot ", "at gmail", "at outlook", "at hotmail", "at yahoo",
                 "at qq", "at 163", "at 126", "at icloud", "at proton", "at foxmail")),
+    Rule("email_spelled_zh", "email",
+         _r(r"(?<![a-z0-9._-])([a-z0-9][a-z0-9._-]{1,63}(?:" + _ + r"*(?:点|dot)" + _ + r"*[a-z0-9][a-z0-9_-]{0,63}){0,3})"
+            + _ + r"*(?:艾特|圈a|at)" + _ + r"*[a-z0-9][a-z0-9-]{1,62}(?:" + _ + r"*(?:点|dot|\.)" + _
+            + r"*[a-z0-9-]{1,20}){0,2}" + _ + r"*(?:点|dot|\.)" + _ + r"*(?:com|cn|net|org|edu|io|me|co|uk|jp|de|fr|hk|tw)"
+            r"(?![a-z0-9])"),
+         "RFC 5322 addr-spec spelt out in Chinese (艾特 = @, 点 = .), a habit for dodging scrapers", group=0,
+         check=_email_spelled_zh_ok, lower=True,
+         needs=("艾特", "圈a", "点com", "点 com", "点cn", "点 cn", "点net", "点 net", "点org", "点 org")),
     # ---- location ----
+    Rule("street_address_eu", "address",
+         _r(r"(?<![\w.])\d{1,4}(?:bis|ter|[a-z])?,?" + _ + r"+(?:Rue|Avenue|Av\.|Boulevard|Bd|Quai|Impasse|Allée|Chemin|Place|"
+            r"Via|Viale|Piazza|Piazzale|Corso|Vicolo|Calle|Avenida|Plaza|Paseo|Carrer|Rua|Travessa|Largo|Straße|Strasse)"
+            + _ + r"+(?:(?:de|des|du|la|le|les|del|della|delle|dei|di|da|do|dos|das|l'|d')" + _ + r"*){0,2}"
+            r"[A-ZÀ-Ý][\w'-]+(?:" + _ + r"+[A-ZÀ-Ý][\w'-]+){0,2}(?P<pc>,?" + _ + r"*(?:[A-Z]-)?\d{4,5}" + _
+            + r"+[A-ZÀ-Ý][\w-]+)?|"
+            r"(?<![\w.])(?:Via|Viale|Piazza|Corso|Calle|Avenida|Plaza|Paseo|Carrer|Rua|Rue)" + _
+            + r"+(?:(?:de|del|della|di|da|do|des|du|la)" + _ + r"+){0,2}[A-ZÀ-Ý][\w'-]+(?:" + _ + r"+[A-ZÀ-Ý][\w'-]+){0,2},?"
+            + _ + r"+\d{1,4}[a-z]?(?P<pc2>,?" + _ + r"*(?:[A-Z]-)?\d{4,5}" + _ + r"+[A-ZÀ-Ý][\w-]+)"),
+         "La Poste, Poste Italiane, Correos, CTT, Deutsche Post addressing (number + street word + name, "
+         "postcode + town; or street + number + postcode + town)", check=_eu_street_ok,
+         needs=("rue ", "avenue ", "av. ", "boulevard ", "bd ", "quai ", "impasse ", "allée ", "chemin ", "place ",
+                "via ", "viale ", "piazza", "corso ", "vicolo ", "calle ", "avenida ", "plaza ", "paseo ", "carrer ",
+                "rua ", "travessa ", "largo ", "straße ", "strasse ")),
     Rule("street_address_en", "address",
          _r(r"\b\d{1,5}[A-Z]?,?" + _ + r"+(?:[A-Z][a-z]+" + _ + r"+){1,3}(?:Street|St\.?|Avenue|Ave\.?|Road|Rd\.?|"
             r"Boulevard|Blvd\.?|Lane|Ln\.?|Drive|Dr\.?|Court|Ct\.?|Way|Place|Pl\.?|Terrace|Parkway|Pkwy|Square|"
@@ -1713,7 +1805,9 @@ RULES_LIST: list[Rule] = [
             r"visually impaired|low vision|amputee|prosthe(?:sis|tic)|sign language user|nodules?|biopsy|biopsies|"
             r"cysts?|polyps?|thyroid|hypothyroid\w*|hyperthyroid\w*|anorexi\w*|bulimi\w*|arthritis|lupus|"
             r"crohn'?s|colitis|ibs|chronic (?:pain|fatigue|illness)|blood type|hiv-positive|on dialysis|"
-            r"relapse[ds]?|sober|sobriety|in recovery|rehab stint|"
+            r"relapse[ds]?|sober|sobriety|in recovery|rehab stint|methadone|suboxone|buprenorphine|naltrexone|"
+            r"detox|opioid (?:use disorder|addiction|dependence)|alcoholics anonymous|narcotics anonymous|"
+            r"aa meetings?|na meetings?|12-step program|substance (?:abuse|use disorder)|"
             r"warfarin|levothyroxine|zolpidem|fluoxetine|escitalopram|citalopram|amlodipine|lisinopril|losartan|"
             r"metoprolol|atorvastatin|rosuvastatin|simvastatin|omeprazole|gabapentin|prednisone|methotrexate|"
             r"lamotrigine|quetiapine|aripiprazole|bupropion|venlafaxine|duloxetine|clonazepam|lorazepam|diazepam|"
@@ -1725,6 +1819,7 @@ RULES_LIST: list[Rule] = [
             r"佐匹克隆|安眠药|舍曲林|氟西汀|胰岛素|降压药|试管婴儿|不孕|病假|康复|复诊|ICU|重症|抑郁症|强迫症|"
             r"阿尔茨海默|帕金森|自杀|自残|心脏|支架|搭桥|心梗|孕[0-9一二三四五六七八九十]+周|产检|坐月子|"
             r"血压(?!计)|血糖(?!仪)|血型|Rh阴性|Rh 阴性|结节|穿刺|活检|病理|囊肿|息肉|甲减|甲亢|进食障碍|厌食|暴食|听障|视障|聋|"
+            r"美沙酮|丁丙诺啡|纳曲酮|戒毒|戒酒|戒断|成瘾|药瘾|酒瘾|毒瘾|"
             r"盲人|助听器|人工耳蜗|截肢|假肢|唐氏|脑瘫|残疾证|乳腺|前列腺|宫颈|妇科|性病|梅毒|骨折|过敏(?!原)|"
             r"地平(?!线)|沙坦|普利(?!司|策|茅)|洛尔|他汀|西林(?!县)|霉素|替尼|单抗|双胍|唑仑|西泮|曲林|西汀|帕明|优甲乐|"
             r"吃[一两半\d]{1,2}(?:片|粒)|服[一两半\d]{1,2}(?:片|粒)|加[一两半\d]{1,2}(?:片|粒)",
@@ -1736,10 +1831,14 @@ RULES_LIST: list[Rule] = [
             r"convicted|conviction|probation|parole|indicted|indictment|subpoena|litigation|"
             r"court (?:case|date|hearing|order)|in court|restraining order|felony|misdemeanou?r|deport(?:ed|ation)|"
             r"immigration status|dui|dwi|(?:went to|sent to|in|out of|from) jail|jailed|prison|police record|charged with|pleaded guilty|on bail|"
-            r"under investigation|visa overstay|overstayed",
+            r"under investigation|visa overstay|overstayed|"
+            r"(?:(?:pending|facing|faces|faced|dropped|new) )?(?:criminal|felony|assault|theft|fraud|drug|dui|harassment|"
+            r"stalking|weapons?|murder|manslaughter|robbery|burglary|shoplifting|possession|trespassing|vandalism|"
+            r"domestic violence) charges?|pressed charges|press charges|arraign\w*|plea deal|awaiting trial|"
+            r"stand(?:s|ing)? trial|on trial for|(?:bail|sentencing|custody|arraignment|parole|preliminary) hearing",
             r"离婚|官司|起诉|被告|原告|律师|诉讼|判决|判刑|开庭|法院|被捕|拘留|犯罪记录|刑事|缓刑|假释|仲裁|传票|坐牢|服刑|"
             r"失信被执行人|被执行人|前科|盗窃|酒驾|醉驾|取保候审|立案|被抓|派出所|劳动仲裁|黑户|逾期居留|被判|判了|刑拘|"
-            r"拘役|涉嫌|案底|进去过|坐过牢|蹲过|诈骗|行贿|受贿|贪污|吸毒|戒毒|看守所|监狱|职务侵占|非法居留",
+            r"被指控|受审|候审|庭审|公诉|批捕|提起公诉|拘役|涉嫌|案底|进去过|坐过牢|蹲过|诈骗|行贿|受贿|贪污|吸毒|戒毒|看守所|监狱|职务侵占|非法居留",
             "AANA memory-gate seed: legal (sensitivity class 'legal')"),
     *_topic("financial_terms", "financial",
             r"salary|salaries|income|paycheck|net worth|debts?|(?:student|personal|car|home|payday|bank|a|my|his|her)"

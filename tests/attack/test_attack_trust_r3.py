@@ -1,0 +1,59 @@
+"""Attack round 3 (issue 10): forgotten stays forgotten across an entry's older versions.
+
+``forget ID --approved`` searches the backups for the entry's *current* text only.
+A backup copy made before the entry last changed (an ``edit``, a ``learn`` update,
+a second ``write`` merged into the same daily section) holds the older text, which
+the search does not match: the forgotten words stay on disk in ``.memory-backup/``.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+NOW = {"MEMORY_MANAGER_NOW": "2026-11-29T12:00:00+00:00"}
+
+
+def _files_holding(root: Path, needle: str) -> list[str]:
+    out = []
+    for p in sorted(root.rglob("*")):
+        if p.is_file() and not p.is_symlink() and needle.encode() in p.read_bytes():
+            out.append(p.relative_to(root).as_posix())
+    return out
+
+
+def _init(ws: Path, run_script) -> None:
+    assert run_script("init", "--yes", "--no-hooks", env=NOW).code == 0
+
+
+def test_forget_after_edit_leaves_no_earlier_version_in_backups(ws, run_script):
+    _init(ws, run_script)
+    assert run_script("memory", "learn", "tea", "--text", "original FORGETME1 text", env=NOW).code == 0
+    assert run_script("memory", "edit", "tea", "--text", "second FORGETME2 text", "--approved", env=NOW).code == 0
+    assert run_script("memory", "edit", "tea", "--text", "third plain text", "--approved", env=NOW).code == 0
+    r = run_script("memory", "forget", "tea", "--approved", env=NOW)
+    assert r.code == 0, r.err
+    assert _files_holding(ws, "FORGETME1") == []
+    assert _files_holding(ws, "FORGETME2") == []
+
+
+def test_forget_after_a_learn_update_leaves_no_earlier_version_in_backups(ws, run_script):
+    _init(ws, run_script)
+    assert run_script("memory", "learn", "tea", "--text", "plain FORGETK3 entry text", env=NOW).code == 0
+    assert run_script("memory", "used", "tea", env=NOW).code == 0
+    r = run_script("memory", "learn", "tea", "--text", "plain FORGETK3 entry text", "--tags", "drink",
+                   "--approved", env=NOW)
+    assert r.code == 0, r.err
+    r = run_script("memory", "forget", "tea", "--approved", env=NOW)
+    assert r.code == 0, r.err
+    assert _files_holding(ws, "FORGETK3") == []
+
+
+def test_forget_of_a_merged_daily_section_leaves_no_earlier_version_in_backups(ws, run_script):
+    _init(ws, run_script)
+    assert run_script("memory", "write", "--topic", "Rel", "--change", "first FORGETD4 line", env=NOW).code == 0
+    assert run_script("memory", "write", "--topic", "Rel", "--change", "second plain line", env=NOW).code == 0
+    ident = run_script("memory", "write", "--topic", "Rel", "--change", "second plain line", env=NOW).out
+    ident = ident.split("[", 1)[1].split("]", 1)[0]
+    assert ident.startswith("d-")
+    r = run_script("memory", "forget", ident, "--approved", env=NOW)
+    assert r.code == 0, r.err
+    assert _files_holding(ws, "FORGETD4") == []

@@ -57,3 +57,30 @@ def test_forget_of_a_merged_daily_section_leaves_no_earlier_version_in_backups(w
     r = run_script("memory", "forget", ident, "--approved", env=NOW)
     assert r.code == 0, r.err
     assert _files_holding(ws, "FORGETD4") == []
+
+
+def _approval_keys(ws: Path) -> set[str]:
+    import json
+
+    path = ws / "memory/.state/privacy-approvals.jsonl"
+    if not path.is_file():
+        return set()
+    return {json.loads(line)["key"] for line in path.read_text(encoding="utf-8").splitlines() if line.strip()}
+
+
+def test_forget_leaves_no_confirmable_hash_of_the_forgotten_value(ws, run_script):
+    """The approval record keys on HMAC(audit-salt, category + value); the salt lies next to it in
+    memory/.state. After forget, anyone with the workspace can still confirm a guessed phone
+    number (10^10 guesses at most) against the record: the forgotten value is not gone."""
+    from memory_manager.auditlog import content_hash
+    from memory_manager.gate import _value_digest
+
+    _init(ws, run_script)
+    text = "call Dr. Wang at 415-555-0132 tomorrow"
+    assert run_script("memory", "learn", "contact", "--text", text, env=NOW).code == 1
+    assert run_script("memory", "learn", "contact", "--text", text, "--approved", env=NOW).code == 0
+    guess = content_hash(ws, _value_digest("phone", "415-555-0132"))
+    assert guess in _approval_keys(ws)  # the record holds the number's keyed hash
+    r = run_script("memory", "forget", "contact", "--approved", env=NOW)
+    assert r.code == 0, r.err
+    assert guess not in _approval_keys(ws)

@@ -84,3 +84,27 @@ def test_forget_leaves_no_confirmable_hash_of_the_forgotten_value(ws, run_script
     r = run_script("memory", "forget", "contact", "--approved", env=NOW)
     assert r.code == 0, r.err
     assert guess not in _approval_keys(ws)
+
+
+def test_forget_leaves_the_forgotten_knowledge_key_nowhere(ws, run_script):
+    """forget's own backup names the key three times: the manifest's reason ("forget KEY"), the
+    erased entry's path, and a plain copy of knowledge-index.md that lists it."""
+    _init(ws, run_script)
+    assert run_script("memory", "learn", "zebrakeyplan", "--text", "some plain body text here", env=NOW).code == 0
+    assert run_script("memory", "learn", "other", "--text", "x y z", env=NOW).code == 0
+    r = run_script("memory", "forget", "zebrakeyplan", "--approved", env=NOW)
+    assert r.code == 0, r.err
+    assert _files_holding(ws, "zebrakeyplan") == []
+
+
+def test_forget_leaves_the_forgotten_daily_topic_nowhere(ws, run_script):
+    """The section's topic is listed in daily-index.md; a backup copy of the index keeps it."""
+    _init(ws, run_script)
+    assert run_script("memory", "learn", "tea", "--text", "green tea", env=NOW).code == 0
+    out = run_script("memory", "write", "--topic", "ZebraTopicPlan", "--change", "FORGETDAY text line", env=NOW).out
+    ident = out.split("[", 1)[1].split("]", 1)[0]
+    assert run_script("memory", "write", "--topic", "Other", "--change", "kept line of text", env=NOW).code == 0
+    r = run_script("memory", "forget", ident, "--approved", env=NOW)
+    assert r.code == 0, r.err
+    assert _files_holding(ws, "FORGETDAY") == []
+    assert _files_holding(ws, "ZebraTopicPlan") == []

@@ -108,3 +108,21 @@ def test_forget_leaves_the_forgotten_daily_topic_nowhere(ws, run_script):
     assert r.code == 0, r.err
     assert _files_holding(ws, "FORGETDAY") == []
     assert _files_holding(ws, "ZebraTopicPlan") == []
+
+
+def test_a_key_file_inside_the_workspace_is_never_used(ws, run_script, monkeypatch):
+    """Every T2 file says its key is "never in the workspace", and crypt.py keygen refuses to put
+    it there; but the workspace's own memory-manager.json may point tiers.key_file at a file inside
+    the workspace, and remember then seals T2 with it (doctor even shows a check mark): the key
+    travels with every copy, backup and sync of the workspace."""
+    monkeypatch.delenv("MEMORY_MANAGER_KEY", raising=False)
+    assert run_script("init", "--yes", "--no-hooks", "--no-key", env=NOW).code == 0
+    key = ws / "t2.key"
+    key.write_text("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=\n", encoding="ascii")
+    key.chmod(0o600)
+    (ws / "memory/memory-manager.json").write_text('{"tiers": {"key_file": "%s"}}\n' % key, encoding="utf-8")
+    r = run_script("memory", "remember", "--skill", "s", "--topic", "t", "--text", "internal words",
+                   "--approved", env=NOW)
+    assert r.code == 1, r.out
+    assert "inside the workspace" in r.err
+    assert not (ws / "memory/tier2-internal/s_t.md").exists()

@@ -126,3 +126,28 @@ def test_a_key_file_inside_the_workspace_is_never_used(ws, run_script, monkeypat
     assert r.code == 1, r.out
     assert "inside the workspace" in r.err
     assert not (ws / "memory/tier2-internal/s_t.md").exists()
+
+
+def test_export_out_never_overwrites_a_memory_file(ws, run_script):
+    """export --out names any path: pointed at a knowledge entry it replaces the entry with the
+    export JSON, exit 0, and keeps no backup copy of the entry (the report refuses any path
+    inside the workspace but memory/.cache)."""
+    _init(ws, run_script)
+    assert run_script("memory", "learn", "tea", "--text", "green tea KEEPME", env=NOW).code == 0
+    entry = ws / "memory/knowledge/tea.md"
+    before = entry.read_bytes()
+    r = run_script("memory", "export", "--approved", "--out", str(entry), env=NOW)
+    assert r.code == 2, r.out
+    assert entry.read_bytes() == before
+
+
+def test_export_out_does_not_replace_an_existing_file_it_did_not_write(ws, run_script, tmp_path):
+    """report --html refuses to replace a file that is not a previous report without --overwrite;
+    export --out silently replaces any existing file."""
+    _init(ws, run_script)
+    assert run_script("memory", "learn", "tea", "--text", "green tea", env=NOW).code == 0
+    other = tmp_path / "thesis.txt"
+    other.write_text("three years of work\n", encoding="utf-8")
+    r = run_script("memory", "export", "--approved", "--out", str(other), env=NOW)
+    assert r.code != 0, r.out
+    assert other.read_text(encoding="utf-8") == "three years of work\n"

@@ -151,3 +151,32 @@ def test_export_out_does_not_replace_an_existing_file_it_did_not_write(ws, run_s
     r = run_script("memory", "export", "--approved", "--out", str(other), env=NOW)
     assert r.code != 0, r.out
     assert other.read_text(encoding="utf-8") == "three years of work\n"
+
+
+def test_an_openclaw_note_name_holding_a_phone_never_becomes_a_topic(ws, run_script):
+    """An OpenClaw note's name after the date becomes the daily section's topic. A phone number
+    there is held with a finding id; --allow of that id then stores it as the topic
+    ("call 415 867 5309", dashes turned to spaces) in the daily note and daily-index.md, though
+    a finding in a name is refused whatever the flags (README, "No side doors"; import --help)."""
+    import json
+
+    _init(ws, run_script)
+    (ws / "memory/2026-11-27-call 415-867-5309.md").write_text("# notes\n\nother plain line about deploy\n",
+                                                                encoding="utf-8")
+    r = run_script("memory", "import", "--from-openclaw", "--approved", "--json", env=NOW)
+    held = json.loads(r.out)["held"]
+    assert [h["category"] for h in held] == ["phone"]
+    r = run_script("memory", "import", "--from-openclaw", "--approved", "--allow", held[0]["finding"], env=NOW)
+    stored = [p for p in (ws / "memory").rglob("*.md")
+              if p.name != "2026-11-27-call 415-867-5309.md" and "867" in p.read_text(encoding="utf-8")]
+    assert stored == []
+
+
+def test_a_refused_openclaw_note_name_is_not_echoed_with_its_secret(ws, run_script):
+    """The refusal says the secret is never stored or shared, and prints it whole in the file name."""
+    _init(ws, run_script)
+    token = "ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef012345"
+    (ws / f"memory/2026-11-28-{token}.md").write_text("# notes\n\nplain line about the build\n", encoding="utf-8")
+    r = run_script("memory", "import", "--from-openclaw", "--approved", env=NOW)
+    assert "refuse" in r.err
+    assert "ABCDEFGHIJKLMNOP" not in r.out + r.err

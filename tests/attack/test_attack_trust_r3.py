@@ -180,3 +180,20 @@ def test_a_refused_openclaw_note_name_is_not_echoed_with_its_secret(ws, run_scri
     r = run_script("memory", "import", "--from-openclaw", "--approved", env=NOW)
     assert "refuse" in r.err
     assert "ABCDEFGHIJKLMNOP" not in r.out + r.err
+
+
+def test_an_archived_entry_recall_shows_can_be_forgotten_by_its_id(ws, run_script):
+    """prune archives an old section; recall still finds it and prints its id ([archived]); but
+    forget ID --approved says "no memory entry", so the user cannot forget it: its text stays in
+    the archive, the backups and the recall index."""
+    old = {"MEMORY_MANAGER_NOW": "2026-06-01T12:00:00+00:00"}
+    assert run_script("init", "--yes", "--no-hooks", env=old).code == 0
+    out = run_script("memory", "write", "--topic", "Old", "--change", "ancient PRUNEDTXT line of text", env=old).out
+    ident = out.split("[", 1)[1].split("]", 1)[0]
+    assert run_script("memory", "write", "--topic", "Old2", "--change", "another old line here", env=old).code == 0
+    assert run_script("memory", "prune", env=NOW).code == 0
+    hit = run_script("memory", "recall", "PRUNEDTXT", env=NOW).out
+    assert "[archived]" in hit and ident in hit
+    r = run_script("memory", "forget", ident, "--approved", env=NOW)
+    assert r.code == 0, r.err
+    assert _files_holding(ws, "PRUNEDTXT") == []

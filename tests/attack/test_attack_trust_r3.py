@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 NOW = {"MEMORY_MANAGER_NOW": "2026-11-29T12:00:00+00:00"}
 
 
@@ -128,13 +130,15 @@ def test_a_key_file_inside_the_workspace_is_never_used(ws, run_script, monkeypat
     assert not (ws / "memory/tier2-internal/s_t.md").exists()
 
 
-def test_export_out_never_overwrites_a_memory_file(ws, run_script):
-    """export --out names any path: pointed at a knowledge entry it replaces the entry with the
-    export JSON, exit 0, and keeps no backup copy of the entry (the report refuses any path
-    inside the workspace but memory/.cache)."""
+@pytest.mark.parametrize("target", ["memory/knowledge/tea.md", "MEMORY.md", "memory/.state/gate-audit.jsonl",
+                                    "memory/daily-index.md"])
+def test_export_out_never_overwrites_a_workspace_file(ws, run_script, target):
+    """export --out names any path: pointed at a knowledge entry, MEMORY.md, the gate's audit log
+    or an index it replaces the file with the export JSON, exit 0, and keeps no backup copy
+    (the report refuses any path inside the workspace but memory/.cache)."""
     _init(ws, run_script)
     assert run_script("memory", "learn", "tea", "--text", "green tea KEEPME", env=NOW).code == 0
-    entry = ws / "memory/knowledge/tea.md"
+    entry = ws / target
     before = entry.read_bytes()
     r = run_script("memory", "export", "--approved", "--out", str(entry), env=NOW)
     assert r.code == 2, r.out

@@ -201,3 +201,25 @@ def test_an_archived_entry_recall_shows_can_be_forgotten_by_its_id(ws, run_scrip
     r = run_script("memory", "forget", ident, "--approved", env=NOW)
     assert r.code == 0, r.err
     assert _files_holding(ws, "PRUNEDTXT") == []
+
+
+def test_a_killed_forget_of_a_t2_entry_leaves_no_plain_text_on_disk(tmp_path, run_script, t2_key, monkeypatch):
+    """forget's roll-forward journal (.memory-backup/.open-ID) records the needles it will search
+    for, and for a T2 entry that is the decrypted plain text, written unsealed although the key
+    is at hand. Killed at any point after that (SIGKILL by the test-only crash hook), the
+    workspace holds the T2 entry's plain text in a file until some later command runs."""
+    leaks = {}
+    for n in range(12, 24):
+        ws = tmp_path / f"ws{n}"
+        ws.mkdir()
+        monkeypatch.setenv("OPENCLAW_WORKSPACE_DIR", str(ws))
+        assert run_script("init", "--yes", "--no-hooks", env=NOW).code == 0
+        r = run_script("memory", "remember", "--skill", "s", "--topic", "t", "--text",
+                       "internal CRASHPLAIN words here", "--approved", env=NOW)
+        assert r.code == 0, r.err
+        ident = r.out.split("[", 1)[1].split("]", 1)[0]
+        run_script("memory", "forget", ident, "--approved", env=dict(NOW, MEMORY_MANAGER_CRASH_AT=str(n)))
+        found = _files_holding(ws, "CRASHPLAIN")
+        if found:
+            leaks[n] = found
+    assert leaks == {}

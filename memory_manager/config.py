@@ -15,6 +15,7 @@ Standard library only, so the per-turn path can read the hook switches.
 from __future__ import annotations
 
 import json
+import os
 import math
 from pathlib import Path
 # ``Any`` is only an annotation (strings here): no ``typing`` import on the per-turn hook path.
@@ -204,6 +205,41 @@ def load_defaults() -> dict[str, Any]:
     return _load_json(DEFAULTS_PATH)
 
 
+#: cfg["tiers"] slot holding the reason a configured key file is refused (set by
+#: :func:`_place_key_file`, raised by ``crypto.key_path``); never read from a file.
+KEY_REFUSAL = "_key_file_refused"
+
+
+def _place_key_file(cfg: dict[str, Any], source: Path, workspace: Path | None) -> None:
+    """Make ``tiers.key_file`` absolute and refuse one that lies inside the workspace.
+
+    A relative ``key_file`` is resolved against the folder of the config file
+    that set it (never the current folder: the same config must name the same
+    key wherever a command runs). After resolving symlinks, a key file inside
+    the workspace is refused: it would travel with every copy, backup and sync
+    of the workspace (issue 10). The refusal is recorded under
+    :data:`KEY_REFUSAL` so only the commands that need the key fail (exit 1,
+    one line); the others keep working.
+    """
+    tiers = cfg.get("tiers") or {}
+    raw = tiers.get("key_file")
+    if not raw:
+        return
+    path = Path(os.path.expanduser(str(raw)))
+    if not path.is_absolute():
+        path = Path(source).resolve().parent / path
+    tiers["key_file"] = str(path)
+    if workspace is None:
+        return
+    try:
+        real, root = path.resolve(), Path(workspace).resolve()
+    except (OSError, RuntimeError):
+        return
+    if real == root or root in real.parents:
+        tiers[KEY_REFUSAL] = (f"tiers.key_file points inside the workspace ({raw}); a T2 key must live outside it "
+                              "(it would travel with every copy and backup); move it and set tiers.key_file")
+
+
 def load_config(workspace: Path | None = None, override_path: Path | None = None) -> dict[str, Any]:
     """Return the effective configuration as a nested dict.
 
@@ -227,6 +263,7 @@ def load_config(workspace: Path | None = None, override_path: Path | None = None
         _merge(cfg, _load_json(path), defaults, path)
         source = path
     _validate_semantics(cfg, source)
+    _place_key_file(cfg, source, workspace)
     if cfg["language"] == "auto":
         # "auto" (the shipped default): the saved workspace choice, OpenClaw's
         # language, the locale, else English (lang.resolve). Resolved here once

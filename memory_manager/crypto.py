@@ -234,8 +234,17 @@ def config_dir(env: Mapping[str, str] | None = None) -> Path:
 
 
 def key_path(cfg: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None) -> Path:
-    """Return the key file path: config ``tiers.key_file`` when set, else the config dir's ``key``."""
-    custom = ((cfg or {}).get("tiers") or {}).get("key_file")
+    """Return the key file path: config ``tiers.key_file`` when set, else the config dir's ``key``.
+
+    Raises:
+        MalformedKeyError: ``tiers.key_file`` lies inside the workspace
+            (``config.load_config`` marks it; see references/tiers.md).
+    """
+    tiers = (cfg or {}).get("tiers") or {}
+    refusal = tiers.get("_key_file_refused")
+    if refusal:
+        raise MalformedKeyError(refusal)
+    custom = tiers.get("key_file")
     if custom:
         return Path(os.path.expanduser(custom))
     return config_dir(env) / KEY_FILENAME

@@ -29,7 +29,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from . import __version__, entries, gate, tiers, tree
+from . import __version__, entries, gate, privacy, tiers, tree
 from .clock import now, parse_day
 from .errors import BadInputError, InvalidNameError, MalformedFileError, UnreadableFileError
 from .fsio import atomic_write, read_text, workspace_lock
@@ -524,7 +524,16 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
             # does not take the benign lines of its section with it. A block of
             # lines (a line with breaks, a run of note lines) is judged whole
             # first: key material split over lines goes as a whole.
+            # The topic is a name (the daily section's heading, the index's
+            # topic): any finding in it is refused, --allow or not (gate rule 0).
+            # An unconfirmed finding holds the section as before; a confirmed
+            # one (--allow ID) is still refused in the topic.
             if not decide(topic, where):
+                continue
+            in_name = gate.held_findings(ws, topic)
+            if in_name:
+                named = ", ".join(f"{h['category']} {h['finding']}" for h in in_name)
+                skipped.append(f"{where}: refuse (a finding in a name is never stored, --allow or not: {named})")
                 continue
             refused: set[str] = set()
             for b, text in enumerate(blocks):
@@ -592,6 +601,12 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
                 atomic_write(path, data.encode("utf-8"), mode=0o600 if kind == "tier2" else None)
                 counts[kind] += 1
         indexes = entries.rebuild_indexes(ws, cfg)
+    # A refused name (an OpenClaw note named after a token) is never echoed whole:
+    # every message that names an item masks its secrets as recall does (issue 10).
+    skipped = [privacy.mask(m) for m in skipped]
+    problems = [privacy.mask(m) for m in problems]
+    held = [dict(h, where=privacy.mask(h["where"])) if "where" in h else h for h in held]
+    present = [privacy.mask(m) for m in present]
     return {"action": "import", "source": label, "imported": counts, "already_present": present,
             "skipped": skipped, "held": held, "problems": problems,
             "indexes": [rel(ws, p) for p in indexes], "gate": overall.payload()}

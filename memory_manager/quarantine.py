@@ -272,7 +272,7 @@ def restore(ws: Path, cfg: dict[str, Any], ident: str, *, approved: bool = False
 
     found = find(ws, ident)
     if not found:
-        raise NotFoundError(f"no quarantined entry {ident!r} (see memory.py status)")
+        raise NotFoundError(f"no quarantined entry {_mask(ident)!r} (see memory.py status)")
     decision = gate.evaluate("edit", f"quarantined T2 entry {ident}", source="explicit_user", approved=approved,
                              cfg=cfg, tier="internal", request=f"unquarantine {ident}")
     with fsio.workspace_lock(ws):
@@ -307,3 +307,9 @@ def restore(ws: Path, cfg: dict[str, Any], ident: str, *, approved: bool = False
     return {"action": "unquarantine", "id": ident, "path": tree.Tree(Path(ws)).rel(target),
             "backup": backup.id, "gate": decision.payload()}
 
+
+def _mask(text: str) -> str:
+    """Return ``text`` with its secrets masked as recall masks them (for error messages, issue 10)."""
+    from .privacy import mask
+
+    return mask(text)

@@ -698,7 +698,18 @@ def resolve(ws: Path, ref: str) -> Ref:
     if Path(ref).is_absolute() or ".." in Path(ref).parts:
         for candidate in candidates[:2]:
             safe_target(ws, candidate)  # raises WorkspaceError for an escape
-    raise NotFoundError(f"no memory entry {ref!r}")
+    if re.fullmatch(r"[A-Za-z0-9_.:-]+", ref):
+        # An archived entry, by the id recall prints with [archived] (issue 10:
+        # what recall shows can be forgotten).
+        from .unarchive import find_archived
+
+        try:
+            path, entry, _ = find_archived(ws, ref)
+        except NotFoundError:
+            pass
+        else:
+            return Ref("archived", path, entry)
+    raise NotFoundError(f"no memory entry {_mask(ref)!r}")
 
 
 def show(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False,
@@ -830,7 +841,7 @@ def _entry_id(ws: Path, ref: str) -> str:
         return item.id
     if target.kind == "knowledge":
         return entries.read_knowledge(target.path)[0].id
-    raise BadInputError(f"{ref!r} is a file, not one entry: give the entry id recall printed")
+    raise BadInputError(f"{_mask(ref)!r} is a file, not one entry: give the entry id recall printed")
 
 
 def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -> dict[str, Any]:
@@ -854,7 +865,7 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
     if done is not None:
         return {**done["result"], "finished_interrupted": done["id"]}
     target = resolve(ws, ref)
-    if target.kind not in ("daily", "knowledge", "t2", "t1", "quarantine"):
+    if target.kind not in ("daily", "knowledge", "t2", "t1", "quarantine", "archived"):
         raise BadInputError(f"{rel(ws, target.path)} is not an entry of this store (OpenClaw's own notes are never changed)")
     # The gate sees the content being deleted (AANA: show what is changed);
     # a delete is never refused for its content, only held for approval.
@@ -900,6 +911,20 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
                 removed = "section"
             else:
                 remove(target.path)
+        elif target.kind == "archived":
+            # Exactly the archived entry's characters go; the file goes with its last entry.
+            from . import units
+
+            like = read_text(target.path)
+            start, end = target.item.span
+            if like.text[start:end] != _archived_piece(ws, target):
+                raise NotFoundError(f"entry {ref} changed meanwhile; nothing deleted")
+            rest = like.text[:start] + like.text[end:]
+            if rest.strip() and units.parse_archive(rel(ws, target.path), rest):
+                atomic_write_text(target.path, rest.rstrip("\n") + "\n", like)
+                removed = "section"
+            else:
+                remove(target.path)
         elif target.kind == "t2" and target.item is not None and target.item.index is not None:
             rest = [e for e in tiers.parse_t2(read_text(target.path).text, target.path) if e.id != target.item.id]
             if rest:
@@ -929,6 +954,14 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
         return erasure.finish_forget(ws, plan)
 
 
+def _archived_piece(ws: Path, target: Ref) -> str:
+    """The archived entry's characters as found by :func:`resolve` (re-read to compare)."""
+    from .unarchive import find_archived
+
+    _, _, text = find_archived(ws, target.item.id)
+    return text[target.item.span[0]:target.item.span[1]]
+
+
 def _forget_needles(ws: Path, cfg: dict[str, Any], target: Ref) -> list[str]:
     """What identifies the content ``forget`` removes, for :func:`erasure.erase`.
 
@@ -939,6 +972,13 @@ def _forget_needles(ws: Path, cfg: dict[str, Any], target: Ref) -> list[str]:
 
     item = target.item
     text = read_text(target.path).text
+    if target.kind == "archived":
+        from .unarchive import _strip_comment
+
+        piece = text[item.span[0]:item.span[1]]
+        # The archive's copy and the live text it was cut from (backups made before
+        # the prune hold it without the archive comment).
+        return [n for n in (piece.rstrip("\n"), _strip_comment(piece).rstrip("\n").strip()) if n]
     if isinstance(item, entries.DailySection):
         # The heading line too: older versions of the section (before a write merged
         # lines into it) are in earlier backups of the note (issue 11).
@@ -977,3 +1017,10 @@ def check(ws: Path) -> list[str]:
             except Exception as exc:  # MalformedFileError / UnreadableFileError: report, never raise
                 problems.append(f"{path.name}: {exc}")
     return problems
+
+
+def _mask(text: str) -> str:
+    """Return ``text`` with its secrets masked as recall masks them (for error messages, issue 10)."""
+    from .privacy import mask
+
+    return mask(text)

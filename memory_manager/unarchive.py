@@ -44,7 +44,7 @@ def find_archived(ws: Path, ident: str) -> tuple[Path, units.Entry, str]:
         for e in units.parse_archive(rel, text):
             if e.id == ident and "archived" in e.meta:
                 return path, e, text
-    raise NotFoundError(f"no archived entry {ident!r} (memory.py recall shows archived hits with their ids)")
+    raise NotFoundError(f"no archived entry {_mask(ident)!r} (memory.py recall shows archived hits with their ids)")
 
 
 def _strip_comment(piece: str) -> str:
@@ -129,3 +129,10 @@ def unarchive(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False
         entries.rebuild_indexes(ws, cfg)
     return {"action": "unarchive", "id": ident, "kind": kind or "daily", "from": rel(ws, path),
             "to": rel(ws, target), "backup": backup.id, "gate": decision.payload()}
+
+
+def _mask(text: str) -> str:
+    """Return ``text`` with its secrets masked as recall masks them (for error messages, issue 10)."""
+    from .privacy import mask
+
+    return mask(text)

@@ -242,20 +242,48 @@ def summary(counts: dict[str, Any]) -> str:
     return line
 
 
-def forward_needles(needles: Iterable[str | bytes]) -> list[Any]:
-    """``needles`` as JSON for a roll-forward plan: text as is, bytes as ``{"b64": ...}``."""
+#: Associated data of a needle sealed in a roll-forward plan (see :func:`forward_needles`).
+_PLAN_AAD = ("forget-plan", "needle")
+
+
+def forward_needles(needles: Iterable[str | bytes], key: bytes | None = None) -> list[Any]:
+    """``needles`` as JSON for a roll-forward plan: text as is, bytes as ``{"b64": ...}``.
+
+    With ``key`` (the 32-byte T2 key; ``forget`` of a T2 or quarantined
+    entry), every needle is sealed instead, ``{"sealed": base64}`` (AES-GCM,
+    as backup copies are sealed): the journal on disk never holds decrypted
+    T2 text, even when the run is killed before it closes (issue 10).
+    """
     import base64
 
+    if key is not None:
+        from .backups import _seal
+
+        return [{"sealed": base64.b64encode(_seal(key, *_PLAN_AAD, n if isinstance(n, bytes) else
+                                                  n.encode("utf-8"))).decode("ascii"),
+                 "text": isinstance(n, str)} for n in needles]
     return [n if isinstance(n, str) else {"b64": base64.b64encode(bytes(n)).decode("ascii")} for n in needles]
 
 
-def _from_plan(items: Any) -> list[str | bytes]:
+def _from_plan(items: Any, ws: Path | None = None) -> list[str | bytes]:
     import base64
     import binascii
 
     out: list[str | bytes] = []
+    key = None
     for item in items if isinstance(items, list) else []:
-        if isinstance(item, str):
+        if isinstance(item, dict) and isinstance(item.get("sealed"), str) and ws is not None:
+            from .backups import _load_key, _open_sealed
+
+            try:
+                key = key or _load_key(ws)
+                if key is None:
+                    continue
+                data = _open_sealed(key, *_PLAN_AAD, base64.b64decode(item["sealed"], validate=True))
+            except Exception:  # a wrong key or a damaged plan: that needle cannot be searched for
+                continue
+            out.append(data.decode("utf-8", "replace") if item.get("text") else data)
+        elif isinstance(item, str):
             out.append(item)
         elif isinstance(item, dict) and isinstance(item.get("b64"), str):
             try:
@@ -304,7 +332,7 @@ def finish_forget(ws: Path, plan: dict[str, Any]) -> dict[str, Any]:
 
                 record_approvals(ws, approvals)
     erased = erase(ws, cfg, ident=plan.get("ident") if isinstance(plan.get("ident"), str) else None,
-                   needles=_from_plan(plan.get("needles")), indexed=bool(plan.get("indexed", True)),
+                   needles=_from_plan(plan.get("needles"), ws), indexed=bool(plan.get("indexed", True)),
                    paths=[p for p in plan.get("paths") or [] if isinstance(p, str)])
     result = dict(plan.get("result") or {})
     result.update(erased=erased, report_deleted=bool(erased["report"]))

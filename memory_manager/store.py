@@ -947,7 +947,10 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
         # An entry that was a whole file: every older version earlier backups keep of
         # that file goes too, not only copies holding today's text (issue 11).
         whole = [] if removed == "section" or target.kind == "daily" else [rel(ws, target.path)]
-        plan = {"kind": "forget", "ident": ident, "needles": erasure.forward_needles(needles), "paths": whole,
+        # A T2 entry's needles include its decrypted text: sealed in the plan
+        # with the T2 key, never written in plain text (issue 10).
+        seal_key = backups._load_key(ws) if target.kind in ("t2", "quarantine") else None
+        plan = {"kind": "forget", "ident": ident, "needles": erasure.forward_needles(needles, seal_key), "paths": whole,
                 "indexed": target.kind not in ("t2", "quarantine"), "audit_line": line.decode("utf-8"),
                 "approvals": [list(a) for a in decision.approved_findings], "result": result}
         backup.roll_forward(plan)

@@ -331,9 +331,18 @@ def finish_forget(ws: Path, plan: dict[str, Any]) -> dict[str, Any]:
                 from .gate import record_approvals
 
                 record_approvals(ws, approvals)
+    # The forgotten values' approvals go too (after this forget's own are recorded):
+    # their keyed hashes sit beside the salt that confirms a guess (issue 10).
+    drop = [k for k in plan.get("drop_approvals") or [] if isinstance(k, str)]
+    dropped = 0
+    if drop:
+        from .gate import drop_approvals
+
+        dropped = drop_approvals(ws, drop)
     erased = erase(ws, cfg, ident=plan.get("ident") if isinstance(plan.get("ident"), str) else None,
                    needles=_from_plan(plan.get("needles"), ws), indexed=bool(plan.get("indexed", True)),
                    paths=[p for p in plan.get("paths") or [] if isinstance(p, str)])
+    erased["approvals"] = erased.get("approvals", 0) + dropped
     result = dict(plan.get("result") or {})
     result.update(erased=erased, report_deleted=bool(erased["report"]))
     return result

@@ -470,6 +470,57 @@ def record_approvals(ws: Any, items: list[tuple[str, str, str, str]]) -> None:
         os.close(fd)
 
 
+def approval_keys_of(ws: Any, text: str) -> list[str]:
+    """Return the approval-record keys of every finding in ``text`` (what ``forget`` drops).
+
+    Each is the keyed hash :func:`record_approvals` writes for a finding's
+    category and value. Finding every one (any confidence) is deliberate:
+    an approval of a value that is forgotten must go with it (issue 10).
+    """
+    from .auditlog import content_hash
+    from .privacy import scan
+
+    out: list[str] = []
+    for f in scan(text or ""):
+        key = content_hash(ws, _value_digest(f.category, _span(text, f)))
+        if key not in out:
+            out.append(key)
+    return out
+
+
+def drop_approvals(ws: Any, keys: list[str] | set[str]) -> int:
+    """Remove the approval-record lines whose ``key`` is in ``keys``; return how many went.
+
+    The record keys on a hash keyed with the workspace's audit salt, which
+    lies beside it: anyone holding the workspace could confirm a guessed
+    value against it, so a forgotten value's approvals are removed, not kept
+    (issue 10). The file is rewritten atomically (0600); callers hold the
+    workspace lock. Idempotent. A line that is not JSON is kept as it is.
+    """
+    import json
+
+    from .fsio import atomic_write
+
+    wanted = set(keys)
+    path = approvals_path(ws)
+    if not wanted or not path.is_file():
+        return 0
+    kept: list[str] = []
+    dropped = 0
+    for line in path.read_text(encoding="utf-8", errors="surrogateescape").splitlines(keepends=True):
+        try:
+            key = json.loads(line).get("key") if line.strip() else None
+        except (ValueError, AttributeError):
+            key = None
+        if key in wanted:
+            dropped += 1
+        else:
+            kept.append(line)
+    if dropped:
+        atomic_write(path, "".join(kept).encode("utf-8", "surrogateescape"), mode=0o600)
+    return dropped
+
+
 @dataclass
 class ApprovalBook:
     """The approval record of one workspace, loaded once (see :func:`approval_book`)."""

@@ -885,6 +885,9 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
     else:
         summary = read_text(target.path).text
     needles = _forget_needles(ws, cfg, target)
+    # The approval record's keys of every value in the entry (plain text only in
+    # memory): removed with it at the end (issue 10).
+    drop = sorted({k for n in [summary, *needles] if isinstance(n, str) for k in gate.approval_keys_of(ws, n)})
     with workspace_lock(ws):  # the gate's decision and the deletion: one locked step
         decision = gate.evaluate("delete", summary, source="explicit_user", sensitivity=None, approved=approved,
                                  cfg=cfg, request=f"forget {ref}")
@@ -952,7 +955,8 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
         seal_key = backups._load_key(ws) if target.kind in ("t2", "quarantine") else None
         plan = {"kind": "forget", "ident": ident, "needles": erasure.forward_needles(needles, seal_key), "paths": whole,
                 "indexed": target.kind not in ("t2", "quarantine"), "audit_line": line.decode("utf-8"),
-                "approvals": [list(a) for a in decision.approved_findings], "result": result}
+                "approvals": [list(a) for a in decision.approved_findings], "drop_approvals": drop,
+                "result": result}
         backup.roll_forward(plan)
         return erasure.finish_forget(ws, plan)
 

@@ -451,8 +451,12 @@ class Backup:
         from the command's own (as for backups made before this file existed).
         """
         paths: dict[str, str | None] = {}
+        try:  # a path renamed on disk meanwhile (a forgotten key, :func:`erase_copies`) is left out
+            on_disk = {e.get("path") for e in _read_entries(self.folder, self.header()) if isinstance(e, dict)}
+        except (OSError, ValueError):
+            on_disk = None
         for entry in self.entries:
-            if entry.get("kind") == "dir":
+            if entry.get("kind") == "dir" or (on_disk is not None and entry.get("path") not in on_disk):
                 continue
             try:
                 paths[entry["path"]] = _snapshot(Path(self.workspace) / entry["path"])
@@ -1360,8 +1364,55 @@ def _delete_backup(workspace: Path, ident: str) -> None:
 
 # ------------------------------------------------------------------ erasing copies
 
+#: Derived indexes (rebuilt from the notes on restore): a backup copy naming a
+#: forgotten key or topic is dropped (see ``names`` in :func:`erase_copies`).
+DERIVED_INDEXES = ("memory/" + tree.DAILY_INDEX, "memory/" + tree.KNOWLEDGE_INDEX)
+
+
+def hidden_name(name: str) -> str:
+    """``#`` and the first 12 hex digits of SHA-256 of ``name``: how a backup names a forgotten key.
+
+    A forgotten knowledge key or daily topic must not stay readable in a
+    backup's reason or entry paths (issue 10); the digest still tells two
+    forgotten names apart in ``--list-backups``.
+    """
+    import hashlib
+
+    return "#" + hashlib.sha256(name.encode("utf-8")).hexdigest()[:12]
+
+
+def _hide_names(doc: dict[str, Any], folder: Path, named: list[str], paths: list[str]) -> bool:
+    """Replace forgotten names in backup ``doc``'s reason, entry paths and ``after.json``; True when changed."""
+    changed = False
+    for entry in doc["entries"]:
+        if isinstance(entry, dict) and entry.get("path") in paths:
+            entry["path"] = str(PurePosixPath(entry["path"]).with_name(hidden_name(entry["path"]) + ".md"))
+            entry["stored"] = "erased" if entry.get("existed") else entry.get("stored", "plain")
+            changed = True
+    reason = str(doc.get("reason", ""))
+    new_reason = reason
+    for name in named:
+        new_reason = re.sub(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", hidden_name(name), new_reason)
+    if new_reason != reason and doc.get("version") == 2:
+        try:
+            header = jsonio.loads((folder / MANIFEST).read_text(encoding="utf-8"), MANIFEST)
+            header["reason"] = new_reason
+            atomic_write(folder / MANIFEST, (json.dumps(header, indent=2, ensure_ascii=False, allow_nan=False)
+                                             + "\n").encode("utf-8"), mode=0o600)
+        except (OSError, ValueError):
+            pass
+    after = _after(folder.parent.parent, doc["id"])
+    if after is not None and any(p in after for p in paths):
+        kept = {k: v for k, v in after.items() if k not in paths}
+        atomic_write(folder / AFTER, (json.dumps({"format": AFTER_FORMAT, "paths": kept, "version": 1},
+                                                 ensure_ascii=False, sort_keys=True, allow_nan=False) + "\n"
+                                      ).encode("utf-8"), mode=0o600)
+    return changed
+
+
 def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str, Any] | None = None,
-                 stored: tuple[str, ...] = ("plain", "aes-gcm"), paths: Iterable[str] = ()) -> dict[str, Any]:
+                 stored: tuple[str, ...] = ("plain", "aes-gcm"), names: Iterable[str] = (),
+                 paths: Iterable[str] = ()) -> dict[str, Any]:
     """Remove from every backup each stored copy that contains any of ``needles``.
 
     For a purge or ``forget``: pass what identifies the entry in a file (its
@@ -1381,7 +1432,12 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
         paths: workspace-relative POSIX paths whose every stored copy goes,
             whatever it holds: a forgotten entry that was its own file
             (knowledge, T2), whose older versions earlier backups keep
-            (issue 11: ``learn`` twice, then ``forget``).
+            (issue 11: ``learn`` twice, then ``forget``); entry lines and
+            ``after.json`` name them by :func:`hidden_name` (issue 10).
+        names: a forgotten knowledge key or daily topic: a copy of a derived
+            index (:data:`DERIVED_INDEXES`) that holds one goes too (a restore
+            rebuilds the index from the notes; issue 10), and a backup's
+            reason naming one shows :func:`hidden_name` instead.
 
     Returns ``{"erased": n_copies, "backups": [ids changed], "unchecked": n}``.
 
@@ -1391,9 +1447,12 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
     workspace = Path(workspace)
     wanted = [n.encode("utf-8") if isinstance(n, str) else bytes(n) for n in needles]
     wanted = [n for n in wanted if n]
+    names = [n for n in names if n]
+    paths = [p for p in paths if p]
+    named = [n.encode("utf-8") for n in names]
     erased, unchecked, touched = 0, 0, []
     whole = {str(p) for p in paths if p}
-    if not wanted and not whole:
+    if not wanted and not whole and not named:
         return {"erased": 0, "backups": [], "unchecked": 0}
     with fsio.workspace_lock(workspace):
         key: Any = False
@@ -1430,11 +1489,14 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
                     except BackupError:
                         unchecked += 1
                         continue
-                if any(n in blob for n in wanted):
+                if any(n in blob for n in wanted) or (
+                        entry.get("path") in DERIVED_INDEXES and any(n in blob for n in named)):
                     fsio.remove(copy)
                     entry["stored"] = "erased"
                     erased += 1
                     changed = True
+            if names or paths:
+                changed = _hide_names(doc, folder, names, paths) or changed
             if changed:
                 touched.append(doc["id"])
                 _rewrite_entries(folder, doc)

@@ -192,7 +192,8 @@ def _scrub_log(ws: Path, texts: list[str]) -> int:
 
 
 def erase(ws: Path, cfg: dict[str, Any], *, ident: str | None, needles: Iterable[str | bytes],
-          indexed: bool = True, plain_only: bool = False, paths: Iterable[str] = ()) -> dict[str, Any]:
+          indexed: bool = True, plain_only: bool = False, names: Iterable[str] = (),
+          paths: Iterable[str] = ()) -> dict[str, Any]:
     """Remove every copy of a forgotten entry; return the counts (see the module docstring).
 
     Args:
@@ -206,6 +207,8 @@ def erase(ws: Path, cfg: dict[str, Any], *, ident: str | None, needles: Iterable
         paths: workspace-relative files every backup copy of which goes
             (:func:`memory_manager.backups.erase_copies`): the older versions
             of an entry that was a whole file.
+        names: the entry's knowledge key or daily topic: backup copies of the
+            derived indexes that list it go too (they are rebuilt on restore).
 
     Returns ``{"backups": n, "archive": n, "index": n, "logs": n, "report": n,
     "unchecked": n, "problems": [...]}``. Runs under the workspace lock.
@@ -216,7 +219,8 @@ def erase(ws: Path, cfg: dict[str, Any], *, ident: str | None, needles: Iterable
     problems: list[str] = []
     with fsio.workspace_lock(ws):
         copies = backups.erase_copies(ws, [n for n in needles if n], cfg,
-                                      stored=("plain",) if plain_only else ("plain", "aes-gcm"), paths=paths)
+                                      stored=("plain",) if plain_only else ("plain", "aes-gcm"), names=names,
+                                      paths=paths)
         archived = _erase_archive(ws, cfg, ident, texts, problems)
         index = _drop_index(ws) if indexed else 0
         logs = _scrub_log(ws, texts)
@@ -341,6 +345,7 @@ def finish_forget(ws: Path, plan: dict[str, Any]) -> dict[str, Any]:
         dropped = drop_approvals(ws, drop)
     erased = erase(ws, cfg, ident=plan.get("ident") if isinstance(plan.get("ident"), str) else None,
                    needles=_from_plan(plan.get("needles"), ws), indexed=bool(plan.get("indexed", True)),
+                   names=[n for n in plan.get("names") or [] if isinstance(n, str)],
                    paths=[p for p in plan.get("paths") or [] if isinstance(p, str)])
     erased["approvals"] = erased.get("approvals", 0) + dropped
     result = dict(plan.get("result") or {})

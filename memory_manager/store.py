@@ -861,7 +861,10 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
     # when killed before its point of no return (the re-run finds the entry again and
     # does the job), finished when killed after it (the re-run reports that run's result).
     backups.repair(ws)
-    done = backups.finished(ws, f"forget {ref}")
+    # The backup's reason names an id as is, a key or path by its digest: a
+    # forgotten key must not stay readable in the manifest (issue 10).
+    label = ref if re.fullmatch(r"[a-z]-[0-9a-f-]+", ref.strip()) else backups.hidden_name(ref.strip())
+    done = backups.finished(ws, f"forget {label}")
     if done is not None:
         return {**done["result"], "finished_interrupted": done["id"]}
     target = resolve(ws, ref)
@@ -898,7 +901,7 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
         # a run killed before it is rolled back and leaves no record behind.
         # Backed up first (a crash half-way is rolled back), then every copy,
         # this backup's included, is erased: forgotten means gone (issue 10).
-        backup = backups.start(ws, f"forget {ref}", allow_withheld=True)  # forgetting keeps no copy anyway
+        backup = backups.start(ws, f"forget {label}", allow_withheld=True)  # forgetting keeps no copy anyway
         backup.save(target.path)
         removed = "file"
         if target.kind == "daily" and target.item is not None:
@@ -956,9 +959,21 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
         plan = {"kind": "forget", "ident": ident, "needles": erasure.forward_needles(needles, seal_key), "paths": whole,
                 "indexed": target.kind not in ("t2", "quarantine"), "audit_line": line.decode("utf-8"),
                 "approvals": [list(a) for a in decision.approved_findings], "drop_approvals": drop,
+                "names": _forget_names(target),
+                "paths": [rel(ws, target.path)] if target.kind == "knowledge" else [],
                 "result": result}
         backup.roll_forward(plan)
         return erasure.finish_forget(ws, plan)
+
+
+def _forget_names(target: Ref) -> list[str]:
+    """The knowledge key or daily topic ``forget`` removes (derived index copies naming it go too)."""
+    item = target.item
+    if isinstance(item, entries.DailySection):
+        return [item.topic] if item.topic else []
+    if target.kind == "knowledge":
+        return [target.path.stem]
+    return []
 
 
 def _archived_piece(ws: Path, target: Ref) -> str:

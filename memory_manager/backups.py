@@ -1449,7 +1449,8 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
     wanted = [n for n in wanted if n]
     names = [n for n in names if n]
     paths = [p for p in paths if p]
-    named = [n.encode("utf-8") for n in names]
+    # A name counts as a whole word of the index (a topic "A" is not every capital A).
+    named = [re.compile(rb"(?<![\w-])" + re.escape(n.encode("utf-8")) + rb"(?![\w-])") for n in names]
     erased, unchecked, touched = 0, 0, []
     whole = {str(p) for p in paths if p}
     if not wanted and not whole and not named:
@@ -1490,7 +1491,7 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
                         unchecked += 1
                         continue
                 if any(n in blob for n in wanted) or (
-                        entry.get("path") in DERIVED_INDEXES and any(n in blob for n in named)):
+                        entry.get("path") in DERIVED_INDEXES and any(n.search(blob) for n in named)):
                     fsio.remove(copy)
                     entry["stored"] = "erased"
                     erased += 1

@@ -173,8 +173,9 @@ def test_forget_needs_approval_and_erases_every_copy(ws, cfg):
         f"## [2026-03-03] B\n<!-- id: {store.entries.daily_id('2026-03-03', 'B')} -->\n- 改：b\n")
     assert (ws / "memory/daily-index.md").read_text(encoding="utf-8") == "# 记忆索引\n\n- B → daily/2026-03-03.md\n"
     # Forgotten means gone (issue 10): the copies holding A are erased as well: the one the
-    # forget backed up first, and the one write B made of the note before appending to it.
-    assert r["erased"]["backups"] == 2
+    # forget backed up first, and the one write B made of the note before appending to it,
+    # and the two copies of daily-index.md (write B's, forget's) that list the topic A.
+    assert r["erased"]["backups"] == 4
     assert not list((ws / ".memory-backup").glob(f"*/files/{a['path']}"))
 
 

@@ -26,8 +26,6 @@ def _init(ws: Path, run_script) -> None:
     assert run_script("init", "--yes", "--no-hooks", env=NOW).code == 0
 
 
-@pytest.mark.xfail(reason="issue 11: fixed by branch faultfix (export --out, forget of earlier versions); "
-                          "remove this mark once it lands on main", strict=False)
 def test_forget_after_edit_leaves_no_earlier_version_in_backups(ws, run_script):
     _init(ws, run_script)
     assert run_script("memory", "learn", "tea", "--text", "original FORGETME1 text", env=NOW).code == 0
@@ -39,8 +37,6 @@ def test_forget_after_edit_leaves_no_earlier_version_in_backups(ws, run_script):
     assert _files_holding(ws, "FORGETME2") == []
 
 
-@pytest.mark.xfail(reason="issue 11: fixed by branch faultfix (export --out, forget of earlier versions); "
-                          "remove this mark once it lands on main", strict=False)
 def test_forget_after_a_learn_update_leaves_no_earlier_version_in_backups(ws, run_script):
     _init(ws, run_script)
     assert run_script("memory", "learn", "tea", "--text", "plain FORGETK3 entry text", env=NOW).code == 0
@@ -53,8 +49,6 @@ def test_forget_after_a_learn_update_leaves_no_earlier_version_in_backups(ws, ru
     assert _files_holding(ws, "FORGETK3") == []
 
 
-@pytest.mark.xfail(reason="issue 11: fixed by branch faultfix (export --out, forget of earlier versions); "
-                          "remove this mark once it lands on main", strict=False)
 def test_forget_of_a_merged_daily_section_leaves_no_earlier_version_in_backups(ws, run_script):
     _init(ws, run_script)
     assert run_script("memory", "write", "--topic", "Rel", "--change", "first FORGETD4 line", env=NOW).code == 0
@@ -136,8 +130,6 @@ def test_a_key_file_inside_the_workspace_is_never_used(ws, run_script, monkeypat
     assert not (ws / "memory/tier2-internal/s_t.md").exists()
 
 
-@pytest.mark.xfail(reason="issue 11: fixed by branch faultfix (export --out, forget of earlier versions); "
-                          "remove this mark once it lands on main", strict=False)
 @pytest.mark.parametrize("target", ["memory/knowledge/tea.md", "MEMORY.md", "memory/.state/gate-audit.jsonl",
                                     "memory/daily-index.md"])
 def test_export_out_never_overwrites_a_workspace_file(ws, run_script, target):
@@ -153,8 +145,6 @@ def test_export_out_never_overwrites_a_workspace_file(ws, run_script, target):
     assert entry.read_bytes() == before
 
 
-@pytest.mark.xfail(reason="issue 11: fixed by branch faultfix (export --out, forget of earlier versions); "
-                          "remove this mark once it lands on main", strict=False)
 def test_export_out_does_not_replace_an_existing_file_it_did_not_write(ws, run_script, tmp_path):
     """report --html refuses to replace a file that is not a previous report without --overwrite;
     export --out silently replaces any existing file."""

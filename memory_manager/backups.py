@@ -1366,7 +1366,7 @@ def _delete_backup(workspace: Path, ident: str) -> None:
 
 #: Derived indexes (rebuilt from the notes on restore): a backup copy naming a
 #: forgotten key or topic is dropped (see ``names`` in :func:`erase_copies`).
-DERIVED_INDEXES = ("memory/" + tree.DAILY_INDEX, "memory/" + tree.KNOWLEDGE_INDEX)
+DERIVED_INDEXES = (f"{tree.MEMORY}/{tree.DAILY_INDEX}", f"{tree.MEMORY}/{tree.KNOWLEDGE_INDEX}")
 
 
 def hidden_name(name: str) -> str:

@@ -91,7 +91,7 @@ def test_learn_event_stats_remember_show_forget(ws, run_script):
     doc = json.loads(r.out)
     assert r.code == 0 and doc["removed"] == "file"
     # Forgotten means gone (issue 10): the backup copy made by the forget itself is erased too.
-    assert doc["erased"]["backups"] == 1 and not list((ws / ".memory-backup").glob("*/files/memory/knowledge/oauth.md"))
+    assert doc["erased"]["backups"] == 2 and not list((ws / ".memory-backup").glob("*/files/memory/knowledge/oauth.md"))  # the note and the knowledge-index copy naming the key (forget erases both)
     assert (ws / "memory/knowledge-index.md").read_text(encoding="utf-8") == "# 知识库索引\n\n- skill-web-fetch\n"
     r = run_script("memory", "show", "no-such-entry")
     assert r.code == 1 and "no memory entry" in r.err

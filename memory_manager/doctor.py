@@ -198,17 +198,9 @@ def run_hook_dry(ws: Path, name: str, which: Callable[[str], str | None] = shuti
     from .hookrun import DRY_EVENT, PROTOCOL
 
     folder = Path(ws) / "hooks" / name
-    kind, _, action = DRY_EVENT.partition(":")
-    event = {"type": kind, "action": action, "sessionKey": "doctor", "context": {"workspaceDir": str(ws)}}
     node = which("node")
     try:
-        if node:
-            proc = subprocess.run([node, "--input-type=module", "-e", _NODE_HARNESS,
-                                   (folder / "handler.js").resolve().as_uri(), json.dumps(event, allow_nan=False)],
-                                  capture_output=True, text=True, timeout=HOOK_RUN_TIMEOUT_S, stdin=subprocess.DEVNULL)
-            lines = json.loads(proc.stdout or "[]")
-        else:
-            lines = _python_dry(folder, event, PROTOCOL)
+        lines = _dry_lines(ws, node, _NODE_HARNESS, folder / "handler.js", lambda event: _python_dry(folder, event, PROTOCOL))
     except (OSError, subprocess.SubprocessError, ValueError) as exc:
         return False, f"could not run the handler ({exc})"
     errors = [text for level, text in lines if level in ("error", "warn", "throw")]
@@ -217,6 +209,27 @@ def run_hook_dry(ws: Path, name: str, which: Callable[[str], str | None] = shuti
         first = errors[0] if errors else "hook.py gave no answer"
         return False, first.replace("[complex-memory-manager] ", "")
     return True, "the handler ran hook.py" + (" (node)" if node else "")
+
+
+def _dry_lines(ws: Path, node: str | None, harness: str, module: Path,
+               python_dry: Callable[[dict[str, Any]], list[list[str]]]) -> list[list[str]]:
+    """Doctor's dry event (hookrun.DRY_EVENT) through a hook or plugin module; its log lines.
+
+    With ``node`` (a path) the JS ``harness`` imports ``module`` and prints the
+    ``[level, text]`` lines as JSON (timeout HOOK_RUN_TIMEOUT_S seconds);
+    without it ``python_dry(event)`` follows the module's steps in Python.
+    Raises OSError, subprocess.SubprocessError or ValueError (bad JSON).
+    """
+    from .hookrun import DRY_EVENT
+
+    kind, _, action = DRY_EVENT.partition(":")
+    event = {"type": kind, "action": action, "sessionKey": "doctor", "context": {"workspaceDir": str(ws)}}
+    if not node:
+        return python_dry(event)
+    proc = subprocess.run([node, "--input-type=module", "-e", harness, module.resolve().as_uri(),
+                           json.dumps(event, allow_nan=False)],
+                          capture_output=True, text=True, timeout=HOOK_RUN_TIMEOUT_S, stdin=subprocess.DEVNULL)
+    return json.loads(proc.stdout or "[]")
 
 
 def _python_dry(folder: Path, event: dict[str, Any], protocol: dict[str, Any]) -> list[list[str]]:
@@ -340,17 +353,10 @@ def run_plugin_dry(ws: Path, which: Callable[[str], str | None] = shutil.which) 
     from .hookrun import DRY_EVENT, PROTOCOL
 
     folder = plugininstall.install_dir(ws)
-    kind, _, action = DRY_EVENT.partition(":")
-    event = {"type": kind, "action": action, "sessionKey": "doctor", "context": {"workspaceDir": str(ws)}}
     node = which("node")
     try:
-        if node:
-            proc = subprocess.run([node, "--input-type=module", "-e", _NODE_PLUGIN_HARNESS,
-                                   (folder / "index.js").resolve().as_uri(), json.dumps(event, allow_nan=False)],
-                                  capture_output=True, text=True, timeout=HOOK_RUN_TIMEOUT_S, stdin=subprocess.DEVNULL)
-            lines = json.loads(proc.stdout or "[]")
-        else:
-            lines = _python_dry_plugin(folder, event, PROTOCOL)
+        lines = _dry_lines(ws, node, _NODE_PLUGIN_HARNESS, folder / "index.js",
+                           lambda event: _python_dry_plugin(folder, event, PROTOCOL))
     except (OSError, subprocess.SubprocessError, ValueError) as exc:
         return False, f"could not run the plugin ({exc})"
     registered = [text for level, text in lines if level == "hooks"]

@@ -396,10 +396,22 @@ def _plan_hooks(plan: Plan, ws: Path) -> None:
     """
     from . import BUNDLE_ROOT, hookinstall
 
-    files = hookinstall.desired_files(ws, BUNDLE_ROOT)
+    if _plan_shipped_files(plan, ws, hookinstall.desired_files(ws, BUNDLE_ROOT), depth=2, label="OpenClaw hook"):
+        plan.enable_hooks = True
+
+
+def _plan_shipped_files(plan: Plan, ws: Path, files: dict[str, bytes], *, depth: int, label: str) -> bool:
+    """Add files the bundle ships into the workspace (hook or plugin files) to the plan.
+
+    ``files`` maps a workspace-relative path to its bytes; the ``depth``
+    folders above each file (nearest last) are created when missing and must
+    not be symlinks leading out of the workspace. Returns True when any file
+    changes. Raises WorkspaceError for a symlinked file or folder.
+    """
+    changed = False
     for rel, data in files.items():
         path = ws / rel
-        for folder in (path.parent.parent, path.parent):
+        for folder in reversed(path.parents[:depth]):
             if folder.is_symlink() and not inside(ws, folder):
                 raise WorkspaceError(f"{folder.relative_to(ws)} is a symlink out of the workspace; refusing to use it")
             if not folder.exists() and folder not in plan.new_dirs:
@@ -408,8 +420,9 @@ def _plan_hooks(plan: Plan, ws: Path) -> None:
             raise WorkspaceError(f"{rel} is a symlink; refusing to replace it")
         old = path.read_bytes() if path.is_file() else None
         if old != data:
-            plan.changes.append(FileChange(path, rel, old, data, "OpenClaw hook", mode=0o644))
-            plan.enable_hooks = True
+            plan.changes.append(FileChange(path, rel, old, data, label, mode=0o644))
+            changed = True
+    return changed
 
 
 def _plan_plugin(plan: Plan, ws: Path) -> None:
@@ -423,20 +436,8 @@ def _plan_plugin(plan: Plan, ws: Path) -> None:
     """
     from . import BUNDLE_ROOT, plugininstall
 
-    for rel, data in plugininstall.desired_files(ws, BUNDLE_ROOT).items():
-        path = ws / rel
-        folders = [path.parent.parent.parent, path.parent.parent, path.parent]
-        for folder in folders:
-            if folder.is_symlink() and not inside(ws, folder):
-                raise WorkspaceError(f"{folder.relative_to(ws)} is a symlink out of the workspace; refusing to use it")
-            if not folder.exists() and folder not in plan.new_dirs:
-                plan.new_dirs.append(folder)
-        if path.is_symlink():
-            raise WorkspaceError(f"{rel} is a symlink; refusing to replace it")
-        old = path.read_bytes() if path.is_file() else None
-        if old != data:
-            plan.changes.append(FileChange(path, rel, old, data, "OpenClaw plugin", mode=0o644))
-            plan.enable_plugin = True
+    if _plan_shipped_files(plan, ws, plugininstall.desired_files(ws, BUNDLE_ROOT), depth=3, label="OpenClaw plugin"):
+        plan.enable_plugin = True
 
 
 def _plan_language(plan: Plan, ws: Path, lang: str) -> None:

@@ -75,7 +75,7 @@ def test_package_yaml_is_the_version_source():
 # Shapes ClawHub-style scanners flag as leaked credentials. Shipped files must not contain
 # them; tests assemble fake keys at run time instead.
 SECRET_SHAPES = [
-    re.compile(r"sk-(?:proj-)?[A-Za-z0-9_-]{20,}"),
+    re.compile(r"(?<![A-Za-z0-9_-])sk-(?:proj-)?[A-Za-z0-9_-]{20,}"),
     re.compile(r"gh[pousr]_[A-Za-z0-9]{36}"),
     re.compile(r"AKIA[0-9A-Z]{16}"),
     re.compile(r"xox[baprs]-[0-9A-Za-z-]{10,}"),

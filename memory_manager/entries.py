@@ -43,6 +43,7 @@ from . import tree
 from .clock import parse_day
 from .errors import MalformedFileError
 from .fsio import TextFile, atomic_write_text, read_text
+from .markdown import _HEADING as _MD_HEADING
 
 # Paths of the memory tree (memory_manager.tree owns them; names kept for callers).
 MEMORY = tree.MEMORY
@@ -69,6 +70,8 @@ _DAY_START = re.compile(r"^\[?(\d{4}-\d{2}-\d{2})\]?(?![\d])")
 _ID = re.compile(r"^\s*<!--\s*id:\s*([A-Za-z0-9_.:-]+)\s*-->\s*$")
 _PINNED = re.compile(r"^\s*<!--\s*pinned\s*-->\s*$", re.I)
 _ITEM = re.compile(r"^\s*[-*]\s*(因|改|待|Cause|Change|Todo)\s*[:：]\s?(.*)$", re.I)
+#: :mod:`memory_manager.markdown`'s ATX heading pattern, searched line by line over a whole text.
+_HEADING_LINES = re.compile(_MD_HEADING.pattern, re.M)
 _DATE_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})\.md$")
 _DAY_FILE = re.compile(r"^\d{4}-\d{2}-\d{2}.*\.md$")
 
@@ -81,6 +84,10 @@ def memory_dir(ws: Path) -> Path:
 def language(cfg: dict[str, Any]) -> str:
     """Return the configured language (``zh`` or ``en``; config.load_config resolves ``auto``)."""
     return cfg["language"] if cfg.get("language") in ("zh", "en") else "en"
+
+
+#: The labels as usually written, to their kind (others go through :func:`_label_kind`).
+_LABEL_KINDS = {label: kind for kind, names in LABELS.items() for label in names}
 
 
 def _label_kind(label: str) -> str:
@@ -320,9 +327,14 @@ def split_chunks(text: str, offset: int = 0) -> list[Chunk]:
     """
     from .markdown import fenced_lines, heading_of
 
+    base_line = text[:offset].count("\n")
+    if "```" not in text and "~~~" not in text:
+        # No line can open a fence (a fence needs three backticks or tildes): find the
+        # headings with one multi-line search instead of a regex call per line
+        # (issue 13: a cold index build splits 45 MB of notes). Same chunks.
+        return _split_unfenced(text, offset, base_line)
     lines = text[offset:].split("\n")
     fenced = fenced_lines(lines)
-    base_line = text[:offset].count("\n")
     chunks: list[Chunk] = []
     cur = Chunk(0, None, offset, offset, len(text), base_line, base_line + len(lines))
     cur_fenced: set[int] = set()
@@ -346,11 +358,99 @@ def split_chunks(text: str, offset: int = 0) -> list[Chunk]:
     return chunks
 
 
+def _split_unfenced(text: str, offset: int, base_line: int) -> list[Chunk]:
+    """:func:`split_chunks` of a text without code fences: only lines holding a ``#`` are tried.
+
+    :data:`_HEADING_LINES` is :mod:`memory_manager.markdown`'s heading pattern in
+    multi-line mode: it cannot cross a line break, so matched at a line start it
+    gives what the per-line match gives, the same level and title.
+    """
+    sub = text[offset:]
+    n_lines = sub.count("\n") + 1
+    size = len(text)
+    chunks: list[Chunk] = []
+    cur = Chunk(0, None, offset, offset, size, base_line, base_line + n_lines)
+    line, last = 0, 0
+    find, match = sub.find, _HEADING_LINES.match
+    hash_at = find("#")
+    while hash_at >= 0:
+        # A heading line starts with at most three spaces, then "#": look at each line
+        # holding a "#" once, from its start.
+        start = sub.rfind("\n", 0, hash_at) + 1
+        m = match(sub, start) if hash_at - start <= 3 else None
+        line_end = find("\n", hash_at)
+        hash_at = -1 if line_end < 0 else find("#", line_end + 1)
+        if m is None or len(m.group(1)) > 2:
+            continue
+        level = len(m.group(1))
+        line += sub.count("\n", last, start)
+        last = start
+        pos = offset + start
+        cur.end, cur.end_line = pos, base_line + line
+        chunks.append(cur)
+        cur = Chunk(level, (m.group(2) or "").strip(), pos, min(size, offset + m.end() + 1), size,
+                    base_line + line, base_line + n_lines)
+    chunks.append(cur)
+    if chunks[0].level == 0 and chunks[0].end == chunks[0].start:
+        chunks.pop(0)
+    return chunks
+
+
 def _day_of_name(path: Path | str | None) -> str | None:
     if path is None:
         return None
     m = _DAY_START.match(Path(path).name)
     return m.group(1) if m else None
+
+
+def _daily_heads(text: str, path: Path | None, chunks: list[Chunk] | None) -> Iterator[tuple[Chunk, str, str, str]]:
+    """``(chunk, date, topic, id before any id comment)`` of each section of a daily note (see :func:`parse_daily`)."""
+    running = _day_of_name(path)
+    seen: dict[tuple[str, str], int] = {}
+    for chunk in split_chunks(text) if chunks is None else chunks:
+        if chunk.level == 1:
+            title_day = _DAY_START.match(chunk.title or "")
+            if title_day:
+                running = title_day.group(1)
+            continue
+        if chunk.level != 2:
+            continue
+        head = _BRACKET.match(chunk.title or "")
+        day, topic = (head.group(1), head.group(2).strip()) if head else (running, (chunk.title or "").strip())
+        if not day or not topic:
+            continue
+        occurrence = seen.get((day, topic), 0)
+        seen[(day, topic)] = occurrence + 1
+        yield chunk, day, topic, daily_id(day, topic if not occurrence else f"{topic}\n{occurrence}")
+
+
+def daily_marks(text: str, path: Path | None, chunks: list[Chunk]) -> dict[int, tuple[str, bool, str]]:
+    """What :func:`parse_daily` reads of each section but its lines: ``{span start: (id, pinned, date)}``.
+
+    The same id (the first ``<!-- id: … -->`` line outside a fence, else
+    :func:`daily_id`), pinned mark and date as :func:`parse_daily`, found by
+    looking only at the lines that hold ``<!--`` (both comments start so):
+    recall's index needs no items, and a cold build reads every note
+    (issue 13). ``chunks``: :func:`split_chunks` of ``text``.
+    """
+    out: dict[int, tuple[str, bool, str]] = {}
+    find = text.find
+    for chunk, day, topic, ident in _daily_heads(text, path, chunks):
+        pinned = explicit = False
+        at = find("<!--", chunk.body, chunk.end)
+        while at >= 0:
+            start = text.rfind("\n", 0, at) + 1
+            end = find("\n", at)
+            end = len(text) if end < 0 else end
+            line = text[start:end]
+            if start >= chunk.body and not (chunk.fenced and text.count("\n", chunk.start, start) in chunk.fenced):
+                if (m := _ID.match(line)) and not explicit:
+                    ident, explicit = m.group(1), True
+                elif _PINNED.match(line):
+                    pinned = True
+            at = find("<!--", end, chunk.end)
+        out[chunk.start] = (ident, pinned, day)
+    return out
 
 
 def parse_daily(text: str, path: Path | None = None, chunks: list[Chunk] | None = None) -> list[DailySection]:
@@ -369,36 +469,23 @@ def parse_daily(text: str, path: Path | None = None, chunks: list[Chunk] | None 
     """
     all_lines = text.split("\n")
     sections: list[DailySection] = []
-    running = _day_of_name(path)
-    seen: dict[tuple[str, str], int] = {}
-    for chunk in split_chunks(text) if chunks is None else chunks:
-        if chunk.level == 1:
-            title_day = _DAY_START.match(chunk.title or "")
-            if title_day:
-                running = title_day.group(1)
-            continue
-        if chunk.level != 2:
-            continue
-        head = _BRACKET.match(chunk.title or "")
-        day, topic = (head.group(1), head.group(2).strip()) if head else (running, (chunk.title or "").strip())
-        if not day or not topic:
-            continue
-        occurrence = seen.get((day, topic), 0)
-        seen[(day, topic)] = occurrence + 1
-        ident = daily_id(day, topic if not occurrence else f"{topic}\n{occurrence}")
+    for chunk, day, topic, ident in _daily_heads(text, path, chunks):
         section = DailySection(day, topic, ident, False, [], chunk.line, chunk.end_line, path,
                                span=(chunk.start, chunk.end))
         explicit = False
+        fenced = chunk.fenced
         for n in range(chunk.line + 1, chunk.end_line):
             line = all_lines[n]
-            if (n - chunk.line) in chunk.fenced:
+            if fenced and (n - chunk.line) in fenced:
                 section.other.append(line)
-            elif (m := _ID.match(line)) and not explicit:
+            elif "<!--" in line and (m := _ID.match(line)) and not explicit:  # both comments start "<!--"
                 section.id, explicit = m.group(1), True
-            elif _PINNED.match(line):
+            elif "<!--" in line and _PINNED.match(line):
                 section.pinned = True
             elif m := _ITEM.match(line):
-                section.items.append((_label_kind(m.group(1)), m.group(2).rstrip()))
+                label = m.group(1)
+                kind = _LABEL_KINDS.get(label) or _label_kind(label)
+                section.items.append((kind, m.group(2).rstrip()))
             elif line.strip():
                 section.other.append(line)
         while section.end > section.start + 1 and not all_lines[section.end - 1].strip():
@@ -682,7 +769,7 @@ def parse_entries(rel: str, kind: str, text: str) -> tuple[list[Entry], str | No
                       (0, len(text)), extra)], None
 
     chunks = split_chunks(text, fm.body_offset)
-    daily = {s.span[0]: s for s in parse_daily(text, Path(rel), chunks)} if kind == "daily" else {}
+    daily = daily_marks(text, Path(rel), chunks) if kind == "daily" else {}
     out: list[Entry] = []
     seen: dict[str, int] = {}
     for ordinal, chunk in enumerate(chunks):
@@ -693,9 +780,10 @@ def parse_entries(rel: str, kind: str, text: str) -> tuple[list[Entry], str | No
         here = dict(extra)
         section = daily.get(chunk.start)
         if section is not None:
-            ident, pinned, date = section.id, section.pinned, _iso(section.date)
-            if _bad(section.date):
-                here["bad_date"] = section.date
+            ident, pinned, day = section
+            date = _iso(day)
+            if _bad(day):
+                here["bad_date"] = day
         else:
             ident, pinned = _comment_lines(text, chunk)
             occurrence = seen.get(heading, 0)

@@ -398,6 +398,95 @@ def test_masking_in_one_pass_equals_masking_each_text(monkeypatch, parallel):
     assert html.escape(str(slots[2])) == slots[2].__html__()
 
 
+def _leaves(items, flags):
+    """``(op, argument, flags)`` of every single-character node and AT code of a parsed
+    regular expression (lookarounds included), with the flags in force there."""
+    import re._constants as c
+
+    for op, av in items:
+        if op in (c.LITERAL, c.NOT_LITERAL, c.ANY, c.IN, c.AT):
+            yield op, av, flags
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+            yield from _leaves(av[2], flags)
+        elif op is c.SUBPATTERN:  # (group, flags added, flags removed, body): "(?s:...)"
+            yield from _leaves(av[3], (flags | av[1]) & ~av[2])
+        elif op is c.BRANCH:
+            for branch in av[1]:
+                yield from _leaves(branch, flags)
+        elif op in (c.ASSERT, c.ASSERT_NOT):
+            yield from _leaves(av[1], flags)
+        elif op is c.ATOMIC_GROUP:
+            yield from _leaves(av, flags)
+        elif op is c.GROUPREF_EXISTS:
+            yield from _leaves(av[1], flags)
+            if av[2] is not None:
+                yield from _leaves(av[2], flags)
+        else:
+            assert op in (c.GROUPREF, c.GROUPREF_IGNORE), f"node {op} not looked at"
+
+
+def line_bound(pattern: re.Pattern) -> list:
+    """The nodes of ``pattern`` that accept a line break or anchor at the start or end of the whole text."""
+    import re._compiler
+    import re._constants as c
+    import re._parser
+
+    parsed = re._parser.parse(pattern.pattern, pattern.flags)
+    bad = []
+    for op, av, flags in _leaves(parsed.data, parsed.state.flags):
+        if op is c.AT:
+            if av in (c.AT_BEGINNING_STRING, c.AT_END_STRING) or (
+                    not flags & re.M and av in (c.AT_BEGINNING, c.AT_END)):
+                bad.append((op, av))
+        elif re._compiler.compile(re._parser.SubPattern(parsed.state, [(op, av)]), flags).fullmatch("\n"):
+            bad.append((op, av))
+    return bad
+
+
+def test_the_line_break_check_itself():
+    for pattern in (r"a[^x]b", r"a\sb", r"^foo", r"\Afoo", r"foo\Z", r"a(?s:.)b", r"(?s)a.b", r"[^\S]", "a\nb",
+                    r"(?m:^foo)$"):
+        assert line_bound(re.compile(pattern)), pattern
+    for pattern in (r"(?m)^foo$", r"a.b", r"a[^\n]b", r"[ \t]+\S", r"(?<![A-Za-z])x(?!\d)", r"(?m:^f)(?m:o$)"):
+        assert not line_bound(re.compile(pattern)), pattern
+
+
+def test_no_rule_of_the_detector_can_match_a_line_break():
+    """What the report's mask of joined texts rests on (report._Masker): no pattern of the
+    detector holds a character, class or wildcard that accepts a line break, and none is
+    anchored at the start or end of the whole text, so a text's matches end at its own lines."""
+    from memory_manager import privacy
+
+    patterns = [(rule.name, rule.pattern) for rule in privacy.RULES_LIST] + [("topic keywords", privacy._TOPIC_EN_PATTERN)]
+    assert len(patterns) > 150
+    assert [(name, line_bound(pattern)) for name, pattern in patterns if line_bound(pattern)] == []
+
+
+def test_masking_texts_joined_equals_each_text_alone_beside_any_neighbour():
+    """The separator of the joined mask keeps every check from reading the next text: each
+    private line of the frozen corpora between neighbours made of the checks' context words
+    (account and platform words, docs words, a PEM header, a placeholder) is masked exactly as
+    recall masks it alone. With the old separator (64 spaces) a PEM header before a text
+    starting with a placeholder was left unmasked; a separator shorter than the checks' 40
+    characters of look-back turns phone numbers into bank accounts."""
+    from test_privacy_scan_speedups import _lines
+
+    from memory_manager import privacy, report
+
+    cues = ("开户行 开户银行 户名 账号 账户 收款账户 account acct routing sort code iban 订单 单号 工单 QQ 微信 UID "
+            "example sample test docs readme e.g. such as public 公钥 pubkey ----- key ssh host id no order invoice "
+            "ticket mr. dr. 读 上 念 tel phone mobile 手机 电话 端口 port password 密码 my wife 家 住 地址 测试")
+    neighbours = [cues, cues[::-1], "账号", "开户行", "example", "public -----", "tel", "mr.", "订单号", "123456",
+                  "-----BEGIN RSA PRIVATE KEY-----", "<your key here>"]
+    texts = []
+    for i, line in enumerate(_lines()):
+        texts += [neighbours[i % len(neighbours)], line, neighbours[(i * 7 + 3) % len(neighbours)]]
+    alone = {text: privacy.mask(text) for text in set(texts)}
+    assert sum(alone[t] != t for t in texts) > 500  # the corpora's private lines are masked
+    joined = report._mask_joined(texts, report._Masker.SEP)
+    assert [i for i, (text, got) in enumerate(zip(texts, joined)) if got != alone[text]] == []
+
+
 def test_open_hands_the_file_to_the_browser(copy, tmp_path, run_script):
     """--open starts the user's browser (Python's webbrowser, which honours $BROWSER) on the file."""
     import sys

@@ -325,14 +325,19 @@ def split_chunks(text: str, offset: int = 0) -> list[Chunk]:
     or to the end of the file). ``###`` and deeper stay inside their
     section. Every character from ``offset`` on belongs to exactly one chunk.
     """
-    from .markdown import fenced_lines, heading_of
-
     base_line = text[:offset].count("\n")
     if "```" not in text and "~~~" not in text:
         # No line can open a fence (a fence needs three backticks or tildes): find the
         # headings with one multi-line search instead of a regex call per line
         # (issue 13: a cold index build splits 45 MB of notes). Same chunks.
         return _split_unfenced(text, offset, base_line)
+    return _split_lines(text, offset, base_line)
+
+
+def _split_lines(text: str, offset: int, base_line: int) -> list[Chunk]:
+    """:func:`split_chunks` line by line (code fences seen)."""
+    from .markdown import fenced_lines, heading_of
+
     lines = text[offset:].split("\n")
     fenced = fenced_lines(lines)
     chunks: list[Chunk] = []

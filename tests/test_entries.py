@@ -1,4 +1,5 @@
 import os
+from pathlib import Path
 
 import pytest
 
@@ -166,3 +167,43 @@ def test_yaml_scalar_quotes_what_yaml_would_change():
     for value in ["NO", "on", "0755", "1.10", "2026-03-03", "null", "a: b", "中文", "plain", "#x"]:
         assert yaml.safe_load(f"k: {entries.yaml_scalar(value)}")["k"] == value
     assert entries.yaml_scalar("plain") == "plain" and entries.yaml_scalar("NO") == '"NO"'
+
+
+#: Lines a daily note is made of, the odd ones included (headings that are not, comments, fences).
+_NOTE_LINES = ["# 2026-01-01", "# notes", "## [2026-01-02] topic", "## topic", "## [2026-13-40] bad date", "## ",
+               "### deeper", "#### c", "##", "#", "  ## indented ##", "    ## code by indent", "##x", "#tag", "a#", "x ## y",
+               "\t## tab", "##\t", "## trailing #  ", "#######", "## a\r", "\r", "  #   spaced  ", "   ##  #", "## 标题 ##",
+               "<!-- id: d-1 -->", "<!-- id: x.y:z -->", "  <!--id:abc-->  ", "<!-- pinned -->", "<!-- PINNED -->",
+               "x <!-- pinned -->", "<!-- id: a --> <!-- pinned -->", "<!-- other -->", "<!-- id: e -->\r", "<!--",
+               "- 因：a", "- Cause: b", "* change: c", "text", ""]
+_FENCES = ["```", "~~~", "```python", "   ```", "## in a fence?"]
+
+
+def _random_notes(seed: int, n: int, fences: bool):
+    import random
+
+    rng = random.Random(seed)
+    pool = _NOTE_LINES + (_FENCES if fences else [])
+    for _ in range(n):
+        text = "\n".join(rng.choice(pool) for _ in range(rng.randrange(0, 25))) + rng.choice(["", "\n"])
+        if rng.random() < 0.25:
+            text = "---\nformat: x\n---\n" + text
+        yield text, (18 if text.startswith("---\n") else rng.randrange(0, len(text) + 1) if rng.random() < 0.1 else 0)
+
+
+def test_split_without_fences_equals_the_line_by_line_split():
+    """The fast split of a text without code fences (a search for the lines holding '#')
+    gives the chunks of the line-by-line split, field by field."""
+    for text, offset in _random_notes(1, 2000, fences=False):
+        base = text[:offset].count("\n")
+        assert entries._split_unfenced(text, offset, base) == entries._split_lines(text, offset, base), (text, offset)
+    assert entries.split_chunks("a\n```\n## x\n```\n## y\n") == entries._split_lines("a\n```\n## x\n```\n## y\n", 0, 0)
+
+
+def test_daily_marks_equal_what_parse_daily_reads():
+    """The index's reader of ids, pins and dates (only lines holding '<!--') agrees with parse_daily."""
+    for n, (text, offset) in enumerate(_random_notes(2, 2000, fences=True)):
+        path = Path("memory/daily/2026-02-03.md" if n % 2 else "memory/daily/notes.md")
+        chunks = entries.split_chunks(text, offset)
+        expected = {s.span[0]: (s.id, s.pinned, s.date) for s in entries.parse_daily(text, path, chunks)}
+        assert entries.daily_marks(text, path, chunks) == expected, text

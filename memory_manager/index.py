@@ -172,8 +172,13 @@ class RecallIndex:
             found[rel] = (kind, max(-(2**63), min(st.st_mtime_ns, 2**63 - 1)), st.st_size)
         return found
 
-    def _diff(self, found: dict[str, tuple[str, int, int]]) -> tuple[list, list, list]:
-        """Return (to_parse [(rel, kind, mtime, size, data)], touch [(rel, mtime, size)], gone [file_no])."""
+    def _diff(self, found: dict[str, tuple[str, int, int]], probe: bool = False) -> tuple[list, list, list]:
+        """Return (to_parse [(rel, kind, mtime, size, data)], touch [(rel, mtime, size)], gone [file_no]).
+
+        ``probe``: only whether anything is to do; returns at the first readable file not
+        indexed yet (the caller decides again under the write lock, so a cold build does
+        not read every file twice).
+        """
         known = {row[1]: row for row in self.conn.execute(
             "SELECT file_no, path, kind, mtime_ns, size, sha, indexed_ns FROM files")}
         to_parse, touch = [], []
@@ -186,6 +191,8 @@ class RecallIndex:
                 data = (self.ws / rel).read_bytes()
             except OSError:
                 continue
+            if probe and not (row and row[2] == kind):
+                return [(rel, kind, mtime, size, data)], [], []
             if row and row[2] == kind and row[5] == hashlib.sha256(data).hexdigest():
                 # Same content: record the new stat, or settle a racy file once the clock
                 # has moved past its window (no write while it is still racy).
@@ -202,7 +209,7 @@ class RecallIndex:
         Cheap when nothing changed: one ``stat`` per file and one query.
         """
         found = self._scan()
-        to_parse, touch, gone = self._diff(found)
+        to_parse, touch, gone = self._diff(found, probe=True)
         if not (to_parse or touch or gone):
             return {"parsed": 0, "removed": 0}
         conn = self.conn

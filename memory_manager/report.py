@@ -161,6 +161,10 @@ class _Masker:
         return self.masked
 
     def _mask(self, texts: list[str], meanwhile: Callable[[], None] | None) -> list[str]:
+        # The detector compiles its 190 patterns on import: done here, before the fork,
+        # the child inherits them instead of compiling them again on the critical path.
+        from . import privacy  # noqa: F401
+
         if sum(map(len, texts)) < PARALLEL_CHARS or (os.cpu_count() or 1) < 2 or not hasattr(os, "fork"):
             if meanwhile is not None:
                 meanwhile()

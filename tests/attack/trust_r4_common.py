@@ -1,0 +1,49 @@
+"""Shared values and helpers of the trust round 4 attack tests (issue 10).
+
+Secret-shaped values are built at run time (tests/test_layout.py refuses literals).
+"""
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+
+from memory_manager import crypto, tiers
+from memory_manager.config import load_config
+
+NOW = {"MEMORY_MANAGER_NOW": "2026-11-29T12:00:00+00:00"}
+LATER = {"MEMORY_MANAGER_NOW": "2026-12-09T12:00:00+00:00"}
+#: A GitHub token shape (a certain finding), built at run time.
+TOKEN = "ghp" + "_" + "k3Jd9Qx7Lm2Pz8Rt5Vb1Nc4Hy6Wq0Es3Ua7Gf"
+#: A North American number (a possible finding: phone).
+PHONE = "415-555" + "-0132"
+
+
+def _init(run_script, *extra: str) -> None:
+    r = run_script("init", "--yes", "--no-hooks", "--lang", "en", *extra, env=NOW)
+    assert r.code == 0, r.err
+
+
+def _files_holding(root: Path, needle: str) -> list[str]:
+    """Every file under root whose bytes or whose path holds ``needle``."""
+    out = []
+    for p in sorted(root.rglob("*")):
+        rel = p.relative_to(root).as_posix()
+        if needle in rel:
+            out.append("NAME:" + rel)
+        elif p.is_file() and not p.is_symlink() and needle.encode() in p.read_bytes():
+            out.append(rel)
+    return out
+
+
+def _plant_t2(ws: Path, skill: str, topic: str, text: str, scheme: str = "aes-gcm") -> Path:
+    """A T2 entry written straight to disk (as an older version or an agent would have)."""
+    cfg = load_config(ws)
+    sealed = crypto.encrypt(text, skill, "2026-11", cfg, scheme, topic=topic, entry_id=tiers.t2_id(skill, topic))
+    path = tiers.t2_path(ws, skill, topic)
+    path.write_text(tiers.render_t2(skill, topic, sealed, date(2026, 11, 25), 30, "2026-11", "en"))
+    return path
+
+
+#: An e-mail address (a possible finding), built at run time.
+EMAIL = "alice.chen" + "@" + "mailbox-hq.net"

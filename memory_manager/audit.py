@@ -512,7 +512,6 @@ def record_last(ws: Path, report: AuditReport) -> Path | None:
                 item["excerpt"] = None
     doc = {**LAST_FORMAT, "at": now().isoformat(timespec="seconds"), "report": doc}
     path = tree.Tree(Path(ws)).state_file(LAST_NAME)
-    path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, (json.dumps(doc, ensure_ascii=False, indent=1, allow_nan=False) + "\n").encode("utf-8"), mode=0o600)
     return path
 

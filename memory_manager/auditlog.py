@@ -19,7 +19,7 @@ from typing import Any
 
 from . import tree
 from .clock import now
-from .fsio import make_dirs
+from .fsio import make_dirs, open_append
 from . import jsonio
 
 LOG_NAME = "gate-audit.jsonl"
@@ -98,7 +98,7 @@ def append_line(ws: Path, line: bytes, once: bool = False) -> bool:
                 return False
         except FileNotFoundError:
             pass
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
+    fd = open_append(path)  # never through a symlink or hard link (issue 10)
     try:
         os.write(fd, line)
     finally:

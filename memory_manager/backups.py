@@ -246,7 +246,7 @@ class Backup:
             return
         data = "".join(json.dumps(e, ensure_ascii=False, sort_keys=True, allow_nan=False) + "\n" for e in entries).encode("utf-8")
         fsio.step(f"backup-entry {entries[0]['path']}" + (f" (+{len(entries) - 1})" if len(entries) > 1 else ""))
-        fd = os.open(self.folder / ENTRIES, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        fd = fsio.open_append(self.folder / ENTRIES)  # never through a symlink or hard link
         try:
             view = memoryview(data)
             while view:
@@ -834,6 +834,17 @@ def _check_path(workspace: Path, raw: Any, ident: str) -> Path:
     return target
 
 
+#: Mode bits a restore may apply from a manifest: read and execute for anyone, write for the
+#: owner only; never setuid, setgid or sticky (issue 10: a forged ``mode: 0o6777``).
+RESTORABLE_MODE_BITS = 0o755
+
+
+def safe_mode(mode: int) -> int:
+    """``mode`` (permission bits from a manifest) without the bits a restore never applies
+    (:data:`RESTORABLE_MODE_BITS`)."""
+    return mode & RESTORABLE_MODE_BITS
+
+
 def _current_sha(target: Path) -> str | None:
     if target.is_symlink() or not target.is_file():
         return None
@@ -893,8 +904,14 @@ def _plan(workspace: Path, doc: dict[str, Any], key_needed: bool = True) -> tupl
             if not isinstance(sha, str) or not _SHA.match(sha) or not isinstance(mode, int) or not 0 <= mode <= 0o7777:
                 raise BackupError(f"backup {ident}: malformed entry for {rel}; nothing was changed")
             stored = entry.get("stored", "plain")
+            safe = safe_mode(mode)
+            if safe != mode:
+                # The manifest is data: setuid/setgid/sticky bits and write access for group or
+                # others are never applied from it (issue 10); the rest of the mode is.
+                notes.append(f"{rel}: mode {mode:o} in the manifest not applied; {safe:o} used")
+                entry = dict(entry, mode=safe)
             if current == sha:
-                if stat.S_IMODE(target.stat().st_mode) != mode:
+                if stat.S_IMODE(target.stat().st_mode) != safe:
                     steps.append(_Step("chmod", rel, target, entry, now=current))
                 continue
             if current == "dir":

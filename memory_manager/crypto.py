@@ -369,7 +369,9 @@ def keygen(cfg: Mapping[str, Any] | None = None, workspace: Path | None = None,
     if path.exists():
         raise CryptoError(f"key file {path} exists already; remove it yourself if you really want a new key "
                           "(entries encrypted with it become unreadable)")
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    from .fsio import make_dirs
+
+    make_dirs(path.parent, 0o700)  # missing parents (~/.config) 0755 at most, whatever the umask
     key = os.urandom(32)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)

@@ -124,8 +124,17 @@ def refuse_escaping_private(path: Path) -> None:
                                      f"({folder} -> {real}); refusing to write there (remove the link)")
 
 
-def _private_parents(folder: Path) -> None:
-    """Create ``folder`` and its missing parents; the private ones get mode 0700."""
+#: Mode of a folder we create outside the private ones: never writable by
+#: group or others, whatever the umask (issue 10: under umask 000 a 0777
+#: memory tree, hook or plugin folder let any user of the machine replace
+#: T2 entries or the code the Gateway runs). ``mkdir`` only takes bits away
+#: through the umask, so a stricter umask still gives a stricter mode.
+FOLDER_MODE = 0o755
+
+
+def _private_parents(folder: Path, leaf_mode: int | None = None) -> None:
+    """Create ``folder`` and its missing parents; the private ones get mode 0700, the others
+    :data:`FOLDER_MODE` at most (``leaf_mode``, when given, for ``folder`` itself)."""
     refuse_escaping_private(Path(folder) / "x")
     missing = []
     probe = folder
@@ -136,12 +145,14 @@ def _private_parents(folder: Path) -> None:
         probe = probe.parent
     for path in reversed(missing):
         step(f"mkdir {path}")
+        private = is_private(path / "x")
+        mode = 0o700 if private else (leaf_mode if leaf_mode is not None and path == folder else FOLDER_MODE)
         try:
-            path.mkdir(mode=0o700 if is_private(path / "x") else 0o777)
+            path.mkdir(mode=mode)
         except FileExistsError:
-            pass
-        if is_private(path / "x"):
-            os.chmod(path, 0o700)
+            continue
+        if private or mode != FOLDER_MODE:
+            os.chmod(path, mode)
 
 
 def tighten_private(workspace: Path, deep_backups: bool = False) -> int:
@@ -179,9 +190,15 @@ def tighten_private(workspace: Path, deep_backups: bool = False) -> int:
     return changed
 
 
-def make_dirs(folder: Path) -> None:
-    """Create ``folder`` with its parents (one crash-hook step each); private folders 0700."""
-    _private_parents(Path(folder))
+def make_dirs(folder: Path, mode: int | None = None) -> None:
+    """Create ``folder`` with its parents (one crash-hook step each).
+
+    Private folders get 0700; others :data:`FOLDER_MODE` (0755, less under a
+    stricter umask), never writable by group or others; ``mode`` (e.g.
+    0o700), when given, is set on ``folder`` itself if this call creates it.
+    Folders that exist already are left as they are.
+    """
+    _private_parents(Path(folder), mode)
 
 
 def remove(path: Path, missing_ok: bool = False) -> None:
@@ -196,6 +213,61 @@ def remove(path: Path, missing_ok: bool = False) -> None:
         return
     _wrote(path)
     _fsync_dir(path.parent)
+
+
+def unshare(path: Path) -> bool:
+    """Remove ``path`` when it is not a plain file of its own; True when removed.
+
+    For files of ours that are written in place (append-only logs, the recall
+    index and its SQLite journal/WAL/shm): a name there that is a hard link
+    (``st_nlink > 1``), a symlink, a FIFO, a socket or a device was planted,
+    and writing through it would write into another file, possibly outside
+    the workspace (issue 10: ``O_NOFOLLOW`` stops a symlink, not a hard
+    link). Removing the name loses no byte: the other link keeps the data.
+    A missing path is fine (False).
+
+    Raises:
+        FileWriteError: a folder stands where the file belongs (never removed).
+    """
+    path = Path(path)
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return False
+    if stat.S_ISREG(st.st_mode) and st.st_nlink == 1:
+        return False
+    if stat.S_ISDIR(st.st_mode):
+        raise FileWriteError(f"{path}: a folder stands where a file of ours belongs; refusing to write there")
+    remove(path, missing_ok=True)
+    return True
+
+
+def open_append(path: Path) -> int:
+    """Open ``path`` for appending (created 0600) and return the descriptor; never through a link.
+
+    ``O_NOFOLLOW`` refuses a symlink at the last component, ``O_NONBLOCK``
+    keeps a planted FIFO from hanging the open; a name that is not a plain
+    file with one link is replaced first (:func:`unshare`), and what was
+    opened is checked again with ``fstat`` (a link planted in between is
+    refused). The caller closes the descriptor.
+
+    Raises:
+        FileWriteError: the file cannot be opened as a plain file of its own.
+    """
+    path = Path(path)
+    refuse_escaping_private(path)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0)
+    for _attempt in range(2):
+        unshare(path)
+        try:
+            fd = os.open(path, flags, 0o600)
+        except OSError as exc:
+            raise FileWriteError(f"{path}: cannot open for appending ({exc.strerror or exc})") from None
+        st = os.fstat(fd)
+        if stat.S_ISREG(st.st_mode) and st.st_nlink == 1:
+            return fd
+        os.close(fd)
+    raise FileWriteError(f"{path}: is not a plain file of its own (a link was planted there); refusing to append")
 
 
 def remove_dir(path: Path) -> None:

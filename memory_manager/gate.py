@@ -455,7 +455,7 @@ def record_approvals(ws: Any, items: list[tuple[str, str, str, str]]) -> None:
     from .auditlog import content_hash
     from .clock import now
 
-    from .fsio import make_dirs
+    from .fsio import make_dirs, open_append
 
     path = approvals_path(ws)
     make_dirs(path.parent)  # private (0700), and never through a symlink out of the workspace
@@ -463,7 +463,7 @@ def record_approvals(ws: Any, items: list[tuple[str, str, str, str]]) -> None:
     data = "".join(json.dumps({"time": stamp, "category": c, "rule": r, "confidence": conf,
                                "key": content_hash(ws, digest)}, ensure_ascii=False, allow_nan=False) + "\n"
                    for c, r, conf, digest in items).encode("utf-8")
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
+    fd = open_append(path)  # never through a symlink or hard link (issue 10)
     try:
         os.write(fd, data)
     finally:

@@ -361,7 +361,6 @@ def _record(ws: Path, config: dict[str, Any] | None) -> None:
     doc = dict(RECORD_FORMAT, hooks_present=isinstance((config or {}).get("hooks"), dict),
                internal=_internal_of(config))
     path = record_path(ws)
-    path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, (json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8"), mode=0o600)
 
 

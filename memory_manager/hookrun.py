@@ -235,11 +235,11 @@ def record_usage(ws: pathlib.Path, key: str, usage, cfg: dict) -> None:
     doc = {"v": 1, "at": now().isoformat(timespec="seconds"), "event": key,
            "session": usage.session_key, "used": usage.used, "window": usage.window,
            "percent": usage.percent, "source": usage.source}
-    from memory_manager.fsio import make_dirs
+    from memory_manager.fsio import make_dirs, open_append
 
     make_dirs(state)  # private: 0700 (issue 10)
     rotate_if_large(state / USAGE_NAME, USAGE_MAX_BYTES)
-    fd = os.open(state / USAGE_NAME, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    fd = open_append(state / USAGE_NAME)  # never through a symlink or hard link (issue 10)
     try:
         os.write(fd, (json.dumps(doc, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8"))
     finally:
@@ -300,14 +300,14 @@ def spawn_maintenance(ws: pathlib.Path, key: str, only: str | None = None) -> in
     import subprocess
 
     log_dir = tree.Tree(ws).state
-    from memory_manager.fsio import make_dirs
+    from memory_manager.fsio import make_dirs, open_append
 
     make_dirs(log_dir)  # private: 0700 (issue 10)
     cmd = [sys.executable, str(BUNDLE / "scripts" / "maintain.py"), "--workspace", str(ws), "--event", key]
     if only:
         cmd += ["--only", only]
     rotate_if_large(log_dir / MAINTAIN_LOG, MAINTAIN_LOG_MAX_BYTES)
-    with open(os.open(log_dir / MAINTAIN_LOG, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600), "ab") as log:
+    with open(open_append(log_dir / MAINTAIN_LOG), "ab") as log:
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                                 start_new_session=True, close_fds=True)
     return proc.pid

@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterable
 
-from . import textproc, tree, units
+from . import fsio, textproc, tree, units
 from .fsio import make_dirs
 
 INDEX_RELPATH = tree.Tree(Path()).recall_index
@@ -360,6 +360,13 @@ class RecallIndex:
 def _connect(path: Path) -> sqlite3.Connection:
     # Rollback journal (SQLite's default), not WAL: a WAL index keeps -wal/-shm files
     # whose names a rebuild could not replace safely while another process reads.
+    # SQLite writes the database and its journal in place and follows hard links
+    # (and, for the journal, symlinks): a name there that is not a plain file of its
+    # own was planted and is removed first; the index is derived, nothing is lost
+    # (issue 10: a hard-linked journal got pages of the index, the text of every
+    # entry, written into a file outside the workspace).
+    for suffix in ("", "-journal", "-wal", "-shm"):
+        fsio.unshare(Path(str(path) + suffix))
     conn = sqlite3.connect(str(path), timeout=30, isolation_level=None)
     # The index holds the text of every entry: private, like all of memory/.cache
     # (issue 10). SQLite gives its journal file the database's mode.

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import backups, crypto, entries, markdown, templates, tiers, tree
+from . import backups, crypto, entries, fsio, markdown, templates, tiers, tree
 from .clock import today
 from .config import OVERRIDE_RELPATH
 from .errors import DirtyFileError, UnreadableFileError, WorkspaceError
@@ -675,7 +675,7 @@ def apply_files(plan: Plan) -> str | None:
             for change in plan.changes:
                 backup.save(change.path)
             for folder in plan.new_dirs:
-                folder.mkdir(exist_ok=True)
+                folder.mkdir(mode=fsio.FOLDER_MODE, exist_ok=True)
                 created.append(folder)
             transaction = Transaction()
             for change in plan.changes:

@@ -130,7 +130,6 @@ def _record(ws: Path, plugins: dict[str, Any] | None) -> None:
                entries_present="entries" in plugins, entry=entries.get(PLUGIN_ID),
                allow_present="allow" in plugins, allow=plugins.get("allow"))
     path = record_path(ws)
-    path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, (json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8"),
                  mode=0o600)
 

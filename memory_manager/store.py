@@ -28,7 +28,7 @@ from typing import Any
 from . import auditlog, backups, entries, erasure, gate, tiers, tree
 from .clock import month_of, today
 from .errors import BadInputError, MalformedFileError, MemoryManagerError, NotFoundError
-from .fsio import atomic_write, atomic_write_text, read_text, remove, workspace_lock
+from .fsio import atomic_write, atomic_write_text, make_dirs, read_text, remove, workspace_lock
 from .names import validate_heading_topic, validate_key, validate_skill, validate_topic
 from .workspace import ensure_inside
 
@@ -60,7 +60,7 @@ def ensure_tree(ws: Path) -> None:
     for sub in entries.TREE:
         folder = root / sub
         safe_target(ws, folder)
-        folder.mkdir(parents=True, exist_ok=True)
+        make_dirs(folder)
 
 
 def parse_day(value: str | None) -> str:

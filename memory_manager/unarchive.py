@@ -120,7 +120,6 @@ def unarchive(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False
         backup = backups.start(ws, f"unarchive {ident}", allow_withheld=approved)
         backup.save(path)
         backup.save(target)  # a missing file is recorded too, so a restore removes it again
-        target.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(target, restored_text, read_text(target) if target.exists() else None)
         if rest and units.parse_archive(rel(ws, path), rest):
             atomic_write_text(path, rest.rstrip("\n") + "\n", like)

@@ -1,0 +1,122 @@
+"""Variants of the trust round 4 attacks (issue 10) the attacker did not try.
+
+Each kind fixed for ``tests/attack/test_attack_trust_r4_paths.py`` gets one or two cases here:
+other files, other commands, the same guarantee. Secret-shaped values are built at run time.
+"""
+from __future__ import annotations
+
+import json
+import os
+import stat
+
+from tests.attack.trust_r4_common import NOW, PHONE, _init, _plant_t2
+
+
+def _loose_dirs(root):
+    return [p.relative_to(root).as_posix() for p in [root, *root.rglob("*")]
+            if p.is_dir() and not p.is_symlink() and stat.S_IMODE(p.stat().st_mode) & 0o022]
+
+
+# ------------------------------------------------------------------ umask 000
+
+def test_a_permissive_umask_leaves_no_folder_writable_after_writes_cleanup_and_import(ws, run_script, t2_key):
+    """Folders made later than init (a daily note's, the archive month cleanup opens, the
+    backups) are 0755 at most under umask 000, like those init makes."""
+    old = os.umask(0)
+    try:
+        _init(run_script)
+        note = ws / "memory/2026-10-02-notes.md"
+        note.write_text("# n\n\n## alpha\n- imported line\n", encoding="utf-8")
+        assert run_script("memory", "import", "--from-openclaw", "--approved", env=NOW).code == 0
+        assert run_script("memory", "write", "--topic", "alpha", "--change", "a line", env=NOW).code == 0
+        _plant_t2(ws, "rel", "old", "old preference")
+        assert run_script("cleanup", env={"MEMORY_MANAGER_NOW": "2027-01-15T12:00:00+00:00"}).code == 0
+    finally:
+        os.umask(old)
+    assert list((ws / "memory/archive").iterdir())  # cleanup made a month folder
+    assert _loose_dirs(ws) == []
+
+
+def test_keygen_under_a_permissive_umask_makes_no_missing_parent_writable_by_others(run_script, tmp_path):
+    """``crypt.py keygen`` with a key path several folders deep that do not exist yet."""
+    deep = tmp_path / "cfgroot"
+    old = os.umask(0)
+    try:
+        r = run_script("crypt", "keygen", env={"XDG_CONFIG_HOME": str(deep / "a" / "b")})
+    finally:
+        os.umask(old)
+    assert r.code == 0, r.err
+    key = deep / "a/b/complex-memory-manager/key"
+    assert key.is_file()
+    assert stat.S_IMODE(key.parent.stat().st_mode) == 0o700
+    assert _loose_dirs(deep) == []
+
+
+# ------------------------------------------------------------------ hard links
+
+def test_the_approval_record_is_not_appended_through_a_hard_link(ws, run_script, tmp_path, t2_key):
+    """memory/.state/privacy-approvals.jsonl hard-linked to an outside file: an approved
+    remember writes its approval line into a fresh file of its own, the outside one is untouched."""
+    _init(run_script)
+    outside = tmp_path / "outside-approvals"
+    outside.write_text("OUTSIDE\n")
+    record = ws / "memory/.state/privacy-approvals.jsonl"
+    record.parent.mkdir(mode=0o700, exist_ok=True)
+    record.unlink(missing_ok=True)
+    os.link(outside, record)
+    r = run_script("memory", "remember", "--skill", "ops", "--topic", "desk", "--text", f"ring {PHONE}",
+                   "--approved", env=NOW)
+    assert r.code == 0, r.err
+    assert outside.read_text() == "OUTSIDE\n"
+    assert record.stat().st_nlink == 1 and record.read_text().count("\n") >= 1
+
+
+def test_the_recall_index_itself_is_not_written_through_a_hard_link(ws, run_script, tmp_path):
+    """A second name outside the workspace for memory/.cache/recall-index.sqlite (a hard link to
+    the live index): the next recall drops the shared file and builds an index of its own, so the
+    text of an entry written later never reaches the outside name."""
+    _init(run_script)
+    assert run_script("memory", "learn", "tea", "--text", "zebralinked green tea", env=NOW).code == 0
+    assert run_script("memory", "recall", "zebralinked", env=NOW).code == 0  # the index exists
+    index = ws / "memory/.cache/recall-index.sqlite"
+    outside = tmp_path / "outside.sqlite"
+    os.link(index, outside)
+    assert run_script("memory", "learn", "coffee", "--text", "zebrasecondterm black coffee", env=NOW).code == 0
+    r = run_script("memory", "recall", "zebrasecondterm", env=NOW)
+    assert r.code == 0 and "zebrasecondterm" in r.out, r.out + r.err
+    assert b"zebrasecondterm" not in outside.read_bytes()
+    assert index.stat().st_nlink == 1
+
+
+def test_a_fifo_planted_as_the_gate_audit_log_neither_hangs_nor_receives_the_decision(ws, run_script):
+    """A FIFO in place of memory/.state/gate-audit.jsonl: the write does not block on it
+    (no reader) and the decision lands in a plain log file."""
+    _init(run_script)
+    log = ws / "memory/.state/gate-audit.jsonl"
+    log.parent.mkdir(mode=0o700, exist_ok=True)
+    log.unlink(missing_ok=True)
+    os.mkfifo(log)
+    r = run_script("memory", "learn", "tea", "--text", "green tea", env=NOW)
+    assert r.code == 0, r.err
+    assert stat.S_ISREG(log.lstat().st_mode) and log.read_text().strip()
+
+
+# ------------------------------------------------------------------ restore modes
+
+def test_restore_of_an_unchanged_file_does_not_chmod_it_group_writable(ws, run_script):
+    """The file still holds the backed-up bytes: restore only sets its mode, and a forged
+    0o777 or 0o1666 is cut to what a restore may apply (no write for group/others, no sticky)."""
+    _init(run_script)
+    assert run_script("memory", "learn", "tea", "--text", "green tea", env=NOW).code == 0
+    assert run_script("memory", "learn", "tea", "--text", "black tea", "--approved", env=NOW).code == 0
+    newest = sorted(p for p in (ws / ".memory-backup").iterdir() if p.is_dir() and not p.name.startswith("."))[-1]
+    assert run_script("init", "--restore", newest.name, "--yes", env=NOW).code == 0  # now unchanged
+    entries = newest / "entries.jsonl"
+    lines = [json.loads(line) for line in entries.read_text().splitlines() if line.strip()]
+    path = ws / lines[0]["path"]
+    lines[0]["mode"] = 0o1777
+    entries.write_text("".join(json.dumps(e) + "\n" for e in lines))
+    r = run_script("init", "--restore", newest.name, "--yes", "--force", env=NOW)
+    assert r.code == 0, r.err
+    assert stat.S_IMODE(path.stat().st_mode) & 0o7022 == 0
+    assert "not applied" in r.out + r.err

@@ -75,6 +75,32 @@ def record(ws: Path, ids: Iterable[str]) -> None:
                      mode=0o600)
 
 
+def drop(ws: Path, ids: Iterable[str]) -> int:
+    """Remove the access counts of ``ids`` (a forgotten or purged entry); return how many went.
+
+    An entry id is a plain hash of the entry's name (``k-`` + SHA-256 of the
+    key): a count left behind would let anyone holding the workspace confirm
+    a guessed name of a forgotten entry (issue 10). Runs under the workspace
+    lock; nothing is written when none of the ids is listed.
+    """
+    ids = {i for i in ids if isinstance(i, str) and i}
+    if not ids:
+        return 0
+    from .fsio import atomic_write, workspace_lock
+
+    with workspace_lock(ws):
+        entries = load(ws)
+        gone = [i for i in ids if i in entries]
+        if not gone:
+            return 0
+        for ident in gone:
+            del entries[ident]
+        doc = dict(FORMAT, entries=entries)
+        atomic_write(access_path(ws), (json.dumps(doc, ensure_ascii=False, sort_keys=True, allow_nan=False) + "\n").encode("utf-8"),
+                     mode=0o600)
+    return len(gone)
+
+
 #: Days over which an access loses half its weight (issue 13: counts decay over time).
 #: 30 days: a memory used every week keeps a high count, one used once a season fades.
 ACCESS_HALF_LIFE_DAYS = 30.0

@@ -1235,15 +1235,20 @@ def _finish(workspace: Path, plan: dict[str, Any]) -> dict[str, Any]:
                       f"(unknown plan {plan.get('kind')!r})")
 
 
-def finished(workspace: Path, reason: str) -> dict[str, Any] | None:
-    """The result of an interrupted change with ``reason`` that this process just finished, or None.
+def finished(workspace: Path, reason: str | None = None, ref: str | None = None) -> dict[str, Any] | None:
+    """The result of an interrupted change with ``reason`` (or, for ``forget``, whose result names
+    ``ref``) that this process just finished, or None.
 
     ``forget`` asks after :func:`repair`: when the interrupted run it finished
-    was this very forget, the re-run reports that and does nothing more.
+    was this very forget, the re-run reports that and does nothing more. Its
+    backup's reason holds a random stand-in for the entry (issue 10), so it
+    asks by the ``ref`` its plan recorded.
     """
     items = _FINISHED.get(_ws_key(workspace), [])
     for item in items:
-        if item["reason"] == reason:
+        result = item.get("result") if isinstance(item.get("result"), dict) else {}
+        if (reason is not None and item["reason"] == reason) or (
+                ref is not None and result.get("action") == "forget" and result.get("ref") == ref):
             items.remove(item)
             return item
     return None
@@ -1386,30 +1391,42 @@ def _delete_backup(workspace: Path, ident: str) -> None:
 DERIVED_INDEXES = (f"{tree.MEMORY}/{tree.DAILY_INDEX}", f"{tree.MEMORY}/{tree.KNOWLEDGE_INDEX}")
 
 
-def hidden_name(name: str) -> str:
-    """``#`` and the first 12 hex digits of SHA-256 of ``name``: how a backup names a forgotten key.
+def hidden_name(name: str, secret: bytes | None = None) -> str:
+    """``#`` and 12 hex digits that stand for a forgotten name (a key, topic, file name or id).
 
-    A forgotten knowledge key or daily topic must not stay readable in a
-    backup's reason or entry paths (issue 10); the digest still tells two
-    forgotten names apart in ``--list-backups``.
+    A forgotten name must not stay readable in a backup's reason, entry
+    paths or state files (issue 10), and must not be replaced by anything a
+    guess can be checked against: a plain SHA-256 of the name (what round 3
+    wrote) confirms a guessed key with one hash. So the digits are an HMAC
+    keyed with ``secret``, a random value the caller draws once per erasure
+    and never stores (:func:`new_secret`); one erasure shows the same name
+    the same way everywhere, so two forgotten names still tell apart.
+    Without ``secret`` a fresh random one is drawn (a one-off label).
     """
     import hashlib
+    import hmac
 
-    return "#" + hashlib.sha256(name.encode("utf-8")).hexdigest()[:12]
+    return "#" + hmac.new(secret or new_secret(), name.encode("utf-8"), hashlib.sha256).hexdigest()[:12]
 
 
-def _hide_names(doc: dict[str, Any], folder: Path, named: list[str], paths: list[str]) -> bool:
+def new_secret() -> bytes:
+    """A random key for :func:`hidden_name`, held in memory for one erasure only."""
+    return os.urandom(32)
+
+
+def _hide_names(doc: dict[str, Any], folder: Path, named: list[str], paths: list[str],
+                secret: bytes | None = None) -> bool:
     """Replace forgotten names in backup ``doc``'s reason, entry paths and ``after.json``; True when changed."""
     changed = False
     for entry in doc["entries"]:
         if isinstance(entry, dict) and entry.get("path") in paths:
-            entry["path"] = str(PurePosixPath(entry["path"]).with_name(hidden_name(entry["path"]) + ".md"))
+            entry["path"] = str(PurePosixPath(entry["path"]).with_name(hidden_name(entry["path"], secret) + ".md"))
             entry["stored"] = "erased" if entry.get("existed") else entry.get("stored", "plain")
             changed = True
     reason = str(doc.get("reason", ""))
     new_reason = reason
     for name in named:
-        new_reason = re.sub(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", hidden_name(name), new_reason)
+        new_reason = re.sub(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", hidden_name(name, secret), new_reason)
     if new_reason != reason and doc.get("version") == 2:
         try:
             header = jsonio.loads((folder / MANIFEST).read_text(encoding="utf-8"), MANIFEST)
@@ -1429,7 +1446,7 @@ def _hide_names(doc: dict[str, Any], folder: Path, named: list[str], paths: list
 
 def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str, Any] | None = None,
                  stored: tuple[str, ...] = ("plain", "aes-gcm"), names: Iterable[str] = (),
-                 paths: Iterable[str] = ()) -> dict[str, Any]:
+                 paths: Iterable[str] = (), secret: bytes | None = None) -> dict[str, Any]:
     """Remove from every backup each stored copy that contains any of ``needles``.
 
     For a purge or ``forget``: pass what identifies the entry in a file (its
@@ -1455,6 +1472,7 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
             index (:data:`DERIVED_INDEXES`) that holds one goes too (a restore
             rebuilds the index from the notes; issue 10), and a backup's
             reason naming one shows :func:`hidden_name` instead.
+        secret: the key of :func:`hidden_name` for this erasure (drawn here when None).
 
     Returns ``{"erased": n_copies, "backups": [ids changed], "unchecked": n}``.
 
@@ -1472,6 +1490,7 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
     whole = {str(p) for p in paths if p}
     if not wanted and not whole and not named:
         return {"erased": 0, "backups": [], "unchecked": 0}
+    secret = secret or new_secret()
     with fsio.workspace_lock(workspace):
         key: Any = False
         for doc in list_backups(workspace):
@@ -1514,7 +1533,7 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
                     erased += 1
                     changed = True
             if names or paths:
-                changed = _hide_names(doc, folder, names, paths) or changed
+                changed = _hide_names(doc, folder, names, paths, secret) or changed
             if changed:
                 touched.append(doc["id"])
                 _rewrite_entries(folder, doc)

@@ -374,8 +374,12 @@ def purge_pii(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
         if what == "keep":
             run.act("keep", entry.path, f"T2 entry {entry.id} holds possible {cats}: kept (approved by the user)")
         elif what == "purge":
-            run.act("purge", entry.path, f"T2 entry {entry.id} holds certain {cats} and no approval: "
-                                         "deleted with every copy")
+            # Its name goes with it (issue 10): the report (kept in memory/.state by the
+            # hooks' upkeep) names it by a stand-in, never by its file name or id (a plain
+            # hash of skill and topic).
+            hidden = backups.hidden_name(entry.id)
+            run.act("purge", entry.path.with_name(hidden + ".md"),
+                    f"T2 entry {hidden} holds certain {cats} and no approval: deleted with every copy")
             run.audit("delete", "purge_pii", text, findings + names)
             purged.append((entry, text))
         else:
@@ -393,7 +397,9 @@ def purge_pii(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
         _remove_entries(run, [e for e, _ in purged], backup=False)
         totals: dict[str, int] = {}
         for entry, text in purged:
-            counts = erasure.erase(run.ws, run.cfg, ident=entry.id, needles=[text, entry.ciphertext], indexed=False)
+            gone = [] if entry.path.exists() else [run.rel(entry.path)]  # a file of its own: its name goes too
+            counts = erasure.erase(run.ws, run.cfg, ident=entry.id, needles=[text, entry.ciphertext], indexed=False,
+                                   names=[n for n in (entry.topic, f"{entry.skill}_{entry.topic}") if n], paths=gone)
             run.report.problems.extend(counts.pop("problems"))
             for key, value in counts.items():
                 totals[key] = totals.get(key, 0) + value

@@ -27,7 +27,8 @@ from __future__ import annotations
 import json
 import os
 import re
-from pathlib import Path
+import stat
+from pathlib import Path, PurePosixPath
 from typing import Any, Iterable
 
 from . import auditlog, backups, fsio, tiers, tree
@@ -191,9 +192,100 @@ def _scrub_log(ws: Path, texts: list[str]) -> int:
     return changed
 
 
+def _replace_names(value: Any, patterns: list[tuple[re.Pattern[str], str]]) -> Any:
+    """``value`` (parsed JSON) with every forgotten name in its strings and keys replaced."""
+    if isinstance(value, str):
+        for pattern, hidden in patterns:
+            value = pattern.sub(hidden, value)
+        return value
+    if isinstance(value, list):
+        return [_replace_names(v, patterns) for v in value]
+    if isinstance(value, dict):
+        return {_replace_names(k, patterns): _replace_names(v, patterns) for k, v in value.items()}
+    return value
+
+
+def _scrub_state(ws: Path, names: list[str], secret: bytes) -> int:
+    """Replace forgotten names in the files of ``memory/.state`` and ``memory/.cache``; return how many changed.
+
+    Machine state and caches quote file names and ids: the last maintenance
+    stamp (``maintain-last.json`` lists the files it wrote), the last privacy
+    audit (``privacy-audit.json``), the pending bootstrap note, the
+    maintenance log. A forgotten name (key, topic, file name, id) must be in
+    none of them (issue 10), so each occurrence, as a whole word, becomes
+    :func:`memory_manager.backups.hidden_name`. JSON files are rewritten
+    value by value (never a broken document), JSON Lines line by line, other
+    text as text; SQLite files (the recall index) that hold a name are
+    removed (derived, rebuilt by the next recall). Files that are links or
+    not UTF-8 are left alone. Access counts of a forgotten id are removed
+    by :func:`memory_manager.access.drop` before this runs.
+    """
+    names = sorted({n for n in names if n}, key=len, reverse=True)
+    if not names:
+        return 0
+    patterns = [(re.compile(r"(?<![\w-])" + re.escape(n) + r"(?![\w-])"), backups.hidden_name(n, secret))
+                for n in names]
+    raw_names = [n.encode("utf-8") for n in names]
+    paths = tree.Tree(ws)
+    changed = 0
+    for folder in (paths.state, paths.cache):
+        if folder.is_symlink() or not folder.is_dir():
+            continue
+        for path in sorted(folder.iterdir()):
+            try:
+                st = path.lstat()
+            except OSError:
+                continue
+            if not stat.S_ISREG(st.st_mode) or st.st_nlink != 1:
+                continue
+            try:
+                raw = path.read_bytes()
+            except OSError:
+                continue
+            if not any(n in raw for n in raw_names):
+                continue
+            if raw.startswith(b"SQLite format 3"):
+                fsio.remove(path)
+                changed += 1
+                continue
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                continue
+            new = _scrub_text(text, patterns)
+            if new != text:
+                atomic_write(path, new.encode("utf-8"), mode=0o600)
+                changed += 1
+    return changed
+
+
+def _scrub_text(text: str, patterns: list[tuple[re.Pattern[str], str]]) -> str:
+    """``text`` (a JSON document, JSON Lines or plain text) with the names replaced (see :func:`_scrub_state`)."""
+    def as_json(chunk: str) -> str | None:
+        try:
+            doc = json.loads(chunk)
+        except (ValueError, RecursionError):
+            return None
+        return json.dumps(_replace_names(doc, patterns), ensure_ascii=False, allow_nan=False)
+
+    whole = as_json(text)
+    if whole is not None:
+        return whole + "\n"
+    lines = text.split("\n")
+    out = []
+    for line in lines:
+        done = as_json(line) if line.strip() else None
+        if done is None:
+            done = line
+            for pattern, hidden in patterns:
+                done = pattern.sub(hidden, done)
+        out.append(done)
+    return "\n".join(out)
+
+
 def erase(ws: Path, cfg: dict[str, Any], *, ident: str | None, needles: Iterable[str | bytes],
           indexed: bool = True, plain_only: bool = False, names: Iterable[str] = (),
-          paths: Iterable[str] = ()) -> dict[str, Any]:
+          paths: Iterable[str] = (), ids: Iterable[str] = ()) -> dict[str, Any]:
     """Remove every copy of a forgotten entry; return the counts (see the module docstring).
 
     Args:
@@ -207,28 +299,45 @@ def erase(ws: Path, cfg: dict[str, Any], *, ident: str | None, needles: Iterable
         paths: workspace-relative files every backup copy of which goes
             (:func:`memory_manager.backups.erase_copies`): the older versions
             of an entry that was a whole file.
-        names: the entry's knowledge key or daily topic: backup copies of the
-            derived indexes that list it go too (they are rebuilt on restore).
+        names: the entry's names: knowledge key, daily or T2 topic, file
+            name. Backup copies of the derived indexes that list one go too
+            (they are rebuilt on restore); backup reasons and the files of
+            ``memory/.state`` and ``memory/.cache`` show each (and ``ident``,
+            and each of ``paths``) as an unconfirmable stand-in
+            (:func:`memory_manager.backups.hidden_name`), and the access count
+            of ``ident`` goes (issue 10: no name and no plain hash of one stays).
+        ids: more ids of the entry, hidden and dropped like ``ident`` (a
+            knowledge entry forgotten by its key).
 
     Returns ``{"backups": n, "archive": n, "index": n, "logs": n, "report": n,
-    "unchecked": n, "problems": [...]}``. Runs under the workspace lock.
+    "state": n, "unchecked": n, "problems": [...]}``. Runs under the workspace lock.
     """
     ws = Path(ws)
     needles = list(needles)
     texts = _texts(needles)
     problems: list[str] = []
+    paths = [p for p in paths if p]
+    # The id is a plain hash of the entry's name: it is hidden like a name.
+    ids = list(dict.fromkeys(i for i in [ident, *ids] if isinstance(i, str) and i))
+    names = list(dict.fromkeys([*(n for n in names if n), *ids,
+                                *paths, *(PurePosixPath(p).name for p in paths), *(PurePosixPath(p).stem for p in paths)]))
+    secret = backups.new_secret()
     with fsio.workspace_lock(ws):
         copies = backups.erase_copies(ws, [n for n in needles if n], cfg,
                                       stored=("plain",) if plain_only else ("plain", "aes-gcm"), names=names,
-                                      paths=paths)
+                                      paths=paths, secret=secret)
         archived = _erase_archive(ws, cfg, ident, texts, problems)
         index = _drop_index(ws) if indexed else 0
         logs = _scrub_log(ws, texts)
         from .report import drop_cached
 
         cached = 1 if drop_cached(ws) else 0
+        from .access import drop as drop_access
+
+        drop_access(ws, ids)
+        state = _scrub_state(ws, names, secret)
     return {"backups": copies["erased"], "archive": archived, "index": index, "logs": logs, "report": cached,
-            "unchecked": copies["unchecked"], "problems": problems}
+            "state": state, "unchecked": copies["unchecked"], "problems": problems}
 
 
 def summary(counts: dict[str, Any]) -> str:
@@ -346,7 +455,8 @@ def finish_forget(ws: Path, plan: dict[str, Any]) -> dict[str, Any]:
     erased = erase(ws, cfg, ident=plan.get("ident") if isinstance(plan.get("ident"), str) else None,
                    needles=_from_plan(plan.get("needles"), ws), indexed=bool(plan.get("indexed", True)),
                    names=[n for n in plan.get("names") or [] if isinstance(n, str)],
-                   paths=[p for p in plan.get("paths") or [] if isinstance(p, str)])
+                   paths=[p for p in plan.get("paths") or [] if isinstance(p, str)],
+                   ids=[i for i in plan.get("ids") or [] if isinstance(i, str)])
     erased["approvals"] = erased.get("approvals", 0) + dropped
     result = dict(plan.get("result") or {})
     result.update(erased=erased, report_deleted=bool(erased["report"]))

@@ -861,10 +861,10 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
     # when killed before its point of no return (the re-run finds the entry again and
     # does the job), finished when killed after it (the re-run reports that run's result).
     backups.repair(ws)
-    # The backup's reason names an id as is, a key or path by its digest: a
-    # forgotten key must not stay readable in the manifest (issue 10).
-    label = ref if re.fullmatch(r"[a-z]-[0-9a-f-]+", ref.strip()) else backups.hidden_name(ref.strip())
-    done = backups.finished(ws, f"forget {label}")
+    # The backup's reason names neither the key nor the id (a plain hash of the
+    # entry's name, which confirms a guess): a random stand-in (issue 10).
+    label = backups.hidden_name(ref.strip())
+    done = backups.finished(ws, ref=ref)
     if done is not None:
         return {**done["result"], "finished_interrupted": done["id"]}
     target = resolve(ws, ref)
@@ -888,6 +888,14 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
     else:
         summary = read_text(target.path).text
     needles = _forget_needles(ws, cfg, target)
+    origin = _forget_origin(ws, target)
+    ident = getattr(target.item, "id", None) if target.item is not None else None
+    ids = [ident] if ident else []
+    if not ident and target.kind == "knowledge":  # forgotten by key or path: its id goes too
+        try:
+            ids = [entries.read_knowledge(target.path)[0].id or entries.knowledge_id(target.path.stem)]
+        except (MemoryManagerError, IndexError):
+            ids = [entries.knowledge_id(target.path.stem)]
     # The approval record's keys of every value in the entry (plain text only in
     # memory): removed with it at the end (issue 10).
     drop = sorted({k for n in [summary, *needles] if isinstance(n, str) for k in gate.approval_keys_of(ws, n)})
@@ -942,7 +950,6 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
         else:
             remove(target.path)
         indexes = entries.rebuild_indexes(ws, cfg)
-        ident = getattr(target.item, "id", None) if target.item is not None else None
         result = {"action": "forget", "ref": ref, "kind": target.kind, "path": rel(ws, target.path),
                   "removed": removed, "backup": backup.id, "indexes": [rel(ws, p) for p in indexes],
                   "gate": decision.payload()}
@@ -951,29 +958,52 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
         # rolled back (issue 11); the journal keeps what finishing needs.
         _, line = auditlog.record_line(ws, decision)
         # An entry that was a whole file: every older version earlier backups keep of
-        # that file goes too, not only copies holding today's text (issue 11).
-        whole = [] if removed == "section" or target.kind == "daily" else [rel(ws, target.path)]
+        # that file goes too, not only copies holding today's text (issue 11), and
+        # backups name it by a stand-in from then on (issue 10: a T2 file name holds
+        # its topic, a quarantined entry's the name it had before).
+        whole = [] if removed == "section" or target.kind in ("daily", "archived") else [rel(ws, target.path)]
+        whole += origin
         # A T2 entry's needles include its decrypted text: sealed in the plan
         # with the T2 key, never written in plain text (issue 10).
         seal_key = backups._load_key(ws) if target.kind in ("t2", "quarantine") else None
         plan = {"kind": "forget", "ident": ident, "needles": erasure.forward_needles(needles, seal_key), "paths": whole,
                 "indexed": target.kind not in ("t2", "quarantine"), "audit_line": line.decode("utf-8"),
                 "approvals": [list(a) for a in decision.approved_findings], "drop_approvals": drop,
-                "names": _forget_names(target),
-                "paths": [rel(ws, target.path)] if target.kind == "knowledge" else [],
-                "result": result}
+                "names": _forget_names(target), "ids": ids, "result": result}
         backup.roll_forward(plan)
         return erasure.finish_forget(ws, plan)
 
 
 def _forget_names(target: Ref) -> list[str]:
-    """The knowledge key or daily topic ``forget`` removes (derived index copies naming it go too)."""
+    """The names ``forget`` removes: knowledge key, daily or T2 topic (derived index copies naming
+    one go too; backups and state files show each by a stand-in)."""
     item = target.item
     if isinstance(item, entries.DailySection):
         return [item.topic] if item.topic else []
     if target.kind == "knowledge":
         return [target.path.stem]
+    if target.kind in ("t2", "quarantine") and isinstance(item, tiers.T2Entry):
+        return [n for n in (item.topic, f"{item.skill}_{item.topic}") if n]
     return []
+
+
+def _forget_origin(ws: Path, target: Ref) -> list[str]:
+    """For a quarantined entry that was a file of its own, the T2 file it came from (gone now):
+    the cleanup backup that moved it names that file (issue 10)."""
+    if target.kind != "quarantine":
+        return []
+    from . import quarantine
+
+    try:
+        _, meta = quarantine.read(target.path)
+    except MemoryManagerError:
+        return []
+    origin = str(meta.get("origin") or "")
+    if meta.get("origin_form") != "single" or not origin or backups._rel_problem(origin):
+        return []
+    if (Path(ws) / origin).exists():  # a new entry lives there now: its copies stay
+        return []
+    return [origin]
 
 
 def _archived_piece(ws: Path, target: Ref) -> str:

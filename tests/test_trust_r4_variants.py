@@ -120,3 +120,42 @@ def test_restore_of_an_unchanged_file_does_not_chmod_it_group_writable(ws, run_s
     assert r.code == 0, r.err
     assert stat.S_IMODE(path.stat().st_mode) & 0o7022 == 0
     assert "not applied" in r.out + r.err
+
+
+# ------------------------------------------------------------------ forgotten names
+
+def test_forget_of_a_daily_section_leaves_neither_its_topic_nor_its_id(ws, run_script):
+    """A daily section read with ``show`` (an access count), audited by ``maintain`` (state files),
+    then forgotten: neither its topic nor its id (a hash a guess can be checked against) stays."""
+    from tests.attack.trust_r4_common import _files_holding
+
+    _init(run_script)
+    out = run_script("memory", "write", "--topic", "zebradailytopic", "--change", "a plain line", env=NOW).out
+    ident = out.split("[", 1)[1].split("]", 1)[0]
+    assert run_script("memory", "show", ident, env=NOW).code == 0
+    assert run_script("maintain", "--workspace", ws, env=NOW).code == 0
+    r = run_script("memory", "forget", ident, "--approved", env=NOW)
+    assert r.code == 0, r.err
+    assert _files_holding(ws, "zebradailytopic") == []
+    assert _files_holding(ws, ident) == []
+
+
+def test_a_purged_entry_whose_text_holds_the_token_leaves_its_topic_nowhere(ws, run_script, t2_key):
+    """The token is in the text, the topic is harmless: cleanup purges the entry, and its file name
+    (``<skill>_<topic>.md``) leaves the backups and the state files with it; state files stay JSON."""
+    from tests.attack.trust_r4_common import TOKEN, _files_holding
+
+    _init(run_script)
+    r = run_script("memory", "remember", "--skill", "ops", "--topic", "zebrapurgetopic", "--text", "deploy notes",
+                   env=NOW)
+    assert r.code == 0, r.err
+    path = ws / "memory/tier2-internal/ops_zebrapurgetopic.md"
+    assert path.is_file()
+    _plant = __import__("tests.attack.trust_r4_common", fromlist=["_plant_t2"])._plant_t2
+    _plant(ws, "ops", "zebrapurgetopic", f"deploy with {TOKEN}")
+    assert run_script("privacy_audit", env=NOW).code == 1
+    assert run_script("maintain", "--workspace", ws, env=NOW).code == 0
+    assert not path.exists()
+    assert _files_holding(ws, "zebrapurgetopic") == []
+    for state in (ws / "memory/.state").glob("*.json"):
+        json.loads(state.read_text(encoding="utf-8"))

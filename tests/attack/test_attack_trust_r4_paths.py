@@ -33,7 +33,6 @@ from memory_manager import tiers
 from .trust_r4_common import EMAIL, NOW, PHONE, TOKEN, _files_holding, _init, _plant_t2
 
 
-@pytest.mark.xfail(reason="issue 10 r4: being fixed on branch trustB; remove this mark once it lands", strict=False)
 def test_forget_leaves_the_forgotten_t2_topic_nowhere(ws, run_script, t2_key):
     """forget of a T2 entry erases its copies, but the backups still name its file
     (``<skill>_<topic>.md``) in entries.jsonl and after.json: the topic of a forgotten entry stays
@@ -49,7 +48,6 @@ def test_forget_leaves_the_forgotten_t2_topic_nowhere(ws, run_script, t2_key):
     assert _files_holding(ws, "quaggaplan") == []
 
 
-@pytest.mark.xfail(reason="issue 10 r4: being fixed on branch trustB; remove this mark once it lands", strict=False)
 def test_a_purged_t2_entry_whose_name_holds_a_token_leaves_the_name_nowhere(ws, run_script, t2_key):
     """A plain-text T2 file whose topic is a token: the upkeep seals it (backing it up), then
     cleanup purges it ("deleted with every copy"). The token stays in plain text in the backup's
@@ -121,7 +119,6 @@ def test_a_permissive_umask_leaves_no_memory_folder_writable_by_others(ws, run_s
     assert loose == []
 
 
-@pytest.mark.xfail(reason="issue 10 r4: being fixed on branch trustB; remove this mark once it lands", strict=False)
 def test_forget_of_a_quarantined_entry_leaves_its_name_nowhere(ws, run_script, t2_key):
     """The same quarantined entry, then ``forget ID --approved``: the e-mail in its name stays
     in the cleanup backup's entries.jsonl and after.json. Guarantee (tiers.md, "Forgotten means
@@ -218,7 +215,6 @@ def test_a_lesson_recall_shows_can_be_forgotten(ws, run_script):
     assert _files_holding(ws, PHONE) == []
 
 
-@pytest.mark.xfail(reason="issue 10 r4: being fixed on branch trustB; remove this mark once it lands", strict=False)
 @pytest.mark.parametrize("kind", ["knowledge", "t2"])
 def test_forget_leaves_no_unkeyed_hash_that_confirms_the_forgotten_name(ws, run_script, t2_key, kind):
     """tiers.md: "forget also leaves no name and no confirmable hash behind". But entry ids are

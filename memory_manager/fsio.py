@@ -380,12 +380,54 @@ def decode_text(raw: bytes, label: str = "file") -> TextFile:
     return TextFile(text.replace("\r\n", "\n"), newline, bom, raw)
 
 
+#: Workspace roots opened in this process (:func:`confine_reads`), as (absolute, real) paths.
+_ROOTS: dict[str, str] = {}
+
+
+def confine_reads(workspace: Path) -> None:
+    """Register ``workspace``: from now on no file under it is read through a symlink leading out.
+
+    Called by :class:`memory_manager.workspace.Workspace` for the workspace
+    every command opens. A planted symlink (``MEMORY.md``, an index, a note)
+    pointing outside must not make a command copy the outside file's lines
+    into the workspace or into the agent's context (issue 10, round 4); a
+    link that stays inside is fine.
+    """
+    root = os.path.abspath(workspace)
+    _ROOTS[root] = os.path.realpath(root)
+
+
+def leads_outside(path: Path) -> bool:
+    """True when ``path`` lies (as written) in a registered workspace (:func:`confine_reads`) but
+    resolves, symlinks followed, outside it (a symlink loop counts as outside)."""
+    if not _ROOTS:
+        return False
+    where = os.path.abspath(path)
+    for root, real in _ROOTS.items():
+        if where == root or not where.startswith(root.rstrip(os.sep) + os.sep):
+            continue
+        try:
+            target = os.path.realpath(where, strict=False)
+        except (OSError, RuntimeError):
+            return True
+        if target != real and not target.startswith(real.rstrip(os.sep) + os.sep):
+            return True
+    return False
+
+
 def read_text(path: Path, label: str | None = None) -> TextFile:
     """Read ``path`` as UTF-8, remembering BOM and line endings.
 
+    A file of an opened workspace that is a symlink leading out of it is
+    not read (:func:`leads_outside`).
+
     Raises:
-        UnreadableFileError: the file cannot be read or is not UTF-8.
+        UnreadableFileError: the file cannot be read, is not UTF-8, or leads
+            outside its workspace.
     """
+    if leads_outside(path):
+        raise UnreadableFileError(f"{label or path}: a symlink leading outside the workspace; not read "
+                                  "(remove the link)")
     try:
         raw = Path(path).read_bytes()
     except OSError as exc:

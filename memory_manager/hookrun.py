@@ -130,7 +130,12 @@ def estimate_tokens(text: str) -> int:
 
 
 def index_lines(path: pathlib.Path) -> list[str]:
-    """Entry lines (``- ...``) of an index file; [] when absent or unreadable."""
+    """Entry lines (``- ...``) of an index file; [] when absent, unreadable or a symlink leading out
+    of the workspace (its lines would reach the agent's context; issue 10)."""
+    from memory_manager.fsio import leads_outside
+
+    if leads_outside(path):
+        return []
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError):

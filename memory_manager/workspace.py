@@ -264,6 +264,9 @@ class Workspace:
         self.root = Path(root)
         self.rule = rule
         self._config = config
+        from .fsio import confine_reads
+
+        confine_reads(self.root)  # no file of it is read through a link leading out (issue 10)
 
     def __repr__(self) -> str:
         return f"Workspace({str(self.root)!r}, rule={self.rule!r})"

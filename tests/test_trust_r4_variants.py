@@ -159,3 +159,39 @@ def test_a_purged_entry_whose_text_holds_the_token_leaves_its_topic_nowhere(ws, 
     assert _files_holding(ws, "zebrapurgetopic") == []
     for state in (ws / "memory/.state").glob("*.json"):
         json.loads(state.read_text(encoding="utf-8"))
+
+
+# ------------------------------------------------------------------ symlinks read
+
+def test_the_report_reads_no_daily_note_through_a_link_leading_outside(ws, run_script, tmp_path):
+    """A daily note planted as a symlink to an outside file: ``memory report`` copies none of its
+    lines into memory/.cache/report.html, and the outside file stays as it was."""
+    _init(run_script)
+    marker = "OUTSIDEDAILY" + "zebra"
+    outside = tmp_path / "elsewhere-daily.md"
+    body = f"# 2026-11-28\n\n## [2026-11-28] alpha\n- Change: {marker} line\n"
+    outside.write_text(body, encoding="utf-8")
+    (ws / "memory/daily").mkdir(exist_ok=True)
+    (ws / "memory/daily/2026-11-28.md").symlink_to(outside)
+    run_script("memory", "report", env=NOW)
+    assert outside.read_text(encoding="utf-8") == body
+    from tests.attack.trust_r4_common import _files_holding
+
+    assert _files_holding(ws, marker) == []
+
+
+def test_the_bootstrap_hook_reads_no_knowledge_index_through_a_link_leading_outside(ws, run_script, tmp_path):
+    """The knowledge index planted the same way as the daily index: its lines never reach the note."""
+    _init(run_script)
+    marker = "OUTSIDEKIDX" + "zebra"
+    outside = tmp_path / "elsewhere-kindex.md"
+    outside.write_text(f"# Knowledge Index\n\n- {marker} -> knowledge/x.md\n", encoding="utf-8")
+    index = ws / "memory/knowledge-index.md"
+    index.unlink(missing_ok=True)
+    index.symlink_to(outside)
+    event = {"type": "agent", "action": "bootstrap", "sessionKey": "agent:main:main",
+             "context": {"workspaceDir": str(ws), "bootstrapFiles": []}}
+    r = run_script("hook", input=json.dumps(event), env=NOW)
+    assert r.code == 0, r.err
+    assert marker not in r.out
+    assert not any(marker in p.read_text(errors="replace") for p in (ws / "memory/.cache").glob("*") if p.is_file())

@@ -143,7 +143,6 @@ def _memory_md_link_outside(ws: Path, tmp_path: Path) -> tuple[Path, str]:
     return outside, marker
 
 
-@pytest.mark.xfail(reason="issue 10 r4: being fixed on branch trustB; remove this mark once it lands", strict=False)
 @pytest.mark.parametrize("args", [("memory", "lesson", "prefer small commits"), ("memory", "report")],
                          ids=["lesson", "report"])
 def test_a_memory_md_link_leading_outside_is_not_read(ws, run_script, tmp_path, args):
@@ -160,7 +159,6 @@ def test_a_memory_md_link_leading_outside_is_not_read(ws, run_script, tmp_path, 
     assert _files_holding(ws, marker) == []
 
 
-@pytest.mark.xfail(reason="issue 10 r4: being fixed on branch trustB; remove this mark once it lands", strict=False)
 def test_the_bootstrap_hook_reads_no_index_through_a_link_leading_outside(ws, run_script, tmp_path):
     """memory/daily-index.md planted as a symlink to a file outside the workspace: the
     agent:bootstrap hook reads it and hands its lines to the agent as part of the bootstrap note

@@ -342,13 +342,28 @@ def switch_index_title(text: str, kind: str, lang: str) -> str | None:
 
 
 def gitignore_block(xor_t2: bool) -> list[str]:
-    """Return the ignore rules this bundle needs (derived data, backups, keys, obfuscated T2)."""
+    """Return the ignore rules this bundle needs (derived data, backups, keys, quarantine, obfuscated T2).
+
+    The quarantine (``memory/.quarantine``: entries cleanup held back for a
+    finding) is private like the state folder and always ignored. With
+    ``xor_t2`` (T2 text anyone can decode) the T2 files go wherever cleanup
+    moves them too (issue 10, round 4): the archive's month folders hold
+    expired T2 files next to prune's ``daily-<date>.md`` and
+    ``knowledge-<key>.md``, so every ``.md`` there is ignored except those two
+    shapes (formats.md, "Archived entries"; T2 file names hold a ``_``
+    after the skill, see "T2 file names").
+    """
     rules = [GITIGNORE_BEGIN,
              "# backups of files complex-memory-manager changed, derived indexes and caches",
-             f"{tree.BACKUPS}/", f"{tree.rel(tree.CACHE)}/", f"{tree.rel(tree.STATE)}/", "*.key"]
+             f"{tree.BACKUPS}/", f"{tree.rel(tree.CACHE)}/", f"{tree.rel(tree.STATE)}/", "*.key",
+             "# entries cleanup quarantined for a finding: private",
+             f"{tree.rel(tree.QUARANTINE)}/"]
     if xor_t2:
+        archive = tree.rel(tree.ARCHIVE)
         rules += ["# T2 entries use xor-b64, which anyone can decode: keep them out of git",
-                  f"{tree.rel(tree.TIER2)}/"]
+                  f"{tree.rel(tree.TIER2)}/",
+                  "# ... and where cleanup moves them: the archive (its daily and knowledge files stay)",
+                  f"{archive}/*/*.md", f"!{archive}/*/daily-*.md", f"!{archive}/*/knowledge-*.md"]
     return rules + [GITIGNORE_END]
 
 

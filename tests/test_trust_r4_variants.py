@@ -195,3 +195,34 @@ def test_the_bootstrap_hook_reads_no_knowledge_index_through_a_link_leading_outs
     assert r.code == 0, r.err
     assert marker not in r.out
     assert not any(marker in p.read_text(errors="replace") for p in (ws / "memory/.cache").glob("*") if p.is_file())
+
+
+# ------------------------------------------------------------------ .gitignore
+
+def _ignored(ws, rel: str) -> bool:
+    import subprocess
+
+    return subprocess.run(["git", "-C", str(ws), "check-ignore", "-q", rel]).returncode == 0
+
+
+def test_the_gitignore_keeps_readable_t2_out_but_lets_archived_notes_in(ws, run_script):
+    """Keyless: an archived T2 file (``<skill>_<topic>.md``, a month file) is ignored, prune's
+    archived daily and knowledge files are not (they are the user's notes)."""
+    import subprocess
+
+    subprocess.run(["git", "init", "-q", str(ws)], check=True)
+    _init(run_script, "--no-key")
+    assert _ignored(ws, "memory/archive/2026-11/rel_old.md")
+    assert _ignored(ws, "memory/archive/2026-11/rel_2026-11.md")
+    assert _ignored(ws, "memory/.quarantine/t-0123456789.md")
+    assert not _ignored(ws, "memory/archive/2026-11/daily-2026-11-02.md")
+    assert not _ignored(ws, "memory/archive/2026-11/knowledge-tea.md")
+
+
+def test_the_quarantine_is_kept_out_of_git_with_a_key_too(ws, run_script, t2_key):
+    """With a T2 key the quarantine is sealed, yet still private: ignored all the same."""
+    import subprocess
+
+    subprocess.run(["git", "init", "-q", str(ws)], check=True)
+    _init(run_script)
+    assert _ignored(ws, "memory/.quarantine/t-0123456789.md")

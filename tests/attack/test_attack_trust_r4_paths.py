@@ -334,7 +334,6 @@ def test_forget_by_the_id_recall_prints_removes_that_section_and_no_other(ws, ru
     assert r.code != 0 or "gammaline" not in text
 
 
-@pytest.mark.xfail(reason="issue 10 r4: being fixed on branch trustB; remove this mark once it lands", strict=False)
 def test_t2_text_anyone_can_decode_is_kept_out_of_git_in_quarantine_and_archive(ws, run_script):
     """Without a key (``init --no-key``) init writes ``memory/tier2-internal/`` into .gitignore
     ("T2 entries use xor-b64, which anyone can decode: keep them out of git"). But cleanup moves

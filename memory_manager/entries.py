@@ -440,7 +440,9 @@ def daily_marks(text: str, path: Path | None, chunks: list[Chunk]) -> dict[int, 
     """
     out: dict[int, tuple[str, bool, str]] = {}
     find = text.find
+    used: set[str] = set()  # ids are unique within a file (see parse_daily)
     for chunk, day, topic, ident in _daily_heads(text, path, chunks):
+        fallback = ident
         pinned = explicit = False
         at = find("<!--", chunk.body, chunk.end)
         while at >= 0:
@@ -454,8 +456,20 @@ def daily_marks(text: str, path: Path | None, chunks: list[Chunk]) -> dict[int, 
                 elif _PINNED.match(line):
                     pinned = True
             at = find("<!--", end, chunk.end)
-        out[chunk.start] = (ident, pinned, day)
+        out[chunk.start] = (_unique_daily_id(ident, fallback, day, topic, used), pinned, day)
     return out
+
+
+def _unique_daily_id(ident: str, fallback: str, day: str, topic: str, used: set[str]) -> str:
+    """``ident``, or when an earlier section of the file has it already (a copied id comment), the
+    id the section has without the comment (``fallback``), counted on until unused; noted in ``used``."""
+    if ident in used:
+        ident, extra = fallback, 0
+        while ident in used:
+            extra += 1
+            ident = daily_id(day, f"{topic}\n{extra}")
+    used.add(ident)
+    return ident
 
 
 def parse_daily(text: str, path: Path | None = None, chunks: list[Chunk] | None = None) -> list[DailySection]:
@@ -470,10 +484,16 @@ def parse_daily(text: str, path: Path | None = None, chunks: list[Chunk] | None 
     their own lines. Without an id comment a section's id is
     :func:`daily_id` of its date and topic (a repeat of the same date and
     topic in one file is told apart by its occurrence number).
+    Ids are unique within a file: an id comment already used by an earlier
+    section (copied along with a section the user duplicated by hand) is
+    ignored and the section gets the id it would have without it, so recall,
+    ``show`` and ``forget`` always name the same section (issue 10: ``forget``
+    of the copy's id once deleted the original).
     ``chunks`` are :func:`split_chunks` of ``text`` when the caller has them already.
     """
     all_lines = text.split("\n")
     sections: list[DailySection] = []
+    used: set[str] = set()
     for chunk, day, topic, ident in _daily_heads(text, path, chunks):
         section = DailySection(day, topic, ident, False, [], chunk.line, chunk.end_line, path,
                                span=(chunk.start, chunk.end))
@@ -495,6 +515,7 @@ def parse_daily(text: str, path: Path | None = None, chunks: list[Chunk] | None 
                 section.other.append(line)
         while section.end > section.start + 1 and not all_lines[section.end - 1].strip():
             section.end -= 1  # trailing blank lines belong to the gap (the span keeps them)
+        section.id = _unique_daily_id(section.id, ident, day, topic, used)
         sections.append(section)
     return sections
 
@@ -777,6 +798,7 @@ def parse_entries(rel: str, kind: str, text: str) -> tuple[list[Entry], str | No
     daily = daily_marks(text, Path(rel), chunks) if kind == "daily" else {}
     out: list[Entry] = []
     seen: dict[str, int] = {}
+    used: set[str] = set()  # ids are unique within a file (see parse_daily)
     for ordinal, chunk in enumerate(chunks):
         body = text[chunk.body:chunk.end] if chunk.level else text[chunk.start:chunk.end]
         if chunk.level < 2 and not _clean(body):
@@ -793,11 +815,17 @@ def parse_entries(rel: str, kind: str, text: str) -> tuple[list[Entry], str | No
             ident, pinned = _comment_lines(text, chunk)
             occurrence = seen.get(heading, 0)
             seen[heading] = occurrence + 1
+            if ident in used:  # a copied id comment: this section gets an id of its own
+                ident = None
             ident = ident or stable_id(rel, heading, occurrence)
+            while ident in used:
+                occurrence += 1
+                ident = stable_id(rel, heading, occurrence)
             hd = _DATE_IN_HEADING.search(heading)
             date = (_iso(hd.group(1)) if hd else None) or file_date
             if hd and _bad(hd.group(1)):
                 here["bad_date"] = hd.group(1)
+        used.add(ident)
         out.append(Entry(rel, ordinal, heading, date, ident, kind, _clean(body), list(tags),
                          pinned or meta.get("pinned") is True, (chunk.start, chunk.end), here))
     return out, None

@@ -889,6 +889,7 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
         summary = read_text(target.path).text
     needles = _forget_needles(ws, cfg, target)
     origin = _forget_origin(ws, target)
+    sources = _openclaw_sources(ws, target)
     ident = getattr(target.item, "id", None) if target.item is not None else None
     ids = [ident] if ident else []
     if not ident and target.kind == "knowledge":  # forgotten by key or path: its id goes too
@@ -952,7 +953,7 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
         indexes = entries.rebuild_indexes(ws, cfg)
         result = {"action": "forget", "ref": ref, "kind": target.kind, "path": rel(ws, target.path),
                   "removed": removed, "backup": backup.id, "indexes": [rel(ws, p) for p in indexes],
-                  "gate": decision.payload()}
+                  "gate": decision.payload(), "still_in": sources}
         # The point of no return: erasing the copies destroys this backup's own
         # copy, so from here a killed forget is finished by the next run, never
         # rolled back (issue 11); the journal keeps what finishing needs.
@@ -985,6 +986,42 @@ def _forget_names(target: Ref) -> list[str]:
     if target.kind in ("t2", "quarantine") and isinstance(item, tiers.T2Entry):
         return [n for n in (item.topic, f"{item.skill}_{item.topic}") if n]
     return []
+
+
+#: The cause line ``import --from-openclaw`` writes into each section it copies (transfer.py).
+_IMPORTED_FROM = re.compile(r"(?:Imported from OpenClaw note|从 OpenClaw 笔记导入：)\s*(memory/[^\s/]+\.md)\s*$")
+
+
+def _openclaw_sources(ws: Path, target: Ref) -> list[str]:
+    """The OpenClaw notes that still hold the text of a section ``import --from-openclaw`` copied.
+
+    OpenClaw's own notes are never changed by this bundle (they are the
+    Gateway's), so ``forget`` of the copy cannot remove the text there, and
+    recall keeps finding it: forget names each such note so the user can edit
+    it (issue 10: forget says what it could not remove). A note counts when
+    it still holds one of the section's lines.
+    """
+    item = target.item
+    if not isinstance(item, entries.DailySection):
+        return []
+    notes = []
+    lines = [t.strip() for kind, t in item.items if not _IMPORTED_FROM.search(t.strip())]
+    lines += [t.strip() for t in getattr(item, "other", []) or []]
+    lines = [t for t in lines if len(t) >= 4]
+    for _kind, text in item.items:
+        found = _IMPORTED_FROM.search(text.strip())
+        if not found or found.group(1) in notes:
+            continue
+        path = Path(ws) / found.group(1)
+        if not path.is_file() or not entries.stays_inside(ws, path):
+            continue
+        try:
+            body = read_text(path).text
+        except MemoryManagerError:
+            continue
+        if any(t in body for t in lines):
+            notes.append(found.group(1))
+    return notes
 
 
 def _forget_origin(ws: Path, target: Ref) -> list[str]:

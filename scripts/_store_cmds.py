@@ -378,6 +378,10 @@ def forget_cmd(ref, approved, workspace, json_, verbose):
                           f"{result['path']}); {summary(result['erased'])}")
     for problem in result["erased"]["problems"]:
         stderr.print(f"warning: {problem}", markup=False)
+    for note in result.get("still_in") or []:
+        stderr.print(f"warning: the OpenClaw note {note} still holds this text (this entry was imported from it; "
+                     "OpenClaw's own notes are never changed by memory.py), so recall still finds it there: edit "
+                     f"{note} yourself to remove it", markup=False)
     return 0
 
 

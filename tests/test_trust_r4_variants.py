@@ -226,3 +226,27 @@ def test_the_quarantine_is_kept_out_of_git_with_a_key_too(ws, run_script, t2_key
     subprocess.run(["git", "init", "-q", str(ws)], check=True)
     _init(run_script)
     assert _ignored(ws, "memory/.quarantine/t-0123456789.md")
+
+
+# ------------------------------------------------------------------ duplicated id comments
+
+def test_forget_by_the_printed_id_when_the_copy_sits_above_the_original(ws, run_script):
+    """The copied section (with the original's ``<!-- id -->``) is inserted *above* the original,
+    twice: every section still has an id of its own, and forgetting the hit recall prints for
+    the original's text removes exactly that section."""
+    _init(run_script)
+    out = run_script("memory", "write", "--topic", "alpha", "--change", "alphaline keep this", env=NOW).out
+    ident = out.split("[", 1)[1].split("]", 1)[0]
+    note = ws / "memory/daily/2026-11-29.md"
+    text = note.read_text(encoding="utf-8")
+    copies = "".join(f"## [2026-11-29] copy{n}\n<!-- id: {ident} -->\n- Change: copyline{n} stays\n\n" for n in (1, 2))
+    head, sep, rest = text.partition("## [2026-11-29] alpha")
+    note.write_text(head + copies + sep + rest, encoding="utf-8")
+    doc = json.loads(run_script("memory", "recall", "alphaline copyline1 copyline2", "--json", env=NOW).out)
+    ids = [h["id"] for h in doc["hits"] if h["path"] == "memory/daily/2026-11-29.md"]
+    assert len(ids) == 3 and len(set(ids)) == 3, ids
+    hit = next(h for h in doc["hits"] if "alphaline" in h.get("snippet", ""))
+    r = run_script("memory", "forget", hit["id"], "--approved", env=NOW)
+    assert r.code == 0, r.err
+    left = note.read_text(encoding="utf-8")
+    assert "alphaline" not in left and "copyline1 stays" in left and "copyline2 stays" in left, left

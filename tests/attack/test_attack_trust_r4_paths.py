@@ -274,7 +274,6 @@ def test_the_recall_index_journal_is_not_written_through_a_hard_link(ws, run_scr
     assert outside.read_bytes() == b""
 
 
-@pytest.mark.xfail(reason="issue 10 r4: being fixed on branch trustB; remove this mark once it lands", strict=False)
 def test_forget_of_an_imported_note_does_not_leave_it_silently_recallable(ws, run_script):
     """``import --from-openclaw`` copies an OpenClaw note's section into memory/daily/;
     ``forget ID --approved`` of the copy says "forgot ... erased N backup copies" and nothing else,
@@ -312,7 +311,6 @@ def test_a_permissive_umask_leaves_no_hook_or_plugin_folder_writable_by_others(w
     assert loose == []
 
 
-@pytest.mark.xfail(reason="issue 10 r4: being fixed on branch trustB; remove this mark once it lands", strict=False)
 def test_forget_by_the_id_recall_prints_removes_that_section_and_no_other(ws, run_script):
     """A user copies a section of a daily note by hand to start a new one (heading and line
     changed, the ``<!-- id: ... -->`` comment copied along). recall finds the new section and

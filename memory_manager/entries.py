@@ -725,6 +725,51 @@ def _bad(value: str | None) -> str | None:
     return value if value and _iso(value) is None else None
 
 
+#: The marker line of a lessons file (``lessons.MARKER``; formats.md, ``lessons`` v1).
+LESSONS_MARKER = "<!-- complex-memory-manager: lessons v1 -->"
+#: One lesson line as ``memory.py lesson`` writes it: ``- [YYYY-MM-DD] text``.
+_LESSON_LINE = re.compile(r"^[-*] \[(\d{4}-\d{2}-\d{2})\] (\S.*)$")
+
+
+def lesson_id(rel: str, line: str, occurrence: int = 0) -> str:
+    """The id ``h-<12 hex>`` of one lesson line of a lessons file: SHA-1 of path, ``lesson``,
+    the line (and its occurrence when the same line repeats). Stable while the line is unchanged."""
+    digest = hashlib.sha1(f"{rel}\nlesson\n{line}\n{occurrence}".encode("utf-8")).hexdigest()
+    return "h-" + digest[:12]
+
+
+def _lesson_lines(rel: str, text: str, chunk: "Chunk", used: set[str]
+                  ) -> tuple[list[tuple[str, str | None, str, tuple[int, int]]], str]:
+    """Split the lesson lines out of one ``##`` section of a lessons file (MEMORY.md).
+
+    Each ``- [YYYY-MM-DD] text`` line is an entry of its own (issue 10: a
+    lesson recall shows can be forgotten without taking the others along):
+    ``(id, date, line, span)`` with the span covering the line and its line
+    break. Returns them and the rest of the section's body (what is left
+    once they are cut out). Lines inside code fences are left in the body.
+    """
+    found = []
+    rest = []
+    offset = chunk.body
+    fenced = False
+    for line in text[chunk.body:chunk.end].split("\n"):
+        end = offset + len(line) + 1
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        m = None if fenced else _LESSON_LINE.match(line.rstrip())
+        if m:
+            occurrence, ident = 0, lesson_id(rel, line.rstrip())
+            while ident in used:
+                occurrence += 1
+                ident = lesson_id(rel, line.rstrip(), occurrence)
+            used.add(ident)
+            found.append((ident, _iso(m.group(1)), line.rstrip(), (offset, min(end, chunk.end))))
+        else:
+            rest.append(line)
+        offset = end
+    return found, "\n".join(rest)
+
+
 def _comment_lines(text: str, chunk: Chunk) -> tuple[str | None, bool]:
     """The id comment and pinned mark on their own lines of ``chunk`` (fences skipped)."""
     ident, pinned = None, False
@@ -799,8 +844,16 @@ def parse_entries(rel: str, kind: str, text: str) -> tuple[list[Entry], str | No
     out: list[Entry] = []
     seen: dict[str, int] = {}
     used: set[str] = set()  # ids are unique within a file (see parse_daily)
+    lessons = kind == "memory_md" and LESSONS_MARKER in text
     for ordinal, chunk in enumerate(chunks):
         body = text[chunk.body:chunk.end] if chunk.level else text[chunk.start:chunk.end]
+        if lessons and chunk.level == 2:
+            found, body = _lesson_lines(rel, text, chunk, used)
+            for n, (ident, date, line, span) in enumerate(found):
+                out.append(Entry(rel, ordinal, chunk.title or stem, date, ident, kind, line, list(tags), False, span,
+                                 dict(extra, lesson=True)))
+            if not _clean(body):
+                continue
         if chunk.level < 2 and not _clean(body):
             continue  # a bare "# title" (or blank lines) is no entry of its own
         heading = chunk.title if chunk.level else stem

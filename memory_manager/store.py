@@ -868,7 +868,12 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
     if done is not None:
         return {**done["result"], "finished_interrupted": done["id"]}
     target = resolve(ws, ref)
-    if target.kind not in ("daily", "knowledge", "t2", "t1", "quarantine", "archived"):
+    lesson = target.kind == "memory_md" and isinstance(target.item, entries.Entry) and bool(target.item.meta.get("lesson"))
+    if target.kind not in ("daily", "knowledge", "t2", "t1", "quarantine", "archived") and not lesson:
+        if target.kind in ("openclaw", "memory_md"):
+            raise BadInputError(f"{rel(ws, target.path)} is OpenClaw's own note, not an entry of this store: memory.py "
+                                "never changes it; edit it yourself to remove this text (a lesson line of "
+                                "MEMORY.md is forgotten by the id recall prints for that line)")
         raise BadInputError(f"{rel(ws, target.path)} is not an entry of this store (OpenClaw's own notes are never changed)")
     # The gate sees the content being deleted (AANA: show what is changed);
     # a delete is never refused for its content, only held for approval.
@@ -926,6 +931,15 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
                 removed = "section"
             else:
                 remove(target.path)
+        elif lesson:
+            # One lesson line of MEMORY.md (memory.py lesson wrote it): exactly that line goes,
+            # every other byte of the file stays (issue 10: a lesson recall shows can be forgotten).
+            like = read_text(target.path)
+            span = _section_now(like.text, target)
+            if span is None:
+                raise NotFoundError(f"entry {ref} changed meanwhile; nothing deleted")
+            atomic_write_text(target.path, like.text[:span[0]] + like.text[span[1]:], like)
+            removed = "line"
         elif target.kind == "archived":
             # Exactly the archived entry's characters go; the file goes with its last entry.
             from . import units
@@ -962,7 +976,7 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
         # that file goes too, not only copies holding today's text (issue 11), and
         # backups name it by a stand-in from then on (issue 10: a T2 file name holds
         # its topic, a quarantined entry's the name it had before).
-        whole = [] if removed == "section" or target.kind in ("daily", "archived") else [rel(ws, target.path)]
+        whole = [] if removed in ("section", "line") or target.kind in ("daily", "archived") else [rel(ws, target.path)]
         whole += origin
         # A T2 entry's needles include its decrypted text: sealed in the plan
         # with the T2 key, never written in plain text (issue 10).
@@ -989,7 +1003,8 @@ def _forget_names(target: Ref) -> list[str]:
 
 
 #: The cause line ``import --from-openclaw`` writes into each section it copies (transfer.py).
-_IMPORTED_FROM = re.compile(r"(?:Imported from OpenClaw note|从 OpenClaw 笔记导入：)\s*(memory/[^\s/]+\.md)\s*$")
+_IMPORTED_FROM = re.compile(r"(?:Imported from OpenClaw note|从 OpenClaw 笔记导入：)\s*(" + re.escape(tree.MEMORY)
+                            + r"/[^\s/]+\.md)\s*$")
 
 
 def _openclaw_sources(ws: Path, target: Ref) -> list[str]:

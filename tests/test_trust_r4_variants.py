@@ -250,3 +250,35 @@ def test_forget_by_the_printed_id_when_the_copy_sits_above_the_original(ws, run_
     assert r.code == 0, r.err
     left = note.read_text(encoding="utf-8")
     assert "alphaline" not in left and "copyline1 stays" in left and "copyline2 stays" in left, left
+
+
+# ------------------------------------------------------------------ lessons
+
+def test_forget_of_one_lesson_keeps_the_others_byte_for_byte(ws, run_script):
+    """Three lessons in two sections; forgetting the one recall finds removes that line only,
+    and a lesson in another section (a decision) is found and kept as it was."""
+    _init(run_script)
+    assert run_script("memory", "lesson", "zebralessonone keep", env=NOW).code == 0
+    assert run_script("memory", "lesson", "zebralessontwo drop", env=NOW).code == 0
+    assert run_script("memory", "lesson", "zebralessonthree keep", "--kind", "decision", env=NOW).code == 0
+    before = (ws / "MEMORY.md").read_text(encoding="utf-8")
+    doc = json.loads(run_script("memory", "recall", "zebralessontwo", "--json", env=NOW).out)
+    hit = next(h for h in doc["hits"] if h["path"] == "MEMORY.md")
+    assert "zebralessontwo" in hit["snippet"] and "zebralessonone" not in hit["snippet"]
+    r = run_script("memory", "forget", hit["id"], "--approved", env=NOW)
+    assert r.code == 0, r.err
+    after = (ws / "MEMORY.md").read_text(encoding="utf-8")
+    assert after == before.replace("- [2026-11-29] zebralessontwo drop\n", "")
+
+
+def test_forget_of_an_openclaw_note_hit_says_what_to_do(ws, run_script):
+    """A hit in OpenClaw's own note cannot be forgotten by memory.py: the refusal says whose note
+    it is and that the user edits it; nothing changes."""
+    _init(run_script)
+    note = ws / "memory/2026-11-28-notes.md"
+    note.write_text("# n\n\n## alpha\n- zebraonlyopenclaw line\n", encoding="utf-8")
+    doc = json.loads(run_script("memory", "recall", "zebraonlyopenclaw", "--json", env=NOW).out)
+    hit = next(h for h in doc["hits"] if h["path"] == "memory/2026-11-28-notes.md")
+    r = run_script("memory", "forget", hit["id"], "--approved", env=NOW)
+    assert r.code == 2 and "edit it yourself" in r.err, (r.code, r.err)
+    assert note.read_text(encoding="utf-8") == "# n\n\n## alpha\n- zebraonlyopenclaw line\n"

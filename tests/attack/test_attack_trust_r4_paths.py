@@ -195,7 +195,6 @@ def test_a_permissive_umask_leaves_no_folder_on_the_key_path_writable_by_others(
     assert loose == []
 
 
-@pytest.mark.xfail(reason="issue 10 r4: being fixed on branch trustB; remove this mark once it lands", strict=False)
 def test_a_lesson_recall_shows_can_be_forgotten(ws, run_script):
     """``lesson --approved`` stores a line with a phone number in MEMORY.md (the user confirmed
     it); recall finds it and prints its id (``h-...``, path MEMORY.md). ``forget ID --approved``

@@ -871,8 +871,8 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
     lesson = target.kind == "memory_md" and isinstance(target.item, entries.Entry) and bool(target.item.meta.get("lesson"))
     if target.kind not in ("daily", "knowledge", "t2", "t1", "quarantine", "archived") and not lesson:
         if target.kind in ("openclaw", "memory_md"):
-            raise BadInputError(f"{rel(ws, target.path)} is OpenClaw's own note, not an entry of this store: memory.py "
-                                "never changes it; edit it yourself to remove this text (a lesson line of "
+            raise BadInputError(f"{rel(ws, target.path)} is not an entry of this store (OpenClaw's own notes are never "
+                                "changed by memory.py): edit it yourself to remove this text (a lesson line of "
                                 "MEMORY.md is forgotten by the id recall prints for that line)")
         raise BadInputError(f"{rel(ws, target.path)} is not an entry of this store (OpenClaw's own notes are never changed)")
     # The gate sees the content being deleted (AANA: show what is changed);

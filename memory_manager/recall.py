@@ -51,8 +51,9 @@ class Hit:
     """One recalled entry: where it is, what it says, and why it ranked.
 
     ``parts`` holds ``keyword``, ``time``, ``access``, ``tags`` (each 0..1)
-    and ``total`` (= ``score``); ``bm25`` is the raw keyword value before
-    normalisation.
+    and ``total`` (= ``score``, their weighted sum: 0..1.0 with the seed's
+    weights, 0..1.2 for a now/past question; an archived entry's is 1.0 lower);
+    ``bm25`` is the raw keyword value before normalisation.
     """
 
     path: str
@@ -262,11 +263,16 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
                 # Restrict: a query that names a time answers from that time when it has entries.
                 cand = {r: c for r, c in cand.items() if r in in_span}
                 if terms and not any(raw.get(r, 0.0) > 0 for r in cand):
-                    for r, share_of in _char_overlap(qt.rest, idx, cand).items():
+                    overlap = _char_overlap(qt.rest, idx, cand) or _part_overlap(terms, idx, cand)
+                    for r, share_of in overlap.items():
                         raw[r] = share_of * best
                 elif terms and HEADING_SHARE:
                     for r, share_of in _heading_match(terms, idx, cand, raw).items():
                         raw[r] = raw.get(r, 0.0) + HEADING_SHARE * share_of * best
+                    # A word no entry of that time holds may sit inside a compound ("dough" in "sourdough").
+                    missing = [t for t in terms if not (idx.rows_with(t) & cand.keys())]
+                    for r, share_of in _part_overlap(missing, idx, cand).items():
+                        raw[r] = raw.get(r, 0.0) + share_of * len(missing) / len(terms) * best
                     best = max([best] + [raw.get(r, 0.0) for r in cand])  # keyword parts stay 0..1
         stats = access.load(ws)
         w = cfg["scoring"]
@@ -282,8 +288,19 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
         unique: set[int] = set()
         if qt.mode in ("now", "past") and not in_span:
             kw_of = {r: raw.get(r, 0.0) / best for r in cand}
-            versions, anchor = _versions(qt, cand, kw_of, idx, t2_rows)
+            versions, anchor, added = _versions(qt, cand, kw_of, idx, t2_rows)
+            for r, tail in added.items():  # versions that share no word with the question
+                cand[r] = tail
+                kw_of[r] = 0.0
+                days[r] = scoring.age_days(tail[1], local_day)
             time_of = scoring.version_time(days, kw_of, versions, qt.mode, qt.past, anchor, cfg)
+            if versions and GROUP_LIFT:
+                # The asked version answers the question the group matched: it takes the group's best
+                # keyword value, so the newest (or the earlier) statement of the fact comes first.
+                top = max(raw.get(r, 0.0) for r in versions)
+                for r in versions:
+                    if time_of.get(r) == 1.0:
+                        raw[r] = max(raw.get(r, 0.0), top)
         elif in_span:
             time_of = {r: 1.0 for r in cand}
         else:
@@ -367,6 +384,20 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
 #: narrowed the entries to a few. Chosen on the time sets A, B and C (bench/README.md: C
 #: time_topic 0.667 -> 0.833 at 1.0, 0.750 at 0.2-0.7; A and B unchanged at every value).
 HEADING_SHARE = 1.0
+#: Lift the asked version's keyword part to its group's best (see :func:`recall`); False keeps the
+#: version's own words (benchmark ablation).
+GROUP_LIFT = True
+#: Keep only the group members that share a value or name with the seed's statements (see
+#: :func:`_fact_group`); False keeps every linked member (benchmark ablation).
+SUPERSEDE = True
+#: For "past", an entry with recorded history that matches nearly as well as the best is the
+#: chain asked about (see :func:`_fact_group`); False: the whole group (benchmark ablation).
+PAST_CHAIN = True
+#: A Latin word of a Chinese text counts as a name (a value two versions can share) when at most this
+#: many entries, or this share of all entries, hold it: "Fressnapf", not the section labels every
+#: daily note carries. Ours, from the time set E.
+NAME_DF = 5
+NAME_SHARE = 0.05
 
 
 def _heading_match(terms: list[str], idx, cand: dict[int, tuple], raw: dict[int, float]) -> dict[int, float]:
@@ -388,6 +419,27 @@ def _heading_match(terms: list[str], idx, cand: dict[int, tuple], raw: dict[int,
 
 #: Characters too common to tell one Chinese note from another (particles, pronouns, question words).
 _COMMON_CHARS = frozenset("的了是在我你他她它们都有和与及也就还又要会能不没很多少什么怎么哪几吗呢吧啊个这那些一上下中")
+
+
+def _part_overlap(terms: list[str], idx, cand: dict[int, tuple]) -> dict[int, float]:
+    """Share of the query's Latin terms (4 letters or more) found inside a longer word of each
+    candidate: "dough" in "sourdough", "book" in "notebook".
+
+    The English counterpart of :func:`_char_overlap`: within a named time, when no entry of that
+    time matches a single term, a compound word holding the asked word is the best evidence left.
+    Empty when the query has no such term.
+    """
+    words = [t for t in terms if t.isascii() and t.isalpha() and len(t) >= 4]
+    if not words:
+        return {}
+    rows = idx.entries(r for r in cand if r > 0)
+    out = {}
+    for r, row in rows.items():
+        text = (row["heading"] + " " + row["text"]).lower()
+        held = sum(1 for w in words if re.search(rf"[a-z]{re.escape(w)}", text))
+        if held:
+            out[r] = held / len(words)
+    return out
 
 
 def _char_overlap(rest: str, idx, cand: dict[int, tuple]) -> dict[int, float]:
@@ -419,8 +471,8 @@ def _char_overlap(rest: str, idx, cand: dict[int, tuple]) -> dict[int, float]:
 
 
 def _versions(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
-              t2_rows: dict[int, dict[str, Any]]) -> tuple[set[int], int | None]:
-    """The candidates that are versions of the fact a now/past question asks about, and the anchor.
+              t2_rows: dict[int, dict[str, Any]]) -> tuple[set[int], int | None, dict[int, tuple]]:
+    """The versions of the fact a now/past question asks about, the anchor, and the entries added.
 
     Args:
         qt: the parsed query (:class:`memory_manager.querytime.QueryTime`).
@@ -428,53 +480,15 @@ def _versions(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
         kw_of: candidate -> keyword part (0..1).
         t2_rows: the T2 candidates' rows (their text is not in the index).
 
-    Versions: when the question asks for a kind of value (:data:`memory_manager.querytime.ASKS`),
-    the candidates at :data:`memory_manager.scoring.VERSION_SHARE` of the best keyword part that
-    state such a value (:func:`memory_manager.querytime.states`): a later note that only mentions
-    the topic ("weekly meeting: discussed the migration") states no new value and does not
-    supersede one. Otherwise the candidates at ``RELEVANT_SHARE``.
+    Versions: :func:`_fact_group` (grouped by the entries' own text, values and edit history).
     The anchor, for "before <change>": among the versions after the first, the one holding most of
     the change's words that the first does not hold (the earliest of equals: the version that
-    brought the change), or None.
+    brought the change), or None. Added: the index rows of versions that were not candidates.
     """
-    from . import querytime
-
-    share = scoring.VERSION_SHARE if qt.asks else scoring.RELEVANT_SHARE
-    near = [r for r in cand if kw_of.get(r, 0.0) >= share]
-    if qt.asks:
-        rows = idx.entries(r for r in near if r > 0)
-        # The heading without the date a daily heading carries: the value must be stated.
-        text = {r: (re.sub(r"^\[[\d-]+\]\s*", "", rows[r]["heading"]) + "\n" + rows[r]["text"]) if r > 0
-                else t2_rows[r]["text"] for r in near if r in rows or r in t2_rows}
-        versions = {r for r in near if querytime.states(qt.asks, text.get(r, ""))}
-    elif qt.mode == "now":
-        # No kind of value asked: a knowledge entry states the fact (its current text is its
-        # latest statement); a daily note is a version when it states a change, not when it
-        # only mentions the topic ("printed the contracts on the office printer").
-        notes = [r for r in near if r > 0 and not cand[r][4] and cand[r][5] is None]
-        rows = idx.entries(notes)
-        changed = {r for r in notes if r in rows and querytime.states("change", rows[r]["text"])}
-        versions = {r for r in near if r not in notes or r in changed} or set(near)
-    else:
-        versions = set(near)
-    if qt.mode == "past" and len(versions) < 2:
-        # One version cannot be "before" anything: the earlier one shares fewer words with
-        # the question (it was written before the change the question names).
-        more = [r for r in cand if scoring.PAST_FLOOR <= kw_of.get(r, 0.0) < share]
-        if qt.asks and more:
-            rows = idx.entries(r for r in more if r > 0)
-            more = [r for r in more if r in rows and querytime.states(qt.asks, rows[r]["text"])]
-        versions |= set(more)
-    if qt.mode == "past" and versions:
-        # An entry whose history is recorded (edits) is an explicit chain of versions: when it is
-        # the best match, its versions are the ones asked about, not notes that mention the topic.
-        lead = max(versions, key=lambda r: (kw_of[r], r))
-        chain = {r for r in cand if cand[r][0] == cand[lead][0]}
-        if len(chain) > 1:
-            versions = chain
+    versions, added = _fact_group(qt, cand, kw_of, idx, t2_rows)
     anchor = None
     if qt.mode == "past" and qt.past == "previous" and qt.before and len(versions) > 2:
-        order = sorted(versions, key=lambda r: (cand[r][1] or "", r))
+        order = sorted(versions, key=lambda r: ((cand.get(r) or added[r])[1] or "", r))
         first = order[0]
         held = {r: 0 for r in order[1:]}
         for t in dict.fromkeys(textproc.query_terms(qt.before)):
@@ -487,7 +501,7 @@ def _versions(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
         best = max(held.values(), default=0)
         if best:
             anchor = next(r for r in order[1:] if held[r] == best)
-    return versions, anchor
+    return versions, anchor, added
 
 
 def _has_memory(ws: Path) -> bool:
@@ -507,3 +521,181 @@ def _load_t2(ws: Path, cfg: dict[str, Any], track: bool, approved: bool = False,
     from .units import t2_entries
 
     return t2_entries(ws, cfg, record=track, approved=approved, stats=stats)
+
+
+#: Two entries are versions of one fact when the terms they share carry at least this share of the
+#: smaller one's term weight (idf-weighted overlap coefficient: Σ idf of shared terms / the smaller
+#: Σ idf). A change note names what it changes, and usually the old value, a name or a code the earlier
+#: version holds (6432, Fressnapf, 16:00), in any language: numbers, names and codes are the same
+#: tokens in an English and a Chinese note. Chosen on the time sets E, A and C together
+#: (bench/README.md; on E unrelated notes share 0.02-0.05, versions of one fact 0.11-0.35).
+LINK_SHARE = 0.2
+#: At most this many candidates (best keyword parts first) are compared: the versions of the asked
+#: fact are among the entries that match the question; a bound keeps large workspaces fast.
+GROUP_POOL = 40
+#: Entries brought in by the best candidates' rarest terms ("more like this"): a version in the other
+#: language may share no word with the question but the value or name it changes.
+MORE_LIKE = 20
+#: Terms of each of the best candidates used for "more like this", rarest first.
+MORE_TERMS = 8
+
+
+def _fact_group(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
+                t2_rows: dict[int, dict[str, Any]]) -> tuple[set[int], dict[int, tuple]]:
+    """The versions of the fact a now/past question asks about, grouped by the entries' own text.
+
+    Args:
+        qt: the parsed query (:class:`memory_manager.querytime.QueryTime`).
+        cand: candidate rowid -> index row tail (id, date, tags, current, version, dates, archived).
+        kw_of: candidate -> keyword part (0..1).
+        t2_rows: the T2 candidates' rows (their text is not in the index).
+
+    Returns ``(versions, added)``: the rowids of the group and the index rows of the entries it
+    brought in that were not candidates (they may share no word with the question, only the fact's
+    names and values; ``added`` rows have the shape of ``cand``'s values).
+
+    1. The pool: the :data:`GROUP_POOL` best candidates and the entries that the rarest terms of
+       the best three bring in (:data:`MORE_LIKE`, "more like this"). When the question asks for a
+       kind of value (:data:`memory_manager.querytime.ASKS`) only entries stating one take part;
+       for "now" without one, daily notes take part only when they state a change
+       (``querytime.states("change")``: moved to, 改到...), knowledge entries always.
+    2. The seed: the pool's best keyword match. The group: the seed's edit history, the entries
+       linked to them (idf-weighted overlap at least :data:`LINK_SHARE` of the smaller entry's
+       weight) with their own edit histories, and the entries matching the question nearly as well
+       as the best (``scoring.VERSION_SHARE`` / ``RELEVANT_SHARE``).
+    3. Superseding (:data:`SUPERSEDE`): a member other than the seed's chain stays only when it
+       shares a value or a name (:func:`_values`) with a member that stays, the question's own
+       words aside: a change note names what it replaces or keeps (6432 -> 6543, "from 16:00 to
+       16:30", Fressnapf), a note that shares only topic words is a mention, not a version.
+    No list of domain words decides: the cue words are language-level (value kinds, change verbs).
+    """
+    from . import querytime
+
+    live = sorted((r for r in cand if kw_of.get(r, 0.0) > 0), key=lambda r: (-kw_of[r], -r))[:GROUP_POOL]
+    if not live:
+        return set(), {}
+    past = qt.mode == "past"
+    rows = idx.entries(r for r in live if r > 0)
+
+    def text_of(r: int, row: dict | None) -> str:
+        if r < 0:
+            return t2_rows[r]["text"]
+        return re.sub(r"^\[[\d-]+\]\s*", "", row["heading"]) + "\n" + row["text"]
+
+    texts = {r: text_of(r, rows.get(r)) for r in live if r < 0 or r in rows}
+    terms = {r: set(textproc.tokens(t)) for r, t in texts.items()}
+    n, _, df = idx.collection_stats(sorted(set().union(*terms.values())))
+    n = max(n, 1)
+
+    def idf(t: str) -> float:
+        return math.log((n + 1) / (df.get(t, 0) + 1))
+
+    added: dict[int, tuple] = {}
+    if MORE_LIKE:
+        rare: list[str] = []
+        for r in live[:3]:
+            rare += sorted(terms.get(r, ()), key=lambda t: (-idf(t), t))[:MORE_TERMS]
+        found = sorted(idx.bm25_rows(list(dict.fromkeys(rare)), history=past), key=lambda row: -row[1])
+        more = [row for row in found if row[0] not in cand][:MORE_LIKE]
+        more_rows = idx.entries(row[0] for row in more)
+        for row in more:
+            if row[0] in more_rows:
+                added[row[0]] = row[2:]
+                texts[row[0]] = text_of(row[0], more_rows[row[0]])
+                terms[row[0]] = set(textproc.tokens(texts[row[0]]))
+        extra = sorted(set().union(*(terms[r] for r in added)) - set(df)) if added else []
+        if extra:
+            df.update(idx.collection_stats(extra)[2])
+    pool = list(texts)
+    if qt.asks:
+        pool = [r for r in pool if querytime.states(qt.asks, texts[r])]
+    elif qt.mode == "now":
+        # No kind of value asked: a knowledge entry states the fact (its text is its latest statement);
+        # a daily note is a version when it states a change, not when it only mentions the topic.
+        info = {**cand, **added}
+        pool = [r for r in pool if not (r > 0 and not info[r][4] and info[r][5] is None)
+                or querytime.states("change", texts[r])] or pool
+    if not pool:
+        return set(), {}
+    weight = {r: sum(idf(t) for t in terms[r]) for r in pool}
+    info = {**cand, **added}
+    ident = {r: info[r][0] for r in pool}
+    day = {r: info[r][1] or "" for r in pool}
+    vals = _pool_values(qt, pool, texts, idx, n)
+    # The seed: the best match in the pool; its own versions (edit history) are the fact's explicit
+    # chain. Other entries join when linked to a version of the seed's chain, not to each other: a
+    # chain of links would wander from topic to topic.
+    seed = max(pool, key=lambda r: (kw_of.get(r, 0.0), day[r], r))
+    core = [r for r in pool if ident[r] == ident[seed]]
+    best = set(core)
+    for r in pool:
+        if r in best:
+            continue
+        if any(sum(idf(t) for t in terms[r] & terms[c]) >= LINK_SHARE * max(min(weight[r], weight[c]), 1e-9)
+               for c in core):
+            best.add(r)
+    # A knowledge entry's edit history is one chain: when one version belongs, all do.
+    chains = {ident[r] for r in best}
+    best |= {r for r in pool if ident[r] in chains}
+    # The entries that match the question nearly as well as the best are statements of it too
+    # (the rule before the grouping; kept: the question's own words are evidence as well).
+    share = scoring.VERSION_SHARE if qt.asks else scoring.RELEVANT_SHARE
+    best |= {r for r in pool if kw_of.get(r, 0.0) >= share}
+    if SUPERSEDE:
+        # A later entry supersedes the seed's statement only when it restates the fact: it names a
+        # value or a name of a version (the old value it replaces, 6432 -> 6543, "from 16:00 to 16:30",
+        # or what stays, Fressnapf), or it matches the question nearly as well as the best and states
+        # a change ("moved to Thursdays"). A later note that shares only topic words is a mention.
+        # Earlier members stay: an earlier version need not name what replaced it.
+        newest = max(day[c] for c in core)
+        kept = {r for r in best if day[r] <= newest}
+        kept |= {r for r in best if kw_of.get(r, 0.0) >= share and querytime.states("change", texts[r])}
+        grew = True
+        while grew:
+            grew = False
+            for r in sorted(best - kept, key=lambda r: (-kw_of.get(r, 0.0), r)):
+                if r not in kept and any(vals[r] & vals[c] for c in kept):
+                    kept |= {c for c in best if ident[c] == ident[r]}  # with its edit history
+                    grew = True
+        best = kept
+    if PAST_CHAIN and qt.mode == "past":
+        # An entry whose history is recorded (edits) is an explicit chain of versions: when it matches
+        # the question nearly as well as the best, its versions are the ones asked about, with the
+        # notes that name one of its values, not notes that only mention the topic.
+        chains = {}
+        for r in best:
+            chains.setdefault(ident[r], set()).add(r)
+        lead = [c for c in chains.values() if len(c) > 1 and max(kw_of.get(r, 0.0) for r in c) >= share]
+        if lead:
+            chain = max(lead, key=lambda c: (max(kw_of.get(r, 0.0) for r in c), len(c)))
+            chain_vals = set().union(*(vals[r] for r in chain))
+            best = chain | {r for r in best if vals[r] & chain_vals}
+    return best, {r: added[r] for r in best if r in added}
+
+
+def _pool_values(qt, pool: list[int], texts: dict[int, str], idx, n: int) -> dict[int, set[str]]:
+    """Each pool entry's values and names (:func:`_values`), less what the question itself names
+    (the topic, not a value) and less Latin words that many entries hold (:data:`NAME_DF`)."""
+    asked = set(textproc.tokens(qt.rest))
+    vals = {r: {v for v in _values(texts[r]) if not set(textproc.tokens(v)) <= asked} for r in pool}
+    names = {t for v in set().union(*vals.values()) if not any(ch.isdigit() for ch in v)
+             for t in textproc.tokens(v)}
+    name_df = idx.collection_stats(sorted(names))[2] if names else {}
+    common = {t for t, d in name_df.items() if d > max(NAME_DF, NAME_SHARE * n)}
+    return {r: {v for v in vs if not (set(textproc.tokens(v)) & common)} for r, vs in vals.items()}
+
+
+_VALUE_RE = re.compile(r"[a-z]*\d[\w.:/%-]*\w%?|[a-z]*\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+                       r"|(?:周|星期|礼拜)[一二三四五六日天]")
+_LATIN_RE = re.compile(r"[a-z][a-z'-]{2,}")
+
+
+def _values(text: str) -> set[str]:
+    """The values and names a text states: numbers, clock times and codes (``16:00``, ``6432``,
+    ``b1-14``), weekdays, and the Latin words of a mostly Chinese text (names: Fressnapf, Hort)."""
+    low = text.lower()
+    out = {v for v in _VALUE_RE.findall(low) if len(v) > 1}  # "1", "8": too common to tie two notes
+    cjk = sum(1 for c in low if "\u3400" <= c <= "\u9fff")
+    if cjk * 2 > len(low.replace(" ", "")) - cjk:
+        out.update(_LATIN_RE.findall(low))
+    return out

@@ -156,7 +156,10 @@ def test_past_kind_and_the_change_it_dates_from(query, past, before):
     ("What time does the gym open these days?", "clock"),
     ("When is the piano lesson now?", "when"),
     ("房租现在每个月多少", "number"),
-    ("What port does staging use now?", "number"),
+    ("How many ports does staging use now?", "number"),
+    # A noun names no kind of value: "port", "price", "version" are the domain's words, not the language's
+    # (they decided the answer on earlier sets and did not carry over; bench/README.md, round 4).
+    ("What port does staging use now?", None),
     ("Is the deploy window still on Tuesday?", "weekday"),      # a yes/no question naming a value
     ("ETL 现在还是凌晨三点开始吗", "clock"),
     ("who leads the team now", None),

@@ -166,3 +166,54 @@ def test_within_a_named_time_the_entry_whose_topic_names_it_comes_first(ws, cloc
     hits = recall(ws, "what did the physio say last week?", CFG, top_k=5, track=False)
     assert [h.id for h in hits] == [visit, run]
     assert hits[0].parts["keyword"] == 1.0 and hits[1].parts["keyword"] < 1.0   # still 0..1
+
+
+@pytest.fixture
+def staging(ws, clock):
+    """An English knowledge entry on a port, edited once, then changed again by a Chinese note."""
+    (ws / "memory").mkdir()
+    fill(ws, clock)
+    clock("2026-08-11")
+    ident = store.learn(ws, CFG, key="staging-db-port", text="Staging Postgres (orders-stg) listens on port 5433; "
+                        "read-only work uses the app_ro user.", tags="", approved=True)["id"]
+    clock("2026-09-03")
+    store.edit(ws, CFG, ident, text="Staging Postgres (orders-stg) is now reached through PgBouncer on port 6432; "
+               "direct access to 5433 is closed. The app_ro user is unchanged.", approved=True)
+    moved = note(ws, clock, "2026-09-29", "staging 数据库端口又变了",
+                 "staging Postgres（orders-stg）现在走 pooler 节点的 6543 端口，PgBouncer 的 6432 下周五关掉，"
+                 "app_ro 用户不变。")
+    mention = note(ws, clock, "2026-10-05", "Staging test run",
+                   "Ran the staging Postgres integration tests against orders-stg; all green, no port trouble.")
+    return {"entry": ident, "moved": moved, "mention": mention}
+
+
+def test_now_finds_the_change_in_the_other_language_through_the_value_it_replaces(ws, clock, staging):
+    # The Chinese note shares few words with the English question, but it names the old port (6432),
+    # PgBouncer and the user of the entry the question matches: it is the newest version of that
+    # fact. The later English note names no value of the fact: a mention, not a version.
+    assert first(ws, clock, "which port does staging Postgres use these days?")[0] == staging["moved"]
+
+
+def test_past_previous_and_earliest_follow_the_group_across_entry_and_note(ws, clock, staging):
+    assert first(ws, clock, "which port did staging Postgres use before the pooler move?")[:2] == \
+        (staging["entry"], "2026-09-03")
+    assert first(ws, clock, "which port did staging Postgres use originally?")[:2] == (staging["entry"], "2026-08-11")
+
+
+def test_values_are_numbers_codes_weekdays_and_names_in_chinese_text():
+    from memory_manager.recall import _values
+
+    assert _values("SRE 周会从周二 10:30 挪到了周四 14:00") == {"sre", "周二", "10:30", "周四", "14:00"}
+    assert _values("Moved to B2-27 on Wednesday, 1 week later") == {"b2-27", "wednesday"}
+    # English words of an English text are not names; one-digit numbers tie nothing.
+    assert _values("The full backup now finishes at 06:40 UTC") == {"06:40"}
+
+
+def test_within_a_named_day_an_english_word_inside_a_compound_word_counts(ws, clock):
+    # "dough" is inside "sourdough": no note of that Sunday holds a term of the question.
+    (ws / "memory").mkdir()
+    fill(ws, clock)
+    note(ws, clock, "2026-10-04", "Swim lesson", "She swam 25 m and got her badge.")
+    bread = note(ws, clock, "2026-10-04", "Sourdough with rye flour", "Went up to 360 g water; much better oven spring.")
+    note(ws, clock, "2026-10-04", "Laundry", "Washed the winter jackets.")
+    assert first(ws, clock, "what did I change in the bread dough on Sunday", day="2026-10-06")[0] == bread

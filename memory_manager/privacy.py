@@ -131,7 +131,9 @@ def redact(value: str, keep: int = 4) -> str:
 
 _PLACEHOLDER_WORDS = re.compile(
     r"(?i)x{4,}|\*{3,}|\.{3}|[<>{}]|^\$[a-z_(]|\$\{|\$\(|%[A-Z_]+%|your|example|placeholder|redacted|dummy|"
-    r"sample|changeme|_here|todo|fixme|replace|insert")
+    r"sample|changeme|_here|todo|fixme|replace|insert|"
+    # the same in Chinese docs: 留空 (leave blank), 待填/自行填写 (fill in yourself), 你的, 示例, 某某 (so-and-so)
+    r"留空|为空|空着|不填|待填|填写|自行|你的|示例|^略|某某")
 _PLACEHOLDER_VALUES = {"password", "passwd", "pass", "secret", "token", "none", "null", "empty", "string",
                        "value", "true", "false", "undefined", "required", "optional", "hidden", "masked"}
 
@@ -266,6 +268,31 @@ _FICTIONAL_PHONE = re.compile(r"5550[1]\d\d$|^(?:44)?0?7700900\d{3}$|^(?:44)?0?2
 _DOC_CONTEXT = re.compile(r"(?i)example|sample|test|docs?\b|readme|reserved|fiction|placeholder|e\.g\.|such as|like|"
                           r"field|format|tutorial|fake|demo|mock|screenshot|drama|ofcom|film|movie|tv\b|"
                           r"示例|保留|测试|文档|样例|例如|比如|格式|字段|演示|影视|号段|教程|截图|假的")
+_DOC_SPEC = re.compile(r"(?i)\bspec\b|specification|parser|validator|规范|标准文档")
+
+
+def _made_up_digits(digits: str) -> bool:
+    """True for a digit string a person types when making a number up: a run of five or more
+    consecutive digits up or down (``12345``, ``98765``), six of one digit, or seven zeros in a row
+    (Stripe's ``4000 0000 0000 0002``, the ECBS sample IBAN ``GB82 WEST 1234 5698 7654 32``,
+    ``123-456-7890``). Issued numbers come from registers and rarely hold such runs; the
+    check is used only on a line that says it is about docs or tests (:func:`_documentation_number`)."""
+    if re.search(r"(\d)\1{5}|0{7}", digits):
+        return True
+    up = down = 1
+    for a, b in zip(digits, digits[1:]):
+        up = up + 1 if int(b) == (int(a) + 1) % 10 else 1
+        down = down + 1 if int(b) == (int(a) - 1) % 10 else 1
+        if up >= 5 or down >= 5:
+            return True
+    return False
+
+
+def _documentation_number(digits: str, line: str) -> bool:
+    """A made-up number (:func:`_made_up_digits`) on a line about docs, tests, samples or specs."""
+    return _made_up_digits(digits) and bool(_DOC_CONTEXT.search(line) or _DOC_SPEC.search(line))
+
+
 #: Chinese numbers every developer uses as a placeholder (China Mobile's demo number and its twin).
 _PLACEHOLDER_PHONES = frozenset({"13800138000", "13900139000", "8613800138000"})
 _RANGE_CONTEXT = re.compile(r"(?i)ports?\b|端口|range|段|nodeport|放行|firewall|防火墙|udp|tcp")
@@ -284,6 +311,8 @@ def _card_ok(value: str, m: re.Match[str], text: str) -> bool:
 def _iban_ok(value: str, m: re.Match[str], text: str) -> bool:
     from stdnum import iban
 
+    if _documentation_number(re.sub(r"\D", "", value[4:]), _line_around(text, m.start(), m.end())):
+        return False  # the spec's sample IBAN in a line about the spec or tests
     return iban.is_valid(value)
 
 
@@ -304,6 +333,14 @@ def _digits_ok(low: int, high: int) -> Callable[[str, re.Match[str], str], bool]
 #: address there is a placeholder, not a person.
 _RESERVED_DOMAIN = re.compile(r"(?i)(?:^|\.)(?:example\.(?:com|org|net)|example|test|invalid|localhost|local)$")
 _NON_PERSON_LOCAL = {"git", "hg", "noreply", "no-reply", "donotreply", "do-not-reply", "mailer-daemon", "postmaster"}
+#: Domains that issue machine identities, not mailboxes of people: Google Cloud service accounts
+#: (``*.iam.gserviceaccount.com``, ``*.developer.gserviceaccount.com``), GitHub/GitLab commit
+#: addresses (``users.noreply.github.com``, ``noreply.gitlab.com``), AWS SES bounce domains.
+_MACHINE_DOMAIN = re.compile(r"(?i)(?:^|\.)(?:gserviceaccount\.com|noreply\.github\.com|noreply\.gitlab\.com|"
+                             r"users\.noreply\.[a-z.]+|amazonses\.com|bounces?\.[a-z0-9.-]+)$")
+#: Local parts of bots and service mailboxes ("release-bot@", "dependabot[bot]@", "svc-backup@").
+_MACHINE_LOCAL = re.compile(r"(?i)(?:^|[-_.+])(?:bot|robot|daemon|runner|deployer|automation|svc|no-?reply)(?:$|[-_.+\d])|"
+                            r"bot$|\[bot\]")
 
 
 _FILE_TLDS = {"png", "jpg", "jpeg", "webp", "gif", "svg", "bmp", "ico", "avif", "heic", "css", "scss", "json",
@@ -315,6 +352,8 @@ def _email_ok(value: str, m: re.Match[str], text: str) -> bool:
     local, _, domain = value.rpartition("@")
     if _RESERVED_DOMAIN.search(domain) or local.lower() in _NON_PERSON_LOCAL:
         return False
+    if _MACHINE_DOMAIN.search(domain) or _MACHINE_LOCAL.search(local):
+        return False  # a service account or a bot, not a person
     # Retina assets (banner@3x.png), systemd instances (getty@tty1.service)
     # and placeholders (you@yourdomain.com) are not addresses (issue 9).
     labels = domain.lower().split(".")
@@ -349,6 +388,8 @@ def _phone_ok(value: str, m: re.Match[str], text: str) -> bool:
     line = _line_around(text, m.start(), m.end())
     if (digits in _PLACEHOLDER_PHONES or _FICTIONAL_PHONE.search(digits)) and _DOC_CONTEXT.search(line):
         return False  # a documentation number in a line that says so
+    if _documentation_number(digits, line):
+        return False  # 123-456-7890 in a line about a form validator's tests
     if re.fullmatch(r"\d{4,5}-\d{4,5}", value.strip()) and _RANGE_CONTEXT.search(line):
         return False  # a port range (20000-20099), not a number
     international = value.startswith(("+", "00"))
@@ -391,8 +432,13 @@ _SERVICE_USERS = {"user", "username", "users", "you", "your", "yourname", "your-
                   "default", "default user", "all users", "guest", "nobody", "linuxbrew"}
 
 
+#: A service account's name by its shape: a daemon or CI agent suffix (gitlab-runner, buildkite-agent,
+#: deploy-bot, backup_svc, www-data).
+_SERVICE_USER_SHAPE = re.compile(r"(?i)[-_](?:runner|agent|bot|svc|service|daemon|deploy|ci|data|worker)$|^(?:svc|ci|sa)[-_]")
+
+
 def _home_ok(value: str, _m: re.Match[str], _text: str) -> bool:
-    return value.lower() not in _SERVICE_USERS and not is_placeholder(value)
+    return value.lower() not in _SERVICE_USERS and not is_placeholder(value) and not _SERVICE_USER_SHAPE.search(value)
 
 
 def _windows_home_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -478,6 +524,8 @@ _NOT_A_PASSWORD = re.compile(
 
 def _secret_value(value: str) -> str:
     """``value`` without surrounding quotes and trailing sentence punctuation."""
+    # "留空，复制成 .env 再填": a value ends where a sentence mark is followed by Chinese prose.
+    value = re.split(r"[,;，。；、](?=[\u4e00-\u9fff])", value, maxsplit=1)[0]
     return value.strip("'\"`“”‘’").rstrip(".,;:!?)）。，；").strip("'\"`“”‘’")
 
 
@@ -485,6 +533,8 @@ def _user_pass_ok(value: str, m: re.Match[str], text: str) -> bool:
     """'user / password' after a login word, unless the "user" is a label (IBAN: FR76...)."""
     label = re.search(r"(?i)(?:iban|swift|bic|id|uid|no|tel|phone|email|mail|url|host|ip)" + _ + r"*[:/]" + _ + r"*\S*$",
                       text[m.start():m.start(1)])
+    if re.fullmatch(r"[\w.-]+(?:/[\w.-]+)+/?", _secret_value(value)):
+        return False  # a path ("home is /home/app"), not user/password
     return label is None and _pw_value_ok(value, m, text)
 
 
@@ -511,7 +561,8 @@ def _pw_value_ok(value: str, m: re.Match[str], text: str) -> bool:
 
 #: Values that point to where a secret is kept rather than being it (Vault, 1Password, AWS
 #: Secrets Manager and SSM, SOPS, environment and file references).
-_SECRET_REFERENCE = re.compile(r"(?i)(?:vault|op|ssm|arn|awssm|sops|env|file|keyring|secretsmanager|gcpsm|azkv):")
+_SECRET_REFERENCE = re.compile(r"(?i)(?:vault|op|ssm|arn|awssm|sops|env|file|keyring|secretsmanager|gcpsm|azkv):|"
+                               r"!vault\b|!secret\b|!env\b|!ENC\b")  # YAML tags of Ansible Vault, Home Assistant, SOPS
 #: A value that says what it is ("test-password-123", "dummy_secret") ...
 _SELF_DESCRIBING = re.compile(r"(?i)pass(?:word)?|secret|test|dummy|fake|mock|sample|example|demo")
 #: ... in a line about tests or docs.
@@ -573,11 +624,69 @@ def _pin_ok(value: str, m: re.Match[str], text: str) -> bool:
         or _pw_value_ok(value, m, text)
 
 
+def _pw_zh_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """After a Chinese password word: a PIN or password (:func:`_pin_ok`), or a device verification
+    code of 6-16 capital letters (EZVIZ/Hikvision cameras print one under the device: ``SQMJKO``)."""
+    return bool(re.fullmatch(r"[A-Z]{6,16}", _secret_value(value))) or _pin_ok(value, m, text)
+
+
+def _slash_pass_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """``user/password`` without a login word: an account name right before the slash (after a
+    space, a colon or Chinese text, not a path or a URL), and a value that mixes three character
+    classes (lower, upper, digit and a symbol a password generator uses: ``root/3&@1kqm2D^hCM``) and no
+    dot, unlike a path piece (``icons/close@2x.png``, ``actions/checkout@v4``, ``org/repo#123``)."""
+    user = re.search(r"(?:^|(?<=[\s:：,，(（\u4e00-\u9fff]))([a-z_][a-z0-9_.-]{1,31})$",
+                     text[max(0, m.start() - 34):m.start()])
+    v = _secret_value(value)
+    return (user is not None and not re.search(r"[/?=.]", value) and not re.fullmatch(r"[A-Za-z][\w-]*@[vV]?\d[\w.]*", v)
+            and bool(re.search(r"[!@$%^&*]", v)) and _password_classes(v) == 4 and _pw_value_ok(v, m, text))
+
+
+def _der_head(value: str) -> tuple[bytes, int] | None:
+    """The first DER bytes of a Base64 value and the offset of its outer SEQUENCE's first element."""
+    import base64
+    import binascii
+
+    head = value[:32]
+    try:
+        der = base64.b64decode(head[: len(head) // 4 * 4])
+    except (binascii.Error, ValueError):
+        return None
+    if len(der) < 8 or der[0] != 0x30:
+        return None
+    return der, 2 + (der[1] & 0x7F if der[1] & 0x80 else 0)  # skip the SEQUENCE's length octets
+
+
+def _der_not_public_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """Base64 after a key word, unless its DER opens like a public key or a certificate (a SEQUENCE
+    inside the outer one: SubjectPublicKeyInfo, RFC 5280 s.4.1)."""
+    head = _der_head(value)
+    return head is None or head[0][head[1]:head[1] + 1] != b"\x30"
+
+
+def _der_private_key_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """Base64 whose DER opens like a private key, whatever words surround it: a SEQUENCE whose first
+    element is a version INTEGER 0 or 1 followed by an INTEGER (PKCS#1 RSAPrivateKey, RFC 8017
+    A.1.2; DSA), a SEQUENCE (PKCS#8 PrivateKeyInfo, RFC 5208 s.5) or an OCTET STRING (SEC1
+    ECPrivateKey, RFC 5915 s.3). Public keys and certificates open with a SEQUENCE instead."""
+    head = _der_head(value)
+    if head is None:
+        return False
+    der, i = head
+    return der[i:i + 3] in (b"\x02\x01\x00", b"\x02\x01\x01") and i + 3 < len(der) and der[i + 3] in (0x02, 0x30, 0x04)
+
+
 def _cli_value_ok(value: str, m: re.Match[str], text: str) -> bool:
     """A password given to a command-line option: not a variable, a prompt flag or a placeholder."""
     v = _secret_value(value)
     return len(v) >= 3 and not is_placeholder(v) and not v.startswith(("$", "-", "<", "%", "{")) \
         and v.lower() not in {"stdin", "prompt", "ask"}
+
+
+def _mysql_p_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """mysql -p<password>: attached, the value may itself start with one '-' (``-p-d9D!6``)."""
+    v = value[1:] if value.startswith("-") else value
+    return _cli_value_ok(v, m, text)
 
 
 def _keyed_random_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -618,6 +727,8 @@ def _bare_random_ok(value: str, m: re.Match[str], text: str) -> bool:
 def _pem_ok(value: str, m: re.Match[str], text: str) -> bool:
     """A PEM private-key header with key material after it, not a docs template."""
     after = text[m.end():m.end() + 120].lstrip()
+    if re.match(r"[a-z]+[ \t]+[a-z]+|[\u4e00-\u9fff]", after):
+        return False  # the header named in a sentence ("starts with -----BEGIN ... and ends with"), no body
     return not (after.startswith(("<", "{", "[", "...", "…", "$")) or _PLACEHOLDER_WORDS.match(after)
                 or re.match(r"(?i)-----END", after))
 
@@ -680,7 +791,8 @@ _SYSTEM_TIME = re.compile(
     r"timer|systemd|pipeline|automation|home assistant|homekit|\blights?\b|thermostat|自动化|灯|恒温|"
     r"脚本|任务|(?<![晨夜慢长])跑(?!步)|重启|restart|workflow|webhook|\bsla\b|on-?call|oncall|轮换|窗口|"
     r"office hours|工作时间|营业|开放时间|opening hours|kick(?:s)? off|run(?:s)? at|"
-    r"scheduled|\btz\b|timezone|时区|crontab|\d \* \*|周会|例会|组会|开会|评审|复盘|培训|团建|开发|版本")
+    r"scheduled|\btz\b|timezone|时区|crontab|\d \* \*|周会|例会|组会|开会|评审|复盘|培训|团建|开发|版本|"
+    r"两班倒|三班倒|四班三倒|倒班制|班次|排班表|shift rota")
 #: Words that tie a time or an absence to a person's life (issue 9: "her
 #: kids are alone at home every Tuesday evening").
 _PERSONAL_TIME = re.compile(
@@ -715,12 +827,23 @@ _TECH_SENSE = re.compile(
     r"pregnant pause|canary|rollout|feature|功能|需求文档|process|进程|\bpods?\b|kubectl|orphan|\bbands?\b|"
     r"\bpolicy|政策|制度|体系|statistics|统计|系统|接口|模板|模式|登录|节点|兼容|降级|超时|文档|压测|wiki|android|"
     r"\bios\b|改版|页面|上线|\bsystem|\bservice|服务|算法|识别率|准确率|\bsdk|组件|控件|插件|渲染|dashboard|"
-    r"driver|arm64|x86|阈值|prototype|原型|看板|仪表盘|swiftui|kotlin|\breact\b|golang|\bapi\b|repo|仓库|代码|"
+    r"driver|arm64|x86|阈值|prototype|原型|看板|仪表盘|swiftui|kotlin|\breact\b|golang|\bapi\b|repos?\b|repositor(?:y|ies)|仓库|代码|"
     r"codebase|\bmodule|模块|依赖|\bissues?\b|玩笑|开玩笑|joking|kidding|比喻|board game|game night|monopoly|"
     r"simulation|\bnpc|桌游|游戏|蓝牙|menu|菜单|食堂|字体|\bfont|输入法|in the dna of|slide|\bdemo\b|\bapp\b|"
     r"transistor|datasheet|mosfet|\bbjt\b|\bjunction|stepper motor|电路|晶体管|芯片|"
     r"新闻|报道|海报|画展|公告|通知|招生简章|headline|\bnews\b|poster|"
-    r"的英文|英文是|英语|翻译|怎么说|\bin english\b|\btranslat\w*|\bmeans\b|词典|dictionary")
+    r"的英文|英文是|英语|翻译|怎么说|\bin english\b|\btranslat\w*|\bmeans\b|词典|dictionary|"
+    # retries and budgets ("the job went bankrupt on retries"), reference data of genomics, figures about
+    # many people (a salary survey's median), a holiday calendar, platform authenticators, device firmware
+    r"\bretr(?:y|ies)\b|backoff|\bquota|reference (?:genome|sequence)|参考(?:基因组|序列)|\bhg(?:19|38)\b|"
+    r"\bgrch3[78]\b|公开数据|public (?:data|dataset)|\bfasta\b|中位数|平均(?:值|数|薪资|工资)|\bmedian\b|"
+    r"percentile|分位数|薪资报告|行业报告|salary survey|industry report|节假日|public holidays?|"
+    r"放假安排|webauthn|authenticators?|passkeys?|\bfido2?\b|firmware|固件|simulator|模拟器|eval board|评估板|"
+    r"\bstm32|单片机")
+#: A code identifier on the line (``NSFaceIDUsageDescription``, ``Info.plist``, ``face_match.py``):
+#: a sensitive word next to one names a feature of software, not a person's fact.
+_CODE_TOKEN = re.compile(r"(?<![\w.])(?=[A-Za-z]*[a-z][A-Za-z]*[A-Z][A-Za-z]*[A-Z])(?=(?:[a-z]*[A-Z]){3})[A-Za-z]{12,}"
+                         r"(?![\w])|\b[\w-]+\.(?:plist|json|ya?ml|xml|py|js|ts|kt|swift|java|go|rs|toml|gradle|proto)\b")
 #: Words that tie a line to a person ("my", "她", "老婆"): a sensitive word on such a
 #: line is about that person even when a system is named too ("录进门禁系统").
 _OWNER = re.compile(r"(?i)\b(?:my|her|his|our|their) (?:wife|husband|partner|son|daughter|kids?|child|mom|mum|dad|"
@@ -736,7 +859,7 @@ def _topic_ok(value: str, m: re.Match[str], text: str) -> bool:
     if text[m.start() - 1:m.start()] == "_" or text[m.end():m.end() + 1] == "_":
         return False
     line = _line_around(text, m.start(), m.end())
-    return not _TECH_SENSE.search(line) or bool(_OWNER.search(line))
+    return not (_TECH_SENSE.search(line) or _CODE_TOKEN.search(line)) or bool(_OWNER.search(line))
 
 
 _BIOMETRIC_RECORD = re.compile(r"(?i)[ \t]*(?:模板|数据|信息|特征|记录|样本|图像|templates?|data|records?|samples?|"
@@ -781,7 +904,8 @@ def _card_any_ok(value: str, m: re.Match[str], text: str) -> bool:
     digits = re.sub(r"\D", "", value)
     if not (13 <= len(digits) <= 19 and card_issuer_ok(digits) and luhn_valid(digits)):
         return False
-    return not (digits in _TEST_PANS and _TEST_CONTEXT.search(_line_around(text, m.start(), m.end())))
+    line = _line_around(text, m.start(), m.end())
+    return not ((digits in _TEST_PANS or _made_up_digits(digits)) and _TEST_CONTEXT.search(line))
 
 
 def _cn_ric_spaced_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -808,7 +932,8 @@ _ACCOUNT_CUE = re.compile(r"(?i)开户|户名|账户|账号|帐号|支行|分行
                           r"account (?:no|number)|\bacct\b|routing|sort code|\biban\b")
 #: ... unless the line says it is a card one pays with.
 _CARD_CUE = re.compile(r"(?i)信用卡|credit card|\bvisa\b|mastercard|\bamex\b|cvv|cvc|有效期|expir|\bexp\b|"
-                       r"ending in|尾号|刷|checkout|信用额度|swipe|tap to pay|卡号|借记卡|储蓄卡|银行卡|debit card|card number|\bref")
+                       r"ending in|尾号|刷|checkout|信用额度|swipe|tap to pay|卡号|借记卡|储蓄卡|银行卡|debit card|card number|\bref|"
+                       r"这张卡|那张卡|\bthis card\b|\bthat card\b")
 
 
 def _bank_card_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -1082,31 +1207,60 @@ _PIN_WORDS = (r"pin|pin code|pin number|puk|puk code|passcode|unlock code|atm pi
               r"(?:keypad|door|gate|alarm|garage|safe|disarm|lock|access|entry|building|lockbox|bike lock|padlock) "
               r"(?:code|combination|combo)")
 _PIN_TRIGGERS = frozenset("pin puk pas unl atm com key doo gat ala gar saf dis loc acc ent bui bik pad".split())
-#: What joins a key word to its value in prose: "is", ":", "=", an arrow, 是/为.
-_CONNECTOR = (r"(?:" + _ + r"(?:is|was|is now|are|set to|changed to|reads)|:|=|->|→|=>|是|为)")
+#: Chinese verbs that set a value ("设成了", "改为", "填的是"): a connector like "is".
+_ZH_SET = r"(?:已?(?:改成|改为|设为|设成|设置成|设置为|换成|更新为|重置为|变成|填成|写成|输成)了?|设的是|用的是|填的是|写的是)"
+#: What joins a key word to its value in prose: "is", ":", "=", an arrow, 是/为, a Chinese "set to".
+_CONNECTOR = (r"(?P<conn>" + _ + r"(?:is|was|is now|are|set to|changed to|reads)|:|=|->|→|=>|" + _ZH_SET + r"|是|为)")
+#: First words of a gap that make "password X" another noun ("password manager is 1Password", "the password
+#: policy we use is NIST-800"): a free gap holding one of them is not followed by a password.
+_COMPOUND_AFTER_KEY = re.compile(
+    r"(?i)(?:manager|policy|policies|reset|field|hash\w*|length|rules?|requirements?|strength|expir\w*|"
+    r"rotation|vault|store|storage|app|tool|prompt|dialog|form|hint|format|complexity|history|change|file|"
+    r"generator|entropy|algorithm|scheme|column|variable|env|setting|option|flag)\b|管理器|策略|规则|长度|字段|格式")
 
 
 def _keyword_rules(stem: str, words: str, triggers: frozenset[str], *, value: str, bare_value: str,
                    check: Callable[[str, re.Match[str], str], bool],
                    bare_check: Callable[[str, re.Match[str], str], bool], bare_not_after: str,
-                   source: str) -> list[Rule]:
+                   source: str, free_gap: bool) -> list[Rule]:
     """The two word-led rules of one family of key words (issue 9 asked for one builder, not two copies).
 
-    ``<stem>_phrase``: a key word, optionally "for/of/to/on/at/in X", a
-    :data:`_CONNECTOR` and ``value`` ("the password for the NAS is
-    blue-otter-17", "door code at the cabin is 8870", "pwd -> x").
+    ``<stem>_phrase``: a key word, optionally a gap, a :data:`_CONNECTOR`
+    and ``value`` ("the password for the NAS is blue-otter-17", "door code
+    at the cabin is 8870", "pwd -> x"). The gap is "for/of/to/on/at/in X";
+    with ``free_gap`` it may also be a few other words before a *word*
+    connector ("the unseal passphrase we picked for the old cluster is X",
+    "passphrase 我设成了 X"), judged by :func:`_phrase_gap_ok`.
     ``<stem>_bare``: the key word, white space, then ``bare_value``
     ("passphrase Rt$7bastion", "PIN 7302"). Both run on the lower-cased
     text, only where a word starting with one of ``triggers`` starts.
     """
+    gap = (r"(?:" + _ + r"+(?P<gap>(?:for|of|to|on|at|in)" + _ + r"+[^\n:=]{1,40}?" +
+           (r"|[^\n:=]{1,48}?" if free_gap else "") + r"))?")
+
+    def phrase_ok(value: str, m: re.Match[str], text: str) -> bool:
+        return _phrase_gap_ok(m, free_gap) and check(value, m, text)
+
+    phrase = _r(r"(?P<key>" + words + r")" + gap + _ + r"*" + _CONNECTOR + _ + r"*" + value)
     return [
-        Rule(stem + "_phrase", "secret",
-             _r(r"(?:" + words + r")(?:" + _ + r"+(?:for|of|to|on|at|in)" + _ + r"+[^\n:=]{1,40}?)?" + _ + r"*"
-                + _CONNECTOR + _ + r"*" + value),
-             source, group=1, check=check, lower=True, not_after=_LETTERS, triggers=triggers),
+        Rule(stem + "_phrase", "secret", phrase, source, group=phrase.groups, check=phrase_ok, lower=True,
+             not_after=_LETTERS, triggers=triggers),  # the value is the last group
         Rule(stem + "_bare", "secret", _r(r"(?:" + words + r")" + _ + r"+" + bare_value),
              source, group=1, check=bare_check, lower=True, not_after=bare_not_after, triggers=triggers),
     ]
+
+
+def _phrase_gap_ok(m: re.Match[str], free_gap: bool) -> bool:
+    """The words between a key word and its connector: none, "for/of/to/on/at/in X", or (``free_gap``)
+    up to six words before a word connector (is/was/设成...), after a full key word (not pass/pw),
+    the first of them not making "password X" another noun (:data:`_COMPOUND_AFTER_KEY`)."""
+    gap = m.group("gap")
+    if not gap or re.match(r"(?:for|of|to|on|at|in)[ \t]", gap):
+        return True
+    if not free_gap or m.group("key") in _WEAK_PASSWORD_WORDS or m.group("conn") in (":", "=", "->", "→", "=>"):
+        return False
+    words = gap.split()
+    return len(words) <= 6 and not _COMPOUND_AFTER_KEY.match(words[0])
 
 
 RULES_LIST: list[Rule] = [
@@ -1199,6 +1353,29 @@ RULES_LIST: list[Rule] = [
          "DingTalk docs 'Custom robot security settings' (signing secret SEC + 64 hex)"),
     Rule("azure_storage_key", "secret", _r(r"AccountKey=([A-Za-z0-9+/]{86}==)"),
          "Azure Storage docs 'Configure a connection string'", group=1),
+    # ---- checksum-valid identifiers: before the password heuristics, so that "work pass: F4116321Q"
+    # (a Singapore FIN after the pass word) is reported as the ID it is, not as a password ----
+    Rule("cn_resident_id", "government_id",
+         _r(r"(?<![0-9A-Za-z])[1-9]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[0-9Xx]"
+            r"(?![0-9A-Za-z])"),
+         "GB 11643-1999 citizen identification number (check digit ISO 7064 MOD 11-2, birth date); stdnum.cn.ric",
+         check=_cn_ric_ok, numeric=True),
+    Rule("cn_resident_id_spaced", "government_id",
+         _r(r"(?<![0-9A-Za-z])[1-9]\d{5}[ \t-](?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])[ \t-]\d{3}[0-9Xx]"
+            r"(?![0-9A-Za-z])"),
+         "GB 11643-1999 citizen identification number written in groups (6-8-4)", check=_cn_ric_spaced_ok,
+         numeric=True),
+    Rule("sg_nric", "government_id", _r(r"(?<![A-Za-z0-9])[STFGM]\d{7}[A-Z](?![A-Za-z0-9])"),
+         "Singapore ICA NRIC/FIN (check letter: weights 2,7,6,5,4,3,2)", check=_nric_ok),
+    Rule("tw_national_id", "government_id", _r(r"(?<![A-Za-z0-9])[A-Z][1289]\d{8}(?![A-Za-z0-9])"),
+         "Taiwan Ministry of the Interior national ID / ARC number (check digit mod 10)", check=_tw_id_ok),
+    Rule("hk_id", "government_id", _r(r"(?<![A-Za-z0-9])[A-Z]{1,2}\d{6}" + _ + r"?\(?[0-9A]\)?(?![A-Za-z0-9])"),
+         "Hong Kong Immigration Department HKID (check digit mod 11)", check=_hkid_ok),
+    Rule("uk_nino", "government_id",
+         _r(r"(?<![A-Za-z0-9])[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]" + _ + r"?\d{2}" + _ + r"?\d{2}" + _ + r"?\d{2}" + _
+            + r"?[A-D](?![A-Za-z0-9])"),
+         "HMRC National Insurance Manual NIM39110 (prefix rules, suffix A-D)", check=_nino_ok),
+    # ---- secrets: key words and command lines ----
     Rule("jwt", "secret", _r(r"\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}"),
          "RFC 7519 (JWS compact form; a JSON header always encodes to 'eyJ')"),
     Rule("authorization_header", "secret",
@@ -1231,21 +1408,21 @@ RULES_LIST: list[Rule] = [
          triggers=frozenset("pas pw".split())),
     *_keyword_rules(
         "password", _PASSWORD_WORDS, _PASSWORD_TRIGGERS, value=r"(\S{4,64})", bare_value=r"([!-~]{4,64})(?![!-~])",
-        check=_pw_value_ok, bare_check=_pw_bare_ok, bare_not_after=_LETTERS + "-_=\"'",
+        check=_pw_value_ok, bare_check=_pw_bare_ok, bare_not_after=_LETTERS + "-_=\"'", free_gap=True,
         source="Tiers seed T3 rule 'Passwords -> secret manager': an explicit 'password [for X] is Y', or the key "
                "word, a space and a password-like value (typos and chat short forms: pasword, psw, pw, mima)"),
     *_keyword_rules(
         "pin", _PIN_WORDS, _PIN_TRIGGERS, value=r"(\S{4,64})", bare_value=r"(\d{4,12}#?|\d{2}-\d{2}-\d{2})(?![\w@/.:-])",
-        check=_pin_ok, bare_check=_pin_ok, bare_not_after=_LETTERS,
+        check=_pin_ok, bare_check=_pin_ok, bare_not_after=_LETTERS, free_gap=False,
         source="Tiers seed T3 rule 'Passwords': a PIN, passcode, door or lock combination after its key word"),
     Rule("password_phrase_zh", "secret",
          _r(r"(?:密码|密碼|口令|暗码|授权码|专用密码|pin" + _ + r"*(?:码|碼)|puk" + _ + r"*(?:码|碼)|PIN" + _ + r"*(?:码|碼)|"
-            r"PUK" + _ + r"*(?:码|碼)|PIN|开锁码|门禁码|开门码|安全码|パスワード|비밀번호)[」』\"”'’]?(?:[（(][^）)\n]{0,16}[）)])?"
-            r"(?:[^\n，。,;；!?！？]{0,8}?(?:已?(?:改成|改为|设为|设成|设置成|设置为|换成|更新为|重置为|变成)了?|是|为|為|"
+            r"PUK" + _ + r"*(?:码|碼)|PIN|开锁码|门禁码|开门码|安全码|パスワード|비밀번호)[」』\"”'’\]】]?(?:[（(][^）)\n]{0,16}[）)])?"
+            r"(?:[^\n，。,;；!?！？]{0,8}?(?:" + _ZH_SET + r"|是|为|為|"
             r"\bis\b|\bwas\b|:|=|->|→|=>|＝)|" + _ + r"*)" + _ + r"*[:=]?" + _
             + r"*[\"'“‘`]?([!-~]{4,64}|[零〇一二三四五六七八九]{4,12})"),
-         "Tiers seed T3 rule (zh): '密码 -> 密钥管理器'; value after the key word, a few words, and 是/改成/:",
-         group=1, check=_pin_ok),
+         "Tiers seed T3 rule (zh): '密码 -> 密钥管理器'; value after the key word (or its bracketed label), a few "
+         "words, and 是/改成/填成/:", group=1, check=_pw_zh_ok),
     Rule("password_value_first", "secret",
          _r(r"(?m)^[ \t>*-]*[`'\"“‘]?([!-~]{6,64}?)[`'\"”’]?" + _ + r"*(?:←|<-|<=|=|is|was|will be|是|就是|这个是|这是)"
             + _ + r"*(?:the|my|our|a|这个|新的|现在的|我的)?[^\n.。,，]{0,24}?(?:password|passwd|passphrase|pw|密码|口令)"),
@@ -1327,7 +1504,8 @@ RULES_LIST: list[Rule] = [
          group=1, check=_pw_bare_strong_ok, needs=(" / ",)),
     Rule("netrc_password", "secret",
          _r(r"login" + _ + r"+\S+" + _ + r"+password" + _ + r"+(\S{3,})"),
-         "GNU inetutils .netrc format (machine / login / password tokens)", group=1, check=_cli_value_ok,
+         "GNU inetutils .netrc format (machine / login / password tokens)", group=1,
+         check=lambda v, m, t: _cli_value_ok(v, m, t) and not _NOT_A_PASSWORD.match(_secret_value(v)),
          not_after=_WORDCH),
     Rule("cli_password_option", "secret",
          _r(r"--(?:password|passwd|pass|auth|requirepass|masterauth|db-password|admin-password)(?:=|" + _
@@ -1336,28 +1514,41 @@ RULES_LIST: list[Rule] = [
          check=_cli_value_ok, lower=False),
     Rule("cli_mysql_p", "secret",
          _r(r"(?:mysql|mysqldump|mysqladmin|mariadb|mysqlsh|mysqlimport)\b[^\n|;&]*?" + _
-            + r"-p([\"']?[^\s\"'-][^\s\"']{2,}[\"']?)"),
+            + r"-p([\"']?(?:-(?!-))?[!#-&(-+.-~][^\s\"']{2,}[\"']?)"),
          "MySQL manual 'Command options for connecting': -p<password> (attached; a separate word is the database)",
-         group=1, check=_cli_value_ok),
+         group=1, check=_mysql_p_ok),
     Rule("cli_p_separate", "secret",
-         _r(r"(?:sshpass|docker login|podman login|nerdctl login|helm registry login|buildah login|"
-            r"skopeo login|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|redis-cli|keydb-cli)"
-            r"\b[^\n|;&]*?" + _ + r"-[pa]" + _ + r"*([\"']?[^\s\"'-][^\s\"']{2,}[\"']?)"),
-         "sshpass(1), docker login, mongosh, redis-cli manuals: -p/-a <password>", group=1, check=_cli_value_ok, needs=("sshpass", "login", "mongo", "redis-cli", "keydb-cli")),
+         _r(r"(?:(?:sshpass|docker login|podman login|nerdctl login|helm registry login|buildah login|"
+            r"skopeo login|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b[^\n|;&]*?" + _ + r"-[pa]|"
+            r"(?:redis-cli|keydb-cli)\b[^\n|;&]*?" + _ + r"-a)" + _ + r"*([\"']?[^\s\"'-][^\s\"']{2,}[\"']?)"),
+         "sshpass(1), docker login, mongosh manuals: -p/-a <password>; redis-cli(1): -a <password> (its -p is "
+         "the port)", group=1, check=_cli_value_ok, needs=("sshpass", "login", "mongo", "redis-cli", "keydb-cli")),
     Rule("cli_user_colon_pass", "secret",
          _r(r"(?:curl|wget|http|httpie|git)\b[^\n|;&]*?" + _ + r"(?:-u|--user)" + _
             + r"*[\"']?[^\s:\"']+:([^\s\"']{3,})"),
          "curl(1) -u user:password", group=1, check=_cli_value_ok),
     Rule("here_string_password", "secret",
-         _r(r"(?:--password-stdin|login)[^\n]*?<<<" + _ + r"*([\"']?[^\s\"']{4,}[\"']?)"),
-         "bash here-string feeding a password to --password-stdin", group=1, check=_cli_value_ok),
+         _r(r"(?:--password-stdin|login|" + _ + r"-[pPSW]|passwd)(?:" + _ + r"[^\n]*?)?<<<" + _
+            + r"*([\"']?[^\s\"']{4,}[\"']?)"),
+         "bash here-string feeding a password to --password-stdin, a -p/-P/-S prompt (mysql -p <<< 'x'), passwd",
+         group=1, check=_cli_value_ok, needs=("<<<",)),
+    Rule("cli_keystore_pass", "secret",
+         _r(r"-(?:storepass|keypass|srcstorepass|deststorepass|srckeypass|destkeypass|passin|passout|passphrase)"
+            r"(?:" + _ + r"+|=|:)(?:pass:)?([\"']?[^\s\"'-][^\s\"']{2,}[\"']?)"),
+         "keytool and jarsigner docs (-storepass, -keypass), openssl(1) pass phrase arguments (-passin pass:X)",
+         group=1, check=_cli_value_ok, needs=("pass",)),
+    Rule("cli_user_then_password", "secret",
+         _r(r"(?:rabbitmqctl(?:\.bat)?" + _ + r"+(?:add_user|change_password|authenticate_user)|mosquitto_passwd"
+            + _ + r"+-b" + _ + r"+\S+)" + _ + r"+[\"']?[^\s\"']+[\"']?" + _ + r"+([\"']?[^\s\"'-][^\s\"']{2,}[\"']?)"),
+         "rabbitmqctl(8) add_user/change_password <user> <password>; mosquitto_passwd -b <file> <user> <password>",
+         group=1, check=_cli_value_ok, needs=("rabbitmqctl", "mosquitto_passwd")),
     Rule("echo_password_stdin", "secret",
          _r(r"echo" + _ + r"+(?:-n" + _ + r"+)?([\"']?[^\s\"'|$]{4,}[\"']?)" + _
             + r"*\|[^\n]*--password-stdin"),
          "docker login docs: a password piped to --password-stdin", group=1, check=_cli_value_ok),
     Rule("server_password_directive", "secret",
          _r(r"(?:requirepass|masterauth|masterpassword|auth_pass|rootpw|bindpw|password_file_contents)" + _
-            + r"+(?:(?:是|为|is|=|:)" + _ + r"*)?([\"']?[!-~]{4,}[\"']?)"),
+            + r"*(?:(?:" + _ZH_SET + r"|是|为|is|=|:)" + _ + r"*)?([\"']?[!-~]{4,}[\"']?)"),
          "redis.conf requirepass/masterauth, slapd rootpw, keepalived auth_pass", group=1, check=_pw_value_ok,
          not_after=_WORDCH),
     Rule("mnemonic_phrase", "secret",
@@ -1366,7 +1557,20 @@ RULES_LIST: list[Rule] = [
          "BIP-39 mnemonic (12-24 words) after its key word", group=1, lower=True),
     Rule("pkcs8_blob", "secret",
          _r(r"(?:private[ _-]?key|privkey|私钥|密钥|key)[^\n]{0,24}?(M[IC][A-Za-z0-9+/]{36,}={0,2})"),
-         "RFC 5208 PKCS#8 PrivateKeyInfo, DER as Base64 (starts 'MII'/'MC4') after a key word", group=1),
+         "RFC 5208 PKCS#8 PrivateKeyInfo, DER as Base64 (starts 'MII'/'MC4') after a key word", group=1,
+         check=_der_not_public_ok),
+    Rule("der_private_key", "secret", _r(r"M[IHC][A-Za-z0-9+/]{38,}={0,2}(?![A-Za-z0-9+/=])"),
+         "RFC 8017 A.1.2, RFC 5208 s.5, RFC 5915 s.3: Base64 DER of a private key by its structure (a "
+         "version INTEGER first), with or without a key word", check=_der_private_key_ok,
+         not_after=_LETTERS + "0123456789+/"),
+    Rule("password_changed_to", "secret",
+         _r(r"(?:chang\w*|set|reset|updat\w*|switch\w*|rotat\w*)" + _ + r"+[^\n]{0,30}?"
+            r"(?:password|passcode|passphrase|pin|pwd)" + _ + r"+to" + _ + r"+[\"'`]?(\S{4,64})"),
+         "Tiers seed T3 rule 'Passwords': 'changed my iCloud password to X'", group=1, check=_pin_ok, lower=True,
+         not_after=_LETTERS, triggers=frozenset("cha set res upd swi rot".split())),
+    Rule("user_slash_password", "secret", _r(r"/([!-~]{8,64})(?![!-~])"),
+         "Tiers seed T3 rule 'Passwords': 'root/3&@1kqm2D^hCM' (user/password with no login word)", group=1,
+         check=_slash_pass_ok),
     Rule("putty_key", "secret", _r(r"(?:PuTTY-User-Key-File-\d|Private-Lines|Private-MAC):" + _ + r"*\S+"),
          "PuTTY manual appendix C (PPK file format)", keep=True),
     Rule("openssh_key_body", "secret", _r(r"b3BlbnNzaC1rZXktdjE[A-Za-z0-9+/=]{10,}"),
@@ -1374,8 +1578,8 @@ RULES_LIST: list[Rule] = [
     Rule("secret_assignment", "secret",
          _r(r"(?:secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|signing[_-]?key|"
             r"credential|app[_-]?key|appkey|secret[_-]?key|secretkey|client[_-]?secret|密钥|秘钥|令牌|口令|私钥|"
-            r"sessionid|cookie|key)[\w.-]{0,20}[\"']?" + _ + r"*(?:[:=]|" + _ + r"is|是|为|" + _ + r")" + _
-            + r"*[\"']?([a-z0-9+/=_\-.~]{16,})"),
+            r"sessionid|cookie|key)[\w.-]{0,20}(?:[\"']?" + _ + r"*(?:[:=]|" + _ + r"is|是|为|" + _ + r")|[\]】])" + _
+            + r"*[\"']?(?:base64:)?([a-z0-9+/=_\-.~]{16,})"),
          "high-entropy value under a secret-looking key word, any language (detect-secrets KeywordDetector + "
          "entropy idea)", group=1, check=_keyed_random_ok, lower=True),
     Rule("keyed_phrase", "secret",
@@ -1448,30 +1652,10 @@ RULES_LIST: list[Rule] = [
          "digits mixed) is probably a secret cut off its key word; possible, not certain", group=1,
          check=_bare_random_ok, confidence=POSSIBLE),
     # ---- identifiers ----
-    Rule("cn_resident_id", "government_id",
-         _r(r"(?<![0-9A-Za-z])[1-9]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[0-9Xx]"
-            r"(?![0-9A-Za-z])"),
-         "GB 11643-1999 citizen identification number (check digit ISO 7064 MOD 11-2, birth date); stdnum.cn.ric",
-         check=_cn_ric_ok, numeric=True),
-    Rule("cn_resident_id_spaced", "government_id",
-         _r(r"(?<![0-9A-Za-z])[1-9]\d{5}[ \t-](?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])[ \t-]\d{3}[0-9Xx]"
-            r"(?![0-9A-Za-z])"),
-         "GB 11643-1999 citizen identification number written in groups (6-8-4)", check=_cn_ric_spaced_ok,
-         numeric=True),
     Rule("ssn_with_cue", "government_id",
          _r(r"(?:ssn|social security(?: number| no\.?| #)?)" + _ + r"*(?:is|:|#|是|=)?" + _
             + r"*(\d{3}[ -]?\d{2}[ -]?\d{4})(?!\d)"),
          "US Social Security Administration number after its name", group=1, lower=True, not_after=_LETTERS),
-    Rule("sg_nric", "government_id", _r(r"(?<![A-Za-z0-9])[STFGM]\d{7}[A-Z](?![A-Za-z0-9])"),
-         "Singapore ICA NRIC/FIN (check letter: weights 2,7,6,5,4,3,2)", check=_nric_ok),
-    Rule("tw_national_id", "government_id", _r(r"(?<![A-Za-z0-9])[A-Z][1289]\d{8}(?![A-Za-z0-9])"),
-         "Taiwan Ministry of the Interior national ID / ARC number (check digit mod 10)", check=_tw_id_ok),
-    Rule("hk_id", "government_id", _r(r"(?<![A-Za-z0-9])[A-Z]{1,2}\d{6}" + _ + r"?\(?[0-9A]\)?(?![A-Za-z0-9])"),
-         "Hong Kong Immigration Department HKID (check digit mod 11)", check=_hkid_ok),
-    Rule("uk_nino", "government_id",
-         _r(r"(?<![A-Za-z0-9])[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]" + _ + r"?\d{2}" + _ + r"?\d{2}" + _ + r"?\d{2}" + _
-            + r"?[A-D](?![A-Za-z0-9])"),
-         "HMRC National Insurance Manual NIM39110 (prefix rules, suffix A-D)", check=_nino_ok),
     Rule("iban", "bank_account",
          _r(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?" + _END),
          "ISO 13616 IBAN (MOD 97-10 check digits, country length); stdnum.iban", check=_iban_ok),
@@ -1596,7 +1780,8 @@ RULES_LIST: list[Rule] = [
     Rule("village_address_zh", "address",
          _r(r"(?:村|组|镇|乡|屯|庄|队)" + _ + r"*[0-9一二三四五六七八九十]{1,3}" + _ + r"*(?:组|号|队)|"
             + _CJK + r"{2,6}省" + _CJK + r"{2,6}市" + _CJK + r"{2,8}(?:区|县)"),
-         "GB/T 23705-2009 address structure (village group and number; province-city-district chain)", needs=("村", "组", "镇", "乡", "屯", "庄", "队", "省")),
+         "GB/T 23705-2009 address structure (village group and number; province-city-district chain; "
+         "某某省某某市 is a made-up one)", check=_not_placeholder, needs=("村", "组", "镇", "乡", "屯", "庄", "队", "省")),
     Rule("hk_flat_address", "address",
          _r(r"(?:Flat|Room|Unit|Rm)\.?" + _ + r"+[A-Z0-9]{1,4}," + _ + r"*\d{1,3}/F"),
          "Hongkong Post addressing guide (Flat, floor /F, block)", needs=("/f",)),
@@ -1766,7 +1951,8 @@ RULES_LIST: list[Rule] = [
     Rule("account_handle_zh", "handle",
          _r(r"(?:用户名|昵称|微信号|微信|威信|薇信|vx|VX|wx|WX|v信|QQ号?|抖音号?|小红书号?)" + _ + r"*(?:是|为|[:：])?" + _
             + r"*@?([A-Za-z][A-Za-z0-9_.-]{2,30})"),
-         "Tiers seed checklist (zh): '没有用户名或 handle'", group=1, check=_handle_value_ok),
+         "Tiers seed checklist (zh): '没有用户名或 handle'", group=1, check=_handle_value_ok,
+         not_after=_WORDCH + "+/"),  # "QQ" inside Base64 ("...MQswCQYDVQQGEwJJ...") is not the platform
     Rule("wechat_internal_id", "handle", _r(r"wxid_[a-z0-9]{8,20}" + _END),
          "WeChat's internal account id (wxid_ + 8-20 lower-case letters and digits)", not_after=_WORDCH,
          needs=("wxid_",)),

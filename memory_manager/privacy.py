@@ -802,7 +802,7 @@ _PERSONAL_TIME = re.compile(
     r"grandma|grandpa|grandmother|grandfather|girlfriend|boyfriend|partner)\b|"
     r"我|他|她|家里|家人|回家|出门|在家|孩子|老婆|老公|妈|爸|女儿|儿子|闺女|没人|跑步|接送|接孩子|夜班|保姆|"
     r"老板|领导|上司|经理|同事|邻居|室友|房东|男朋友|女朋友|对象|不在公司|不在家|不在办公室|晨跑|夜跑|"
-    r"遛狗|健身|起床|睡觉|上班|下班|老人|老太太|老爷子|岳母|婆婆|公公|岳父|出差|熬夜|加班|还在工作|闹钟|\balarm\b|外婆|外公|爷爷|奶奶|姥姥|姥爷|一个人|独自|leaves the house|gets home")
+    r"遛狗|健身|起床|睡觉|上班|下班|从家|离家|到家|出发|通勤|\bcommute|老人|老太太|老爷子|岳母|婆婆|公公|岳父|出差|熬夜|加班|还在工作|闹钟|\balarm\b|外婆|外公|爷爷|奶奶|姥姥|姥爷|一个人|独自|leaves the house|gets home")
 
 
 def _personal_time_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -827,9 +827,10 @@ _TECH_SENSE = re.compile(
     r"pregnant pause|canary|rollout|feature|功能|需求文档|process|进程|\bpods?\b|kubectl|orphan|\bbands?\b|"
     r"\bpolicy|政策|制度|体系|statistics|统计|系统|接口|模板|模式|登录|节点|兼容|降级|超时|文档|压测|wiki|android|"
     r"\bios\b|改版|页面|上线|\bsystem|\bservice|服务|算法|识别率|准确率|\bsdk|组件|控件|插件|渲染|dashboard|"
-    r"driver|arm64|x86|阈值|prototype|原型|看板|仪表盘|swiftui|kotlin|\breact\b|golang|\bapi\b|repos?\b|repositor(?:y|ies)|仓库|代码|"
+    r"(?:device|gpu|graphics|usb|printer|kernel|jdbc|odbc|database|nvidia|network|wi-?fi|audio|display|camera|"
+    r"motor|led) drivers?|drivers? (?:update|version|install\w*|bug|crash\w*)|驱动|arm64|x86|阈值|prototype|原型|看板|仪表盘|swiftui|kotlin|\breact\b|golang|\bapi\b|repos?\b|repositor(?:y|ies)|仓库|代码|"
     r"codebase|\bmodule|模块|依赖|\bissues?\b|玩笑|开玩笑|joking|kidding|比喻|board game|game night|monopoly|"
-    r"simulation|\bnpc|桌游|游戏|蓝牙|menu|菜单|食堂|字体|\bfont|输入法|in the dna of|slide|\bdemo\b|\bapp\b|"
+    r"simulation|\bnpc|桌游|游戏|蓝牙|menu|菜单|字体|\bfont|输入法|in the dna of|slide|\bdemo\b|\bapp\b|"
     r"transistor|datasheet|mosfet|\bbjt\b|\bjunction|stepper motor|电路|晶体管|芯片|"
     r"新闻|报道|海报|画展|公告|通知|招生简章|headline|\bnews\b|poster|"
     r"的英文|英文是|英语|翻译|怎么说|\bin english\b|\btranslat\w*|\bmeans\b|词典|dictionary|"
@@ -849,7 +850,13 @@ _CODE_TOKEN = re.compile(r"(?<![\w.])(?=[A-Za-z]*[a-z][A-Za-z]*[A-Z][A-Za-z]*[A-
 _OWNER = re.compile(r"(?i)\b(?:my|her|his|our|their) (?:wife|husband|partner|son|daughter|kids?|child|mom|mum|dad|"
                     r"mother|father|sister|brother|family|grandma|grandpa|parents)\b|老婆|老公|妈妈|我妈|我爸|爸妈|儿子|"
                     r"女儿|闺女|孩子(?!节点|们)|家人|爷爷|奶奶|外婆|外公|员工|我的(?:指纹|人脸|脸|声纹|虹膜|基因|病|体检|诊断|药)|"
+                    r"本人|[他她]的|给[他她]|[他她]是|"
                     r"\bmy (?:own )?(?:fingerprints?|face|dna|voice|iris|diagnosis|medication|therapist|doctor)\b")
+
+
+#: A child's life on the line (school, grade, a parent): makes "Noah is 14" an age, not a count.
+_CHILD_LIFE = re.compile(r"(?i)\b(?:school|grade|class|goes to|walks|kids?|child|son|daughter|his|her|he|she|"
+                         r"birthday|years old|mum|mom|dad|parents?|teacher|homework)\b")
 
 
 def _topic_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -974,6 +981,18 @@ def _building_ok(value: str, m: re.Match[str], text: str) -> bool:
     return not _WORKPLACE.search(line) or bool(_RESIDENCE.search(line))
 
 
+_PROFILE_OWNER = re.compile(r"(?i)主页|个人页|profile|\b(?:his|her|my|their)\b|他的|她的|我的|账号|account|user")
+#: GitHub paths that are pages of the site, not users.
+_GITHUB_PAGES = frozenset({"orgs", "features", "settings", "marketplace", "sponsors", "topics", "explore", "about",
+                           "pricing", "enterprise", "login", "join", "new", "notifications", "apps", "collections"})
+
+
+def _profile_owner_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A GitHub profile URL (no repository after it) on a line that makes it a person's."""
+    return value.lower() not in _GITHUB_PAGES and not is_placeholder(value) and bool(
+        _PROFILE_OWNER.search(_line_around(text, m.start(), m.end())))
+
+
 def _handle_value_ok(value: str, m: re.Match[str], text: str) -> bool:
     """An account name after a platform word: not a placeholder, not a plain lower-case word
     (unless an explicit "微信号是"/"ID:" introduces it: WeChat ids are 6-20 characters from a letter)."""
@@ -1023,6 +1042,9 @@ def _cn_name_ok(value: str, m: re.Match[str], text: str) -> bool:
 
 
 _NAME_STOPWORDS = {"The", "This", "That", "Team", "Project", "Service", "Server", "Street", "Road", "Monday", "Friday",
+                   "Tuesday", "Wednesday", "Thursday", "Saturday", "Sunday", "January", "February", "March", "April",
+                   "June", "July", "August", "September", "October", "November", "December", "Yes", "No", "None",
+                   "Unknown", "Required", "Optional", "Pending", "Same", "See", "Please", "TBD",
                    "Encrypt", "Google", "Microsoft", "Apple", "Amazon", "Cloud", "Studio", "Visual", "Office", "New",
                    "North", "South", "East", "West", "Not", "Just", "Going", "Still", "Also", "Here", "There", "Back"}
 
@@ -1054,15 +1076,99 @@ def _pinyin_given_ok(value: str, m: re.Match[str], text: str) -> bool:
 def _en_full_name_ok(value: str, m: re.Match[str], text: str) -> bool:
     """Two or three Capitalised words (the value comes from the original text, not the lower-cased view);
     one is enough after an honorific (Mr., Dr., ...), as in "my landlord Mr. Hargreaves"."""
-    words = []
-    for w in re.split(r"[ \t]", value):
-        if not re.fullmatch(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?", w):
-            break
-        words.append(w)
+    words = _latin_name_words(value)  # Unicode capitals and accents: Tomás, Östberg, Smith-Jones
     if any(w in _NAME_STOPWORDS for w in words):
         return False
     honorific = re.search(r"(?i)\b(?:mr|mrs|ms|miss|dr|prof)\.?[ \t]+$", text[max(0, m.start(1) - 6):m.start(1)])
     return len(words) >= 2 or (len(words) == 1 and honorific is not None)
+
+
+#: Nouns that are named but are not people: "a project named Silver Lantern", "a repo called Blue
+#: Heron", "the dog is named Captain Biscuit". Read as the word right before named/called (after
+#: is/was/also/actually...).
+_NAMED_THING = re.compile(
+    r"(?i)(?:project|repo|repository|service|app|product|company|startup|team|workspace|channel|server|file|folder|"
+    r"branch|bucket|cluster|model|bot|ship|boat|game|song|album|book|novel|film|movie|show|series|podcast|feature|"
+    r"function|class|variable|database|table|dataset|module|package|library|plugin|tool|script|job|pipeline|band|"
+    r"shop|store|restaurant|cafe|café|bar|hotel|street|road|town|city|village|river|lake|mountain|planet|star|"
+    r"dog|cat|horse|pet|puppy|kitten|parrot|fish|character|hero|villain|brand|campaign|event|conference|release|"
+    r"sprint|milestone|initiative|program|programme|course|room|building|wifi|network|ssid|printer|device|robot|"
+    r"codename|code name|it|this|that|thing|one)$")
+#: Given-name parts that are titles or kin terms: 王师傅, 李老师 and 张总 are forms of address.
+_CN_TITLE_GIVEN = re.compile(r"^.(?:师傅|老师|医生|总|哥|姐|叔|姨|阿姨|先生|女士|经理|主任|同学|大爷|大妈|奶奶|爷爷|工|律|警官|院长|校长|老板|太|家)")
+
+
+#: A line about fiction (a series, a game, a novel): "Mr. Robot season 2", "the boss is called Lord
+#: Vexxar" name characters, not people.
+_FICTION_CONTEXT = re.compile(r"(?i)\b(?:season|episode|series|movie|film|show|novel|book|comic|manga|anime|"
+                              r"character|villain|game|boss fight|raid|dungeon|npc|enrage|quest|level \d)\b|"
+                              r"\b(?:Lord|King|Queen|Sir|Lady|Captain|Emperor|Darth|Count|Baron)\b")
+
+
+def _latin_name_words(value: str) -> list[str]:
+    """The leading Capitalised words of ``value`` (Unicode letters: María, José, O'Brien, Smith-Jones)."""
+    words = []
+    for w in re.split(r"[ \t]+", value.strip()):
+        core = w.strip("\"'“”,.;:")
+        if not core or not (core[0].isupper() and core[0].isalpha()) or not re.fullmatch(
+                r"[^\W\d_](?:[^\W\d_]|['’-](?=[^\W\d_]))*", core) or core[1:] and core[1:].isupper():
+            break
+        words.append(core)
+    return words
+
+
+def _cue_name_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A name after a name cue ("legal name on file is X", "client name: X", "is actually named X",
+    "legal name 是 林嘉欣"): a Chinese full name, or Capitalised words (two after named/called, where
+    the thing named must not be a project, a pet or a place: :data:`_NAMED_THING`)."""
+    if re.match(_CN_NAME, value):
+        return _cn_given_ok(value, m, text)
+    words = [w for w in _latin_name_words(value) if w not in _NAME_STOPWORDS]
+    cue = text[m.start():m.start(m.lastindex or 0)].lower()
+    if re.search(r"(?:named|called)\W*$", cue):
+        before = re.sub(r"(?:\s+(?:is|was|are|were|also|actually|really|now|just|officially))+\s*$", "",
+                        text[max(0, m.start() - 40):m.start()].rstrip(" \t'\"’"))
+        last = re.search(r"([A-Za-z][\w-]*)\W*$", before)
+        if last and _NAMED_THING.match(last.group(1)):
+            return False
+        return len(words) >= 2 and not _FICTION_CONTEXT.search(_line_around(text, m.start(), m.end()))
+    return len(words) >= 1 and len(_latin_name_words(value)) == len(words) and _name_ok(" ".join(words), m, text)
+
+
+def _cn_given_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A Chinese full name that is not a form of address (王师傅, 李老师, 张总: :data:`_CN_TITLE_GIVEN`)
+    nor a word that starts with a surname character (:data:`_CN_NOT_NAMES`)."""
+    name = re.match(_CN_NAME, value).group()  # type: ignore[union-attr]
+    return not _CN_TITLE_GIVEN.match(name) and not _CN_NOT_NAMES.match(name) and _cn_name_ok(name, m, text)
+
+
+def _person_suffix_name_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A Chinese full name after a person noun (签收人, 买家, 受试者, 车间主任, 领队): three characters
+    (surname and two) after 是/：/】 or nothing, two only after 叫/名叫/：."""
+    if not _cn_given_ok(value, m, text):
+        return False
+    joiner = text[m.start():m.start(1)]
+    name = re.match(_CN_NAME, value).group()  # type: ignore[union-attr]
+    two = len(name) == 2 and not re.match(r"(?:欧阳|司马|慕容|上官|诸葛|东方|皇甫|令狐|公孙|尉迟|长孙|宇文|夏侯|端木|独孤|司徒|南宫|西门)", name)
+    if two:
+        return bool(re.search(r"叫|名叫|[:：]", joiner))
+    return bool(re.search(r"叫|是|为|[:：】\]」』]", joiner))
+
+
+#: Words that tie a one-syllable romanised name to a person ("Zhou Ming asked", "Li Na's").
+_PERSON_CUE_EN = re.compile(r"(?i)\b(?:asked|said|says|told|tells|wrote|emailed|called|texted|replied|signed|"
+                            r"he|she|his|her|him|tenant|landlord|colleague|client|customer|manager|boss|friend|"
+                            r"neighbou?r|mr|mrs|ms|dr)\b|'s\b|’s\b")
+
+
+def _pinyin_full_name_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """Surname + given name romanised in Hanyu Pinyin, each Capitalised ("Zhou Ming", "Guo Xinyi"):
+    a given name of two syllables is a name; one syllable needs a person cue on the line."""
+    given = value.split()[-1].lower().replace("-", "")
+    if not _PINYIN_NAME.fullmatch(given) or value.split()[-1] in _NAME_STOPWORDS:
+        return False
+    two = re.fullmatch(r"(?:" + _PINYIN_SYLLABLE + r"){2,3}", given) is not None
+    return two or bool(_PERSON_CUE_EN.search(_line_around(text, m.start(), m.end())))
 
 
 # --------------------------------------------------------------------------
@@ -1739,7 +1845,8 @@ RULES_LIST: list[Rule] = [
                 "via ", "viale ", "piazza", "corso ", "vicolo ", "calle ", "avenida ", "plaza ", "paseo ", "carrer ",
                 "rua ", "travessa ", "largo ", "straße ", "strasse ")),
     Rule("street_address_en", "address",
-         _r(r"\b\d{1,5}[A-Z]?,?" + _ + r"+(?:[A-Z][a-z]+" + _ + r"+){1,3}(?:Street|St\.?|Avenue|Ave\.?|Road|Rd\.?|"
+         _r(r"\b\d{1,5}[A-Z]?,?" + _ + r"+(?:(?:[A-Z][a-z]+|[NSEW]\.?|\d{1,3}(?:st|nd|rd|th))" + _
+            + r"+){1,3}(?:Street|St\.?|Avenue|Ave\.?|Road|Rd\.?|"
             r"Boulevard|Blvd\.?|Lane|Ln\.?|Drive|Dr\.?|Court|Ct\.?|Way|Place|Pl\.?|Terrace|Parkway|Pkwy|Square|"
             r"Crescent|Close|Highway|Hwy)" + _END),
          "USPS Publication 28 street suffixes; Tiers seed 'Home/work addresses' and checklist 'nothing finer than city'"),
@@ -1777,6 +1884,17 @@ RULES_LIST: list[Rule] = [
          check=lambda v, m, t: bool(re.search(r"(?i)gps|坐标|定位|位置|lat|location|coordinates|home|house|家|住",
                                               _line_around(t, m.start(), m.end()))), needs=("gps", "坐标", "定位", "位置", "lat", "location", "coordinates", "home", "house", "家", "住"),
          triggers=_DIGIT_HEADS | {"lat"}),
+    Rule("gps_hemisphere", "address",
+         _r(r"(?<![\d.])\d{1,2}(?:\.\d{3,8}°?|°" + _ + r"?\d{1,2}['′]" + _ + r"?(?:\d{1,2}(?:\.\d+)?[\"″])?)" + _
+            + r"*[ns]" + _ + r"*[,，/]?" + _ + r"*\d{1,3}(?:\.\d{3,8}°?|°" + _ + r"?\d{1,2}['′]" + _
+            + r"?(?:\d{1,2}(?:\.\d+)?[\"″])?)" + _ + r"*[ew](?![A-Za-z])"),
+         "ISO 6709 / WGS 84 coordinates with hemisphere letters (47.61524 N, 122.33671 W; 47°36'N 122°19'W): a "
+         "place finer than a city, whatever words surround it", triggers=_DIGIT_HEADS, lower=True),
+    Rule("postcode_ca_uk", "address",
+         _r(r"(?:AB|BC|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT)" + _ + r"+([ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z]" + _
+            + r"?\d[ABCEGHJ-NPRSTV-Z]\d)(?![A-Za-z0-9])"),
+         "Canada Post addressing guidelines: province code and postal code (A1A 1A1, no D F I O Q U)", group=1,
+         not_after=_LETTERS),
     Rule("village_address_zh", "address",
          _r(r"(?:村|组|镇|乡|屯|庄|队)" + _ + r"*[0-9一二三四五六七八九十]{1,3}" + _ + r"*(?:组|号|队)|"
             + _CJK + r"{2,6}省" + _CJK + r"{2,6}市" + _CJK + r"{2,8}(?:区|县)"),
@@ -1836,14 +1954,16 @@ RULES_LIST: list[Rule] = [
          _r(r"每(?:周|星期|礼拜)[一二三四五六日天、和及至到]{1,8}(?:的)?(?:早上|上午|中午|下午|傍晚|晚上|夜里|凌晨)?"),
          "Tiers seed checklist (zh): '没有固定个人作息'", check=_personal_time_ok, needs=("每",)),
     Rule("weekday_range_zh", "schedule",
-         _r(r"(?:周|星期|礼拜)[一二三四五六日天](?:到|至|-|~|—)(?:周|星期|礼拜)?[一二三四五六日天](?:的)?"
+         _r(r"(?:周|星期|礼拜)[一二三四五六日天](?:到|至|-|~|—|[、和及与]?(?=周|星期|礼拜))(?:周|星期|礼拜)?[一二三四五六日天](?:的)?"
             r"(?:早上|上午|中午|下午|傍晚|晚上|夜里|凌晨|白天)?"),
-         "Tiers seed checklist (zh): '没有固定个人作息' (a person's weekday range)", check=_personal_time_ok,
+         "Tiers seed checklist (zh): '没有固定个人作息' (a person's weekday range or list: 周二到周四, 周二周四)",
+         check=_personal_time_ok,
          needs=("周", "星期", "礼拜")),
     Rule("absence_en", "schedule",
          _r(r"(?:alone at home|home alone|away from home|(?:house|apartment|flat|place) (?:is|will be) empty|"
             r"nobody(?:'s| is)? (?:at )?home|no one(?:'s| is)? (?:at )?home|is empty while|we're away|we are away|"
-            r"i'm away|i am away|out of town from|(?:house|apartment|flat|home|place)[^\n.]{0,40}? is empty)"),
+            r"i'm away|i am away|out of town from|(?:house|apartment|flat|home|place)[^\n.]{0,40}? is empty|"
+            r"alone (?:from|until|till|on weekdays|on weekends|every|all day|in the (?:evenings?|mornings?|afternoons?)))"),
          "Tiers seed checklist: when a home is empty or a person alone (a fixed schedule an intruder could use)",
          lower=True, not_after=_LETTERS, needs=("home", "away", "empty", "town", "alone"),
          triggers=frozenset("alo hom awa hou apa fla pla nob no we i out".split())),
@@ -1867,11 +1987,14 @@ RULES_LIST: list[Rule] = [
             r"doctor|therapist|lawyer|accountant|mother|father|mom|mum|dad|sister|brother|cousin|aunt|uncle|"
             r"intern|contact person|signatory|emergency contact|next of kin|guarantor|beneficiary|teacher|coach|"
             r"ex-?wife|ex-?husband|ex-?boyfriend|ex-?girlfriend|stepmother|stepfather|signed by|co-signed by|"
-            r"witnessed by|i'm|i am)(?:'s name is|,|:| is| named| called)?" + _
-            + r"+(?:(?:mr|mrs|ms|miss|dr|prof)\.?" + _ + r"+)?([a-z]+(?:[ -][a-z]+){0,2})"),
+            r"witnessed by|i'm|i am|ex|fianc[ée]e?|co-?founder|buyer|seller|business partner|godmother|godfather|"
+            r"grandson|granddaughter|niece|nephew|ex-?fianc[ée]e?|(?:mother|father|son|daughter|brother|sister)-in-law|on behalf of)"
+            r"(?:'s name is|,|:| is| named| called)?" + _
+            + r"+(?:(?:mr|mrs|ms|miss|dr|prof)\.?" + _ + r"+)?([^\W\d_]+(?:[ -][^\W\d_]+){0,2})"),
          "Tiers seed checklist: 'no real names' (a full name after a relation word; the check wants capitals "
          "in the original text)", group=1, check=_en_full_name_ok, not_after=_LETTERS, lower=True, needs=("landlord", "landlady", "neighb", "colleague", "worker", "boss", "manager", "wife", "husband", "friend", "partner", "mate", "tenant", "client", "customer", "sitter", "nanny", "tutor", "doctor", "therapist", "lawyer", "accountant", "mother", "father", "mom", "mum", "dad", "sister", "brother", "cousin", "aunt", "uncle", "intern", "contact", "signatory"),
-         triggers=frozenset("lan nei col co cow bos man wif hus gir boy par roo fla ten cli cus bab nan tut doc the law acc mot fat mom mum dad sis bro cou aun unc int con sig eme nex gua ben tea coa ex ste wit i".split())),
+         triggers=frozenset("lan nei col co cow bos man wif hus gir boy par roo fla ten cli cus bab nan tut doc the law acc mot fat mom mum dad sis bro cou aun unc int con sig eme nex gua ben tea coa ex ste wit i "
+                            "fia buy sel bus god gra nie nep son dau on".split())),
     Rule("relation_name_zh", "name",
          _r(r"(?:同事|房东(?:老太太|阿姨|大爷)?|老婆|老公|妻子|丈夫|爱人|客户|室友|邻居|领导|老板|上司|经理|男朋友|女朋友|"
             r"对象|实习生|对接人|签字人|联系人|负责人|我妈妈?|我爸爸?|妈妈|爸爸|外婆|奶奶|爷爷|姥姥|外公|舅舅|阿姨|叔叔|"
@@ -1919,8 +2042,40 @@ RULES_LIST: list[Rule] = [
          check=_en_full_name_ok),
     Rule("self_name_zh", "name",
          _r(r"(?:我叫|我名叫|我的名字(?:是|叫)|本人姓名|姓名" + _ + r"*[:：]|名字叫|名字是|全名(?:是|叫)?[:：]?|"
-            r"真名(?:是|叫))" + _ + r"*(" + _CJK + r"{2,4}|[A-Z][a-z]+)"),
+            r"真名(?:是|叫)|(?:真实)?姓名(?:是|叫|为)|本名(?:是|叫)?|原名(?:是|叫)?)" + _ + r"*(" + _CJK
+            + r"{2,4}|[A-Z][a-z]+)"),
          "Tiers seed checklist (zh): '没有真实姓名'", group=1, check=_name_ok),
+    Rule("name_after_cue_en", "name",
+         _r(r"(?:(?:full|real|legal|birth|maiden|first|last|given|client|customer|contact|patient|tenant|buyer|"
+            r"seller|account holder|cardholder|card holder|guest|passenger|student|employee)[ _]?name"
+            r"(?:" + _ + r"+(?:on|in|for|of)" + _ + r"+[^\n:=]{1,30}?)?(?:" + _ + r"+is|" + _ + r"*[:=]|" + _
+            + r"*(?:是|叫|为))|named|called)" + _ + r"*[\"'“]?([^\W\d_][^\W\d_'’-]*(?:" + _
+            + r"[^\W\d_][^\W\d_'’-]*){0,2}|" + _CN_NAME + r")"),
+         "Tiers seed checklist: 'no real names' (a name after a name cue: 'legal name on file is', 'client "
+         "name:', 'is actually named', 'legal name 是')", group=1, check=_cue_name_ok, lower=True,
+         not_after=_LETTERS, triggers=frozenset("ful rea leg bir mai fir las giv cli cus con pat ten buy sel acc car "
+                                               "gue pas stu emp nam cal".split())),
+    Rule("honorific_name_en", "name",
+         _r(r"(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof)\.?" + _ + r"+([A-Z][a-z]+(?:[ \t-][A-Z][a-z]+)?)"),
+         "Tiers seed checklist: 'no real names' (an honorific before a Capitalised surname: 'Mr. Tobias Wexler')",
+         group=1, check=lambda v, m, t: _name_ok(v, m, t) and not set(v.split()) & _NAME_STOPWORDS
+         and not _FICTION_CONTEXT.search(_line_around(t, m.start(), m.end())),
+         not_after=_LETTERS, needs=("mr", "mrs", "ms", "mx", "miss", "dr", "prof")),
+    Rule("pinyin_full_name", "name",
+         _r(r"(?:Zhang|Wang|Li|Liu|Chen|Yang|Huang|Zhao|Wu|Zhou|Xu|Sun|Zhu|Hu|Guo|Lin|Gao|Luo|Zheng|Liang|Xie|Song|"
+            r"Tang|Han|Feng|Deng|Cao|Peng|Zeng|Xiao|Tian|Dong|Pan|Yuan|Cai|Jiang|Du|Cheng|Wei|Su|Ding|Ren|Shen|Yao|"
+            r"Zhong|Cui|Tan|Fan|Jin|Qian|Dai|Qin|Hou|Xiong|Meng|Bai|Duan|Lei|Long|Shi|Tao|Hao|Gu|Gong|Shao|Wan|Kong|"
+            r"Xiang|Chang|Kang|Qiao|Lai|Yan|Xue|Yin|Ouyang)" + _ + r"+[A-Z][a-z]{1,12}(?![A-Za-z])"),
+         "MPS / ISO 7098 romanisation: a common Chinese surname and a Hanyu Pinyin given name, both Capitalised "
+         "('Zhou Ming', 'Guo Xinyi')", check=_pinyin_full_name_ok, not_after=_LETTERS),
+    Rule("person_noun_name_zh", "name",
+         _r(r"(?:人|家|者|员|长|任|队|师|友|东|客|伴|总|监|导|生)(?:的)?(?:全名|名字|姓名|真名|真实姓名)?[】\]」』]?" + _
+            + r"*(?:叫|名叫|是|为|[:：])?" + _ + r"*(" + _CN_NAME + r")"),
+         "Tiers seed checklist (zh): '没有真实姓名' (a full name after a person noun: 签收人：, 买家是, 领队叫, "
+         "车间主任是, 【联系人】)", group=1, check=_person_suffix_name_ok),
+    Rule("name_called_zh", "name", _r(r"(?:叫|名叫|叫做)" + _ + r"*(" + _CN_NAME + r")"),
+         "Tiers seed checklist (zh): '没有真实姓名' (a three-character full name after 叫: 'co-founder 叫 彭宇航')",
+         group=1, check=lambda v, m, t: len(re.match(_CN_NAME, v).group()) >= 3 and _cn_given_ok(v, m, t)),
     Rule("at_handle", "handle",
          _r(r"@([A-Za-z][A-Za-z0-9_.-]{1,29}|" + _CJK + r"[\u4e00-\u9fff\w]{1,14})"),
          "Tiers seed checklist: 'no usernames or handles' (with a platform word on the line: a team mention "
@@ -1928,7 +2083,8 @@ RULES_LIST: list[Rule] = [
     Rule("account_handle", "handle",
          _r(r"(?:username|user name|login name|screen name|wechat(?: id)?|twitter|github|gitlab|telegram|weibo|"
             r"discord|instagram|qq|douyin|tiktok|xiaohongshu|rednote|bilibili|kuaishou|zhihu|threads|mastodon|reddit)"
-            r"(?:" + _ + r"+(?:user(?:name)?|handle|account|id|name|acct))?(?:" + _ + r"*(?:is |[:：=])|"
+            r"(?:" + _ + r"+(?:user(?:" + _ + r"?name)?|handle|account|id|name|acct))?(?:" + _ + r"+(?:of|for)" + _
+            + r"+[^\n:=]{1,30}?)?(?:" + _ + r"*(?:is |[:：=])|"
             + _ + r"+(?=[a-z0-9_.-]*\d))" + _ + r"*@?([a-z][a-z0-9_.-]{2,30})"),
          "Tiers seed checklist: 'no usernames or handles'", group=1, check=_not_placeholder, lower=True,
          not_after=_LETTERS,
@@ -1943,13 +2099,23 @@ RULES_LIST: list[Rule] = [
          _r(r"(?:QQ|qq|扣扣|B站|小红书|抖音)(?:号码?|" + _ + r"+(?:number|no\.?|id|ID|UID|uid|#))?" + _
             + r"*(?:是|为|is|[:：=#])?" + _ + r"*([1-9]\d{4,11})(?!\d)"),
          "Tencent QQ numbers (5-12 digits) after the platform word", group=1, not_after=_LETTERS),
+    Rule("game_friend_code", "handle",
+         _r(r"(?:steam|xbox|psn|playstation|nintendo|switch|epic games|epic|battle\.?net|ubisoft|origin|ea app)"
+            r"[^\n]{0,12}?(?:friend code|friend id|好友码|好友代码|好友 id|account id|user id|id|uid)" + _
+            + r"*(?:is|是|为|[:：=#])?" + _ + r"*(sw-\d{4}-\d{4}-\d{4}|\d{6,17}|\d{4}-\d{4}-\d{4})(?![\d-])"),
+         "Valve, Microsoft, Sony, Nintendo docs (friend codes, account ids): a game platform account after "
+         "its word", group=1, lower=True, not_after=_LETTERS,
+         triggers=frozenset("ste xbo psn pla nin swi epi bat ubi ori ea".split())),
+    Rule("reddit_user", "handle", _r(r"(?<![\w/])u/([A-Za-z0-9_-]{3,24})(?![\w/-])"),
+         "Reddit user names (u/name; 3-20 characters today, older accounts longer)", group=1, check=_not_placeholder, needs=("u/",)),
     Rule("platform_number_en", "handle",
          _r(r"(?:xiaohongshu|rednote|red|douyin|bilibili|kuaishou|weibo|wechat)(?:" + _
             + r"+(?:number|no\.?|id|uid|#))" + _ + r"*(?:is|[:=#])?" + _ + r"*([1-9]\d{4,11})(?!\d)"),
          "Tiers seed checklist: 'no usernames or handles' (a numeric account id after a Chinese platform's name)",
          group=1, lower=True, not_after=_LETTERS, triggers=frozenset("xia red dou bil kua wei wec".split())),
     Rule("account_handle_zh", "handle",
-         _r(r"(?:用户名|昵称|微信号|微信|威信|薇信|vx|VX|wx|WX|v信|QQ号?|抖音号?|小红书号?)" + _ + r"*(?:是|为|[:：])?" + _
+         _r(r"(?:用户名|昵称|微信号|微信|威信|薇信|vx|VX|wx|WX|v信|QQ号?|抖音号?|小红书号?)" + _ + r"*(?:" + _ZH_SET
+            + r"|是|为|[:：])?" + _
             + r"*@?([A-Za-z][A-Za-z0-9_.-]{2,30})"),
          "Tiers seed checklist (zh): '没有用户名或 handle'", group=1, check=_handle_value_ok,
          not_after=_WORDCH + "+/"),  # "QQ" inside Base64 ("...MQswCQYDVQQGEwJJ...") is not the platform
@@ -1972,9 +2138,16 @@ RULES_LIST: list[Rule] = [
          "Tiers seed checklist (zh): '没有用户名或 handle'", group=1, check=_handle_value_ok),
     Rule("profile_url", "handle",
          _r(r"(?:linkedin\.com/in|instagram\.com|x\.com|twitter\.com|weibo\.com/u|space\.bilibili\.com|"
-            r"xiaohongshu\.com/user/profile|douyin\.com/user)/([A-Za-z0-9_.-]{3,60})"),
+            r"xiaohongshu\.com/user/profile|douyin\.com/user|reddit\.com/u(?:ser)?|twitch\.tv|"
+            r"steamcommunity\.com/(?:id|profiles)|(?:youtube|tiktok|medium)\.com/@?|threads\.net/@?|"
+            r"gitee\.com|zhihu\.com/people)/([A-Za-z0-9_.-]{3,60})"),
          "Tiers seed checklist: 'no usernames or handles' (a personal profile URL)", group=1, lower=True,
-         check=_not_placeholder, needs=(".com/",)),
+         check=_not_placeholder, needs=(".com/", "twitch.tv/", "threads.net/")),
+    Rule("github_profile_url", "handle",
+         _r(r"github\.com/([A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?)(?![\w/.-])"),
+         "GitHub user names (1-39 letters, digits, hyphens): a profile URL with no repository after it, on a line "
+         "that says it is someone's (主页, profile, his/her/my)", group=1, lower=True, check=_profile_owner_ok,
+         needs=("github.com/",)),
     # ---- sensitive topics (AANA memory-gate seed: approval before storing) ----
     *_topic("health_terms", "health",
             r"diagnosed with|(?:was|is|been|got|were|am|are) diagnosed|diagnosis of|depression|depressed|"
@@ -2012,11 +2185,11 @@ RULES_LIST: list[Rule] = [
             "AANA memory-gate seed: health (sensitivity class 'health'); disability is a health fact here"),
     *_topic("legal_terms", "legal",
             r"divorc(?:e|ed|ing)|lawsuits?|sued|suing|attorneys?|lawyers?|custody|arrested|under arrest|arrest warrant|"
-            r"criminal record|undocumented|illegal immigrant|no papers|served time|fraud charges?|sex offender|"
+            r"criminal record|illegal immigrant|no papers|served time|fraud charges?|sex offender|"
             r"expunged|mugshot|"
             r"convicted|conviction|probation|parole|indicted|indictment|subpoena|litigation|"
             r"court (?:case|date|hearing|order)|in court|restraining order|felony|misdemeanou?r|deport(?:ed|ation)|"
-            r"immigration status|dui|dwi|(?:went to|sent to|in|out of|from) jail|jailed|prison|police record|charged with|pleaded guilty|on bail|"
+            r"dui|dwi|(?:went to|sent to|in|out of|from) jail|jailed|prison|police record|charged with|pleaded guilty|on bail|"
             r"under investigation|visa overstay|overstayed|"
             r"(?:(?:pending|facing|faces|faced|dropped|new) )?(?:criminal|felony|assault|theft|fraud|drug|dui|harassment|"
             r"stalking|weapons?|murder|manslaughter|robbery|burglary|shoplifting|possession|trespassing|vandalism|"
@@ -2024,7 +2197,8 @@ RULES_LIST: list[Rule] = [
             r"stand(?:s|ing)? trial|on trial for|(?:bail|sentencing|custody|arraignment|parole|preliminary) hearing",
             r"离婚|官司|起诉|被告|原告|律师|诉讼|判决|判刑|开庭|法院|被捕|拘留|犯罪记录|刑事|缓刑|假释|仲裁|传票|坐牢|服刑|"
             r"失信被执行人|被执行人|前科|盗窃|酒驾|醉驾|取保候审|立案|被抓|派出所|劳动仲裁|黑户|逾期居留|被判|判了|刑拘|"
-            r"被指控|受审|候审|庭审|公诉|批捕|提起公诉|拘役|涉嫌|案底|进去过|坐过牢|蹲过|诈骗|行贿|受贿|贪污|吸毒|戒毒|看守所|监狱|职务侵占|非法居留",
+            r"被指控|受审|候审|庭审|公诉|批捕|提起公诉|拘役|涉嫌|案底|把[^\n，。]{0,6}告了|告上法庭|告到法院|被[^\n，。]{0,6}告了|"
+            r"要告(?:我|他|她|你)|进去过|坐过牢|蹲过|诈骗|行贿|受贿|贪污|吸毒|戒毒|看守所|监狱|职务侵占|非法居留",
             "AANA memory-gate seed: legal (sensitivity class 'legal')"),
     *_topic("financial_terms", "financial",
             r"salary|salaries|income|paycheck|net worth|debts?|(?:student|personal|car|home|payday|bank|a|my|his|her)"
@@ -2032,17 +2206,21 @@ RULES_LIST: list[Rule] = [
             r"savings account|401\(k\)|pension|owes?|owed|in debt|behind on (?:rent|payments)|defaulted|"
             r"collections agency|debt collectors?|foreclosure|evicted|eviction|maxed out|garnish\w*|"
             r"pay cut|laid off|can'?t afford|broke until|living paycheck|behind on (?:the )?(?:mortgage|rent|bills)|"
-            r"earns? \$?\d|makes? \$?\d+k|(?:gambling|credit card) debt|unpaid taxes",
+            r"earns? \$?\d|makes? \$?\d+k|(?:gambling|credit card) debt|unpaid taxes|"
+            r"cut (?:my|his|her|our|their) (?:pay|salary|wages|hours)|pay (?:was|got) cut|savings (?:are|were|of)|"
+            r"life savings|total savings|repossess\w*",
             r"工资|薪水|薪资|月薪|年薪|收入|存款|负债|欠款|欠了|欠银行|欠债|贷款|房贷|车贷|网贷|信用分|征信|破产|理财|炒股|"
             r"税单|个税|年终奖|债务|逾期|催收|亏了|亏损|赔了|借钱|还不上|套现|被裁|降薪|年包|月入|税前|税后|到手|挣了|赚了|"
-            r"私活|没交税|漏税|偷税|没钱|拖欠|拖了[一两三四五六\d]+个月|月光|欠着|外债|花呗|借呗|白条",
+            r"私活|没交税|漏税|偷税|没钱|拖欠|拖了[一两三四五六\d]+个月|月光|欠着|外债|花呗|借呗|白条|借条|欠条|"
+            r"借了[^\n，。]{0,4}[万千块元]|一直没还|还没还|不还钱",
             "AANA memory-gate seed: financial (sensitivity class 'financial')"),
     *_topic("biometric_terms", "biometric",
             r"face ?id|facial recognition|face scan|iris scan|retina(?:l)? scan|voice ?prints?|"
             r"dna (?:test|sample|results?|data|paternity)|genetic (?:test|data|results?)|biometric (?:data|scan|template|records?)|"
             r"biometrics of|fingerprints?|23andme|ancestrydna|brca[12]?|paternity test|face (?:geometry|embedding|"
             r"template|print)|faceprint|palm ?print|gait|palm[- ]?vein|(?:whole[- ])?genome|genomic|genotyp\w*|exome|"
-            r"apoe|mthfr|snps?|haplogroup|ancestry (?:dna|test|results?)|iris (?:template|data|code|image)s?",
+            r"apoe|mthfr|snps?|haplogroup|ancestry (?:dna|test|results?)|iris (?:template|data|code|image)s?|"
+            r"(?:palm|hand|vein|retina|iris|face|finger) ?(?:scans?|geometry|recognition|patterns?)|amazon one",
             r"指纹|人脸识别|面部识别|刷脸|虹膜|声纹|基因检测|掌纹|生物识别信息|亲子鉴定|人脸照片|人脸数据|人脸信息|特征值|"
             r"特征向量|基因|DNA(?:检测|样本|鉴定|报告|数据)|静脉识别|掌静脉|祖源|单倍群|全基因组",
             "AANA memory-gate seed: biometric", check=_biometric_topic_ok),
@@ -2051,7 +2229,8 @@ RULES_LIST: list[Rule] = [
             r"|boy|girl|twins|niece|nephew)|kids'|(?:1[0-7]|[1-9])[- ]years?[- ]old|kindergarten|preschool|"
             r"elementary school|elementary|primary school|middle school|daycare|nursery|underage|minors|"
             r"(?:[1-9]|1[0-2])(?:st|nd|rd|th) grade|year [1-9] at|u1[0-8]|aged? (?:1[0-7]|[1-9])|(?:1[0-7]|[1-9]) ?(?:yo|y/o)|"
-            r"summer camp|yearbook|iep|school photo|preteen|teenager|stepson|stepdaughter|foster child",
+            r"summer camp|yearbook|iep|school photo|preteen|teenager|stepson|stepdaughter|foster child|"
+            r"grade (?:[1-9]|1[0-2])(?![\d.])|report cards?|junior high|middle school",
             r"儿子|女儿|孩子|小孩|宝宝|未成年|幼儿园|小学|初中生|中学生|高中生|侄子|侄女|外甥女?|闺女|"
             r"[一二三四五六]年级|学而思|托班|中学",
             "AANA memory-gate seed: child/minor"),
@@ -2072,6 +2251,11 @@ RULES_LIST: list[Rule] = [
          check=_school_grade_ok, needs=("初", "高")),
     Rule("minor_age_zh", "minor", _r(r"(?:1[0-7]|[1-9]|十[一二三四五六七]?|[一二三四五六七八九])" + _ + r"*岁"),
          "AANA memory-gate seed: child/minor (an age under 18)", keep=True, not_after="0123456789一二三四五六七八九十", needs=("岁",)),
+    Rule("minor_age_is_en", "minor",
+         _r(r"[A-Z][a-z]+" + _ + r"+(?:is|turns|turned|just turned)" + _ + r"+(?:1[0-7]|[1-9])(?![\d.:%,]\d)(?=[ \t,.;]|$)"),
+         "AANA memory-gate seed: child/minor (a named person's age under 18: 'Noah is 14, goes to ...')", keep=True,
+         check=lambda v, m, t: v.split()[0] not in _NAME_STOPWORDS and bool(_CHILD_LIFE.search(_line_around(t, m.start(), m.end()))),
+         needs_re=re.compile(r" (?:is|turns|turned) (?:1[0-7]|[1-9])\b")),
     Rule("minor_age_en", "minor",
          _r(r"(?:[A-Z][a-z]+,?" + _ + r"+\((?:1[0-7]|[1-9])\)|[A-Z][a-z]+," + _ + r"+(?:1[0-7]|[1-9]),|\((?:[1-9])\)"
             + _ + r"+(?:is|are|starts?))"),
@@ -2083,13 +2267,24 @@ RULES_LIST: list[Rule] = [
             r"communist party|union organi[sz]er|union member|ramadan|kosher|halal|hijab|baptized|"
             r"came out|coming out|roma|romani|refugee|asylum|jehovah'?s witness|mormon|lds church|quaker|evangelical|"
             r"orthodox jew|protestant|baptist|methodist|scientolog\w*|wiccan?|pagan|"
-            r"votes? (?:for )?(?:the )?(?:green|labou?r|conservative|tory|republican|democrat|libertarian|lib dem|"
-            r"reform|snp|cdu|afd|spd)|canvass\w* for|political (?:party|leanings?|opinions?)|activist",
+            r"vot(?:e|es|ed|ing) (?:for )?(?:the )?(?:green|labou?r|conservative|tory|republican|democrat|libertarian|lib dem|"
+            r"reform|snp|cdu|afd|spd|leave|remain|trump|biden)|canvass\w* for|political (?:party|leanings?|opinions?)|activist|"
+            r"(?:green|labou?r|conservative|tory|reform(?: uk)?|liberal|lib dem|democratic|republican|communist|socialist|"
+            r"libertarian|ukip|snp|plaid|cdu|afd|spd|kmt|dpp) (?:party|voter|supporter|member|candidate|campaign)|"
+            r"donated to (?:his|her|their|the) campaign|campaign donor|"
+            r"jain|jainism|zoroastrian|baha'?i|shinto|taoist|rastafarian|druze|sunni|shia|shiite|ahmadi|coptic|"
+            r"transitioning|(?:uses|use|using|prefers|goes by) (?:she/her|he/him|they/them|ze/zir|xe/xem)|"
+            r"non-?binary|genderqueer|gender identity|deadnam\w*|her wife|his husband|same-sex (?:partner|marriage|couple)|"
+            r"union drive|unioni[sz](?:e|ed|ing|ation)|trade union|labou?r union|union rep|union steward|"
+            r"joined the union|undocumented|immigration status|"
+            r"uyghur|uighur|tibetan|kurdish|hmong|yazidi|rohingya|maori|aboriginal|first nations|native american|"
+            r"latino|latina|hispanic|african american|biracial|mixed race",
             r"宗教信仰|基督徒|基督教|穆斯林|伊斯兰|佛教|天主教|犹太|无神论|同性恋|双性恋|跨性别|性取向|少数民族|"
             r"党员|政治面貌|政治倾向|民主党派|民盟|九三学社|反对派|信佛|信教|受洗|开斋节|斋月|礼拜|出柜|喜欢男生|喜欢女生|"
             r"维吾尔族|藏族|回族|蒙古族|壮族|彝族|苗族|满族|朝鲜族|哈萨克族|土家族|侗族|瑶族|白族|傣族|黎族|畲族|"
             r"工会|上访|法轮|耶和华见证人|摩门|道教|佛教徒|清真|念经|教会|皈依|受戒|政治立场|政治观点|反政府|某党|"
-            r"聊政治|党派|入党|投票给|支持[^\n，。]{0,4}党",
+            r"聊政治|党派|入党|投票给|支持[^\n，。]{0,4}党|她(?:的)?(?:女朋友|女友|老婆|妻子|太太)|他(?:的)?(?:男朋友|男友|老公|丈夫)|"
+            r"拉拉|男同|女同|同志酒吧",
             "AANA memory-gate seed: protected class"),
 ]
 

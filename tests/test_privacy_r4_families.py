@@ -92,6 +92,90 @@ DER_CLEAN = [
     "公钥 " + _b64_der(_SPKI, seed=8),
 ]
 
+#: Round 4, second part: names, handles, places, routines and topics (new phrasings, both languages).
+FOUND_PERSONAL = [
+    # a name after a name cue (English cue words, Chinese or accented names)
+    ("patient name on the referral: Joaquín Ibarra", "name", POSSIBLE),
+    ("her maiden name is Östberg", "name", POSSIBLE),
+    ("birth name 是 赵雨桐，后来改过", "name", POSSIBLE),
+    ("the seller is actually named Priya Raman", "name", POSSIBLE),
+    # relation words: ex, fiancé(e), co-founder, buyer, in-laws; honorifics
+    ("my ex-fiancé, Tomás Lindqvist, kept the ring", "name", POSSIBLE),
+    ("co-founder Hannah Okafor owns 40 percent", "name", POSSIBLE),
+    ("my sister-in-law Beatriz Duarte will bring the cake", "name", POSSIBLE),
+    ("please forward it to Ms. Adaeze Nwosu at the clinic", "name", POSSIBLE),
+    ("Dr. Kowalczyk moved my appointment", "name", POSSIBLE),
+    # romanised Chinese names in English text
+    ("Huang Zixuan from accounting approved it", "name", POSSIBLE),
+    ("Xu Lei said the lease ends in June", "name", POSSIBLE),
+    ("call Deng Yiran before noon", "name", POSSIBLE),
+    # Chinese names after a person noun or 叫
+    ("收货人：郑书瑶，电话见订单", "name", POSSIBLE),
+    ("这次的担保方负责人是蒋文博", "name", POSSIBLE),
+    ("【紧急联系人】司马晓彤", "name", POSSIBLE),
+    ("新来的 PM 叫 潘雨萱，周一入职", "name", POSSIBLE),
+    ("患者的真实姓名是骆家明，病历上写的化名", "name", POSSIBLE),
+    # handles: game platforms, Reddit, profile URLs, Chinese set-verbs
+    ("add me on Xbox, gamertag id: 2535412349876", "handle", POSSIBLE),
+    ("Switch 好友码 SW-1234-5678-9012 欢迎加", "handle", POSSIBLE),
+    ("she posts as u/quiet_heron_77 on r/gardening", "handle", POSSIBLE),
+    ("my steam profile: steamcommunity.com/id/lazy_otter_42", "handle", POSSIBLE),
+    ("我的 github 主页是 github.com/zhao-yt-dev", "handle", POSSIBLE),
+    ("her Twitch is twitch.tv/mochi_bakes_live", "handle", POSSIBLE),
+    ("抖音号已改为 tangtang_0612", "handle", POSSIBLE),
+    ("twitter handle for the new hire is @lena_codes", "handle", POSSIBLE),
+    # places: hemisphere coordinates, ordinal streets, Canadian postcodes
+    ("our allotment is at 51.50722 N, 0.12750 W", "address", POSSIBLE),
+    ("the farmhouse: 43°39'N 79°23'W, gate on the left", "address", POSSIBLE),
+    ("mail it to 1200 East 9th Street, Cleveland", "address", POSSIBLE),
+    ("she moved to 77 N 3rd Ave last week", "address", POSSIBLE),
+    ("postcode for my flat is ON M5V 2T6", "address", POSSIBLE),
+    # a person's routine: route from home, alone from X, weekday lists in Chinese
+    ("每天 6:40 离家，坐地铁到公司", "schedule", POSSIBLE),
+    ("my dad is alone until 6 pm on weekdays", "schedule", POSSIBLE),
+    ("周一周三晚上我都在健身房，家里没人", "schedule", POSSIBLE),
+    ("周六、周日上午我去上钢琴课", "schedule", POSSIBLE),
+    # topics in plain phrasing
+    ("Maya paid with a palm scan at the gym entrance", "biometric", TOPIC),
+    ("the bank enrolled my hand geometry for the vault door", "biometric", TOPIC),
+    ("Leo turned 9 and starts a new school in March", "minor", TOPIC),
+    ("Ava's report card says she needs help with maths", "minor", TOPIC),
+    ("he is in grade 4 at the local primary", "minor", TOPIC),
+    ("Samir is a devout Zoroastrian and fasts on those days", "protected", TOPIC),
+    ("my uncle is a Labour Party member since the 90s", "protected", TOPIC),
+    ("she voted Leave and regrets it", "protected", TOPIC),
+    ("Jordan goes by they/them now, please update the roster", "protected", TOPIC),
+    ("Priyanka helped with the unionization vote at the warehouse", "protected", TOPIC),
+    ("他的男朋友下个月搬过来", "protected", TOPIC),
+    ("the new driver is Kurdish and speaks little English", "protected", TOPIC),
+    ("my cousin's immigration status is still pending", "protected", TOPIC),
+    ("房东要把我们告上法庭", "legal", TOPIC),
+    ("被前合伙人告了，下周开庭", "legal", TOPIC),
+    ("they cut her hours after she complained", "financial", TOPIC),
+    ("his life savings went into the restaurant", "financial", TOPIC),
+    ("表哥写了借条，借了 3 万", "financial", TOPIC),
+    ("客服给王女士录了声纹，她本人同意了", "biometric", TOPIC),
+]
+
+CLEAN_PERSONAL = [
+    "project name: Copper Finch",
+    "the staging cluster is called Blue Marlin now",
+    "our dog is named Captain Biscuit",
+    "the final boss is called Queen Morrow and has two phases",
+    "Mr. Bean season 1 is on the list for Friday",
+    "叫外卖之前先问一下大家",
+    "叫王师傅来修一下空调",
+    "Long Island traffic was bad",
+    "see github.com/rust-lang/rust for the compiler",
+    "github.com/features/actions explains the runners",
+    "the tile server lives at 47.61 and the job id is 122.33",
+    "v1.2.3 is on grade 4 of the rollout plan",
+    "the SQL uses UNION ALL across both tables",
+    "Python is 3 times faster here after the fix",
+    "周一周三的构建任务由 cron 跑，不用人管",
+]
+
+
 CLEAN = [
     # a password *word* that names another thing, with a free gap
     "the password policy we ship is NIST-800-63B",
@@ -180,3 +264,16 @@ def test_the_free_gap_stays_linear_on_a_long_adversarial_line():
     start = time.process_time()
     assert not [f for f in scan(line) if f.category == "secret"]
     assert time.process_time() - start < 2.0
+
+
+@pytest.mark.parametrize("line,category,confidence", FOUND_PERSONAL,
+                         ids=[f"p{i:03d}" for i in range(len(FOUND_PERSONAL))])
+def test_each_personal_family_is_found(line, category, confidence):
+    found = [f for f in scan(line) if f.category == category]
+    assert found, (line, [(f.category, f.rule) for f in scan(line)])
+    assert found[0].confidence == confidence
+
+
+@pytest.mark.parametrize("line", CLEAN_PERSONAL, ids=[f"q{i:03d}" for i in range(len(CLEAN_PERSONAL))])
+def test_benign_lines_of_the_personal_families_stay_clean(line):
+    assert scan(line) == [], [(f.category, f.rule, f.excerpt) for f in scan(line)]

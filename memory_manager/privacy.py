@@ -2185,7 +2185,7 @@ RULES_LIST: list[Rule] = [
             "AANA memory-gate seed: health (sensitivity class 'health'); disability is a health fact here"),
     *_topic("legal_terms", "legal",
             r"divorc(?:e|ed|ing)|lawsuits?|sued|suing|attorneys?|lawyers?|custody|arrested|under arrest|arrest warrant|"
-            r"criminal record|illegal immigrant|no papers|served time|fraud charges?|sex offender|"
+            r"criminal record|undocumented|illegal immigrant|no papers|served time|fraud charges?|sex offender|"
             r"expunged|mugshot|"
             r"convicted|conviction|probation|parole|indicted|indictment|subpoena|litigation|"
             r"court (?:case|date|hearing|order)|in court|restraining order|felony|misdemeanou?r|deport(?:ed|ation)|"
@@ -2251,6 +2251,11 @@ RULES_LIST: list[Rule] = [
          check=_school_grade_ok, needs=("初", "高")),
     Rule("minor_age_zh", "minor", _r(r"(?:1[0-7]|[1-9]|十[一二三四五六七]?|[一二三四五六七八九])" + _ + r"*岁"),
          "AANA memory-gate seed: child/minor (an age under 18)", keep=True, not_after="0123456789一二三四五六七八九十", needs=("岁",)),
+    Rule("immigration_status", "protected",
+         _r(r"(?i)(?<![a-z])(?:undocumented|immigration status|visa status|no papers|asylum seeker)(?![a-z])"),
+         "AANA memory-gate seed: protected class (immigration status; also a legal matter, so the legal keyword "
+         "list reports it too: one word, two topics)", keep=True, check=_topic_ok,
+         needs=("undocumented", "immigration status", "visa status", "no papers", "asylum seeker")),
     Rule("minor_age_is_en", "minor",
          _r(r"[A-Z][a-z]+" + _ + r"+(?:is|turns|turned|just turned)" + _ + r"+(?:1[0-7]|[1-9])(?![\d.:%,]\d)(?=[ \t,.;]|$)"),
          "AANA memory-gate seed: child/minor (a named person's age under 18: 'Noah is 14, goes to ...')", keep=True,
@@ -2276,7 +2281,7 @@ RULES_LIST: list[Rule] = [
             r"transitioning|(?:uses|use|using|prefers|goes by) (?:she/her|he/him|they/them|ze/zir|xe/xem)|"
             r"non-?binary|genderqueer|gender identity|deadnam\w*|her wife|his husband|same-sex (?:partner|marriage|couple)|"
             r"union drive|unioni[sz](?:e|ed|ing|ation)|trade union|labou?r union|union rep|union steward|"
-            r"joined the union|undocumented|immigration status|"
+            r"joined the union|"
             r"uyghur|uighur|tibetan|kurdish|hmong|yazidi|rohingya|maori|aboriginal|first nations|native american|"
             r"latino|latina|hispanic|african american|biracial|mixed race",
             r"宗教信仰|基督徒|基督教|穆斯林|伊斯兰|佛教|天主教|犹太|无神论|同性恋|双性恋|跨性别|性取向|少数民族|"

@@ -1674,7 +1674,7 @@ RULES_LIST: list[Rule] = [
             r"(?:password|passcode|passphrase|pin|pwd)" + _ + r"+to" + _ + r"+[\"'`]?(\S{4,64})"),
          "Tiers seed T3 rule 'Passwords': 'changed my iCloud password to X'", group=1, check=_pin_ok, lower=True,
          not_after=_LETTERS, triggers=frozenset("cha set res upd swi rot".split())),
-    Rule("user_slash_password", "secret", _r(r"/([!-~]{8,64})(?![!-~])"),
+    Rule("user_slash_password", "secret", _r(r"/([!-\-0-9:;<>@-~]{8,64})(?![!-~])"),  # no / . = ? in the value
          "Tiers seed T3 rule 'Passwords': 'root/3&@1kqm2D^hCM' (user/password with no login word)", group=1,
          check=_slash_pass_ok),
     Rule("putty_key", "secret", _r(r"(?:PuTTY-User-Key-File-\d|Private-Lines|Private-MAC):" + _ + r"*\S+"),
@@ -1877,19 +1877,18 @@ RULES_LIST: list[Rule] = [
          _r(r"(?:住在|住址|家住|家在|地址[:：]|收货地址)[^\n，。,]{0,20}?" + _CJK + r"{1,10}(?:小区|花园|公寓|新村|家园|社区)"),
          "Tiers seed 'Home/work addresses': a named residential compound"),
     Rule("gps_coordinates", "address",
-         _r(r"(?<![\d.])-?\d{1,2}\.\d{4,8}" + _ + r"*[,，/]" + _ + r"*-?\d{1,3}\.\d{4,8}(?![\d.])|"
+         _r(r"(?P<hemi>(?<![\d.])\d{1,2}(?:\.\d{3,8}°?|°" + _ + r"?\d{1,2}['′]" + _ + r"?(?:\d{1,2}(?:\.\d+)?[\"″])?)"
+            + _ + r"*[ns]" + _ + r"*[,，/]?" + _ + r"*\d{1,3}(?:\.\d{3,8}°?|°" + _ + r"?\d{1,2}['′]" + _
+            + r"?(?:\d{1,2}(?:\.\d+)?[\"″])?)" + _ + r"*[ew](?![a-z]))|"
+            r"(?<![\d.])-?\d{1,2}\.\d{4,8}" + _ + r"*[,，/]" + _ + r"*-?\d{1,3}\.\d{4,8}(?![\d.])|"
             r"lat(?:itude)?" + _ + r"*[:=]?" + _ + r"*-?\d{1,2}\.\d{3,8}[ \t,;]*(?:lon|lng|long(?:itude)?)" + _
             + r"*[:=]?" + _ + r"*-?\d{1,3}\.\d{3,8}"),
-         "Tiers seed checklist 'nothing finer than city': GPS coordinates (WGS 84 decimal degrees) of a place",
-         check=lambda v, m, t: bool(re.search(r"(?i)gps|坐标|定位|位置|lat|location|coordinates|home|house|家|住",
-                                              _line_around(t, m.start(), m.end()))), needs=("gps", "坐标", "定位", "位置", "lat", "location", "coordinates", "home", "house", "家", "住"),
+         "Tiers seed checklist 'nothing finer than city': GPS coordinates (WGS 84 decimal degrees) of a place; "
+         "with hemisphere letters (ISO 6709: 47.61524 N, 122.33671 W; 47°36'N 122°19'W) whatever words surround "
+         "them, plain decimal pairs with a location word on the line",
+         check=lambda v, m, t: m.group("hemi") is not None or bool(re.search(
+             r"(?i)gps|坐标|定位|位置|lat|location|coordinates|home|house|家|住", _line_around(t, m.start(), m.end()))),
          triggers=_DIGIT_HEADS | {"lat"}),
-    Rule("gps_hemisphere", "address",
-         _r(r"(?<![\d.])\d{1,2}(?:\.\d{3,8}°?|°" + _ + r"?\d{1,2}['′]" + _ + r"?(?:\d{1,2}(?:\.\d+)?[\"″])?)" + _
-            + r"*[ns]" + _ + r"*[,，/]?" + _ + r"*\d{1,3}(?:\.\d{3,8}°?|°" + _ + r"?\d{1,2}['′]" + _
-            + r"?(?:\d{1,2}(?:\.\d+)?[\"″])?)" + _ + r"*[ew](?![A-Za-z])"),
-         "ISO 6709 / WGS 84 coordinates with hemisphere letters (47.61524 N, 122.33671 W; 47°36'N 122°19'W): a "
-         "place finer than a city, whatever words surround it", triggers=_DIGIT_HEADS, lower=True),
     Rule("postcode_ca_uk", "address",
          _r(r"(?:AB|BC|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT)" + _ + r"+([ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z]" + _
             + r"?\d[ABCEGHJ-NPRSTV-Z]\d)(?![A-Za-z0-9])"),
@@ -1988,13 +1987,13 @@ RULES_LIST: list[Rule] = [
             r"intern|contact person|signatory|emergency contact|next of kin|guarantor|beneficiary|teacher|coach|"
             r"ex-?wife|ex-?husband|ex-?boyfriend|ex-?girlfriend|stepmother|stepfather|signed by|co-signed by|"
             r"witnessed by|i'm|i am|ex|fianc[ée]e?|co-?founder|buyer|seller|business partner|godmother|godfather|"
-            r"grandson|granddaughter|niece|nephew|ex-?fianc[ée]e?|(?:mother|father|son|daughter|brother|sister)-in-law|on behalf of)"
+            r"grandson|granddaughter|niece|nephew|ex-?fianc[ée]e?|(?:mother|father|son|daughter|brother|sister)-in-law)"
             r"(?:'s name is|,|:| is| named| called)?" + _
             + r"+(?:(?:mr|mrs|ms|miss|dr|prof)\.?" + _ + r"+)?([^\W\d_]+(?:[ -][^\W\d_]+){0,2})"),
          "Tiers seed checklist: 'no real names' (a full name after a relation word; the check wants capitals "
          "in the original text)", group=1, check=_en_full_name_ok, not_after=_LETTERS, lower=True, needs=("landlord", "landlady", "neighb", "colleague", "worker", "boss", "manager", "wife", "husband", "friend", "partner", "mate", "tenant", "client", "customer", "sitter", "nanny", "tutor", "doctor", "therapist", "lawyer", "accountant", "mother", "father", "mom", "mum", "dad", "sister", "brother", "cousin", "aunt", "uncle", "intern", "contact", "signatory"),
          triggers=frozenset("lan nei col co cow bos man wif hus gir boy par roo fla ten cli cus bab nan tut doc the law acc mot fat mom mum dad sis bro cou aun unc int con sig eme nex gua ben tea coa ex ste wit i "
-                            "fia buy sel bus god gra nie nep son dau on".split())),
+                            "fia buy sel bus god gra nie nep son dau".split())),
     Rule("relation_name_zh", "name",
          _r(r"(?:同事|房东(?:老太太|阿姨|大爷)?|老婆|老公|妻子|丈夫|爱人|客户|室友|邻居|领导|老板|上司|经理|男朋友|女朋友|"
             r"对象|实习生|对接人|签字人|联系人|负责人|我妈妈?|我爸爸?|妈妈|爸爸|外婆|奶奶|爷爷|姥姥|外公|舅舅|阿姨|叔叔|"

@@ -2256,7 +2256,7 @@ RULES_LIST: list[Rule] = [
          "list reports it too: one word, two topics)", keep=True, check=_topic_ok,
          needs=("undocumented", "immigration status", "visa status", "no papers", "asylum seeker")),
     Rule("minor_age_is_en", "minor",
-         _r(r"[A-Z][a-z]+" + _ + r"+(?:is|turns|turned|just turned)" + _ + r"+(?:1[0-7]|[1-9])(?![\d.:%,]\d)(?![^ \t,.;])"),
+         _r(r"[A-Z][a-z]+" + _ + r"+(?:is|turns|turned|just turned)" + _ + r"+(?:1[0-7]|[1-9])(?![\d.:%,]\d)(?=[ \t,.;]|(?m:$))"),
          "AANA memory-gate seed: child/minor (a named person's age under 18: 'Noah is 14, goes to ...')", keep=True,
          check=lambda v, m, t: v.split()[0] not in _NAME_STOPWORDS and bool(_CHILD_LIFE.search(_line_around(t, m.start(), m.end()))),
          needs_re=re.compile(r" (?:is|turns|turned) (?:1[0-7]|[1-9])\b")),

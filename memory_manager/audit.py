@@ -41,7 +41,7 @@ from typing import Any, Iterable, Iterator
 from . import tree
 from .errors import MalformedKeyError, MemoryManagerError, UnreadableFileError, WorkspaceError
 from .fsio import read_text
-from .privacy import POSSIBLE, TOPIC_CATEGORIES, mask, scan
+from .privacy import POSSIBLE, TOPIC_CATEGORIES, mask_name, scan, scan_name
 
 REPORT_FORMAT = "privacy-audit"
 REPORT_VERSION = 1
@@ -183,6 +183,11 @@ def _rel(ws: Path, path: Path) -> str:
         return path.as_posix()
 
 
+def _shown(ws: Path, path: Path) -> str:
+    """``path`` relative to ``ws`` as the report shows it: a finding in the name masked (``privacy.mask_name``)."""
+    return mask_name(_rel(ws, path))
+
+
 def _inside(ws_resolved: Path, path: Path) -> bool:
     try:
         path.resolve().relative_to(ws_resolved)
@@ -221,7 +226,7 @@ def memory_files(ws: Path) -> tuple[list[Path], list[dict[str, str]]]:
             if here == root and d in SKIPPED_DIRS:
                 continue
             if (here / d).is_symlink():
-                skipped.append({"file": _rel(ws, here / d), "reason": "symlinked folder not followed"})
+                skipped.append({"file": _shown(ws, here / d), "reason": "symlinked folder not followed"})
                 continue
             keep.append(d)
         dirs[:] = keep
@@ -230,7 +235,7 @@ def memory_files(ws: Path) -> tuple[list[Path], list[dict[str, str]]]:
             if here == root and name in SKIPPED_FILES:
                 continue
             if path.is_symlink() and not _inside(ws_resolved, path):
-                skipped.append({"file": _rel(ws, path), "reason": "symlink leads outside the workspace"})
+                skipped.append({"file": _shown(ws, path), "reason": "symlink leads outside the workspace"})
                 continue
             if path.is_file():
                 files.append(path)
@@ -243,7 +248,7 @@ def _mask_ciphertext(text: str) -> str:
 
 
 def _items(ws: Path, path: Path, text: str, decrypted: bool = False, book: Any = None) -> Iterator[AuditItem]:
-    rel = mask(_rel(ws, path))  # a secret in a file name is not repeated in the report
+    rel = mask_name(_rel(ws, path))  # a secret in a file name is not repeated in the report
     findings = scan(text)
     lines = text.split("\n") if findings else []
     for f in findings:
@@ -311,7 +316,7 @@ def _audit_t2(ws: Path, cfg: dict[str, Any], report: AuditReport, only: set[Path
             continue
         seen.add(path.resolve())
         report.t2_entries += 1
-        rel = _rel(ws, path)
+        rel = _shown(ws, path)
         error = getattr(entry, "error", None)
         if error:
             report.unreadable.append({"file": rel, "reason": f"malformed entry: {error}"})
@@ -350,10 +355,9 @@ def _note_malformed(ws: Path, path: Path, text: str, report: AuditReport) -> Non
     """
     from .entries import parse_entries
 
-    rel = _rel(ws, path)
-    _, error = parse_entries(rel, tree.Tree(ws).kind_of(path) or "note", text)
+    _, error = parse_entries(_rel(ws, path), tree.Tree(ws).kind_of(path) or "note", text)
     if error:
-        report.warnings.append(f"{rel}: malformed ({error}); scanned as plain text, not rewritten")
+        report.warnings.append(f"{_shown(ws, path)}: malformed ({error}); scanned as plain text, not rewritten")
 
 
 def _audit_files(ws: Path, files: Iterable[Path], t2_paths: set[Path], report: AuditReport) -> None:
@@ -365,7 +369,7 @@ def _audit_files(ws: Path, files: Iterable[Path], t2_paths: set[Path], report: A
             # scanned as Latin-1 (every byte maps to a character), so an ASCII key
             # in it is reported with its line; the file stays listed as unread.
             reason = str(exc).split(": ", 1)[-1] if isinstance(exc, UnreadableFileError) else str(exc)
-            report.unread_files.append({"file": _rel(ws, path),
+            report.unread_files.append({"file": _shown(ws, path),
                                         "reason": f"could not be read as UTF-8 text ({reason}): not fully checked"})
             try:
                 text = path.read_bytes().decode("latin-1").replace("\r\n", "\n")
@@ -375,9 +379,9 @@ def _audit_files(ws: Path, files: Iterable[Path], t2_paths: set[Path], report: A
         # The file's name is memory too (a topic, key or skill became it):
         # scanned like its content, reported without a line (issue 10).
         rel = _rel(ws, path)
-        for f in scan(rel):
+        for f in scan_name(rel):  # separators read as spaces too: ssn-078-05-1120.md
             check = TOPIC_CHECK if f.category in TOPIC_CATEGORIES else CATEGORY_CHECK.get(f.category, "tier3")
-            item = AuditItem(mask(rel), None, check, f.category, f.rule, f.excerpt, False, f.confidence)
+            item = AuditItem(mask_name(rel), None, check, f.category, f.rule, f.excerpt, False, f.confidence)
             (report.notices if _is_notice(item) else report.findings).append(item)
         if path.resolve() in t2_paths:
             text = _mask_ciphertext(text)
@@ -459,7 +463,7 @@ def audit_paths(ws: Path, paths: Iterable[Path | str], cfg: dict[str, Any]) -> A
         if not path.exists() and not path.is_symlink():
             continue
         if not _inside(ws_resolved, path):
-            report.skipped.append({"file": _rel(ws, path), "reason": "outside the workspace"})
+            report.skipped.append({"file": _shown(ws, path), "reason": "outside the workspace"})
             continue
         if path.is_dir():
             for folder, dirs, names in os.walk(path, followlinks=False):

@@ -148,7 +148,10 @@ class _Run:
         return self._backup
 
     def act(self, step: str, path: Path, detail: str, target: Path | None = None) -> None:
-        self.report.actions.append(Action(step, self.rel(path), detail, self.rel(target) if target else None))
+        # Paths as shown (issue 10, round 4): a token or number in a file name is masked
+        # as recall masks text; stdout of an automatic run lands in maintain.log.
+        self.report.actions.append(Action(step, privacy.mask_name(self.rel(path)), detail,
+                                          privacy.mask_name(self.rel(target)) if target else None))
 
     def audit(self, operation: str, decision: str, text: str, findings: list[Any]) -> None:
         """Append a redacted maintenance record to the gate's audit log."""
@@ -365,7 +368,7 @@ def purge_pii(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
             unchecked += 1
             continue
         findings = [f for f in privacy.scan(text) if f.category in PURGE_CATEGORIES]
-        names = [f for f in privacy.scan(f"{entry.skill}\n{entry.topic}") if f.category in PURGE_CATEGORIES]
+        names = [f for f in privacy.scan_name(f"{entry.skill}\n{entry.topic}") if f.category in PURGE_CATEGORIES]
         what = quarantine.decide(run.ws, entry, text, findings + names)
         if what == "keep" and not (findings or names):
             continue
@@ -827,6 +830,7 @@ def run_cleanup(ws: Path, cfg: dict[str, Any], *, dry_run: bool = False, if_due:
     if dry_run:
         steps()
         report.log_line = _log_line(run)
+        _mask_problems(report)
         return report
     with workspace_lock(ws):
         steps()
@@ -854,7 +858,13 @@ def run_cleanup(ws: Path, cfg: dict[str, Any], *, dry_run: bool = False, if_due:
         for ident in retention["removed"]:
             report.actions.append(Action("backup-retention", f"{backups.BACKUP_DIRNAME}/{ident}",
                                          "past the backup retention policy: removed"))
+    _mask_problems(report)
     return report
+
+
+def _mask_problems(report: Report) -> None:
+    """Mask a finding in the file names the problems name (printed, and logged by automatic runs)."""
+    report.problems[:] = [privacy.mask_name(p) for p in report.problems]
 
 
 def _log_line(run: _Run) -> str:

@@ -198,23 +198,31 @@ def _check_choice(value: str, allowed: tuple[str, ...], what: str) -> str:
     return value
 
 
-def name_findings(names: dict[str, str] | None) -> list[tuple[str, Any]]:
+def name_findings(names: dict[str, str] | None, strict: bool = False) -> list[tuple[str, Any]]:
     """Return ``(label, finding)`` for every detector finding in the values of ``names``.
 
     Args:
         names: label -> value of every field that becomes a file name, a
             frontmatter value of an encrypted (T2) entry, or a T1 (public)
             value: e.g. ``{"skill": ..., "topic": ...}``. Each value is
-            scanned on its own, as plain text (never JSON-escaped).
+            scanned on its own, as plain text (never JSON-escaped), and as a
+            name: with its separators ``-``/``_`` read as spaces too
+            (:func:`memory_manager.privacy.scan_name`: ``mom_13812345678``).
+        strict: public values (T1): a sensitive-topic word counts whatever
+            surrounds it (:func:`memory_manager.privacy.scan_strict`).
     """
-    from .privacy import scan
+    from .privacy import scan_name, scan_strict
 
-    return [(label, f) for label, value in (names or {}).items() for f in scan(str(value))]
+    def one(value: str) -> list[Any]:
+        return scan_strict(value, name=True) if strict else scan_name(value)
+
+    return [(label, f) for label, value in (names or {}).items() for f in one(str(value))]
 
 
 def evaluate(operation: str, text: str, *, source: str = "unknown", sensitivity: str | None = None,
              approved: bool = False, cfg: dict[str, Any], tier: str | None = None,
-             request: str | None = None, names: dict[str, str] | None = None) -> Decision:
+             request: str | None = None, names: dict[str, str] | None = None,
+             labels: dict[str, str] | None = None, strict: bool = False) -> Decision:
     """Decide whether a memory operation may go ahead (see the module docstring).
 
     Args:
@@ -234,20 +242,35 @@ def evaluate(operation: str, text: str, *, source: str = "unknown", sensitivity:
             confidence there is refused whatever the flags, for every
             operation but ``delete``. Callers still put these values in
             ``text`` too, so the summary and categories cover them.
+        labels: label -> value of fields that head content but name no file
+            (a daily note's topic): read as names (separators as spaces,
+            :func:`memory_manager.privacy.scan_name`) and judged like the
+            text (a possible finding asks for approval, a certain one is
+            refused).
+        strict: the text is public or loaded into every session (T1 values,
+            MEMORY.md lessons): a sensitive-topic word counts whatever
+            surrounds it (:func:`memory_manager.privacy.scan_strict`), in the
+            text and in ``names``.
 
     Returns a :class:`Decision`.
 
     Raises:
         BadInputError: unknown operation, source or sensitivity.
     """
-    from .privacy import CERTAIN, POSSIBLE, TOPIC, scan
+    from .privacy import CERTAIN, POSSIBLE, TOPIC, scan, scan_name, scan_strict
 
     _check_choice(operation, OPERATIONS, "operation")
     _check_choice(source, SOURCES, "source")
     if sensitivity is not None:
         _check_choice(sensitivity, SENSITIVITIES, "sensitivity")
     mode = (cfg.get("gate") or {}).get("mode", "auto")
-    findings = scan(text or "")
+    findings = scan_strict(text or "") if strict else scan(text or "")
+    # Each finding with the text its offsets index (the approval record hashes its value).
+    sourced = [(f, text or "") for f in findings]
+    for value in (labels or {}).values():
+        extra = scan_strict(str(value), name=True) if strict else scan_name(str(value))
+        findings = findings + extra
+        sourced += [(f, str(value)) for f in extra]
     computed = "ordinary"
     for f in findings:
         if RANK[f.sensitivity] > RANK[computed]:
@@ -255,7 +278,7 @@ def evaluate(operation: str, text: str, *, source: str = "unknown", sensitivity:
     level = computed
     if sensitivity is not None and RANK[sensitivity] > RANK[computed]:
         level = sensitivity  # a caller may raise the class, never lower it
-    named = name_findings(names)
+    named = name_findings(names, strict)
     for _label, f in named:
         if RANK[f.sensitivity] > RANK[level]:
             level = f.sensitivity
@@ -351,8 +374,8 @@ def evaluate(operation: str, text: str, *, source: str = "unknown", sensitivity:
         approval = "explicit"
     approved_findings = []
     if decision == "proceed" and approval == "explicit" and operation in ("store", "edit", "import"):
-        approved_findings = [(f.category, f.rule, f.confidence, _value_digest(f.category, _span(text or "", f)))
-                             for f in findings if f.confidence in (POSSIBLE, TOPIC)]
+        approved_findings = [(f.category, f.rule, f.confidence, _value_digest(f.category, _span(src, f)))
+                             for f, src in sourced if f.confidence in (POSSIBLE, TOPIC)]
     return Decision(request=redacted_request(request or f"{operation} memory", text or "", findings),
                     operation=operation,
                     summary=_summary(text or "", findings, tier), source=source,

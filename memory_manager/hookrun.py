@@ -208,7 +208,12 @@ def build_note(ws: pathlib.Path, cfg: dict, status: str | None, findings: list[s
         used += estimate_tokens("\n".join(block))
     if daily or knowledge:
         parts += ["", text["recall"]]
-    return "\n".join(parts) + "\n"
+    # File names, keys and topics shown back, masked as recall masks text
+    # (issue 10, round 4): an index or finding line can name a file an agent
+    # wrote with a token or a number glued into its name.
+    from memory_manager.privacy import mask_name
+
+    return mask_name("\n".join(parts)) + "\n"
 
 
 def rotate_if_large(path: pathlib.Path, max_bytes: int) -> bool:
@@ -237,8 +242,12 @@ def record_usage(ws: pathlib.Path, key: str, usage, cfg: dict) -> None:
     state = tree.Tree(ws).state
     from memory_manager.clock import now
 
+    from memory_manager.keyed import session_label
+
+    # The session key names the peer of a direct chat (a phone number, a user id):
+    # T3, stored nowhere, so identifiers in it are keyed hashes (issue 10, round 4).
     doc = {"v": 1, "at": now().isoformat(timespec="seconds"), "event": key,
-           "session": usage.session_key, "used": usage.used, "window": usage.window,
+           "session": session_label(usage.session_key, ws), "used": usage.used, "window": usage.window,
            "percent": usage.percent, "source": usage.source}
     from memory_manager.fsio import make_dirs, open_append
 

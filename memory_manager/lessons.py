@@ -75,8 +75,10 @@ def add_lesson(ws: Path, cfg: dict[str, Any], text: str, kind: str = "lesson", *
     path = tree.Tree(Path(ws)).lessons_file()
     if path is None:
         raise NotFoundError("no MEMORY.md: run init.py first, it sets MEMORY.md up as the lessons file")
+    # MEMORY.md is loaded into every session: a health (or other sensitive) word
+    # there asks for approval whatever surrounds it (strict, issue 10 round 4).
     decision = _gate(ws, "store", flat, source=source, sensitivity=None, approved=approved, cfg=cfg,
-                     request="record a lesson in MEMORY.md")
+                     request="record a lesson in MEMORY.md", strict=True)
     line = f"- [{today().isoformat()}] {flat}"
     with workspace_lock(ws):
         like = read_text(path)

@@ -30,13 +30,14 @@ library only (the per-turn path may import it).
 from __future__ import annotations
 
 import bisect
+import contextvars
 import math
 import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, replace
 from datetime import date
-from typing import Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from .clock import today
 
@@ -859,12 +860,18 @@ _CHILD_LIFE = re.compile(r"(?i)\b(?:school|grade|class|goes to|walks|kids?|child
                          r"birthday|years old|mum|mom|dad|parents?|teacher|homework)\b")
 
 
+#: Set by :func:`scan_strict` only: sensitive-topic words count whatever else is on their line.
+_STRICT_TOPICS: contextvars.ContextVar[bool] = contextvars.ContextVar("cmm_strict_topics", default=False)
+
+
 def _topic_ok(value: str, m: re.Match[str], text: str) -> bool:
     """A sensitive-topic keyword in a personal sense: no technical sense on its line, or a person named on it.
 
     A keyword glued to "_" is part of an identifier (``salary_band``, ``is_pregnant``): a schema, not a fact."""
     if text[m.start() - 1:m.start()] == "_" or text[m.end():m.end() + 1] == "_":
         return False
+    if _STRICT_TOPICS.get():
+        return True  # scan_strict: public or always-loaded text, a topic word counts whatever surrounds it
     line = _line_around(text, m.start(), m.end())
     return not (_TECH_SENSE.search(line) or _CODE_TOKEN.search(line)) or bool(_OWNER.search(line))
 
@@ -2659,3 +2666,117 @@ def mask(text: str) -> str:
         line = lines[f.line - 1]
         lines[f.line - 1] = line[:f.start] + f"[{f.category}]" + line[f.end:]
     return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------
+# Names and public text (issue 10, attack round 4): entry points over scan().
+# --------------------------------------------------------------------------
+
+#: The separators slug-style names use between words (``ssn-078-05-1120``,
+#: ``mom_13812345678``): the rules expect a value to start after a space or
+#: at the start, so a number glued to a word by one of these is invisible to them.
+NAME_SEPARATORS = "-_"
+#: At most this many one-separator readings of one line (a longer line is also
+#: read with every separator a space); names and paths hold a handful.
+_MAX_NAME_VARIANTS = 24
+
+
+def _name_variants(line: str) -> list[str]:
+    """The readings of one name line: every separator a space, then each separator alone a space.
+
+    Every reading has the length of ``line`` (one character for one), so a
+    finding's offsets in a reading are offsets in ``line``. Reading one
+    separator at a time keeps the value's own separators (``078-05-1120``
+    after ``ssn-``; ``ghp_...`` after ``ops_``).
+    """
+    spots = [i for i, c in enumerate(line) if c in NAME_SEPARATORS]
+    if not spots:
+        return []
+    out = ["".join(" " if c in NAME_SEPARATORS else c for c in line)]
+    for i in spots[:_MAX_NAME_VARIANTS]:
+        out.append(line[:i] + " " + line[i + 1:])
+    return out
+
+
+def scan_name(value: str) -> list[Finding]:
+    """Scan a value that is or becomes a name (a file name, key, skill, topic, tag, path).
+
+    Args:
+        value: the name as written (one or more lines).
+
+    Returns the findings of :func:`scan` over ``value`` as written and over
+    its readings with the separators ``-``/``_`` read as spaces (each one
+    alone, and all together), so ``ssn-078-05-1120``, ``mom_13812345678`` and
+    ``call_+14155550132`` are found as ``ssn 078-05-1120`` etc. would be.
+    Offsets (``line``, ``start``, ``end``) are those of ``value``; a finding
+    overlapping one already kept of the same category is dropped. Sorted by
+    (line, start). Source: issue 10, attack round 4 (numbers glued into slug
+    names passed every name door).
+    """
+    if not value:
+        return []
+    found = scan(value)
+    lines = value.split("\n")
+    readings: list[str] = []
+    owner: list[int] = []
+    for number, line in enumerate(lines, 1):
+        for variant in _name_variants(line):
+            readings.append(variant)
+            owner.append(number)
+    if readings:
+        # One scan of all readings (one per line): much cheaper than a scan each.
+        for f in scan("\n".join(readings)):
+            moved = replace(f, line=owner[f.line - 1])
+            if not any(k.category == moved.category and k.line == moved.line and k.start < moved.end
+                       and moved.start < k.end for k in found):
+                found.append(moved)
+    found.sort(key=lambda f: (f.line, f.start, f.rule))
+    return found
+
+
+def mask_name(value: str) -> str:
+    """Return ``value`` (a path or a name) with every secret and T3 finding of :func:`scan_name` as ``[category]``.
+
+    What recall does to text (:func:`mask`), for a path or file name shown
+    back: overlapping findings are masked as one span.
+    """
+    findings = [f for f in scan_name(value) if f.tier3]
+    if not findings:
+        return value
+    lines = value.split("\n")
+    by_line: dict[int, list[tuple[int, int, str]]] = {}
+    for f in findings:
+        by_line.setdefault(f.line, []).append((f.start, f.end, f.category))
+    for number, spans in by_line.items():
+        spans.sort()
+        merged: list[list[Any]] = []
+        for start, end, cat in spans:
+            if merged and start < merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], end)
+            else:
+                merged.append([start, end, cat])
+        line = lines[number - 1]
+        for start, end, cat in reversed(merged):
+            line = line[:start] + f"[{cat}]" + line[end:]
+        lines[number - 1] = line
+    return "\n".join(lines)
+
+
+def scan_strict(text: str, *, name: bool = False) -> list[Finding]:
+    """Scan text that is public or loaded into every session (T1 values, MEMORY.md lessons).
+
+    Args:
+        text: the text.
+        name: read it as a name too (:func:`scan_name`).
+
+    As :func:`scan`, but a sensitive-topic word counts whatever else is on its
+    line: the technical senses that excuse one in notes ("reminder", "means",
+    "model") do not apply where the text is shown to everyone or to every
+    session ("user's insulin dose reminder" as a T1 trigger, "my HIV diagnosis
+    means ..." as a lesson). Source: issue 10, attack round 4.
+    """
+    token = _STRICT_TOPICS.set(True)
+    try:
+        return scan_name(text) if name else scan(text)
+    finally:
+        _STRICT_TOPICS.reset(token)

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from . import entries, scoring, tree, units
+from . import entries, privacy, scoring, tree, units
 
 ARCHIVE_FORMAT = {"format": "cmm-archive", "version": 1}
 ARCHIVE_DIR = tree.Tree(Path()).archive
@@ -424,7 +424,8 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
         "tiers": {"t1": len(t1_files), "t1_skills": len(skills), "t2": t2, "t3": 0,
                   "daily": p.by_kind.get("daily", 0), "knowledge": p.by_kind.get("knowledge", 0)},
         "quarantine": _quarantine_rows(ws),
-        "problems": sorted(problems),
+        # File names are shown with a finding masked, as recall masks text (issue 10, round 4).
+        "problems": sorted(privacy.mask_name(m) for m in problems),
     }
 
 

@@ -221,18 +221,25 @@ def read(path: Path) -> tuple[tiers.T2Entry, dict[str, Any]]:
 
 
 def listing(ws: Path) -> list[dict[str, Any]]:
-    """One row per quarantined entry: ``id``, ``file``, ``skill``, ``topic``, ``quarantined``, ``reason``, ``sealed``."""
+    """One row per quarantined entry: ``id``, ``file``, ``skill``, ``topic``, ``quarantined``, ``reason``, ``sealed``.
+
+    Shown without asking (``memory.py status``): a finding in the skill, topic,
+    origin path or reason is masked as recall masks text (``privacy.mask_name``;
+    an entry is often quarantined *because* its name holds an address).
+    """
+    from .privacy import mask_name
+
     rows = []
     for path in files(ws):
         try:
             entry, meta = read(path)
         except Exception as exc:  # MalformedFileError / UnreadableFileError: list it, never raise
-            rows.append({"id": None, "file": tree.Tree(Path(ws)).rel(path), "error": str(exc)})
+            rows.append({"id": None, "file": mask_name(tree.Tree(Path(ws)).rel(path)), "error": mask_name(str(exc))})
             continue
-        rows.append({"id": entry.id, "file": tree.Tree(Path(ws)).rel(path), "skill": entry.skill,
-                     "topic": entry.topic, "quarantined": str(meta.get("quarantined") or ""),
-                     "reason": str(meta.get("quarantine_reason") or ""),
-                     "sealed": bool(meta.get("sealed")), "origin": str(meta.get("origin") or "")})
+        rows.append({"id": entry.id, "file": mask_name(tree.Tree(Path(ws)).rel(path)), "skill": mask_name(entry.skill),
+                     "topic": mask_name(entry.topic), "quarantined": str(meta.get("quarantined") or ""),
+                     "reason": mask_name(str(meta.get("quarantine_reason") or "")),
+                     "sealed": bool(meta.get("sealed")), "origin": mask_name(str(meta.get("origin") or ""))})
     return rows
 
 

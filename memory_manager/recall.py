@@ -78,8 +78,15 @@ class Hit:
     #: The time part's weight for this query (the seed's 0.2 in the plain case, issue 13).
     time_weight: float | None = None
 
+    @property
+    def shown_path(self) -> str:
+        """The path as printed: a finding in a file name masked as recall masks text (issue 10, round 4)."""
+        from . import privacy
+
+        return privacy.mask_name(self.path)
+
     def as_dict(self) -> dict[str, Any]:
-        out = {"path": self.path, "heading": self.heading, "date": self.date, "id": self.id,
+        out = {"path": self.shown_path, "heading": self.heading, "date": self.date, "id": self.id,
                "kind": self.kind, "score": round(self.score, 6), "parts": self.parts,
                "bm25": round(self.bm25, 6), "snippet": self.snippet, "time_reason": self.time_reason,
                "archived": self.archived, "current": self.current,

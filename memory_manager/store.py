@@ -78,9 +78,10 @@ def parse_day(value: str | None) -> str:
 
 def _gate(ws: Path, operation: str, text: str, *, source: str, sensitivity: str | None,
           approved: bool, cfg: dict[str, Any], tier: str | None = None,
-          request: str | None = None, names: dict[str, str] | None = None) -> gate.Decision:
+          request: str | None = None, names: dict[str, str] | None = None,
+          labels: dict[str, str] | None = None, strict: bool = False) -> gate.Decision:
     decision = gate.evaluate(operation, text, source=source, sensitivity=sensitivity, approved=approved,
-                             cfg=cfg, tier=tier, request=request, names=names)
+                             cfg=cfg, tier=tier, request=request, names=names, labels=labels, strict=strict)
     with workspace_lock(ws):
         gate.record(ws, decision)
     return gate.require(decision)
@@ -180,7 +181,7 @@ def write_daily(ws: Path, cfg: dict[str, Any], *, topic: str, cause: list[str] =
     _check_target(safe_target(ws, entries.memory_dir(ws) / entries.DAILY_DIR / f"{day}.md"))
     with workspace_lock(ws):  # the gate's decision and the write: one locked step
         decision = _gate(ws, "store", text, source=source, sensitivity=sensitivity, approved=approved, cfg=cfg,
-                         request=f"write daily note '{topic}'")
+                         request=f"write daily note '{topic}'", labels={"topic": topic})
         path, ident, added, existed = _write_daily_locked(ws, cfg, day, topic, items,
                                                           backup=LazyBackup(ws, f"write {day}", approved))
         changed = entries.rebuild_indexes(ws, cfg)
@@ -248,7 +249,7 @@ def learn(ws: Path, cfg: dict[str, Any], *, key: str, text: str, tags: list[str]
         # The key names the file: nothing private in it, whatever the flags (gate rule 0).
         decision = _gate(ws, "store", f"{key}\n{text}\n{' '.join(tag_list)}", source=source,
                          sensitivity=sensitivity, approved=approved, cfg=cfg, request=f"learn '{key}'",
-                         names={"key": key})
+                         names={"key": key, **({"tags": "\n".join(tag_list)} if tag_list else {})})
         path, created, changed = _learn_locked(ws, cfg, key, text, tag_list, pinned,
                                                LazyBackup(ws, f"learn {key}", approved))
         indexes = entries.rebuild_indexes(ws, cfg)
@@ -354,7 +355,7 @@ def _stats_update(ws: Path, cfg: dict[str, Any], skill: str, text: str, apply: A
     with workspace_lock(ws):  # the gate's decision and the write: one locked step
         # T1 is public: every value that names or fills the file is a name (gate rule 0).
         decision = _gate(ws, "store", text, source=source, sensitivity=None, approved=approved, cfg=cfg,
-                         request=f"update statistics of '{skill}'", names=names)
+                         request=f"update statistics of '{skill}'", names=names, strict=True)
         ensure_tree(ws)
         path = safe_target(ws, tiers.t1_path(ws, skill))
         doc = tiers.load_stats(path)
@@ -1124,7 +1125,10 @@ def check(ws: Path) -> list[str]:
 
 
 def _mask(text: str) -> str:
-    """Return ``text`` with its secrets masked as recall masks them (for error messages, issue 10)."""
-    from .privacy import mask
+    """Return ``text`` with its secrets masked as recall masks them (for error messages, issue 10).
 
-    return mask(text)
+    Read as a name too (``privacy.mask_name``): a number glued into a slug is masked.
+    """
+    from .privacy import mask_name
+
+    return mask_name(text)

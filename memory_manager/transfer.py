@@ -407,6 +407,8 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
     t2_items: list[tuple[str, str, str, dict[str, str]]] = []
     raw_texts: dict[str, str] = {}
     problems: list[str] = []
+    #: where -> the note's name after the date (OpenClaw notes): it becomes the topic and the cause line.
+    note_names: dict[str, str] = {}
     if from_openclaw:
         for path, day, topic, lines, blocks in openclaw_notes(ws, problems):
             if parse_day(day) is None:
@@ -416,6 +418,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
                      else f"Imported from OpenClaw note {tree.rel(path.name)}")
             daily_items.append((day, topic, entries.ordered_items([cause], lines, []), tree.rel(path.name), [], False,
                                 blocks))
+            note_names[tree.rel(path.name)] = OPENCLAW_NOTE.match(path.name).group(2)
         label = "OpenClaw notes"
     else:
         doc = _load_export(Path(source_file))
@@ -535,6 +538,15 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
                 named = ", ".join(f"{h['category']} {h['finding']}" for h in in_name)
                 skipped.append(f"{where}: refuse (a finding in a name is never stored, --allow or not: {named})")
                 continue
+            # The note's file name read as a name (separators as spaces: a number glued
+            # by "-" or "_", ``mom-13812345678``, issue 10 round 4): it is the topic's
+            # first part and is quoted in the cause line, so a finding there refuses it.
+            slug_found = privacy.scan_name(note_names.get(where, ""))
+            if slug_found:
+                cats = ", ".join(sorted({f.category for f in slug_found}))
+                skipped.append(f"{where}: refuse ({cats} found in the note's name: a finding in a name is never "
+                               "stored, --allow or not; rename the note)")
+                continue
             refused: set[str] = set()
             for b, text in enumerate(blocks):
                 if not decide(text, f"{where} block {b + 1}", block=True):
@@ -603,10 +615,10 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
         indexes = entries.rebuild_indexes(ws, cfg)
     # A refused name (an OpenClaw note named after a token) is never echoed whole:
     # every message that names an item masks its secrets as recall does (issue 10).
-    skipped = [privacy.mask(m) for m in skipped]
-    problems = [privacy.mask(m) for m in problems]
-    held = [dict(h, where=privacy.mask(h["where"])) if "where" in h else h for h in held]
-    present = [privacy.mask(m) for m in present]
+    skipped = [privacy.mask_name(m) for m in skipped]
+    problems = [privacy.mask_name(m) for m in problems]
+    held = [dict(h, where=privacy.mask_name(h["where"])) if "where" in h else h for h in held]
+    present = [privacy.mask_name(m) for m in present]
     return {"action": "import", "source": label, "imported": counts, "already_present": present,
             "skipped": skipped, "held": held, "problems": problems,
             "indexes": [rel(ws, p) for p in indexes], "gate": overall.payload()}

@@ -131,7 +131,10 @@ def unarchive(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False
 
 
 def _mask(text: str) -> str:
-    """Return ``text`` with its secrets masked as recall masks them (for error messages, issue 10)."""
-    from .privacy import mask
+    """Return ``text`` with its secrets masked as recall masks them (for error messages, issue 10).
 
-    return mask(text)
+    Read as a name too (``privacy.mask_name``): a number glued into a slug is masked.
+    """
+    from .privacy import mask_name
+
+    return mask_name(text)

@@ -61,7 +61,7 @@ def recall_cmd(query: str, top_k: int | None, no_track: bool, approved: bool, wo
     for n, h in enumerate(hits, 1):
         p = h.parts
         mark = " [archived]" if h.archived else ""
-        stdout.print(f"{n}. {h.score:.3f}  {h.path} › {h.heading}{mark}  [{h.id}]"
+        stdout.print(f"{n}. {h.score:.3f}  {h.shown_path} › {h.heading}{mark}  [{h.id}]"
                      f"  (keyword {p['keyword']:.2f}, time {p['time']:.2f}, access {p['access']:.2f},"
                      f" tags {p['tags']:.2f})", markup=False)
         stdout.print(f"   {h.snippet}", markup=False)

@@ -1,0 +1,167 @@
+"""Keyed hashes nobody can check from the workspace alone (issue 10, attack round 4).
+
+A plain or salted hash of a phone number stored in the workspace can be
+confirmed by guessing: 10^7 numbers of one area code take seconds when the
+salt lies beside the hash (round 3 found it in the approval record). The
+hashes written here are HMAC-SHA-256 with a secret that never lies in the
+workspace:
+
+- the **T2 key** (``crypto.load_key``), through a label
+  (``HMAC(key, "cmm keyed hash v2")``), when one is configured: it travels
+  with the user, like the T2 entries it protects;
+- else the **local secret**: 32 random bytes in
+  ``${XDG_CONFIG_HOME:-~/.config}/complex-memory-manager/hash-secret``
+  (file 0600, folder 0700), created on first use, next to where
+  ``crypt.py keygen`` puts the key. It is never used when it resolves inside
+  the workspace.
+
+Each keyed value names the secret it used (``t2`` or ``local``), so a record
+written before the user created a T2 key still verifies. Only the standard
+library is imported (the hooks' per-turn path uses :func:`session_label`).
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import os
+import re
+from pathlib import Path
+from typing import Any, Mapping
+
+SECRET_NAME = "hash-secret"
+#: The label that turns the T2 key into the HMAC key (domain separation: the
+#: AES key itself is never used as an HMAC key).
+T2_LABEL = b"cmm keyed hash v2"
+
+
+def _inside(ws: Path | None, path: Path) -> bool:
+    if ws is None:
+        return False
+    try:
+        path.resolve().relative_to(Path(ws).resolve())
+    except (ValueError, OSError):
+        return False
+    return True
+
+
+def local_secret(ws: Path | None = None, create: bool = True) -> bytes | None:
+    """Return the local secret (32 bytes), creating it (0600) when ``create``; None when unavailable.
+
+    Args:
+        ws: the workspace; a secret file that resolves inside it is not used.
+        create: make the file when it is missing.
+
+    Never raises: an unreadable, malformed or unwritable secret is None (the
+    caller then stores less, never more).
+    """
+    from .crypto import config_dir
+
+    folder = config_dir()
+    path = folder / SECRET_NAME
+    if _inside(ws, folder):
+        return None
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        if not create:
+            return None
+        try:
+            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        except FileExistsError:
+            return local_secret(ws, create=False)  # another process made it first
+        except OSError:
+            return None
+        secret = os.urandom(32)
+        try:
+            os.write(fd, base64.b64encode(secret) + b"\n")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        return secret
+    except OSError:
+        return None
+    try:
+        secret = base64.b64decode(raw.strip(), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return secret if len(secret) == 32 else None
+
+
+def t2_secret(cfg: Mapping[str, Any] | None) -> bytes | None:
+    """Return the HMAC key derived from the T2 key, or None when no key is configured.
+
+    Raises:
+        MalformedKeyError: a key is configured but broken (fail closed, as every T2 reader).
+    """
+    from .crypto import load_key
+    from .errors import KeyUnavailableError
+
+    try:
+        key = load_key(cfg)
+    except KeyUnavailableError:
+        return None
+    return hmac.new(key, T2_LABEL, hashlib.sha256).digest()
+
+
+def secrets(ws: Path | None, cfg: Mapping[str, Any] | None, create: bool = True) -> list[tuple[str, bytes]]:
+    """Return ``[(kid, secret)]``, the one to write with first: ``t2`` when a key is configured, then ``local``.
+
+    ``create`` makes the local secret when it is the only one.
+    """
+    out: list[tuple[str, bytes]] = []
+    t2 = t2_secret(cfg)
+    if t2 is not None:
+        out.append(("t2", t2))
+    local = local_secret(ws, create=create and not out)
+    if local is not None:
+        out.append(("local", local))
+    return out
+
+
+def digest(secret: bytes, *parts: str) -> str:
+    """HMAC-SHA-256 (hex) of ``parts`` joined by NUL, keyed with ``secret``."""
+    return hmac.new(secret, "\0".join(parts).encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+# ---------------------------------------------------------------- session keys
+
+#: Segments of an OpenClaw session key that name structure, never a person
+#: (``agent:<id>:<channel>:<kind>:<peer>[:thread:<id>]``, OpenClaw's session docs).
+_STRUCTURE = frozenset({"agent", "main", "dm", "direct", "group", "channel", "thread", "topic", "subagent",
+                        "cron", "hook", "node", "acp", "global", "unknown", "run"})
+#: After one of these comes an identifier (a peer, a group, a thread): always hashed.
+_BEFORE_ID = frozenset({"dm", "direct", "group", "channel", "thread", "topic", "peer", "user"})
+_PLAIN_WORD = re.compile(r"^[a-z][a-z-]{0,31}$")
+
+
+def session_label(key: str | None, ws: Path | None = None) -> str | None:
+    """Return OpenClaw session ``key`` with every identifier in it replaced by a keyed hash.
+
+    ``agent:main:whatsapp:dm:+14155550132`` becomes
+    ``agent:main:whatsapp:dm:#3f9a1c7e2b4d``: the structure words, the agent
+    id and the channel stay (lower-case words), while the peer (a phone
+    number, a user id, an address), a group or thread id and any segment
+    with digits or other characters become ``#`` and 12 hex digits of the
+    HMAC with the local secret (:func:`local_secret`; ``#`` alone when there
+    is none). The same key gives the same label on this machine, so usage
+    records still group by session. Source: issue 10, attack round 4 (a DM
+    peer's phone number reached memory/.state through the hooks).
+    """
+    if not key:
+        return key
+    secret: bytes | None | bool = False  # loaded on the first segment that needs it
+    out: list[str] = []
+    before = ""
+    for seg in key.split(":"):
+        keep = seg in _STRUCTURE or (bool(_PLAIN_WORD.match(seg)) and before not in _BEFORE_ID)
+        if keep:
+            out.append(seg)
+        else:
+            if secret is False:
+                secret = local_secret(ws)
+            out.append("#" + digest(secret, "session", seg)[:12] if secret else "#")
+        before = seg
+    return ":".join(out)

@@ -369,7 +369,7 @@ def purge_pii(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
             continue
         findings = [f for f in privacy.scan(text) if f.category in PURGE_CATEGORIES]
         names = [f for f in privacy.scan_name(f"{entry.skill}\n{entry.topic}") if f.category in PURGE_CATEGORIES]
-        what = quarantine.decide(run.ws, entry, text, findings + names)
+        what = quarantine.decide(run.ws, entry, text, findings + names, run.cfg)
         if what == "keep" and not (findings or names):
             continue
         cats = ", ".join(sorted({f.category for f in findings + names}))

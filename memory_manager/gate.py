@@ -432,11 +432,50 @@ def record(ws: Any, decision: Decision) -> None:
 # --------------------------------------------------------------------------
 
 APPROVALS_NAME = "privacy-approvals.jsonl"
-APPROVALS_FORMAT = {"format": "cmm-privacy-approvals", "version": 1}
+#: v2 lines (``"v": 2``) key on an HMAC with a secret outside the workspace
+#: (:mod:`memory_manager.keyed`); v1 lines (no ``v``: the audit salt's HMAC)
+#: are still read and dropped by ``forget``, never written.
+APPROVALS_FORMAT = {"format": "cmm-privacy-approvals", "version": 2}
+
+
+def _approval_secrets(ws: Any, create: bool = False) -> list[tuple[str, bytes]]:
+    """The secrets approval keys are made with (:func:`memory_manager.keyed.secrets`); the first writes.
+
+    The config is read from ``ws`` (its ``tiers.key_file``); a broken config or
+    key gives the local secret alone (reading an approval never fails a command).
+    """
+    from . import keyed
+    from .config import load_config
+    from .errors import MemoryManagerError
+
+    try:
+        cfg = load_config(ws)
+    except MemoryManagerError:
+        cfg = None
+    try:
+        return keyed.secrets(ws, cfg, create=create)
+    except MemoryManagerError:
+        local = keyed.local_secret(ws, create=create)
+        return [("local", local)] if local else []
+
+
+def _keys_for(ws: Any, digest: str, secrets: list[tuple[str, bytes]]) -> list[str]:
+    """Every approval-record key a value digest may have been written under (v2 per secret, then v1)."""
+    from . import keyed
+    from .auditlog import content_hash
+
+    return [_v2_key(secret, digest) for _kid, secret in secrets] + [content_hash(ws, digest)]
+
+
+def _v2_key(secret: bytes, digest: str) -> str:
+    """A v2 approval key: 32 hex digits (128 bits, as v1's) of the HMAC of a value digest."""
+    from . import keyed
+
+    return keyed.digest(secret, "approval", digest)[:32]
 
 
 def approvals_path(ws: Any) -> Any:
-    """Return ``memory/.state/privacy-approvals.jsonl`` (format ``cmm-privacy-approvals`` v1)."""
+    """Return ``memory/.state/privacy-approvals.jsonl`` (format ``cmm-privacy-approvals`` v2, reads v1)."""
     from . import tree
 
     return tree.Tree(ws).state_file(APPROVALS_NAME)
@@ -466,25 +505,34 @@ def record_approvals(ws: Any, items: list[tuple[str, str, str, str]]) -> None:
         items: ``(category, rule, confidence, value sha256)`` tuples, as in
             :attr:`Decision.approved_findings`.
 
-    A line holds ``time``, ``category``, ``rule``, ``confidence`` and
-    ``key``: the keyed hash (:func:`memory_manager.auditlog.content_hash`,
-    HMAC with the workspace's audit salt) of the value digest, never the
-    value itself. Appends are single ``write`` calls with ``O_APPEND``, as
-    for the gate's audit log; callers hold the workspace lock.
+    A line (v2) holds ``v``, ``time``, ``category``, ``rule``,
+    ``confidence``, ``kid`` and ``key``: the HMAC of the value digest with
+    a secret that is not in the workspace (``kid`` ``t2``: derived from the
+    T2 key; ``local``: the local secret, :mod:`memory_manager.keyed`),
+    never the value itself. With the workspace alone a guessed value
+    cannot be confirmed against it (issue 10, round 4: the audit salt that
+    keyed v1 lines lies beside them). When no secret can be had, nothing is
+    recorded (the audit then reports the finding, it does not hide it).
+    Appends are single ``write`` calls with ``O_APPEND``, as for the gate's
+    audit log; callers hold the workspace lock.
     """
     import json
     import os
 
-    from .auditlog import content_hash
     from .clock import now
 
     from .fsio import make_dirs, open_append
 
+    secrets = _approval_secrets(ws, create=True)
+    if not secrets or not items:
+        return
+    kid, secret = secrets[0]
     path = approvals_path(ws)
     make_dirs(path.parent)  # private (0700), and never through a symlink out of the workspace
     stamp = now().isoformat(timespec="seconds")
-    data = "".join(json.dumps({"time": stamp, "category": c, "rule": r, "confidence": conf,
-                               "key": content_hash(ws, digest)}, ensure_ascii=False, allow_nan=False) + "\n"
+    data = "".join(json.dumps({"v": 2, "time": stamp, "category": c, "rule": r, "confidence": conf, "kid": kid,
+                               "key": _v2_key(secret, digest)},
+                              ensure_ascii=False, allow_nan=False) + "\n"
                    for c, r, conf, digest in items).encode("utf-8")
     fd = open_append(path)  # never through a symlink or hard link (issue 10)
     try:
@@ -496,18 +544,19 @@ def record_approvals(ws: Any, items: list[tuple[str, str, str, str]]) -> None:
 def approval_keys_of(ws: Any, text: str) -> list[str]:
     """Return the approval-record keys of every finding in ``text`` (what ``forget`` drops).
 
-    Each is the keyed hash :func:`record_approvals` writes for a finding's
-    category and value. Finding every one (any confidence) is deliberate:
-    an approval of a value that is forgotten must go with it (issue 10).
+    Each is a keyed hash :func:`record_approvals` writes (or an older
+    version wrote: v1) for a finding's category and value, under every
+    secret at hand. Finding every one (any confidence) is deliberate: an
+    approval of a value that is forgotten must go with it (issue 10).
     """
-    from .auditlog import content_hash
     from .privacy import scan
 
+    secrets = _approval_secrets(ws)
     out: list[str] = []
     for f in scan(text or ""):
-        key = content_hash(ws, _value_digest(f.category, _span(text, f)))
-        if key not in out:
-            out.append(key)
+        for key in _keys_for(ws, _value_digest(f.category, _span(text, f)), secrets):
+            if key not in out:
+                out.append(key)
     return out
 
 
@@ -550,6 +599,8 @@ class ApprovalBook:
 
     ws: Any
     keys: set[str] = field(default_factory=set)
+    #: ``(kid, secret)`` pairs v2 keys are checked with (:mod:`memory_manager.keyed`).
+    secrets: list[tuple[str, bytes]] = field(default_factory=list)
 
     def covers(self, finding: Any, line: str) -> bool:
         """True when the user approved storing ``finding``.
@@ -562,16 +613,18 @@ class ApprovalBook:
         An approval covers the same value of the same category wherever it
         is stored (an entry moves from the daily notes to the archive, a
         knowledge entry is rewritten): the record keys on the value, not on a
-        file. Certain findings are never covered: the gate refuses them
-        whatever the flags, so one on disk was never approved.
+        file. The privacy audit uses it to report such a finding as a notice;
+        cleanup does not: keeping a T2 entry needs that entry's own approval
+        mark (``quarantine.is_approved``, issue 10 round 4). Certain findings
+        are never covered: the gate refuses them whatever the flags, so one on
+        disk was never approved.
         """
-        from .auditlog import content_hash
         from .privacy import CERTAIN
 
         if not self.keys or finding.confidence == CERTAIN:
             return False
         value = line[finding.start:finding.end]
-        return content_hash(self.ws, _value_digest(finding.category, value)) in self.keys
+        return any(k in self.keys for k in _keys_for(self.ws, _value_digest(finding.category, value), self.secrets))
 
 
 def approval_book(ws: Any) -> ApprovalBook:
@@ -590,7 +643,7 @@ def approval_book(ws: Any) -> ApprovalBook:
             continue
         if isinstance(key, str):
             keys.add(key)
-    return ApprovalBook(ws, keys)
+    return ApprovalBook(ws, keys, _approval_secrets(ws) if keys else [])
 
 
 def finding_approved(ws: Any, finding: Any, line: str) -> bool:

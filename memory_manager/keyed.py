@@ -165,3 +165,45 @@ def session_label(key: str | None, ws: Path | None = None) -> str | None:
             out.append("#" + digest(secret, "session", seg)[:12] if secret else "#")
         before = seg
     return ":".join(out)
+
+
+# ---------------------------------------------------------- T2 approval marks
+
+#: The form of a T2 entry's ``approval`` value: ``v2:<kid>:<64 hex>``.
+_MARK = re.compile(r"^v2:(t2|local):([0-9a-f]{64})$")
+
+
+def _mark_digest(secret: bytes, entry_id: str, day: str, plain: str) -> str:
+    return digest(secret, "t2-approval", entry_id, day, hashlib.sha256(plain.encode("utf-8")).hexdigest())
+
+
+def approval_mark(ws: Path | None, cfg: Mapping[str, Any] | None, entry_id: str, day: str, plain: str) -> str | None:
+    """Return the ``approval`` value that binds the user's approval to one T2 entry, or None without a secret.
+
+    Args:
+        entry_id: the entry's id (``t-`` and 10 hex digits).
+        day: the ``approved`` date written beside it (``YYYY-MM-DD``).
+        plain: the entry's whole plain text as sealed (history included).
+
+    ``v2:<kid>:`` and the HMAC of the id, the day and the text's SHA-256:
+    only this tool, holding the secret, writes one; copied to another entry
+    or left on a changed text it no longer verifies (issue 10, round 4: a
+    hand-written ``approved:`` line made cleanup keep an entry nobody approved).
+    """
+    found = secrets(ws, cfg, create=True)
+    if not found:
+        return None
+    kid, secret = found[0]
+    return f"v2:{kid}:{_mark_digest(secret, entry_id, day, plain)}"
+
+
+def approval_valid(ws: Path | None, cfg: Mapping[str, Any] | None, entry_id: str, day: str, plain: str,
+                   mark: object) -> bool:
+    """True when ``mark`` is an :func:`approval_mark` of this entry, day and text under a secret at hand."""
+    m = _MARK.match(str(mark or "").strip())
+    if not m:
+        return False
+    for kid, secret in secrets(ws, cfg, create=False):
+        if kid == m.group(1) and hmac.compare_digest(_mark_digest(secret, entry_id, day, plain), m.group(2)):
+            return True
+    return False

@@ -860,7 +860,11 @@ _CHILD_LIFE = re.compile(r"(?i)\b(?:school|grade|class|goes to|walks|kids?|child
                          r"birthday|years old|mum|mom|dad|parents?|teacher|homework)\b")
 
 
-#: Set by :func:`scan_strict` only: sensitive-topic words count whatever else is on their line.
+#: Words by which a line speaks of the user (first person, "the user"): in :func:`scan_strict`
+#: a sensitive-topic word on such a line counts even beside a technical word.
+_SELF = re.compile(r"(?i)\b(?:my|mine|me|i|i'm|i've|i'd|myself|user's|the user|users')(?![a-z])|我|本人|用户的")
+#: Set by :func:`scan_strict` only: sensitive-topic words on a line about the user count
+#: whatever else is on it.
 _STRICT_TOPICS: contextvars.ContextVar[bool] = contextvars.ContextVar("cmm_strict_topics", default=False)
 
 
@@ -870,9 +874,9 @@ def _topic_ok(value: str, m: re.Match[str], text: str) -> bool:
     A keyword glued to "_" is part of an identifier (``salary_band``, ``is_pregnant``): a schema, not a fact."""
     if text[m.start() - 1:m.start()] == "_" or text[m.end():m.end() + 1] == "_":
         return False
-    if _STRICT_TOPICS.get():
-        return True  # scan_strict: public or always-loaded text, a topic word counts whatever surrounds it
     line = _line_around(text, m.start(), m.end())
+    if _STRICT_TOPICS.get() and _SELF.search(line):
+        return True  # scan_strict: public or always-loaded text about the user, whatever else the line says
     return not (_TECH_SENSE.search(line) or _CODE_TOKEN.search(line)) or bool(_OWNER.search(line))
 
 
@@ -2676,25 +2680,29 @@ def mask(text: str) -> str:
 #: ``mom_13812345678``): the rules expect a value to start after a space or
 #: at the start, so a number glued to a word by one of these is invisible to them.
 NAME_SEPARATORS = "-_"
-#: At most this many one-separator readings of one line (a longer line is also
-#: read with every separator a space); names and paths hold a handful.
+#: At most this many one-separator readings of one line; names and paths hold a handful.
 _MAX_NAME_VARIANTS = 24
 
 
 def _name_variants(line: str) -> list[str]:
-    """The readings of one name line: every separator a space, then each separator alone a space.
+    """The readings of one name line that may show what the line as written hides.
+
+    - each separator right after a letter, alone, read as a space: a word
+      glued to a value (``ssn-078-05-1120``, ``mom_13812345678``,
+      ``ops_ghp_...``), the value's own separators kept;
+    - every ``_`` read as a space (``call_415_555_0132``): prose never writes
+      a number's own separator as ``_``, while ``-`` joins ranges and dates
+      (``20000-20099``), which stay as written.
 
     Every reading has the length of ``line`` (one character for one), so a
-    finding's offsets in a reading are offsets in ``line``. Reading one
-    separator at a time keeps the value's own separators (``078-05-1120``
-    after ``ssn-``; ``ghp_...`` after ``ops_``).
+    finding's offsets in a reading are offsets in ``line``.
     """
-    spots = [i for i, c in enumerate(line) if c in NAME_SEPARATORS]
-    if not spots:
-        return []
-    out = ["".join(" " if c in NAME_SEPARATORS else c for c in line)]
-    for i in spots[:_MAX_NAME_VARIANTS]:
+    out: list[str] = []
+    glued = [i for i, c in enumerate(line) if c in NAME_SEPARATORS and i and line[i - 1].isalpha()]
+    for i in glued[:_MAX_NAME_VARIANTS]:
         out.append(line[:i] + " " + line[i + 1:])
+    if "_" in line:
+        out.append(line.replace("_", " "))
     return out
 
 
@@ -2705,8 +2713,8 @@ def scan_name(value: str) -> list[Finding]:
         value: the name as written (one or more lines).
 
     Returns the findings of :func:`scan` over ``value`` as written and over
-    its readings with the separators ``-``/``_`` read as spaces (each one
-    alone, and all together), so ``ssn-078-05-1120``, ``mom_13812345678`` and
+    its readings with separators ``-``/``_`` read as spaces
+    (:func:`_name_variants`), so ``ssn-078-05-1120``, ``mom_13812345678`` and
     ``call_+14155550132`` are found as ``ssn 078-05-1120`` etc. would be.
     Offsets (``line``, ``start``, ``end``) are those of ``value``; a finding
     overlapping one already kept of the same category is dropped. Sorted by
@@ -2769,11 +2777,14 @@ def scan_strict(text: str, *, name: bool = False) -> list[Finding]:
         text: the text.
         name: read it as a name too (:func:`scan_name`).
 
-    As :func:`scan`, but a sensitive-topic word counts whatever else is on its
-    line: the technical senses that excuse one in notes ("reminder", "means",
-    "model") do not apply where the text is shown to everyone or to every
-    session ("user's insulin dose reminder" as a T1 trigger, "my HIV diagnosis
-    means ..." as a lesson). Source: issue 10, attack round 4.
+    As :func:`scan`, but on a line that speaks of the user (``my``, ``I``,
+    ``user's``, ``我``: :data:`_SELF`) a sensitive-topic word counts whatever
+    else is on it: the technical senses that excuse one in notes
+    ("reminder", "means", "model") do not apply to a fact about the user
+    where the text is shown to everyone or to every session ("user's insulin
+    dose reminder" as a T1 trigger, "my HIV diagnosis means ..." as a
+    lesson). Lines about systems ("the bipolar transistor datasheet") are
+    judged as :func:`scan` judges them. Source: issue 10, attack round 4.
     """
     token = _STRICT_TOPICS.set(True)
     try:

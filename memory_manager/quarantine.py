@@ -31,6 +31,7 @@ the gate's approval record when the privacy module keeps one
 from __future__ import annotations
 
 import re
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -71,27 +72,44 @@ def approved_flag(entry: tiers.T2Entry) -> bool:
     return value not in ("", "false", "no", "none", "null", "0")
 
 
-def is_approved(ws: Path, entry: tiers.T2Entry, text: str, findings: list[Any]) -> bool:
-    """True when the user approved keeping ``entry`` (whose plain text is ``text``) with ``findings``."""
-    if approved_flag(entry):
-        return True
-    from . import gate
+def is_approved(ws: Path, entry: tiers.T2Entry, text: str, findings: list[Any] | None = None,
+                cfg: dict[str, Any] | None = None) -> bool:
+    """True when the user approved keeping *this* ``entry`` (whose plain text is ``text``).
 
-    book_of = getattr(gate, "approval_book", None)
-    if book_of is None or not findings:
+    Only the entry's own mark counts: ``approved: <date>`` with an
+    ``approval`` that verifies (:func:`memory_manager.keyed.approval_valid`:
+    an HMAC of the id, date and text with a secret outside the workspace,
+    written by ``remember --approved`` and ``unquarantine``). The value-wide
+    approval record does not (approving a number in one entry approves no
+    other entry holding it), nor does a hand-written ``approved:`` line
+    (issue 10, round 4). ``findings`` is unused (kept for callers).
+    """
+    if not approved_flag(entry):
         return False
-    book = book_of(ws)
-    lines = text.split("\n")
-    return all(1 <= f.line <= len(lines) and book.covers(f, lines[f.line - 1]) for f in findings)
+    from . import keyed
+
+    if cfg is None:
+        from .config import load_config
+
+        cfg = load_config(ws)
+    day = str((entry.meta or {}).get("approved") or "").strip()
+    return keyed.approval_valid(ws, cfg, entry.id, day, text, (entry.meta or {}).get("approval"))
 
 
-def decide(ws: Path, entry: tiers.T2Entry, text: str, findings: list[Any]) -> str:
-    """Return what cleanup does with an entry: ``keep``, ``purge`` or ``quarantine`` (module docstring)."""
+def decide(ws: Path, entry: tiers.T2Entry, text: str, findings: list[Any], cfg: dict[str, Any] | None = None) -> str:
+    """Return what cleanup does with an entry: ``keep``, ``purge`` or ``quarantine`` (module docstring).
+
+    An approval that does not verify (a bare ``approved:`` date: an older
+    version's mark, or one anybody could write) is a *claim*: it never keeps
+    an entry with a finding, and it never lets one be destroyed either
+    (quarantine, where the user decides).
+    """
     if not findings:
         return "keep"
     certain = any(confidence(f) == CERTAIN for f in findings)
-    approved = is_approved(ws, entry, text, findings)
-    if certain and not approved:
+    approved = is_approved(ws, entry, text, findings, cfg)
+    claimed = approved_flag(entry)
+    if certain and not claimed:
         return "purge"
     if approved and not certain:
         return "keep"
@@ -280,8 +298,12 @@ def restore(ws: Path, cfg: dict[str, Any], ident: str, *, approved: bool = False
     found = find(ws, ident)
     if not found:
         raise NotFoundError(f"no quarantined entry {_mask(ident)!r} (see memory.py status)")
+    held = found[-1][1]
+    # Gate rule 0: the skill and topic become a file name and frontmatter again;
+    # the user's approval of the content cannot reach a name (issue 10, round 4).
     decision = gate.evaluate("edit", f"quarantined T2 entry {ident}", source="explicit_user", approved=approved,
-                             cfg=cfg, tier="internal", request=f"unquarantine {ident}")
+                             cfg=cfg, tier="internal", request=f"unquarantine {ident}",
+                             names={"skill": held.skill, "topic": held.topic})
     with fsio.workspace_lock(ws):
         gate.record(ws, decision)
     gate.require(decision)
@@ -292,6 +314,10 @@ def restore(ws: Path, cfg: dict[str, Any], ident: str, *, approved: bool = False
         path, entry, meta = found[-1]
         stamp = today().isoformat()
         entry.meta = dict(entry.meta, approved=stamp)
+        entry.meta.pop("approval", None)
+        seal = _approval_seal(ws, cfg, entry, stamp)
+        if seal:
+            entry.meta["approval"] = seal
         backup = backups.start(ws, f"unquarantine {ident}", allow_withheld=True)  # approved: unquarantine needs it
         single = tiers.t2_path(ws, entry.skill, entry.topic)
         if meta.get("origin_form") == "single" and not single.exists() and not single.is_symlink():
@@ -301,7 +327,7 @@ def restore(ws: Path, cfg: dict[str, Any], ident: str, *, approved: bool = False
             text = tiers.render_t2(entry.skill, entry.topic, crypto.Sealed(entry.ciphertext, dict(entry.params)),
                                    created, days, entry.month, language(cfg))
             fm = split_frontmatter(text, single.name)
-            text = join_frontmatter(set_frontmatter_fields(fm.raw, {"approved": stamp}), fm.body)
+            text = tiers.mark_approved(text, date.fromisoformat(stamp), seal)
         else:
             target = safe_target(ws, tiers.multi_path(ws, entry.skill, entry.month))
             merged = tiers.parse_t2(read_text(target).text, target) if target.exists() else []
@@ -320,3 +346,20 @@ def _mask(text: str) -> str:
     from .privacy import mask
 
     return mask(text)
+
+
+def _approval_seal(ws: Path, cfg: dict[str, Any], entry: tiers.T2Entry, day: str) -> str | None:
+    """The entry's approval mark (:func:`memory_manager.keyed.approval_mark`), or None when it cannot be read here.
+
+    The mark binds the approval to the entry's text: it is decrypted in memory
+    (no key for an aes-gcm entry: no mark, the entry keeps a bare date, which
+    cleanup can neither check nor use to keep it).
+    """
+    from . import keyed
+    from .errors import MemoryManagerError
+
+    try:
+        plain = tiers.decrypt_entry(entry, cfg)
+    except MemoryManagerError:
+        return None
+    return keyed.approval_mark(ws, cfg, entry.id, day, plain)

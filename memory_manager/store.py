@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-from . import auditlog, backups, entries, erasure, gate, tiers, tree
+from . import auditlog, backups, entries, erasure, gate, keyed, tiers, tree
 from .clock import month_of, today
 from .errors import BadInputError, MalformedFileError, MemoryManagerError, NotFoundError
 from .fsio import atomic_write, atomic_write_text, make_dirs, read_text, remove, workspace_lock
@@ -129,6 +130,48 @@ def _check_target(path: Path) -> Path:
     """
     if path.exists():
         read_text(path)
+    return path
+
+
+def _fold(name: str) -> str:
+    """A file name as a case- and normalisation-insensitive file system sees it (APFS, NTFS: NFC, case folded)."""
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def refuse_case_twin(path: Path, prefix: str | None = None) -> Path:
+    """Refuse a name that differs from an existing file's name only in case (or Unicode normalisation).
+
+    Args:
+        path: the file a command is about to create or change.
+        prefix: also refuse when another file in the folder starts with a
+            spelling of ``prefix`` that differs only in case (a T2 skill:
+            ``Rel_`` against ``rel_crew.md`` and ``rel_2026-11.md``).
+
+    macOS (APFS) and Windows file systems ignore case by default: ``learn Tea``
+    after ``learn tea`` would open the other entry's file there, and a workspace
+    with both files, synced to such a disk, loses one. The name-to-file mapping
+    stays injective by refusing the second spelling (issue 10, round 4;
+    ``references/formats.md``, "Names that differ only in case"). The same
+    spelling again is the same entry and passes.
+
+    Raises:
+        BadInputError: a case twin exists (exit 2, nothing changed).
+    """
+    folder = path.parent
+    if not folder.is_dir():
+        return path
+    want = _fold(path.name)
+    pre = _fold(prefix) if prefix else None
+    for other in folder.iterdir():
+        name = other.name
+        if name == path.name:
+            continue
+        twin = _fold(name) == want
+        if not twin and pre is not None and _fold(name).startswith(pre) and not name.startswith(prefix):
+            twin = True
+        if twin:
+            raise BadInputError(f"{_mask(name)!r} already exists in {folder.name}/ with a name that differs only in "
+                                "case: use that spelling (names that differ only in case are refused)")
     return path
 
 
@@ -244,7 +287,7 @@ def learn(ws: Path, cfg: dict[str, Any], *, key: str, text: str, tags: list[str]
     tag_list = _tags(tags)
     if not text.strip():
         raise BadInputError("--text must not be empty")
-    _check_target(safe_target(ws, entries.memory_dir(ws) / entries.KNOWLEDGE_DIR / f"{key}.md"))
+    _check_target(refuse_case_twin(safe_target(ws, entries.memory_dir(ws) / entries.KNOWLEDGE_DIR / f"{key}.md")))
     with workspace_lock(ws):  # the gate's decision and the write: one locked step
         # The key names the file: nothing private in it, whatever the flags (gate rule 0).
         decision = _gate(ws, "store", f"{key}\n{text}\n{' '.join(tag_list)}", source=source,
@@ -351,7 +394,8 @@ def record_event(ws: Path, cfg: dict[str, Any], *, event: str, skill: str, text:
 
 def _stats_update(ws: Path, cfg: dict[str, Any], skill: str, text: str, apply: Any,
                   source: str, approved: bool, names: dict[str, str]) -> tuple[Path, dict[str, Any], gate.Decision]:
-    tiers.load_stats(safe_target(ws, tiers.t1_path(ws, skill)))  # a malformed file: refused before the gate
+    # A malformed file, or a skill spelt like another but for case: refused before the gate.
+    tiers.load_stats(refuse_case_twin(safe_target(ws, tiers.t1_path(ws, skill))))
     with workspace_lock(ws):  # the gate's decision and the write: one locked step
         # T1 is public: every value that names or fills the file is a name (gate rule 0).
         decision = _gate(ws, "store", text, source=source, sensitivity=None, approved=approved, cfg=cfg,
@@ -469,6 +513,7 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
         return next((e for e in found if e.path == path), found[0] if found else None)
 
     _check_target(path)  # a binary or non-UTF-8 file there is refused, never replaced
+    refuse_case_twin(path, prefix=tiers._enc_skill(skill) + "_")  # the skill's files (single and month)
     created = today()
     expiry = int(cfg["tiers"]["t2_expiry_days"])
     backup_id = None
@@ -522,12 +567,14 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
             backup = backups.start(ws, "remember (replace)", allow_withheld=approved)
             backup.save(target)
             backup_id = backup.id
-        # The user's word is kept with the entry: cleanup never destroys it (issue 10).
-        approval = {"approved": created.isoformat()} if approved else {}
+        # The user's word is kept with the entry: cleanup never destroys it (issue 10),
+        # bound to this entry and text by a keyed mark only this tool can write (round 4).
+        seal = keyed.approval_mark(ws, cfg, ident, created.isoformat(), plain) if approved else None
+        approval = {"approved": created.isoformat(), **({"approval": seal} if seal else {})} if approved else {}
         if target == path:
             content = tiers.render_t2(skill, topic, sealed, created, expiry, month, entries.language(cfg))
             if approved:
-                content = tiers.mark_approved(content, created)
+                content = tiers.mark_approved(content, created, seal)
         else:
             fresh = tiers.T2Entry(path=target, meta=approval, created=created,
                                   expires=created + timedelta(days=expiry),

@@ -491,14 +491,18 @@ def render_t2(skill: str, topic: str, sealed: crypto.Sealed, created: date, expi
                   note=_note(sealed.params, skill, month, lang))
 
 
-def mark_approved(text: str, day: date) -> str:
-    """Return a single-entry T2 file's ``text`` with ``approved: <day>`` in its frontmatter.
+def mark_approved(text: str, day: date, seal: str | None = None) -> str:
+    """Return a single-entry T2 file's ``text`` with ``approved: <day>`` (and ``approval: <seal>``) in its frontmatter.
 
     The user approved storing this entry: cleanup keeps it even when the
     detector flags a possible name or handle (issue 10, ``quarantine``).
+    ``seal`` is :func:`memory_manager.keyed.approval_mark` for this entry:
+    without it (or with one that does not verify) the date is only a claim,
+    which keeps cleanup from destroying the entry but not from quarantining it.
     """
     fm = split_frontmatter(text, "entry")
-    return join_frontmatter(set_frontmatter_fields(fm.raw, {"approved": day.isoformat()}), fm.body)
+    fields = {"approved": day.isoformat(), **({"approval": seal} if seal else {})}
+    return join_frontmatter(set_frontmatter_fields(fm.raw, fields), fm.body)
 
 
 def seal_text_file(text: str, path: Path, cfg: dict[str, Any], scheme: str | None = None) -> str:
@@ -585,6 +589,8 @@ def render_multi(skill: str, month: str, entries: list[T2Entry]) -> str:
         if (entry.meta or {}).get("approved"):
             # The user's approval travels with the entry (issue 10: cleanup never destroys it).
             item["approved"] = str(entry.meta["approved"])
+            if (entry.meta or {}).get("approval"):
+                item["approval"] = str(entry.meta["approval"])  # the mark binding it to this entry
         blocks.append(f"## Entry {entry.id}\n<!-- cmm-t2-entry: {json.dumps(item, ensure_ascii=False, allow_nan=False)} -->\n"
                       f"> {entry.ciphertext}\n")
     return join_frontmatter("\n".join(head), "\n" + "\n".join(blocks))

@@ -386,7 +386,11 @@ def purge_pii(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
             run.audit("delete", "purge_pii", text, findings + names)
             purged.append((entry, text))
         else:
-            approved = " (approved before the detector knew it)" if quarantine.approved_flag(entry) else ""
+            approved = ""
+            if quarantine.approved_flag(entry):
+                approved = (" (approved before the detector knew it)"
+                            if quarantine.is_approved(run.ws, entry, text, None, run.cfg)
+                            else " (its approval mark does not verify: a claim, not the user's word)")
             run.act("quarantine", entry.path, f"T2 entry {entry.id} holds {kinds} {cats}{approved}: "
                                               "quarantined (memory.py unquarantine / forget --approved)")
             run.audit("quarantine", "quarantine", text, findings + names)

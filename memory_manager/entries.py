@@ -1098,15 +1098,46 @@ def daily_index_text(ws: Path, cfg: dict[str, Any], existing: str | None,
             refs.append(ref)
     order = [t for t in parse_daily_index(existing or "") if t in mapping]
     order += [t for t in mapping if t not in order]  # first appearance: oldest file, then file order
+    shown = _masked_names(order)
     return _index_text("daily", existing, language(cfg),
-                       [f"- {topic} → {','.join(sorted(mapping[topic]))}" for topic in order])
+                       [f"- {shown[topic]} → {','.join(sorted(mapping[topic]))}" for topic in order])
+
+
+def _masked_names(names: list[str]) -> dict[str, str]:
+    """Map each name (a topic, a key) to its form in an index: a finding masked (``privacy.mask_name``).
+
+    The indexes are derived copies loaded into every session (the bootstrap
+    note shows them): a token or a number in a name a file was given outside
+    the gate (an agent, an older version) is not copied there in full (issue
+    10, round 4). One detector pass over all names (one per line).
+    """
+    out = {n: n for n in names}
+    # Speed only (an index is rebuilt on every write): the detector reads just the
+    # names that could hold a T3 value at all (a digit, "@", a secret's key word
+    # or a long letters-and-digits run); the rest cannot be masked anyway.
+    suspect = [n for n in names if _MAYBE_T3.search(n)]
+    if not suspect:
+        return out
+    from .privacy import mask_name
+
+    clean = [n.replace("\n", " ") for n in suspect]
+    masked = mask_name("\n".join(clean)).split("\n")
+    if len(masked) != len(clean):  # never expected (one line in, one line out); fall back to one by one
+        masked = [mask_name(n) for n in clean]
+    out.update(zip(suspect, masked))
+    return out
+
+
+#: What a name must hold for :func:`_masked_names` to run the detector on it.
+_MAYBE_T3 = re.compile(r"(?i)\d|@|[a-z0-9]{16,}|pass|pwd|secret|token|key|mima|密码|口令|[^\x00-\x7f]")
 
 
 def knowledge_index_text(ws: Path, cfg: dict[str, Any], existing: str | None,
                          problems: list[str] | None = None) -> str:
     """Compute ``knowledge-index.md`` (one ``- <key>`` line per entry, sorted)."""
     keys = sorted({entry.path.stem for entry in iter_knowledge(ws, problems)})
-    return _index_text("knowledge", existing, language(cfg), [f"- {k}" for k in keys])
+    shown = _masked_names(keys)
+    return _index_text("knowledge", existing, language(cfg), [f"- {shown[k]}" for k in keys])
 
 
 def rebuild_indexes(ws: Path, cfg: dict[str, Any], problems: list[str] | None = None) -> list[Path]:

@@ -25,9 +25,11 @@ Rules, in order (each with its reason):
    user confirms: the reason names the category and the flag, ``--approved``,
    that stores it anyway. An approved possible finding (and an approved
    sensitive topic) is written to the approval record,
-   ``memory/.state/privacy-approvals.jsonl`` (:func:`record_approvals`), so
-   the audit and cleanup can tell later that the user allowed it
-   (:func:`approval_book`, :meth:`ApprovalBook.covers`).
+   ``memory/.state/privacy-approvals.jsonl`` (:func:`record_approvals`, keyed
+   with a secret outside the workspace), so the audit can tell later that the
+   user allowed it (:func:`approval_book`, :meth:`ApprovalBook.covers`).
+   Cleanup keeps a T2 entry only on that entry's own approval mark
+   (``quarantine.is_approved``): approval is specific to the entry.
 2. **Sensitivity comes from the content** (:func:`memory_manager.privacy.scan`);
    the caller's ``sensitivity`` can only raise it (:data:`RANK`).
 3. **Edits, deletes, imports and exports need explicit approval** in every
@@ -563,10 +565,10 @@ def approval_keys_of(ws: Any, text: str) -> list[str]:
 def drop_approvals(ws: Any, keys: list[str] | set[str]) -> int:
     """Remove the approval-record lines whose ``key`` is in ``keys``; return how many went.
 
-    The record keys on a hash keyed with the workspace's audit salt, which
+    A v1 line keys on a hash keyed with the workspace's audit salt, which
     lies beside it: anyone holding the workspace could confirm a guessed
-    value against it, so a forgotten value's approvals are removed, not kept
-    (issue 10). The file is rewritten atomically (0600); callers hold the
+    value against it; a v2 line's key needs a secret outside the workspace.
+    Either way a forgotten value's approvals are removed, not kept (issue 10). The file is rewritten atomically (0600); callers hold the
     workspace lock. Idempotent. A line that is not JSON is kept as it is.
     """
     import json

@@ -208,12 +208,11 @@ def build_note(ws: pathlib.Path, cfg: dict, status: str | None, findings: list[s
         used += estimate_tokens("\n".join(block))
     if daily or knowledge:
         parts += ["", text["recall"]]
-    # File names, keys and topics shown back, masked as recall masks text
-    # (issue 10, round 4): an index or finding line can name a file an agent
-    # wrote with a token or a number glued into its name.
-    from memory_manager.privacy import mask_name
-
-    return mask_name("\n".join(parts)) + "\n"
+    # File names, keys and topics here are already masked as recall masks text
+    # (issue 10, round 4): the indexes are written masked (entries.rebuild_indexes)
+    # and the findings come from the audit's masked report; the detector is not
+    # loaded on this per-turn path.
+    return "\n".join(parts) + "\n"
 
 
 def rotate_if_large(path: pathlib.Path, max_bytes: int) -> bool:

@@ -23,10 +23,12 @@ it, ``memory.py unquarantine ID --approved`` puts it back (marked approved),
 ``memory.py forget ID --approved`` purges it. Recall never searches it and
 the recall index never holds its text (hidden folders are not sources).
 
-"Approved" (:func:`is_approved`): the entry carries ``approved: <date>`` (written
-by ``remember --approved`` and by :func:`restore`), or every finding is in
-the gate's approval record when the privacy module keeps one
-(``gate.approval_book``).
+"Approved" (:func:`is_approved`): the entry carries ``approved: <date>`` and an
+``approval`` mark that verifies (written by ``remember --approved`` and by
+:func:`restore`; :func:`memory_manager.keyed.approval_mark`). The value-wide
+approval record (``gate.approval_book``) never keeps an entry: approval is
+specific to the entry approved (issue 10, round 4). A bare ``approved`` date
+is a claim: it keeps an entry from being purged, not from being quarantined.
 """
 from __future__ import annotations
 

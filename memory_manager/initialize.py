@@ -715,6 +715,29 @@ def hooks_installed(ws: Path) -> bool:
         or bool(hookinstall.installed_hooks(ws)) or plugininstall.installed(ws)
 
 
+def uninstall_plan(ws: Path) -> list[str]:
+    """The files ``init --uninstall-hooks`` would remove (``--dry-run``), workspace-relative, sorted.
+
+    The same choice as :func:`hookinstall.uninstall` and :func:`plugininstall.uninstall`
+    make (the bundle's hook files in each of its hook folders present, the
+    plugin's files), read only: nothing is written, no ``openclaw`` runs.
+    """
+    from . import BUNDLE_ROOT, hookinstall, plugininstall
+
+    ws = Path(ws)
+    found: list[str] = []
+    names = sorted(set(hookinstall.bundle_hooks(BUNDLE_ROOT)) | set(hookinstall.installed_hooks(ws)))
+    for name in names:
+        folder = ws / "hooks" / name
+        if folder.exists():
+            found += [f"hooks/{name}/{f}" for f in (*hookinstall.HOOK_FILES, hookinstall.BUNDLE_PATH_FILE)
+                      if (folder / f).is_file() or (folder / f).is_symlink()]
+    folder = plugininstall.install_dir(ws)
+    found += [f"{plugininstall.INSTALL_REL}/{f}" for f in (*plugininstall.PLUGIN_FILES, hookinstall.BUNDLE_PATH_FILE)
+              if (folder / f).is_file() or (folder / f).is_symlink()]
+    return sorted(found)
+
+
 def uninstall_hooks(ws: Path) -> tuple[Any, Any, str | None]:
     """Disable and remove the bundle's hooks and its plugin (``init --uninstall-hooks``).
 
@@ -736,4 +759,4 @@ def uninstall_hooks(ws: Path) -> tuple[Any, Any, str | None]:
 
 
 __all__ = ["Plan", "FileChange", "build_plan", "apply_plan", "apply_files", "enable_hooks", "split_heartbeat", "remove_duplicate_rules",
-           "upsert_block", "lessons_text", "uninstall_hooks"]
+           "upsert_block", "lessons_text", "uninstall_hooks", "uninstall_plan"]

@@ -212,6 +212,23 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, heart
             for note in result["notes"]:
                 stdout.print(f"note: {note}", markup=False)
         return 0
+    if uninstall_hooks and dry_run:
+        # A preview: list what would go, change nothing (walk-through r4, item 1).
+        would = initialize.uninstall_plan(ws)
+        if json_:
+            emit_json({"workspace": str(ws), "dry_run": True, "would_remove": would,
+                       "openclaw_settings": "would be given back as they were before the first install"
+                       if would else None})
+            return 0
+        if not would:
+            stdout.print("no hooks of this bundle are installed; dry run: nothing was changed", markup=False)
+            return 0
+        for rel in would:
+            stdout.print(f"would remove {rel}", markup=False)
+        stdout.print("would give OpenClaw's hook and plugin settings back as they were before the first install",
+                     markup=False)
+        stdout.print("dry run: nothing was changed", markup=False)
+        return 0
     if uninstall_hooks:
         if not yes and initialize.hooks_installed(ws):
             if not json_ and sys.stdin.isatty():
@@ -242,7 +259,8 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, heart
     cfg = opened.config
     # A change a killed run left half-done is rolled back before planning, so the
     # plan starts from the files as they were (and --restore then finds them).
-    backups.repair(ws)
+    # A dry run changes nothing, this rollback included: it says the rollback would come first.
+    pending = backups.interrupted(ws) if dry_run else backups.repair(ws)
     interactive = not (json_ or dry_run) and sys.stdin.isatty()
     key_path = _key_to_create(cfg, yes, no_key, interactive)
     lang, lang_source = resolve_language(lang, ws)
@@ -259,9 +277,12 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, heart
     if dry_run:
         if json_:
             emit_json({"workspace": str(ws), "rule": opened.rule, "dry_run": True, "plan": plan.summary(),
-                       "diff": "".join(c.diff() for c in plan.changes),
+                       "diff": "".join(c.diff() for c in plan.changes), "would_roll_back": pending,
                        "key": {"would_create": str(key_path) if key_path else None}})
         else:
+            for ident in pending:
+                stdout.print(f"an interrupted change (backup {ident}) would be rolled back first; the diff "
+                             "below is against the files as they are now", markup=False)
             for change in plan.changes:
                 sys.stdout.write(change.diff())
             for folder in plan.new_dirs:

@@ -32,7 +32,7 @@ from typing import Any, Callable, Iterator
 import click
 from rich.console import Console
 
-from . import __version__
+from . import __version__, interrupts
 from .errors import MemoryManagerError
 from .workspace import Workspace
 
@@ -75,6 +75,7 @@ def emit_json(doc: Any) -> None:
     """
     text = json.dumps(doc, ensure_ascii=False, indent=2, default=str, allow_nan=False)
     sys.stdout.write(text + "\n")
+    interrupts.exiting()  # the one document is out: a Ctrl-C now must not add a second
 
 
 def _one_line(text: str) -> str:
@@ -121,13 +122,22 @@ def _exit_for(exc: BaseException, as_json: bool) -> None:
     atomically) exits 1 in one line; Ctrl-C exits 130; anything else is a bug,
     reported by :func:`unexpected` (exit 1, never a traceback).
     """
+    if not isinstance(exc, KeyboardInterrupt):
+        interrupts.exiting()  # the error is being reported: a Ctrl-C now must not cut it short
     if isinstance(exc, MemoryManagerError):
         fail(exc, as_json)
     elif isinstance(exc, OSError):
         fail(_os_error(exc), as_json)
     elif isinstance(exc, KeyboardInterrupt):
-        stderr.print("interrupted")
-        sys.exit(130)
+        # Raised only while this process has written nothing (memory_manager.interrupts defers it otherwise).
+        message = interrupts.MESSAGE if interrupts.nothing_changed() else \
+            "interrupted: files were changed before it (see the lines above)"
+        if as_json:
+            emit_json({"error": message, "kind": "interrupted"})
+        else:
+            stderr.print(message, markup=False)
+        interrupts.exiting()
+        sys.exit(interrupts.EXIT_CODE)
     else:
         unexpected(exc, as_json)
 
@@ -159,6 +169,7 @@ def handle_errors(func: Callable[..., Any]) -> Callable[..., Any]:
         except (Exception, KeyboardInterrupt) as exc:  # noqa: BLE001 - the guard: never a traceback
             _exit_for(exc, as_json)
         _warn_withheld()
+        interrupts.exiting()
         sys.exit(code or 0)
 
     return wrapper
@@ -272,20 +283,27 @@ def run(command: click.Command) -> None:
     args = _strip_debug(sys.argv[1:])
     _AS_JSON = "--json" in args
     try:
+        interrupts.running()  # from here a Ctrl-C is reported by this guard (memory_manager.interrupts)
         command.main(args=args, standalone_mode=False)
     except click.UsageError as exc:
+        interrupts.exiting()
         as_json = _AS_JSON
         if as_json:
             emit_json({"error": exc.format_message(), "kind": "usage"})
         else:
             stderr.print(f"error: {exc.format_message()}", markup=False)
         sys.exit(2)
-    except click.exceptions.Abort:
+    except click.exceptions.Abort as exc:
+        if isinstance(exc.__cause__, KeyboardInterrupt):  # click's own turn of a Ctrl-C into Abort
+            _exit_for(exc.__cause__, _AS_JSON)
+        interrupts.exiting()
         stderr.print("aborted")
         sys.exit(1)
     except click.exceptions.Exit as exc:
+        interrupts.exiting()
         sys.exit(exc.exit_code)
     except click.ClickException as exc:
+        interrupts.exiting()
         if _AS_JSON:
             emit_json({"error": _one_line(exc.format_message()), "kind": "usage"})
         else:

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
-from . import tree
+from . import interrupts, tree
 from .errors import FileWriteError, MemoryManagerError, UnreadableFileError
 
 # In our private folder at the workspace root, so that taking the lock never
@@ -50,6 +50,7 @@ LOCK_RELPATH = tree.Tree(Path()).lock
 #: Test-only crash hook (issue 11's fault-injection suite): kill at step N.
 CRASH_ENV = "MEMORY_MANAGER_CRASH_AT"
 STEP_LOG_ENV = "MEMORY_MANAGER_STEP_LOG"
+SIGINT_ENV = "MEMORY_MANAGER_SIGINT_AT"
 _steps = 0
 
 #: Folders whose files are private (0600, folders 0700): derived indexes,
@@ -68,12 +69,15 @@ def step(label: str) -> None:
     ``MEMORY_MANAGER_CRASH_AT=N`` (a positive integer): SIGKILL at the N-th
     step of this process, before the step happens, so no ``finally`` or
     ``atexit`` runs (as with a power cut or ``kill -9``).
+    ``MEMORY_MANAGER_SIGINT_AT=N``: send this process SIGINT (a Ctrl-C) at
+    the N-th step instead (:mod:`memory_manager.interrupts` decides what it does).
     ``MEMORY_MANAGER_STEP_LOG=<file>``: append ``<n> <label>`` per step.
-    Neither is ever set outside tests.
+    None is ever set outside tests.
     """
     crash = os.environ.get(CRASH_ENV)
     log = os.environ.get(STEP_LOG_ENV)
-    if not crash and not log:
+    sigint = os.environ.get(SIGINT_ENV)
+    if not crash and not log and not sigint:
         return
     global _steps
     _steps += 1
@@ -82,6 +86,8 @@ def step(label: str) -> None:
             handle.write(f"{_steps} {label}\n")
     if crash and crash.isdigit() and _steps == int(crash):
         os.kill(os.getpid(), signal.SIGKILL)
+    if sigint and sigint.isdigit() and _steps == int(sigint):
+        os.kill(os.getpid(), signal.SIGINT)
 
 
 def is_private(path: Path) -> bool:
@@ -665,8 +671,11 @@ _held = threading.local()
 
 def _wrote(*paths: Path) -> None:
     """Note ``paths`` as changed under every workspace lock this thread holds (see :func:`changed_so_far`)."""
-    for found in (getattr(_held, "wrote", None) or {}).values():
+    held = (getattr(_held, "wrote", None) or {}).values()
+    for found in held:
         found.update(Path(p).absolute() for p in paths)
+    if held:
+        interrupts.changed()  # from now on Ctrl-C lets the command finish (memory_manager.interrupts)
 
 
 def changed_so_far(workspace: Path) -> list[str]:
@@ -726,6 +735,7 @@ def workspace_lock(workspace: Path, timeout: float = 30.0) -> Iterator[None]:
     _private_parents(lock_path.parent)
     try:
         with FileLock(str(lock_path), timeout=timeout):
+            interrupts.hold()  # Ctrl-C waits until the lock is released (memory_manager.interrupts)
             depth[key] = 1
             _held.wrote = getattr(_held, "wrote", None) or {}
             _held.wrote[key] = set()
@@ -747,10 +757,12 @@ def workspace_lock(workspace: Path, timeout: float = 30.0) -> Iterator[None]:
                 for hook in on_lock_released:
                     with contextlib.suppress(Exception):
                         hook(Path(workspace))
+                interrupts.release(deliver=False)
                 raise
             finally:
                 depth[key] = 0
                 _held.wrote.pop(key, None)
+        interrupts.release()  # a Ctrl-C deferred while nothing was written stops the command now
     except Timeout:
         raise FileWriteError(f"{lock_path}: another writer held the lock for {timeout:g} s") from None
 

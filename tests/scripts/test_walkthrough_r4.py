@@ -129,3 +129,147 @@ def test_item1_every_dry_run_leaves_the_workspace_bytes_alone(ws, run_script, in
             if form:
                 json.loads(result.out)  # one document
             assert snapshot(ws) == before, (args, form)
+
+
+# ---------------------------------------------------------------- items 2 and 16
+
+INTERRUPTED = {"error": "interrupted: nothing was changed", "kind": "interrupted"}
+FINISHING = "interrupt: finishing the change under way first"
+
+
+def _script(name: str) -> list[str]:
+    return [sys.executable, str(ROOT / "scripts" / f"{name}.py")]
+
+
+def _steps(cmd: list[str], ws: Path, tmp_path: Path) -> int:
+    """How many file-system steps ``cmd`` takes on a copy of ``ws`` (``MEMORY_MANAGER_STEP_LOG``)."""
+    import shutil
+
+    copy, log = tmp_path / "count", tmp_path / "count.log"
+    shutil.rmtree(copy, ignore_errors=True)
+    log.unlink(missing_ok=True)
+    shutil.copytree(ws, copy, symlinks=True)
+    proc = subprocess.run([a if a != str(ws) else str(copy) for a in cmd],
+                          env=dict(os.environ, MEMORY_MANAGER_STEP_LOG=str(log), **NOW), capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    return len(log.read_text(encoding="utf-8").splitlines())
+
+
+def _check_interrupted_run(proc, ws: Path, before: dict, as_json: bool, run_script) -> str:
+    """The promise after a Ctrl-C: finished and said so, or nothing changed and said so; returns which."""
+    assert "Traceback" not in proc.stderr, proc.stderr
+    if as_json:
+        doc = json.loads(proc.stdout)  # exactly one document, whatever happened
+    assert not [p for p in (ws / ".memory-backup").iterdir() if p.name.startswith(".open-")], "journal left open"
+    if proc.returncode == 130:
+        assert snapshot(ws) == before
+        if as_json:
+            assert doc == INTERRUPTED
+        else:
+            assert proc.stderr.endswith("interrupted: nothing was changed\n")
+        outcome = "nothing changed"
+    else:
+        assert proc.returncode == 0, proc.stderr
+        assert FINISHING in proc.stderr
+        assert snapshot(ws) != before
+        if as_json:
+            assert "error" not in doc
+        outcome = "finished"
+    def kept(snap: dict) -> dict:  # the derived cache aside (status may build it)
+        return {k: v for k, v in snap.items() if not k.startswith("memory/.cache")}
+
+    after = kept(snapshot(ws))
+    status = run_script("memory", "status", env=NOW)  # the next command rolls nothing back
+    assert status.code == 0 and "rolled back" not in status.err, status.err
+    assert kept(snapshot(ws)) == after
+    return outcome
+
+
+@pytest.mark.parametrize("verb", [
+    ("memory", "write", "--topic", "Interrupted", "--change", "kept or not", "--json"),
+    ("memory", "write", "--topic", "Interrupted", "--change", "kept or not"),
+    ("memory", "lesson", "Interrupts never lose a note.", "--json"),
+    ("memory", "prune", "--json"),
+    ("init", "--yes", "--lang", "zh", "--no-hooks", "--json"),
+], ids=["write-json", "write-text", "lesson", "prune", "init"])
+def test_item2_ctrl_c_at_every_step_of_a_write_finishes_it(ws, run_script, tmp_path, verb):
+    import shutil
+
+    _setup(ws, run_script, "--no-hooks")
+    for day in ("2026-11-01", "2026-11-20"):
+        assert run_script("memory", "write", "--topic", f"On {day}", "--change", "a line",
+                          env={"MEMORY_MANAGER_NOW": f"{day}T09:00:00"}).code == 0
+    pristine = tmp_path / "pristine"
+    shutil.copytree(ws, pristine, symlinks=True)
+    cmd = _script(verb[0]) + ["-w", str(ws), *verb[1:]]
+    total = _steps(cmd, ws, tmp_path)
+    assert total >= 3
+    outcomes = set()
+    # Every step of the JSON write; the others at their first, middle and last steps (the machine is shared).
+    for n in (range(1, total + 1) if verb[1] == "write" and "--json" in verb else sorted({1, total // 2, total})):
+        shutil.rmtree(ws)
+        shutil.copytree(pristine, ws, symlinks=True)
+        before = snapshot(ws)
+        proc = subprocess.run(cmd, env=dict(os.environ, MEMORY_MANAGER_SIGINT_AT=str(n), **NOW),
+                              capture_output=True, text=True)
+        outcomes.add(_check_interrupted_run(proc, ws, before, "--json" in verb, run_script))
+    # Every step of a write happens under the writer lock, after the point where stopping would change nothing.
+    assert outcomes == {"finished"}
+
+
+@pytest.mark.parametrize("as_json", [True, False], ids=["json", "text"])
+def test_item2_ctrl_c_while_waiting_for_the_lock_changes_nothing(ws, run_script, as_json):
+    import signal
+    import time
+
+    from filelock import FileLock
+
+    _setup(ws, run_script, "--no-hooks")
+    before = snapshot(ws)
+    cmd = _script("memory") + ["-w", str(ws), "write", "--topic", "Waiting", "--change", "never written"]
+    with FileLock(str(ws / ".memory-backup" / ".lock")):
+        proc = subprocess.Popen(cmd + (["--json"] if as_json else []), env=dict(os.environ, **NOW),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(3)  # imports done; it waits for the lock this test holds
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    result = subprocess.CompletedProcess(cmd, 130, out, err)
+    assert _check_interrupted_run(result, ws, before, as_json, run_script) == "nothing changed"
+    if not as_json:
+        assert out == "" and err == "interrupted: nothing was changed\n"
+
+
+@pytest.mark.parametrize("delay", [0.05, 0.2, 0.5, 0.8])
+def test_item16_ctrl_c_while_starting_up_is_one_line_never_a_traceback(ws, run_script, delay):
+    """Any moment from the script's first line: exit 130 and the one line (or document), or the finished write."""
+    import signal
+    import time
+
+    _setup(ws, run_script, "--no-hooks")
+    before = snapshot(ws)
+    cmd = _script("memory") + ["-w", str(ws), "write", "--topic", "Early", "--change", "line", "--json"]
+    proc = subprocess.Popen(cmd, env=dict(os.environ, **NOW), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    time.sleep(delay)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    result = subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+    _check_interrupted_run(result, ws, before, True, run_script)
+
+
+def test_item16_every_script_installs_the_early_handler_first():
+    """The inline handler of each script (before any import) says what memory_manager.interrupts says."""
+    from memory_manager import interrupts
+
+    for name in ("cleanup", "crypt", "detect", "doctor", "gate", "init", "maintain", "memory", "privacy_audit"):
+        lines = (ROOT / "scripts" / f"{name}.py").read_text(encoding="utf-8").splitlines()
+        code = [line for line in lines if line.strip() and not line.startswith("#")]
+        start = 0
+        if code[0].startswith('"""'):  # the module docstring comes first
+            start = next(i for i, line in enumerate(code) if i and line.rstrip().endswith('"""')) + 1 \
+                if not (code[0].count('"""') == 2) else 1
+        assert code[start] == "import _signal, os, sys  # noqa: E401", name
+        assert code[start + 1].startswith("_signal.signal(_signal.SIGINT,"), name
+        assert json.dumps(INTERRUPTED).encode() in code[start + 1].encode().decode("unicode_escape").encode(), name
+        assert interrupts.MESSAGE in code[start + 1], name

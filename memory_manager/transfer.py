@@ -7,7 +7,13 @@ Export (``cmm-export`` v1) is one JSON document::
      "knowledge": [{"id", "key", "tags", "created", "updated", "pinned", "body", "frontmatter",
                     "frontmatter_text"}],
      "tier1": [{"file": "<skill>_stats.json", "data": {...}}],
-     "tier2": [{"file": "<skill>_<topic>.md", "text": "<the file as is: ciphertext>"}]}
+     "tier2": [{"file": "<skill>_<topic>.md", "text": "<the file as is: ciphertext>"}],
+     "archive": [{"file": "<YYYY-MM>/<name>", "text": "<the archive file as is>"}],
+     "lessons": [{"section": "lesson|mistake|decision", "line": "- [YYYY-MM-DD] text"}]}
+
+Version 3 added ``archive`` (prune's archived entries and cleanup's archived
+files, as they are) and ``lessons`` (the lines of MEMORY.md's three sections);
+versions 1 and 2 are still read (without them).
 
 T2 entries are exported as their files, still encrypted (an export never
 holds T2 plain text). Import reads this format (version 1 or older), or,
@@ -39,8 +45,58 @@ from .store import OPENCLAW_NOTE, LazyBackup, _gate, _learn_locked, _tags, _writ
 EXPORT_FORMAT = "cmm-export"
 #: 2 adds ``other`` to daily items (the section's lines that are not 因/改/待
 #: items: free text, fenced code), so an export/import round trip keeps them.
-#: Version 1 documents are still read (no ``other``).
-EXPORT_VERSION = 2
+#: Version 1 documents are still read (no ``other``). 3 adds ``archive`` and
+#: ``lessons`` (walk-through r4, item 3: an export lost both); 1 and 2 are read.
+EXPORT_VERSION = 3
+#: An archive file's place under ``memory/archive/``: a month folder and a file of ours.
+_ARCHIVE_FILE = re.compile(r"^\d{4}-\d{2}/[^/\\]+\.(md|json)$")
+#: A lesson line as ``memory.py lesson`` writes it (a bullet; the date is optional for hand-written ones).
+_LESSON_LINE = re.compile(r"^[-*] \S")
+
+
+def _looks_t2(text: str) -> bool:
+    """True for a T2 file's text (frontmatter ``format: cmm-t2``/``cmm-t2-multi`` or the seed's ``tier: internal``)."""
+    head = text[:400]
+    return bool(re.search(r"^format:\s*cmm-t2", head, re.M) or re.search(r"^tier:\s*internal", head, re.M))
+
+
+def archive_files(ws: Path) -> list[Path]:
+    """The files of ``memory/archive/<YYYY-MM>/`` an export carries (``.md`` and ``.json``), sorted.
+
+    Symlinks and anything that leaves the workspace are left out.
+    """
+    root = entries.memory_dir(ws) / tree.ARCHIVE
+    if not root.is_dir() or root.is_symlink():
+        return []
+    found = []
+    for month in sorted(root.iterdir()):
+        if not month.is_dir() or month.is_symlink():
+            continue
+        for path in sorted(month.iterdir()):
+            rel_name = f"{month.name}/{path.name}"
+            if path.is_file() and not path.is_symlink() and _ARCHIVE_FILE.match(rel_name) \
+                    and entries.stays_inside(ws, path):
+                found.append(path)
+    return found
+
+
+def lesson_lines(text: str) -> list[tuple[str, str]]:
+    """``(section kind, line)`` for each bullet line under MEMORY.md's three sections, in file order.
+
+    The sections are :data:`memory_manager.lessons.SECTIONS` (either language);
+    the title, the marker, the template's introduction and the ``Kept from
+    the previous MEMORY.md`` section are not lessons and are left out.
+    """
+    from .lessons import SECTIONS
+
+    heads = {h: kind for kind, pair in SECTIONS.items() for h in pair}
+    kind, out = None, []
+    for line in text.split("\n"):
+        if line.startswith("#"):
+            kind = heads.get(line.rstrip())
+        elif kind and _LESSON_LINE.match(line):
+            out.append((kind, line.rstrip()))
+    return out
 
 
 def collect(ws: Path) -> tuple[dict[str, Any], list[str]]:
@@ -48,7 +104,7 @@ def collect(ws: Path) -> tuple[dict[str, Any], list[str]]:
     problems: list[str] = []
     doc: dict[str, Any] = {"format": EXPORT_FORMAT, "version": EXPORT_VERSION,
                            "exported": now().isoformat(timespec="seconds"), "tool_version": __version__,
-                           "daily": [], "knowledge": [], "tier1": [], "tier2": []}
+                           "daily": [], "knowledge": [], "tier1": [], "tier2": [], "archive": [], "lessons": []}
     for section in entries.iter_daily(ws, problems):
         item = section.as_dict()
         item.pop("path")
@@ -76,6 +132,24 @@ def collect(ws: Path) -> tuple[dict[str, Any], list[str]]:
             problems.append(f"{path.name}: plain-text T2 entry left out (seal it first: crypt.py encrypt --file)")
             continue
         doc["tier2"].append({"file": path.name, "text": text})
+    archive_root = entries.memory_dir(ws) / tree.ARCHIVE
+    for path in archive_files(ws):
+        name = path.relative_to(archive_root).as_posix()
+        try:
+            text = read_text(path).text
+            if _looks_t2(text) and any(e.plaintext for e in tiers.parse_t2(text, path)):
+                problems.append(f"archive/{name}: plain-text T2 entry left out (seal it first: crypt.py encrypt --file)")
+                continue
+        except Exception as exc:  # unreadable or malformed: report and skip
+            problems.append(f"archive/{name}: {exc}")
+            continue
+        doc["archive"].append({"file": name, "text": text})
+    lessons_path = tree.Tree(Path(ws)).lessons_file()
+    if lessons_path is not None:
+        try:
+            doc["lessons"] = [{"section": kind, "line": line} for kind, line in lesson_lines(read_text(lessons_path).text)]
+        except Exception as exc:  # unreadable: report and skip
+            problems.append(f"{lessons_path.name}: {exc}")
     return doc, problems
 
 
@@ -88,6 +162,10 @@ def _plain_text(doc: dict[str, Any]) -> str:
         parts.append(f"{item['key']}\n{item['body']}")
     for item in doc["tier1"]:
         parts.append(json.dumps(item["data"], ensure_ascii=False, allow_nan=False))
+    for item in doc["archive"]:
+        if not _looks_t2(item["text"]):  # archived T2 files stay ciphertext, as in tier2
+            parts.append(item["text"])
+    parts.extend(item["line"] for item in doc["lessons"])
     return "\n".join(parts)
 
 
@@ -160,7 +238,7 @@ def export(ws: Path, cfg: dict[str, Any], *, out: Path | None = None, approved: 
                      approved=approved, cfg=cfg, request="export memory")
     if out is not None:
         atomic_write(Path(out), (json.dumps(doc, ensure_ascii=False, indent=2, allow_nan=False) + "\n").encode("utf-8"), mode=0o600)
-    counts = {k: len(doc[k]) for k in ("daily", "knowledge", "tier1", "tier2")}
+    counts = {k: len(doc[k]) for k in ("daily", "knowledge", "tier1", "tier2", "archive", "lessons")}
     return {"action": "export", "out": str(out) if out else None, "counts": counts, "problems": problems,
             "document": doc, "gate": decision.payload()}
 
@@ -174,10 +252,42 @@ def _load_export(path: Path) -> dict[str, Any]:
     version = doc.get("version")
     if not isinstance(version, int) or version > EXPORT_VERSION or version < 1:
         raise BadInputError(f"{path}: unsupported {EXPORT_FORMAT} version {version!r}")
-    for key in ("daily", "knowledge", "tier1", "tier2"):
+    for key in ("daily", "knowledge", "tier1", "tier2", "archive", "lessons"):
         if not isinstance(doc.get(key, []), list):
             raise BadInputError(f"{path}: '{key}' must be a list")
     return doc
+
+
+def _import_lessons(ws: Path, items: list[tuple[str, str]], decide: Any, backup: Any, counts: dict[str, int],
+                    present: list[str], problems: list[str]) -> None:
+    """Put each imported lesson line first in its MEMORY.md section unless the file holds it already.
+
+    Under the caller's workspace lock; ``decide`` gates each line; the file is
+    saved through ``backup`` before its one atomic write.
+    """
+    from .lessons import MARKER, insert_line
+
+    path = tree.Tree(Path(ws)).lessons_file()
+    like = read_text(path) if path is not None else None
+    if like is None or MARKER not in like.text:
+        problems.append(f"lessons: {len(items)} not imported: MEMORY.md is not a lessons file here (run init.py)")
+        return
+    text = like.text
+    held = set(text.split("\n"))
+    for section, line in reversed(items):  # each goes first in its section: the export's order comes back
+        if line in held:
+            present.append(f"lesson {line}")
+            continue
+        if not decide(line, f"lesson {line[:40]}"):
+            continue
+        text = insert_line(text, section, line)
+        held.add(line)
+        counts["lessons"] += 1
+    if text != like.text:
+        backup.opened().save(path)
+        from .fsio import atomic_write_text
+
+        atomic_write_text(path, text, like)
 
 
 def _clean_topic(raw: str, fallback: str) -> str:
@@ -406,6 +516,9 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
     t1_items: list[tuple[str, dict[str, Any]]] = []
     t2_items: list[tuple[str, str, str, dict[str, str]]] = []
     raw_texts: dict[str, str] = {}
+    #: (path under memory/archive/, text, gate text, gate names), and (section, line): export v3.
+    archive_items: list[tuple[str, str, str, dict[str, str]]] = []
+    lesson_items: list[tuple[str, str]] = []
     problems: list[str] = []
     #: where -> the note's name after the date (OpenClaw notes): it becomes the topic and the cause line.
     note_names: dict[str, str] = {}
@@ -479,11 +592,37 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
                 t2_items.append((name, text, *_t2_gate_text(name, text, cfg)))
             except (KeyError, TypeError, InvalidNameError, BadInputError, MalformedFileError) as exc:
                 problems.append(f"tier2[{n}]: {exc}")
+        for n, item in enumerate(doc.get("archive", [])):
+            try:
+                name, text = str(item["file"]), str(item["text"])
+                if not _ARCHIVE_FILE.match(name):
+                    raise BadInputError(f"{name!r} is not <YYYY-MM>/<file>.md or .json")
+                validate_name(name.split("/")[1], "file")
+                if _looks_t2(text):  # still sealed, as in tier2: its plain text is what the gate sees
+                    gate_text, names = _t2_gate_text(name.split("/")[1], text, cfg)
+                else:
+                    gate_text, names = text, {}
+                archive_items.append((name, text, gate_text, {"file name": name, **names}))
+            except (KeyError, TypeError, InvalidNameError, BadInputError, MalformedFileError) as exc:
+                problems.append(f"archive[{n}]: {exc}")
+        from .lessons import SECTIONS
+
+        for n, item in enumerate(doc.get("lessons", [])):
+            try:
+                section, line = str(item["section"]), str(item["line"]).rstrip()
+                if section not in SECTIONS:
+                    raise BadInputError(f"section must be one of {', '.join(SECTIONS)}")
+                if "\n" in line or not _LESSON_LINE.match(line):
+                    raise BadInputError("a lesson is one bullet line ('- [YYYY-MM-DD] text')")
+                lesson_items.append((section, line))
+            except (KeyError, TypeError, BadInputError) as exc:
+                problems.append(f"lessons[{n}]: {exc}")
     # The overall decision is about the operation (import needs approval);
     # each item's content is classified below, one by one.
     overall = gate.evaluate("import", "", source="third_party", approved=approved, cfg=cfg,
                             request=f"import {label}")
-    overall.summary = f"{len(daily_items)} daily, {len(knowledge_items)} knowledge, {len(t1_items)} T1, {len(t2_items)} T2 items"
+    overall.summary = (f"{len(daily_items)} daily, {len(knowledge_items)} knowledge, {len(t1_items)} T1, "
+                       f"{len(t2_items)} T2, {len(archive_items)} archive, {len(lesson_items)} lesson items")
     with workspace_lock(ws):
         gate.record(ws, overall)
     gate.require(overall)
@@ -492,7 +631,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
     allowed = {str(a).strip().lower() for a in allow if str(a).strip()}
     #: What was there already, unchanged (a second import of the same export changes nothing).
     present: list[str] = []
-    counts = {"daily": 0, "daily_lines": 0, "knowledge": 0, "tier1": 0, "tier2": 0}
+    counts = {"daily": 0, "daily_lines": 0, "knowledge": 0, "tier1": 0, "tier2": 0, "archive": 0, "lessons": 0}
 
     def decide(text: str, where: str, *, tier: str | None = None, names: dict[str, str] | None = None,
                block: bool = False) -> bool:
@@ -612,6 +751,25 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
                 backup.opened().save(path)  # a created file: a restore removes it
                 atomic_write(path, data.encode("utf-8"), mode=0o600 if kind == "tier2" else None)
                 counts[kind] += 1
+        # Archived entries come back archived, each file as it was (a file that exists is kept).
+        for name, text, gate_text, names in archive_items:
+            if not decide(gate_text, f"archive {name}", tier="internal" if _looks_t2(text) else None, names=names):
+                continue
+            path = safe_target(ws, entries.memory_dir(ws) / tree.ARCHIVE / name)
+            if path.exists():
+                if path.read_bytes() != text.encode("utf-8"):
+                    skipped.append(f"{rel(ws, path)}: exists with other content (kept)")
+                else:
+                    present.append(rel(ws, path))
+                continue
+            if not path.parent.is_dir():
+                backup.opened().save_new_dir(path.parent)
+                path.parent.mkdir(mode=0o700)
+            backup.opened().save(path)
+            atomic_write(path, text.encode("utf-8"), mode=0o600)
+            counts["archive"] += 1
+        if lesson_items:
+            _import_lessons(ws, lesson_items, decide, backup, counts, present, problems)
         indexes = entries.rebuild_indexes(ws, cfg)
     # A refused name (an OpenClaw note named after a token) is never echoed whole:
     # every message that names an item masks its secrets as recall does (issue 10).

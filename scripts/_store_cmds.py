@@ -411,7 +411,7 @@ def unquarantine_cmd(ident, approved, workspace, json_, verbose):
 @handle_errors
 @gated
 def export_cmd(out, approved, overwrite, workspace, json_, verbose):
-    """Export the memory as JSON (T2 stays encrypted)."""
+    """Export the memory as JSON: daily notes, knowledge, T1, T2 (still encrypted), the archive and the lessons."""
     from memory_manager.transfer import export
 
     ws, cfg = _context(workspace, verbose, writes=False)
@@ -425,7 +425,8 @@ def export_cmd(out, approved, overwrite, workspace, json_, verbose):
     else:
         c = result["counts"]
         stdout.print(f"exported {c['daily']} daily, {c['knowledge']} knowledge, {c['tier1']} T1, "
-                     f"{c['tier2']} T2 (encrypted) to {out}", markup=False)
+                     f"{c['tier2']} T2 (encrypted), {c['archive']} archive file(s), {c['lessons']} lesson(s) "
+                     f"to {out}", markup=False)
     return 0
 
 
@@ -455,7 +456,8 @@ def import_cmd(file, from_openclaw, approved, allow, workspace, json_, verbose):
     else:
         c = result["imported"]
         stdout.print(f"imported from {result['source']}: {c['daily']} daily section(s) ({c['daily_lines']} lines), "
-                     f"{c['knowledge']} knowledge, {c['tier1']} T1, {c['tier2']} T2", markup=False)
+                     f"{c['knowledge']} knowledge, {c['tier1']} T1, {c['tier2']} T2, {c['archive']} archive "
+                     f"file(s), {c['lessons']} lesson(s)", markup=False)
         if result["already_present"]:
             stdout.print(f"already present, left as they are: {', '.join(result['already_present'])}", markup=False)
         for line in result["skipped"] + result["problems"]:

@@ -145,7 +145,7 @@ def test_export_then_import_keeps_fenced_lines_and_free_text(ws, run_script, tmp
     out = tmp_path / "export.json"
     assert run_script("memory", "export", "--approved", "--out", str(out)).code == 0
     doc = json.loads(out.read_text(encoding="utf-8"))
-    assert doc["version"] == 2
+    assert doc["version"] == 3
     assert doc["daily"][0]["other"] == ["```sh", "# not a heading", "make -j4", "```", "free text line"]
     (daily / "2026-03-03.md").unlink()
     back = run_script("memory", "import", str(out), "--approved", "--json")

@@ -32,9 +32,9 @@ def test_export_needs_approval_and_keeps_t2_encrypted(ws, cfg, tmp_path):
         transfer.export(ws, cfg, out=out)
     assert not out.exists()
     r = transfer.export(ws, cfg, out=out, approved=True)
-    assert r["counts"] == {"daily": 1, "knowledge": 1, "tier1": 1, "tier2": 1}
+    assert r["counts"] == {"daily": 1, "knowledge": 1, "tier1": 1, "tier2": 1, "archive": 0, "lessons": 0}
     doc = json.loads(out.read_text(encoding="utf-8"))
-    assert doc["format"] == "cmm-export" and doc["version"] == 2
+    assert doc["format"] == "cmm-export" and doc["version"] == 3
     assert doc["daily"][0]["cause"] == ["混乱"] and doc["knowledge"][0]["body"] == "hooks 🎣"
     assert "偏好" not in out.read_text(encoding="utf-8")
     assert oct(out.stat().st_mode & 0o777) == "0o600"
@@ -49,14 +49,16 @@ def test_export_import_round_trip_into_an_empty_workspace(ws, cfg, tmp_path):
     with pytest.raises(GateDecisionError):
         transfer.import_memory(other, cfg, source_file=out)
     r = transfer.import_memory(other, cfg, source_file=out, approved=True)
-    assert r["imported"] == {"daily": 1, "daily_lines": 3, "knowledge": 1, "tier1": 1, "tier2": 1}
+    assert r["imported"] == {"daily": 1, "daily_lines": 3, "knowledge": 1, "tier1": 1, "tier2": 1, "archive": 0,
+                             "lessons": 0}
     for rel in ("memory/daily/2026-03-03.md", "memory/daily-index.md", "memory/knowledge-index.md",
                 "memory/tier1-public/skill-a_stats.json", "memory/tier2-internal/my-skill_prefs.md"):
         assert (other / rel).read_bytes() == (ws / rel).read_bytes(), rel
     assert store.show(other, cfg, "memory/tier2-internal/my-skill_prefs.md", approved=True)["text"] == "偏好：简洁"
     before = tree_hash(other / "memory")
     again = transfer.import_memory(other, cfg, source_file=out, approved=True)
-    assert again["imported"] == {"daily": 0, "daily_lines": 0, "knowledge": 0, "tier1": 0, "tier2": 0}
+    assert again["imported"] == {"daily": 0, "daily_lines": 0, "knowledge": 0, "tier1": 0, "tier2": 0, "archive": 0,
+                                 "lessons": 0}
     assert {k: v for k, v in tree_hash(other / "memory").items() if ".state" not in k} == \
         {k: v for k, v in before.items() if ".state" not in k}
 
@@ -94,7 +96,7 @@ def test_import_skips_a_secret_item_and_reports_it(ws, cfg, tmp_path):
 
 
 @pytest.mark.parametrize("content,fragment", [("{", "not valid JSON"), ('{"format": "x"}', "not a cmm-export"),
-                                              ('{"format": "cmm-export", "version": 3}', "version")])
+                                              ('{"format": "cmm-export", "version": 4}', "version")])
 def test_bad_export_files_are_bad_input(ws, cfg, tmp_path, content, fragment):
     path = tmp_path / "in.json"
     path.write_text(content)

@@ -273,3 +273,57 @@ def test_item16_every_script_installs_the_early_handler_first():
         assert code[start + 1].startswith("_signal.signal(_signal.SIGINT,"), name
         assert json.dumps(INTERRUPTED).encode() in code[start + 1].encode().decode("unicode_escape").encode(), name
         assert interrupts.MESSAGE in code[start + 1], name
+
+
+# ---------------------------------------------------------------- item 3
+
+def test_item3_export_carries_the_archive_and_the_lessons_and_import_brings_them_back(ws, run_script, tmp_path):
+    _setup(ws, run_script, "--no-hooks")
+    old = {"MEMORY_MANAGER_NOW": "2026-11-01T09:00:00"}
+    assert run_script("memory", "write", "--topic", "Team standup notes", "--change", "moved to 10:00",
+                      env=old).code == 0
+    assert run_script("memory", "lesson", "Always benchmark before and after an index change.", env=NOW).code == 0
+    assert run_script("memory", "lesson", "Freeze deploys on Fridays.", "--kind", "decision", env=NOW).code == 0
+    pruned = run_script("memory", "prune", "--json", env={"MEMORY_MANAGER_NOW": "2026-11-30T09:00:00"})
+    assert pruned.code == 0 and len(json.loads(pruned.out)["moved"]) == 1, pruned.out
+    archived = sorted((ws / "memory" / "archive").rglob("*.md"))
+    assert [p.relative_to(ws / "memory" / "archive").as_posix() for p in archived] == ["2026-11/daily-2026-11-01.md"]
+
+    out = tmp_path / "export.json"
+    text = run_script("memory", "export", "--approved", "--out", str(out), env=NOW)
+    assert text.code == 0, text.err
+    assert text.out == (f"exported 0 daily, 0 knowledge, 0 T1, 0 T2 (encrypted), 1 archive file(s), 2 lesson(s) "
+                        f"to {out}\n")
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert doc["version"] == 3
+    assert doc["archive"] == [{"file": "2026-11/daily-2026-11-01.md", "text": archived[0].read_text(encoding="utf-8")}]
+    assert doc["lessons"] == [
+        {"section": "lesson", "line": "- [2026-11-20] Always benchmark before and after an index change."},
+        {"section": "decision", "line": "- [2026-11-20] Freeze deploys on Fridays."}]
+
+    # Into a fresh workspace: both come back, the archive byte for byte.
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "AGENTS.md").write_text(AGENTS, encoding="utf-8")
+    assert run_script("init", "-w", other, "--yes", "--no-hooks", "--lang", "en").code == 0
+    imported = run_script("memory", "-w", other, "import", str(out), "--approved", "--json", env=NOW)
+    assert imported.code == 0, imported.err
+    result = json.loads(imported.out)
+    assert result["imported"]["archive"] == 1 and result["imported"]["lessons"] == 2, result
+    assert (other / "memory" / "archive" / "2026-11" / "daily-2026-11-01.md").read_bytes() == archived[0].read_bytes()
+    memory_md = (other / "MEMORY.md").read_text(encoding="utf-8")
+    assert "- [2026-11-20] Always benchmark before and after an index change.\n" in memory_md
+    assert "- [2026-11-20] Freeze deploys on Fridays.\n" in memory_md
+    hits = json.loads(run_script("memory", "-w", other, "recall", "standup", "--json", env=NOW).out)
+    assert [(h["heading"], h["archived"]) for h in hits["hits"]] == [("[2026-11-01] Team standup notes", True)]
+
+    # A second import adds nothing; an old (version 2) export is still read.
+    again = json.loads(run_script("memory", "-w", other, "import", str(out), "--approved", "--json", env=NOW).out)
+    assert again["imported"]["archive"] == 0 and again["imported"]["lessons"] == 0
+    assert (other / "MEMORY.md").read_text(encoding="utf-8") == memory_md
+    v2 = dict(doc, version=2)
+    del v2["archive"], v2["lessons"]
+    v2_file = tmp_path / "v2.json"
+    v2_file.write_text(json.dumps(v2), encoding="utf-8")
+    old_doc = run_script("memory", "-w", other, "import", str(v2_file), "--approved", "--json", env=NOW)
+    assert old_doc.code == 0 and json.loads(old_doc.out)["problems"] == []

@@ -142,12 +142,33 @@ class AuditReport:
         return not self.findings and not self.unread_files
 
     def check_results(self) -> list[dict[str, Any]]:
-        """One row per checklist item: id, title, passed, number of findings."""
+        """One row per checklist item: id, title, passed, number of findings, number approved.
+
+        ``approved`` counts the possible findings of that item the user
+        approved when they were stored (``--approved``): they do not fail the
+        item, but it is not "ok" either while they are there (walk-through r4,
+        item 4); ``status`` says which: ``fail``, ``approved`` or ``ok``.
+        """
         counts: dict[str, int] = {}
         for item in self.findings:
             counts[item.check] = counts.get(item.check, 0) + 1
-        return [{"id": cid, "title": title, "passed": not counts.get(cid), "findings": counts.get(cid, 0)}
+        kept: dict[str, int] = {}
+        for item in self.approved_items:
+            kept[item.check] = kept.get(item.check, 0) + 1
+        return [{"id": cid, "title": title, "passed": not counts.get(cid), "findings": counts.get(cid, 0),
+                 "approved": kept.get(cid, 0),
+                 "status": "fail" if counts.get(cid) else ("approved" if kept.get(cid) else "ok")}
                 for cid, title in CHECKS.items()]
+
+    @property
+    def approved_items(self) -> list[AuditItem]:
+        """The notices that are checklist findings the user approved (not sensitive topics)."""
+        return [item for item in self.notices if item.approved and item.check in CHECKS]
+
+    @property
+    def topic_notices(self) -> list[AuditItem]:
+        """The sensitive-topic notices (not on the checklist)."""
+        return [item for item in self.notices if not (item.approved and item.check in CHECKS)]
 
     def to_json(self) -> dict[str, Any]:
         """The ``privacy-audit`` v1 document (``references/formats.md``)."""
@@ -161,6 +182,7 @@ class AuditReport:
                 "files_scanned": self.files_scanned,
                 "findings": len(self.findings),
                 "notices": len(self.notices),
+                "approved": len(self.approved_items),
                 "t2_entries": self.t2_entries,
                 "t2_decrypted": self.t2_decrypted,
                 "t2_unreadable": len(self.unreadable),

@@ -28,10 +28,11 @@ def render(report: AuditReport) -> None:
     checks.add_column("check")
     checks.add_column("result")
     checks.add_column("findings", justify="right")
+    checks.add_column("approved", justify="right")
+    looks = {"ok": ("ok", "green"), "fail": ("FAIL", "bold red"), "approved": ("kept with approval", "yellow")}
     for row in report.check_results():
-        checks.add_row(Text(row["title"]), Text("ok" if row["passed"] else "FAIL",
-                                               style="green" if row["passed"] else "bold red"),
-                       str(row["findings"]))
+        label, style = looks[row["status"]]
+        checks.add_row(Text(row["title"]), Text(label, style=style), str(row["findings"]), str(row["approved"]))
     stdout.print(checks)
     if report.findings:
         table = Table(title="Findings")
@@ -54,9 +55,15 @@ def render(report: AuditReport) -> None:
             for file, line, check, category, rule, excerpt in rows:
                 stdout.print(f"  {file}{':' + line if line else ''}  {check}  {category}  {rule}  {excerpt}",
                              markup=False)
-    if report.notices:
-        stdout.print(Text(f"{len(report.notices)} sensitive-topic notice(s) (the gate asks before storing these):"))
-        for item in report.notices:
+    if report.approved_items:
+        stdout.print(Text(f"{len(report.approved_items)} item(s) the checklist forbids, stored because the user "
+                          "approved them (--approved); they stay until forgotten (memory.py forget):"))
+        for item in report.approved_items:
+            stdout.print(Text(f"  {item.file}:{item.line} {item.category}: {item.excerpt}"))
+    if report.topic_notices:
+        stdout.print(Text(f"{len(report.topic_notices)} sensitive-topic notice(s) (the gate asks before storing "
+                          "these):"))
+        for item in report.topic_notices:
             stdout.print(Text(f"  {item.file}:{item.line} {item.category}: {item.excerpt}"))
     for row in report.unreadable:
         stdout.print(Text(f"not checked (cannot read Tier 2 entry): {row['file']}: {row['reason']}"))
@@ -68,6 +75,8 @@ def render(report: AuditReport) -> None:
         stdout.print(Text("warning: " + warning, style="yellow"))
     verdict = "clean" if report.clean else f"{len(report.findings)} finding(s)" + (
         f", {len(report.unread_files)} file(s) could not be read" if report.unread_files else "")
+    if report.clean and report.approved_items:
+        verdict = f"clean but for {len(report.approved_items)} approved item(s)"
     stdout.print(Text(f"{report.files_scanned} file(s) scanned, {report.t2_decrypted}/{report.t2_entries} "
                       f"Tier 2 entries decrypted: {verdict}"))
 

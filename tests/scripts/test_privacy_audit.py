@@ -30,7 +30,8 @@ def write(path: Path, text: str) -> None:
 
 
 def checks(failed: dict[str, int]) -> list[dict]:
-    return [{"id": cid, "title": title, "passed": cid not in failed, "findings": failed.get(cid, 0)}
+    return [{"id": cid, "title": title, "passed": cid not in failed, "findings": failed.get(cid, 0), "approved": 0,
+             "status": "fail" if cid in failed else "ok"}
             for cid, title in CHECKS]
 
 
@@ -42,7 +43,7 @@ def test_clean_workspace_exits_0_with_exact_json(ws, run_script):
     assert json.loads(result.out) == {
         "format": "privacy-audit", "version": 1, "workspace": str(ws), "scope": "workspace", "clean": True,
         "summary": {"files_scanned": 2, "findings": 0, "notices": 0, "t2_entries": 0, "t2_decrypted": 0,
-                    "t2_unreadable": 0, "unread_files": 0},
+                    "t2_unreadable": 0, "unread_files": 0, "approved": 0},
         "checks": checks({}), "findings": [], "notices": [], "unreadable": [], "skipped": [], "unread_files": [], "warnings": [],
     }
 
@@ -58,7 +59,7 @@ def test_findings_exit_1_with_exact_json_and_no_secret(ws, run_script):
     doc = json.loads(result.out)
     assert doc["clean"] is False
     assert doc["summary"] == {"files_scanned": 2, "findings": 3, "notices": 0, "t2_entries": 0,
-                              "t2_decrypted": 0, "t2_unreadable": 0, "unread_files": 0}
+                              "t2_decrypted": 0, "t2_unreadable": 0, "unread_files": 0, "approved": 0}
     assert doc["checks"] == checks({"keys_tokens": 1, "schedules": 1, "tier3": 1})
     assert doc["findings"] == [
         {"file": "MEMORY.md", "line": 2, "check": "keys_tokens", "category": "secret", "rule": "openai_key",

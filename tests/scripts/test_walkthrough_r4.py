@@ -327,3 +327,40 @@ def test_item3_export_carries_the_archive_and_the_lessons_and_import_brings_them
     v2_file.write_text(json.dumps(v2), encoding="utf-8")
     old_doc = run_script("memory", "-w", other, "import", str(v2_file), "--approved", "--json", env=NOW)
     assert old_doc.code == 0 and json.loads(old_doc.out)["problems"] == []
+
+
+# ---------------------------------------------------------------- item 4
+
+def test_item4_audit_reports_approved_phone_email_and_schedule_as_kept_never_ok(ws, run_script):
+    _setup(ws, run_script, "--no-hooks")
+    held = run_script("memory", "write", "--topic", "Calls", "--change", "Call Bob back on +1 650 253 0000", env=NOW)
+    assert held.code == 1  # the gate holds a possible phone number until the user approves it
+    for args in (("write", "--topic", "Calls", "--change", "Call Bob back on +1 650 253 0000", "--approved"),
+                 ("write", "--topic", "Gym", "--change", "I go to the gym every Tuesday at 6am", "--approved"),
+                 ("learn", "contacts", "--text", "Team lead", "--tags", "bob@acme-corp.io", "--approved")):
+        assert run_script("memory", *args, env=NOW).code == 0
+    doc = run_script("privacy_audit", "--json", env=NOW)
+    assert doc.code == 0, doc.err
+    report = json.loads(doc.out)
+    rows = {row["id"]: (row["status"], row["findings"], row["approved"]) for row in report["checks"]}
+    assert rows["tier3"] == ("approved", 0, 2)
+    assert rows["schedules"][0] == "approved" and rows["schedules"][2] >= 1
+    assert rows["keys_tokens"] == ("ok", 0, 0)
+    assert report["summary"]["approved"] == 2 + rows["schedules"][2]
+
+    text = run_script("privacy_audit", env={**NOW, "COLUMNS": "200"})
+    assert text.code == 0
+    tier3_row = next(line for line in text.out.splitlines() if "Tier 3 data never touches memory" in line)
+    assert "kept with approval" in tier3_row and " ok " not in tier3_row
+    schedule_row = next(line for line in text.out.splitlines() if "No fixed personal schedules" in line)
+    assert "kept with approval" in schedule_row and " ok " not in schedule_row
+    assert "stored because the user approved them (--approved)" in text.out
+    assert "memory/daily/2026-11-20.md:3 phone: +1 " in text.out
+    assert text.out.rstrip().endswith(f"clean but for {report['summary']['approved']} approved item(s)")
+
+    # The rules the agent reads say the same (AGENTS.md block and references/tiers.md).
+    agents = (ws / "AGENTS.md").read_text(encoding="utf-8")
+    assert "phone numbers and street addresses are T3 too: store one only when the user says that very value " \
+           "may be kept, and then with `--approved`" in agents
+    tiers_md = (ROOT / "references" / "tiers.md").read_text(encoding="utf-8")
+    assert "**What `--approved` does with T3.**" in tiers_md and "kept with approval" in tiers_md

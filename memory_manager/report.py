@@ -457,20 +457,24 @@ def _timeline(ws: Path, start: date, end: date, m: _Masker, problems: list[str])
 
 
 def _knowledge(ws: Path, m: _Masker, problems: list[str]) -> dict[str, Any]:
-    from . import access, entries
+    from . import access, entries, history
     from .fsio import read_text
+    from .lessons import MARKER
 
     stats = access.load(ws)
     items = []
     for entry in entries.iter_knowledge(ws, problems):
         seen = stats.get(entry.id) if isinstance(stats.get(entry.id), dict) else {}
         count = seen.get("count", 0)
-        body = entry.body if len(entry.body) <= BODY_CHARS else entry.body[:BODY_CHARS] + "…"
+        # The current text only: the history block (its marker comment and dated version
+        # headings) is the file's bookkeeping, counted instead (walk-through r4, item 5).
+        current, versions = history.split(entry.body)
+        body = current if len(current) <= BODY_CHARS else current[:BODY_CHARS] + "…"
         items.append({"id": entry.id, "key": m.add(entry.key), "tags": [m.add(t) for t in entry.tags],
                       "created": entry.created, "updated": entry.updated or entry.created,
                       "access": count if isinstance(count, int) and not isinstance(count, bool) else 0,
                       "last_access": str(seen.get("last") or "")[:10], "pinned": entry.pinned,
-                      "body": m.add(body)})
+                      "body": m.add(body), "earlier_versions": len(versions)})
     items.sort(key=lambda k: (k["updated"], k["id"]), reverse=True)
     lessons: dict[str, Any] | None = None
     path = tree.Tree(Path(ws)).lessons_file()
@@ -484,9 +488,10 @@ def _knowledge(ws: Path, m: _Masker, problems: list[str]) -> dict[str, Any]:
             found, error = entries.parse_entries(rel, "memory_md", text)
             if error:
                 problems.append(f"{rel}: {error}")
+            # The title's section (the marker and the template's introduction) holds no lesson.
             lessons = {"file": rel, "sections": [
                 {"heading": m.add(e.heading), "lines": [m.add(line) for line in _lesson_lines(e.text)]}
-                for e in found]}
+                for e in found if MARKER not in e.text]}
     return {"entries": items, "lessons": lessons}
 
 

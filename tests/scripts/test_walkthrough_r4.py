@@ -364,3 +364,36 @@ def test_item4_audit_reports_approved_phone_email_and_schedule_as_kept_never_ok(
            "may be kept, and then with `--approved`" in agents
     tiers_md = (ROOT / "references" / "tiers.md").read_text(encoding="utf-8")
     assert "**What `--approved` does with T3.**" in tiers_md and "kept with approval" in tiers_md
+
+
+# ---------------------------------------------------------------- item 5
+
+def test_item5_report_shows_no_internal_markup_no_template_intro_and_a_zh_checklist(ws, run_script, tmp_path):
+    _setup(ws, run_script, "--no-hooks")
+    assert run_script("memory", "learn", "deploy-freeze", "--text", "No deploys on Fridays.",
+                      env={"MEMORY_MANAGER_NOW": "2026-11-18T09:00:00"}).code == 0
+    shown = json.loads(run_script("memory", "show", "deploy-freeze", "--json", env=NOW).out)
+    ident = shown["id"] if "id" in shown else shown["entries"][0]["id"]
+    assert run_script("memory", "edit", ident, "--text", "No deploys from Thursday noon.", "--approved",
+                      env={"MEMORY_MANAGER_NOW": "2026-11-27T09:00:00"}).code == 0
+    assert run_script("memory", "lesson", "Always benchmark before and after an index change.", env=NOW).code == 0
+    assert run_script("privacy_audit", env=NOW).code == 0
+    result = run_script("memory", "report", env=NOW)
+    assert result.code == 0, result.err
+    page = (ws / "memory" / ".cache" / "report.html").read_text(encoding="utf-8")
+    assert "cmm-history" not in page and "### 2026-11-18" not in page and "earlier versions, newest first" not in page
+    assert "No deploys from Thursday noon." in page and "No deploys on Fridays." not in page
+    assert "1 earlier version(s) kept in the file" in page
+    assert "Long-term lessons only" not in page  # the template's introduction is no lesson
+    assert "Always benchmark before and after an index change." in page
+    assert "Tier 3 data never touches memory" in page
+
+    zh = tmp_path / "zh"
+    zh.mkdir()
+    assert run_script("init", "-w", zh, "--yes", "--no-hooks", "--lang", "zh").code == 0
+    assert run_script("privacy_audit", "-w", zh, env=NOW).code == 0
+    assert run_script("memory", "-w", zh, "report", env=NOW).code == 0
+    page = (zh / "memory" / ".cache" / "report.html").read_text(encoding="utf-8")
+    assert "T3 数据从不进入记忆" in page and "Tier 3 data never touches memory" not in page
+    assert "No real names, usernames or handles" not in page
+    assert "这里只放长期有用的经验" not in page

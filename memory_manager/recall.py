@@ -75,8 +75,13 @@ class Hit:
     archived: bool = False
     #: Why time moved this hit (span, now, past, decay), for ``--json``.
     time_reason: str | None = None
+    #: For a question about a time span: the day this (current) text was written when that is after
+    #: the span, so the text is not what the entry said then (walk-through r4, item 6); else None.
+    edited_after_span: str | None = None
     #: The time part's weight for this query (the seed's 0.2 in the plain case, issue 13).
     time_weight: float | None = None
+    #: True when the query only names a time: its entries come in the order written, not by score.
+    listed: bool = False
 
     @property
     def shown_path(self) -> str:
@@ -93,6 +98,8 @@ class Hit:
                "time_weight": None if self.time_weight is None else round(self.time_weight, 6)}
         if self.version:
             out["version"] = self.version
+        if self.edited_after_span:
+            out["edited_after_span"] = self.edited_after_span
         return out
 
 
@@ -377,6 +384,10 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
             hit.archived = bool(row.get("archived"))
             hit.time_weight = wt
             hit.time_reason = scoring.time_reason(qt, r in in_span, days.get(r), hit.current, r in unique)
+            hit.listed = bool(qt.time_only and in_span)
+            written = row.get("version") or (row.get("date") if row.get("kind") == "knowledge" else None)
+            if qt.span and hit.current and written and str(written)[:10] > qt.span[1].isoformat():
+                hit.edited_after_span = str(written)[:10]
             hits.append(hit)
     finally:
         if own_index:

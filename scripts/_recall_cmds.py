@@ -58,14 +58,28 @@ def recall_cmd(query: str, top_k: int | None, no_track: bool, approved: bool, wo
     if not hits:
         stdout.print("no matching entries", markup=False)
         return 0
+    if any(h.listed for h in hits):
+        stdout.print("the asked time's entries, in the order they were written (not by score):", markup=False)
     for n, h in enumerate(hits, 1):
         p = h.parts
-        mark = " [archived]" if h.archived else ""
-        stdout.print(f"{n}. {h.score:.3f}  {h.shown_path} › {h.heading}{mark}  [{h.id}]"
+        # The score shown is the weighted sum of the parts shown (``total``); an archived hit
+        # ranks after every live one (its ranking key is total - 1: references/recall.md).
+        marks = []
+        if h.archived:
+            marks.append("archived: listed after live entries")
+        if not h.current:
+            marks.append(f"superseded: the text as of {h.version}, replaced since" if h.version
+                         else "superseded: an earlier text, replaced since")
+        if h.edited_after_span:
+            marks.append(f"edited on {h.edited_after_span}, after the asked time: this is the current text; "
+                         f"show {h.id} --history has the earlier one")
+        mark = "".join(f" [{m}]" for m in marks)
+        stdout.print(f"{n}. {p['total']:.3f}  {h.shown_path} › {h.heading}{mark}  [{h.id}]"
                      f"  (keyword {p['keyword']:.2f}, time {p['time']:.2f}, access {p['access']:.2f},"
                      f" tags {p['tags']:.2f})", markup=False)
         stdout.print(f"   {h.snippet}", markup=False)
     return 0
+
 
 
 @click.command("prune")

@@ -200,7 +200,7 @@ def test_an_archived_entry_recall_shows_can_be_forgotten_by_its_id(ws, run_scrip
     assert run_script("memory", "write", "--topic", "Old2", "--change", "another old line here", env=old).code == 0
     assert run_script("memory", "prune", env=NOW).code == 0
     hit = run_script("memory", "recall", "PRUNEDTXT", env=NOW).out
-    assert "[archived]" in hit and ident in hit
+    assert "[archived: listed after live entries]" in hit and ident in hit
     r = run_script("memory", "forget", ident, "--approved", env=NOW)
     assert r.code == 0, r.err
     assert _files_holding(ws, "PRUNEDTXT") == []

@@ -33,7 +33,7 @@ def test_recall_searches_the_archive_below_live_entries(run_script, archived):
     assert hits[1]["path"] == "memory/archive/2026-06/daily-2026-06-01.md"
     assert "archived:" not in hits[1]["snippet"]
     r = run_script("memory", "recall", "monstera", env=ENV)
-    assert "[archived]" in r.out.splitlines()[0]
+    assert "[archived: listed after live entries]" in r.out.splitlines()[0]
 
 
 def test_unarchive_brings_the_section_back(run_script, archived):

@@ -397,3 +397,58 @@ def test_item5_report_shows_no_internal_markup_no_template_intro_and_a_zh_checkl
     assert "T3 数据从不进入记忆" in page and "Tier 3 data never touches memory" not in page
     assert "No real names, usernames or handles" not in page
     assert "这里只放长期有用的经验" not in page
+
+
+# ---------------------------------------------------------------- items 6 and 12
+
+def _edited_entry(ws: Path, run_script) -> str:
+    assert run_script("memory", "learn", "deploy-freeze", "--text", "No deploys on Fridays.",
+                      env={"MEMORY_MANAGER_NOW": "2026-11-18T09:00:00"}).code == 0
+    ident = json.loads(run_script("memory", "show", "deploy-freeze", "--json", env=NOW).out)["id"]
+    assert run_script("memory", "edit", ident, "--text", "No deploys from Thursday noon.", "--approved",
+                      env={"MEMORY_MANAGER_NOW": "2026-11-27T09:00:00"}).code == 0
+    return ident
+
+
+def test_item6_recall_text_marks_a_superseded_version_and_text_edited_after_the_asked_time(ws, run_script):
+    _setup(ws, run_script, "--no-hooks")
+    ident = _edited_entry(ws, run_script)
+    later = {"MEMORY_MANAGER_NOW": "2026-11-30T09:00:00"}
+    before = run_script("memory", "recall", "what was the deploy freeze rule before", env=later)
+    assert before.code == 0
+    import re
+
+    assert re.match(r"1\. 0\.\d{3}  memory/knowledge/deploy-freeze\.md › deploy-freeze \[superseded: the text as "
+                    rf"of 2026-11-18, replaced since\]  \[{ident}\]", before.out.splitlines()[0]), before.out
+    assert before.out.splitlines()[1] == "   No deploys on Fridays."
+    now = run_script("memory", "recall", "deploy freeze", env=later)
+    assert "superseded" not in now.out and "edited on" not in now.out and "No deploys from Thursday noon." in now.out
+
+    on_day = run_script("memory", "recall", "deploy freeze on 2026-11-20", env=later)
+    assert f"[edited on 2026-11-27, after the asked time: this is the current text; show {ident} --history has " \
+           "the earlier one]" in on_day.out
+    doc = json.loads(run_script("memory", "recall", "deploy freeze on 2026-11-20", "--json", env=later).out)
+    assert doc["hits"][0]["edited_after_span"] == "2026-11-27"
+    last_week = run_script("memory", "recall", "deploy freeze last week", env=later)  # 11-23..11-29 holds the edit
+    assert "edited on" not in last_week.out
+
+
+def test_item12_archived_hits_show_the_sum_of_their_parts_and_time_listings_say_their_order(ws, run_script):
+    _setup(ws, run_script, "--no-hooks")
+    assert run_script("memory", "write", "--topic", "Payment gateway", "--change", "switched payment gateway",
+                      env={"MEMORY_MANAGER_NOW": "2026-11-10T09:00:00"}).code == 0
+    later = {"MEMORY_MANAGER_NOW": "2026-11-30T09:00:00"}
+    assert run_script("memory", "prune", env=later).code == 0
+    doc = json.loads(run_script("memory", "recall", "payment gateway", "--json", env=later).out)
+    hit = doc["hits"][0]
+    assert hit["archived"] is True and hit["score"] == pytest.approx(hit["parts"]["total"] - 1.0, abs=1e-6)
+    text = run_script("memory", "recall", "payment gateway", env=later)
+    first = text.out.splitlines()[0]
+    assert first.startswith(f"1. {hit['parts']['total']:.3f}  memory/archive/2026-11/daily-2026-11-10.md › "
+                            "[2026-11-10] Payment gateway [archived: listed after live entries]")
+    assert "-0." not in text.out
+    listing = run_script("memory", "recall", "what did I do on 2026-11-10", env=later)
+    assert listing.out.splitlines()[0] == "the asked time's entries, in the order they were written (not by score):"
+    plain = run_script("memory", "recall", "payment gateway", env=later)
+    assert "in the order they were written" not in plain.out
+    assert "minus 1.0 for an archived hit" in (ROOT / "references" / "recall.md").read_text(encoding="utf-8")

@@ -163,10 +163,28 @@ def resolve_workspace(cli_value: str | os.PathLike[str] | None = None,
     path = Path(raw).absolute()
     if must_exist:
         if not path.exists():
-            raise WorkspaceError(f"workspace {path} does not exist (chosen by {rule})")
+            raise WorkspaceError(f"workspace {path} does not exist (chosen by {rule}){_here_hint(path, rule)}")
         if not path.is_dir():
-            raise WorkspaceError(f"workspace {path} is not a directory (chosen by {rule})")
+            raise WorkspaceError(f"workspace {path} is not a directory (chosen by {rule}){_here_hint(path, rule)}")
     return Resolved(path, rule)
+
+
+def _here_hint(path: Path, rule: str) -> str:
+    """``; the current folder ... pass -w .`` when the command runs inside a workspace it did not choose.
+
+    The current folder is never one of the rules (the README's order); when
+    it holds ``memory/`` or an ``AGENTS.md``, the user most likely meant it
+    (walk-through r4, item 17).
+    """
+    if rule == "--workspace":
+        return ""
+    try:
+        here = Path.cwd()
+        if here == path or not ((here / "memory").is_dir() or (here / "AGENTS.md").is_file()):
+            return ""
+    except OSError:
+        return ""
+    return f"; the current folder {here} looks like a workspace: pass -w . to use it"
 
 
 def inside(root: Path, candidate: Path) -> bool:

@@ -452,3 +452,19 @@ def test_item12_archived_hits_show_the_sum_of_their_parts_and_time_listings_say_
     plain = run_script("memory", "recall", "payment gateway", env=later)
     assert "in the order they were written" not in plain.out
     assert "minus 1.0 for an archived hit" in (ROOT / "references" / "recall.md").read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------- item 17
+
+def test_item17_inside_a_workspace_without_w_the_error_suggests_w_dot(ws, run_script, tmp_path):
+    _setup(ws, run_script, "--no-hooks")
+    env = dict(os.environ, OPENCLAW_WORKSPACE_DIR="", OPENCLAW_STATE_DIR=str(tmp_path / "state"))
+    del env["OPENCLAW_WORKSPACE_DIR"]
+    proc = subprocess.run(_script("memory") + ["status"], cwd=ws, env=env, capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr == (f"error: workspace {tmp_path / 'state' / 'workspace'} does not exist (chosen by <state "
+                           f"dir>/workspace); the current folder {ws} looks like a workspace: pass -w . to use it\n")
+    elsewhere = subprocess.run(_script("memory") + ["status"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert elsewhere.returncode == 2 and "pass -w ." not in elsewhere.stderr
+    dot = subprocess.run(_script("memory") + ["-w", ".", "status"], cwd=ws, env=env, capture_output=True, text=True)
+    assert dot.returncode == 0, dot.stderr

@@ -341,27 +341,35 @@ def switch_index_title(text: str, kind: str, lang: str) -> str | None:
     return None
 
 
-def gitignore_block(xor_t2: bool) -> list[str]:
-    """Return the ignore rules this bundle needs (derived data, backups, keys, quarantine, obfuscated T2).
+def gitignore_block(xor_t2: bool, plain_t2: bool = False) -> list[str]:
+    """Return the ignore rules this bundle needs (derived data, backups, keys, quarantine, T2 readable without a key).
 
     The quarantine (``memory/.quarantine``: entries cleanup held back for a
     finding) is private like the state folder and always ignored. With
-    ``xor_t2`` (T2 text anyone can decode) the T2 files go wherever cleanup
-    moves them too (issue 10, round 4): the archive's month folders hold
-    expired T2 files next to prune's ``daily-<date>.md`` and
-    ``knowledge-<key>.md``, so every ``.md`` there is ignored except those two
-    shapes (formats.md, "Archived entries"; T2 file names hold a ``_``
-    after the skill, see "T2 file names").
+    ``xor_t2`` (T2 entries are, or will be, xor-b64: text anyone can decode)
+    or ``plain_t2`` (some T2 entry is plain text) the T2 files are ignored,
+    and so is where cleanup moves them (issue 10, round 4): the archive's
+    month folders hold expired T2 files next to prune's ``daily-<date>.md``
+    and ``knowledge-<key>.md``, so every ``.md`` there is ignored except
+    those two shapes (formats.md, "Archived entries"; T2 file names hold a
+    ``_`` after the skill, see "T2 file names"). The comment names the
+    reason that holds (walk-through r4, item 18: never "xor-b64" for a
+    workspace that has none).
     """
     rules = [GITIGNORE_BEGIN,
              "# backups of files complex-memory-manager changed, derived indexes and caches",
              f"{tree.BACKUPS}/", f"{tree.rel(tree.CACHE)}/", f"{tree.rel(tree.STATE)}/", "*.key",
              "# entries cleanup quarantined for a finding: private",
              f"{tree.rel(tree.QUARANTINE)}/"]
-    if xor_t2:
+    if xor_t2 and plain_t2:
+        why = "# some T2 entries are plain text and some use xor-b64, which anyone can decode: keep them out of git"
+    elif plain_t2:
+        why = "# some T2 entries are plain text (not encrypted): keep them out of git"
+    else:
+        why = "# T2 entries use xor-b64, which anyone can decode: keep them out of git"
+    if xor_t2 or plain_t2:
         archive = tree.rel(tree.ARCHIVE)
-        rules += ["# T2 entries use xor-b64, which anyone can decode: keep them out of git",
-                  f"{tree.rel(tree.TIER2)}/",
+        rules += [why, f"{tree.rel(tree.TIER2)}/",
                   "# ... and where cleanup moves them: the archive (its daily and knowledge files stay)",
                   f"{archive}/*/*.md", f"!{archive}/*/daily-*.md", f"!{archive}/*/knowledge-*.md"]
     return rules + [GITIGNORE_END]
@@ -621,9 +629,10 @@ def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool | 
     # Keep the T2 folder out of git while anything in it can be read without a key:
     # the scheme in force is xor-b64, or an existing entry is xor-b64 or plain text
     # (switching to aes-gcm does not re-encrypt what is already there).
-    readable = (crypto.choose_scheme(cfg) == "xor-b64" and not key_planned) or any(
-        not e.error and (e.plaintext or e.scheme == "xor-b64") for e in tiers.iter_t2_entries(ws))
-    rules = gitignore_block(readable)
+    found = [e for e in tiers.iter_t2_entries(ws) if not e.error]
+    xor = (crypto.choose_scheme(cfg) == "xor-b64" and not key_planned) or any(
+        not e.plaintext and e.scheme == "xor-b64" for e in found)
+    rules = gitignore_block(xor, any(e.plaintext for e in found))
     _change(plan, gitignore_path, ".gitignore", gitignore,
             upsert_gitignore(gitignore.text if gitignore is not None else "", rules), "ignore rules")
     _plan_language(plan, ws, lang)

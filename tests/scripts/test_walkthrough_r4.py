@@ -468,3 +468,18 @@ def test_item17_inside_a_workspace_without_w_the_error_suggests_w_dot(ws, run_sc
     assert elsewhere.returncode == 2 and "pass -w ." not in elsewhere.stderr
     dot = subprocess.run(_script("memory") + ["-w", ".", "status"], cwd=ws, env=env, capture_output=True, text=True)
     assert dot.returncode == 0, dot.stderr
+
+
+# ---------------------------------------------------------------- item 18
+
+def test_item18_second_init_names_plain_text_t2_not_xor_b64(ws, run_script, t2_key):
+    _setup(ws, run_script, "--no-hooks")
+    assert "memory/tier2-internal/" not in (ws / ".gitignore").read_text(encoding="utf-8")
+    (ws / "memory" / "tier2-internal" / "crm_prefs.md").write_text(
+        "---\nskill: crm\ntopic: prefs\ncreated: 2026-11-20\nexpires: 2026-12-20\ntier: internal\n---\n"
+        "Prefers short replies.\n", encoding="utf-8")
+    again = run_script("init", "--yes", "--no-hooks", env=NOW)
+    assert again.code == 0, again.err
+    text = (ws / ".gitignore").read_text(encoding="utf-8")
+    assert "# some T2 entries are plain text (not encrypted): keep them out of git\nmemory/tier2-internal/\n" in text
+    assert "xor-b64" not in text

@@ -26,6 +26,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import shutil
 import sqlite3
 import tempfile
@@ -37,7 +38,11 @@ from . import fsio, textproc, tree, units
 from .fsio import make_dirs
 
 INDEX_RELPATH = tree.Tree(Path()).recall_index
-SCHEMA_VERSION = 4  # 2: ids from entries.parse_entries; files.error names malformed files; 3: versions, dates, archived; 4: files.error names non-UTF-8 files too
+SCHEMA_VERSION = 5  # 2: ids from entries.parse_entries; files.error names malformed files; 3: versions, dates, archived; 4: files.error names non-UTF-8 files too; 5: note labels not indexed
+#: A daily note's line label (``- Cause:``, ``- 改：``...): the note's form, not its content. Left
+#: out of the indexed words, or "todo" would match every note with a Todo line (walk-through r4,
+#: item 20). The same labels as :data:`memory_manager.entries.LABELS`.
+_LABEL = re.compile(r"^(\s*[-*]\s*)(?:因|改|待|Cause|Change|Todo)\s*[:：]", re.I | re.M)
 #: Bits of an entry rowid holding its position within the file.
 POS_BITS = 20
 #: Files modified this close (ns) to their indexing time are re-hashed.
@@ -101,7 +106,7 @@ def parse_source(rel: str, kind: str, data: bytes) -> tuple[str, str | None, lis
     items = []
     dumps = _dumps
     for e, current, version, body in flat[: (1 << POS_BITS) - 1]:
-        terms = textproc.tokens(e.heading + "\n" + body)
+        terms = textproc.tokens(e.heading + "\n" + _LABEL.sub(r"\1", body))
         dates = e.meta.get("dates")
         items.append(((rel, e.ordinal, e.id, e.heading, version or e.date, e.kind,
                        dumps(e.tags), dumps(tag_terms(e.tags)) if e.tags else "[]",

@@ -483,3 +483,38 @@ def test_item18_second_init_names_plain_text_t2_not_xor_b64(ws, run_script, t2_k
     text = (ws / ".gitignore").read_text(encoding="utf-8")
     assert "# some T2 entries are plain text (not encrypted): keep them out of git\nmemory/tier2-internal/\n" in text
     assert "xor-b64" not in text
+
+
+# ---------------------------------------------------------------- item 20
+
+def test_item20_note_labels_are_not_indexed_words(ws, run_script):
+    _setup(ws, run_script, "--no-hooks")
+    for n in (4, 5):
+        assert run_script("memory", "write", "--topic", f"Parallel {n}", "--cause", f"run {n}", "--change",
+                          f"line {n}", "--todo", f"check {n}", env=NOW).code == 0
+    assert run_script("memory", "write", "--topic", "Index work", "--change", "benchmark the index change first",
+                      env=NOW).code == 0
+    for query in ("todo", "cause"):
+        result = run_script("memory", "recall", query, "--json", env=NOW)
+        assert result.code == 0 and json.loads(result.out)["hits"] == [], (query, result.out)
+    # "change" is a word of one note's text, not the label of every note's Change line.
+    hits = json.loads(run_script("memory", "recall", "Change", "--json", env=NOW).out)["hits"]
+    assert [h["heading"] for h in hits] == ["[2026-11-20] Index work"]
+    hits = json.loads(run_script("memory", "recall", "benchmark index change", "--json", env=NOW).out)["hits"]
+    assert [h["heading"] for h in hits] == ["[2026-11-20] Index work"]
+    assert all(h["parts"]["keyword"] > 0 for h in hits)
+
+
+
+def test_item20_chinese_note_labels_are_not_indexed_words(ws, run_script, tmp_path):
+    zh = tmp_path / "zh"
+    zh.mkdir()
+    assert run_script("init", "-w", zh, "--yes", "--no-hooks", "--lang", "zh").code == 0
+    assert run_script("memory", "-w", zh, "write", "--topic", "周会", "--cause", "例行", "--change", "时间提前",
+                      "--todo", "通知大家", env=NOW).code == 0
+    assert "- 待：通知大家" in (zh / "memory" / "daily" / "2026-11-20.md").read_text(encoding="utf-8")
+    for query in ("待", "因", "改"):
+        result = run_script("memory", "-w", zh, "recall", query, "--json", env=NOW)
+        assert result.code == 0 and json.loads(result.out)["hits"] == [], (query, result.out)
+    hits = json.loads(run_script("memory", "-w", zh, "recall", "通知", "--json", env=NOW).out)["hits"]
+    assert [h["heading"] for h in hits] == ["[2026-11-20] 周会"]

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
@@ -607,6 +608,10 @@ def compact_t2(run: _Run, t2: list[tiers.T2Entry]) -> None:
         tiers.compact(run.ws, chosen, run.backup())
 
 
+#: The date ``memory.py lesson`` puts before a lesson (``- [YYYY-MM-DD] ``).
+_LESSON_DATE = re.compile(r"^[-*] \[\d{4}-\d{2}-\d{2}\] ")
+
+
 def memory_md_duplicates(run: _Run, approved: bool) -> None:
     """Step 5: report exact duplicate lines of MEMORY.md; remove them only when approved."""
     path = tree.Tree(run.ws).memory_md
@@ -624,7 +629,9 @@ def memory_md_duplicates(run: _Run, approved: bool) -> None:
     seen: set[str] = set()
     drop: list[int] = []
     for n, line in enumerate(lines):
-        key = _norm(line)
+        # A lesson line's date is when it was recorded, not what it says: the same lesson
+        # recorded on two days is a duplicate too (walk-through r4, item 7).
+        key = _LESSON_DATE.sub("- ", _norm(line))
         if not key or key.startswith("#") or key.startswith("<!--"):
             continue
         if key in seen:
@@ -637,9 +644,15 @@ def memory_md_duplicates(run: _Run, approved: bool) -> None:
         run.act("memory-md", path, f"line {n + 1} duplicates an earlier line: {verb}")
     if approved:
         run.report.deleted += len(drop)
+        # A line removed from between two blank lines takes one of them along (no doubled blank line).
+        gone = set(drop)
+        for n in drop:
+            before_blank = n == 0 or (not lines[n - 1].strip() and n - 1 not in gone)
+            if before_blank and n + 1 < len(lines) and not lines[n + 1].strip() and n + 1 not in gone:
+                gone.add(n + 1)
         if not run.dry:
             run.backup().save(path.resolve() if path.is_symlink() else path)
-            atomic_write_text(path.resolve(), "\n".join(l for n, l in enumerate(lines) if n not in set(drop)), original)
+            atomic_write_text(path.resolve(), "\n".join(l for n, l in enumerate(lines) if n not in gone), original)
 
 
 def prune_step(run: _Run) -> None:

@@ -84,7 +84,9 @@ def add_lesson(ws: Path, cfg: dict[str, Any], text: str, kind: str = "lesson", *
         like = read_text(path)
         if MARKER not in like.text:
             raise BadInputError(f"{path.name} is not a lessons file yet: run init.py first (it keeps every line)")
-        if re.search(rf"^{re.escape(line)}$", like.text, re.M):
+        # The same lesson on another day is no new lesson: the README's "a repeated lesson adds
+        # nothing" holds across days (walk-through r4, item 7); the line kept is the first one.
+        if re.search(rf"^- \[\d{{4}}-\d{{2}}-\d{{2}}\] {re.escape(flat)}\s*$", like.text, re.M):
             return {"action": "lesson", "path": rel(ws, path), "section": kind, "line": line, "added": False,
                     "chars": len(like.text), "backup": None, "warnings": [], "gate": decision.payload()}
         new_text = insert_line(like.text, kind, line)

@@ -518,3 +518,34 @@ def test_item20_chinese_note_labels_are_not_indexed_words(ws, run_script, tmp_pa
         assert result.code == 0 and json.loads(result.out)["hits"] == [], (query, result.out)
     hits = json.loads(run_script("memory", "-w", zh, "recall", "通知", "--json", env=NOW).out)["hits"]
     assert [h["heading"] for h in hits] == ["[2026-11-20] 周会"]
+
+
+# ---------------------------------------------------------------- item 7
+
+LESSON = "Always benchmark before and after an index change."
+
+
+def test_item7_the_same_lesson_on_another_day_adds_nothing(ws, run_script):
+    _setup(ws, run_script, "--no-hooks")
+    first = run_script("memory", "lesson", LESSON, "--json", env={"MEMORY_MANAGER_NOW": "2026-11-19T09:00:00"})
+    assert json.loads(first.out)["added"] is True
+    before = (ws / "MEMORY.md").read_bytes()
+    again = run_script("memory", "lesson", LESSON, "--json", env={"MEMORY_MANAGER_NOW": "2026-11-30T09:00:00"})
+    assert again.code == 0 and json.loads(again.out)["added"] is False
+    assert (ws / "MEMORY.md").read_bytes() == before
+
+
+def test_item7_cleanup_finds_a_lesson_repeated_on_two_days_and_leaves_no_doubled_blank_line(ws, run_script):
+    _setup(ws, run_script, "--no-hooks")
+    path = ws / "MEMORY.md"
+    text = path.read_text(encoding="utf-8")
+    # Two days' copies, written by hand (or by an older version): one line apart in the section.
+    text = text.replace("## Lessons\n", f"## Lessons\n\n- [2026-11-30] {LESSON}\n\n- [2026-11-19] {LESSON}\n")
+    path.write_text(text, encoding="utf-8")
+    report = run_script("cleanup", "--json", env=NOW)
+    actions = [a for a in json.loads(report.out)["actions"] if a["step"] == "memory-md"]
+    assert len(actions) == 1 and "duplicates an earlier line: reported" in actions[0]["detail"], actions
+    assert run_script("cleanup", "--approved", env=NOW).code == 0
+    after = path.read_text(encoding="utf-8")
+    assert after.count(LESSON) == 1 and f"- [2026-11-30] {LESSON}" in after
+    assert "\n\n\n" not in after

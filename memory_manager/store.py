@@ -315,10 +315,12 @@ def edit(ws: Path, cfg: dict[str, Any], ref: str, *, text: str, approved: bool =
         ref: the entry's id (``k-…``), key or path.
         text: the new current text.
 
-    Returns ``{"action": "edit", "id", "key", "path", "since", "updated", "versions", "backup", "gate"}``.
+    Returns ``{"action": "edit", "id", "key", "path", "since", "updated", "versions", "backup", "gate"}``;
+    when the entry already holds ``text``: ``{"action", "id", "key", "path", "unchanged": True,
+    "backup": None}`` and nothing is written.
 
     Raises:
-        NotFoundError, BadInputError (not a knowledge entry, empty or unchanged text),
+        NotFoundError, BadInputError (not a knowledge entry, empty text),
         GateDecisionError, MalformedFileError, FileWriteError.
     """
     from . import history
@@ -339,7 +341,10 @@ def edit(ws: Path, cfg: dict[str, Any], ref: str, *, text: str, approved: bool =
     entry = target.item or entries.read_knowledge(target.path)[0]
     current, _ = history.split(entry.body)
     if current.strip() == text.strip():
-        raise BadInputError("the new text is the same as the current text: nothing to edit")
+        # A repeated edit (an agent's retry) finds nothing left to do and says so, exit 0, as a
+        # repeated remember does; being no change it needs no approval (walk-through r4, item 8).
+        return {"action": "edit", "id": entry.id, "key": entry.key, "path": rel(ws, target.path),
+                "unchanged": True, "backup": None}
     decision = _gate(ws, "edit", f"{entry.key}\n{text}", source=source, sensitivity=sensitivity,
                      approved=approved, cfg=cfg, request=f"edit '{entry.key}'")
     day = today().isoformat()
@@ -629,8 +634,8 @@ def crypt_file(ws: Path, cfg: dict[str, Any], path: Path, *, decrypt: bool, sche
             found = tiers.parse_t2(tf.text, target)
             if len(found) != 1 or found[0].index is not None:
                 raise BadInputError(f"{path}: a multi-entry file; read it with 'memory.py show'")
-            if found[0].plaintext:
-                raise BadInputError(f"{path}: not encrypted")
+            if found[0].plaintext:  # a repeated decrypt: nothing left to do (walk-through r4, item 8)
+                return {"file": rel(ws, target), "action": "unchanged", "reason": "not encrypted", "backup": None}
             plain = tiers.decrypt_entry(found[0], cfg)
             decision = gate.evaluate("edit", plain, source="explicit_user", approved=approved, cfg=cfg,
                                      tier="internal", request=f"decrypt {target.name} in place")
@@ -642,6 +647,11 @@ def crypt_file(ws: Path, cfg: dict[str, Any], path: Path, *, decrypt: bool, sche
             new_text = entries.join_frontmatter(entries.set_frontmatter_fields(fm.raw, {"scheme": "none"}),
                                                 gap + plain + "\n")
         else:
+            found = tiers.parse_t2(tf.text, target)
+            if len(found) == 1 and found[0].index is None and not found[0].plaintext:
+                # A repeated encrypt finds it sealed: nothing to do, exit 0 (walk-through r4, item 8).
+                return {"file": rel(ws, target), "action": "unchanged", "reason": "already encrypted",
+                        "backup": None}
             new_text = tiers.seal_text_file(tf.text, target, cfg, scheme)
         # Sealing plain T2 text protects it and keeps every byte (decodable): no approval needed
         # to withhold the copy a keyless install cannot seal; decrypting needs the user's word.

@@ -149,7 +149,8 @@ def event_cmd(event, skill, text, source, sensitivity, approved, workspace, json
     ws, cfg = _context(workspace, verbose)
     result = record_event(ws, cfg, event=event, skill=skill, text=_text(text), source=source,
                           sensitivity=sensitivity, approved=approved)
-    _print(result, json_, f"recorded {event} for {skill} in {result['path']}")
+    _print(result, json_, f"recorded {event} for {skill} in {result['path']}" if result.get("changed", True) else
+           f"already recorded: {result['path']} holds that {event} line for {skill} today; nothing added")
     return 0
 
 
@@ -299,6 +300,9 @@ def edit_cmd(ref, text, source, sensitivity, approved, workspace, json_, verbose
 
     ws, cfg = _context(workspace, verbose)
     result = edit(ws, cfg, ref, text=_text(text), approved=approved, source=source, sensitivity=sensitivity)
+    if result.get("unchanged"):
+        _print(result, json_, f"unchanged: {result['path']} [{result['id']}] already holds that text; nothing to do")
+        return 0
     kept = f"{result['versions']} version(s)" if "versions" in result else \
         ("old text kept as history" if result.get("history") else "replaced")
     _print(result, json_, f"edited {result['path']} [{result['id']}]: {kept}; backup {result['backup']}")

@@ -60,6 +60,9 @@ def _file_op(path: Path, workspace, decrypt: bool, scheme, approved: bool, json_
     else:
         from memory_manager.erasure import summary
 
+        if result["action"] == "unchanged":
+            stdout.print(f"unchanged: {result['file']} is {result['reason']}; nothing to do", markup=False)
+            return 0
         extra = f"; {summary(result['erased'])}" if "erased" in result else ""
         stdout.print(f"{result['action']} {result['file']} in place (backup {result['backup']}){extra}", markup=False)
     return 0

@@ -549,3 +549,34 @@ def test_item7_cleanup_finds_a_lesson_repeated_on_two_days_and_leaves_no_doubled
     after = path.read_text(encoding="utf-8")
     assert after.count(LESSON) == 1 and f"- [2026-11-30] {LESSON}" in after
     assert "\n\n\n" not in after
+
+
+# ---------------------------------------------------------------- item 8
+
+def test_item8_repeating_edit_crypt_and_event_finds_nothing_to_do_exit_0(ws, run_script, t2_key):
+    _setup(ws, run_script, "--no-hooks")
+    ident = _edited_entry(ws, run_script)
+    same = run_script("memory", "edit", ident, "--text", "No deploys from Thursday noon.", env=NOW)
+    assert same.code == 0, same.err
+    assert same.out == f"unchanged: memory/knowledge/deploy-freeze.md [{ident}] already holds that text; " \
+                       "nothing to do\n"
+    assert json.loads(run_script("memory", "edit", ident, "--text", "No deploys from Thursday noon.", "--json",
+                                 env=NOW).out)["unchanged"] is True
+
+    t2 = ws / "memory" / "tier2-internal" / "crm_prefs.md"
+    t2.write_text("---\nskill: crm\ntopic: prefs\ncreated: 2026-11-20\nexpires: 2026-12-20\ntier: internal\n---\n"
+                  "Prefers short replies.\n", encoding="utf-8")
+    first = run_script("crypt", "encrypt", "--file", t2, env=NOW)
+    assert first.code == 0, first.err
+    sealed = t2.read_bytes()
+    second = run_script("crypt", "encrypt", "--file", t2, env=NOW)
+    assert second.code == 0, second.err
+    assert second.out == "unchanged: memory/tier2-internal/crm_prefs.md is already encrypted; nothing to do\n"
+    assert t2.read_bytes() == sealed
+
+    recorded = run_script("memory", "event", "skill_complete", "--skill", "crm", "--text", "synced", env=NOW)
+    assert recorded.code == 0 and recorded.out.startswith("recorded skill_complete for crm"), recorded.out
+    repeated = run_script("memory", "event", "skill_complete", "--skill", "crm", "--text", "synced", env=NOW)
+    assert repeated.code == 0
+    assert repeated.out == ("already recorded: memory/knowledge/skill-crm.md holds that skill_complete line for crm "
+                            "today; nothing added\n")

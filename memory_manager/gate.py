@@ -372,6 +372,11 @@ def evaluate(operation: str, text: str, *, source: str = "unknown", sensitivity:
 
     if approved and decision in ("ask", "request_approval", "narrow", "avoid_storing"):
         decision, approval = "proceed", "explicit"
+        # The reasons now say why approval was needed and that it was given, never to ask for
+        # it again (walk-through r4, item 15: "proceed" beside "repeat with --approved").
+        cats = ", ".join(sorted({f.category for f in possible}))
+        reasons = [f"possible {cats} found: stored because the user confirmed it is fine to keep (--approved)"
+                   if r == hold else f"{r}: approved (--approved)" for r in reasons]
     elif approved and decision == "proceed" and approval == "not_needed":
         approval = "explicit"
     approved_findings = []

@@ -580,3 +580,24 @@ def test_item8_repeating_edit_crypt_and_event_finds_nothing_to_do_exit_0(ws, run
     assert repeated.code == 0
     assert repeated.out == ("already recorded: memory/knowledge/skill-crm.md holds that skill_complete line for crm "
                             "today; nothing added\n")
+
+
+# ---------------------------------------------------------------- item 15
+
+def test_item15_gate_after_approval_says_why_it_proceeds_not_to_approve_again(ws, run_script):
+    _setup(ws, run_script, "--no-hooks")
+    held = run_script("gate", "--operation", "store", "--text", "Call Bob on +1 650 253 0000", "--source",
+                      "explicit_user", "--json", env=NOW)
+    doc = json.loads(held.out)
+    assert doc["recommended_action"] == "request_approval"
+    assert doc["reasons"] == ["possible phone found: not stored unless the user confirms it is fine to keep; then "
+                              "repeat with --approved"]
+    ok = run_script("gate", "--operation", "store", "--text", "Call Bob on +1 650 253 0000", "--source",
+                    "explicit_user", "--approved", "--json", env=NOW)
+    doc = json.loads(ok.out)
+    assert doc["recommended_action"] == "proceed"
+    assert doc["reasons"] == ["possible phone found: stored because the user confirmed it is fine to keep "
+                              "(--approved)"]
+    text = run_script("gate", "--operation", "store", "--text", "Call Bob on +1 650 253 0000", "--source",
+                      "explicit_user", "--approved", env=NOW)
+    assert "repeat with --approved" not in text.out and "Decision: proceed" in text.out

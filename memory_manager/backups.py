@@ -727,11 +727,18 @@ def _derived(rel: str) -> bool:
     return rel in DERIVED or rel.startswith(DERIVED_PREFIXES)
 
 
+#: The bundle's own bookkeeping (``memory/.state/``: cleanup's log and stamp, access counts): a
+#: later run of the tool changes it, never the user, so it does not make a restore ask for
+#: ``--force`` (walk-through r4, item 13). A restore still puts its bytes back.
+TOOL_STATE_PREFIXES = (tree.rel(tree.STATE) + "/",)
+
+
 def changed_since(workspace: Path, doc: dict[str, Any], steps: list["_Step"]) -> list[str]:
     """The paths a restore of ``doc`` would overwrite or remove that changed after its command ran.
 
     Compares each path's current state with what the command left
-    (``after.json``); derived indexes are left out (a restore rebuilds them).
+    (``after.json``); derived indexes are left out (a restore rebuilds them),
+    and so is the tool's own state in ``memory/.state/`` (:data:`TOOL_STATE_PREFIXES`).
     A backup without ``after.json`` (older versions, or not closed) has
     nothing to compare with: an empty list.
     """
@@ -739,7 +746,7 @@ def changed_since(workspace: Path, doc: dict[str, Any], steps: list["_Step"]) ->
     if after is None:
         return []
     return [s.rel for s in steps if s.action in ("restore", "remove") and s.rel in after
-            and not _derived(s.rel) and after[s.rel] != s.now]
+            and not _derived(s.rel) and not s.rel.startswith(TOOL_STATE_PREFIXES) and after[s.rel] != s.now]
 
 
 # ------------------------------------------------------------------ checking a manifest

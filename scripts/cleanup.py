@@ -52,7 +52,7 @@ def cleanup(workspace, json_, verbose, dry_run, if_due, purge_archive, approved)
     stdout.print(report.log_line + (" (dry run: nothing changed)" if dry_run else ""), markup=False)
     if report.backup:
         init_py = pathlib.Path(__file__).resolve().parent / "init.py"
-        stdout.print(f"backup {report.backup}: undo with `{sys.executable} {init_py} -w {opened.root} --restore {report.backup}`",
+        stdout.print(f"backup {report.backup}: undo with `{sys.executable} {init_py} -w {opened.root} --restore {report.backup} --yes`",
                      markup=False)
     return 0
 

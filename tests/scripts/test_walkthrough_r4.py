@@ -601,3 +601,30 @@ def test_item15_gate_after_approval_says_why_it_proceeds_not_to_approve_again(ws
     text = run_script("gate", "--operation", "store", "--text", "Call Bob on +1 650 253 0000", "--source",
                       "explicit_user", "--approved", env=NOW)
     assert "repeat with --approved" not in text.out and "Decision: proceed" in text.out
+
+
+# ---------------------------------------------------------------- items 13 and 21 (cleanup's undo)
+
+def test_item13_restoring_a_cleanup_needs_no_force_for_the_tools_own_state(ws, run_script):
+    _setup(ws, run_script, "--no-hooks")
+    with (ws / "MEMORY.md").open("a", encoding="utf-8") as handle:
+        handle.write("- dup line\n- dup line\n")
+    first = run_script("cleanup", "--approved", env={"MEMORY_MANAGER_NOW": "2026-11-29T09:00:00"})
+    assert first.code == 0, first.err
+    ident = first.out.split("backup ")[1].split(":")[0]
+    # item 21: the undo command it prints is the one that works without a warning
+    assert first.out.rstrip().endswith(f"--restore {ident} --yes`")
+    later = run_script("cleanup", "--approved", env={"MEMORY_MANAGER_NOW": "2026-12-07T09:00:00"})
+    assert later.code == 0  # rewrites memory/.state/cleanup.log and cleanup.json
+    plan = json.loads(run_script("init", "--restore", ident, "--dry-run", "--json").out)
+    assert plan["changed_since"] == []
+    restored = run_script("init", "--restore", ident, "--yes")
+    assert restored.code == 0, restored.err
+    assert (ws / "MEMORY.md").read_text(encoding="utf-8").endswith("- dup line\n- dup line\n")
+    # A user's own change since is still protected.
+    ident2 = run_script("cleanup", "--approved", env={"MEMORY_MANAGER_NOW": "2026-12-14T09:00:00"}).out \
+        .split("backup ")[1].split(":")[0]
+    with (ws / "MEMORY.md").open("a", encoding="utf-8") as handle:
+        handle.write("- my own line\n")
+    refused = run_script("init", "--restore", ident2, "--yes")
+    assert refused.code == 1 and "MEMORY.md" in refused.err and "memory/.state" not in refused.err

@@ -691,7 +691,8 @@ def _resolve(workspace: Path, ident: str) -> str:
         raise NotFoundError(f"no backup with id {ident!r} (see --list-backups)")
     from .errors import BadInputError
 
-    raise BadInputError(f"backup id {ident!r} is ambiguous: it starts {len(found)} ids: {', '.join(found)}")
+    shown = ", ".join(found[:5]) + (f" and {len(found) - 5} more (see --list-backups)" if len(found) > 5 else "")
+    raise BadInputError(f"backup id {ident!r} is ambiguous: it starts {len(found)} ids: {shown}")
 
 
 def _load(workspace: Path, ident: str | None) -> dict[str, Any]:

@@ -124,6 +124,14 @@ def _exit_for(exc: BaseException, as_json: bool) -> None:
     """
     if not isinstance(exc, KeyboardInterrupt):
         interrupts.exiting()  # the error is being reported: a Ctrl-C now must not cut it short
+    if isinstance(exc, BrokenPipeError):
+        # The reader went away (`init.py --dry-run | head`): nothing to say to it and no error
+        # to report; stdout goes to /dev/null so the exit's flush cannot complain (Python's
+        # signal docs, "Note on SIGPIPE"). Exit 1: the output was cut short.
+        with contextlib.suppress(OSError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(1)
     if isinstance(exc, MemoryManagerError):
         fail(exc, as_json)
     elif isinstance(exc, OSError):
@@ -226,6 +234,11 @@ def print_rows(title: str, columns: list[str], rows: list[tuple[str, ...]], whol
     for row in rows:
         table.add_row(*row)
     console.print(table)
+
+
+def counted(n: int, singular: str, plural: str | None = None) -> str:
+    """``"1 file"`` / ``"2 files"``: a count with its noun in the right number (``plural`` default: + ``s``)."""
+    return f"{n} {singular if n == 1 else (plural or singular + 's')}"
 
 
 def verbose_line(enabled: bool, text: str) -> None:

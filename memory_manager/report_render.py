@@ -165,6 +165,7 @@ def _t1_chart(skills: list[dict[str, Any]], t: dict[str, str]) -> str | None:
         left.barh(y, calls, color=BLUE)
         left.set_yticks(list(y), names)
         left.set_xlabel(t["calls"])
+        left.xaxis.get_major_locator().set_params(integer=True)  # calls are whole numbers (walk-through r4, item 21)
         colours = [GREEN if r >= 90 else YELLOW if r >= 70 else RED for r in rates]
         right.barh(y, rates, color=colours)
         right.set_xlim(0, 100)

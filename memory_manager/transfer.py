@@ -196,8 +196,11 @@ def export_target(ws: Path, out: Path, overwrite: bool = False) -> Path:
     if target.is_dir():
         raise BadInputError(f"--out {out}: is a folder; name a file")
     if _under(Path(ws), target):
-        raise BadInputError(f"--out {out}: inside the workspace ({ws}); the export never replaces a "
-                            "workspace file: name a file outside it")
+        raise BadInputError(f"--out {out}: inside the workspace ({ws}); the export never writes into the "
+                            "workspace (it takes no backup): name a file outside it")
+    if not target.parent.is_dir():
+        raise BadInputError(f"--out {out}: the folder {target.parent} does not exist; create it first or name "
+                            "another file")
     if (target.exists() or target.is_symlink()) and not overwrite and not _is_export(target):
         raise BadInputError(f"--out {out}: the file exists and is not an export of ours; "
                             "name another file, or pass --overwrite to replace it")

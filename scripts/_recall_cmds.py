@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from memory_manager import tree
-from memory_manager.cli import common_options, open_workspace, emit_json, handle_errors, stderr, stdout
+from memory_manager.cli import common_options, counted, open_workspace, emit_json, handle_errors, stderr, stdout
 
 
 def _context(workspace: Path | None, verbose: bool):
@@ -132,7 +132,8 @@ def status_cmd(workspace: Path | None, json_: bool, verbose: bool) -> int:
                      "or pass -w with your workspace)", markup=False)
     size = doc["memory_size"]
     avg = "n/a" if doc["average_value"] is None else f"{doc['average_value']:.3f}"
-    stdout.print(f"memory size: {size['entries']} entries in {size['files']} files ({size['bytes']} bytes)",
+    stdout.print(f"memory size: {counted(size['entries'], 'entry', 'entries')} in {counted(size['files'], 'file')} "
+                 f"({counted(size['bytes'], 'byte')})",
                  markup=False)
     stdout.print(f"average value: {avg} over {doc['prunable_entries']} prunable entries", markup=False)
     stdout.print(f"prune rate: {doc['prune_rate']:.1%} ({doc['would_move']} would move; "
@@ -145,7 +146,8 @@ def status_cmd(workspace: Path | None, json_: bool, verbose: bool) -> int:
     t = doc["tiers"]
     stdout.print(f"tiers: T1 {t['t1']} statistics file(s) ({t['t1_skills']} skill(s)), T2 {t['t2']} "
                  f"encrypted entries, T3 {t['t3']}", markup=False)
-    stdout.print(f"plain memory: {t['daily']} daily sections, {t['knowledge']} knowledge entries", markup=False)
+    stdout.print(f"plain memory: {counted(t['daily'], 'daily section')}, "
+                 f"{counted(t['knowledge'], 'knowledge entry', 'knowledge entries')}", markup=False)
     z = doc["time_zone"]
     stdout.print(f"time zone: {z['name']} ({z['source']}); today is {z['today']}", markup=False)
     held = doc.get("quarantine", [])

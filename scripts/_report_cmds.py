@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from memory_manager import tree
-from memory_manager.cli import common_options, emit_json, handle_errors, open_workspace, stderr, stdout
+from memory_manager.cli import common_options, counted, emit_json, handle_errors, open_workspace, stderr, stdout
 
 
 @click.command("report")
@@ -52,7 +52,7 @@ def report_cmd(html: Path | None, days: int, approved: bool, overwrite: bool, op
     else:
         c = model.counts
         stdout.print(f"report written to {target} ({size:,} bytes): {c['daily']} daily and {c['openclaw']} "
-                     f"OpenClaw entries in {days} days, {c['knowledge']} knowledge, {c['t1_skills']} T1 skills, "
+                     f"OpenClaw entries in {days} days, {c['knowledge']} knowledge, {counted(c['t1_skills'], 'T1 skill')}, "
                      f"{c['t2']} T2 entries" + (f" ({c['t2_shown']} shown)" if approved else "")
                      + f", {c['sessions']} sessions", markup=False)
         for problem in model.problems:

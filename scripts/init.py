@@ -14,8 +14,8 @@ import shutil  # noqa: E402
 import click  # noqa: E402
 
 from memory_manager import backups, initialize  # noqa: E402
-from memory_manager.cli import common_options, emit_json, handle_errors, print_rows, run, step, stdout, stderr, \
-    verbose_line  # noqa: E402
+from memory_manager.cli import common_options, counted, emit_json, handle_errors, print_rows, run, step, stdout, \
+    stderr, verbose_line  # noqa: E402
 from memory_manager.lang import resolve as resolve_language  # noqa: E402
 from memory_manager.fsio import refuse_outside_links  # noqa: E402
 from memory_manager.workspace import Workspace  # noqa: E402
@@ -25,7 +25,9 @@ def _show_plan(plan: initialize.Plan) -> None:
     rows = [(change.rel, "create" if change.old is None else "update", change.reason) for change in plan.changes]
     for folder in plan.new_dirs:
         rel = folder.relative_to(plan.workspace).as_posix()
-        rows.append((rel + "/", "mkdir", "OpenClaw hook" if rel.split("/")[0] == "hooks" else "memory tree"))
+        top = rel.split("/")[0]
+        why = "OpenClaw hook" if top == "hooks" else ("OpenClaw plugin" if top == ".openclaw" else "memory tree")
+        rows.append((rel + "/", "mkdir", why))
     print_rows(f"init plan for {plan.workspace}", ["path", "action", "why"], rows, whole=(0,))
     for line in plan.removed_duplicates:
         stdout.print(f"duplicate rule removed: {line}", markup=False)
@@ -42,7 +44,7 @@ def _list_table(ws, found) -> None:
         if why and b.get("role") != "safety" and "error" not in b:
             state += f"; not a restore point: {why}"
         rows.append((b["id"], str(b.get("created", "")), str(b.get("reason", b.get("error", ""))), state,
-                     f"{b['files']} files"))
+                     counted(b['files'], 'file')))
     print_rows(f"backups in {backups.backup_root(ws)} (oldest first)", ["id", "created", "reason", "state", "files"],
                rows, whole=(0,))
 
@@ -324,7 +326,7 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, heart
         return 1
     # The key first: if it cannot be made, the workspace is still untouched.
     key = _make_key(cfg, ws, key_path)
-    with step(f"backing up and writing {len(plan.changes)} files, {len(plan.new_dirs)} folders"):
+    with step(f"backing up and writing {counted(len(plan.changes), 'file')}, {counted(len(plan.new_dirs), 'folder')}"):
         backup_id = initialize.apply_files(plan)
     if plan.enable_hooks or plan.enable_plugin:
         what = " and ".join(w for w, on in (("the hooks", plan.enable_hooks), ("the plugin", plan.enable_plugin)) if on)

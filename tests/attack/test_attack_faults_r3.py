@@ -138,7 +138,7 @@ def test_status_answers_when_the_derived_index_cannot_be_written(ws, run_script)
     r = _run_limited(ws, 8 * 1024, "status")
     assert "Traceback" not in r.stderr
     assert r.returncode == 0, (r.returncode, r.stderr)
-    assert "1 knowledge entries" in r.stdout
+    assert "1 knowledge entry" in r.stdout
 
 
 # --- --restore after a sequence: newer user text ----------------------------------------------

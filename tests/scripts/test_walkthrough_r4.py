@@ -628,3 +628,32 @@ def test_item13_restoring_a_cleanup_needs_no_force_for_the_tools_own_state(ws, r
         handle.write("- my own line\n")
     refused = run_script("init", "--restore", ident2, "--yes")
     assert refused.code == 1 and "MEMORY.md" in refused.err and "memory/.state" not in refused.err
+
+
+# ---------------------------------------------------------------- item 21 (small messages)
+
+def test_item21_small_messages(ws, run_script, tmp_path):
+    _setup(ws, run_script, "--no-hooks")
+    # a dry run piped into a reader that stops early: no "error: Broken pipe"
+    proc = subprocess.run(f"{sys.executable} {ROOT / 'scripts' / 'init.py'} -w {ws} --dry-run --lang zh | head -c 10",
+                          shell=True, capture_output=True, text=True)
+    assert proc.stderr == "" and len(proc.stdout) == 10
+    # export: into the workspace, and into a folder that does not exist
+    inside = run_script("memory", "export", "--approved", "--out", ws / "exp.json", env=NOW)
+    assert inside.code == 2 and "never writes into the workspace" in inside.err and "replaces" not in inside.err
+    missing = run_script("memory", "export", "--approved", "--out", tmp_path / "nonexist-dir" / "x.json", env=NOW)
+    assert missing.code == 2 and "does not exist" in missing.err
+    assert not (tmp_path / "nonexist-dir").exists()
+    # counts in the right number
+    assert run_script("memory", "learn", "deploy", "--text", "Never on Fridays.", env=NOW).code == 0
+    status = run_script("memory", "status", env=NOW)
+    assert "1 knowledge entry\n" in status.out and "0 daily sections" in status.out
+    # an ambiguous backup id names a few, not all
+    for n in range(7):
+        assert run_script("memory", "write", "--topic", f"t{n}", "--change", f"c{n}", env=NOW).code == 0
+    ambiguous = run_script("init", "--restore", "0000", "--yes")
+    ids = [b["id"] for b in json.loads(run_script("init", "--list-backups", "--json").out)["backups"]]
+    assert len(ids) == 7  # init's, and one per write after the day's first (which only creates a file)
+    assert ambiguous.code == 2 and ambiguous.err == (
+        f"error: backup id '0000' is ambiguous: it starts 7 ids: {', '.join(ids[:5])} and 2 more "
+        "(see --list-backups)\n")

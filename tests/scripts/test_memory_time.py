@@ -118,7 +118,8 @@ def test_edit_refuses_daily_and_unchanged_text(run_script, mem):
     before = tree_hash(mem / "memory")
     r = run_script("memory", "edit", "deploy-window", "--text", "Deploy window: Tuesday and Thursday 14:00-16:00.",
                    "--approved", env=at("2026-10-20"))
-    assert r.code == 2 and "same as the current text" in r.err
+    # The same text again is no edit: nothing to do, exit 0 (walk-through r4, item 8), nothing written.
+    assert r.code == 0 and r.out.startswith("unchanged: memory/knowledge/deploy-window.md"), (r.code, r.out, r.err)
     r = run_script("memory", "edit", daily, "--text", "x", "--approved", env=at("2026-10-20"))
     assert r.code == 2 and "edit works on knowledge and T2 entries; memory/daily/2026-10-06.md is a daily entry" in r.err
     assert tree_hash(mem / "memory") == before

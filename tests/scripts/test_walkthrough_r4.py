@@ -657,3 +657,18 @@ def test_item21_small_messages(ws, run_script, tmp_path):
     assert ambiguous.code == 2 and ambiguous.err == (
         f"error: backup id '0000' is ambiguous: it starts 7 ids: {', '.join(ids[:5])} and 2 more "
         "(see --list-backups)\n")
+
+
+def test_item5_report_reads_an_audit_recorded_before_approved_counts(ws, run_script):
+    """An audit saved by the previous version has no ``approved`` in its checks: the report still renders."""
+    _setup(ws, run_script, "--no-hooks")
+    assert run_script("privacy_audit", env=NOW).code == 0
+    state = next((ws / "memory" / ".state").glob("*audit*.json"))
+    doc = json.loads(state.read_text(encoding="utf-8"))
+    report = doc["report"]
+    for check in report["checks"]:
+        del check["approved"], check["status"]
+    state.write_text(json.dumps(doc), encoding="utf-8")
+    result = run_script("memory", "report", env=NOW)
+    assert result.code == 0, result.err
+    assert "Tier 3 data never touches memory" in (ws / "memory" / ".cache" / "report.html").read_text(encoding="utf-8")

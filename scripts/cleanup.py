@@ -3,9 +3,10 @@
 # First of all (the builtin _signal: the signal module imports enum, tens of ms): a Ctrl-C while
 # starting up changes nothing and says so; memory_manager.interrupts takes over below.
 import _signal, os, sys  # noqa: E401
-_signal.signal(_signal.SIGINT, lambda *_: (os.write(*((1, b'{"error": "interrupted: nothing was changed", "kind": "interrupted"}\n') if "--json" in sys.argv else (2, b"interrupted: nothing was changed\n"))), os._exit(130)))
+_signal.signal(_signal.SIGINT, lambda *_: (os.write(*((1, b'{"error": "interrupted: nothing was changed", "kind": "interrupted"}\n') if "--json" in sys.argv else (2, b"interrupted: nothing was changed\n"))), os._exit(130))) \
+    if __name__ == "__main__" else None  # a test harness importing the script keeps its own handler
 import sys, pathlib; sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # noqa: E401,E702
-from memory_manager.interrupts import install; install()  # noqa: E702 - Ctrl-C: never a traceback
+from memory_manager.interrupts import install; install() if __name__ == "__main__" else None  # noqa: E702
 from memory_manager.deps import require; require()  # noqa: E702
 
 import click  # noqa: E402

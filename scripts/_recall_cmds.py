@@ -143,6 +143,13 @@ def status_cmd(workspace: Path | None, json_: bool, verbose: bool) -> int:
         stdout.print(f"next cleanup: would archive {cp['would_archive']} entries (capacity window {cp['window']}"
                      f"{', value threshold too' if cp['threshold_applied'] else ''}); "
                      f"{doc['archived_entries']} archived entries stay searchable", markup=False)
+        if not cp["threshold_applied"] and doc["would_move"] != cp["would_archive"]:
+            # Two numbers for two rules (walk-through r4, item 22): `memory.py prune` applies the value
+            # threshold, the weekly cleanup only the capacity window (prune.auto_threshold: false).
+            stdout.print(f"note: the {doc['would_move']} above are what `memory.py prune` would move (value under "
+                         f"{doc['threshold']}: an untagged note never used is worth at most 0.5 once a week old); "
+                         "the weekly cleanup applies only the capacity window (references/recall.md, Pruning)",
+                         markup=False)
     t = doc["tiers"]
     stdout.print(f"tiers: T1 {t['t1']} statistics file(s) ({t['t1_skills']} skill(s)), T2 {t['t2']} "
                  f"encrypted entries, T3 {t['t3']}", markup=False)

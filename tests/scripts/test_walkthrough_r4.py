@@ -675,3 +675,20 @@ def test_item5_report_reads_an_audit_recorded_before_approved_counts(ws, run_scr
     result = run_script("memory", "report", env=NOW)
     assert result.code == 0, result.err
     assert "Tier 3 data never touches memory" in (ws / "memory" / ".cache" / "report.html").read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------- item 22
+
+def test_item22_status_explains_why_prune_and_cleanup_numbers_differ(ws, run_script):
+    _setup(ws, run_script, "--no-hooks")
+    for day in ("2026-11-01", "2026-11-02"):
+        assert run_script("memory", "write", "--topic", f"Old {day}", "--change", "x",
+                          env={"MEMORY_MANAGER_NOW": f"{day}T09:00:00"}).code == 0
+    status = run_script("memory", "status", env=NOW)
+    assert status.code == 0
+    lines = status.out.splitlines()
+    assert any(line.startswith("prune rate: ") and "(2 would move;" in line for line in lines), status.out
+    assert any(line.startswith("next cleanup: would archive 0 entries") for line in lines), status.out
+    assert "note: the 2 above are what `memory.py prune` would move (value under 0.6: an untagged note never " \
+           "used is worth at most 0.5 once a week old); the weekly cleanup applies only the capacity window" \
+           in status.out

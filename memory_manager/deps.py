@@ -292,6 +292,24 @@ def dry_run_text(plan: InstallPlan, absent: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def use_bundle_venv() -> None:
+    """Run this script again with the bundle's venv Python when the packages are missing here and it has them.
+
+    What :func:`require` does first; for ``doctor.py``, which checks the
+    packages itself (walk-through r4, item 11: it reported them missing and
+    offered to install them into a venv that already had them). Returns when
+    there is nothing to do (packages present, already in a venv, no bundle
+    venv, or ``MEMORY_MANAGER_NO_VENV`` set); otherwise never returns.
+    """
+    if missing() and not in_venv() and venv_python().exists() and not os.environ.get("MEMORY_MANAGER_NO_VENV"):
+        _reexec(venv_python())
+
+
+def help_without_packages() -> None:
+    """``--help`` with the packages missing (exit 0): the script's purpose and how to install them."""
+    _help_without_packages(False)
+
+
 def _help_without_packages(allow_install: bool) -> None:
     """``--help`` where the packages are missing: the script's purpose and how to install them; exit 0."""
     main = sys.modules.get("__main__")

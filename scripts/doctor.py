@@ -12,6 +12,9 @@ from memory_manager.interrupts import install; install() if __name__ == "__main_
 # itself instead of calling deps.require() first (which would exit 2).
 from memory_manager import deps  # noqa: E402
 
+deps.use_bundle_venv()  # the packages may be in the bundle's venv (as every other script finds them)
+if deps.missing() and ("--help" in sys.argv[1:] or "-h" in sys.argv[1:]):
+    deps.help_without_packages()  # the README: --help works without the packages
 if deps.missing():
     _absent = ", ".join(deps.missing())
     _fix = " ".join(deps.install_command())

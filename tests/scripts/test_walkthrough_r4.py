@@ -692,3 +692,24 @@ def test_item22_status_explains_why_prune_and_cleanup_numbers_differ(ws, run_scr
     assert "note: the 2 above are what `memory.py prune` would move (value under 0.6: an untagged note never " \
            "used is worth at most 0.5 once a week old); the weekly cleanup applies only the capacity window" \
            in status.out
+
+
+# ---------------------------------------------------------------- item 11
+
+DEBIAN_PYTHON = Path("/usr/bin/python3")
+
+
+@pytest.mark.external(DEBIAN_PYTHON, ROOT / ".venv" / "bin" / "python",
+                      reason="Debian's Python (without the bundle's packages) and the bundle's venv")
+def test_item11_doctor_finds_the_bundle_venv_like_every_other_script(ws, tmp_path):
+    probe = subprocess.run([str(DEBIAN_PYTHON), "-s", "-c", "import click"], capture_output=True)
+    assert probe.returncode != 0, "this test needs a Python without the packages"
+    env = dict(os.environ, HOME=str(tmp_path / "nohome"))
+    env.pop("MEMORY_MANAGER_NO_VENV", None)
+    helped = subprocess.run([str(DEBIAN_PYTHON), "-s", str(ROOT / "scripts" / "doctor.py"), "--help"], env=env,
+                            capture_output=True, text=True)
+    assert helped.returncode == 0 and helped.stdout.startswith("Usage: doctor.py [OPTIONS]"), helped.stderr
+    doc = subprocess.run([str(DEBIAN_PYTHON), "-s", str(ROOT / "scripts" / "doctor.py"), "-w", str(ws), "--json",
+                          "--no-openclaw"], env=env, capture_output=True, text=True)
+    checks = json.loads(doc.stdout)["checks"]
+    assert not any("missing" in str(c.get("detail", "")) and c.get("name") == "dependencies" for c in checks), checks

@@ -68,7 +68,8 @@ def test_file_in_place_is_backed_up_and_never_encrypted_twice(ws, run_script, t2
     assert "偏好" not in sealed and "key_hint: s-2026-05" in sealed
     before = tree_hash(ws / "memory")
     r = run_script("crypt", "encrypt", "--file", str(path))
-    assert r.code == 1 and "twice" in r.err and tree_hash(ws / "memory") == before
+    # Never encrypted twice: a repeat finds nothing to do and says so, exit 0 (walk-through r4, item 8).
+    assert r.code == 0 and "already encrypted; nothing to do" in r.out and tree_hash(ws / "memory") == before
     r = run_script("memory", "show", "memory/tier2-internal/s_notes.md", "--approved")
     assert "偏好：清晰" in r.out
     r = run_script("crypt", "decrypt", "--file", str(path))

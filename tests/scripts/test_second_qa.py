@@ -4,6 +4,7 @@ daily topics may hold '/' and ':', agent ids cannot climb out of the state folde
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -89,7 +90,8 @@ def test_agent_id_cannot_leave_the_state_folder(run_script):
 
 
 def test_doctor_json_without_dependencies():
+    # MEMORY_MANAGER_NO_VENV: as if the bundle had no venv of its own to re-run with (doctor finds it now).
     proc = subprocess.run([sys.executable, "-S", str(ROOT / "scripts" / "doctor.py"), "--json"],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, env={**os.environ, "MEMORY_MANAGER_NO_VENV": "1"})
     doc = json.loads(proc.stdout)
     assert proc.returncode == 1 and doc["ok"] is False and doc["checks"][0]["name"] == "dependencies"

@@ -319,7 +319,8 @@ def test_item4_importing_the_same_export_twice_changes_nothing(ws, run_script, t
         again = run_script("memory", "import", export, "--approved", "--json")
         assert again.code == 0, again.err
         doc = json.loads(again.out)
-        assert doc["imported"] == {"daily": 0, "daily_lines": 0, "knowledge": 0, "tier1": 0, "tier2": 0}
+        assert doc["imported"] == {"daily": 0, "daily_lines": 0, "knowledge": 0, "tier1": 0, "tier2": 0,
+                                  "archive": 0, "lessons": 0}
         assert doc["already_present"] == ["daily " + doc["already_present"][0].split(" ")[1] + " deploy",
                                           "knowledge Release Process"]
     assert entry.read_bytes() == original

@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from memory_manager import store  # noqa: E402
+from memory_manager import privacy, store  # noqa: E402
 from memory_manager.errors import GateDecisionError  # noqa: E402
 from memory_manager.config import load_config  # noqa: E402
 from memory_manager.recall import recall  # noqa: E402
@@ -109,8 +109,11 @@ def load_notes(ws: Path, data: dict, cfg: dict, verbs: str) -> tuple[dict, dict,
                 except GateDecisionError as exc:
                     # Gate rule 0 refuses a name with any finding (a health word in a key, say),
                     # whatever the flags; a user would choose another name: the note's id.
-                    warnings.append(f"{n['id']}: key {n['key']!r} refused ({exc}); stored as {n['id']!r}")
-                    res = store.learn(ws, cfg, key=n["id"], text=n["text"], tags=tags, approved=True)
+                    # Since round 4 tags are names too: a refused tag is left out, as a user would.
+                    kept = ",".join(t for t in (n.get("tags") or []) if not privacy.scan_name(t))
+                    warnings.append(f"{n['id']}: key {n['key']!r} or tags {tags!r} refused ({exc}); "
+                                    f"stored as {n['id']!r} with tags {kept!r}")
+                    res = store.learn(ws, cfg, key=n["id"], text=n["text"], tags=kept, approved=True)
             key_ids[n["key"]] = res["id"]
             versions[res["id"]].append((n["date"], n["id"]))
         elif kind == "knowledge_edit":

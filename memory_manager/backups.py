@@ -1,6 +1,6 @@
 """The one backup mechanism for every change to a file, and ``init --restore``.
 
-Layout (format ``memory-backup`` version 2, ``references/formats.md``)::
+Layout (format ``memory-backup`` version 3, ``references/formats.md``)::
 
     .memory-backup/                      0700, every file 0600
       .lock                              the workspace writer lock (fsio)
@@ -17,6 +17,17 @@ the newest: order is the sequence, never the clock. Version 1 backups
 (``YYYYMMDDTHHMMSSZ[-n]``, entries inside ``manifest.json``) still list and
 restore; they sort before every version 2 backup, by stamp then ``n``
 compared as a number.
+
+Version 3 (issue 11) has the layout of version 2; what changed is what a
+backup promises. Every command records the files it is about to *create*
+("absent" entries: ``existed: false``), so ``init --restore`` undoes a
+command that only made new files (learn or remember of a new entry, import,
+a new daily note, a new statistics file) by removing them. A version 3
+restore removes such a file only when ``after.json`` shows it still holds
+what the command wrote; when it cannot tell (no ``after.json``), the file
+counts as changed since and stays unless ``--force``. Version 1 and 2
+backups keep their rule (a created file is removed unless ``after.json``
+says it changed).
 
 Crash safety (issue 11). A backup opened while its command holds the
 workspace lock is *open* until the lock is released: its journal file
@@ -64,7 +75,9 @@ ENTRIES = "entries.jsonl"
 JOURNAL_PREFIX = ".open-"
 TRASH_PREFIX = ".deleting-"
 FORMAT_NAME = "memory-backup"
-VERSION = 2
+VERSION = 3
+#: Versions this module reads (1 and 2 are still listed and restored).
+READ_VERSIONS = (1, 2, 3)
 #: Zero padding of the sequence number in an id: lexical order of ids then
 #: equals creation order up to a million backups (we sort by the number anyway).
 SEQ_DIGITS = 6
@@ -604,7 +617,7 @@ def _read(folder: Path) -> dict[str, Any]:
     """Read one backup folder into a dict (header + ``entries`` + ``files``), or with ``error``."""
     try:
         doc = jsonio.loads((folder / MANIFEST).read_text(encoding="utf-8"), MANIFEST)
-        if not isinstance(doc, dict) or doc.get("format") != FORMAT_NAME or doc.get("version") not in (1, 2):
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT_NAME or doc.get("version") not in READ_VERSIONS:
             raise ValueError("not a memory-backup manifest")
         doc["entries"] = _read_entries(folder, doc)
     except (OSError, ValueError):
@@ -695,6 +708,27 @@ def _resolve(workspace: Path, ident: str) -> str:
     raise BadInputError(f"backup id {ident!r} is ambiguous: it starts {len(found)} ids: {shown}")
 
 
+def skipped_notes(workspace: Path, doc: dict[str, Any]) -> list[str]:
+    """Notes naming the change backups newer than ``doc`` that a bare ``--restore`` passed over, and why.
+
+    "Undo the last change" picks the newest restore point (:func:`_restorable`);
+    when the last change cannot be undone (``forget``: its copies are erased
+    on purpose) the restore says so instead of leaving the user to guess which
+    change it undid (issue 11: every message true).
+    """
+    out = []
+    key = order_key(doc["id"], doc.get("seq"))
+    for other in list_backups(workspace):
+        if other.get("role") == "safety" or order_key(other["id"], other.get("seq")) <= key:
+            continue
+        why = not_restore_point(other)
+        # A rolled-back or empty backup stands for no change at all: nothing to say.
+        if why and other.get("state") == "complete" and other["entries"]:
+            out.append(f"newer backup {other['id']} ({other.get('reason') or '?'}) is not a restore point: {why}; "
+                       f"restored the newest one that is")
+    return out
+
+
 def _load(workspace: Path, ident: str | None) -> dict[str, Any]:
     found = list_backups(workspace)
     if ident is None:
@@ -740,14 +774,24 @@ def changed_since(workspace: Path, doc: dict[str, Any], steps: list["_Step"]) ->
     Compares each path's current state with what the command left
     (``after.json``); derived indexes are left out (a restore rebuilds them),
     and so is the tool's own state in ``memory/.state/`` (:data:`TOOL_STATE_PREFIXES`).
-    A backup without ``after.json`` (older versions, or not closed) has
-    nothing to compare with: an empty list.
+    A version 1 or 2 backup without ``after.json`` (made before it existed, or
+    not closed) has nothing to compare with: an empty list. In a version 3
+    backup a file the command created (``existed: false``) that ``after.json``
+    does not vouch for is listed too: a restore never deletes a file it cannot
+    show to be the command's own without ``force``.
     """
     after = _after(workspace, doc["id"])
+    # Version 3: a file the command created is removed only when it provably
+    # still holds the command's bytes; no record of them counts as changed.
+    proof_to_remove = (doc.get("version") or 1) >= 3
     if after is None:
-        return []
-    return [s.rel for s in steps if s.action in ("restore", "remove") and s.rel in after
-            and not _derived(s.rel) and not s.rel.startswith(TOOL_STATE_PREFIXES) and after[s.rel] != s.now]
+        if not proof_to_remove:
+            return []
+        after = {}
+    return [s.rel for s in steps if s.action in ("restore", "remove") and not _derived(s.rel)
+            and not s.rel.startswith(TOOL_STATE_PREFIXES)
+            and ((s.rel in after and after[s.rel] != s.now)
+                 or (proof_to_remove and s.action == "remove" and s.rel not in after))]
 
 
 # ------------------------------------------------------------------ checking a manifest
@@ -989,6 +1033,8 @@ def restore_plan(workspace: Path, ident: str | None = None) -> dict[str, Any]:
     workspace = Path(workspace)
     doc = _load(workspace, ident)
     steps, notes = _plan(workspace, doc)
+    if ident is None:
+        notes += skipped_notes(workspace, doc)
     return {"restored": doc["id"], "reason": doc.get("reason"), "created": doc.get("created"), "dry_run": True,
             "paths": [_describe(s) for s in steps], "notes": notes, "interrupted": interrupted(workspace),
             "changed_since": changed_since(workspace, doc, steps)}
@@ -1057,6 +1103,8 @@ def restore(workspace: Path, ident: str | None = None, force: bool = False) -> d
         rolled = list(_RECOVERED.pop(_ws_key(workspace), []))
         doc = _load(workspace, ident)
         steps, notes = _plan(workspace, doc)
+        if ident is None:
+            notes += skipped_notes(workspace, doc)
         dirty = changed_since(workspace, doc, steps)
         if dirty and not force:
             raise DirtyFileError(f"changed since backup {doc['id']} was made: {', '.join(dirty)}; restoring would "
@@ -1429,13 +1477,14 @@ def _hide_names(doc: dict[str, Any], folder: Path, named: list[str], paths: list
     for entry in doc["entries"]:
         if isinstance(entry, dict) and entry.get("path") in paths:
             entry["path"] = str(PurePosixPath(entry["path"]).with_name(hidden_name(entry["path"], secret) + ".md"))
-            entry["stored"] = "erased" if entry.get("existed") else entry.get("stored", "plain")
+            if entry.get("existed"):  # an absent entry (a created file) holds no copy to erase
+                entry["stored"] = "erased"
             changed = True
     reason = str(doc.get("reason", ""))
     new_reason = reason
     for name in named:
         new_reason = re.sub(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", hidden_name(name, secret), new_reason)
-    if new_reason != reason and doc.get("version") == 2:
+    if new_reason != reason and doc.get("version") != 1:
         try:
             header = jsonio.loads((folder / MANIFEST).read_text(encoding="utf-8"), MANIFEST)
             header["reason"] = new_reason

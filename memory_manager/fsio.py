@@ -785,8 +785,8 @@ def staging_files(workspace: Path, journals_only: bool = True) -> list[Path]:
 
     Looked for: the workspace root (only targets in :data:`ROOT_FILES`),
     everything under ``memory/``, ``hooks/`` and the plugin's folder, the root of
-    ``.memory-backup/`` and the backups with a journal left (``journals_only``)
-    or every backup. Symlinked folders are not followed.
+    ``.memory-backup/`` and the backups with a journal left (``journals_only``:
+    of the others only the files directly in each backup folder) or every backup. Symlinked folders are not followed.
     """
     ws = Path(workspace)
     found: list[Path] = []
@@ -802,6 +802,14 @@ def staging_files(workspace: Path, journals_only: bool = True) -> list[Path]:
         found.extend(backup_root / n for n in names if STAGING_NAME.match(n))
         if journals_only:
             folders += [backup_root / n[len(".open-"):] for n in names if n.startswith(".open-")]
+            # A closed backup's own files (manifest, entries, after.json) are rewritten
+            # in place by forget and purges: a kill there leaves a staging file beside them.
+            for name in names:
+                folder = backup_root / name
+                if name.startswith(".") or folder.is_symlink() or not folder.is_dir():
+                    continue
+                with contextlib.suppress(OSError):
+                    found.extend(folder / n for n in os.listdir(folder) if STAGING_NAME.match(n))
         else:
             folders += [backup_root / n for n in names if not n.startswith(".")]
     for top in folders:
@@ -810,7 +818,7 @@ def staging_files(workspace: Path, journals_only: bool = True) -> list[Path]:
         for dirpath, dirnames, filenames in os.walk(top):
             dirnames[:] = [d for d in dirnames if not os.path.islink(os.path.join(dirpath, d))]
             found.extend(Path(dirpath) / n for n in filenames if STAGING_NAME.match(n))
-    return sorted(found)
+    return sorted(set(found))
 
 
 def sweep_staging(workspace: Path) -> list[Path]:

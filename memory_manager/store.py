@@ -91,12 +91,14 @@ def _gate(ws: Path, operation: str, text: str, *, source: str, sensitivity: str 
 # ------------------------------------------------------------------ backups
 
 class LazyBackup:
-    """One backup for a command that may change several existing files, opened at the first.
+    """One backup for a command that may change or create several files, opened at the first.
 
     ``save(path)`` copies an existing file (``backups.Backup.save``) before the
-    caller changes it; a path that does not exist yet is skipped (nothing to
-    keep), and no backup folder is made when nothing existing changes. The
-    caller holds the workspace lock, so a kill part-way is rolled back.
+    caller changes it, and records a path that does not exist yet as created
+    (an "absent" entry, backup format v3), so ``init --restore`` removes it
+    again (issue 11: a command that only creates files is undone too). No
+    backup folder is made when the command writes nothing. The caller holds
+    the workspace lock, so a kill part-way is rolled back.
     README ("Backups"): every writing command backs up each file before changing it.
     """
 
@@ -114,9 +116,10 @@ class LazyBackup:
         return self.backup
 
     def save(self, path: Path) -> None:
-        """Back ``path`` up when it exists. Raises BackupError (nothing was changed)."""
-        if path.exists() or path.is_symlink():
-            self.opened().save(path)
+        """Back ``path`` up, or record that it did not exist. Raises BackupError (nothing was changed)."""
+        if self.backup is not None and self.backup.has(path):
+            return
+        self.opened().save(path)
 
 
 # ------------------------------------------------------------------ daily
@@ -194,8 +197,7 @@ def _write_daily_locked(ws: Path, cfg: dict[str, Any], day: str, topic: str,
     new_text, ident, added = entries.merge_daily_text(old, day, topic, items, entries.language(cfg),
                                                       list(other), pinned, parsed)
     if added:
-        if like is not None:
-            (backup or LazyBackup(ws, f"write {day}")).save(path)
+        (backup or LazyBackup(ws, f"write {day}")).save(path)  # a new note is recorded as created
         atomic_write_text(path, new_text, like)
     return path, ident, added, existed
 
@@ -245,6 +247,7 @@ def _learn_locked(ws: Path, cfg: dict[str, Any], key: str, text: str, tags: list
     path = safe_target(ws, entries.memory_dir(ws) / entries.KNOWLEDGE_DIR / f"{key}.md")
     day = today().isoformat()
     if not path.exists():
+        (backup or LazyBackup(ws, f"learn {key}")).save(path)  # recorded as created: a restore removes it
         atomic_write_text(path, entries.render_knowledge(key, text, tags, day, entries.language(cfg), pinned))
         return path, True, True
     like = read_text(path)
@@ -409,7 +412,11 @@ def _stats_update(ws: Path, cfg: dict[str, Any], skill: str, text: str, apply: A
         path = safe_target(ws, tiers.t1_path(ws, skill))
         doc = tiers.load_stats(path)
         result = apply(doc)
-        atomic_write(path, tiers.dump_stats(doc))
+        data = tiers.dump_stats(doc)
+        if not path.exists() or path.read_bytes() != data:
+            # Saved (or recorded as created) first, like every other change.
+            LazyBackup(ws, f"stats {skill}", approved).save(path)
+            atomic_write(path, data)
     return path, result, decision
 
 
@@ -568,10 +575,11 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
                     "created": str(old.created or ""), "expires": str(old.expires or ""),
                     "replaced": False, "history": False, "unchanged": True, "backup": None,
                     "gate": decision.payload()}
-        if target.exists():
-            backup = backups.start(ws, "remember (replace)", allow_withheld=approved)
-            backup.save(target)
-            backup_id = backup.id
+        replaced = target.exists()
+        # A new file is recorded as created (backup format v3), so --restore removes it again.
+        backup = backups.start(ws, "remember (replace)" if replaced else "remember", allow_withheld=approved)
+        backup.save(target)
+        backup_id = backup.id
         # The user's word is kept with the entry: cleanup never destroys it (issue 10),
         # bound to this entry and text by a keyed mark only this tool can write (round 4).
         seal = keyed.approval_mark(ws, cfg, ident, created.isoformat(), plain) if approved else None
@@ -593,7 +601,7 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
     return {"action": "remember", "id": ident, "path": rel(ws, path),
             "scheme": sealed.params["scheme"], "created": created.isoformat(),
             "expires": (created + timedelta(days=int(cfg["tiers"]["t2_expiry_days"]))).isoformat(),
-            "replaced": backup_id is not None, "history": kept_history,
+            "replaced": replaced, "history": kept_history,
             "backup": backup_id, "gate": decision.payload()}
 
 

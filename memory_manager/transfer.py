@@ -722,6 +722,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
             try:
                 path = safe_target(ws, entries.memory_dir(ws) / entries.KNOWLEDGE_DIR / f"{key}.md")
                 if key in raw_texts and not path.exists():
+                    backup.save(path)  # a created file: a restore removes it
                     atomic_write(path, raw_texts[key].encode("utf-8"))
                     changed = True
                 else:
@@ -751,7 +752,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
                     else:
                         present.append(rel(ws, path))
                     continue
-                backup.opened().save(path)  # a created file: a restore removes it
+                backup.save(path)  # a created file: a restore removes it
                 atomic_write(path, data.encode("utf-8"), mode=0o600 if kind == "tier2" else None)
                 counts[kind] += 1
         # Archived entries come back archived, each file as it was (a file that exists is kept).

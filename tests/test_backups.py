@@ -12,7 +12,7 @@ import pytest
 from conftest import ROOT, TEST_KEY
 from memory_manager import backups, fsio
 from memory_manager.config import load_config
-from memory_manager.errors import BackupError, ConfigError, NotFoundError
+from memory_manager.errors import BackupError, ConfigError, DirtyFileError, NotFoundError
 
 V1_FIXTURE = ROOT / "tests" / "fixtures" / "backup-v1"
 
@@ -40,27 +40,74 @@ def _forge(ws: Path, entries: list[dict], files: dict[str, bytes] | None = None)
 
 # ----------------------------------------------------------------------------- basics
 
-def test_manifest_v2_written_before_change_and_restore(ws):
+def test_manifest_v3_written_before_change_and_restore(ws):
     f = ws / "AGENTS.md"
     f.write_bytes(b"one\r\n")
     f.chmod(0o640)
-    b = backups.start(ws, "test")
-    b.save(f)
-    b.save(ws / "NEW.md")
-    b.save_new_dir(ws / "memory")
-    header = json.loads((b.folder / "manifest.json").read_text())
-    assert (header["format"], header["version"], header["seq"], header["role"]) == ("memory-backup", 2, 1, "change")
-    lines = [json.loads(line) for line in (b.folder / "entries.jsonl").read_text().splitlines()]
-    assert [(e["path"], e["existed"]) for e in lines] == [("AGENTS.md", True), ("NEW.md", False), ("memory", False)]
-    assert lines[0]["size"] == 5 and lines[0]["mode"] == 0o640 and lines[0]["stored"] == "plain"
-    f.write_bytes(b"two")
-    (ws / "NEW.md").write_text("x")
-    (ws / "memory").mkdir()
+    with fsio.workspace_lock(ws):  # as every command: the backup closes (after.json) with the lock
+        b = backups.start(ws, "test")
+        b.save(f)
+        b.save(ws / "NEW.md")
+        b.save_new_dir(ws / "memory")
+        header = json.loads((b.folder / "manifest.json").read_text())
+        assert (header["format"], header["version"], header["seq"], header["role"]) == ("memory-backup", 3, 1, "change")
+        lines = [json.loads(line) for line in (b.folder / "entries.jsonl").read_text().splitlines()]
+        assert [(e["path"], e["existed"]) for e in lines] == [("AGENTS.md", True), ("NEW.md", False), ("memory", False)]
+        assert lines[0]["size"] == 5 and lines[0]["mode"] == 0o640 and lines[0]["stored"] == "plain"
+        f.write_bytes(b"two")
+        (ws / "NEW.md").write_text("x")
+        (ws / "memory").mkdir()
+    after = json.loads((b.folder / "after.json").read_text())["paths"]
+    assert after["NEW.md"] == fsio.sha256_bytes(b"x")
     result = backups.restore(ws)
     assert f.read_bytes() == b"one\r\n" and not (ws / "NEW.md").exists() and not (ws / "memory").exists()
     assert stat.S_IMODE(f.stat().st_mode) == 0o640
     assert result["restored"] == b.id
     assert backups.read_copy(ws, result["safety_backup"], "AGENTS.md") == b"two"
+
+
+def test_v3_restore_keeps_a_created_file_the_user_edited_since_unless_forced(ws):
+    with fsio.workspace_lock(ws):
+        b = backups.start(ws, "learn deploy")
+        b.save(ws / "deploy.md")
+        (ws / "deploy.md").write_text("what the command wrote\n")
+    (ws / "deploy.md").write_text("what the command wrote\nand a line the user added\n")
+    with pytest.raises(DirtyFileError, match="deploy.md"):
+        backups.restore(ws)
+    assert (ws / "deploy.md").read_text() == "what the command wrote\nand a line the user added\n"
+    result = backups.restore(ws, force=True)
+    assert not (ws / "deploy.md").exists() and result["changed_since"] == ["deploy.md"]
+    assert backups.read_copy(ws, result["safety_backup"], "deploy.md") == \
+        b"what the command wrote\nand a line the user added\n"
+
+
+def test_v3_restore_without_after_json_does_not_delete_a_created_file_unforced(ws):
+    """Nothing vouches for the created file's bytes (after.json lost): it is not deleted without --force."""
+    with fsio.workspace_lock(ws):
+        b = backups.start(ws, "learn deploy")
+        b.save(ws / "deploy.md")
+        (ws / "deploy.md").write_text("new\n")
+    (b.folder / "after.json").unlink()
+    assert backups.restore_plan(ws)["changed_since"] == ["deploy.md"]
+    with pytest.raises(DirtyFileError):
+        backups.restore(ws)
+    assert (ws / "deploy.md").read_text() == "new\n"
+    backups.restore(ws, force=True)
+    assert not (ws / "deploy.md").exists()
+
+
+def test_v2_manifest_with_a_created_file_still_restores(ws):
+    """A version 2 backup (no after.json) keeps its rule: the file it created is removed."""
+    (ws / "AGENTS.md").write_bytes(b"now\n")
+    (ws / "NEW.md").write_bytes(b"made by the command\n")
+    ident = _forge(ws, [{"path": "AGENTS.md", "existed": True, "kind": "file", "sha256": fsio.sha256_bytes(b"old\n"),
+                         "size": 4, "mode": 0o644, "stored": "plain"},
+                        {"path": "NEW.md", "existed": False, "kind": "file"}], {"AGENTS.md": b"old\n"})
+    assert [d["version"] for d in backups.list_backups(ws)] == [2]
+    result = backups.restore(ws)
+    assert result["restored"] == ident and sorted(result["paths"]) == ["AGENTS.md", "NEW.md"]
+    assert (ws / "AGENTS.md").read_bytes() == b"old\n" and not (ws / "NEW.md").exists()
+    assert [d["version"] for d in backups.list_backups(ws)] == [2, 3]  # the safety backup is v3
 
 
 def test_restore_refuses_corrupt_copy(ws):
@@ -82,11 +129,12 @@ def test_restore_unknown_id(ws):
 
 
 def test_nonempty_created_dir_is_kept(ws):
-    b = backups.start(ws, "t")
-    b.save_new_dir(ws / "memory")
-    b.save(ws / "memory" / "x.md")
-    (ws / "memory").mkdir()
-    (ws / "memory" / "x.md").write_text("created")
+    with fsio.workspace_lock(ws):
+        b = backups.start(ws, "t")
+        b.save_new_dir(ws / "memory")
+        b.save(ws / "memory" / "x.md")
+        (ws / "memory").mkdir()
+        (ws / "memory" / "x.md").write_text("created")
     (ws / "memory" / "user.md").write_text("user wrote this later")
     backups.restore(ws, b.id)
     assert (ws / "memory" / "user.md").read_text() == "user wrote this later"

@@ -8,7 +8,7 @@ import sys
 
 
 from conftest import ROOT, tree_hash
-from memory_manager import backups, hookinstall
+from memory_manager import backups, fsio, hookinstall
 
 NAMES = ["memory-manager-bootstrap", "memory-manager-gateway-startup", "memory-manager-post-response",
          "memory-manager-session-end"]
@@ -103,8 +103,9 @@ def test_install_backs_up_a_users_hook_and_restore_gives_it_back(ws):
     (folder / "handler.js").write_text("// the user's own handler\n")
     (folder / "notes.txt").write_text("mine\n")
     original = tree_hash(ws)
-    backup = backups.start(ws, "init")
-    hookinstall.install(ws, ROOT, backup, openclaw=None)
+    with fsio.workspace_lock(ws):  # as init: the backup closes with the lock (after.json)
+        backup = backups.start(ws, "init")
+        hookinstall.install(ws, ROOT, backup, openclaw=None)
     assert (folder / "handler.js").read_bytes() == (ROOT / "hooks" / NAMES[0] / "handler.js").read_bytes()
     assert (folder / "notes.txt").read_text() == "mine\n"
     backups.restore(ws, backup.id)

@@ -73,27 +73,63 @@ def test_forget_erases_the_older_versions_kept_by_earlier_backups(ws, run_script
     assert leftovers == []
 
 
-@pytest.mark.xfail(strict=True, reason="restore selection / changed-since-backup refusal: being fixed on branch ux "
-                   "(strict: passes there, then this mark must go)")
 def test_forget_then_restore_reaches_the_older_backup(ws, run_script):
-    """After ``forget`` the next bare ``init --restore`` picks forget's own backup, whose copy of
-    the entry forget erased, and stops: "copy of memory/knowledge/deploy.md is missing; nothing was
-    changed". So after any forget a bare ``--restore`` can never undo anything (the backup of the
-    ``write`` before it stays out of reach without an id). README: forget is the one command
-    --restore cannot undo; the restore should then undo what it can (the index forget rewrote) or
-    name the next backup, not refuse every restore for good. Expected: exit 0, and the knowledge
-    index back to its bytes before the forget."""
+    """After ``forget`` the next bare ``init --restore`` picked forget's own backup, whose copy of
+    the entry forget erased, and stopped: "copy of memory/knowledge/deploy.md is missing; nothing was
+    changed". So after any forget a bare ``--restore`` could never undo anything. README: forget is
+    the one command --restore cannot undo; the restore should then name the next backup, not refuse
+    every restore for good (nor reach past the learns to undo ``init``).
+
+    Expected: exit 0; the restore uses the newest backup that is a restore point, here the first
+    ``learn``'s (it recorded deploy.md as created; format v3), and names forget's backup and the
+    second learn's (their copies of the entry were erased) as passed over; the forgotten entry
+    stays gone, and so does its line in the knowledge index: the index copy forget made names the
+    key and was erased with it (issue 10), so the index is the one rebuilt without the key, not its
+    bytes before the forget as first written here. ``init`` is not undone."""
     _init(ws, run_script)
+    agents = (ws / "AGENTS.md").read_bytes()
+    index = ws / "memory/knowledge-index.md"
+    before_learn = index.read_bytes()
     assert run_script("memory", "learn", "deploy", "--text", "Never deploy on Fridays.", env=ENV).code == 0
     assert run_script("memory", "learn", "deploy", "--text", "Tag before deploying.", env=ENV).code == 0
-    index = ws / "memory/knowledge-index.md"
-    before_forget = index.read_bytes()
     assert run_script("memory", "forget", "deploy", "--approved", env=ENV).code == 0
-    r = run_script("init", "--restore", env=ENV)
+    after_forget = _files(ws)
+    ids = [b["id"] for b in json.loads(run_script("init", "--list-backups", "--json", env=ENV).out)["backups"]]
+    assert len(ids) == 4  # init, learn (created), learn (appended), forget
+    r = run_script("init", "--restore", "--yes", "--json", env=ENV)
     assert "Traceback" not in r.err
     assert r.code == 0, (r.code, r.err)
-    assert index.read_bytes() == before_forget
+    result = json.loads(r.out)
+    assert result["restored"] == ids[1]
+    assert [n.split(" (")[0] for n in result["notes"]] == [f"newer backup {ids[2]}", f"newer backup {ids[3]}"]
+    assert all("copy erased on purpose" in n for n in result["notes"])
+    assert _files(ws) == after_forget
+    assert index.read_bytes() == before_learn
     assert not (ws / "memory/knowledge/deploy.md").exists()
+    assert (ws / "AGENTS.md").read_bytes() == agents
+
+
+def test_restore_after_learning_a_new_entry_removes_it(ws, run_script):
+    """README: "``init --restore`` undoes it" for a command that only creates a file: ``learn`` of a
+    new key (format v3 records the file as created). The entry and its index line go; a later
+    edit by hand keeps the file unless --force."""
+    _init(ws, run_script)
+    before = _files(ws)
+    assert run_script("memory", "learn", "deploy", "--text", "Never deploy on Fridays.", env=ENV).code == 0
+    r = run_script("init", "--restore", "--yes", env=ENV)
+    assert r.code == 0, r.err
+    assert _files(ws) == before
+    assert run_script("memory", "learn", "deploy", "--text", "Never deploy on Fridays.", env=ENV).code == 0
+    path = ws / "memory/knowledge/deploy.md"
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write("A line I typed myself.\n")
+    edited = path.read_bytes()
+    r = run_script("init", "--restore", "--yes", env=ENV)
+    assert r.code == 1 and "memory/knowledge/deploy.md" in r.err and "Traceback" not in r.err
+    assert path.read_bytes() == edited
+    r = run_script("init", "--restore", "--yes", "--force", env=ENV)
+    assert r.code == 0, r.err
+    assert not path.exists()
 
 
 # --- a full disk or a file-size limit in memory/.cache (the derived index) ---------------------

@@ -33,12 +33,9 @@ from tests.faults.test_faults_commands import ENV, SCENARIOS as COMMAND_SCENARIO
 SCENARIOS = {**INIT_SCENARIOS, **COMMAND_SCENARIOS}
 #: File-size limits in bytes (0: not one byte can be written).
 LIMITS = [0, 700, 4096, 16384]
-#: Commands a restore cannot undo (strict: a fixed one fails until its line goes).
-_CREATES = ("creates its files without a backup of their absence: --restore goes back to the "
-            "previous command's backup (open, issue 11)")
-NOT_RESTORABLE = {"memory forget": "forget erases every copy of the entry, its own backup's included (by design)",
-                  "memory learn (new)": _CREATES, "memory remember": _CREATES,
-                  "memory import --from-openclaw": _CREATES, "memory import FILE": _CREATES}
+#: Commands a restore cannot undo (strict: a fixed one fails until its line goes). Commands that
+#: only create files are undone too: their backup records each created path (format v3).
+NOT_RESTORABLE = {"memory forget": "forget erases every copy of the entry, its own backup's included (by design)"}
 
 
 def _files(ws: Path) -> dict[str, bytes]:

@@ -297,6 +297,9 @@ def restore(ws: Path, cfg: dict[str, Any], ident: str, *, approved: bool = False
     from .entries import language
     from .store import safe_target
 
+    # A run killed after it removed the quarantined copy is rolled back first: looking
+    # before that would find nothing and send the user away (issue 11, fault suite).
+    backups.repair(ws)
     found = find(ws, ident)
     if not found:
         raise NotFoundError(f"no quarantined entry {_mask(ident)!r} (see memory.py status)")

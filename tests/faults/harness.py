@@ -97,6 +97,12 @@ def staging_left(ws: Path) -> list[str]:
     return sorted(p.relative_to(ws).as_posix() for p in ws.rglob("*") if STAGING_NAME.match(p.name))
 
 
+def holding(ws: Path, needle: bytes) -> list[str]:
+    """Every file under ``ws`` (backups, cache, state and staging files included) whose bytes hold ``needle``."""
+    return sorted(p.relative_to(ws).as_posix() for p in ws.rglob("*")
+                  if p.is_file() and not p.is_symlink() and needle in p.read_bytes())
+
+
 def lock_free(ws: Path) -> bool:
     from filelock import FileLock, Timeout
 
@@ -139,6 +145,11 @@ class Scenario:
     command: tuple[str, list[str]]
     rerun: list[tuple[str, list[str], str]]
     env: dict[str, str] = field(default_factory=dict)
+    #: Text that must never be left on disk in plain (issue 10): after the kill it may sit only
+    #: at the paths in ``plain_at`` (where the starting tree has it); after the re-run nowhere,
+    #: backups, staging files and the cache included.
+    plaintext: bytes | None = None
+    plain_at: tuple[str, ...] = ()
 
 
 @dataclass
@@ -155,6 +166,8 @@ def exercise(scenario: Scenario, base: Path) -> Outcome:
     template.mkdir()
     scenario.prepare(template)
     before = snapshot(template)
+    if scenario.plaintext is not None:  # the check can fail: the starting tree holds the text where it says
+        assert holding(template, scenario.plaintext) == sorted(scenario.plain_at), holding(template, scenario.plaintext)
     ws_env = dict(scenario.env, OPENCLAW_WORKSPACE_DIR="")  # the workspace is passed with -w
 
     def fresh(name: str) -> Path:
@@ -185,6 +198,10 @@ def exercise(scenario: Scenario, base: Path) -> Outcome:
                 continue
             if now.get(rel) not in (before.get(rel), after.get(rel)):
                 outcome.failures.append(f"step {n}: {rel} is neither old nor new after the kill")
+        if scenario.plaintext is not None:
+            held = [r for r in holding(ws, scenario.plaintext) if r not in scenario.plain_at]
+            if held:
+                outcome.failures.append(f"step {n}: plain text left after the kill in {held}")
         for rscript, rargs, want in scenario.rerun:
             code = run_forked(rscript, [*rargs, "-w", str(ws)], ws_env)
             if code != 0:
@@ -194,6 +211,8 @@ def exercise(scenario: Scenario, base: Path) -> Outcome:
             if changed:
                 outcome.failures.append(f"step {n}: after re-run {rscript} {' '.join(rargs)}, differs: {changed}")
                 break
+        if scenario.plaintext is not None and holding(ws, scenario.plaintext):
+            outcome.failures.append(f"step {n}: plain text left after the re-run in {holding(ws, scenario.plaintext)}")
         left = staging_left(ws)
         if left:
             outcome.failures.append(f"step {n}: staging files left: {left}")

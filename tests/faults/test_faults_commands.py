@@ -132,6 +132,74 @@ SCENARIOS["memory unarchive"] = Scenario(
     "memory unarchive", _with_archive, ("memory", ["unarchive", _archived_id(), "--approved"]), None, ENV)
 
 
+# --------------------------------------------------------------------------- T2 in place, quarantine
+
+#: A T2 entry an older version (or an agent) left in plain text; ``crypt.py encrypt --file`` seals it.
+PLAIN_T2 = "memory/tier2-internal/news_habit.md"
+PLAIN_TEXT = "Reads the headlines at seven every morning."
+
+
+def _with_plain_t2(ws: Path) -> None:
+    """The plain T2 file, and a backup an older version made of it with a plain copy (encrypt erases it)."""
+    import json
+
+    from memory_manager import backups
+    from memory_manager.fsio import sha256_bytes
+
+    _with_note(ws)
+    data = f"---\ntier: internal\nsource_skill: news\ncreated: 2026-11-20\n---\n{PLAIN_TEXT}\n".encode("utf-8")
+    (ws / PLAIN_T2).write_bytes(data)
+    root = backups.backup_root(ws)
+    seq = backups._next_seq(root)
+    folder = root / f"{seq:06d}-20261120T090000Z"
+    (folder / "files" / PLAIN_T2).parent.mkdir(parents=True)
+    (folder / "files" / PLAIN_T2).write_bytes(data)
+    (folder / "manifest.json").write_text(json.dumps(
+        {"format": "memory-backup", "version": 2, "id": folder.name, "seq": seq, "created": "2026-11-20T09:00:00+00:00",
+         "reason": "remember", "role": "change", "restores": None, "state": "complete"}), encoding="utf-8")
+    (folder / "entries.jsonl").write_text(json.dumps(
+        {"path": PLAIN_T2, "existed": True, "kind": "file", "sha256": sha256_bytes(data), "size": len(data),
+         "mode": 0o600, "stored": "plain"}) + "\n", encoding="utf-8")
+
+
+def _plain_copy() -> str:
+    """Where ``_with_plain_t2``'s older backup keeps its plain copy (seq 2: after init's backup)."""
+    return f".memory-backup/000002-20261120T090000Z/files/{PLAIN_T2}"
+
+
+#: A T2 entry with a possible finding (an e-mail address) that cleanup moved to memory/.quarantine.
+QUARANTINED = ("crew", "release")
+EMAIL = "alice.chen" + "@" + "mailbox-hq.net"
+
+
+def _with_quarantined(ws: Path) -> None:
+    from memory_manager import crypto, tiers
+    from memory_manager.config import load_config
+
+    _with_note(ws)
+    skill, topic = QUARANTINED[1], QUARANTINED[0]
+    sealed = crypto.encrypt(f"send {EMAIL} the notes about the freeze", skill, "2026-11", load_config(ws),
+                            "xor-b64", topic=topic, entry_id=tiers.t2_id(skill, topic))
+    tiers.t2_path(ws, skill, topic).write_text(
+        tiers.render_t2(skill, topic, sealed, date(2026, 11, 25), 30, "2026-11", "en"), encoding="utf-8")
+    assert run_forked("cleanup", ["-w", str(ws)], ENV) == 0
+    assert (ws / "memory/.quarantine" / f"{tiers.t2_id(skill, topic)}.md").exists()
+
+
+def _quarantined_id() -> str:
+    from memory_manager.tiers import t2_id
+
+    return t2_id(QUARANTINED[1], QUARANTINED[0])
+
+
+SCENARIOS["crypt encrypt --file"] = Scenario(
+    "crypt encrypt --file", _with_plain_t2, ("crypt", ["encrypt", "--file", PLAIN_T2, "--scheme", "xor-b64"]), None, ENV,
+    plaintext=PLAIN_TEXT.encode("utf-8"), plain_at=(PLAIN_T2, _plain_copy()))
+SCENARIOS["memory unquarantine"] = Scenario(
+    "memory unquarantine", _with_quarantined, ("memory", ["unquarantine", _quarantined_id(), "--approved"]), None,
+    ENV, plaintext=f"send {EMAIL}".encode("utf-8"))
+
+
 #: Known faults, open (name -> why; strict xfail, so a fixed fault fails until its mark goes).
 #: Empty: forget killed while erasing (steps past its point of no return) is now finished by
 #: the next run from its journal's plan instead of being rolled back.

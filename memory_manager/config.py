@@ -78,6 +78,9 @@ RANGES: dict[str, tuple[str, float, float, bool]] = {
     "backups.min_age_days": ("int", 0, MAX_DAYS, False),
     "backups.max_age_days": ("int", 0, MAX_DAYS, False),
     "backups.max_total_mb": ("number", 0, 100_000_000, False),
+    # The most one input may hold (stdin text, an import file; fsio.input_limit), in MiB:
+    # above zero (nothing could be read) and at most 4 GiB.
+    "input.max_mb": ("number", 0, 4096, True),
 }
 
 

@@ -40,6 +40,12 @@ class UnreadableFileError(BadInputError):
     kind = "unreadable"
 
 
+class InputTooLargeError(BadInputError):
+    """Text on stdin or an import file is larger than ``input.max_mb`` (config.json)."""
+
+    kind = "too_large"
+
+
 class InvalidNameError(BadInputError):
     """A skill name, topic or key cannot be used as a file name."""
 

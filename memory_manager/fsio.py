@@ -37,10 +37,10 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import BinaryIO, Callable, Iterator
 
 from . import interrupts, tree
-from .errors import FileWriteError, MemoryManagerError, UnreadableFileError
+from .errors import FileWriteError, InputTooLargeError, MemoryManagerError, UnreadableFileError
 
 # In our private folder at the workspace root, so that taking the lock never
 # creates anything in the user-visible tree (a restore can then remove every
@@ -439,6 +439,63 @@ def read_text(path: Path, label: str | None = None) -> TextFile:
     except OSError as exc:
         raise UnreadableFileError(f"{label or path}: cannot read ({exc.strerror})") from None
     return decode_text(raw, str(label or path))
+
+
+def input_limit(cfg: dict) -> int:
+    """The most bytes one input may hold (``input.max_mb`` of the config, in MiB), as a whole number.
+
+    Text read from stdin (``learn --text -`` and the other ``-`` options)
+    and the files ``import`` reads are capped so that a runaway pipe or a
+    huge file cannot fill memory or the notes (issue 11). Default 32 MiB:
+    about 8 million CJK characters, far above any note, while a whole
+    export of a large workspace still fits.
+    """
+    return max(1, int(float((cfg.get("input") or {}).get("max_mb", 32)) * 1024 * 1024))
+
+
+def _too_large(label: str, limit: int, cfg: dict) -> InputTooLargeError:
+    shown = (cfg.get("input") or {}).get("max_mb", 32)
+    return InputTooLargeError(f"{label}: more than {limit:,} bytes, the input limit (input.max_mb = {shown} in "
+                              "the config); nothing was changed")
+
+
+def read_capped(source: Path | BinaryIO, cfg: dict, label: str | None = None) -> bytes:
+    """Read a file or a binary stream, refusing more than :func:`input_limit` bytes.
+
+    At most limit + 1 bytes are ever read into memory: one read of that size
+    tells "fits" from "too large" without taking the rest of the input.
+
+    Args:
+        source: a path, or a binary stream (``sys.stdin.buffer``).
+        cfg: the loaded config (``input.max_mb``).
+        label: how the error names the input (default: the path, or ``stdin``).
+
+    Raises:
+        InputTooLargeError: (exit 2) over the limit, naming it.
+        UnreadableFileError: the file cannot be opened or read.
+    """
+    limit = input_limit(cfg)
+    if isinstance(source, (str, Path)):
+        label = label or str(source)
+        try:
+            with open(source, "rb") as handle:
+                if os.fstat(handle.fileno()).st_size > limit:  # known up front: read nothing
+                    raise _too_large(label, limit, cfg)
+                data = handle.read(limit + 1)
+        except OSError as exc:
+            raise UnreadableFileError(f"{label}: cannot read ({exc.strerror})") from None
+    else:
+        label = label or "stdin"
+        data = source.read(limit + 1)
+    if len(data) > limit:
+        raise _too_large(label, limit, cfg)
+    return data
+
+
+def read_text_capped(source: Path | BinaryIO, cfg: dict, label: str | None = None) -> TextFile:
+    """:func:`read_capped`, decoded as :func:`read_text` does (UTF-8, BOM and line endings kept)."""
+    name = label or (str(source) if isinstance(source, (str, Path)) else "stdin")
+    return decode_text(read_capped(source, cfg, name), name)
 
 
 def sha256_bytes(data: bytes) -> str:

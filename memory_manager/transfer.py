@@ -37,8 +37,8 @@ from typing import Any
 
 from . import __version__, entries, gate, privacy, tiers, tree
 from .clock import now, parse_day
-from .errors import BadInputError, InvalidNameError, MalformedFileError, UnreadableFileError
-from .fsio import atomic_write, read_text, workspace_lock
+from .errors import BadInputError, InputTooLargeError, InvalidNameError, MalformedFileError, UnreadableFileError
+from .fsio import atomic_write, read_text, read_text_capped, workspace_lock
 from .names import validate_heading_topic, validate_key, validate_name, validate_topic
 from .store import OPENCLAW_NOTE, LazyBackup, _gate, _learn_locked, _tags, _write_daily_locked, ensure_tree, rel, safe_target
 
@@ -246,10 +246,12 @@ def export(ws: Path, cfg: dict[str, Any], *, out: Path | None = None, approved: 
             "document": doc, "gate": decision.payload()}
 
 
-def _load_export(path: Path) -> dict[str, Any]:
+def _load_export(path: Path, cfg: dict[str, Any]) -> dict[str, Any]:
     from .jsonio import loads
 
-    doc = loads(read_text(path).text, str(path))  # too deep, NaN, Infinity: exit 2 naming the file
+    # Over input.max_mb: exit 2 naming the limit, read no further (issue 11).
+    # Too deep, NaN, Infinity: exit 2 naming the file.
+    doc = loads(read_text_capped(path, cfg).text, str(path))
     if not isinstance(doc, dict) or doc.get("format") != EXPORT_FORMAT:
         raise BadInputError(f"{path}: not a {EXPORT_FORMAT} document")
     version = doc.get("version")
@@ -381,7 +383,8 @@ def _item_line(line: str) -> str:
     return re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", line).strip()
 
 
-def openclaw_notes(ws: Path, problems: list[str] | None = None) -> list[tuple[Path, str, str, list[str], list[str]]]:
+def openclaw_notes(ws: Path, problems: list[str] | None = None, cfg: dict[str, Any] | None = None
+                   ) -> list[tuple[Path, str, str, list[str], list[str]]]:
     """Return OpenClaw's own notes as daily sections ``(path, date, topic, lines, blocks)`` (read only).
 
     One section per heading of the note (``##`` and deeper, and a ``#``
@@ -397,7 +400,11 @@ def openclaw_notes(ws: Path, problems: list[str] | None = None) -> list[tuple[Pa
     one section and its headings became lines.) ``blocks`` are the note's
     runs of two or more non-empty lines (no blank line between), joined by
     line breaks, given with every section of the note: what the gate judges
-    whole before the lines (a key pasted over several lines).
+    whole before the lines (a key pasted over several lines). With ``cfg``
+    (``import``) each note is read only up to ``input.max_mb``.
+
+    Raises:
+        InputTooLargeError: (with ``cfg``) a note over the input limit.
     """
     root = entries.memory_dir(ws)
     out = []
@@ -408,7 +415,11 @@ def openclaw_notes(ws: Path, problems: list[str] | None = None) -> list[tuple[Pa
                        and entries.stays_inside(ws, p)):
         day, slug = OPENCLAW_NOTE.match(path.name).groups()
         try:
-            text = read_text(path).text
+            # import caps what it reads (input.max_mb: a note over it stops the import, exit 2);
+            # recall and status read any size.
+            text = (read_text(path) if cfg is None else read_text_capped(path, cfg, tree.rel(path.name))).text
+        except InputTooLargeError:
+            raise
         except UnreadableFileError as exc:  # binary or not UTF-8: name it, import the others
             if problems is None:
                 raise
@@ -526,7 +537,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
     #: where -> the note's name after the date (OpenClaw notes): it becomes the topic and the cause line.
     note_names: dict[str, str] = {}
     if from_openclaw:
-        for path, day, topic, lines, blocks in openclaw_notes(ws, problems):
+        for path, day, topic, lines, blocks in openclaw_notes(ws, problems, cfg=cfg):
             if parse_day(day) is None:
                 problems.append(f"{tree.rel(path.name)}: {day!r} is not a real date (note not imported)")
                 continue
@@ -537,7 +548,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
             note_names[tree.rel(path.name)] = OPENCLAW_NOTE.match(path.name).group(2)
         label = "OpenClaw notes"
     else:
-        doc = _load_export(Path(source_file))
+        doc = _load_export(Path(source_file), cfg)
         label = str(source_file)
         for n, item in enumerate(doc.get("daily", [])):
             try:

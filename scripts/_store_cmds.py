@@ -16,7 +16,7 @@ import click
 
 from memory_manager import gate as gate_mod, tree
 from memory_manager.cli import common_options, open_workspace, emit_json, handle_errors, stderr, stdout
-from memory_manager.errors import GateDecisionError
+from memory_manager.errors import BadInputError, GateDecisionError
 
 
 def _context(workspace: Path | None, verbose: bool, writes: bool = True) -> tuple[Path, dict[str, Any]]:
@@ -76,9 +76,11 @@ def source_option(default: str) -> Callable[[Callable[..., Any]], Callable[..., 
                         help="Where the content came from.")
 
 
-def _text(value: str) -> str:
-    """``-`` reads the text from stdin."""
-    return sys.stdin.read() if value == "-" else value
+def _text(value: str, cfg: dict[str, Any]) -> str:
+    """``-`` reads the text from stdin (UTF-8), at most ``input.max_mb`` of it (exit 2 past it)."""
+    from memory_manager.fsio import read_text_capped
+
+    return read_text_capped(sys.stdin.buffer, cfg, "stdin").text if value == "-" else value
 
 
 def _print(result: dict[str, Any], json_: bool, line: str) -> None:
@@ -90,9 +92,9 @@ def _print(result: dict[str, Any], json_: bool, line: str) -> None:
 
 @click.command("write")
 @click.option("--topic", required=True, help="Section topic (becomes the heading and the index line).")
-@click.option("--cause", multiple=True, help="因 / Cause line (repeatable).")
-@click.option("--change", multiple=True, help="改 / Change line (repeatable).")
-@click.option("--todo", multiple=True, help="待 / Todo line (repeatable).")
+@click.option("--cause", multiple=True, help="因 / Cause line (repeatable; - reads stdin).")
+@click.option("--change", multiple=True, help="改 / Change line (repeatable; - reads stdin).")
+@click.option("--todo", multiple=True, help="待 / Todo line (repeatable; - reads stdin).")
 @click.option("--date", "day", default=None, help="YYYY-MM-DD (default: today).")
 @source_option("explicit_user")
 @gate_options
@@ -104,6 +106,10 @@ def write_cmd(topic, cause, change, todo, day, source, sensitivity, approved, wo
     from memory_manager.store import write_daily
 
     ws, cfg = _context(workspace, verbose)
+    lines = [list(cause), list(change), list(todo)]
+    if sum(v.count("-") for v in lines) > 1:
+        raise BadInputError("only one --cause, --change or --todo can be - (stdin is read once)")
+    cause, change, todo = [[_text(v, cfg) for v in values] for values in lines]
     result = write_daily(ws, cfg, topic=topic, cause=list(cause), change=list(change), todo=list(todo), day=day,
                          source=source, sensitivity=sensitivity, approved=approved)
     verb = "merged into" if result["merged"] else "wrote"
@@ -126,7 +132,7 @@ def learn_cmd(key, text, tags, pinned, source, sensitivity, approved, workspace,
     from memory_manager.store import learn
 
     ws, cfg = _context(workspace, verbose)
-    result = learn(ws, cfg, key=key, text=_text(text), tags=tags, source=source, sensitivity=sensitivity,
+    result = learn(ws, cfg, key=key, text=_text(text, cfg), tags=tags, source=source, sensitivity=sensitivity,
                    approved=approved, pinned=pinned)
     state = "created" if result["created"] else ("updated" if result["changed"] else "unchanged")
     _print(result, json_, f"{state} {result['path']} [{result['id']}]")
@@ -147,7 +153,7 @@ def event_cmd(event, skill, text, source, sensitivity, approved, workspace, json
     from memory_manager.store import record_event
 
     ws, cfg = _context(workspace, verbose)
-    result = record_event(ws, cfg, event=event, skill=skill, text=_text(text), source=source,
+    result = record_event(ws, cfg, event=event, skill=skill, text=_text(text, cfg), source=source,
                           sensitivity=sensitivity, approved=approved)
     _print(result, json_, f"recorded {event} for {skill} in {result['path']}" if result.get("changed", True) else
            f"already recorded: {result['path']} holds that {event} line for {skill} today; nothing added")
@@ -241,7 +247,7 @@ def remember_cmd(skill, topic, text, scheme, source, sensitivity, approved, work
     from memory_manager.store import remember
 
     ws, cfg = _context(workspace, verbose)
-    result = remember(ws, cfg, skill=skill, topic=topic, text=_text(text), scheme=scheme, source=source,
+    result = remember(ws, cfg, skill=skill, topic=topic, text=_text(text, cfg), scheme=scheme, source=source,
                       sensitivity=sensitivity, approved=approved)
     note = " (xor-b64 is obfuscation, not encryption: run 'crypt.py keygen' for aes-gcm)" \
         if result["scheme"] == "xor-b64" else ""
@@ -299,7 +305,7 @@ def edit_cmd(ref, text, source, sensitivity, approved, workspace, json_, verbose
     from memory_manager.store import edit
 
     ws, cfg = _context(workspace, verbose)
-    result = edit(ws, cfg, ref, text=_text(text), approved=approved, source=source, sensitivity=sensitivity)
+    result = edit(ws, cfg, ref, text=_text(text, cfg), approved=approved, source=source, sensitivity=sensitivity)
     if result.get("unchanged"):
         _print(result, json_, f"unchanged: {result['path']} [{result['id']}] already holds that text; nothing to do")
         return 0
@@ -341,7 +347,7 @@ def lesson_cmd(text, kind, source, approved, workspace, json_, verbose):
     from memory_manager.lessons import add_lesson
 
     ws, cfg = _context(workspace, verbose)
-    result = add_lesson(ws, cfg, _text(text), kind, approved=approved, source=source)
+    result = add_lesson(ws, cfg, _text(text, cfg), kind, approved=approved, source=source)
     for warning in result["warnings"]:
         stderr.print(f"warning: {warning}", markup=False)
     state = "added to" if result["added"] else "already in"

@@ -1115,9 +1115,9 @@ def restore(workspace: Path, ident: str | None = None, force: bool = False) -> d
             # The user asked for the restore: a copy that cannot be sealed is withheld, said aloud.
             safety = start(workspace, f"restore {doc['id']}", role="safety", restores=doc["id"], allow_withheld=True)
             safety_id = safety.id
-            for step in steps:
-                if step.action != "chmod":
-                    safety.save(step.target)
+            # One batch: every copy written, then made durable together, then the entry
+            # lines (save_many); one fsync per path made a large restore slow.
+            safety.save_many([step.target for step in steps if step.action != "chmod"])
         changed = _apply(workspace, steps)
         # A backup that holds the indexes put them back as they were; one that
         # does not (a note file only, or made by an older version) leaves them

@@ -13,8 +13,10 @@ the next run repairs:
 - after the re-run, the tree equals the uninterrupted run's, no staging file
   is left anywhere, no journal is left, and the lock is free.
 
-``kill_points(total)`` samples the steps for CI; ``MEMORY_MANAGER_FAULTS=full``
-tries every one.
+``kill_points(total, labels)`` samples the steps for CI (:data:`SAMPLE` per
+command, chosen to cover the kinds of step); ``MEMORY_MANAGER_FAULTS=full``
+tries every one. :func:`template` builds each scenario's starting workspace
+once per test session and copies it for every test that needs it.
 """
 from __future__ import annotations
 
@@ -29,8 +31,11 @@ from typing import Callable
 from conftest import ROOT
 
 FULL_ENV = "MEMORY_MANAGER_FAULTS"
-#: Kill points per command in the sampled (CI) run; first and last step always included.
-SAMPLE = 12
+#: Kill points per command in the sampled (CI) run, at least: the first and the last step and one
+#: step of each kind (:func:`step_kind`) always, then evenly spaced steps up to this many. It was
+#: 12 evenly spaced points, which could miss a kind (issue 11: the suite took well over 2 minutes
+#: in CI). ``MEMORY_MANAGER_FAULTS=full`` tries every step.
+SAMPLE = 6
 
 _modules: dict[str, object] = {}
 
@@ -49,17 +54,59 @@ def _command(script: str):
     return getattr(module, script)
 
 
+_warm: list[bool] = []
+
+
+def warm_up() -> None:
+    """Import every module of the package (and what they load lazily) once, before forking.
+
+    A command imports most of its modules when it first needs them (the per-turn
+    path stays light); in a forked child that cost was paid again at every kill
+    point (about 1 s of the 1.7 s an ``init`` took). Importing them in the parent
+    once shares them with every child; nothing a command does changes.
+    """
+    if _warm:
+        return
+    import importlib
+    import pkgutil
+
+    import memory_manager
+    from memory_manager import privacy
+
+    for module in pkgutil.iter_modules(memory_manager.__path__):
+        importlib.import_module(f"memory_manager.{module.name}")
+    privacy.scan("warm up the detector: ops@example.org on 2026-11-29")  # compiles its tables
+    importlib.import_module("cryptography.hazmat.primitives.ciphers.aead")
+    _warm.append(True)
+
+
+def no_flush_in_child() -> None:
+    """In a forked child only: make fsync and syncfs no-ops.
+
+    What the suite kills is the process (SIGKILL), not the machine: the page
+    cache survives, so flushing to the disk decides nothing any check sees,
+    and it was half of a restore's time. The steps counted (``fsio.step``)
+    are the same. Never called in a real run.
+    """
+    from memory_manager import fsio
+
+    os.fsync = lambda fd: None
+    fsio.sync_filesystem = lambda path: True
+
+
 def run_forked(script: str, args: list[str], env: dict[str, str]) -> int:
     """Run ``scripts/<script>.py args`` in a forked child; return its exit code, or -signal."""
     from memory_manager.cli import run
 
     command = _command(script)
+    warm_up()
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
     if pid == 0:  # the child: never returns
         code = 99
         try:
+            no_flush_in_child()
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, 1)
             os.dup2(devnull, 2)
@@ -116,14 +163,74 @@ def lock_free(ws: Path) -> bool:
         return False
 
 
-def kill_points(total: int) -> list[int]:
-    """Steps 1..total: all of them with ``MEMORY_MANAGER_FAULTS=full``, else an even sample."""
+def step_kind(label: str) -> tuple[str, str]:
+    """The kind of a step-log label: its verb and where it acts (``backup`` or ``workspace``).
+
+    ``stage /ws/.memory-backup/0001/manifest.json`` -> ``("stage", "backup")``;
+    ``replace /ws/AGENTS.md`` -> ``("replace", "workspace")``; the backup's own verbs
+    (``backup-entry``, ``copy``, ``sync``, ``backup-start``) are ``backup``.
+    """
+    verb = label.split(" ", 1)[0]
+    backup = verb.startswith("backup") or verb in ("copy", "sync") or "/.memory-backup/" in label \
+        or "/.memory-backup " in label or label.endswith("/.memory-backup")
+    return verb, "backup" if backup else "workspace"
+
+
+def kill_points(total: int, labels: list[str] | None = None) -> list[int]:
+    """The steps (1-based) to kill at: all with ``MEMORY_MANAGER_FAULTS=full``, else a sample.
+
+    The sample (deterministic): steps 1 and ``total``, then for each kind of
+    step (:func:`step_kind` of ``labels``, the run's step log) not yet among
+    them the middle one of its occurrences; then, while fewer than
+    :data:`SAMPLE`, steps spread evenly over the run. Without labels: evenly
+    spaced. Every kind of step is killed at in every run, sampled or full.
+    """
     if os.environ.get(FULL_ENV) == "full" or total <= SAMPLE:
         return list(range(1, total + 1))
     picks = {1, total}
-    for i in range(SAMPLE - 2):
-        picks.add(1 + round((i + 1) * (total - 1) / (SAMPLE - 1)))
+    if labels:
+        where: dict[tuple[str, str], list[int]] = {}
+        for n, label in enumerate(labels[:total], start=1):
+            where.setdefault(step_kind(label), []).append(n)
+        covered = {step_kind(labels[n - 1]) for n in picks if n <= len(labels)}
+        for kind in where:
+            if kind not in covered:
+                steps = where[kind]
+                picks.add(steps[len(steps) // 2])
+                covered.add(kind)
+    spare = SAMPLE - len(picks)
+    for i in range(max(0, spare)):
+        picks.add(1 + round((i + 1) * (total - 1) / (spare + 1)))
     return sorted(picks)
+
+
+#: Each scenario's starting workspace, built once per test session (by name), in a folder of its
+#: own removed at exit: preparing runs init (and more) in-process, most of a small test's cost.
+_TEMPLATES: dict[str, Path] = {}
+_TEMPLATE_ROOT: list[Path] = []
+
+
+def template(scenario: "Scenario", dest: Path) -> None:
+    """Copy ``scenario``'s starting workspace to ``dest`` (which must not exist), building it once.
+
+    The scenarios' environments fix the clock and the key (``MEMORY_MANAGER_NOW``,
+    ``MEMORY_MANAGER_KEY``), so every build would give the same files (random salts aside,
+    which no check compares); nothing in a workspace names its own absolute path.
+    """
+    import atexit
+    import tempfile
+
+    if scenario.name not in _TEMPLATES:
+        if not _TEMPLATE_ROOT:
+            _TEMPLATE_ROOT.append(Path(tempfile.mkdtemp(prefix="cmm-fault-templates-")))
+            atexit.register(shutil.rmtree, _TEMPLATE_ROOT[0], True)
+        home = _TEMPLATE_ROOT[0] / f"{len(_TEMPLATES):02d}"
+        home.mkdir()
+        built = home / "template"  # the name the scenarios' relative paths expect
+        built.mkdir()
+        scenario.prepare(built)
+        _TEMPLATES[scenario.name] = built
+    shutil.copytree(_TEMPLATES[scenario.name], dest, symlinks=True)
 
 
 def diff(a: dict[str, bytes], b: dict[str, bytes]) -> list[str]:
@@ -162,17 +269,17 @@ class Outcome:
 
 def exercise(scenario: Scenario, base: Path) -> Outcome:
     """Run ``scenario`` uninterrupted once, then killed at each chosen step; return the outcome."""
-    template = base / "template"
-    template.mkdir()
-    scenario.prepare(template)
-    before = snapshot(template)
+    template_ws = base / "template"
+    template(scenario, template_ws)
+    before = snapshot(template_ws)
     if scenario.plaintext is not None:  # the check can fail: the starting tree holds the text where it says
-        assert holding(template, scenario.plaintext) == sorted(scenario.plain_at), holding(template, scenario.plaintext)
+        assert holding(template_ws, scenario.plaintext) == sorted(scenario.plain_at), \
+            holding(template_ws, scenario.plaintext)
     ws_env = dict(scenario.env, OPENCLAW_WORKSPACE_DIR="")  # the workspace is passed with -w
 
     def fresh(name: str) -> Path:
         target = base / name
-        shutil.copytree(template, target, symlinks=True)
+        shutil.copytree(template_ws, target, symlinks=True)
         return target
 
     script, args = scenario.command
@@ -182,10 +289,11 @@ def exercise(scenario: Scenario, base: Path) -> Outcome:
     assert code == 0, f"{scenario.name}: the uninterrupted run exited {code}"
     after = snapshot(reference)
     assert after != before, f"{scenario.name}: the scenario changes nothing"
-    total = len(log.read_text().splitlines())
+    labels = [line.split(" ", 1)[1] for line in log.read_text().splitlines()]
+    total = len(labels)
     outcome = Outcome(scenario.name, total)
     expected_after = {"after": after, "before": before}
-    for n in kill_points(total):
+    for n in kill_points(total, labels):
         ws = fresh(f"kill-{n}")
         outcome.tried += 1
         code = run_forked(script, [*args, "-w", str(ws)], dict(ws_env, MEMORY_MANAGER_CRASH_AT=str(n)))

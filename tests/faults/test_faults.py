@@ -1,7 +1,7 @@
 """Kill init, init --restore, cleanup and prune at file-system steps; the next run must repair (issue 11).
 
-CI tries a sample of kill points per command (``harness.SAMPLE``);
-``MEMORY_MANAGER_FAULTS=full`` tries every step. Each test prints
+CI tries a sample of kill points per command (``harness.SAMPLE``, chosen to cover
+each kind of step); ``MEMORY_MANAGER_FAULTS=full`` tries every step. Each test prints
 ``<command>: <steps> steps, <tried> kill points tried, <failures> failures``.
 """
 from __future__ import annotations

@@ -236,12 +236,12 @@ def _delete_records(ws: Path) -> list[dict]:
 def test_forget_killed_anywhere_logs_its_decision_once(tmp_path, monkeypatch):
     """One gate record per forget: a run killed before its point of no return is rolled back and
     leaves none (the re-run logs its own); one killed after it is finished by the re-run, which
-    appends the interrupted run's record only if the log lacks it. Every kill point, not sampled."""
+    appends the interrupted run's record only if the log lacks it. Sampled like the scenarios
+    (each kind of step), every kill point with MEMORY_MANAGER_FAULTS=full."""
     for key, value in ENV.items():
         monkeypatch.setenv(key, value)
     template = tmp_path / "template"
-    template.mkdir()
-    _with_knowledge(template)
+    harness.template(SCENARIOS["memory forget"], template)
     log = tmp_path / "steps.log"
     reference = tmp_path / "reference"
     shutil.copytree(template, reference)
@@ -249,9 +249,10 @@ def test_forget_killed_anywhere_logs_its_decision_once(tmp_path, monkeypatch):
     env = dict(ENV, OPENCLAW_WORKSPACE_DIR="")
     assert run_forked("memory", [*args, "-w", str(reference)], dict(env, MEMORY_MANAGER_STEP_LOG=str(log))) == 0
     assert len(_delete_records(reference)) == 1
-    total = len(log.read_text().splitlines())
+    labels = [line.split(" ", 1)[1] for line in log.read_text().splitlines()]
+    total = len(labels)
     assert total >= 20
-    for n in range(1, total + 1):
+    for n in harness.kill_points(total, labels):
         ws = tmp_path / f"kill-{n}"
         shutil.copytree(template, ws)
         assert run_forked("memory", [*args, "-w", str(ws)], dict(env, MEMORY_MANAGER_CRASH_AT=str(n))) == -9
@@ -266,8 +267,7 @@ def test_forget_held_for_approval_logs_once_and_changes_nothing(tmp_path, monkey
     for key, value in ENV.items():
         monkeypatch.setenv(key, value)
     ws = tmp_path / "ws"
-    ws.mkdir()
-    _with_knowledge(ws)
+    harness.template(SCENARIOS["memory forget"], ws)
     before = _snapshot_without_random(ws)
     assert run_forked("memory", ["forget", "deploy", "-w", str(ws)], dict(ENV, OPENCLAW_WORKSPACE_DIR="")) == 1
     assert _snapshot_without_random(ws) == before

@@ -47,6 +47,7 @@ def _run_limited(script: str, args: list[str], env: dict[str, str], limit: int |
     from memory_manager.cli import run
 
     command = harness._command(script)
+    harness.warm_up()
     out = Path(env["_OUT"])
     sys.stdout.flush()
     sys.stderr.flush()
@@ -54,6 +55,7 @@ def _run_limited(script: str, args: list[str], env: dict[str, str], limit: int |
     if pid == 0:
         code = 99
         try:
+            harness.no_flush_in_child()
             fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             os.dup2(fd, 1)
             os.dup2(fd, 2)
@@ -90,8 +92,7 @@ def prepared(request, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # "memory import template/export.json" reads the template's copy
     scenario = SCENARIOS[request.param]
     template = tmp_path / "template"
-    template.mkdir()
-    scenario.prepare(template)
+    harness.template(scenario, template)
     env = dict(scenario.env, OPENCLAW_WORKSPACE_DIR="", _OUT=str(tmp_path / "out.txt"))
     return scenario, template, env
 

@@ -236,7 +236,6 @@ def test_forget_leaves_no_unkeyed_hash_that_confirms_the_forgotten_name(ws, run_
     assert _files_holding(ws, digest[:10]) == []
 
 
-@pytest.mark.xfail(reason="issue 10/11: fixed by branch faults4 (backups v3: a created file is removed only when after.json vouches for it); remove this mark once it lands", strict=False)
 def test_restore_deletes_no_file_the_backup_has_no_checksum_for(ws, run_script):
     """A line added to a backup's entries.jsonl, ``{"path": "memory/knowledge/other.md",
     "existed": false}``, makes ``init --restore ID --yes`` (no --force) delete a knowledge entry

@@ -1,0 +1,55 @@
+"""Attack round 5 (issue 10): new variants against the current main.
+
+Each test plays one attack (or careless use) that still gets through on main, against the real
+scripts in a temporary workspace. Secret-shaped values are built at run time
+(tests/test_layout.py refuses literals).
+
+Tried and held (no test here): full-width digits and letters in phone numbers and tokens (NFKC),
+NFC/NFD spellings of one knowledge key (refused like case), full-width key names, names over
+100 bytes in every name option; hard links and symlinks planted as a knowledge file (edit,
+forget), a daily note (write), MEMORY.md (lesson), knowledge-index.md, a T1 stats file (stats
+record/pattern) and a T2 file (remember); health facts (en, zh) in --tags, --trigger, --skills,
+lesson and --topic; a value approved in one entry reused in learn/write/remember/stats or planted
+in another T2 entry (cleanup quarantines it); gate.py --request with a phone and a health fact
+(never logged); residue of forget (knowledge with tags and an edit history, daily section, T2) in
+the index, cached report, backups and ~/.config; file modes of export --out and report --html
+under umask 000.
+"""
+from __future__ import annotations
+
+import json
+
+from .trust_r4_common import NOW, _init
+
+#: A North American number (a possible finding: phone), built at run time.
+PHONE = "415-555" + "-0132"
+OTHER_PHONE = "212-555" + "-0187"
+
+
+def test_forget_leaves_the_forgotten_entrys_finding_in_the_last_privacy_audit(ws, run_script):
+    """A knowledge entry with a phone number the user approved, then a privacy audit (maintenance
+    runs one), then ``forget KEY --approved``: memory/.state/privacy-audit.json still lists a
+    notice for the forgotten entry (its file name replaced by a stand-in, but the category, the
+    line and the first digits of the number, ``415***``), and a forgotten daily section keeps its
+    notice with the real file name and the number's prefix. Guarantee (tiers.md, "Forgotten
+    means gone"): a forget removes the entry's copies, and the files of memory/.state (the last
+    privacy audit named explicitly) keep nothing of the forgotten entry."""
+    _init(run_script)
+    assert run_script("memory", "learn", "oncallzed", "--text", f"oncall pager {PHONE} for nightly",
+                      "--approved", env=NOW).code == 0
+    w = run_script("memory", "write", "--topic", "rota", "--cause", f"pager {OTHER_PHONE} for rota",
+                   "--approved", "--json", env=NOW)
+    assert w.code == 0, w.err
+    assert run_script("memory", "write", "--topic", "other", "--cause", "benign line", env=NOW).code == 0
+    assert run_script("privacy_audit", "-w", ws, env=NOW).code in (0, 1)
+    audit = ws / "memory/.state/privacy-audit.json"
+    assert PHONE[:3] in audit.read_text() and OTHER_PHONE[:3] in audit.read_text()
+    f = run_script("memory", "forget", "oncallzed", "--approved", env=NOW)
+    assert f.code == 0, f.err
+    section = json.loads(w.out)
+    ident = section.get("id") or next(v for v in json.dumps(section).split('"') if v.startswith("d-2026"))
+    g = run_script("memory", "forget", ident, "--approved", env=NOW)
+    assert g.code == 0, g.err
+    doc = json.loads(audit.read_text())
+    left = [n for n in json.dumps(doc).split("{") if '"excerpt"' in n]
+    assert not any(PHONE[:3] in n or OTHER_PHONE[:3] in n for n in left), left

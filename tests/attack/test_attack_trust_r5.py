@@ -53,3 +53,28 @@ def test_forget_leaves_the_forgotten_entrys_finding_in_the_last_privacy_audit(ws
     doc = json.loads(audit.read_text())
     left = [n for n in json.dumps(doc).split("{") if '"excerpt"' in n]
     assert not any(PHONE[:3] in n or OTHER_PHONE[:3] in n for n in left), left
+
+
+def test_a_permissive_umask_leaves_no_folder_the_report_creates_writable_by_others(ws, run_script, tmp_path):
+    """Under umask 000, ``memory.py report`` (matplotlib, loaded by the bundle to draw the charts)
+    creates ~/.cache, ~/.cache/matplotlib and ~/.config/matplotlib 0777 and its font list 0666:
+    any user of the machine can plant a ``matplotlibrc`` or a forged font list that the next
+    report reads, and the bundle has written outside the workspace and its own config folder.
+    Guarantee (README, "Nothing leaves the workspace"): folders the bundle creates are never
+    writable by group or others, even under umask 000 (round 4 fixed the same hole for ~/.config
+    made by init)."""
+    import os
+    import stat
+
+    home = tmp_path / "home"
+    old = os.umask(0)
+    try:
+        _init(run_script)
+        assert run_script("memory", "learn", "deploy", "--text", "deploy steps for the release", env=NOW).code == 0
+        r = run_script("memory", "report", env=NOW, timeout=180)
+    finally:
+        os.umask(old)
+    assert r.code == 0, r.err
+    loose = [p.relative_to(home).as_posix() for p in [home, *home.rglob("*")]
+             if not p.is_symlink() and stat.S_IMODE(p.stat().st_mode) & 0o022]
+    assert loose == []

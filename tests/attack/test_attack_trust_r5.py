@@ -78,3 +78,34 @@ def test_a_permissive_umask_leaves_no_folder_the_report_creates_writable_by_othe
     loose = [p.relative_to(home).as_posix() for p in [home, *home.rglob("*")]
              if not p.is_symlink() and stat.S_IMODE(p.stat().st_mode) & 0o022]
     assert loose == []
+
+
+#: The body of a GitHub token (ghp_ + 36 characters), built at run time.
+_TOKEN_BODY = "k3Jd9Qx7Lm2Pz8" + "Rt5Vb1Nc4Hy6Wq0Es3Ua7Gf"
+
+
+def test_a_percent_encoded_token_is_refused_like_its_base64_form(ws, run_script):
+    """A token copied from a URL arrives percent-encoded (``ghp%5F...``, ``sk%5Flive%5F...``).
+    The gate decodes a Base64 token (refused) but not a percent-encoded one: ``learn --text``
+    stores it (no approval even asked), ``gate.py`` answers proceed and the privacy audit calls
+    the workspace clean, although one ``unquote`` gives the token back. Guarantee (gate.md, tiers:
+    Tier 3 "never stored", no flag overrides it; the issue: content that is trivially decodable
+    counts as what it decodes to)."""
+    _init(run_script)
+    encoded = "ghp" + "%5F" + _TOKEN_BODY
+    r = run_script("memory", "learn", "ci", "--text", f"ci callback token {encoded}", env=NOW)
+    assert r.code == 1, "a percent-encoded token was stored"
+    assert not (ws / "memory/knowledge/ci.md").exists()
+
+
+def test_a_token_split_over_two_tags_is_judged_as_one_value(ws, run_script):
+    """``learn --tags`` splits on commas; a token pasted with a comma in it (``ghp_abc…,…xyz``) is
+    stored as two tags written side by side in the frontmatter (``tags: [ghp_…, …]``), and neither
+    the gate nor the privacy audit finds it. Guarantee (README "No side doors": every field that
+    reaches disk passes the gate, a key pasted over several lines is judged as one block in every
+    door; Tier 3 is never stored)."""
+    _init(run_script)
+    token = "ghp" + "_" + _TOKEN_BODY
+    r = run_script("memory", "learn", "ci", "--text", "ci notes", "--tags", f"{token[:22]},{token[22:]}", env=NOW)
+    stored = (ws / "memory/knowledge/ci.md").read_text() if (ws / "memory/knowledge/ci.md").exists() else ""
+    assert r.code == 1 and token[4:22] not in stored, stored

@@ -4,7 +4,7 @@ Each test plays one attack (or careless use) that still gets through on main, ag
 scripts in a temporary workspace. Secret-shaped values are built at run time
 (tests/test_layout.py refuses literals).
 
-Tried and held (no test here): full-width digits and letters in phone numbers and tokens (NFKC),
+Tried and held (no test here): hex, Base32 and URL-safe Base64 of a token without approval; full-width digits and letters in phone numbers and tokens (NFKC),
 NFC/NFD spellings of one knowledge key (refused like case), full-width key names, names over
 100 bytes in every name option; hard links and symlinks planted as a knowledge file (edit,
 forget), a daily note (write), MEMORY.md (lesson), knowledge-index.md, a T1 stats file (stats
@@ -18,6 +18,8 @@ under umask 000.
 from __future__ import annotations
 
 import json
+
+import pytest
 
 from .trust_r4_common import NOW, _init
 
@@ -84,17 +86,42 @@ def test_a_permissive_umask_leaves_no_folder_the_report_creates_writable_by_othe
 _TOKEN_BODY = "k3Jd9Qx7Lm2Pz8" + "Rt5Vb1Nc4Hy6Wq0Es3Ua7Gf"
 
 
-def test_a_percent_encoded_token_is_refused_like_its_base64_form(ws, run_script):
-    """A token copied from a URL arrives percent-encoded (``ghp%5F...``, ``sk%5Flive%5F...``).
-    The gate decodes a Base64 token (refused) but not a percent-encoded one: ``learn --text``
-    stores it (no approval even asked), ``gate.py`` answers proceed and the privacy audit calls
-    the workspace clean, although one ``unquote`` gives the token back. Guarantee (gate.md, tiers:
-    Tier 3 "never stored", no flag overrides it; the issue: content that is trivially decodable
-    counts as what it decodes to)."""
+def _encodings() -> dict[str, str]:
+    token = "ghp" + "_" + _TOKEN_BODY
+    return {
+        "percent": token.replace("_", "%5F"),
+        "json-escape": token.replace("_", "\\u005f"),
+        "html-entity": token.replace("_", "&#95;"),
+    }
+
+
+@pytest.mark.parametrize("form", ["percent", "json-escape", "html-entity"])
+def test_a_trivially_encoded_token_is_refused_like_its_base64_form(ws, run_script, form):
+    """A token copied from a URL, a JSON string or an HTML page arrives encoded (``ghp%5F...``,
+    ``ghp\\u005f...``, or ``ghp&#95;...``). The gate decodes a Base64 token but none of
+    these: ``learn --text`` stores it without even asking, ``gate.py`` answers proceed, and the
+    privacy audit calls the workspace clean, although one standard decode gives the token back.
+    Guarantee (gate.md / tiers.md: Tier 3 is never stored, no flag overrides it; issue 10: content
+    that is trivially decodable counts as what it decodes to)."""
     _init(run_script)
-    encoded = "ghp" + "%5F" + _TOKEN_BODY
+    encoded = _encodings()[form]
     r = run_script("memory", "learn", "ci", "--text", f"ci callback token {encoded}", env=NOW)
-    assert r.code == 1, "a percent-encoded token was stored"
+    assert r.code == 1, f"a {form}-encoded token was stored"
+    assert not (ws / "memory/knowledge/ci.md").exists()
+
+
+def test_a_base64_token_is_refused_even_with_approval(ws, run_script):
+    """The gate decodes a Base64 blob and sees a GitHub token in it (the summary says ``withheld:
+    secret``), but rates it a *possible* finding: ``learn --approved`` and ``remember --approved``
+    store it, and cleanup keeps it as approved. A token is a certain finding; wrapping it in Base64
+    changes nothing. Guarantee (README "Approval is specific": certain findings, secrets, are
+    refused whatever the flags; gate.md rule 1)."""
+    import base64
+
+    _init(run_script)
+    blob = base64.b64encode(("ghp" + "_" + _TOKEN_BODY).encode()).decode()
+    r = run_script("memory", "learn", "ci", "--text", f"ci blob {blob}", "--approved", env=NOW)
+    assert r.code == 1, "a Base64-wrapped token was stored with --approved"
     assert not (ws / "memory/knowledge/ci.md").exists()
 
 

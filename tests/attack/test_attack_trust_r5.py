@@ -4,7 +4,7 @@ Each test plays one attack (or careless use) that still gets through on main, ag
 scripts in a temporary workspace. Secret-shaped values are built at run time
 (tests/test_layout.py refuses literals).
 
-Tried and held (no test here): hex, Base32 and URL-safe Base64 of a token without approval; full-width digits and letters in phone numbers and tokens (NFKC),
+Tried and held (no test here): URL-safe Base64 of a token without approval; full-width digits and letters in phone numbers and tokens (NFKC),
 NFC/NFD spellings of one knowledge key (refused like case), full-width key names, names over
 100 bytes in every name option; hard links and symlinks planted as a knowledge file (edit,
 forget), a daily note (write), MEMORY.md (lesson), knowledge-index.md, a T1 stats file (stats
@@ -92,20 +92,23 @@ def _encodings() -> dict[str, str]:
         "percent": token.replace("_", "%5F"),
         "json-escape": token.replace("_", "\\u005f"),
         "html-entity": token.replace("_", "&#95;"),
+        "quoted-printable": token.replace("_", "=5F"),
+        "hex": token.encode().hex(),
+        "base32": __import__("base64").b32encode(token.encode()).decode(),
     }
 
 
-@pytest.mark.parametrize("form", ["percent", "json-escape", "html-entity"])
+@pytest.mark.parametrize("form", ["percent", "json-escape", "html-entity", "quoted-printable", "hex", "base32"])
 def test_a_trivially_encoded_token_is_refused_like_its_base64_form(ws, run_script, form):
     """A token copied from a URL, a JSON string or an HTML page arrives encoded (``ghp%5F...``,
-    ``ghp\\u005f...``, or ``ghp&#95;...``). The gate decodes a Base64 token but none of
+    ``ghp\\u005f...``, ``ghp&#95;...``, ``ghp=5F...``, hex or Base32). The gate decodes a Base64 token but none of
     these: ``learn --text`` stores it without even asking, ``gate.py`` answers proceed, and the
     privacy audit calls the workspace clean, although one standard decode gives the token back.
     Guarantee (gate.md / tiers.md: Tier 3 is never stored, no flag overrides it; issue 10: content
     that is trivially decodable counts as what it decodes to)."""
     _init(run_script)
     encoded = _encodings()[form]
-    r = run_script("memory", "learn", "ci", "--text", f"ci callback token {encoded}", env=NOW)
+    r = run_script("memory", "learn", "ci", "--text", f"ci blob {encoded}", env=NOW)
     assert r.code == 1, f"a {form}-encoded token was stored"
     assert not (ws / "memory/knowledge/ci.md").exists()
 
@@ -136,3 +139,14 @@ def test_a_token_split_over_two_tags_is_judged_as_one_value(ws, run_script):
     r = run_script("memory", "learn", "ci", "--text", "ci notes", "--tags", f"{token[:22]},{token[22:]}", env=NOW)
     stored = (ws / "memory/knowledge/ci.md").read_text() if (ws / "memory/knowledge/ci.md").exists() else ""
     assert r.code == 1 and token[4:22] not in stored, stored
+
+
+def test_a_percent_encoded_phone_number_asks_for_approval(ws, run_script):
+    """``415%2D555%2D0132`` (a number copied from a ``tel:`` or search URL) is stored by ``learn``
+    and ``write`` without the approval the same number asks for in plain form, and the audit sees
+    nothing. Guarantee (gate.md: a possible finding is not stored unless the user confirms it)."""
+    _init(run_script)
+    encoded = PHONE.replace("-", "%2D")
+    r = run_script("memory", "learn", "pager", "--text", f"oncall pager {encoded}", env=NOW)
+    w = run_script("memory", "write", "--topic", "rota", "--cause", f"pager {encoded}", env=NOW)
+    assert r.code == 1 and w.code == 1, "a percent-encoded phone number was stored without approval"

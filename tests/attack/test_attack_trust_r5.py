@@ -150,3 +150,31 @@ def test_a_percent_encoded_phone_number_asks_for_approval(ws, run_script):
     r = run_script("memory", "learn", "pager", "--text", f"oncall pager {encoded}", env=NOW)
     w = run_script("memory", "write", "--topic", "rota", "--cause", f"pager {encoded}", env=NOW)
     assert r.code == 1 and w.code == 1, "a percent-encoded phone number was stored without approval"
+
+
+def test_a_permissive_umask_leaves_no_folder_on_the_hash_secret_path_writable_by_others(ws, run_script, tmp_path,
+                                                                                         monkeypatch):
+    """Without a T2 key (``init --no-key``), the first ``remember --approved`` draws the local
+    ``hash-secret`` (the key of approval marks, approval records and session labels) in
+    ``$XDG_CONFIG_HOME/complex-memory-manager/``; under umask 000 it creates the missing
+    ``$XDG_CONFIG_HOME`` 0777 (round 4 fixed only the key file's path). Any user of the machine can
+    then move the folder away and plant a secret they know: from then on they can forge approval
+    marks (cleanup keeps what nobody approved) and confirm guesses of approved values and chat
+    peers. Guarantee (README: folders the bundle creates are never writable by group or others,
+    even under umask 000; approval marks hold a secret outside the workspace)."""
+    import os
+    import stat
+
+    xdg = tmp_path / "home" / "xdg"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(xdg))
+    old = os.umask(0)
+    try:
+        _init(run_script, "--no-key")
+        r = run_script("memory", "remember", "--skill", "ops", "--topic", "rota", "--text",
+                       f"oncall phone {PHONE}", "--approved", env=NOW)
+    finally:
+        os.umask(old)
+    assert r.code == 0, r.err
+    assert (xdg / "complex-memory-manager" / "hash-secret").exists()
+    loose = [p.as_posix() for p in [xdg, *xdg.rglob("*")] if stat.S_IMODE(p.stat().st_mode) & 0o022]
+    assert loose == []

@@ -178,3 +178,26 @@ def test_a_permissive_umask_leaves_no_folder_on_the_hash_secret_path_writable_by
     assert (xdg / "complex-memory-manager" / "hash-secret").exists()
     loose = [p.as_posix() for p in [xdg, *xdg.rglob("*")] if stat.S_IMODE(p.stat().st_mode) & 0o022]
     assert loose == []
+
+
+def test_a_hash_secret_readable_by_others_is_not_used_silently(ws, run_script, tmp_path):
+    """The local ``hash-secret`` (``~/.config/complex-memory-manager/hash-secret``) keys the
+    approval marks, the approval record and session labels when there is no T2 key. Made readable
+    and writable by everyone (0666; or planted so by another user), it is used without a word:
+    ``remember --approved`` writes marks with it and cleanup trusts them, while the T2 key file in
+    the same state gets a warning. Whoever can read it forges approval marks (cleanup keeps an
+    entry nobody approved) and confirms guesses of approved values and DM peers. Guarantee
+    (README "Approval is specific": the mark is an HMAC with a secret outside the workspace, a
+    hand-written approval is only a claim; tiers.md: a key readable by group or others is warned
+    about)."""
+    import os
+
+    _init(run_script, "--no-key")
+    assert run_script("memory", "remember", "--skill", "ops", "--topic", "rota", "--text",
+                      f"oncall phone {PHONE}", "--approved", env=NOW).code == 0
+    secret = tmp_path / "home/.config/complex-memory-manager/hash-secret"
+    assert secret.is_file()
+    os.chmod(secret, 0o666)
+    r = run_script("memory", "remember", "--skill", "ops", "--topic", "pager", "--text",
+                   f"pager {OTHER_PHONE}", "--approved", env=NOW)
+    assert r.code != 0 or "hash-secret" in r.err, (r.code, r.err)

@@ -201,3 +201,25 @@ def test_a_hash_secret_readable_by_others_is_not_used_silently(ws, run_script, t
     r = run_script("memory", "remember", "--skill", "ops", "--topic", "pager", "--text",
                    f"pager {OTHER_PHONE}", "--approved", env=NOW)
     assert r.code != 0 or "hash-secret" in r.err, (r.code, r.err)
+
+
+def test_an_approved_entry_stays_in_place_when_the_workspace_holds_the_config_folder(ws, run_script, monkeypatch):
+    """A workspace that holds ``$XDG_CONFIG_HOME`` (the workspace is the home folder, or
+    ~/.config is kept in it): without a T2 key, the local ``hash-secret`` may not be drawn there
+    (inside the workspace), so ``remember --approved`` stores the entry with a bare
+    ``approved:`` date and no mark, says nothing and exits 0; the next automatic maintenance (a
+    hook's ``maintain.py``, here ``cleanup.py``) finds the phone number, treats the user's approval
+    as a claim and moves the entry to quarantine. Guarantee (issue 10 / README "Nothing approved is
+    destroyed"): an approved entry stays where it is, even with a possible finding; an approval
+    the tool cannot bind is refused when given, not dropped later."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(ws / ".config"))
+    _init(run_script, "--no-key")
+    r = run_script("memory", "remember", "--skill", "ops", "--topic", "rota", "--text",
+                   f"oncall phone {PHONE}", "--approved", env=NOW)
+    if r.code != 0:
+        return  # refused up front: the user knows the approval did not hold
+    path = ws / "memory/tier2-internal/ops_rota.md"
+    assert path.is_file()
+    c = run_script("cleanup", "-w", ws, env=NOW)
+    assert c.code == 0, c.err
+    assert path.is_file(), "the approved entry was moved to quarantine: " + c.out[-400:]

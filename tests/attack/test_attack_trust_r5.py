@@ -223,3 +223,22 @@ def test_an_approved_entry_stays_in_place_when_the_workspace_holds_the_config_fo
     c = run_script("cleanup", "-w", ws, env=NOW)
     assert c.code == 0, c.err
     assert path.is_file(), "the approved entry was moved to quarantine: " + c.out[-400:]
+
+
+def test_a_percent_encoded_token_or_number_in_a_name_is_refused(ws, run_script):
+    """Names are not content: a name with any finding is refused even with ``--approved``. A
+    percent-encoded token or phone number is taken as a plain name: ``learn KEY``, ``remember
+    --topic`` and ``stats record --skill`` create ``knowledge/ghp%5F….md``,
+    ``tier1-public/ghp%5F…_stats.json`` (T1: public) and a T2 file name holding it, copied into
+    the indexes and backup manifests, and the audit of file names sees nothing. Guarantee (README
+    "No side doors": a skill, topic, key or file name with any finding is refused)."""
+    _init(run_script)
+    token = ("ghp" + "_" + _TOKEN_BODY).replace("_", "%5F")
+    number = PHONE.replace("-", "%2D")
+    codes = [run_script("memory", "learn", token, "--text", "ci notes", env=NOW).code,
+             run_script("memory", "learn", f"pager-{number}", "--text", "ci notes", env=NOW).code,
+             run_script("memory", "remember", "--skill", "ops", "--topic", token, "--text", "ci",
+                        "--approved", env=NOW).code,
+             run_script("memory", "stats", "record", "--skill", token, "--ok", env=NOW).code]
+    named = [p.name for p in (ws / "memory").rglob("*") if _TOKEN_BODY[:12] in p.name or "0132" in p.name]
+    assert named == [], (codes, named)

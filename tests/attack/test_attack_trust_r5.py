@@ -4,16 +4,29 @@ Each test plays one attack (or careless use) that still gets through on main, ag
 scripts in a temporary workspace. Secret-shaped values are built at run time
 (tests/test_layout.py refuses literals).
 
-Tried and held (no test here): URL-safe Base64 of a token without approval; full-width digits and letters in phone numbers and tokens (NFKC),
-NFC/NFD spellings of one knowledge key (refused like case), full-width key names, names over
-100 bytes in every name option; hard links and symlinks planted as a knowledge file (edit,
-forget), a daily note (write), MEMORY.md (lesson), knowledge-index.md, a T1 stats file (stats
-record/pattern) and a T2 file (remember); health facts (en, zh) in --tags, --trigger, --skills,
-lesson and --topic; a value approved in one entry reused in learn/write/remember/stats or planted
-in another T2 entry (cleanup quarantines it); gate.py --request with a phone and a health fact
-(never logged); residue of forget (knowledge with tags and an edit history, daily section, T2) in
-the index, cached report, backups and ~/.config; file modes of export --out and report --html
-under umask 000.
+Kinds with a test here: residue of a forget in the last privacy audit; permissions under umask 000
+(matplotlib's folders made by report, $XDG_CONFIG_HOME made for the hash-secret) and a hash-secret
+readable by others used silently; trivially encoded secrets and numbers (percent, JSON escape,
+HTML entity, quoted-printable, hex, Base32; Base64 accepted with --approved; a token split over two
+tags) in text and in names; an approval the tool cannot bind (config folder inside the workspace)
+dropped by the next cleanup.
+
+Tried and held (no test here): full-width digits and letters in phone numbers and tokens (NFKC),
+zero-width space / soft hyphen / word joiner inside a token, upper-case and hyphen variants,
+URL-safe Base64 without approval; NFC/NFD spellings of one knowledge key, T2 topic, skill and T1
+skill (refused like case), names over 100 bytes in every name option; hard links and symlinks
+planted as a knowledge file (edit, forget), a daily note (write), MEMORY.md (lesson),
+knowledge-index.md, a T1 stats file (stats record/pattern), a T2 file (remember), crypt.py
+decrypt --file (outside path, symlink, ``..``) and six memory/.state files; health facts (en, zh)
+in --tags, --trigger, --skills, lesson and --topic; a value approved in one entry reused in
+learn/write/remember/stats, planted in another T2 entry, or in a second import after --allow;
+an approved T2 entry after a later unapproved remember on its topic, after keygen replaced the
+local secret, after expiry and archive retention, after month compaction; sealed T2 imports with
+a token, a phone and a health fact; gate.py --request with a phone and a health fact (never
+logged); secrets in show/used/forget/edit/unarchive arguments and recall queries (masked, never
+written); session keys through the hooks; residue of forget (knowledge with tags and an edit
+history, daily section, T2, quarantined T2, decrypted-in-place T2) in the index, cached report,
+mask cache, backups and ~/.config; modes of export --out and report --html under umask 000.
 """
 from __future__ import annotations
 
@@ -35,7 +48,8 @@ def test_forget_leaves_the_forgotten_entrys_finding_in_the_last_privacy_audit(ws
     line and the first digits of the number, ``415***``), and a forgotten daily section keeps its
     notice with the real file name and the number's prefix. Guarantee (tiers.md, "Forgotten
     means gone"): a forget removes the entry's copies, and the files of memory/.state (the last
-    privacy audit named explicitly) keep nothing of the forgotten entry."""
+    privacy audit named explicitly) keep nothing of the forgotten entry. Variant (no test): a T2
+    entry cleanup purges for a token keeps its finding (rule github_token) in the same file."""
     _init(run_script)
     assert run_script("memory", "learn", "oncallzed", "--text", f"oncall pager {PHONE} for nightly",
                       "--approved", env=NOW).code == 0

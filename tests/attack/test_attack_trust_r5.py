@@ -36,6 +36,10 @@ import pytest
 
 from .trust_r4_common import NOW, _init
 
+# Found by a fresh attacker at the end of round 4, after the round's fixes; not fixed yet (issue 10
+# stays open). Strict: a test that starts passing fails the suite until its mark goes.
+pytestmark = pytest.mark.xfail(strict=True, reason="trust round 5 finding, open (issue 10)")
+
 #: A North American number (a possible finding: phone), built at run time.
 PHONE = "415-555" + "-0132"
 OTHER_PHONE = "212-555" + "-0187"

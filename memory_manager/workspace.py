@@ -180,7 +180,7 @@ def _here_hint(path: Path, rule: str) -> str:
         return ""
     try:
         here = Path.cwd()
-        if here == path or not ((here / "memory").is_dir() or (here / "AGENTS.md").is_file()):
+        if here == path or not ((here / tree.MEMORY).is_dir() or (here / "AGENTS.md").is_file()):
             return ""
     except OSError:
         return ""

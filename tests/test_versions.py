@@ -70,14 +70,16 @@ def choir(ws, clock):
 
 def test_now_asks_a_weekday_and_a_later_mention_without_one_does_not_supersede(ws, clock, choir):
     # The newest note about the rehearsal says nothing about its day: the change of 09-15 is current.
-    assert first(ws, clock, "which day is choir rehearsal now?")[0] == choir["moved"]
+    # Since round 4 the versions of a fact are grouped across languages (a shared time links them), so
+    # the same change written in Chinese a day later (09-16) answers the English question as well.
+    assert first(ws, clock, "which day is choir rehearsal now?")[0] in (choir["moved"], choir["zh_moved"])
     assert first(ws, clock, "合唱团排练现在是星期几？")[0] == choir["zh_moved"]
     assert first(ws, clock, "合唱团排练现在几点开始？")[0] == choir["zh_moved"]
 
 
 def test_past_asks_the_version_before_the_change(ws, clock, choir):
     ident, _, reason = first(ws, clock, "which day was choir rehearsal before it moved?")
-    assert ident == choir["first"]
+    assert ident in (choir["first"], choir["zh_first"])  # the same first version, in either language
     assert reason == "asks for an earlier state: older versions first"
     assert first(ws, clock, "合唱团排练改时间之前是周几？")[0] == choir["zh_first"]
 

@@ -76,6 +76,18 @@ CH = {
 }
 
 
+#: The doors that take free text, for writing many phrasings into one workspace (the round 3
+#: privacy attack): CH's doors, with a name prefix of their own where two doors would otherwise
+#: write the same entry, plus ``write --todo`` and ``lesson``.
+TEXT_DOORS = {
+    **{k: CH[k] for k in ("write_cause", "write_topic", "learn_text", "learn_key", "remember_text", "remember_topic")},
+    "write_todo": lambda i, t: ("write", "--topic", f"u{i}", "--todo", t),
+    "learn_tags": lambda i, t: ("learn", f"g{i}", "--text", "x", "--tags", t),
+    "remember_skill": lambda i, t: ("remember", "--skill", t, "--topic", f"v{i}", "--text", "x"),
+    "lesson": lambda i, t: ("lesson", t),
+}
+
+
 def run_channel(name, items, extra=()):
     wsdir, env = ws()
     rcs = []

@@ -16,18 +16,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).parent))
 import harness as H  # noqa: E402
 import privacy_r3_phrasings as Q  # noqa: E402
 
-DOORS = {
-    "write_cause": lambda i, t: ("write", "--topic", f"t{i}", "--cause", t),
-    "write_todo": lambda i, t: ("write", "--topic", f"t{i}", "--todo", t),
-    "write_topic": lambda i, t: ("write", "--topic", t, "--cause", "x"),
-    "learn_text": lambda i, t: ("learn", f"k{i}", "--text", t),
-    "learn_key": lambda i, t: ("learn", t, "--text", "x"),
-    "learn_tags": lambda i, t: ("learn", f"k{i}", "--text", "x", "--tags", t),
-    "remember_text": lambda i, t: ("remember", "--skill", "s", "--topic", f"t{i}", "--text", t),
-    "remember_topic": lambda i, t: ("remember", "--skill", "s", "--topic", t, "--text", "x"),
-    "remember_skill": lambda i, t: ("remember", "--skill", t, "--topic", f"t{i}", "--text", "x"),
-    "lesson": lambda i, t: ("lesson", t),
-}
+DOORS = H.TEXT_DOORS  # one workspace per door here
 IMPORTS = ("import_openclaw", "import_daily", "import_daily_topic", "import_knowledge", "import_tier2")
 BENIGN_DOORS = ("write_cause", "write_topic", "learn_text", "learn_tags", "remember_text", "lesson")
 

@@ -17,18 +17,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).parent))
 import harness as H  # noqa: E402
 import privacy_r3_phrasings as Q  # noqa: E402
 
-CLI_DOORS = {
-    "write_cause": lambda i, t: ("write", "--topic", f"t{i}", "--cause", t),
-    "write_todo": lambda i, t: ("write", "--topic", f"u{i}", "--todo", t),
-    "write_topic": lambda i, t: ("write", "--topic", t, "--cause", "x"),
-    "learn_text": lambda i, t: ("learn", f"k{i}", "--text", t),
-    "learn_key": lambda i, t: ("learn", t, "--text", "x"),
-    "learn_tags": lambda i, t: ("learn", f"g{i}", "--text", "x", "--tags", t),
-    "remember_text": lambda i, t: ("remember", "--skill", "s", "--topic", f"t{i}", "--text", t),
-    "remember_topic": lambda i, t: ("remember", "--skill", "s", "--topic", t, "--text", "x"),
-    "remember_skill": lambda i, t: ("remember", "--skill", t, "--topic", f"v{i}", "--text", "x"),
-    "lesson": lambda i, t: ("lesson", t),
-}
+CLI_DOORS = H.TEXT_DOORS
 
 
 @pytest.fixture

@@ -1,23 +1,6 @@
 """Attack round 4 (issue 10), part 2: forgetting, paths, links and permissions.
 
-Each test plays one attack (or careless use) that still gets through on main, against the real
-scripts in a temporary workspace. Secret-shaped values are built at run time.
-
-Kinds: a T3 value reaching .state through a hook (session key); secrets in file names printed by
-recall, the audit, cleanup and status; names left behind after forget/purge (T2 topic, token
-name, quarantined e-mail name, unkeyed id hashes); approvals that reach other entries (value-wide
-record, forged ``approved:`` line, unquarantine of a name with a finding, copied id comment);
-paths and links (restore modes and unchecked deletes, hard links to outside files, MEMORY.md and
-index links read outside); permissions under umask 000 (memory tree, ~/.config, hooks, plugin);
-side doors (numbers glued into slug names, health facts the detector misses); names that differ
-only in case; decodable T2 text outside .gitignore; a lesson that cannot be forgotten.
-
-Tried and held (no test here): ``..``, absolute paths, control characters and RTL marks in every
-name option and import field; symlinks in knowledge/archive files, ``--html``/``--out`` through a
-link into the workspace, key-file symlinks; forged quarantine ``origin``; restore of forged
-symlink entries and paths in .memory-backup; malformed keys; residue (plain, Base64, xor-b64,
-JSON and \\u escapes) after forget, purge and ``crypt.py encrypt --file``, including zh text;
-0600/0700 of .cache/.state/.memory-backup/.quarantine after every command under umask 000.
+The attack kinds and what held: tests/attack/trust_r4_common.py.
 """
 from __future__ import annotations
 

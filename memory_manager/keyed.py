@@ -27,6 +27,8 @@ import hashlib
 import hmac
 import os
 import re
+import stat
+import warnings
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -34,6 +36,31 @@ SECRET_NAME = "hash-secret"
 #: The label that turns the T2 key into the HMAC key (domain separation: the
 #: AES key itself is never used as an HMAC key).
 T2_LABEL = b"cmm keyed hash v2"
+#: Permission bits that let group or others read or write the secret file.
+_SHARED_BITS = stat.S_IRWXG | stat.S_IRWXO
+_WARNED: set[str] = set()
+
+
+class HashSecretModeWarning(UserWarning):
+    """The local hash-secret can be read or written by group or others (it should be 0600)."""
+
+
+def _warn_mode(path: Path) -> None:
+    """Warn once per process and file when group or others may read or write ``path``.
+
+    Like the T2 key file's warning (``crypto._warn_mode``; attack round 5,
+    issue 10: a 0666 secret was used silently). The secret is still used: an
+    entry approved with it stays verifiable, and the user is told how to fix it.
+    """
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return
+    if mode & _SHARED_BITS and str(path) not in _WARNED:
+        _WARNED.add(str(path))
+        warnings.warn(HashSecretModeWarning(
+            f"hash-secret {path} has mode {stat.S_IMODE(mode):04o}: group or others may read or change it; "
+            f"run 'chmod 600 {path}'"), stacklevel=3)
 
 
 def _inside(ws: Path | None, path: Path) -> bool:
@@ -57,6 +84,7 @@ def local_secret(ws: Path | None = None, create: bool = True) -> bytes | None:
     caller then stores less, never more).
     """
     from .crypto import config_dir
+    from .errors import MemoryManagerError
 
     folder = config_dir()
     path = folder / SECRET_NAME
@@ -68,11 +96,15 @@ def local_secret(ws: Path | None = None, create: bool = True) -> bytes | None:
         if not create:
             return None
         try:
-            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            from .fsio import make_dirs
+
+            # Missing parents (``$XDG_CONFIG_HOME`` itself) get fsio.FOLDER_MODE at
+            # most, never writable by group or others even under umask 000 (round 5).
+            make_dirs(folder, 0o700)
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
         except FileExistsError:
             return local_secret(ws, create=False)  # another process made it first
-        except OSError:
+        except (OSError, MemoryManagerError):
             return None
         secret = os.urandom(32)
         try:
@@ -83,6 +115,7 @@ def local_secret(ws: Path | None = None, create: bool = True) -> bytes | None:
         return secret
     except OSError:
         return None
+    _warn_mode(path)
     try:
         secret = base64.b64decode(raw.strip(), validate=True)
     except (binascii.Error, ValueError):

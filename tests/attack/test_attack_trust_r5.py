@@ -36,15 +36,16 @@ import pytest
 
 from .trust_r4_common import NOW, _init
 
-# Found by a fresh attacker at the end of round 4, after the round's fixes; not fixed yet (issue 10
-# stays open). Strict: a test that starts passing fails the suite until its mark goes.
-pytestmark = pytest.mark.xfail(strict=True, reason="trust round 5 finding, open (issue 10)")
+# Found by a fresh attacker at the end of round 4, after the round's fixes. The tests marked xfail
+# are not fixed yet (issue 10 stays open). Strict: a test that starts passing fails the suite until
+# its mark goes.
 
 #: A North American number (a possible finding: phone), built at run time.
 PHONE = "415-555" + "-0132"
 OTHER_PHONE = "212-555" + "-0187"
 
 
+@pytest.mark.xfail(strict=True, reason="trust round 5 finding, open (issue 10)")
 def test_forget_leaves_the_forgotten_entrys_finding_in_the_last_privacy_audit(ws, run_script):
     """A knowledge entry with a phone number the user approved, then a privacy audit (maintenance
     runs one), then ``forget KEY --approved``: memory/.state/privacy-audit.json still lists a
@@ -75,6 +76,7 @@ def test_forget_leaves_the_forgotten_entrys_finding_in_the_last_privacy_audit(ws
     assert not any(PHONE[:3] in n or OTHER_PHONE[:3] in n for n in left), left
 
 
+@pytest.mark.xfail(strict=True, reason="trust round 5 finding, open (issue 10)")
 def test_a_permissive_umask_leaves_no_folder_the_report_creates_writable_by_others(ws, run_script, tmp_path):
     """Under umask 000, ``memory.py report`` (matplotlib, loaded by the bundle to draw the charts)
     creates ~/.cache, ~/.cache/matplotlib and ~/.config/matplotlib 0777 and its font list 0666:
@@ -116,6 +118,7 @@ def _encodings() -> dict[str, str]:
     }
 
 
+@pytest.mark.xfail(strict=True, reason="trust round 5 finding, open (issue 10)")
 @pytest.mark.parametrize("form", ["percent", "json-escape", "html-entity", "quoted-printable", "hex", "base32"])
 def test_a_trivially_encoded_token_is_refused_like_its_base64_form(ws, run_script, form):
     """A token copied from a URL, a JSON string or an HTML page arrives encoded (``ghp%5F...``,
@@ -131,6 +134,7 @@ def test_a_trivially_encoded_token_is_refused_like_its_base64_form(ws, run_scrip
     assert not (ws / "memory/knowledge/ci.md").exists()
 
 
+@pytest.mark.xfail(strict=True, reason="trust round 5 finding, open (issue 10)")
 def test_a_base64_token_is_refused_even_with_approval(ws, run_script):
     """The gate decodes a Base64 blob and sees a GitHub token in it (the summary says ``withheld:
     secret``), but rates it a *possible* finding: ``learn --approved`` and ``remember --approved``
@@ -146,6 +150,7 @@ def test_a_base64_token_is_refused_even_with_approval(ws, run_script):
     assert not (ws / "memory/knowledge/ci.md").exists()
 
 
+@pytest.mark.xfail(strict=True, reason="trust round 5 finding, open (issue 10)")
 def test_a_token_split_over_two_tags_is_judged_as_one_value(ws, run_script):
     """``learn --tags`` splits on commas; a token pasted with a comma in it (``ghp_abc…,…xyz``) is
     stored as two tags written side by side in the frontmatter (``tags: [ghp_…, …]``), and neither
@@ -159,6 +164,7 @@ def test_a_token_split_over_two_tags_is_judged_as_one_value(ws, run_script):
     assert r.code == 1 and token[4:22] not in stored, stored
 
 
+@pytest.mark.xfail(strict=True, reason="trust round 5 finding, open (issue 10)")
 def test_a_percent_encoded_phone_number_asks_for_approval(ws, run_script):
     """``415%2D555%2D0132`` (a number copied from a ``tel:`` or search URL) is stored by ``learn``
     and ``write`` without the approval the same number asks for in plain form, and the audit sees
@@ -221,6 +227,7 @@ def test_a_hash_secret_readable_by_others_is_not_used_silently(ws, run_script, t
     assert r.code != 0 or "hash-secret" in r.err, (r.code, r.err)
 
 
+@pytest.mark.xfail(strict=True, reason="trust round 5 finding, open (issue 10)")
 def test_an_approved_entry_stays_in_place_when_the_workspace_holds_the_config_folder(ws, run_script, monkeypatch):
     """A workspace that holds ``$XDG_CONFIG_HOME`` (the workspace is the home folder, or
     ~/.config is kept in it): without a T2 key, the local ``hash-secret`` may not be drawn there
@@ -243,6 +250,7 @@ def test_an_approved_entry_stays_in_place_when_the_workspace_holds_the_config_fo
     assert path.is_file(), "the approved entry was moved to quarantine: " + c.out[-400:]
 
 
+@pytest.mark.xfail(strict=True, reason="trust round 5 finding, open (issue 10)")
 def test_a_percent_encoded_token_or_number_in_a_name_is_refused(ws, run_script):
     """Names are not content: a name with any finding is refused even with ``--approved``. A
     percent-encoded token or phone number is taken as a plain name: ``learn KEY``, ``remember

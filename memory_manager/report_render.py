@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
+import sys
 import warnings
 from datetime import datetime, timedelta
 from typing import Any
@@ -86,6 +88,38 @@ def _rc() -> dict[str, Any]:
     """matplotlib settings of the charts: :data:`_RC`, with a CJK family to fall back on when one is installed."""
     family = cjk_family()
     return {**_RC, "font.family": ["DejaVu Sans", family]} if family else _RC
+
+
+#: The folder, under ``memory/.cache``, where matplotlib keeps its config and font list.
+MPL_FOLDER = "matplotlib"
+
+
+def private_config(ws: Any) -> None:
+    """Point matplotlib at a private folder of workspace ``ws`` before it is imported.
+
+    ``ws``: a :class:`memory_manager.workspace.Workspace` (its ``root``) or a path.
+    Without ``MPLCONFIGDIR`` matplotlib creates ``~/.cache/matplotlib``,
+    ``~/.config/matplotlib`` and its font list with the process umask (0777 /
+    0666 under umask 000: another user could plant a ``matplotlibrc`` or a
+    forged font list; attack round 5, issue 10). Here it gets
+    ``memory/.cache/matplotlib`` (derived and rebuildable, made 0700 by
+    :func:`memory_manager.fsio.make_dirs`). A ``MPLCONFIGDIR`` the user set is
+    kept; nothing is done once matplotlib is loaded. Raises nothing: a folder
+    that cannot be made leaves matplotlib's own choice.
+    """
+    if "matplotlib" in sys.modules or os.environ.get("MPLCONFIGDIR"):
+        return
+    from pathlib import Path
+
+    from . import fsio, tree
+    from .errors import MemoryManagerError
+
+    folder = tree.Tree(Path(getattr(ws, "root", ws))).cache / MPL_FOLDER
+    try:
+        fsio.make_dirs(folder, 0o700)
+    except (OSError, MemoryManagerError):
+        return
+    os.environ["MPLCONFIGDIR"] = str(folder)
 
 
 def preload() -> None:

@@ -42,8 +42,9 @@ def report_cmd(html: Path | None, days: int, approved: bool, overwrite: bool, op
     opened = open_workspace(workspace, verbose, set_up=True)
     target = target_path(opened, html, approved, overwrite)  # bad --html / --approved: exit 2 before any work
     require_report()
-    from memory_manager.report_render import preload, render
+    from memory_manager.report_render import preload, private_config, render
 
+    private_config(opened)  # before matplotlib is imported (preload)
     model = collect(opened, days=days, approved=approved, meanwhile=preload)
     size = write_report(target, render(model))
     if json_:

@@ -259,6 +259,71 @@ def _scrub_state(ws: Path, names: list[str], secret: bytes) -> int:
     return changed
 
 
+def _read_or_none(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def _drop_audit_items(ws: Path, paths: list[str], texts: list[str]) -> int:
+    """Drop the forgotten entry's findings and notices from the last privacy audit; return how many went.
+
+    ``memory/.state/privacy-audit.json`` (:func:`memory_manager.audit.record_last`)
+    lists each finding with its file and a redacted excerpt of its line; after
+    a forget it still showed the entry's category, line and the first digits
+    of a number (attack round 5, issue 10). An item goes when its file is one
+    of ``paths`` (workspace-relative files the forget removed whole, as the
+    audit shows them) or when scanning ``texts`` (the entry's plain text)
+    gives a finding with the same category, rule and excerpt. The summary and
+    checklist counts are recomputed; the document stays valid JSON of the
+    same format (written atomically, mode 0600). A missing or unreadable
+    audit is left alone.
+    """
+    from .audit import CHECKS, LAST_NAME, read_last
+    from .privacy import mask_name, scan
+
+    doc = read_last(ws)
+    report = doc.get("report") if doc else None
+    if not isinstance(report, dict):
+        return 0
+    lists = {key: report.get(key) for key in ("findings", "notices")}
+    if not any(isinstance(v, list) and v for v in lists.values()):
+        return 0
+    files = set(paths) | {mask_name(p) for p in paths}
+    seen = {(f.category, f.rule, f.excerpt) for text in texts if text for f in scan(text)}
+
+    def gone(item: Any) -> bool:
+        return isinstance(item, dict) and (item.get("file") in files
+                                           or (item.get("category"), item.get("rule"), item.get("excerpt")) in seen)
+
+    dropped = 0
+    for key, items in lists.items():
+        if isinstance(items, list):
+            kept = [item for item in items if not gone(item)]
+            dropped += len(items) - len(kept)
+            report[key] = kept
+    if not dropped:
+        return 0
+    findings = [i for i in report.get("findings") or [] if isinstance(i, dict)]
+    approved = [i for i in report.get("notices") or [] if isinstance(i, dict) and i.get("approved")
+                and i.get("check") in CHECKS]
+    summary = report.get("summary")
+    if isinstance(summary, dict):
+        summary.update(findings=len(findings), notices=len(report.get("notices") or []), approved=len(approved))
+    for row in report.get("checks") or []:
+        if isinstance(row, dict) and "id" in row:
+            failed = sum(1 for i in findings if i.get("check") == row["id"])
+            kept = sum(1 for i in approved if i.get("check") == row["id"])
+            row.update(passed=not failed, findings=failed, approved=kept,
+                       status="fail" if failed else ("approved" if kept else "ok"))
+    if "clean" in report:
+        report["clean"] = not findings and not report.get("unread_files")
+    atomic_write(tree.Tree(ws).state_file(LAST_NAME),
+                 (json.dumps(doc, ensure_ascii=False, indent=1, allow_nan=False) + "\n").encode("utf-8"), mode=0o600)
+    return dropped
+
+
 def _scrub_text(text: str, patterns: list[tuple[re.Pattern[str], str]]) -> str:
     """``text`` (a JSON document, JSON Lines or plain text) with the names replaced (see :func:`_scrub_state`)."""
     def as_json(chunk: str) -> str | None:
@@ -335,7 +400,12 @@ def erase(ws: Path, cfg: dict[str, Any], *, ident: str | None, needles: Iterable
         from .access import drop as drop_access
 
         drop_access(ws, ids)
+        last_audit = tree.Tree(ws).state_file("privacy-audit.json")
+        dropped = _drop_audit_items(ws, paths, texts)
+        after_drop = _read_or_none(last_audit) if dropped else None
         state = _scrub_state(ws, names, secret)
+        if dropped and _read_or_none(last_audit) == after_drop:
+            state += 1  # changed by the drop only (the scrub counted it otherwise)
     return {"backups": copies["erased"], "archive": archived, "index": index, "logs": logs, "report": cached,
             "state": state, "unchecked": copies["unchecked"], "problems": problems}
 

@@ -45,7 +45,6 @@ PHONE = "415-555" + "-0132"
 OTHER_PHONE = "212-555" + "-0187"
 
 
-@pytest.mark.xfail(strict=True, reason="trust round 5 finding, open (issue 10)")
 def test_forget_leaves_the_forgotten_entrys_finding_in_the_last_privacy_audit(ws, run_script):
     """A knowledge entry with a phone number the user approved, then a privacy audit (maintenance
     runs one), then ``forget KEY --approved``: memory/.state/privacy-audit.json still lists a
@@ -76,7 +75,6 @@ def test_forget_leaves_the_forgotten_entrys_finding_in_the_last_privacy_audit(ws
     assert not any(PHONE[:3] in n or OTHER_PHONE[:3] in n for n in left), left
 
 
-@pytest.mark.xfail(strict=True, reason="trust round 5 finding, open (issue 10)")
 def test_a_permissive_umask_leaves_no_folder_the_report_creates_writable_by_others(ws, run_script, tmp_path):
     """Under umask 000, ``memory.py report`` (matplotlib, loaded by the bundle to draw the charts)
     creates ~/.cache, ~/.cache/matplotlib and ~/.config/matplotlib 0777 and its font list 0666:

@@ -106,7 +106,12 @@ def private_config(ws: Any) -> None:
     :func:`memory_manager.fsio.make_dirs`). A ``MPLCONFIGDIR`` the user set is
     kept; nothing is done once matplotlib is loaded. Raises nothing: a folder
     that cannot be made leaves matplotlib's own choice.
+
+    The process umask is also made at least 077 for the rest of the command
+    (the report writes only private files), so the font list matplotlib
+    writes there is 0600 like every other file under ``memory/.cache``.
     """
+    os.umask(os.umask(0o077) | 0o077)
     if "matplotlib" in sys.modules or os.environ.get("MPLCONFIGDIR"):
         return
     from pathlib import Path

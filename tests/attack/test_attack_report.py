@@ -43,12 +43,14 @@ def test_no_t2_plaintext_lands_in_a_file_the_agent_loads(filled, run_script):
 
 
 def test_every_file_in_the_cache_is_0600(filled, run_script):
-    """Issue 10: every file under memory/.cache is 0600; the index's lock file is 0644."""
+    """Issue 10: every file under memory/.cache is 0600, every folder 0700 (matplotlib's too)."""
     ws = filled
     assert run_script("memory", "recall", "release", env=NOW).code == 0
     assert run_script("memory", "report", env=NOW).code == 0
-    modes = {p.name: oct(stat.S_IMODE(p.stat().st_mode)) for p in (ws / "memory/.cache").iterdir()}
-    assert all(m == "0o600" for m in modes.values()), modes
+    cache = ws / "memory/.cache"
+    modes = {p.relative_to(cache).as_posix(): oct(stat.S_IMODE(p.stat().st_mode)) for p in cache.rglob("*")}
+    assert any(name.startswith("matplotlib/") for name in modes), modes  # the font list, made by the report
+    assert all(m == ("0o700" if (cache / name).is_dir() else "0o600") for name, m in modes.items()), modes
 
 
 def test_a_chinese_report_draws_its_chart_labels(filled, run_script):

@@ -1292,6 +1292,12 @@ def _r(pattern: str, flags: int = 0) -> re.Pattern[str]:
 
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#: ASCII letters and digits: ``not_after=_ALNUM`` stands for a leading
+#: ``(?<![A-Za-z0-9])``. It gives the same matches only where no match could
+#: start inside a rejected one (a letter-led ID whose inside is digits), and
+#: lets ``re`` skip to the pattern's first character class (about 6x faster
+#: for the four letter-led ID rules; ``tests/test_privacy_scan_speedups.py``).
+_ALNUM = _LETTERS + "0123456789"
 #: End of a token: no ASCII letter, digit or underscore follows. Not ``\b``:
 #: Python's Unicode regexes count CJK characters as word characters, so
 #: ``\b`` never falls between "zhangsan@163.com" and a following "的", nor
@@ -1482,16 +1488,17 @@ RULES_LIST: list[Rule] = [
             r"(?![0-9A-Za-z])"),
          "GB 11643-1999 citizen identification number written in groups (6-8-4)", check=_cn_ric_spaced_ok,
          numeric=True),
-    Rule("sg_nric", "government_id", _r(r"(?<![A-Za-z0-9])[STFGM]\d{7}[A-Z](?![A-Za-z0-9])"),
-         "Singapore ICA NRIC/FIN (check letter: weights 2,7,6,5,4,3,2)", check=_nric_ok),
-    Rule("tw_national_id", "government_id", _r(r"(?<![A-Za-z0-9])[A-Z][1289]\d{8}(?![A-Za-z0-9])"),
-         "Taiwan Ministry of the Interior national ID / ARC number (check digit mod 10)", check=_tw_id_ok),
-    Rule("hk_id", "government_id", _r(r"(?<![A-Za-z0-9])[A-Z]{1,2}\d{6}" + _ + r"?\(?[0-9A]\)?(?![A-Za-z0-9])"),
-         "Hong Kong Immigration Department HKID (check digit mod 11)", check=_hkid_ok),
+    Rule("sg_nric", "government_id", _r(r"[STFGM]\d{7}[A-Z](?![A-Za-z0-9])"),
+         "Singapore ICA NRIC/FIN (check letter: weights 2,7,6,5,4,3,2)", check=_nric_ok, not_after=_ALNUM),
+    Rule("tw_national_id", "government_id", _r(r"[A-Z][1289]\d{8}(?![A-Za-z0-9])"),
+         "Taiwan Ministry of the Interior national ID / ARC number (check digit mod 10)", check=_tw_id_ok,
+         not_after=_ALNUM),
+    Rule("hk_id", "government_id", _r(r"[A-Z]{1,2}\d{6}" + _ + r"?\(?[0-9A]\)?(?![A-Za-z0-9])"),
+         "Hong Kong Immigration Department HKID (check digit mod 11)", check=_hkid_ok, not_after=_ALNUM),
     Rule("uk_nino", "government_id",
-         _r(r"(?<![A-Za-z0-9])[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]" + _ + r"?\d{2}" + _ + r"?\d{2}" + _ + r"?\d{2}" + _
+         _r(r"[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]" + _ + r"?\d{2}" + _ + r"?\d{2}" + _ + r"?\d{2}" + _
             + r"?[A-D](?![A-Za-z0-9])"),
-         "HMRC National Insurance Manual NIM39110 (prefix rules, suffix A-D)", check=_nino_ok),
+         "HMRC National Insurance Manual NIM39110 (prefix rules, suffix A-D)", check=_nino_ok, not_after=_ALNUM),
     # ---- secrets: key words and command lines ----
     Rule("jwt", "secret", _r(r"\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}"),
          "RFC 7519 (JWS compact form; a JSON header always encodes to 'eyJ')"),
@@ -2439,6 +2446,42 @@ def _chunks(text: str) -> list[tuple[int, int]]:
     return out
 
 
+def _lines_with(low: str, words: tuple[str, ...], cache: dict[str, list[tuple[int, int]]]
+                ) -> list[tuple[int, int]]:
+    """The lines of ``low`` that hold any of ``words``, as sorted, merged ``(start, end)`` offsets.
+
+    ``end`` is just past the line's break (or the end of the text), so a
+    pattern run with ``finditer(text, start, end)`` sees what it would see in
+    the whole text: look-behinds read the text before ``start`` and a
+    look-ahead at the line's end reads the break. The lines of each word are
+    found once per scan (``cache``), with :meth:`str.find`.
+    """
+    spans: list[tuple[int, int]] = []
+    for word in words:
+        found = cache.get(word)
+        if found is None:
+            found = []
+            i = low.find(word)
+            while i >= 0:
+                start = low.rfind("\n", 0, i) + 1
+                end = low.find("\n", i + len(word))
+                end = len(low) if end < 0 else end + 1
+                found.append((start, end))
+                i = low.find(word, end)
+            cache[word] = found
+        spans.extend(found)
+    if len(words) > 1:
+        spans.sort()
+    merged: list[tuple[int, int]] = []
+    for a, b in spans:
+        if merged and a < merged[-1][1]:
+            if b > merged[-1][1]:
+                merged[-1] = (merged[-1][0], b)
+        else:
+            merged.append((a, b))
+    return merged
+
+
 def _matches(text: str, low: str) -> Iterator[tuple[Rule, re.Match[str]]]:
     """Yield (rule, match) for every rule, in table order (the topic keywords last).
 
@@ -2451,6 +2494,7 @@ def _matches(text: str, low: str) -> Iterator[tuple[Rule, re.Match[str]]]:
     regions = _numeric_regions(text)
     chunks = _chunks(text)
     seen: dict[tuple[int, int], bool] = {}
+    lines_cache: dict[str, list[tuple[int, int]]] = {}
     for rule in RULES_LIST:
         if rule.name in _TOPIC_EN_NAMES or rule.triggers:
             continue
@@ -2463,6 +2507,12 @@ def _matches(text: str, low: str) -> Iterator[tuple[Rule, re.Match[str]]]:
         if not (rule.needs or rule.needs_re):
             for m in rule.pattern.finditer(subject):
                 yield rule, m
+            continue
+        if rule.needs_re is None:
+            # Only the lines that hold one of the literals (every match holds one).
+            for a, b in _lines_with(low, rule.needs, lines_cache):
+                for m in rule.pattern.finditer(subject, a, b):
+                    yield rule, m
             continue
         for a, b in chunks:
             if not any(low.find(word, a, b) >= 0 for word in rule.needs):

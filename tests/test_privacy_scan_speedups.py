@@ -138,3 +138,50 @@ def test_generated_notes(seed, monkeypatch):
     found = privacy.scan(text)
     assert found  # the private lines are there to be found
     _same(text, monkeypatch)
+
+
+#: The four letter-led ID rules as they were written before their leading
+#: ``(?<![A-Za-z0-9])`` became ``not_after=_ALNUM`` (round 5, speed).
+_LOOKBEHIND_FORMS = {
+    "sg_nric": r"(?<![A-Za-z0-9])[STFGM]\d{7}[A-Z](?![A-Za-z0-9])",
+    "tw_national_id": r"(?<![A-Za-z0-9])[A-Z][1289]\d{8}(?![A-Za-z0-9])",
+    "hk_id": r"(?<![A-Za-z0-9])[A-Z]{1,2}\d{6}[ \t]?\(?[0-9A]\)?(?![A-Za-z0-9])",
+    "uk_nino": r"(?<![A-Za-z0-9])[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z][ \t]?\d{2}[ \t]?\d{2}[ \t]?\d{2}[ \t]?"
+               r"[A-D](?![A-Za-z0-9])",
+}
+
+
+def _id_like(rng: random.Random) -> str:
+    """A string dense in the shapes of the four ID rules: letters and digits glued, spaced, bracketed."""
+    pieces = []
+    for _ in range(rng.randrange(3, 12)):
+        kind = rng.randrange(5)
+        if kind == 0:
+            pieces.append("".join(rng.choice("STFGMABCXYZ") for _ in range(rng.randrange(1, 4))))
+        elif kind == 1:
+            pieces.append("".join(rng.choice("0123456789") for _ in range(rng.randrange(1, 10))))
+        elif kind == 2:
+            pieces.append(rng.choice([" ", "\t", "(", ")", "-", "", "", "a", "9"]))
+        elif kind == 3:
+            pieces.append(rng.choice("ABCD"))
+        else:
+            pieces.append(" ".join("".join(rng.choice("0123456789") for _ in range(2)) for _ in range(3)))
+    return "".join(pieces)
+
+
+def test_the_id_rules_not_after_finds_what_their_look_behind_found():
+    """``not_after`` plus a pattern without the look-behind yields exactly the look-behind's matches."""
+    import re
+
+    rng = random.Random(11)
+    texts = _lines() + [_id_like(rng) for _ in range(20000)]
+    rules = {rule.name: rule for rule in privacy.RULES_LIST}
+    for name, form in _LOOKBEHIND_FORMS.items():
+        rule = rules[name]
+        assert rule.not_after == privacy._ALNUM and not rule.pattern.pattern.startswith("(?<")
+        old = re.compile(form)
+        for text in texts:
+            want = [m.span() for m in old.finditer(text)]
+            got = [m.span() for m in rule.pattern.finditer(text)
+                   if not (m.start() and text[m.start() - 1] in rule.not_after)]
+            assert got == want, (name, text)

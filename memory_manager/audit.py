@@ -41,7 +41,7 @@ from typing import Any, Iterable, Iterator
 from . import tree
 from .errors import MalformedKeyError, MemoryManagerError, UnreadableFileError, WorkspaceError
 from .fsio import read_text
-from .privacy import POSSIBLE, TOPIC_CATEGORIES, mask_name, scan, scan_name
+from .privacy import CONFIDENCE_RANK, POSSIBLE, TOPIC_CATEGORIES, joined_readings, mask_name, scan, scan_name
 
 REPORT_FORMAT = "privacy-audit"
 REPORT_VERSION = 1
@@ -382,6 +382,46 @@ def _note_malformed(ws: Path, path: Path, text: str, report: AuditReport) -> Non
         report.warnings.append(f"{_shown(ws, path)}: malformed ({error}); scanned as plain text, not rewritten")
 
 
+def _joined_list_items(ws: Path, path: Path, text: str, found: list[AuditItem]) -> Iterator[AuditItem]:
+    """Findings in the frontmatter lists of ``text`` read with their values joined (tags split from one value).
+
+    ``tags: [ghp_k3Jd…, …Gf]`` holds a token neither half of which is one:
+    each list of two or more values is read as :func:`memory_manager.privacy.joined_readings`
+    does (issue 10, attack round 5). A finding is reported on the list's line
+    unless one of its category at least as sure is already there.
+    """
+    from .entries import split_frontmatter
+    from .errors import MalformedFileError
+
+    end = text.find("\n---", 3) if text.startswith("---") else -1
+    if end < 0 or ("[" not in text[:end] and "- " not in text[:end]):
+        return  # no frontmatter, or no list in it: nothing to parse
+    try:
+        fm = split_frontmatter(text)
+    except MalformedFileError:
+        return
+    raw_lines = fm.raw.split("\n")
+    rel = mask_name(_rel(ws, path))
+    for key, value in fm.literal.items():
+        if not isinstance(value, list) or len(value) < 2:
+            continue
+        readings = joined_readings(str(v) for v in value if isinstance(v, str))
+        if not readings:
+            continue
+        # the line of the key (frontmatter line n is line n + 1 of the file: the opening ---)
+        line = next((n + 2 for n, raw in enumerate(raw_lines) if raw.split(":", 1)[0].strip() == str(key)), 1)
+        surest: dict[str, int] = {}
+        for i in found:
+            if i.line == line:
+                surest[i.category] = max(surest.get(i.category, -1), CONFIDENCE_RANK[i.confidence])
+        for f in scan_name("\n".join(readings)):
+            if surest.get(f.category, -1) >= CONFIDENCE_RANK[f.confidence]:
+                continue
+            surest[f.category] = CONFIDENCE_RANK[f.confidence]
+            check = TOPIC_CHECK if f.category in TOPIC_CATEGORIES else CATEGORY_CHECK.get(f.category, "tier3")
+            yield AuditItem(rel, line, check, f.category, f.rule, f.excerpt, False, f.confidence)
+
+
 def _audit_files(ws: Path, files: Iterable[Path], t2_paths: set[Path], report: AuditReport) -> None:
     for path in files:
         try:
@@ -409,7 +449,10 @@ def _audit_files(ws: Path, files: Iterable[Path], t2_paths: set[Path], report: A
             text = _mask_ciphertext(text)
         elif path.suffix == ".md":
             _note_malformed(ws, path, text, report)
-        for item in _items(ws, path, text, book=_book(ws)):
+        items = list(_items(ws, path, text, book=_book(ws)))
+        if path.suffix == ".md":
+            items += list(_joined_list_items(ws, path, text, items))
+        for item in items:
             (report.notices if _is_notice(item) else report.findings).append(item)
 
 

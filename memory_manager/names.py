@@ -40,6 +40,17 @@ _FORBIDDEN = set('<>:"|?*/\\')
 _RESERVED = re.compile(r"^(con|prn|aux|nul|com[1-9]|lpt[1-9])(\..*)?$", re.I)
 
 
+def _shown(value: str) -> str:
+    """``value`` quoted for an error message, its secrets and T3 values masked as recall masks a name.
+
+    A name refused for its shape may still hold a token (``ghp\\u005f…`` is
+    refused for its backslash): the message must not print it (issue 10).
+    """
+    from .privacy import mask_name
+
+    return repr(mask_name(value))
+
+
 def validate_name(value: object, what: str = "name", max_bytes: int = MAX_NAME_BYTES) -> str:
     """Return ``value`` when it is safe as one file-name component.
 
@@ -57,22 +68,22 @@ def validate_name(value: object, what: str = "name", max_bytes: int = MAX_NAME_B
     if not value:
         raise InvalidNameError(f"{what} must not be empty")
     if value != value.strip():
-        raise InvalidNameError(f"{what} {value!r} must not start or end with white space")
+        raise InvalidNameError(f"{what} {_shown(value)} must not start or end with white space")
     for ch in value:
         if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp"):
-            raise InvalidNameError(f"{what} {value!r} contains a control character (U+{ord(ch):04X})")
+            raise InvalidNameError(f"{what} {_shown(value)} contains a control character (U+{ord(ch):04X})")
         if ch in _FORBIDDEN:
-            raise InvalidNameError(f"{what} {value!r} must not contain {ch!r} (path separator or reserved character)")
+            raise InvalidNameError(f"{what} {_shown(value)} must not contain {ch!r} (path separator or reserved character)")
     if ".." in value:
-        raise InvalidNameError(f"{what} {value!r} must not contain '..'")
+        raise InvalidNameError(f"{what} {_shown(value)} must not contain '..'")
     if value.startswith("."):
-        raise InvalidNameError(f"{what} {value!r} must not start with '.'")
+        raise InvalidNameError(f"{what} {_shown(value)} must not start with '.'")
     if value.startswith("-"):
-        raise InvalidNameError(f"{what} {value!r} must not start with '-' (it would look like an option)")
+        raise InvalidNameError(f"{what} {_shown(value)} must not start with '-' (it would look like an option)")
     if value.endswith("."):
-        raise InvalidNameError(f"{what} {value!r} must not end with '.'")
+        raise InvalidNameError(f"{what} {_shown(value)} must not end with '.'")
     if _RESERVED.match(value):
-        raise InvalidNameError(f"{what} {value!r} is a reserved device name on Windows")
+        raise InvalidNameError(f"{what} {_shown(value)} is a reserved device name on Windows")
     size = len(value.encode("utf-8"))
     if size > max_bytes:
         raise InvalidNameError(f"{what} is too long ({size} bytes of UTF-8; at most {max_bytes})")
@@ -91,7 +102,7 @@ def validate_topic(value: object) -> str:
     """
     name = validate_name(value, "topic")
     if "→" in name:
-        raise InvalidNameError(f"topic {name!r} must not contain '→' (the daily index separator)")
+        raise InvalidNameError(f"topic {_shown(name)} must not contain '→' (the daily index separator)")
     return name
 
 
@@ -109,12 +120,12 @@ def validate_heading_topic(value: object) -> str:
     if not isinstance(value, str):
         raise InvalidNameError(f"topic must be text, not {type(value).__name__}")
     if not value or value != value.strip():
-        raise InvalidNameError(f"topic {value!r} must not be empty or start or end with white space")
+        raise InvalidNameError(f"topic {_shown(value)} must not be empty or start or end with white space")
     for ch in value:
         if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp"):
-            raise InvalidNameError(f"topic {value!r} contains a control character (U+{ord(ch):04X})")
+            raise InvalidNameError(f"topic {_shown(value)} contains a control character (U+{ord(ch):04X})")
     if "→" in value:
-        raise InvalidNameError(f"topic {value!r} must not contain '→' (the daily index separator)")
+        raise InvalidNameError(f"topic {_shown(value)} must not contain '→' (the daily index separator)")
     size = len(value.encode("utf-8"))
     if size > MAX_NAME_BYTES:
         raise InvalidNameError(f"topic is too long ({size} bytes of UTF-8; at most {MAX_NAME_BYTES})")

@@ -21,6 +21,10 @@ version numbers, order numbers, placeholders (``sk-xxxx``, ``<your key>``,
 and the store's own ciphertext: Base64 in a ``> `` blockquote under an
 "Encrypted"/"加密" heading, or the value of a ``ciphertext:``/``nonce:`` field.
 
+Encoded text (percent, ``\\u``/``\\x`` escapes, HTML entities,
+quoted-printable, hex/Base32/Base64 runs) is scanned decoded too, by
+:mod:`memory_manager.decoding`: see :func:`scan`.
+
 Speed: every rule runs once over the whole text (not per line) and offsets are
 mapped back to lines, so 10 MB of notes scan in a few seconds (see
 ``bench/privacy_bench.py``). ``phonenumbers`` and ``stdnum`` are imported only
@@ -40,6 +44,7 @@ from datetime import date
 from typing import Any, Callable, Iterable, Iterator
 
 from .clock import today
+from .decoding import views
 
 #: category -> (sensitivity class, is T3: never stored)
 CATEGORIES: dict[str, tuple[str, bool]] = {
@@ -2640,9 +2645,63 @@ def scan(text: str) -> list[Finding]:
     nothing was found. Where rules overlap, the first rule in :data:`RULES`
     wins (a card number is not also reported as a phone number), except that
     sensitive-topic keywords are always reported.
+
+    Encoded text counts as what it decodes to (issue 10, attack round 5):
+    the lines holding a percent-, backslash-, HTML-entity- or
+    quoted-printable-encoded stretch, or a hex/Base32/Base64 run that decodes
+    to printable text, are scanned again decoded
+    (:func:`memory_manager.decoding.views`, double encodings included), and a
+    finding there keeps its rule's confidence (a GitHub token in Base64 is
+    as certain as in plain text). Its offsets cover the encoded characters it
+    came from.
     """
     if not text:
         return []
+    chosen = _spans(text)
+    for view, starts, ends in views(text):
+        chosen = _merge_decoded(chosen, [(starts[s], ends[e - 1], rule, starts[vs], ends[ve - 1])
+                                         for s, e, rule, vs, ve in _spans(view) if e > s and ve > vs])
+    if not chosen:
+        return []
+    line_starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
+    findings = []
+    for start, end, rule, vs, ve in chosen:
+        index = bisect.bisect_right(line_starts, start) - 1
+        base = line_starts[index]
+        value = text[vs:ve]
+        shown = value if rule.keep else redact(value)
+        excerpt = text[start:vs] + shown + text[ve:end]
+        if len(excerpt) > 80:
+            excerpt = excerpt[:77] + "..."
+        findings.append(Finding(rule.category, rule.name, index + 1, start - base, end - base, excerpt, rule.sure))
+    findings.sort(key=lambda f: (f.line, f.start, f.rule))
+    return findings
+
+
+#: How sure each confidence is (higher is surer): a decoded or name reading
+#: adds nothing where one of the same category at least as sure is kept.
+CONFIDENCE_RANK = {TOPIC: 0, POSSIBLE: 1, CERTAIN: 2}
+_Span = tuple[int, int, Rule, int, int]
+
+
+def _merge_decoded(chosen: list[_Span], decoded: list[_Span]) -> list[_Span]:
+    """``chosen`` plus each span of ``decoded`` not covered by a kept one of its category as sure or surer."""
+    out = list(chosen)
+    for span in decoded:
+        _s, _e, rule, vs, ve = span
+        if any(k[2].category == rule.category and k[3] < ve and vs < k[4]
+               and CONFIDENCE_RANK[k[2].sure] >= CONFIDENCE_RANK[rule.sure] for k in out):
+            continue
+        out.append(span)
+    return out
+
+
+def _spans(text: str) -> list[_Span]:
+    """The rules' matches in ``text`` as (start, end, rule, value start, value end), offsets of ``text``.
+
+    Overlaps resolved as :func:`scan` says; ``text`` is read through its
+    normalised view (:func:`normalise`) and offsets mapped back.
+    """
     original = text
     text, mapping = normalise(original)
     low = _lowered(text)
@@ -2688,20 +2747,7 @@ def scan(text: str) -> list[Finding]:
             return mapping[s], (mapping[e - 1] + 1 if e > s else mapping[s])
 
         chosen = [(*back(s, e), rule, *back(vs, ve)) for s, e, rule, vs, ve in chosen]
-    text = original
-    line_starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
-    findings = []
-    for start, end, rule, vs, ve in chosen:
-        index = bisect.bisect_right(line_starts, start) - 1
-        base = line_starts[index]
-        value = text[vs:ve]
-        shown = value if rule.keep else redact(value)
-        excerpt = text[start:vs] + shown + text[ve:end]
-        if len(excerpt) > 80:
-            excerpt = excerpt[:77] + "..."
-        findings.append(Finding(rule.category, rule.name, index + 1, start - base, end - base, excerpt, rule.sure))
-    findings.sort(key=lambda f: (f.line, f.start, f.rule))
-    return findings
+    return chosen
 
 
 def mask(text: str) -> str:
@@ -2767,7 +2813,8 @@ def scan_name(value: str) -> list[Finding]:
     (:func:`_name_variants`), so ``ssn-078-05-1120``, ``mom_13812345678`` and
     ``call_+14155550132`` are found as ``ssn 078-05-1120`` etc. would be.
     Offsets (``line``, ``start``, ``end``) are those of ``value``; a finding
-    overlapping one already kept of the same category is dropped. Sorted by
+    overlapping one already kept of the same category is dropped, unless it
+    is surer (it then replaces the kept one). Sorted by
     (line, start). Source: issue 10, attack round 4 (numbers glued into slug
     names passed every name door).
     """
@@ -2785,11 +2832,50 @@ def scan_name(value: str) -> list[Finding]:
         # One scan of all readings (one per line): much cheaper than a scan each.
         for f in scan("\n".join(readings)):
             moved = replace(f, line=owner[f.line - 1])
-            if not any(k.category == moved.category and k.line == moved.line and k.start < moved.end
-                       and moved.start < k.end for k in found):
-                found.append(moved)
+            over = [k for k in found if k.category == moved.category and k.line == moved.line
+                    and k.start < moved.end and moved.start < k.end]
+            if any(CONFIDENCE_RANK[k.confidence] >= CONFIDENCE_RANK[moved.confidence] for k in over):
+                continue
+            # A surer reading wins: ``ops-<Base32>`` is a random-looking run as written
+            # (possible) and a GitHub token once the separator is read as a space (certain).
+            found = [k for k in found if k not in over]
+            found.append(moved)
     found.sort(key=lambda f: (f.line, f.start, f.rule))
     return found
+
+
+#: A list of up to this many values is read in every run of neighbours; a longer
+#: one in runs of up to :data:`_JOINED_SPAN` values and as a whole.
+_JOINED_ALL = 16
+_JOINED_SPAN = 8
+
+
+def joined_readings(parts: Iterable[str]) -> list[str]:
+    """The values of a list (tags) read together: each run of 2+ neighbours, joined with nothing and with a space.
+
+    Args:
+        parts: the values in the order they are written (``--tags a,b,c``).
+
+    A token or a number pasted with a comma in it becomes two tags written
+    side by side (``tags: [ghp_k3Jd…, …Gf]``); judged one at a time neither
+    part is anything. Read joined, in order, ``ghp_k3Jd…Gf`` and
+    ``415 555 0132`` are what they were. Every run of neighbours is read, not
+    only the whole list, so a value is seen between other tags too; a list of
+    more than :data:`_JOINED_ALL` values is read in runs of up to
+    :data:`_JOINED_SPAN` and as a whole (the readings stay a few kilobytes).
+    Source: issue 10, attack round 5 (a token split over two tags passed).
+    Returns one string per reading, none for fewer than two values.
+    """
+    values = [p for p in parts if p]
+    n = len(values)
+    span = n if n <= _JOINED_ALL else _JOINED_SPAN
+    out: list[str] = []
+    for i in range(n):
+        for j in range(i + 2, min(n, i + span) + 1):
+            out.extend(("".join(values[i:j]), " ".join(values[i:j])))
+    if span < n:
+        out.extend(("".join(values), " ".join(values)))
+    return out
 
 
 def mask_name(value: str) -> str:

@@ -268,22 +268,24 @@ def detector_fingerprint() -> str | None:
     """SHA-256 (hex) of the privacy detector's source, Python's version and the Unicode data version.
 
     The mask depends on the rule table and the scanning code
-    (``memory_manager/privacy.py``), on Python's ``re`` engine and on the
+    (``memory_manager/privacy.py``, and ``memory_manager/decoding.py`` for
+    the decoded views it scans too), on Python's ``re`` engine and on the
     Unicode tables NFKC uses: a change to any of them gives another
-    fingerprint, and the mask cache is not used. None when the source
+    fingerprint, and the mask cache is not used. None when a source
     cannot be read (no cache then).
     """
     import hashlib
     import sys
     import unicodedata
 
-    from . import privacy
+    from . import decoding, privacy
 
-    try:
-        source = Path(privacy.__file__).read_bytes()
-    except (OSError, TypeError):
-        return None
-    h = hashlib.sha256(source)
+    h = hashlib.sha256()
+    for module in (privacy, decoding):
+        try:
+            h.update(Path(module.__file__).read_bytes())
+        except (OSError, TypeError):
+            return None
     h.update(f"\0{sys.version}\0{unicodedata.unidata_version}".encode())
     return h.hexdigest()
 

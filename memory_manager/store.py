@@ -31,6 +31,7 @@ from .clock import month_of, today
 from .errors import BadInputError, MalformedFileError, MemoryManagerError, NotFoundError
 from .fsio import atomic_write, atomic_write_text, make_dirs, read_text, remove, workspace_lock
 from .names import validate_heading_topic, validate_key, validate_skill, validate_topic
+from .privacy import joined_readings
 from .workspace import ensure_inside
 
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -293,9 +294,12 @@ def learn(ws: Path, cfg: dict[str, Any], *, key: str, text: str, tags: list[str]
     _check_target(refuse_case_twin(safe_target(ws, entries.memory_dir(ws) / entries.KNOWLEDGE_DIR / f"{key}.md")))
     with workspace_lock(ws):  # the gate's decision and the write: one locked step
         # The key names the file: nothing private in it, whatever the flags (gate rule 0).
+        # So do the tags (plain frontmatter), each alone and read together in order,
+        # so a value pasted with a comma in it is judged whole (attack round 5).
         decision = _gate(ws, "store", f"{key}\n{text}\n{' '.join(tag_list)}", source=source,
                          sensitivity=sensitivity, approved=approved, cfg=cfg, request=f"learn '{key}'",
-                         names={"key": key, **({"tags": "\n".join(tag_list)} if tag_list else {})})
+                         names={"key": key, **({"tags": "\n".join(tag_list + joined_readings(tag_list))}
+                                               if tag_list else {})})
         path, created, changed = _learn_locked(ws, cfg, key, text, tag_list, pinned,
                                                LazyBackup(ws, f"learn {key}", approved))
         indexes = entries.rebuild_indexes(ws, cfg)

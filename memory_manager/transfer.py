@@ -727,7 +727,9 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
         for key, body, tags, pinned in knowledge_items:
             # Every field that reaches disk passes the gate: key (the file name, a
             # name: gate rule 0), frontmatter, tags and body (issue 10, side doors).
-            if not decide(f"{key}\n{raw_texts.get(key, '')}\n{body}\n{' '.join(tags)}", f"knowledge {key}",
+            # Tags are read together too (privacy.joined_readings): a value split over two is judged whole.
+            tag_text = "\n".join([" ".join(tags), *privacy.joined_readings(tags)])
+            if not decide(f"{key}\n{raw_texts.get(key, '')}\n{body}\n{tag_text}", f"knowledge {key}",
                           names={"key": key}):
                 continue
             try:

@@ -116,7 +116,6 @@ def _encodings() -> dict[str, str]:
     }
 
 
-@pytest.mark.xfail(strict=True, reason="trust round 5 finding, open (issue 10)")
 @pytest.mark.parametrize("form", ["percent", "json-escape", "html-entity", "quoted-printable", "hex", "base32"])
 def test_a_trivially_encoded_token_is_refused_like_its_base64_form(ws, run_script, form):
     """A token copied from a URL, a JSON string or an HTML page arrives encoded (``ghp%5F...``,
@@ -132,7 +131,6 @@ def test_a_trivially_encoded_token_is_refused_like_its_base64_form(ws, run_scrip
     assert not (ws / "memory/knowledge/ci.md").exists()
 
 
-@pytest.mark.xfail(strict=True, reason="trust round 5 finding, open (issue 10)")
 def test_a_base64_token_is_refused_even_with_approval(ws, run_script):
     """The gate decodes a Base64 blob and sees a GitHub token in it (the summary says ``withheld:
     secret``), but rates it a *possible* finding: ``learn --approved`` and ``remember --approved``
@@ -148,7 +146,6 @@ def test_a_base64_token_is_refused_even_with_approval(ws, run_script):
     assert not (ws / "memory/knowledge/ci.md").exists()
 
 
-@pytest.mark.xfail(strict=True, reason="trust round 5 finding, open (issue 10)")
 def test_a_token_split_over_two_tags_is_judged_as_one_value(ws, run_script):
     """``learn --tags`` splits on commas; a token pasted with a comma in it (``ghp_abc…,…xyz``) is
     stored as two tags written side by side in the frontmatter (``tags: [ghp_…, …]``), and neither
@@ -162,7 +159,6 @@ def test_a_token_split_over_two_tags_is_judged_as_one_value(ws, run_script):
     assert r.code == 1 and token[4:22] not in stored, stored
 
 
-@pytest.mark.xfail(strict=True, reason="trust round 5 finding, open (issue 10)")
 def test_a_percent_encoded_phone_number_asks_for_approval(ws, run_script):
     """``415%2D555%2D0132`` (a number copied from a ``tel:`` or search URL) is stored by ``learn``
     and ``write`` without the approval the same number asks for in plain form, and the audit sees
@@ -248,7 +244,6 @@ def test_an_approved_entry_stays_in_place_when_the_workspace_holds_the_config_fo
     assert path.is_file(), "the approved entry was moved to quarantine: " + c.out[-400:]
 
 
-@pytest.mark.xfail(strict=True, reason="trust round 5 finding, open (issue 10)")
 def test_a_percent_encoded_token_or_number_in_a_name_is_refused(ws, run_script):
     """Names are not content: a name with any finding is refused even with ``--approved``. A
     percent-encoded token or phone number is taken as a plain name: ``learn KEY``, ``remember

@@ -1,0 +1,353 @@
+"""Decoded views of text in the common transport encodings (issue 10, attack round 5).
+
+A token or a number copied from a URL, a JSON string, an HTML page, a mail or
+a blob arrives encoded: ``ghp%5F…``, ``ghp\\u005f…``, ``ghp&#95;…``,
+``ghp=5F…``, hex, Base32 or Base64. One standard decode gives the value back,
+so the detector (:func:`memory_manager.privacy.scan`) also scans the decoded
+view of every line that holds such a shape, and what it finds there counts as
+it would in plain text. Decoded here:
+
+- percent-encoding (RFC 3986 s.2.1), the bytes read as UTF-8 (``%E7%94%B5``
+  is 电);
+- backslash escapes: ``\\uXXXX`` with surrogate pairs joined (RFC 8259 s.7,
+  JSON), ``\\u{X…}`` (ECMAScript 2015), ``\\UXXXXXXXX`` and ``\\xXX``
+  (Python; a run of ``\\x`` is read as UTF-8, else one character each, as a
+  Python string literal reads them);
+- HTML/XML character references, numeric and named (WHATWG HTML "character
+  references", through :func:`html.unescape`);
+- quoted-printable ``=XX`` (RFC 2045 s.6.7); ``=`` also assigns values in
+  config lines (``retries=20``, ``id=7c9e…``), so a lone escape is decoded
+  only when it is upper case, as RFC 2045 writes them, and gives a character
+  that is not a letter or digit (``=5F`` is ``_``; ``=41`` and ``=7c`` stay),
+  a run of two or more always;
+- hex, Base32 (RFC 4648 s.6) and Base64 (RFC 4648 s.4, and s.5 URL-safe)
+  runs of 16 or more characters that decode to printable UTF-8 text (a git
+  hash, a UUID or an ordinary identifier decodes to binary and is left alone).
+
+Cheap by construction: one regular-expression pass finds the encoded shapes;
+only lines holding one that decodes are copied into a view, and a view is
+decoded again (double encoding: ``%255F``, Base64 of a percent-encoded token)
+up to :data:`DEPTH` times. Each character of a view keeps the span of the
+original text it came from, so a finding maps back to the encoded characters.
+Standard library only (the per-turn path imports the detector); ``html`` and
+``base64`` are imported when a shape of theirs is first met.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Iterator
+
+#: How many times a view is decoded again (``%255F`` needs two; three covers
+#: Base64 of a percent-encoded value with one escape left).
+DEPTH = 3
+#: Shortest hex/Base32/Base64 run tried: 16 characters is 8 bytes of hex,
+#: 10 of Base32, 12 of Base64 (a phone number in Base64 is 16).
+MIN_RUN = 16
+
+# The pre-check, in two passes: where an escape may start (each alternative
+# opens with a literal, so ``re`` searches for it: 0.02 s over 10 MB, where
+# one regex with a group per kind takes 0.8 s), then each kind's run there.
+_ESCAPE_START = re.compile(r"%[0-9A-Fa-f]{2}|\\[uUx]|&#?[A-Za-z0-9]|=[0-9A-Fa-f]{2}")
+_ESCAPE_RUN = {
+    "%": ("pct", re.compile(r"(?:%[0-9A-Fa-f]{2})+")),
+    "\\": ("bs", re.compile(r"(?:\\(?:u\{[0-9A-Fa-f]{1,6}\}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|x[0-9A-Fa-f]{2}))+")),
+    "&": ("ent", re.compile(r"(?:&#[0-9]{1,7};?|&#[xX][0-9A-Fa-f]{1,6};?|&[A-Za-z][A-Za-z0-9]{1,31};)+")),
+    "=": ("qp", re.compile(r"(?:=[0-9A-Fa-f]{2})+")),
+}
+# Padding only when no hex digit follows: in ``…Rt==5F…`` the escape comes after the run.
+_RUNS = re.compile(r"[A-Za-z0-9+/_-]{" + str(MIN_RUN) + r",}(?:={1,6}(?![0-9A-Fa-f]))?")
+_ONE_BS = re.compile(r"\\(?:u\{([0-9A-Fa-f]{1,6})\}|u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|x([0-9A-Fa-f]{2}))")
+_ONE_ENT = re.compile(r"&#[0-9]{1,7};?|&#[xX][0-9A-Fa-f]{1,6};?|&[A-Za-z][A-Za-z0-9]{1,31};")
+_HEX = re.compile(r"(?:0[xX])?((?:[0-9A-Fa-f]{2})+)")
+_B32 = re.compile(r"[A-Z2-7]+=*|[a-z2-7]+=*")
+_B64 = re.compile(r"[A-Za-z0-9+/]+={0,2}|[A-Za-z0-9_-]+={0,2}")
+#: White space a decoded text may hold; anything else must be printable.
+_SPACES = str.maketrans("\t\n\r", "   ")
+
+#: A decoded piece: (start, end) in the text, the decoded characters, and for
+#: each of them the (start, end) of the text it came from.
+Piece = tuple[int, int, str, list[tuple[int, int]]]
+
+
+def _printable(s: str) -> bool:
+    return s.translate(_SPACES).isprintable()
+
+
+def _bytes_to_text(chunks: list[tuple[int, int, bytes]]) -> tuple[str, list[tuple[int, int]]] | None:
+    """UTF-8 text of consecutive byte chunks, each char with the span of the chunks it came from.
+
+    ``chunks`` is (start, end, bytes) per escape; None when the bytes are not
+    UTF-8 or the text is not printable.
+    """
+    data = b"".join(c[2] for c in chunks)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if not _printable(text):
+        return None
+    # Byte offset -> chunk, to give each character the escapes it spans.
+    owner: list[int] = []
+    for i, (_s, _e, b) in enumerate(chunks):
+        owner.extend([i] * len(b))
+    spans, pos = [], 0
+    for ch in text:
+        n = len(ch.encode("utf-8"))
+        first, last = chunks[owner[pos]], chunks[owner[pos + n - 1]]
+        spans.append((first[0], last[1]))
+        pos += n
+    return text, spans
+
+
+def _percent(s: str, start: int) -> tuple[str, list[tuple[int, int]]] | None:
+    chunks = [(start + i, start + i + 3, bytes.fromhex(s[i + 1:i + 3])) for i in range(0, len(s), 3)]
+    return _bytes_to_text(chunks)
+
+
+def _quoted_printable(s: str, start: int) -> tuple[str, list[tuple[int, int]]] | None:
+    out = _percent(s, start)  # the same shape with "=" for "%"
+    if out is None:
+        return None
+    if len(s) == 3 and (out[0].isalnum() or s != s.upper()):
+        # A lone ``=41`` in ``key=41`` is a value, not an escape; so is the
+        # ``=7c`` of ``id=7c9e6679-…``: RFC 2045 writes escapes in upper case.
+        return None
+    return out
+
+
+def _backslash(s: str, start: int) -> tuple[str, list[tuple[int, int]]] | None:
+    """Decode a run of ``\\u``/``\\U``/``\\x`` escapes (see the module docstring)."""
+    text: list[str] = []
+    spans: list[tuple[int, int]] = []
+    xs: list[tuple[int, int, bytes]] = []
+
+    def flush() -> bool:
+        if not xs:
+            return True
+        got = _bytes_to_text(xs)
+        if got is None:  # not UTF-8: one character per byte, as a Python literal reads them
+            got = ("".join(chr(b[2][0]) for b in xs), [(b[0], b[1]) for b in xs])
+        text.append(got[0])
+        spans.extend(got[1])
+        xs.clear()
+        return True
+
+    high: tuple[int, int] | None = None  # a pending high surrogate: (code, start)
+    for m in _ONE_BS.finditer(s):
+        a, b = start + m.start(), start + m.end()
+        if m.group(4) is not None:
+            xs.append((a, b, bytes.fromhex(m.group(4))))
+            continue
+        flush()
+        code = int(m.group(1) or m.group(2) or m.group(3), 16)
+        if high is not None:
+            if 0xDC00 <= code <= 0xDFFF:
+                text.append(chr(0x10000 + ((high[0] - 0xD800) << 10) + (code - 0xDC00)))
+                spans.append((high[1], b))
+                high = None
+                continue
+            return None  # a lone high surrogate: not text
+        if 0xD800 <= code <= 0xDBFF:
+            high = (code, a)
+            continue
+        if code > 0x10FFFF or 0xDC00 <= code <= 0xDFFF:
+            return None
+        text.append(chr(code))
+        spans.append((a, b))
+    flush()
+    if high is not None:
+        return None
+    out = "".join(text)
+    return (out, spans) if _printable(out) else None
+
+
+def _entities(s: str, start: int) -> tuple[str, list[tuple[int, int]]] | None:
+    import html  # 10 ms with its entity table: only where a reference is met
+
+    text: list[str] = []
+    spans: list[tuple[int, int]] = []
+    for m in _ONE_ENT.finditer(s):
+        got = html.unescape(m.group())
+        if got == m.group():
+            return None  # an unknown name (``&foo;``): not a reference
+        text.append(got)
+        spans.extend([(start + m.start(), start + m.end())] * len(got))
+    out = "".join(text)
+    return (out, spans) if _printable(out) else None
+
+
+#: Runs up to this length have their decode remembered (notes repeat the same
+#: hashes and ids); longer ones (a data: URI) are decoded each time, never kept.
+_CACHED_RUN = 256
+
+
+def _blob(run: str) -> tuple[str, str, int] | None:
+    """:func:`_decode_blob`, remembered for short runs."""
+    return _decode_blob_cached(run) if len(run) <= _CACHED_RUN else _decode_blob(run)
+
+
+def _decode_blob(run: str) -> tuple[str, str, int] | None:
+    """(kind, decoded text, characters before the encoded data) of a hex/Base32/Base64 run, or None.
+
+    Tried in that order (hex digits are Base64 too); only a decode that gives
+    printable UTF-8 of 6 or more characters counts.
+    """
+    import base64
+    import binascii
+
+    attempts: list[tuple[str, int, bytes]] = []
+    m = _HEX.fullmatch(run)
+    if m:
+        attempts.append(("hex", m.start(1), bytes.fromhex(m.group(1))))
+    if _B32.fullmatch(run):
+        body = run.rstrip("=")
+        if len(body) % 8 in (0, 2, 4, 5, 7):
+            try:
+                attempts.append(("base32", 0, base64.b32decode(body + "=" * (-len(body) % 8), casefold=True)))
+            except (binascii.Error, ValueError):
+                pass
+    if _B64.fullmatch(run):
+        body = run.rstrip("=")
+        if len(body) % 4 != 1:
+            alt = b"-_" if ("-" in body or "_" in body) else None
+            try:
+                attempts.append(("base64", 0, base64.b64decode(body + "=" * (-len(body) % 4), altchars=alt,
+                                                              validate=True)))
+            except (binascii.Error, ValueError):
+                pass
+    for kind, skip, data in attempts:
+        if len(data) < 6 or not data.strip():
+            continue
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        if _printable(text):
+            return kind, text, skip
+    return None
+
+
+_decode_blob_cached = lru_cache(maxsize=8192)(_decode_blob)
+
+
+def _blob_piece(run: str, start: int) -> tuple[str, list[tuple[int, int]]] | None:
+    got = _blob(run)
+    if got is None:
+        return None
+    kind, text, skip = got
+    # bytes -> characters of the run: hex 2 per byte, Base32 8 per 5, Base64 4 per 3
+    num, den = {"hex": (2, 1), "base32": (8, 5), "base64": (4, 3)}[kind]
+    base, end = start + skip, start + len(run)
+    spans, pos = [], 0
+    for ch in text:
+        n = len(ch.encode("utf-8"))
+        spans.append((base + pos * num // den, min(end, base + -(-(pos + n) * num // den))))
+        pos += n
+    # The first character owns a ``0x`` prefix, the last one the padding: a value
+    # decoded from the whole run covers the whole run.
+    spans[0] = (start, spans[0][1])
+    spans[-1] = (spans[-1][0], end)
+    return text, spans
+
+
+def pieces(text: str) -> list[Piece]:
+    """Every encoded stretch of ``text`` that decodes, in order (see the module docstring)."""
+    out: list[Piece] = []
+    pos = 0
+    while True:
+        hint = _ESCAPE_START.search(text, pos)
+        if hint is None:
+            break
+        kind, run_of = _ESCAPE_RUN[text[hint.start()]]
+        m = run_of.match(text, hint.start())
+        if m is None:
+            pos = hint.start() + 1
+            continue
+        pos = m.end()
+        s, start = m.group(), m.start()
+        if kind == "pct":
+            got = _percent(s, start)
+        elif kind == "bs":
+            got = _backslash(s, start)
+        elif kind == "ent":
+            got = _entities(s, start)
+        else:
+            got = _quoted_printable(s, start)
+        if got is not None:
+            out.append((start, m.end(), got[0], got[1]))
+    blob = _blob
+    runs = [(m.start(), m.end(), m.group()) for m in _RUNS.finditer(text) if blob(m.group()) is not None]
+    if runs:
+        # A run beside an escape (``\u005fk3Jd…``) is read again in the next view, once decoded.
+        taken = [(s, e) for s, e, _, _ in out]
+        for start, end, run in runs:
+            if any(s < end and start < e for s, e in taken):
+                continue
+            got = _blob_piece(run, start)
+            if got is not None:
+                out.append((start, end, got[0], got[1]))
+        out.sort(key=lambda p: p[0])
+    return out
+
+
+def _decode_lines(text: str) -> tuple[str, list[int], list[int]] | None:
+    """The lines of ``text`` that hold a decodable piece, decoded, with each character's source span.
+
+    Returns (view, starts, ends) or None when nothing decodes: ``view[i]``
+    came from ``text[starts[i]:ends[i]]``. Lines keep their line break, so
+    no rule matches across two of them.
+    """
+    found = pieces(text)
+    if not found:
+        return None
+    parts: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+
+    def copy(a: int, b: int) -> None:
+        parts.append(text[a:b])
+        starts.extend(range(a, b))
+        ends.extend(range(a + 1, b + 1))
+
+    line_end = -1  # end (exclusive) of the last line copied
+    pos = 0
+    for start, end, decoded, spans in found:
+        if start >= line_end:  # a new line: finish the previous one, start this one
+            if line_end > 0:
+                copy(pos, line_end)
+            line_start = text.rfind("\n", 0, start) + 1
+            nl = text.find("\n", end)
+            line_end = len(text) if nl < 0 else nl + 1
+            pos = line_start
+        copy(pos, start)
+        parts.append(decoded)
+        starts.extend(s for s, _ in spans)
+        ends.extend(e for _, e in spans)
+        pos = end
+        if end > line_end:  # cannot happen (no piece holds a line break), kept safe
+            line_end = end
+    copy(pos, line_end)
+    return "".join(parts), starts, ends
+
+
+def views(text: str, depth: int = DEPTH) -> Iterator[tuple[str, list[int], list[int]]]:
+    """Yield the decoded views of ``text``: (view, starts, ends), once per decoding depth.
+
+    ``view[i]`` stands for ``text[starts[i]:ends[i]]`` (offsets in ``text``
+    as given). Nothing is yielded when no encoded shape in ``text`` decodes
+    (the common case costs one regular-expression pass).
+    """
+    current: str = text
+    starts: list[int] | None = None
+    ends: list[int] | None = None
+    for _ in range(depth):
+        got = _decode_lines(current)
+        if got is None:
+            return
+        view, vs, ve = got
+        if starts is not None and ends is not None:
+            vs = [starts[i] for i in vs]
+            ve = [ends[i - 1] for i in ve]
+        yield view, vs, ve
+        current, starts, ends = view, vs, ve

@@ -89,6 +89,18 @@ class GateDecisionError(MemoryManagerError):
         self.decision = decision
 
 
+class ApprovalUnboundError(MemoryManagerError):
+    """The user's approval cannot be bound to what it approves (exit 1, nothing written).
+
+    Approval marks and the approval record are HMACs with a secret outside the
+    workspace (:mod:`memory_manager.keyed`); with no T2 key and the local
+    secret's folder inside the workspace (or unwritable) there is none, and an
+    approval stored unbound would be dropped by the next cleanup.
+    """
+
+    kind = "approval_unbound"
+
+
 class CryptoError(MemoryManagerError):
     """Decryption failed: wrong key, tampered or truncated ciphertext."""
 

@@ -154,6 +154,38 @@ def secrets(ws: Path | None, cfg: Mapping[str, Any] | None, create: bool = True)
     return out
 
 
+def require_secret(ws: Path | None, cfg: Mapping[str, Any] | None) -> None:
+    """Make sure an approval given now can be bound (a secret outside the workspace is at hand).
+
+    Called before anything is written for an ``--approved`` store, remember or
+    unquarantine. Creates the local secret when it is the only one (as the
+    mark or record written next would). A broken T2 key falls back to the
+    local secret, as the approval record does.
+
+    Raises:
+        ApprovalUnboundError: no T2 key and no usable local secret: its folder
+            lies inside the workspace (the workspace holds ``$XDG_CONFIG_HOME``,
+            e.g. it is the home folder) or cannot be read or written. Refused
+            when given, never dropped later (issue 10, attack round 5: the
+            entry was stored with a bare date and quarantined by the next cleanup).
+    """
+    from .crypto import config_dir
+    from .errors import ApprovalUnboundError, MemoryManagerError
+
+    try:
+        if secrets(ws, cfg, create=True):
+            return
+    except MemoryManagerError:
+        if local_secret(ws, create=True) is not None:
+            return
+    folder = config_dir()
+    where = "lies inside the workspace" if _inside(ws, folder) else "cannot be read or written"
+    raise ApprovalUnboundError(
+        f"cannot bind the approval: no T2 key is configured and the hash-secret folder {folder} {where}; "
+        "set XDG_CONFIG_HOME to a folder outside the workspace (or MEMORY_MANAGER_KEY), then run again; "
+        "nothing was stored")
+
+
 def digest(secret: bytes, *parts: str) -> str:
     """HMAC-SHA-256 (hex) of ``parts`` joined by NUL, keyed with ``secret``."""
     return hmac.new(secret, "\0".join(parts).encode("utf-8"), hashlib.sha256).hexdigest()

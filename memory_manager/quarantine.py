@@ -291,9 +291,11 @@ def restore(ws: Path, cfg: dict[str, Any], ident: str, *, approved: bool = False
     Raises:
         NotFoundError: no quarantined entry ``ident``.
         GateDecisionError: not approved.
+        ApprovalUnboundError: no secret outside the workspace can bind the
+            approval mark (:func:`memory_manager.keyed.require_secret`).
         BadInputError: the entry's id is in use in the T2 folder already.
     """
-    from . import fsio, gate
+    from . import fsio, gate, keyed
     from .entries import language
     from .store import safe_target
 
@@ -312,6 +314,7 @@ def restore(ws: Path, cfg: dict[str, Any], ident: str, *, approved: bool = False
     with fsio.workspace_lock(ws):
         gate.record(ws, decision)
     gate.require(decision)
+    keyed.require_secret(ws, cfg)  # the restored entry is kept by its approval mark: refuse one we cannot make
     with fsio.workspace_lock(ws):
         if any(e.id == ident for e in tiers.iter_t2_entries(ws) if not e.error):
             raise BadInputError(f"entry {ident} exists in {tree.rel(tree.TIER2)} already; "

@@ -84,6 +84,10 @@ def _gate(ws: Path, operation: str, text: str, *, source: str, sensitivity: str 
           labels: dict[str, str] | None = None, strict: bool = False) -> gate.Decision:
     decision = gate.evaluate(operation, text, source=source, sensitivity=sensitivity, approved=approved,
                              cfg=cfg, tier=tier, request=request, names=names, labels=labels, strict=strict)
+    if decision.allowed and decision.approved_findings:
+        # The approval record needs a secret outside the workspace: an approval
+        # that cannot be recorded is refused now, not lost later (round 5).
+        keyed.require_secret(ws, cfg)
     with workspace_lock(ws):
         gate.record(ws, decision)
     return gate.require(decision)
@@ -504,7 +508,9 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
     entry stays where it is). Exactly one entry carries the id afterwards.
 
     Raises:
-        InvalidNameError, BadInputError, GateDecisionError, KeyUnavailableError.
+        InvalidNameError, BadInputError, GateDecisionError, KeyUnavailableError;
+        ApprovalUnboundError: ``approved`` but no secret outside the workspace
+        can bind the approval (:func:`memory_manager.keyed.require_secret`).
     """
     from . import crypto
 
@@ -555,6 +561,8 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
         decision = _gate(ws, operation, f"{skill}\n{topic}\n{text}", source=source, sensitivity=sensitivity,
                          approved=approved, cfg=cfg, tier="internal", request=f"remember {skill}/{topic}",
                          names={"skill": skill, "topic": topic})
+        if approved:
+            keyed.require_secret(ws, cfg)  # the entry's approval mark needs it (cleanup keeps it by the mark)
         ensure_tree(ws)
         target = path if old is None or old.index is None else safe_target(ws, old.path)
         month = old.month if old is not None and old.index is not None and old.month else month_of(created)

@@ -221,7 +221,6 @@ def test_a_hash_secret_readable_by_others_is_not_used_silently(ws, run_script, t
     assert r.code != 0 or "hash-secret" in r.err, (r.code, r.err)
 
 
-@pytest.mark.xfail(strict=True, reason="trust round 5 finding, open (issue 10)")
 def test_an_approved_entry_stays_in_place_when_the_workspace_holds_the_config_folder(ws, run_script, monkeypatch):
     """A workspace that holds ``$XDG_CONFIG_HOME`` (the workspace is the home folder, or
     ~/.config is kept in it): without a T2 key, the local ``hash-secret`` may not be drawn there

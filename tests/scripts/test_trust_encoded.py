@@ -1,5 +1,5 @@
 """Issue 10, attack round 5, by kind: encoded values count as what they decode to in every door,
-and a value split over tags is judged whole.
+a value split over tags is judged whole, and an approval that cannot be bound is refused when given.
 
 Each test runs the real scripts in a temporary workspace. Secret-shaped values are built at run
 time (tests/test_layout.py refuses literals).
@@ -204,3 +204,31 @@ def test_recall_masks_an_encoded_token(ws, run_script):
     assert "zebradeploy" in r.out and "[secret]" in r.out
     assert BODY not in r.out and encoded[:12] not in r.out
 
+
+def test_an_approval_that_cannot_be_bound_is_refused_when_given(ws, run_script, monkeypatch, tmp_path):
+    """Without a T2 key and with $XDG_CONFIG_HOME inside the workspace there is no secret for the
+    approval mark or record: ``remember --approved`` and ``learn --approved`` stop before writing
+    anything (exit 1, one line naming the folder, ``approval_unbound`` in --json); with the folder
+    outside the workspace the same commands work and cleanup keeps the entry."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(ws / ".config"))
+    init(run_script, "--no-key")
+    before = sorted(p.relative_to(ws).as_posix() for p in ws.rglob("*"))
+    r = run_script("memory", "remember", "--skill", "ops", "--topic", "rota", "--text", f"oncall phone {PHONE}",
+                   "--approved", "--json", env=ENV)
+    assert r.code == 1
+    doc = json.loads(r.out)
+    assert doc["kind"] == "approval_unbound" and "inside the workspace" in doc["error"]
+    assert "\n" not in doc["error"] and "XDG_CONFIG_HOME" in doc["error"]
+    learn = run_script("memory", "learn", "pager", "--text", f"pager {PHONE}", "--approved", env=ENV)
+    assert learn.code == 1 and learn.err.count("\n") == 1 and "cannot bind the approval" in learn.err
+    after = sorted(p.relative_to(ws).as_posix() for p in ws.rglob("*") if ".state" not in p.parts)
+    assert after == [p for p in before if ".state" not in p.split("/")]
+    assert files_holding(ws, PHONE) == []
+    # A store with nothing to approve does not need the secret.
+    assert run_script("memory", "learn", "deploy", "--text", "deploy steps", env=ENV).code == 0
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "outside"))
+    ok = run_script("memory", "remember", "--skill", "ops", "--topic", "rota", "--text", f"oncall phone {PHONE}",
+                    "--approved", env=ENV)
+    assert ok.code == 0, ok.err
+    assert run_script("cleanup", "-w", ws, env=ENV).code == 0
+    assert (ws / "memory/tier2-internal/ops_rota.md").is_file()

@@ -292,6 +292,17 @@ class RecallIndex:
             " FROM fts f JOIN entries e ON e.rowid = f.rowid"
             " WHERE fts MATCH ?" + where, (match,)).fetchall()
 
+    def current_rows(self, ids: Iterable[str]) -> list[tuple]:
+        """The current rows of the entries ``ids`` (shape of :meth:`bm25_rows`, BM25 0)."""
+        ids = list(dict.fromkeys(ids))
+        out: list[tuple] = []
+        for i in range(0, len(ids), 500):
+            chunk = ids[i:i + 500]
+            out += self.conn.execute(
+                "SELECT rowid, 0.0, id, date, tag_terms, current, version, dates, archived FROM entries"
+                f" WHERE current = 1 AND id IN ({','.join('?' * len(chunk))})", chunk).fetchall()
+        return out
+
     def rows_with(self, term: str) -> set[int]:
         """Rowids of the entries (any version) holding ``term``."""
         return {r for (r,) in self.conn.execute("SELECT rowid FROM fts WHERE fts MATCH ?",

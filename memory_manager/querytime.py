@@ -82,24 +82,34 @@ ASKS = (
     ("when", re.compile(r"什么时候|什么时间|何时|哪个时间|\bwhen\b")),
     ("number", re.compile(r"多少|几号|几个|几次|几天|几岁|几层|几寸|多大|多远|多长|多久|多高|多重|多快|几成"
                           r"|how\s+(?:much|many|long|far|big|old|often|fast|high)\b")),
+    ("name", re.compile(r"什么牌子|哪个牌子|什么品牌|哪个品牌|哪一家|哪家|哪个公司|谁|哪位"
+                        r"|\b(?:which|what)\s+(?:brand|company|shop|store|provider|vendor|carrier)\b|\bwho\b")),
 )
 _WEEKDAY_VALUE = re.compile(r"(?:周|星期|礼拜)[一二三四五六日天]|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b"
                             r"|\b(?:mon|tue|wed|thu|fri|sat|sun)\b\.?(?=\s*[-–/,\d])", re.I)
-_CLOCK_VALUE = re.compile(r"\b\d{1,2}[:：.]\d{2}\b|\b\d{1,2}\s*(?:am|pm|h)\b|\d{1,2}\s*点"
+_CLOCK_VALUE = re.compile(r"\b\d{1,2}[:：]\d{2}\b|\b\d{1,2}\.\d{2}\s*(?:am|pm|h|uhr)\b|\b\d{1,2}\s*(?:am|pm|h)\b|\d{1,2}\s*点"
                           r"|(?:上午|下午|晚上|早上|凌晨|中午|傍晚)\s*[零〇一二两三四五六七八九十]+\s*点|noon|midnight", re.I)
 _DATE_VALUE = re.compile(r"\d{1,2}\s*月\s*\d{1,2}|\d{4}-\d{2}-\d{2}|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)"
                          r"[a-z]*\.?\s+\d{1,2}\b|\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)", re.I)
 _FREQUENCY_VALUE = re.compile(r"每\s*(?:[一二两三四五六七八九十\d]+\s*)?(?:个)?(?:天|日|周|星期|礼拜|月|年|小时)|双周|隔周|每隔"
                               r"|\b(?:daily|weekly|monthly|biweekly|fortnightly|yearly|annually|hourly|nightly)\b"
                               r"|\bevery\b|\bonce\b|\btwice\b|\b\d+\s*(?:x|times)\b", re.I)
+#: A name: a capitalised word inside an English sentence ("is Priya", "at Petbarn"), a Latin word in a
+#: Chinese text (Applaws), or a quoted Chinese name (「四海转运」).
+_NAME_VALUE = re.compile(r"(?<=[a-z0-9,;:)]\s)[A-Z][\w'&-]+|[\u3400-\u9fff，。：、]\s?[A-Za-z][A-Za-z'&-]+"
+                         r"|「[^」]+」|《[^》]+》|“[^”]+”")
 _NUMBER_VALUE = re.compile(r"\d|[零〇一二两三四五六七八九十百千万]+\s*(?:号|元|块|欧|天|个|次|小时|分钟|岁|公里|寸|层|周|毫升|克|度|倍|成)")
 
+
+#: A clock time is written with a colon; "5.16" or "1.30" is a release or a price (none of the time sets
+#: A-G writes a time with a dot without am/pm), so a dot time counts only with its unit (round 5).
 
 #: Words that state a change of value ("moved to", "from now on", 改到, 换成): a daily note holding
 #: one is a new version of a fact; one without only mentions the topic.
 _CHANGE = re.compile(r"\b(?:moved|moves|changed|changes|switched|switch|replaced|instead|now|no longer|anymore|any more"
-                     r"|new|newly|raised|lowered|increased|reduced|cut|went up|goes up|go up|went down|goes down"
-                     r"|dropped|from now on|starting|since|updated|upgraded|migrated|cancelled|canceled|stopped)\b"
+                     r"|new|newly|raised|lowered|increased|reduced|went up|goes up|go up|went down|goes down"
+                     r"|dropped|from now on|starting|since|updated|upgraded|migrated|cancelled|canceled|stopped"
+                     r"|cut (?:to|from|by)|price cut)\b"
                      r"|改|换|调整|调到|涨|降|变成|变为|搬|迁|取消|不再|停了|以后|起改|从今天起|新的|升级|现在", re.I)
 
 
@@ -118,6 +128,8 @@ def states(kind: str | None, text: str) -> bool:
         return bool(_CLOCK_VALUE.search(text))
     if kind == "when":
         return bool(_CLOCK_VALUE.search(text) or _WEEKDAY_VALUE.search(text) or _DATE_VALUE.search(text))
+    if kind == "name":
+        return bool(_NAME_VALUE.search(text))
     return bool(_NUMBER_VALUE.search(text))
 
 _ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
@@ -154,7 +166,7 @@ FRAME_ZH = ("做了什么", "干了什么", "干了些什么", "做了些什么"
             "发生了什么", "发生了啥", "有什么事", "都有哪些事", "哪些事", "什么事", "那天", "当天", "这天",
             "都", "我", "我们", "了", "些", "什么", "啥", "做", "干", "记", "记录", "发生", "过", "的", "呢",
             "吗", "呀", "事", "事情", "情", "在", "有", "哪些", "一下", "回顾", "总结", "列出", "都在", "忙",
-            "干嘛", "那一周", "那周", "那一天", "那个月", "那段时间")
+            "干嘛", "那一周", "那周", "那一天", "那个月", "那段时间", "东西", "内容")
 
 
 @dataclass
@@ -173,6 +185,14 @@ class QueryTime:
     before: str = ""
     #: The kind of value asked for (:data:`ASKS`: "frequency", "weekday", "clock", "when", "number") or None.
     asks: str | None = None
+    #: The query names the end of its span ("last night", 昨晚, "the end of last month", 上个月底): a
+    #: listing of the span starts from its end (newest first), where the asked part lies.
+    latest_first: bool = False
+    #: Every kind asked, in :data:`ASKS` order ("周几、几点": weekday and clock); ``asks`` is the first.
+    asks_all: list[str] = field(default_factory=list)
+    #: The words that name what is asked about: ``rest`` without the question's frame (what, 多少,
+    #: 几点, 是...): the subject whose versions a now/past question compares (:func:`subject`).
+    subject: str = ""
 
     def reason(self) -> str | None:
         """A short explanation for ``--json`` (``None`` when the query says nothing about time)."""
@@ -423,7 +443,8 @@ def _rules(today: date):
         # content ("每周三开会", "窗口还是周二吗").
         (rf"(?<![每上这本])(?:周|星期|礼拜)({wd_zh})(?=(?:那天|当天)?(?:都)?(?:做|干|记|发生|去|忙|写))",
          lambda m: latest_weekday(_ZH_WEEKDAYS[m.group(1)])),
-        (r"前几天|这几天|最近几天", lambda m: (today - timedelta(days=6), today - timedelta(days=1))),
+        # "月初这几天" is the start of the month, not the last few days ("这几天" only qualifies it).
+        (r"前几天|(?<![初底末中旬])这几天|最近几天", lambda m: (today - timedelta(days=6), today - timedelta(days=1))),
         (rf"(?<![月\d零〇一二两三四五六七八九十])({_ZNUM})\s*(?:号|日)(?=那天|当天|做|干|记|发生|去|的|都)",
          lambda m: month_day_this(_num(m.group(1)))),
         (r"上上(?:个)?(?:周|星期|礼拜)", lambda m: weeks_ago(2)),
@@ -554,20 +575,71 @@ def parse(query: str, today: date) -> QueryTime:
         qt.mode = "now"
     for kind, pattern in ASKS:
         if pattern.search(rest):
-            qt.asks = kind
-            break
+            qt.asks = qt.asks or kind
+            qt.asks_all.append(kind)
+    if "when" in qt.asks_all and len(qt.asks_all) > 1:
+        qt.asks_all.remove("when")  # "when ... what time": the precise kind says it
+    if qt.asks == "when" and qt.asks_all:
+        qt.asks = qt.asks_all[0]
     if not qt.asks:
         # A yes/no question that names a value ("still at 3:30?", "还是周二吗") asks for that kind.
         for kind in ("clock", "weekday"):
             if states(kind, rest):
                 qt.asks = kind
+                qt.asks_all = [kind]
                 break
     for w in now_words + past_words:
         rest = re.sub(rf"(?<![a-z]){re.escape(w)}(?![a-z])" if w.isascii() else re.escape(w), " ", rest)
     qt.rest = re.sub(r"\s+", " ", rest).strip()
+    # The value a change led to ("改成周三之前", "before it moved to Thursdays") is not the subject.
+    new_values = []
+    for pattern in (_CLOCK_VALUE, _WEEKDAY_VALUE, _DATE_VALUE):
+        for m in pattern.finditer(low):
+            if _CHANGED_TO.search(low[max(0, m.start() - 12):m.start()]):
+                new_values.append(m.group(0).lower())
+    text = qt.rest
+    for v in new_values:
+        text = text.replace(v, " ")
+    qt.subject = subject(text)
     if qt.span is not None:
         qt.time_only = _only_frame(qt.rest)
+        qt.latest_first = bool(_END_OF_SPAN.search(low))
     return qt
+
+
+#: Chinese question words: how a question asks, not what about ("是多少", 哪家, 几号). Taken out of a
+#: now/past question's subject, so that its character pairs (是多, 在哪, 几点 -> "time") do not pick
+#: entries. Single characters only where they are particles, never inside a content word we rely on.
+QUESTION_ZH = ("是多少", "多少钱", "多少", "什么样", "什么", "哪一个", "哪个", "哪家", "哪里", "哪儿", "在哪", "哪些",
+               "这个", "那个", "几号", "几点", "周几", "星期几", "礼拜几", "几个", "几天", "几次", "怎么样", "怎么", "如何", "是不是",
+               "是否", "是", "吗", "呢", "吧", "的", "了", "在", "用", "走", "还")
+#: English question frames that are not stop words ("which day", "how often" are :data:`ASKS`).
+QUESTION_EN = re.compile(r"(?<![\w-])(?:what|which|who|whom|whose|where|when|how|is|are|was|were|do|does|did|i|my|we|our"
+                         r"|me|us|the|a|an|at|on|in|to|of|for|and|again|right|moment|days?|time|much|many|get|gets|got"
+                         r")(?![\w-])")
+
+
+#: Words naming the end of a span: the night of a day, the end of a month.
+_END_OF_SPAN = re.compile(r"\blast night\b|\btonight\b|昨晚|昨天晚上|昨天夜里|今晚|月底|月末|下旬"
+                          r"|\b(?:end|late)\s+(?:of\s+)?(?:last|this|the)\s+month\b|\b(?:end|late)\s+(?:of\s+)?"
+                          r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b")
+_CHANGED_TO = re.compile(r"(?:改成|改到|换成|换到|调到|挪到|改为|变成|moved to|changed to|switched to|moves to|to)\s*$")
+
+
+def subject(rest: str) -> str:
+    """What a question is about: ``rest`` without the kinds it asks (:data:`ASKS`) and question words.
+
+    "which port is the staging gateway on" -> "port staging gateway"; "现在周会是周几、几点开" ->
+    "周会 开". The versions of a fact are the entries that name this subject (the words of a
+    question's frame name nothing).
+    """
+    text = rest
+    for _, pattern in ASKS:
+        text = pattern.sub(" ", text)
+    for w in sorted(QUESTION_ZH, key=len, reverse=True):
+        text = text.replace(w, " ")
+    text = QUESTION_EN.sub(" ", text)
+    return re.sub(r"\s+", " ", re.sub(r"[?？,，。!！;；、：—–]|[.:](?!\w)", " ", text)).strip()
 
 
 def _only_frame(rest: str) -> bool:

@@ -301,8 +301,9 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
         days = {r: scoring.age_days(c[1], local_day) for r, c in cand.items()}
         unique: set[int] = set()
         if qt.mode in ("now", "past") and not in_span:
-            kw_of = {r: raw.get(r, 0.0) / best for r in cand}
-            versions, anchor, added = _versions(qt, cand, kw_of, idx, t2_rows)
+            kw_of = _subject_keyword(qt, idx, cand, bm, expansion_share)
+            days.update({r: scoring.age_days(c[1], local_day) for r, c in cand.items() if r not in days})
+            versions, anchor, added, seed = _versions(qt, cand, kw_of, idx, t2_rows)
             for r, tail in added.items():  # versions that share no word with the question
                 cand[r] = tail
                 kw_of[r] = 0.0
@@ -311,7 +312,10 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
             if versions and GROUP_LIFT:
                 # The asked version answers the question the group matched: it takes the group's best
                 # keyword value, so the newest (or the earlier) statement of the fact comes first.
-                top = max(raw.get(r, 0.0) for r in versions)
+                # (or its own match on the subject: an edit whose earlier text named it)
+                # (or the group's seed's, when the seed was a restatement dropped from the versions)
+                top = max([raw.get(r, 0.0) for r in versions] + [raw.get(seed, 0.0)]
+                          + [kw_of.get(r, 0.0) * best for r in versions])
                 for r in versions:
                     if time_of.get(r) == 1.0:
                         raw[r] = max(raw.get(r, 0.0), top)
@@ -349,7 +353,10 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
             scored.append((total, -r, r))
         if qt.time_only and in_span:
             # A listing of a time: that time's entries in the order they were written.
-            scored = [(-i, -r, r) for i, r in enumerate(sorted(cand, key=lambda r: (cand[r][6], cand[r][1] or "", r)))]
+            order = sorted(cand, key=lambda r: (cand[r][6], cand[r][1] or "", r))
+            if qt.latest_first:  # "last night", 上个月底: from the span's end, live entries before archived
+                order = [r for r in reversed(order) if not cand[r][6]] + [r for r in reversed(order) if cand[r][6]]
+            scored = [(-i, -r, r) for i, r in enumerate(order)]
         scored.sort(reverse=True)
         heap, seen = [], set()
         for item in scored:
@@ -416,6 +423,58 @@ PAST_CHAIN = True
 #: daily note carries. Ours, from the time set E.
 NAME_DF = 5
 NAME_SHARE = 0.05
+#: Round 5 (set G; bench/README.md): two entries sharing a rare value (:func:`_rare_values`: a port,
+#: a code) are linked whatever their words, and an entry that shares no word with the question joins
+#: only that way; a later daily note whose values all appeared before is a restatement, not a new
+#: version, and one that states no value is a mention. False switches each off (benchmark ablations).
+VALUE_LINK = True
+#: The group's seed is the best match that states a value (a number, a time, a code, a name; a weekday
+#: when one is asked), not a mention that only names the topic (round 5: A "past" +1).
+SEED_STATES = True
+#: A later daily note whose values all appeared in earlier versions restates the fact, and a daily
+#: note that states no value is a mention (round 5: G now/past 19 -> 23 of 27, A 13 -> 16 of 20).
+RESTATED = True
+
+
+def _subject_keyword(qt, idx, cand: dict[int, tuple], bm: dict[int, float],
+                     expansion_share: float) -> dict[int, float]:
+    """Keyword part (0..1) for telling the versions of the asked fact: each entry's own BM25 over
+    the question's subject (:func:`memory_manager.querytime.subject`), for every version.
+
+    Args:
+        qt: the parsed now/past question; cand: candidate rowid -> index row tail, to which the
+            entries the subject finds are added; bm: the question's own BM25 (T2 rows keep theirs).
+
+    Differences from the ranking's keyword part, each a reason a version lost to a mention on the
+    time set G (bench/README.md, round 5): the question's frame (是多少, 几点 -> "time", "which")
+    picks nothing; the neighbour share (a reply answers the line above it) says what a note is
+    near, not what it states; and for "now" a superseded version that names the subject counts for
+    its entry's current text (an edit written in the other language or other words is still the
+    same fact: its edit chain says so).
+    """
+    from . import glossary
+
+    terms = textproc.query_terms(qt.subject) or textproc.query_terms(qt.rest)
+    if not terms:
+        return {r: 0.0 for r in cand}
+    score: dict[int, float] = {r: s for r, s in bm.items() if r < 0}
+    superseded: dict[str, float] = {}
+    rows = [(r, 1.0) for r in idx.bm25_rows(terms, history=True)]
+    if expansion_share:
+        rows += [(r, expansion_share) for r in idx.bm25_rows(glossary.expand(qt.subject, terms), history=True)]
+    for row, w in rows:
+        rowid, s, ident, current = row[0], row[1] * w, row[2], row[5]
+        if current or qt.mode == "past":
+            score[rowid] = score.get(rowid, 0.0) + s
+            cand.setdefault(rowid, row[2:])
+        else:
+            superseded[ident] = max(superseded.get(ident, 0.0), s)
+    if superseded:
+        for row in idx.current_rows(superseded):
+            score[row[0]] = max(score.get(row[0], 0.0), superseded[row[2]])
+            cand.setdefault(row[0], row[2:])
+    top = max(score.values(), default=0.0) or 1.0
+    return {r: score.get(r, 0.0) / top for r in cand}
 
 
 def _heading_match(terms: list[str], idx, cand: dict[int, tuple], raw: dict[int, float]) -> dict[int, float]:
@@ -488,6 +547,10 @@ def _char_overlap(rest: str, idx, cand: dict[int, tuple]) -> dict[int, float]:
     return out
 
 
+#: "before the latest / most recent change", 最近一次调整之前: the change named is the newest one.
+_LATEST = re.compile(r"\b(?:latest|last|most recent|recent|newest)\b|最近|最新|最后一次|上一次")
+
+
 def _versions(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
               t2_rows: dict[int, dict[str, Any]]) -> tuple[set[int], int | None, dict[int, tuple]]:
     """The versions of the fact a now/past question asks about, the anchor, and the entries added.
@@ -503,9 +566,10 @@ def _versions(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
     the change's words that the first does not hold (the earliest of equals: the version that
     brought the change), or None. Added: the index rows of versions that were not candidates.
     """
-    versions, added = _fact_group(qt, cand, kw_of, idx, t2_rows)
+    versions, added, seed = _fact_group(qt, cand, kw_of, idx, t2_rows)
     anchor = None
-    if qt.mode == "past" and qt.past == "previous" and qt.before and len(versions) > 2:
+    if (qt.mode == "past" and qt.past == "previous" and qt.before and len(versions) > 2
+            and not _LATEST.search(qt.before)):  # "before the latest change": the newest is the anchor
         order = sorted(versions, key=lambda r: ((cand.get(r) or added[r])[1] or "", r))
         first = order[0]
         held = {r: 0 for r in order[1:]}
@@ -519,7 +583,59 @@ def _versions(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
         best = max(held.values(), default=0)
         if best:
             anchor = next(r for r in order[1:] if held[r] == best)
-    return versions, anchor, added
+    if COPY_DAYS and qt.mode in ("now", "past") and len(versions) > 1:
+        versions = _drop_copies(qt, versions, anchor, cand, added, idx, t2_rows)
+    return versions, anchor, added, seed
+
+
+#: Two versions written at most this many days apart that share a value the first version does not
+#: hold state the same change twice (a note in each language). Ours: a change is written down the day
+#: it happens or the next; the choir test (tests/test_versions.py) and set G.
+COPY_DAYS = 2
+
+
+def _drop_copies(qt, versions: set[int], anchor: int | None, cand: dict[int, tuple], added: dict[int, tuple],
+                 idx, t2_rows: dict[int, dict[str, Any]]) -> set[int]:
+    """``versions`` without the second copies of the change a now/past question dates from.
+
+    The change is ``anchor`` or, without one, the newest version. A version written within
+    :data:`COPY_DAYS` of it that shares a value with it (:func:`_values`) that the first version
+    does not hold states the same change: for "past" it is not the version before the change;
+    for "now" the copy in the question's language is kept (the question's language only breaks the
+    tie between equal versions).
+    """
+    from datetime import date as _date
+
+    info = {**cand, **added}
+    order = sorted(versions, key=lambda r: (info[r][1] or "", r))
+    change = anchor if anchor in versions else order[-1]
+    rows = idx.entries(r for r in order if r > 0)
+
+    def text(r: int) -> str:
+        return t2_rows[r]["text"] if r < 0 else (rows[r]["heading"] + "\n" + rows[r]["text"]) if r in rows else ""
+
+    def day(r: int):
+        try:
+            return _date.fromisoformat(str(info[r][1] or "")[:10])
+        except ValueError:
+            return None
+
+    def chinese(t: str) -> bool:
+        cjk = sum(1 for c in t if "\u3400" <= c <= "\u9fff")
+        return cjk * 2 > len(re.sub(r"\s", "", t)) - cjk
+
+    vals = {r: _values(text(r)) for r in order}
+    new = vals[change] - vals[order[0]]
+    copies = [r for r in order if r != change and r != order[0] and day(r) and day(change)
+              and abs((day(change) - day(r)).days) <= COPY_DAYS and vals[r] & new]
+    if not copies:
+        return versions
+    if qt.mode == "past":
+        return versions - {r for r in copies if day(r) <= day(change)}
+    asked_zh = chinese(qt.rest)
+    same = [r for r in [change, *copies] if chinese(text(r)) == asked_zh]
+    keep = max(same, key=lambda r: (info[r][1] or "", r)) if same else change
+    return versions - ({change, *copies} - {keep})
 
 
 def _has_memory(ws: Path) -> bool:
@@ -568,9 +684,10 @@ def _fact_group(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
         kw_of: candidate -> keyword part (0..1).
         t2_rows: the T2 candidates' rows (their text is not in the index).
 
-    Returns ``(versions, added)``: the rowids of the group and the index rows of the entries it
+    Returns ``(versions, added, seed)``: the rowids of the group, the index rows of the entries it
     brought in that were not candidates (they may share no word with the question, only the fact's
-    names and values; ``added`` rows have the shape of ``cand``'s values).
+    names and values; ``added`` rows have the shape of ``cand``'s values), and the group's seed
+    (None when there is no group).
 
     1. The pool: the :data:`GROUP_POOL` best candidates and the entries that the rarest terms of
        the best three bring in (:data:`MORE_LIKE`, "more like this"). When the question asks for a
@@ -591,14 +708,16 @@ def _fact_group(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
 
     live = sorted((r for r in cand if kw_of.get(r, 0.0) > 0), key=lambda r: (-kw_of[r], -r))[:GROUP_POOL]
     if not live:
-        return set(), {}
+        return set(), {}, None
     past = qt.mode == "past"
     rows = idx.entries(r for r in live if r > 0)
 
     def text_of(r: int, row: dict | None) -> str:
         if r < 0:
             return t2_rows[r]["text"]
-        return re.sub(r"^\[[\d-]+\]\s*", "", row["heading"]) + "\n" + row["text"]
+        from .index import _LABEL  # a daily note's line labels are its form, not values or names
+
+        return re.sub(r"^\[[\d-]+\]\s*", "", row["heading"]) + "\n" + _LABEL.sub(r"\1", row["text"])
 
     texts = {r: text_of(r, rows.get(r)) for r in live if r < 0 or r in rows}
     terms = {r: set(textproc.tokens(t)) for r, t in texts.items()}
@@ -613,6 +732,8 @@ def _fact_group(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
         rare: list[str] = []
         for r in live[:3]:
             rare += sorted(terms.get(r, ()), key=lambda t: (-idf(t), t))[:MORE_TERMS]
+            if VALUE_LINK and r in texts:  # its values too: the same tokens in either language
+                rare += [t for v in _values(texts[r]) for t in textproc.tokens(v) if any(ch.isdigit() for ch in t)]
         found = sorted(idx.bm25_rows(list(dict.fromkeys(rare)), history=past), key=lambda row: -row[1])
         more = [row for row in found if row[0] not in cand][:MORE_LIKE]
         more_rows = idx.entries(row[0] for row in more)
@@ -625,40 +746,69 @@ def _fact_group(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
         if extra:
             df.update(idx.collection_stats(extra)[2])
     pool = list(texts)
-    if qt.asks:
-        pool = [r for r in pool if querytime.states(qt.asks, texts[r])]
+    info = {**cand, **added}
+
+    def knowledge(r: int) -> bool:  # a knowledge entry (or a version of one) or a T2 entry
+        return r < 0 or bool(info[r][4]) or info[r][5] is not None
+
+    if qt.asks == "name":
+        # "什么牌子", "who": an entry naming someone or something (a Latin word of a Chinese text, a
+        # capitalised word inside an English sentence) that not every note holds (:func:`_pool_values`).
+        named = _pool_values(qt, pool, texts, idx, n)
+        pool = [r for r in pool if any(not any(ch.isdigit() for ch in v) and not _WEEKDAY_RE.fullmatch(v)
+                                       for v in named[r])
+                or (knowledge(r) and querytime.states("name", texts[r]))] or pool
+    elif qt.asks:
+        # Every kind asked ("周几、几点": a weekday and a clock time) when some entries state them all.
+        kinds = qt.asks_all or [qt.asks]
+        pool = ([r for r in pool if all(querytime.states(k, texts[r]) for k in kinds)]
+                or [r for r in pool if querytime.states(qt.asks, texts[r])])
     elif qt.mode == "now":
         # No kind of value asked: a knowledge entry states the fact (its text is its latest statement);
         # a daily note is a version when it states a change, not when it only mentions the topic.
-        info = {**cand, **added}
         pool = [r for r in pool if not (r > 0 and not info[r][4] and info[r][5] is None)
                 or querytime.states("change", texts[r])] or pool
     if not pool:
-        return set(), {}
+        return set(), {}, None
     weight = {r: sum(idf(t) for t in terms[r]) for r in pool}
-    info = {**cand, **added}
     ident = {r: info[r][0] for r in pool}
     day = {r: info[r][1] or "" for r in pool}
     vals = _pool_values(qt, pool, texts, idx, n)
     # The seed: the best match in the pool; its own versions (edit history) are the fact's explicit
     # chain. Other entries join when linked to a version of the seed's chain, not to each other: a
     # chain of links would wander from topic to topic.
-    seed = max(pool, key=lambda r: (kw_of.get(r, 0.0), day[r], r))
+    # A statement of the fact states a value (a number, a time, a weekday, a code, a name): the best
+    # match that states one seeds the group, not a mention that only names the topic (round 5, set G).
+
+    def specific(r: int) -> bool:
+        # A value beyond a weekday, unless a weekday is asked: "Friday's gateway change" names a day,
+        # not the port the question asks about.
+        return knowledge(r) or any(not _WEEKDAY_RE.fullmatch(v) for v in vals[r]) or (
+            bool(vals[r]) and qt.asks in ("weekday", "when"))
+
+    stating = [r for r in pool if vals[r] and specific(r)] if SEED_STATES else []
+    seed = max(stating or pool, key=lambda r: (kw_of.get(r, 0.0), day[r], r))
     core = [r for r in pool if ident[r] == ident[seed]]
+    rare = _rare_values(vals, idx, n) if VALUE_LINK else set()
+    vtoks = {r: {t for v in vs for t in textproc.tokens(v)} for r, vs in vals.items()}
     best = set(core)
     for r in pool:
         if r in best:
             continue
-        if any(sum(idf(t) for t in terms[r] & terms[c]) >= LINK_SHARE * max(min(weight[r], weight[c]), 1e-9)
-               for c in core):
+        # An entry that names the subject joins by the words it shares with a version; one found only
+        # through "more like this" (it shares no word with the question) only by a rare value.
+        names = kw_of.get(r, 0.0) > 0 or not VALUE_LINK
+        if any((names and sum(idf(t) for t in terms[r] & terms[c])
+                >= LINK_SHARE * max(min(weight[r], weight[c]), 1e-9))
+               or vtoks[r] & vtoks[c] & rare for c in core):
             best.add(r)
-    # A knowledge entry's edit history is one chain: when one version belongs, all do.
-    chains = {ident[r] for r in best}
-    best |= {r for r in pool if ident[r] in chains}
     # The entries that match the question nearly as well as the best are statements of it too
     # (the rule before the grouping; kept: the question's own words are evidence as well).
     share = scoring.VERSION_SHARE if qt.asks else scoring.RELEVANT_SHARE
     best |= {r for r in pool if kw_of.get(r, 0.0) >= share}
+    # A knowledge entry's edit history is one chain: when one version belongs, all do.
+    chains = {ident[r] for r in best}
+    best |= {r for r in pool if ident[r] in chains}
     if SUPERSEDE:
         # A later entry supersedes the seed's statement only when it restates the fact: it names a
         # value or a name of a version (the old value it replaces, 6432 -> 6543, "from 16:00 to 16:30",
@@ -676,6 +826,18 @@ def _fact_group(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
                     kept |= {c for c in best if ident[c] == ident[r]}  # with its edit history
                     grew = True
         best = kept
+    if RESTATED:
+        # A daily note whose values all appeared in earlier versions restates the fact ("Friday
+        # badminton" after the move to Fridays): the version that brought the value is the answer.
+        seen: set[str] = set()
+        for r in sorted(best, key=lambda r: (day[r], r)):
+            if vals[r] and vals[r] <= seen and not knowledge(r):
+                best.discard(r)
+            seen |= vals[r]
+    if RESTATED and any(vals[r] and specific(r) for r in best):
+        # A daily note that states no value (a number, time, code or name; a weekday when one is
+        # asked) is about the fact, not a statement of it, when other versions state one.
+        best = {r for r in best if (vals[r] and specific(r)) or knowledge(r)}
     if PAST_CHAIN and qt.mode == "past":
         # An entry whose history is recorded (edits) is an explicit chain of versions: when it matches
         # the question nearly as well as the best, its versions are the ones asked about, with the
@@ -688,7 +850,19 @@ def _fact_group(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
             chain = max(lead, key=lambda c: (max(kw_of.get(r, 0.0) for r in c), len(c)))
             chain_vals = set().union(*(vals[r] for r in chain))
             best = chain | {r for r in best if vals[r] & chain_vals}
-    return best, {r: added[r] for r in best if r in added}
+    return best, {r: added[r] for r in best if r in added}, seed
+
+
+def _rare_values(vals: dict[int, set[str]], idx, n: int) -> set[str]:
+    """The tokens of the values (:func:`_values`) that hold a digit and that few entries hold
+    (:data:`NAME_DF`, :data:`NAME_SHARE`): a port, a code, a price (9443, b2), not "10" or "2026"."""
+    toks = {t for vs in vals.values() for v in vs if any(ch.isdigit() for ch in v) for t in textproc.tokens(v)}
+    df = idx.collection_stats(sorted(toks))[2] if toks else {}
+    limit = max(NAME_DF, NAME_SHARE * n)
+    # A number of one or two digits ("15", "38") ties two entries only when no third one holds it; a
+    # code ("b2") or a longer number (9443) within the names' limit.
+    return {t for t in toks if any(ch.isdigit() for ch in t)
+            and df.get(t, 0) <= (limit if len(t) > 2 or not t.isdigit() else 2)}
 
 
 def _pool_values(qt, pool: list[int], texts: dict[int, str], idx, n: int) -> dict[int, set[str]]:
@@ -705,6 +879,7 @@ def _pool_values(qt, pool: list[int], texts: dict[int, str], idx, n: int) -> dic
 
 _VALUE_RE = re.compile(r"[a-z]*\d[\w.:/%-]*\w%?|[a-z]*\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day"
                        r"|(?:周|星期|礼拜)[一二三四五六日天]")
+_WEEKDAY_RE = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:周|星期|礼拜)[一二三四五六日天]")
 _LATIN_RE = re.compile(r"[a-z][a-z'-]{2,}")
 
 

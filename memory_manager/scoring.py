@@ -312,7 +312,8 @@ def protect_unique(time_of: dict[int, float], cand: dict[int, tuple], terms: lis
 def time_reason(qt, spanned: bool, age: float | None, current: bool, unique: bool) -> str | None:
     """One line saying how time ranked a hit (``--json`` ``time_reason``)."""
     if spanned and qt.span:
-        return f"in the asked time ({qt.reason()})"
+        return f"in the asked time ({qt.reason()})" + (
+            "; listed from its end" if getattr(qt, "latest_first", False) and getattr(qt, "time_only", False) else "")
     if qt.span:
         return f"nothing from the asked time ({qt.reason()}); ranked without it"
     if qt.mode == "now":

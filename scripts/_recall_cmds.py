@@ -59,7 +59,10 @@ def recall_cmd(query: str, top_k: int | None, no_track: bool, approved: bool, wo
         stdout.print("no matching entries", markup=False)
         return 0
     if any(h.listed for h in hits):
-        stdout.print("the asked time's entries, in the order they were written (not by score):", markup=False)
+        if any(h.time_reason and h.time_reason.endswith("listed from its end") for h in hits):
+            stdout.print("the asked time's entries, newest first (not by score):", markup=False)
+        else:
+            stdout.print("the asked time's entries, in the order they were written (not by score):", markup=False)
     for n, h in enumerate(hits, 1):
         p = h.parts
         # The score shown is the weighted sum of the parts shown (``total``); an archived hit

@@ -162,10 +162,33 @@ def test_past_kind_and_the_change_it_dates_from(query, past, before):
     ("What port does staging use now?", None),
     ("Is the deploy window still on Tuesday?", "weekday"),      # a yes/no question naming a value
     ("ETL 现在还是凌晨三点开始吗", "clock"),
-    ("who leads the team now", None),
+    # A name (round 5): "who", 谁, "which brand", 什么牌子, 哪家.
+    ("who leads the team now", "name"),
+    ("豆包现在吃的是什么牌子的猫粮", "name"),
+    ("目前给爸妈寄包裹走哪家", "name"),
 ])
 def test_kind_of_value_asked(query, asks):
     assert parse(query, SAT).asks == asks
+
+
+@pytest.mark.parametrize("query,asks_all,subject", [
+    # Every kind asked, the question's frame out of the subject (round 5).
+    ("现在周会是周几、几点开", ["weekday", "clock"], "周会 开"),
+    ("which port is the staging gateway on now?", [], "port staging gateway"),
+    ("when is the on-call handover currently", ["when"], "on-call handover"),
+    # The value a change led to is not the subject; a value that selects the fact is.
+    ("周会改成周三以前是星期几", ["weekday"], "周会"),
+    ("图书馆周六最近一次调整之前是几点关门", ["clock"], "图书馆周六 调整 关门"),
+])
+def test_kinds_asked_and_the_subject(query, asks_all, subject):
+    qt = parse(query, SAT)
+    assert (qt.asks_all, qt.subject) == (asks_all, subject)
+
+
+def test_a_dotted_number_is_not_a_clock_time():
+    # "5.16" is a release, "1.30" a version or a price: a clock time has a colon, or a dot with its unit.
+    assert not states("clock", "Cut 5.16 with the new checkout screen")
+    assert states("clock", "Doors open at 7.30 pm") and states("clock", "开会改到 10:30")
 
 
 @pytest.mark.parametrize("kind,text,stated", [

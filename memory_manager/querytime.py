@@ -166,7 +166,7 @@ FRAME_ZH = ("做了什么", "干了什么", "干了些什么", "做了些什么"
             "发生了什么", "发生了啥", "有什么事", "都有哪些事", "哪些事", "什么事", "那天", "当天", "这天",
             "都", "我", "我们", "了", "些", "什么", "啥", "做", "干", "记", "记录", "发生", "过", "的", "呢",
             "吗", "呀", "事", "事情", "情", "在", "有", "哪些", "一下", "回顾", "总结", "列出", "都在", "忙",
-            "干嘛", "那一周", "那周", "那一天", "那个月", "那段时间", "东西", "内容")
+            "干嘛", "那一周", "那周", "那一天", "那个月", "那段时间", "东西", "内容", "期间")
 
 
 @dataclass
@@ -558,6 +558,17 @@ def parse(query: str, today: date) -> QueryTime:
                 qt.span = span
             qt.found.append(m.group(0))
         rest = re.sub(pattern, lambda m: " " if handler(m) is not None else m.group(0), rest)
+    if qt.span is None:
+        from . import holiday
+
+        if holiday.GATE.search(rest):  # a holiday's name ("Easter Monday", 国庆节): its latest days
+            from .clock import user_zone
+
+            named = holiday.find(rest, today, user_zone().name)
+            if named:
+                qt.span, words = named
+                qt.found.append(words)
+                rest = rest.replace(words, " ")
     # Mode words are looked for after the time words are gone: "the day before yesterday"
     # and "三天以前" name a day, not an earlier state.
     now_words = _has(rest, NOW_EN) + _has(rest, NOW_ZH)

@@ -211,3 +211,15 @@ def test_a_dotted_number_is_not_a_clock_time():
 ])
 def test_states_a_value_of_the_asked_kind(kind, text, stated):
     assert states(kind, text) is stated
+
+
+@pytest.mark.parametrize("zone,query,span", [
+    ("Australia/Melbourne", "what happened on Easter Monday", (date(2026, 4, 6), date(2026, 4, 6))),
+    ("Australia/Melbourne", "what did I note about the monstera on Anzac Day", (date(2026, 4, 25), date(2026, 4, 25))),
+    ("Europe/Berlin", "what did we do at Christmas", (date(2025, 12, 25), date(2025, 12, 25))),
+    ("Europe/Berlin", "春节期间记了什么", (date(2026, 2, 17), date(2026, 2, 19))),
+    ("Australia/Melbourne", "how was new year's eve", None),   # a holiday the country does not keep
+])
+def test_a_public_holiday_is_its_latest_days(monkeypatch, zone, query, span):
+    monkeypatch.setenv("TZ", zone)
+    assert parse(query, date(2026, 5, 10)).span == span

@@ -135,3 +135,22 @@ def test_last_night_and_the_end_of_last_month_list_from_the_end(run_script, mem)
     assert doc["hits"][0]["time_reason"] == "in the asked time (span 2026-05-08); listed from its end"
     hit = first(run_script, "上个月底记了哪些东西", "2026-05-06", "13:00")
     assert hit["heading"] == "[2026-04-30] Notes 2026-04-30"
+
+
+def test_a_public_holiday_named_in_the_query_is_its_day(ws, run_script):
+    # Easter Monday 2026 is 6 April (a movable feast: the holidays library's calendar of the
+    # country of the user's zone, Australia/Melbourne -> AU); 国庆节 is China's 1-3 October whatever
+    # the zone. The notes of the day are listed; the day before and after are not.
+    (ws / "memory").mkdir()
+    mel = {"TZ": "Australia/Melbourne"}
+    for day, topic in (("2026-04-05", "Easter Sunday lunch"), ("2026-04-06", "Great Ocean Road drive"),
+                       ("2026-04-07", "Back at work"), ("2025-09-30", "节前收拾"), ("2025-10-02", "国庆出游")):
+        r = run_script("memory", "write", "--topic", topic, "--change", "Notes of the day.", "--date", day,
+                       env={**mel, "MEMORY_MANAGER_NOW": f"{day}T20:00:00+10:00"})
+        assert r.code == 0, r.err
+    now = {**mel, "MEMORY_MANAGER_NOW": "2026-05-10T19:05:00+10:00"}
+    doc = json.loads(run_script("memory", "recall", "what happened on Easter Monday", "--json", env=now).out)
+    assert [h["heading"] for h in doc["hits"]] == ["[2026-04-06] Great Ocean Road drive"]
+    assert doc["hits"][0]["time_reason"] == "in the asked time (span 2026-04-06)"
+    doc = json.loads(run_script("memory", "recall", "国庆节做了什么", "--json", env=now).out)
+    assert [h["heading"] for h in doc["hits"]] == ["[2025-10-02] 国庆出游"]

@@ -38,7 +38,16 @@ Kinds tried (variants / broke), driven by the fault harness of ``tests/faults``
   prune, learn): 3,024 / 0 broke (exit 2, one JSON document naming the key or the
   file, nothing changed, no traceback);
 - a cleanup with nothing to change, killed at each of its 6 steps, re-run: 6 / 2 broke (the
-  log line is written twice); ``init --yes --lang zh`` on an English workspace and ``init --yes``
+  log line is written twice); a cleanup whose only change is removing three old backups by
+  retention, killed at each of its 11 steps: 11 / 8 broke, the same duplicate log line (the
+  backups themselves converge, no ``.deleting-`` folder left);
+- ``init --restore 000003`` (an older backup, by id), the same with ``--force`` over a hand
+  edit, and a bare restore after four commands, killed at every step and re-run: 52 / 0
+  broke; ``init --restore`` under 5 file-size limits after each of 15 commands, then run
+  without a limit: 75 / 0 broke;
+- ``hook.py`` with 10 events (the four hook events, 200,000-deep JSON, non-UTF-8, NaN or a list
+  as the context, a file as the workspace, a 20 MB path) x 4 workspace configs (none, NaN, a
+  bad type, non-UTF-8) x with and without RLIMIT_FSIZE 0: 80 / 0 broke (exit 0, no traceback); ``init --yes --lang zh`` on an English workspace and ``init --yes``
   re-installing the hooks after ``--uninstall-hooks``, killed at each step (37 and 66) and under 6
   file-size limits: 115 / 0 broke;
 - two writers at once (two writes, two ``stats record``, two learns of one key, two lessons,

@@ -1,0 +1,134 @@
+"""Attack round 6 (issue 10): a fresh attacker against the current main, new variants only.
+
+Each test plays one attack (or careless use) that still gets through on main, against the real
+scripts in a temporary workspace; it asserts the promised behaviour and is marked xfail (strict)
+until fixed. Secret-shaped values are built at run time (tests/test_layout.py refuses literals).
+
+Kinds and variants tried (the gate probed in process with ``gate.evaluate("store", ...)`` on 86
+forms, then the failing ones through ``memory.py learn --text`` / ``--tags`` and the privacy
+audit):
+
+- Encodings of a GitHub token not covered by round 5: hex separated by spaces or colons, ``0x``
+  hex bytes, octal escapes (every byte, or just ``\\137`` for the underscore), UTF-16 hex,
+  Base85/Ascii85, uuencode, ROT13, reversed, four Base64 layers, Base64 wrapped at 20 columns.
+  Broke (tests here): separated hex (2), octal escapes. Not filed (beyond "trivially
+  decodable" as the issue words it, or past the 3 documented layers): ROT13, reversed, Base85,
+  uuencode, UTF-16 hex, four layers, ``0x`` bytes.
+- Obfuscations of a token: Cyrillic confusables (one letter, or all), a right-to-left override
+  around the reversed token, a combining accent, a combining grapheme joiner, a variation
+  selector or a Unicode tag character inside it, the token split over two lines.
+  Broke (tests here): confusables (2), combining accent, CGJ, variation selector, tag
+  character, split over two lines. Held: LRM/RLM inside the token, full-width underscore,
+  mathematical bold letters, ``\\x`` escapes, ``&#x..;`` entities, ``&lowbar;``, percent on every
+  byte, upper-case hex, ``\\u``/``\\U`` on every character, Base64 of the hex form, URL-safe
+  Base64.
+- Phone numbers: U+2011 non-breaking hyphen and U+2212 minus as separators, number split over
+  two lines. Broke: all three. Held: dots, parentheses, ``+1``, Arabic-Indic and Devanagari
+  digits, superscript and circled digits, Base64, reversed.
+- Health facts: a Cyrillic I in ``HIV`` broke; Cyrillic/combining/ZWJ inside ``diabetes``
+  and the hex form held. An AWS key id with a Cyrillic A broke.
+- Certain findings held: SSN, card (spaces, dots, full-width), PEM header, OpenAI, Slack, JWT,
+  password in en/fr/zh, Chinese ID number.
+
+Each ``learn`` above that stored its value also left the privacy audit reporting the workspace
+clean (exit 0).
+"""
+from __future__ import annotations
+
+import pytest
+
+from .trust_r4_common import NOW, _init
+
+OPEN = "trust round 6 finding, open (issue 10)"
+
+#: A GitHub token (ghp_ + 36 characters), built at run time.
+TOKEN = "ghp" + "_" + "k3Jd9Qx7Lm2Pz8" + "Rt5Vb1Nc4Hy6Wq0Es3Ua7Gf"
+#: An AWS access key id, built at run time.
+AWS_ID = "AKIA" + "IOSFODNN7EXAMPLQ"
+#: A North American number (a possible finding: phone), built at run time.
+PHONE = "415-555" + "-0132"
+
+_CYRILLIC = {"a": "\u0430", "e": "\u0435", "o": "\u043e", "p": "\u0440", "c": "\u0441", "x": "\u0445",
+             "k": "\u043a", "h": "\u04bb"}
+
+
+def _token_forms() -> dict[str, str]:
+    raw = TOKEN.encode()
+    return {
+        "hex-spaced": " ".join(f"{b:02x}" for b in raw),
+        "hex-colons": ":".join(f"{b:02x}" for b in raw),
+        "octal-escapes": "".join(f"\\{b:03o}" for b in raw),
+        "confusable-h": TOKEN.replace("h", _CYRILLIC["h"]),
+        "confusables-all": "".join(_CYRILLIC.get(c, c) for c in TOKEN),
+        "combining-accent": TOKEN[:10] + "\u0301" + TOKEN[10:],
+        "grapheme-joiner": TOKEN[:10] + "\u034f" + TOKEN[10:],
+        "variation-selector": TOKEN[:10] + "\ufe0f" + TOKEN[10:],
+        "tag-character": TOKEN[:10] + "\U000e0041" + TOKEN[10:],
+        "split-two-lines": TOKEN[:20] + "\n" + TOKEN[20:],
+        "aws-cyrillic-a": AWS_ID.replace("A", "\u0410"),
+    }
+
+
+@pytest.mark.xfail(strict=True, reason=OPEN)
+@pytest.mark.parametrize("form", sorted(_token_forms()))
+def test_an_obfuscated_token_is_refused_like_the_plain_one(ws, run_script, form):
+    """A token pasted as separated hex (``67 68 70 5f ...``, a hex dump), octal escapes (a C or
+    shell string), with look-alike Cyrillic letters, with an invisible combining mark, grapheme
+    joiner, variation selector or tag character inside, or wrapped over two lines: ``learn --text``
+    stores it without asking and the privacy audit calls the workspace clean, although the plain
+    token (and its ``\\x``, ``\\u``, percent and Base64 forms) is refused. Guarantee (gate.md /
+    tiers.md: Tier 3 is never stored, no flag overrides it; issue 10: content that is trivially
+    decodable counts as what it decodes to; README "No side doors": a key pasted over several
+    lines is judged as one block)."""
+    _init(run_script)
+    value = _token_forms()[form]
+    r = run_script("memory", "learn", "ci", "--text", f"ci blob {value} end", env=NOW)
+    assert r.code == 1, f"a token in form {form} was stored"
+    assert not (ws / "memory/knowledge/ci.md").exists()
+
+
+@pytest.mark.xfail(strict=True, reason=OPEN)
+@pytest.mark.parametrize("form", ["confusable-h", "grapheme-joiner", "tag-character"])
+def test_an_obfuscated_token_in_tags_is_refused(ws, run_script, form):
+    """The same look-alike and invisible-character forms pass through ``learn --tags`` into the
+    frontmatter of a knowledge file. Guarantee (issue 10: every field that reaches disk passes
+    the gate; Tier 3 is never stored)."""
+    _init(run_script)
+    value = _token_forms()[form]
+    r = run_script("memory", "learn", "ci", "--text", "ci notes", "--tags", value, env=NOW)
+    assert r.code == 1, f"a token in form {form} was stored as a tag"
+    assert not (ws / "memory/knowledge/ci.md").exists()
+
+
+def _phone_forms() -> dict[str, str]:
+    return {
+        "non-breaking-hyphen": PHONE.replace("-", "\u2011"),
+        "minus-sign": PHONE.replace("-", "\u2212"),
+        "split-two-lines": PHONE[:7] + "\n" + PHONE[7:],
+    }
+
+
+@pytest.mark.xfail(strict=True, reason=OPEN)
+@pytest.mark.parametrize("form", sorted(_phone_forms()))
+def test_a_phone_number_with_typographic_separators_asks_for_approval(ws, run_script, form):
+    """A number copied from a web page or a word processor comes with U+2011 (non-breaking
+    hyphen) or U+2212 (minus) between its groups, or wrapped after the exchange: ``learn`` stores
+    it without the approval the ASCII form asks for (the dotted, parenthesised, ``+1``,
+    Arabic-Indic and circled-digit forms all ask). Guarantee (gate.md: a possible finding is not
+    stored unless the user confirms it)."""
+    _init(run_script)
+    value = _phone_forms()[form]
+    r = run_script("memory", "learn", "pager", "--text", f"oncall pager {value} nightly", env=NOW)
+    assert r.code == 1, f"a phone number in form {form} was stored without approval"
+    assert not (ws / "memory/knowledge/pager.md").exists()
+
+
+@pytest.mark.xfail(strict=True, reason=OPEN)
+def test_a_health_term_with_a_look_alike_letter_asks_for_approval(ws, run_script):
+    """``H\\u0406V positive`` (a Cyrillic I, the same glyph) is stored by ``learn`` without
+    approval, while ``HIV positive`` asks; the Cyrillic and combining forms of ``diabetes``
+    already ask. Guarantee (gate.md: a health fact is a possible finding and needs approval)."""
+    _init(run_script)
+    r = run_script("memory", "learn", "status", "--text", "teammate is H\u0406V positive", env=NOW)
+    assert r.code == 1, "a health fact with a look-alike letter was stored without approval"
+    assert not (ws / "memory/knowledge/status.md").exists()

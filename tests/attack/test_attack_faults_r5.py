@@ -21,7 +21,8 @@ Kinds tried (variants / broke), driven by the fault harness of ``tests/faults``
 - kill a command, then ``init --restore`` killed at each sampled step, then run
   again (must equal the uninterrupted restore of the killed tree; after the restore's
   kill every file is one of the trees a roll-back or finish can give): init, init
-  --restore, cleanup, prune, write, learn (new): 828 / 0 broke. By the letter of README
+  --restore, cleanup, prune, write, learn (new), forget, import FILE, unarchive, crypt encrypt
+  --file, unquarantine: 1,628 / 0 broke. By the letter of README
   "Backups" (the next command rolls the interrupted change back, then does its own work), a
   restore run right after a kill that is rolled back goes on to undo the change before it
   (after a killed cleanup, ``init`` itself); ``--restore --dry-run`` names both, so it is noted,
@@ -45,6 +46,9 @@ Kinds tried (variants / broke), driven by the fault harness of ``tests/faults``
   edit, and a bare restore after four commands, killed at every step and re-run: 52 / 0
   broke; ``init --restore`` under 5 file-size limits after each of 15 commands, then run
   without a limit: 75 / 0 broke;
+- ``init --uninstall-hooks`` with a file of the user's in an installed hook folder, another
+  hook of the user's and a hand-edited ``handler.js``, killed at every step (67) and re-run,
+  then ``--restore``: 0 broke (the user's files stay; the edited handler comes back);
 - ``hook.py`` with 10 events (the four hook events, 200,000-deep JSON, non-UTF-8, NaN or a list
   as the context, a file as the workspace, a 20 MB path) x 4 workspace configs (none, NaN, a
   bad type, non-UTF-8) x with and without RLIMIT_FSIZE 0: 80 / 0 broke (exit 0, no traceback); ``init --yes --lang zh`` on an English workspace and ``init --yes``

@@ -30,6 +30,14 @@ audit):
 - Certain findings held: SSN, card (spaces, dots, full-width), PEM header, OpenAI, Slack, JWT,
   password in en/fr/zh, Chinese ID number.
 
+- Names (``learn KEY``, ``write --topic``, ``remember --skill/--topic``, ``stats pattern
+  --trigger``, ``lesson``): the look-alike token, the CGJ token and the U+2011/U+2212 phone broke
+  in the first four (file names and headings); octal escapes are refused as names; ``--trigger``
+  refused all of them.
+- Look-alike names: ``deploy`` then ``dep`` + CGJ + ``loy``, ``dep`` + VS16 + ``loy`` and a
+  Cyrillic ``e``: three broke (a second file that prints as ``deploy.md``). Held: U+200B, U+00AD
+  and a tag character (control characters), ``Deploy`` (case).
+
 Each ``learn`` above that stored its value also left the privacy audit reporting the workspace
 clean (exit 0).
 """
@@ -132,3 +140,56 @@ def test_a_health_term_with_a_look_alike_letter_asks_for_approval(ws, run_script
     r = run_script("memory", "learn", "status", "--text", "teammate is H\u0406V positive", env=NOW)
     assert r.code == 1, "a health fact with a look-alike letter was stored without approval"
     assert not (ws / "memory/knowledge/status.md").exists()
+
+
+def _name_forms() -> dict[str, str]:
+    return {
+        "token-confusable": TOKEN.replace("h", _CYRILLIC["h"]),
+        "token-grapheme-joiner": TOKEN[:10] + "\u034f" + TOKEN[10:],
+        "phone-non-breaking-hyphen": PHONE.replace("-", "\u2011"),
+        "phone-minus-sign": PHONE.replace("-", "\u2212"),
+    }
+
+
+@pytest.mark.xfail(strict=True, reason=OPEN)
+@pytest.mark.parametrize("door", ["learn-key", "write-topic", "remember-topic", "remember-skill"])
+@pytest.mark.parametrize("form", sorted(_name_forms()))
+def test_an_obfuscated_token_or_number_in_a_name_is_refused(ws, run_script, door, form):
+    """The forms above pass as names too: ``learn KEY``, ``write --topic``, ``remember --topic``
+    (without ``--approved``: a daily topic is a label, judged like the text) and ``remember --skill``
+    create ``memory/knowledge/g\\u04bbp_….md``,
+    ``memory/tier2-internal/415\\u2011555\\u2011….md`` and the like, list them in the indexes and
+    copy them into backup manifests, and the audit finds nothing. Guarantee (gate.py rule 0 /
+    issue 10: a finding of any confidence in a name is refused whatever the flags; the audit scans
+    file names)."""
+    _init(run_script)
+    value = _name_forms()[form]
+    args = {
+        "learn-key": ("learn", value, "--text", "plain steps", "--approved"),
+        "write-topic": ("write", "--topic", value, "--cause", "plain cause"),
+        "remember-topic": ("remember", "--skill", "ops", "--topic", value, "--text", "plain", "--approved"),
+        "remember-skill": ("remember", "--skill", value, "--topic", "notes", "--text", "plain", "--approved"),
+    }[door]
+    r = run_script("memory", *args, env=NOW)
+    assert r.code != 0, f"{door} stored a name in form {form}"
+    names = [p.name for p in (ws / "memory").rglob("*")]
+    assert not any(value in n for n in names), names
+
+
+@pytest.mark.xfail(strict=True, reason=OPEN)
+@pytest.mark.parametrize("look_alike", ["grapheme-joiner", "variation-selector", "cyrillic-e"])
+def test_a_key_that_looks_like_an_existing_one_is_refused_like_a_case_variant(ws, run_script, look_alike):
+    """``learn deploy`` then ``learn dep\\u034floy`` (an invisible combining grapheme joiner),
+    ``dep\\ufe0floy`` (a variation selector) or ``d\\u0435ploy`` (a Cyrillic e): each creates a
+    second knowledge file whose name prints exactly like ``deploy.md``, so a careless user (or a
+    planted entry) shadows the real one in the index and in recall. ``Deploy`` is refused ("names
+    that differ only in case are refused"), and so are U+200B and U+00AD ("contains a control
+    character"), but these three are not. Guarantee (issue 10 / formats.md: one name, one file; a
+    name that differs only in a way the user cannot see is refused like a case variant)."""
+    _init(run_script)
+    spoof = {"grapheme-joiner": "dep\u034floy", "variation-selector": "dep\ufe0floy",
+             "cyrillic-e": "d\u0435ploy"}[look_alike]
+    assert run_script("memory", "learn", "deploy", "--text", "real steps", env=NOW).code == 0
+    r = run_script("memory", "learn", spoof, "--text", "spoofed steps", env=NOW)
+    assert r.code == 2, f"a {look_alike} look-alike of an existing key was stored"
+    assert sorted(p.name for p in (ws / "memory/knowledge").iterdir()) == ["deploy.md"]

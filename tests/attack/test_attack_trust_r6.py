@@ -37,6 +37,19 @@ audit):
 - Look-alike names: ``deploy`` then ``dep`` + CGJ + ``loy``, ``dep`` + VS16 + ``loy`` and a
   Cyrillic ``e``: three broke (a second file that prints as ``deploy.md``). Held: U+200B, U+00AD
   and a tag character (control characters), ``Deploy`` (case).
+- Imports (``import FILE --approved``, a cmm-export v3 with one knowledge entry): the look-alike
+  token as key, as a tag and in an extra frontmatter line, and the spaced-hex token in the body:
+  all four broke. Lessons (MEMORY.md, loaded by the session hook): the look-alike token and the
+  U+2011 number broke.
+- Held (no test): symlinks replacing memory/, memory/knowledge, daily, tier1-public,
+  tier2-internal, archive, .cache, .state and .memory-backup (every verb exits 2, nothing written
+  outside); umask 000 through init, keygen, learn, write, remember, lesson, stats, recall, export,
+  cleanup, maintain, audit, doctor and forget (no file o+r, no folder o+w); an approval for a
+  number reused by another key or a daily note, or stretched by ``edit`` to a second number
+  (asks again); residue of an approved knowledge entry (tags, edit history, recall, report,
+  audit) after ``forget --approved`` in the workspace, the state and config folders and /tmp (the
+  gate log keeps keyed hashes only). Not filed: ``report --html FILE`` outside the workspace
+  keeps the forgotten text (a file the user named; ``forget`` says ``report_deleted: false``).
 
 Each ``learn`` above that stored its value also left the privacy audit reporting the workspace
 clean (exit 0).
@@ -193,3 +206,54 @@ def test_a_key_that_looks_like_an_existing_one_is_refused_like_a_case_variant(ws
     r = run_script("memory", "learn", spoof, "--text", "spoofed steps", env=NOW)
     assert r.code == 2, f"a {look_alike} look-alike of an existing key was stored"
     assert sorted(p.name for p in (ws / "memory/knowledge").iterdir()) == ["deploy.md"]
+
+
+def _export_with(key: str, body: str, tags: list[str], extra: str = "") -> dict:
+    fm = {"format": "cmm-knowledge", "version": "1", "id": "k-0123456789", "key": key, "tags": tags,
+          "created": "2026-11-20", "updated": "2026-11-20"}
+    fm_text = "\n".join(f"{k}: {v}" for k, v in fm.items() if k != "tags") + f"\ntags: [{', '.join(tags)}]" + extra
+    entry = {"id": fm["id"], "key": key, "tags": tags, "created": fm["created"], "updated": fm["updated"],
+             "pinned": False, "body": body, "frontmatter": fm, "frontmatter_text": fm_text}
+    return {"format": "cmm-export", "version": 3, "exported": "2026-11-28T10:00:00+00:00", "tool_version": "0.1.0",
+            "daily": [], "knowledge": [entry], "tier1": [], "tier2": [], "archive": [], "lessons": []}
+
+
+@pytest.mark.xfail(strict=True, reason=OPEN)
+@pytest.mark.parametrize("field", ["key", "body", "tags", "frontmatter"])
+def test_an_import_with_an_obfuscated_token_in_any_field_is_refused(ws, run_script, tmp_path, field):
+    """``memory.py import FILE --approved`` of an export whose knowledge entry carries the token with a
+    look-alike Cyrillic letter in its key, its tags or an extra frontmatter line, or as
+    space-separated hex in its body: the entry is imported and the value reaches the file name,
+    the frontmatter or the text. Guarantee (issue 10: every field of every import that reaches
+    disk passes the gate; Tier 3 is never stored)."""
+    import json
+
+    _init(run_script)
+    look = TOKEN.replace("h", _CYRILLIC["h"])
+    hexed = " ".join(f"{b:02x}" for b in TOKEN.encode())
+    doc = {
+        "key": _export_with(look, "plain body", ["one"]),
+        "body": _export_with("ci", f"blob {hexed}", ["one"]),
+        "tags": _export_with("ci", "plain body", [look]),
+        "frontmatter": _export_with("ci", "plain body", ["one"], extra=f"\nowner: {look}"),
+    }[field]
+    src = tmp_path / "in.json"
+    src.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    r = run_script("memory", "import", src, "--approved", env=NOW)
+    stored = "".join(p.name + p.read_text(encoding="utf-8", errors="replace")
+                     for p in (ws / "memory/knowledge").glob("*.md"))
+    assert look not in stored and TOKEN.encode().hex()[:40] not in stored.replace(" ", ""), field
+    assert r.code != 0, f"an import with a token in its {field} reported success"
+
+
+@pytest.mark.xfail(strict=True, reason=OPEN)
+@pytest.mark.parametrize("form", ["token-confusable", "phone-non-breaking-hyphen"])
+def test_a_lesson_with_an_obfuscated_token_or_number_is_refused(ws, run_script, form):
+    """``memory.py lesson`` puts its line in MEMORY.md, which the session hook loads into every
+    session; the look-alike token and the U+2011 number go in (exit 0). Guarantee (gate.md:
+    lessons are judged strictly, a secret is never stored and a number asks for approval)."""
+    _init(run_script)
+    value = _name_forms()[form]
+    r = run_script("memory", "lesson", f"always check {value} first", env=NOW)
+    assert r.code == 1, f"a lesson with {form} was stored"
+    assert value not in (ws / "MEMORY.md").read_text(encoding="utf-8")

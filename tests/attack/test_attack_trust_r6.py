@@ -41,6 +41,14 @@ audit):
   token as key, as a tag and in an extra frontmatter line, and the spaced-hex token in the body:
   all four broke. Lessons (MEMORY.md, loaded by the session hook): the look-alike token and the
   U+2011 number broke.
+- Split across fields: a token cut in two between ``learn --text`` and ``--tags``, a daily
+  note's 因 and 改, its topic and 因, two lines of ``remember --text``: four broke. Not filed:
+  two consecutive lessons, a key plus a text (the key is lower-cased and hyphenated), a second
+  ``learn`` or an ``edit`` appending the rest (refused).
+- Restore (forged lines appended to a backup's entries.jsonl): ``existed: false`` for a file
+  behind a symlinked folder in memory/, ``.``, ``''``, ``.memory-backup``, ``./memory/../MEMORY.md``
+  refused; a case variant ``MEMORY.MD`` ignored; a file the tool never writes (``AGENTS.md``)
+  deleted only with ``--force`` and undoable. All held.
 - Held (no test): symlinks replacing memory/, memory/knowledge, daily, tier1-public,
   tier2-internal, archive, .cache, .state and .memory-backup (every verb exits 2, nothing written
   outside); umask 000 through init, keygen, learn, write, remember, lesson, stats, recall, export,
@@ -257,3 +265,25 @@ def test_a_lesson_with_an_obfuscated_token_or_number_is_refused(ws, run_script, 
     r = run_script("memory", "lesson", f"always check {value} first", env=NOW)
     assert r.code == 1, f"a lesson with {form} was stored"
     assert value not in (ws / "MEMORY.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.xfail(strict=True, reason=OPEN)
+@pytest.mark.parametrize("door", ["learn-text-tags", "write-cause-change", "write-topic-cause", "remember-two-lines"])
+def test_a_token_split_across_two_fields_is_judged_as_one_value(ws, run_script, door):
+    """A token cut in two and given to two fields of one command: the end of ``learn --text`` and
+    ``--tags``, a daily note's 因 and 改 lines, its ``--topic`` (the heading) and first 因 line, or
+    two lines of ``remember --text``. Each half alone is harmless, the file holds both, one line
+    apart, and the gate (which judges tags joined since round 5) lets it through. Guarantee
+    (README "No side doors": a key pasted over several lines is judged as one block in every door;
+    Tier 3 is never stored, not even sealed in T2)."""
+    _init(run_script)
+    head, tail = TOKEN[:20], TOKEN[20:]
+    args = {
+        "learn-text-tags": ("learn", "ci", "--text", f"part {head}", "--tags", tail),
+        "write-cause-change": ("write", "--topic", "ci", "--cause", head, "--change", tail),
+        "write-topic-cause": ("write", "--topic", head, "--cause", tail),
+        "remember-two-lines": ("remember", "--skill", "ops", "--topic", "ci", "--text", f"{head}\n{tail}",
+                               "--approved"),
+    }[door]
+    r = run_script("memory", *args, env=NOW)
+    assert r.code == 1, f"{door} stored a token split over two fields"

@@ -34,6 +34,9 @@ audit):
   --trigger``, ``lesson``): the look-alike token, the CGJ token and the U+2011/U+2212 phone broke
   in the first four (file names and headings); octal escapes are refused as names; ``--trigger``
   refused all of them.
+- Skill names (``stats record --skill``: a Tier 1 file name; ``event --skill``: a knowledge file
+  name): the look-alike token, the CGJ token, both typographic phone forms and ``HIV-clinic``
+  with a Cyrillic I: ten broke (plain ``HIV-clinic`` is refused in both).
 - Look-alike names: ``deploy`` then ``dep`` + CGJ + ``loy``, ``dep`` + VS16 + ``loy`` and a
   Cyrillic ``e``: three broke (a second file that prints as ``deploy.md``). Held: U+200B, U+00AD
   and a tag character (control characters), ``Deploy`` (case).
@@ -287,3 +290,22 @@ def test_a_token_split_across_two_fields_is_judged_as_one_value(ws, run_script, 
     }[door]
     r = run_script("memory", *args, env=NOW)
     assert r.code == 1, f"{door} stored a token split over two fields"
+
+
+@pytest.mark.xfail(strict=True, reason=OPEN)
+@pytest.mark.parametrize("door", ["stats-record", "event"])
+@pytest.mark.parametrize("form", sorted([*_name_forms(), "health-look-alike"]))
+def test_an_obfuscated_value_in_a_skill_name_is_refused(ws, run_script, door, form):
+    """``stats record --skill`` names a Tier 1 (public) file ``memory/tier1-public/<skill>_stats.json``
+    and ``event --skill`` a knowledge file ``skill-<skill>.md``; both take the look-alike token,
+    the CGJ token, the U+2011/U+2212 number and ``H\\u0406V-clinic`` (a health term with a Cyrillic
+    I) as a skill (exit 0). Guarantee (issue 10: ``stats record --skill`` and ``event --skill``
+    pass the gate, a finding of any confidence in a name is refused; T1 holds no personal data)."""
+    _init(run_script)
+    value = {**_name_forms(), "health-look-alike": "H\u0406V-clinic"}[form]
+    args = {"stats-record": ("stats", "record", "--skill", value, "--ok"),
+            "event": ("event", "skill_error", "--skill", value, "--text", "plain fix")}[door]
+    r = run_script("memory", *args, env=NOW)
+    assert r.code != 0, f"{door} took a skill in form {form}"
+    names = [p.name for p in (ws / "memory").rglob("*")]
+    assert not any(value in n for n in names), names

@@ -34,8 +34,11 @@ library only (the per-turn path may import it).
 from __future__ import annotations
 
 import bisect
+import hashlib
+import importlib
 import contextvars
 import math
+import os
 import re
 import unicodedata
 from collections import Counter
@@ -199,7 +202,8 @@ def _password_ok(value: str, m: re.Match[str], text: str) -> bool:
     v = value.strip("'\"`")
     # "PWD=/home/x" is the working directory, not a password; a short number
     # is a length or a count ("pwd: 12"); a 6+ digit PIN is a password.
-    if v.startswith(("/", "~", ".", "\\")) or (v.isdigit() and len(v) < 6) or _SECRET_REFERENCE.match(v):
+    if v.startswith(("/", "~", ".", "\\")) or (v.isdigit() and len(v) < 6) or _SECRET_REFERENCE.match(v) \
+            or _ENV_REFERENCE.match(v):
         return False
     return len(v) >= 4 and not is_placeholder(v)
 
@@ -401,11 +405,13 @@ def _phone_ok(value: str, m: re.Match[str], text: str) -> bool:
     international = value.startswith(("+", "00"))
     separated = bool(re.search(r"[ \t().-]", value.strip()))
     local8 = len(digits) == 8 and bool(_NEAR_REGION.search(line) or _PHONE_CUE.search(line))
+    # A Taiwan mobile (09xx-xxx-xxx, NCC numbering plan) with a phone word by it.
+    tw_mobile = bool(re.fullmatch(r"09\d{8}", digits)) and bool(_PHONE_CUE.search(line) or _NEAR_REGION.search(line))
     if not international and not separated:
         # A bare digit run is an id, a count or a timestamp unless it has the
         # exact shape of a Chinese mobile number (11 digits, 13x-19x; MIIT plan)
         # or is 8 digits with a Hong Kong/Singapore place or a phone word by it.
-        if not (_CN_MOBILE.match(digits) or local8):
+        if not (_CN_MOBILE.match(digits) or local8 or tw_mobile):
             return False
     if "." in value and not re.fullmatch(r"\(?\d{3}\)?\.\d{3}\.\d{4}", value):
         return False  # dotted groups are versions, IPs or decimals; US 415.555.0199 is the exception
@@ -414,7 +420,7 @@ def _phone_ok(value: str, m: re.Match[str], text: str) -> bool:
     except ImportError:  # pragma: no cover - declared dependency
         return bool(_CN_MOBILE.match(digits)) or international
     regions: Iterable[str | None] = (None,) if international else PHONE_REGIONS
-    if not international and (_NEAR_REGION.search(line) or local8):
+    if not international and (_NEAR_REGION.search(line) or local8 or tw_mobile):
         # 8-digit local numbers of Hong Kong and Singapore only with the place named.
         regions = tuple(PHONE_REGIONS) + ("HK", "SG", "TW")
     for region in regions:
@@ -426,7 +432,8 @@ def _phone_ok(value: str, m: re.Match[str], text: str) -> bool:
         # With an explicit country code a number of a possible length is
         # enough: reserved ranges (Ofcom's 07700 900xxx) and newly opened
         # ones are missing from the validity metadata but still phones.
-        if phonenumbers.is_valid_number(number) or (international and phonenumbers.is_possible_number(number)):
+        if phonenumbers.is_valid_number(number) or (international and number.country_code != 1
+                                                     and phonenumbers.is_possible_number(number)):
             return True
     return False
 
@@ -553,11 +560,11 @@ def _pw_value_ok(value: str, m: re.Match[str], text: str) -> bool:
     a rule about passwords, not one.
     """
     v = _secret_value(value)
-    if len(v) < 4 or is_placeholder(v) or _NOT_A_PASSWORD.match(v):
+    if len(v) < 4 or is_placeholder(v) or _NOT_A_PASSWORD.match(v) or _doc_value(v, m, text):
         return False
     if v.startswith(("/", "~", "./", "\\", "$", "<", "{")) or re.fullmatch(r"%\w+%", v):
         return False
-    if _SECRET_REFERENCE.match(v) or re.fullmatch(r"[a-z]+(?:[_.][a-z]+)+|[a-z0-9_-]+(?:/[a-z0-9_#.-]+){2,}", v):
+    if _SECRET_REFERENCE.match(v) or _ENV_REFERENCE.match(v) or re.fullmatch(r"[a-z]+(?:[_.][a-z]+)+|[a-z0-9_-]+(?:/[a-z0-9_#.-]+){2,}", v):
         return False  # a pointer into a secret manager, a field name or a path, not the password itself
     if _SELF_DESCRIBING.search(v) and _TEST_WORDS.search(_line_around(text, m.start(), m.end())):
         return False  # "test-password-123" in a line about tests: a fixture, not someone's password
@@ -623,6 +630,8 @@ def _pin_ok(value: str, m: re.Match[str], text: str) -> bool:
     """A PIN or passcode after its key word: 4-12 digits (also in Chinese numerals, or a 2-2-2 lock
     combination), or a password-like value."""
     v = _secret_value(value)
+    if re.fullmatch(r"\d{1,3}\.\d{3,8}", v) and re.match(r"[ \t]*[,，/][ \t]*-?\d{1,3}\.\d", text[m.end():m.end() + 12]):
+        return False  # "GPS pin is 22.5431, 113.9502": a map pin's coordinates, not a PIN
     if re.fullmatch(r"[零〇一二三四五六七八九]{4,12}", v) or re.fullmatch(r"\d{2}-\d{2}-\d{2}", v):
         return True
     return (v.isdigit() and 4 <= len(v) <= 12 and not re.fullmatch(r"(\d)\1+", v) and
@@ -686,7 +695,7 @@ def _cli_value_ok(value: str, m: re.Match[str], text: str) -> bool:
     """A password given to a command-line option: not a variable, a prompt flag or a placeholder."""
     v = _secret_value(value)
     return len(v) >= 3 and not is_placeholder(v) and not v.startswith(("$", "-", "<", "%", "{")) \
-        and v.lower() not in {"stdin", "prompt", "ask"}
+        and v.lower() not in {"stdin", "prompt", "ask"} and not _doc_value(v, m, text)
 
 
 def _mysql_p_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -700,9 +709,16 @@ def _keyed_random_ok(value: str, m: re.Match[str], text: str) -> bool:
     v = _secret_value(value)
     if re.search(r"(?i)public|公钥|pubkey|-----$", text[max(0, m.start() - 14):m.start() + 12]):
         return False
+    if _doc_value(v, m, text) or re.search(r"\{\{|\$\{", text[max(0, m.start(1) - 4):m.start(1)]):
+        return False  # a docs example (693axxx6-...) or a template expression ({{ .Values.token }})
+    if re.search(r"(?i)(?:sha\d*|md5)[:=]$", text[max(0, m.start(1) - 7):m.start(1)]) or \
+            re.search(r"(?i)fingerprint|指纹", text[m.start():m.start(1)]) or \
+            (re.fullmatch(r"[0-9a-fA-F]{8,64}", v) and re.search(r"(?i)\b(?:id|ids|hash|commit|digest|checksum|sha\w*)\b",
+                                                               text[m.start():m.start(1)])):
+        return False  # a host key's fingerprint (SHA256:...), public by design
     if "/" in v and re.search(r"\.[a-z]{2,4}$", v):
         return False  # an object key or a file path ("uploads/2024/06/7f3a9c.jpg")
-    if re.fullmatch(r"(?:[a-z]{2,}|\d{1,4})(?:[-_.](?:[a-z]{2,}|\d{1,4}))+", v, re.I):
+    if re.fullmatch(r"[.]?(?:[a-z]{2,}|\d{1,4})(?:[-_.](?:[a-z]{2,}|\d{1,4}))+", v, re.I):
         return False  # a readable slug ("weather-skill-2026-05"), not key material
     return looks_random(v)
 
@@ -846,7 +862,8 @@ _TECH_SENSE = re.compile(
     r"\bgrch3[78]\b|公开数据|public (?:data|dataset)|\bfasta\b|中位数|平均(?:值|数|薪资|工资)|\bmedian\b|"
     r"percentile|分位数|薪资报告|行业报告|salary survey|industry report|节假日|public holidays?|"
     r"放假安排|webauthn|authenticators?|passkeys?|\bfido2?\b|firmware|固件|simulator|模拟器|eval board|评估板|"
-    r"\bstm32|单片机")
+    r"\bstm32|单片机|\bsim\b|game economy|circuit breakers?|cascading|state machine|不可用|回退|fallback|"
+    r"技术债")
 #: A code identifier on the line (``NSFaceIDUsageDescription``, ``Info.plist``, ``face_match.py``):
 #: a sensitive word next to one names a feature of software, not a person's fact.
 _CODE_TOKEN = re.compile(r"(?<![\w.])(?=[A-Za-z]*[a-z][A-Za-z]*[A-Z][A-Za-z]*[A-Z])(?=(?:[a-z]*[A-Z]){3})[A-Za-z]{12,}"
@@ -945,6 +962,8 @@ def _bank_digits_ok(value: str, m: re.Match[str], text: str) -> bool:
     if re.search(r"(?i)QQ|微信|小红书|抖音|B站|快手|微博|知乎|UID|订单|单号|工单", text[max(0, m.start() - 12):m.start()]):
         return False  # a platform account or an order number, not a bank account
     line = _line_around(text, m.start(), m.end())
+    if _doc_value(value, m, text):
+        return False  # 123456789012, the AWS docs' account id
     return bool(_BANK_CUE.search(before) or re.search(r"开户行|开户银行|户名", line))
 
 
@@ -984,7 +1003,7 @@ def _email_obfuscated_ok(value: str, m: re.Match[str], text: str) -> bool:
 
 #: Words of a workplace, a campus or a lab: a building number there is not where someone lives.
 _WORKPLACE = re.compile(r"公司|工位|教室|机房|会议室|实验室|办公|测试|环境|机柜|培训|门诊|诊室|园区|厂区|车间|仓库|"
-                        r"食堂|考场|展厅|\d+ ?层(?!\d)")
+                        r"食堂|考场|展厅|\d+ ?层(?!\d)|UPS|ups|服务器|检修|配电|弱电|机架|交换机|监控室|网络|设备间")
 _RESIDENCE = re.compile(r"家|住|小区|公寓|宿舍|花园|苑|收货|快递|寄到|送到|地址|房东|租")
 
 
@@ -1133,6 +1152,20 @@ def _latin_name_words(value: str) -> list[str]:
     return words
 
 
+#: Before "named/called X": words that make X a person's name (a person noun, a pronoun, a relation).
+_PERSON_BEFORE = re.compile(
+    r"(?i)\b(?:he|she|they|him|her|his|their|who|whose|i|i'm|me|my|our|your|someone|somebody|anyone|person|people|"
+    r"guy|man|men|woman|women|lady|girl|boy|kid|child|baby|son|daughter|wife|husband|partner|friend|colleague|"
+    r"co-?worker|boss|manager|neighbou?r|roommate|flatmate|landlord|landlady|tenant|client|customer|doctor|dentist|"
+    r"nurse|teacher|tutor|coach|lawyer|attorney|agent|contractor|plumber|electrician|nanny|babysitter|cousin|uncle|"
+    r"aunt|nephew|niece|brother|sister|sibling|mom|mum|dad|mother|father|parent|grand\w+|girlfriend|boyfriend|"
+    r"fianc[eé]e?|hire|intern|mentor|student|classmate|recruiter|candidate|engineer|developer|designer|lead|ceo|"
+    r"cto|founder|guest|patient|driver|courier|officer|detective|therapist|counsel+or|caregiver|carer|helper|"
+    r"cleaner|maid|vet|pastor|priest|rabbi|imam|stranger|visitor|contact|rep|representative|supervisor|"
+    r"assistant|secretary|adviser|advisor|accountant|broker|realtor|owner|buyer|seller|seller|member|mate|dude|"
+    r"chap|fellow|lad|gal|bloke|name)\b|同事|朋友|客户|老师|医生")
+
+
 def _cue_name_ok(value: str, m: re.Match[str], text: str) -> bool:
     """A name after a name cue ("legal name on file is X", "client name: X", "is actually named X",
     "legal name 是 林嘉欣"): a Chinese full name, or Capitalised words (two after named/called, where
@@ -1147,6 +1180,8 @@ def _cue_name_ok(value: str, m: re.Match[str], text: str) -> bool:
         last = re.search(r"([A-Za-z][\w-]*)\W*$", before)
         if last and _NAMED_THING.match(last.group(1)):
             return False
+        if not _PERSON_BEFORE.search(text, text.rfind("\n", 0, m.start()) + 1, m.start()):
+            return False  # "this release train is called Copper Otter": only people get a person's name
         return len(words) >= 2 and not _FICTION_CONTEXT.search(_line_around(text, m.start(), m.end()))
     return len(words) >= 1 and len(_latin_name_words(value)) == len(words) and _name_ok(" ".join(words), m, text)
 
@@ -1237,6 +1272,179 @@ def _eu_street_ok(value: str, m: re.Match[str], text: str) -> bool:
 def _email_spelled_zh_ok(value: str, m: re.Match[str], text: str) -> bool:
     """An address spelt with 艾特/at and 点/dot: not a placeholder or a reserved domain."""
     return not is_placeholder(value) and not re.search(r"example|your|domain|test", value)
+
+
+# --------------------------------------------------------------------------
+# Round 5 (issue 9): kinds found on development set G and on last round's held-out F.
+# --------------------------------------------------------------------------
+
+_B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+
+def _base58check(value: str) -> bytes | None:
+    """The payload of a Base58Check string (Bitcoin wiki 'Base58Check encoding'), or None when its checksum fails."""
+    n = 0
+    for c in value:
+        i = _B58.find(c)
+        if i < 0:
+            return None
+        n = n * 58 + i
+    raw = n.to_bytes((n.bit_length() + 7) // 8, "big")
+    raw = b"\0" * (len(value) - len(value.lstrip("1"))) + raw
+    if len(raw) < 5:
+        return None
+    body, check = raw[:-4], raw[-4:]
+    return body if hashlib.sha256(hashlib.sha256(body).digest()).digest()[:4] == check else None
+
+
+def _wif_ok(value: str, _m: re.Match[str], _text: str) -> bool:
+    """A Bitcoin private key in Wallet Import Format: Base58Check, version byte 0x80 (0xef on testnet), 32 key
+    bytes (+ 0x01 when compressed). Bitcoin wiki 'Wallet import format'."""
+    body = _base58check(value)
+    return body is not None and body[0] in (0x80, 0xEF) and len(body) in (33, 34)
+
+
+#: Words that say a value is documentation, not a live value: a docs example, a placeholder, a fixture.
+_DOC_LINE = re.compile(r"(?i)\bexamples?\b|\bsample (?:config|code|values?|keys?|tokens?|data|file)|from the docs|\bthe docs\b|docs? placeholder|placeholder|"
+                       r"\bdummy\b|\bfixture|\bfictional\b|\bfiction\b|示例|样例|文档里|文档中|照这个格式|占位")
+#: Values that are visibly made up: runs of x, masks, "my"+noun (myuser, mypassword), counting digits.
+_MADE_UP_VALUE = re.compile(r"(?i)x{3,}|\*{2,}|#{3,}|^my(?:user|username|password|pass|secret|token|key|login|name)$|"
+                            r"^(?:user|username|password|secret|token)\d?$|0123456789|123456789|987654321|(\d)\1{5,}")
+
+
+def _doc_value(value: str, m: re.Match[str], text: str) -> bool:
+    """True when ``value`` is a documentation stand-in: visibly made up, or weak on a line that says it is an
+    example (:data:`_DOC_LINE`)."""
+    if _MADE_UP_VALUE.search(value):
+        return True
+    return bool(_DOC_LINE.search(_line_around(text, m.start(), m.end()))) and (
+        _MADE_UP_VALUE.search(value) is not None or is_placeholder(value))
+
+
+#: Environment and secret-store references: the line names where a password lives, not the password.
+_ENV_REFERENCE = re.compile(r"(?i)^(?:os\.environ|os\.getenv|getenv|process\.env|env\[|env\.|\$env:|system\.getenv|"
+                            r"environment\.getenvironmentvariable|config\[|settings\.|secrets\.|vault\.|\(leave|\(empty|\()")
+
+
+def _browser_export_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A browser password export row (url,username,password; Chrome/Firefox/Bitwarden CSV): the last field has
+    the shape of a password (two classes of characters) and is not a placeholder."""
+    return _password_classes(value) >= 2 and not is_placeholder(value) and not _doc_value(value, m, text)
+
+
+def _base32_seed_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A TOTP seed (RFC 4648 Base32, 16-64 characters once spaces are gone; RFC 6238) that is not a word run."""
+    v = value.replace(" ", "")
+    return 16 <= len(v) <= 64 and bool(re.search(r"[2-7]", v)) and len(set(v)) >= 8 and not is_placeholder(v)
+
+
+def _answer_ok(value: str, m: re.Match[str], text: str) -> bool:
+    return not is_placeholder(value) and not _DOC_LINE.search(_line_around(text, m.start(), m.end()))
+
+
+def _keyword_entropy_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A high-entropy value (:func:`looks_random`, or 16+ letters of a generated mail-client code) near a key
+    word, not a public key, path, slug or documentation stand-in."""
+    if _doc_value(value, m, text):
+        return False
+    return _keyed_random_ok(value, m, text)
+
+
+_SPOKEN_EN = {"zero": "0", "oh": "0", "o": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
+              "six": "6", "seven": "7", "eight": "8", "nine": "9"}
+_SPOKEN_ZH = dict(zip("零〇洞幺一壹二两贰三叁四肆五伍六陆七柒八捌九玖", "000112223344556677889 9".replace(" ", "")))
+
+
+def _spoken_digits(value: str) -> str:
+    words = re.findall(r"[a-z]+|[\u4e00-\u9fff]", value.lower())
+    return "".join(_SPOKEN_EN.get(w) or _SPOKEN_ZH.get(w, "") for w in words)
+
+
+def _spoken_phone_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A phone number spelled in words ("five one zero, two eight four ...", "幺八八 六七七三"): 7-15 digits once
+    read, a Chinese mobile (MIIT plan) or a phone word on the line (:data:`_PHONE_CUE`)."""
+    digits = _spoken_digits(value)
+    if not 7 <= len(digits) <= 15:
+        return False
+    return bool(_CN_MOBILE.match(digits)) or bool(_PHONE_CUE.search(_line_around(text, m.start(), m.end())))
+
+
+def _stdnum_ok(module: str) -> Callable[[str, re.Match[str], str], bool]:
+    """A check through python-stdnum's ``module`` (``is_valid``); not a masked or counting number."""
+    def check(value: str, m: re.Match[str], text: str) -> bool:
+        if _doc_value(value, m, text):
+            return False
+        try:
+            mod = importlib.import_module("stdnum." + module)
+        except ImportError:  # pragma: no cover - declared dependency
+            return True
+        return bool(mod.is_valid(value))
+    return check
+
+
+def _itin_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """IRS ITIN: 9XX-XX-XXXX, group 50-65, 70-88, 90-92 or 94-99 (IRS Publication 1915)."""
+    g = int(value[4:6])
+    return (50 <= g <= 65 or 70 <= g <= 88 or 90 <= g <= 92 or 94 <= g <= 99) and not _doc_value(value, m, text)
+
+
+def _keyed_id_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A document number after its document's name: 6-20 digits, not masked, not a date or a counting run."""
+    digits = re.sub(r"\D", "", value)
+    if text[m.end(1):m.end(1) + 1] in ("*", "＊", "x", "X", "•"):
+        return False  # masked (110105********123X): what a redacted report shows, not the number
+    if 13 <= len(digits) <= 19 and luhn_valid(digits) and card_issuer_ok(digits):
+        return False  # a card number: the card rules judge it
+    return 6 <= len(digits) <= 20 and not _doc_value(value, m, text) and not _DATE_SHAPE.match(value)
+
+
+_GROUPED_ACCOUNT_CUE = re.compile(r"(?i)(?:a/c|acct|account|savings|current|checking|帐号|帳號|账号|账户|帳戶|收款|汇款|"
+                                  r"匯款|转账|轉帳|户口|戶口|卡号|卡號)[^\d\n]{0,24}$")
+
+
+def _grouped_account_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A bank account in hyphen groups (HSBC HK 3-6-3, DBS 3-6-1, Taiwan 3-2-6-1): 9-16 digits after an account
+    word (:data:`_GROUPED_ACCOUNT_CUE`), not made up."""
+    digits = re.sub(r"\D", "", value)
+    return 9 <= len(digits) <= 16 and bool(_GROUPED_ACCOUNT_CUE.search(text, max(0, m.start() - 40), m.start())) \
+        and not _doc_value(value, m, text)
+
+
+_PLATFORM_NUMBER_CUE = re.compile(
+    r"(?i)(?:支付宝|(?<![a-z])alipay|(?<![a-z])douyin|抖音|快手|(?<![a-z])kuaishou|微博|(?<![a-z])weibo|小红书|"
+    r"(?<![a-z])xiaohongshu|(?<![a-z])bilibili|b站|(?<![a-z])line|(?<![a-z])whatsapp)[^\n\d]{0,16}?"
+    r"(?:账号|帐号|账户|account|id|号)[ \t:：是为is]*$")
+
+
+_PLATFORM_WORDS = ("支付宝", "alipay", "douyin", "抖音", "快手", "kuaishou", "微博", "weibo", "小红书", "xiaohongshu",
+                   "bilibili", "b站", "line", "whatsapp")
+
+
+def _platform_number_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A number right after a platform's name and an account word (支付宝账号是 ..., Douyin account is ...)."""
+    before = text[max(0, m.start() - 40):m.start()].lower()
+    if not any(word in before for word in _PLATFORM_WORDS):
+        return False
+    return bool(_PLATFORM_NUMBER_CUE.search(before))
+
+
+_CITY_CENTRE = re.compile(r"(?i)default|widget|fallback|centre|center|city|downtown|square|广场|市中心|默认|地图中心|"
+                          r"bounding|zoom|tile|viewport|geofence demo")
+
+
+_AWAY_BEFORE = re.compile(r"(?i)(?:i'll|i will|we'll|we will|i'm|we're|i am|we are|i'?ll be|we'?ll be)[ \t]+(?:be[ \t]+)?"
+                          r"(?:in|at|away in|away|visiting|off to|travel+ing to)[ \t]+[a-z]+(?:[ \t]+[a-z]+)?[ \t]+$")
+
+
+def _travel_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """Travel dates of a person (I'll / we'll be in X from D to D), not a system's window."""
+    return bool(_AWAY_BEFORE.search(text, max(0, m.start() - 50), m.start())) and _schedule_person_ok(value, m, text)
+
+
+def _schedule_person_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A recurring visit of a person with access to a home, or an absence: not a system's schedule."""
+    return not _SYSTEM_TIME.search(_line_around(text, m.start(), m.end()))
+
 
 
 @dataclass(frozen=True)
@@ -1391,6 +1599,12 @@ def _phrase_gap_ok(m: re.Match[str], free_gap: bool) -> bool:
     return len(words) <= 6 and not _COMPOUND_AFTER_KEY.match(words[0])
 
 
+#: After a document's name: up to 16 non-digits, then the number (digits, spaces, dots, hyphens; letters at its ends).
+_ID_VALUE = r"[^\n\d]{0,16}?([a-z]{0,5}\d(?:[\d.\-/]|[ \t](?=\d)){4,22}[a-z]?)(?![\da-z])"
+#: After a key word: up to 48 characters of the same line, a separator, then a token of 16+ key characters.
+_KEYWORD_VALUE = r"[^\n]{0,48}?[ \t:：=,，(（\"'`]([A-Za-z0-9+/_\-.~]{16,}={0,2})(?![A-Za-z0-9+/_\-.~])"
+
+
 RULES_LIST: list[Rule] = [
     # ---- secrets: provider tokens (most specific first) ----
     Rule("private_key_block", "secret", _r(r"-----BEGIN[ A-Z0-9]{0,30} PRIVATE KEY(?: BLOCK)?-----"),
@@ -1471,12 +1685,12 @@ RULES_LIST: list[Rule] = [
          "Zhipu AI open platform docs: API key = <id 32 hex>.<secret 16>"),
     Rule("feishu_webhook", "secret",
          _r(r"https://open\.(?:feishu\.cn|larksuite\.com|larkoffice\.com)/open-apis/bot/v2/hook/[A-Za-z0-9-]{20,}"),
-         "Feishu/Lark open platform docs 'Custom bot' webhook URL"),
+         "Feishu/Lark open platform docs 'Custom bot' webhook URL", check=_not_placeholder),
     Rule("wecom_webhook", "secret", _r(r"https://qyapi\.weixin\.qq\.com/cgi-bin/webhook/send\?key=[A-Za-z0-9-]{20,}"),
-         "WeCom developer docs 'Group robot' webhook URL"),
+         "WeCom developer docs 'Group robot' webhook URL", check=_not_placeholder),
     Rule("dingtalk_webhook", "secret",
          _r(r"https://oapi\.dingtalk\.com/robot/send\?access_token=[A-Za-z0-9]{20,}"),
-         "DingTalk open platform docs 'Custom robot' webhook URL"),
+         "DingTalk open platform docs 'Custom robot' webhook URL", check=_not_placeholder),
     Rule("dingtalk_sign_secret", "secret", _r(r"\bSEC[a-f0-9]{64}" + _END),
          "DingTalk docs 'Custom robot security settings' (signing secret SEC + 64 hex)"),
     Rule("azure_storage_key", "secret", _r(r"AccountKey=([A-Za-z0-9+/]{86}==)"),
@@ -1785,6 +1999,172 @@ RULES_LIST: list[Rule] = [
          _r(r"(?:ssn|social security(?: number| no\.?| #)?)" + _ + r"*(?:is|:|#|是|=)?" + _
             + r"*(\d{3}[ -]?\d{2}[ -]?\d{4})(?!\d)"),
          "US Social Security Administration number after its name", group=1, lower=True, not_after=_LETTERS),
+    # ---- round 5 (issue 9): secrets, IDs, accounts and phones found missing on sets G and F ----
+    Rule("telegram_bot_url", "secret", _r(r"api\.telegram\.org/(?:file/)?bot(\d{6,12}:[A-Za-z0-9_-]{30,})"),
+         "Telegram Bot API 'Making requests' (https://api.telegram.org/bot<token>/METHOD)", group=1,
+         lower=True, needs=("telegram.org/",), check=_not_placeholder),
+    Rule("notion_token", "secret", _r(r"(?:ntn_[A-Za-z0-9]{40,50}|secret_[A-Za-z0-9]{43})" + _END),
+         "Notion API docs 'Authorization' (internal integration tokens ntn_..., formerly secret_ + 43)",
+         not_after=_WORDCH, needs=("ntn_", "secret_"), check=lambda v, m, t: looks_random(v.split("_", 1)[1])),
+    Rule("bitcoin_wif", "secret", _r(r"[5KLc9][1-9A-HJ-NP-Za-km-z]{50,51}" + _END),
+         "Bitcoin wiki 'Wallet import format' (Base58Check, version 0x80): a private key whatever words surround "
+         "it, checksum-valid", not_after=_ALNUM, check=_wif_ok),
+    Rule("browser_password_export", "secret",
+         _r(r"^[\"']?(?:https?|android)://[^\s,\"']+[\"']?,[\"']?[^\s,\"']{1,64}[\"']?,[\"']?([^\s,\"']{6,64})[\"']?"
+            r"(?:,[^\n]*)?$", re.M),
+         "Chrome / Firefox / Bitwarden password export CSV (url,username,password): a row of it is a password",
+         group=1, check=_browser_export_ok),
+    Rule("wifi_qr_password", "secret", _r(r"wifi:[^\n]*?p:((?:[^;\\\n]|\\.){4,63});"),
+         "ZXing 'Barcode contents' WIFI: URI (S: SSID, T: type, P: password)", group=1, lower=True,
+         needs=("wifi:",), check=_not_placeholder),
+    Rule("lftp_user_pass", "secret", _r(r"(?:lftp|ncftp\w*|curlftpfs)\b[^\n]*?[ \t]-u[ \t]+[^\s,:]+[,:]([^\s,@]{4,})"),
+         "lftp manual (-u user,password), curl manual (-u user:password): a password on the command line",
+         group=1, lower=True, triggers=frozenset("lft ncf cur".split()), check=_cli_value_ok),
+    Rule("cli_net_use_after_user", "secret",
+         _r(r"net" + _ + r"+use\b[^\n]*?/user:\S+" + _ + r"+([^\s/]{4,})"),
+         "Microsoft 'net use' docs: net use <drive> \\\\server\\share /user:<name> <password>", group=1,
+         lower=True, triggers=frozenset("net".split()), check=lambda v, m, t: v != "*" and _cli_value_ok(v, m, t)),
+    Rule("security_answer", "secret",
+         _r(r"(?:security questions?|secret questions?|challenge questions?|memorable (?:word|answer)|密保|安全问题|"
+            r"安全提示问题|找回问题)[^\n]{0,60}?(?:答案|answers?|=|[:：]|->|→)[ \t]*[「“\"']?([^\s「」“”\"'，,；;。]{2,40})"),
+         "NIST SP 800-63B s.5.1.1.2 (knowledge-based answers are secrets used to recover an account)",
+         group=1, lower=True, needs=("security question", "secret question", "challenge question", "memorable",
+                                     "密保", "安全问题", "安全提示问题", "找回问题"), check=_answer_ok),
+    Rule("totp_seed", "secret",
+         _r(r"(?:totp|otp|2fa|mfa|authenticator|google auth\w*|验证器|两步验证|二次验证|动态口令|种子|seed|otpauth)"
+            r"[^\n]{0,40}?[ \t:：=]([A-Z2-7]{4}(?:[ ]?[A-Z2-7]{4}){3,15})(?![A-Za-z0-9])"),
+         "RFC 6238 (TOTP) / RFC 4648 Base32: an authenticator's shared seed after its word", group=1,
+         needs=("otp", "2fa", "mfa", "authenticator", "google auth", "验证", "口令", "种子", "seed"),
+         check=_base32_seed_ok),
+    Rule("recovery_codes_bare", "secret",
+         _r(r"(?:recovery|backup|2fa|two-factor|scratch|rescue|恢复|备用|救援)" + _ + r"*(?:codes?|码)[ \t:：]*"
+            r"((?:(?=[a-z]{0,4}\d)[0-9a-z]{4,5}-?[0-9a-z]{3,5}|\d{6,10})(?:[ \t,，、]+(?:(?=[a-z]{0,4}\d)[0-9a-z]{4,5}-?[0-9a-z]{3,5}|\d{6,10})){1,15})"
+            r"(?![0-9a-z])"),
+         "GitHub/Google/Aliyun docs '2FA recovery codes': two or more one-time codes after their word", group=1,
+         lower=True, needs=("recovery code", "backup code", "2fa code", "two-factor code", "scratch code",
+                            "rescue code", "恢复码", "备用码", "救援码"),
+         check=lambda v, m, t: len(re.findall(r"\d", v)) >= 6 and not _doc_value(v, m, t)),
+    Rule("keyword_entropy", "secret",
+         _r(r"(?<![a-z])(?:(?:api[_-]?)?key|secret|token|seed|passphrase|credential|clé|cle|schlüssel|clave|chave|"
+            r"chiave)(?![a-z])" + _KEYWORD_VALUE),
+         "detect-secrets KeywordDetector + high-entropy idea, in any language: a random-looking value after a key "
+         "word within the line (tomorrow's vendor format; a French 'clé API', a German 'Schlüssel')", group=1,
+         lower=True, check=_keyword_entropy_ok,
+         triggers=frozenset("key api sec tok see pas cre cl sch cla cha chi".split())),
+    Rule("keyword_entropy_zh", "secret",
+         _r(r"(?:密钥|秘钥|令牌|口令|私钥|授权码|种子|助记词|ключ)" + _KEYWORD_VALUE),
+         "the same in Chinese (and Russian): a random-looking value after 密钥/秘钥/令牌/口令/私钥/授权码 within "
+         "the line", group=1, lower=True, check=_keyword_entropy_ok),
+    Rule("ak_sk_bare", "secret", _r(r"(?<![a-z])(?:ak|sk|access key|secret key)[ \t]+([A-Za-z0-9_\-]{20,})(?![A-Za-z0-9_\-])"),
+         "Qiniu / Tencent / Volcano docs (AccessKey/SecretKey pairs written 'AK xxx SK yyy'): a random value "
+         "right after the short key name", group=1, lower=True, check=_keyword_entropy_ok,
+         triggers=frozenset("ak sk acc sec".split())),
+    Rule("mail_auth_code", "secret",
+         _r(r"(?:smtp|imap|pop3?|mail)[_-]?(?:pass(?:word)?|pwd|auth(?:code)?)[\"']?" + _ + r"*[:=]" + _
+            + r"*[\"']?([a-z]{16})(?![a-z0-9])"),
+         "QQ/163 Mail help: the SMTP/IMAP 授权码 is 16 lower-case letters (a password for a mail client)",
+         group=1, lower=True, triggers=frozenset("smt ima pop mai".split()),
+         check=lambda v, m, t: entropy(v) >= 3.0 and len(set(v)) >= 9 and not is_placeholder(v) and not _doc_value(v, m, t)),
+    Rule("us_itin", "government_id", _r(r"(?<![\d-])9\d{2}-\d{2}-\d{4}(?![\d-])"),
+         "IRS Publication 1915: ITIN 9XX-XX-XXXX with group 50-65, 70-88, 90-92, 94-99", numeric=True,
+         check=_itin_ok),
+    Rule("keyed_national_id", "government_id",
+         _r(r"(?:sin|social insurance number|pan(?: card| no\.?| number)|cpf|cnpj|rrn|resident registration number|"
+            r"my number card|steuer-?id|steuer-?identifikationsnummer|itin|nif|nie|dni|bsn|pesel|personnummer)"
+            r"(?![a-z])" + _ID_VALUE),
+         "National numbering rules (CRA SIN, Receita CPF, Korean RRN, German IdNr, Indian PAN, Spanish NIF/NIE/DNI, "
+         "Dutch BSN, Polish PESEL, Swedish personnummer): a document number after its name", group=1, lower=True,
+         check=_keyed_id_ok, not_after=_LETTERS,
+         triggers=frozenset("sin soc pan cpf cnp rrn res my ste iti nif nie dni bsn pes per".split())),
+    Rule("keyed_national_id_zh", "government_id",
+         _r(r"(?:个人番号|マイナンバー|档案编号|台胞证|回乡证|通行证|港澳居民|居留证|工作签证|身份证号?|社保号|医保号|公积金账号|"
+            r"税号|纳税人识别号|驾驶证号|证件号码?)" + _ID_VALUE),
+         "Japanese My Number (个人番号), CN driving-licence file numbers (档案编号), Taiwan Compatriot and Home "
+         "Return Permits, residence permits, tax numbers: a document number after its name", group=1, lower=True,
+         check=_keyed_id_ok),
+    Rule("india_pan", "government_id", _r(r"[A-Z]{3}[PCHFATBLJG][A-Z]\d{4}[A-Z]" + _END),
+         "Indian Income Tax PAN (AAAPA9999A; 4th letter the holder type); stdnum.in_.pan", not_after=_ALNUM,
+         needs=("pan",), check=_stdnum_ok("in_.pan")),
+    Rule("brazil_cpf", "government_id", _r(r"(?<![\d.-])\d{3}\.\d{3}\.\d{3}-\d{2}(?![\d-])"),
+         "Receita Federal CPF (two mod-11 check digits); stdnum.br.cpf", numeric=True, check=_stdnum_ok("br.cpf")),
+    Rule("korea_rrn", "government_id", _r(r"(?<![\d-])\d{6}-[1-8]\d{6}(?![\d-])"),
+         "Korean resident registration number (YYMMDD-SXXXXXX, check digit); stdnum.kr.rrn", numeric=True,
+         check=_stdnum_ok("kr.rrn")),
+    Rule("grouped_bank_account", "bank_account", _r(r"(?<![\d-])\d{3}-\d{2,6}-\d{1,6}(?:-\d{1,3})?(?![\d-])"),
+         "HSBC HK (3-6-3), DBS/POSB SG (3-6-1), Taiwan bank (3-2-6-1) account numbers in hyphen groups after an "
+         "account word", numeric=True, check=_grouped_account_ok),
+    Rule("branch_card_account", "bank_account",
+         _r(r"(?:开户行|開戶行|开户银行|支行|分行)[^\n]{0,40}?(?:卡号|卡號|账号|帐号|账户)" + _ + r"*[:：]?" + _
+            + r"*(\d{4}[ -]?\d{4}[ -]?\d{4}[ -]?\d{4}(?:[ -]?\d{1,3})?)(?![\d-])"),
+         "Tiers seed T3 rule 'Financial account numbers': a debit card number given with its bank branch is the "
+         "account to pay into", group=1),
+    Rule("platform_numeric_account", "handle", _r(r"(?<![\d+])\+?\d[\d -]{4,14}\d(?!\d)"),
+         "Tiers seed checklist: 'no usernames or handles' (a numeric account on a named platform: Alipay logs in "
+         "by phone number)", numeric=True, check=_platform_number_ok),
+    Rule("line_id", "handle",
+         _r(r"(?:line|kakao(?:talk)?|signal|viber|skype)" + _ + r"*(?:id|帐号|账号|帳號)" + _ + r"*[:：=是]?" + _
+            + r"*@?([a-z0-9][a-z0-9_.-]{3,30})"),
+         "Tiers seed checklist: 'no usernames or handles' (LINE / KakaoTalk / Skype ids)", group=1, lower=True,
+         not_after=_LETTERS, triggers=frozenset("lin kak sig vib sky".split()), check=_handle_value_ok),
+    Rule("spoken_phone_en", "phone",
+         _r(r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)(?:[ \t,.-]+(?:zero|oh|one|two|three|four|five|"
+            r"six|seven|eight|nine)){6,14}"),
+         "ITU-T E.164 length (7-15 digits): a phone number spelled in English words next to a phone word",
+         lower=True, not_after=_LETTERS, check=_spoken_phone_ok,
+         needs=("phone", "cell", "call", "number", "mobile")),
+    Rule("spoken_phone_zh", "phone",
+         _r(r"[零〇洞幺一壹二两贰三叁四肆五伍六陆七柒八捌九玖](?:[ \t,，-]?[零〇洞幺一壹二两贰三叁四肆五伍六陆七柒八捌九玖]){6,14}"),
+         "MIIT numbering plan: a mobile number read out in Chinese digits (幺 for 1, 两 for 2, 洞 for 0)",
+         check=_spoken_phone_ok, needs=("幺", "电话", "手机", "号码", "联系")),
+    Rule("git_config_name", "name",
+         _r(r"user\.name[ \t=]+[\"']?([A-Z][a-z]+(?:[ \t][A-Z][a-z'-]+){1,2})[\"']?"),
+         "Tiers seed checklist: 'no real names' (git config user.name holds the committer's name)", group=1,
+         needs=("user.name",), check=_en_full_name_ok),
+    Rule("name_label_en", "name",
+         _r(r"(?:^|[;|,] ?)(?:[Nn]ame|NAME|[Ff]ull [Nn]ame|[Nn]om|[Nn]ombre|姓名)[ \t]*[:：][ \t]*([A-Z][a-z]+(?:[ \t][A-Z][a-z'-]+){1,3})(?![A-Za-z])",
+            re.M),
+         "Tiers seed checklist: 'no real names' (a form's Name: field with a full name)", group=1,
+         needs=("name", "nom", "姓名"), check=_en_full_name_ok),
+    Rule("signature_name_zh", "name",
+         _r(r"(?:落款|此致|敬礼|署名|签名)[^\n]{0,12}?(?:——|—|--|-|：|:)" + _ + r"*(" + _CN_NAME + r")(?=[ \t/,，。|]|$)", re.M),
+         "Tiers seed checklist (zh): '没有真实姓名' (the signature of a letter or mail)", group=1, check=_name_ok),
+    Rule("pinyin_name_cue", "name",
+         _r(r"(?:拼音名|拼音|护照名|英文名|passport name)[^\n]{0,6}?([A-Z]{2,8}" + _ + r"+[A-Z]{2,12}(?:" + _
+            + r"+[A-Z]{2,8})?)(?![A-Za-z])"),
+         "ICAO Doc 9303 / MPS passport romanisation: a name in capital pinyin after its cue", group=1,
+         needs=("拼音", "护照名", "英文名", "passport name")),
+    Rule("what3words", "address", _r(r"///([a-z]{2,20}\.[a-z]{2,20}\.[a-z]{2,20})(?![a-z.])"),
+         "what3words addresses (///word.word.word name a 3 m square)", group=1, needs=("///",),
+         check=lambda v, m, t: not _DOC_LINE.search(_line_around(t, m.start(), m.end()))),
+    Rule("plus_code", "address", _r(r"[23456789CFGHJMPQRVWX]{4,8}\+[23456789CFGHJMPQRVWX]{2,3}(?![A-Za-z0-9])"),
+         "Open Location Code (Plus Codes) specification: a 14 m square", not_after=_ALNUM, needs=("+",),
+         check=lambda v, m, t: bool(re.search(r"(?i)plus ?code|家|住|home|house|address|地址|定位|快递|门口",
+                                               _line_around(t, m.start(), m.end())))),
+    Rule("hotel_room_zh", "address",
+         _r(r"(?:住在|入住|房间|酒店|宾馆|民宿)[^\n]{0,20}?(\d{3,5})" + _ + r"*(?:房|号房|房间|室)"),
+         "Tiers seed checklist 'nothing finer than city' (zh): the hotel room a person stays in", group=1,
+         check=lambda v, m, t: not _WORKPLACE.search(_line_around(t, m.start(), m.end()))),
+    Rule("sg_unit_address", "address",
+         _r(r"#\d{2,3}-\d{2,4}[^\n]{0,30}?singapore[ \t]+\d{6}|\d{1,4}[ \t]+(?:jalan|lorong|jln|lor)[ \t]+[a-z]+"),
+         "Singapore addresses (SingPost: #floor-unit, 6-digit postcode; Malay street words)", lower=True,
+         needs=("singapore", "jalan", "lorong", "jln")),
+    Rule("visiting_schedule_zh", "schedule",
+         _r(r"(?:阿姨|保姆|保洁|钟点工|家政|护工|司机|小时工)[^\n]{0,6}?每(?:周|星期|礼拜|天)[^\n]{0,30}?(?:来|上门|过来|到家)"),
+         "Tiers seed checklist (zh): a person's fixed schedule (who comes into the home and when)",
+         needs=("每",), check=_schedule_person_ok),
+    Rule("absence_zh_r5", "schedule",
+         _r(r"(?:家里|家中|屋里)[^\n，。]{0,6}没人|只有我一个人|就我一个人住|一个人住|(?:每个?月|每周|每星期)[^\n，。]{0,12}(?:回老家|带[^\n，。]{0,4}现金|去银行[^\n]{0,20}现金)"),
+         "Tiers seed checklist (zh): when a home is empty or a person carries cash on a fixed day",
+         needs=("没人", "一个人", "回老家", "现金")),
+    Rule("absence_en_r5", "schedule",
+         _r(r"(?:nobody|no one|no-one)(?:'s| is| will be)?[ \t]+(?:at|in)[ \t]+(?:the|my|our)[ \t]+(?:flat|house|"
+            r"apartment|place|home)"),
+         "Tiers seed checklist: when a home is empty", lower=True, not_after=_LETTERS,
+         triggers=frozenset("nob no".split()), check=_schedule_person_ok),
+    Rule("travel_dates_en", "schedule",
+         _r(r"from[ \t]+\d{1,2}(?:st|nd|rd|th)?[ \t]+(?:to|until|till|-)[ \t]+\d{1,2}(?!\d)"),
+         "Tiers seed checklist: the dates a person is away from home ('I'll be in Lisbon from 3 to 17 March')",
+         lower=True, not_after=_LETTERS, check=_travel_ok),
     Rule("iban", "bank_account",
          _r(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?" + _END),
          "ISO 13616 IBAN (MOD 97-10 check digits, country length); stdnum.iban", check=_iban_ok),
@@ -1809,7 +2189,7 @@ RULES_LIST: list[Rule] = [
             r"residence permit|居住证|港澳通行证|台胞证|军官证|社保卡?)(?:" + _ + r"*(?:no\.?|number|num|#|号码|号))?"
             + _ + r"*(?:is|是|为|填|写|填的是|写的是)?" + _ + r"*[:：#=]?" + _ + r"*([a-z]{0,2}\d[a-z0-9-]{5,19})" + _END),
          "ICAO Doc 9303 (passport numbers), MPS rules (CN passport E/G + 8 digits): a document number after its name",
-         group=1, check=_digits_ok(6, 20), lower=True),
+         group=1, check=_keyed_id_ok, lower=True),
     Rule("bank_account_number", "bank_account",
          _r(r"(?:bank account|account (?:no\.?|number|#)|acct\.?" + _ + r"*(?:no\.?|#)|银行账[号户]|银行卡号?|"
             r"账号|收款账户|对公账户|账户号码?|routing number)[^\d\n]{0,12}(\d[\d -]{6,30}\d)"),
@@ -1838,7 +2218,9 @@ RULES_LIST: list[Rule] = [
     Rule("email_obfuscated", "email",
          _r(r"(?<![a-z0-9._%+-])([a-z0-9][a-z0-9._%+-]{1,63}(?:" + _ + r"+dot" + _ + r"+[a-z0-9][a-z0-9_%+-]{0,63}){0,3})"
             + _ + r"*(?:\[at\]|\(at\)|\{at\}|<at>|%40|＠|"
-            + _ + r"at" + _ + r")" + _ + r"*([a-z0-9][a-z0-9-]{1,62})(?:" + _ + r"*(?:\[dot\]|\(dot\)|\{dot\}|"
+            + _ + r"at" + _ + r"(?=" + _ + r"*(?:" + _MAIL_HOSTS.pattern + r")(?![a-z0-9-])|" + _
+            + r"*[a-z0-9][a-z0-9-]{1,62}" + _ + r"+dot" + _ + r"))" + _
+            + r"*([a-z0-9][a-z0-9-]{1,62})(?:" + _ + r"*(?:\[dot\]|\(dot\)|\{dot\}|"
             + _ + r"dot" + _ + r"|\.)" + _ + r"*[a-z]{2,10}){1,3}(?![a-z0-9])"),
          "RFC 5322 addr-spec written to dodge scrapers ('name [at] host [dot] com', 'name at gmail dot com', "
          "%40): an address all the same", check=_email_obfuscated_ok, lower=True,
@@ -1909,8 +2291,10 @@ RULES_LIST: list[Rule] = [
          "Tiers seed checklist 'nothing finer than city': GPS coordinates (WGS 84 decimal degrees) of a place; "
          "with hemisphere letters (ISO 6709: 47.61524 N, 122.33671 W; 47°36'N 122°19'W) whatever words surround "
          "them, plain decimal pairs with a location word on the line",
-         check=lambda v, m, t: m.group("hemi") is not None or bool(re.search(
-             r"(?i)gps|坐标|定位|位置|lat|location|coordinates|home|house|家|住", _line_around(t, m.start(), m.end()))),
+         check=lambda v, m, t: (m.group("hemi") is not None or bool(re.search(
+             r"(?i)gps|坐标|定位|位置|lat|location|coordinates|home|house|家|住", _line_around(t, m.start(), m.end()))))
+         and not (_CITY_CENTRE.search(_line_around(t, m.start(), m.end()))
+                  and not re.search(r"(?i)\b(?:my|our|his|her|home|house|live)\b|家|住", _line_around(t, m.start(), m.end()))),
          triggers=_DIGIT_HEADS | {"lat"}),
     Rule("postcode_ca_uk", "address",
          _r(r"(?:AB|BC|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT)" + _ + r"+([ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z]" + _
@@ -2101,7 +2485,7 @@ RULES_LIST: list[Rule] = [
     Rule("at_handle", "handle",
          _r(r"@([A-Za-z][A-Za-z0-9_.-]{1,29}|" + _CJK + r"[\u4e00-\u9fff\w]{1,14})"),
          "Tiers seed checklist: 'no usernames or handles' (with a platform word on the line: a team mention "
-         "is not a person)", group=1, check=_at_handle_ok, not_after=_WORDCH + "@.+/-"),
+         "is not a person)", group=1, check=_at_handle_ok, not_after=_WORDCH + "@.+/-])"),
     Rule("account_handle", "handle",
          _r(r"(?:username|user name|login name|screen name|wechat(?: id)?|twitter|github|gitlab|telegram|weibo|"
             r"discord|instagram|qq|douyin|tiktok|xiaohongshu|rednote|bilibili|kuaishou|zhihu|threads|mastodon|reddit)"
@@ -2136,7 +2520,7 @@ RULES_LIST: list[Rule] = [
          "Tiers seed checklist: 'no usernames or handles' (a numeric account id after a Chinese platform's name)",
          group=1, lower=True, not_after=_LETTERS, triggers=frozenset("xia red dou bil kua wei wec".split())),
     Rule("account_handle_zh", "handle",
-         _r(r"(?:用户名|昵称|微信号|微信|威信|薇信|vx|VX|wx|WX|v信|QQ号?|抖音号?|小红书号?)" + _ + r"*(?:" + _ZH_SET
+         _r(r"(?:用户名|昵称|微信号|微信|威信|薇信|(?:vx|VX|wx|WX|QQ)(?![A-Za-z])号?|v信|抖音号?|小红书号?)" + _ + r"*(?:" + _ZH_SET
             + r"|是|为|[:：])?" + _
             + r"*@?([A-Za-z][A-Za-z0-9_.-]{2,30})"),
          "Tiers seed checklist (zh): '没有用户名或 handle'", group=1, check=_handle_value_ok,
@@ -2195,7 +2579,7 @@ RULES_LIST: list[Rule] = [
             r"alprazolam|semaglutide|ozempic|wegovy|eliquis|apixaban|plavix|clopidogrel|tamoxifen|"
             r"(?:[1-9]\d{0,3}) ?(?:mg|mcg)(?: (?:daily|a day|twice|once|every|at night|per day|tablets?|pills?))?",
             r"抑郁|焦虑|双相|精神分裂|自闭症|多动症|糖尿病|癌|肿瘤|化疗|艾滋|确诊|诊断为|诊断出|病历|吃药|服药|药物|"
-            r"处方|手术|心理医生|心理咨询|精神科|高血压|哮喘|怀孕|流产|住院|病情|体检报告|失眠|慢性病|"
+            r"试管|取卵|胚胎|心律不[齐整]|处方|手术|心理医生|心理咨询|精神科|高血压|哮喘|怀孕|流产|住院|病情|体检报告|失眠|慢性病|"
             r"残疾|残障|轮椅|听力|视力障碍|癫痫|心脏病|中风|脑梗|乙肝|甲亢|痛风|透析|肾病|抗抑郁|二甲双胍|他汀|"
             r"佐匹克隆|安眠药|舍曲林|氟西汀|胰岛素|降压药|试管婴儿|不孕|病假|康复|复诊|ICU|重症|抑郁症|强迫症|"
             r"阿尔茨海默|帕金森|自杀|自残|心脏|支架|搭桥|心梗|孕[0-9一二三四五六七八九十]+周|产检|坐月子|"
@@ -2212,13 +2596,14 @@ RULES_LIST: list[Rule] = [
             r"convicted|conviction|probation|parole|indicted|indictment|subpoena|litigation|"
             r"court (?:case|date|hearing|order)|in court|restraining order|felony|misdemeanou?r|deport(?:ed|ation)|"
             r"dui|dwi|(?:went to|sent to|in|out of|from) jail|jailed|prison|police record|charged with|pleaded guilty|on bail|"
-            r"under investigation|visa overstay|overstayed|"
+            r"under investigation|visa overstay|overstayed|visa (?:expired|has expired|ran out|lapsed|was revoked)|"
+            r""
             r"(?:(?:pending|facing|faces|faced|dropped|new) )?(?:criminal|felony|assault|theft|fraud|drug|dui|harassment|"
             r"stalking|weapons?|murder|manslaughter|robbery|burglary|shoplifting|possession|trespassing|vandalism|"
             r"domestic violence) charges?|pressed charges|press charges|arraign\w*|plea deal|awaiting trial|"
             r"stand(?:s|ing)? trial|on trial for|(?:bail|sentencing|custody|arraignment|parole|preliminary) hearing",
             r"离婚|官司|起诉|被告|原告|律师|诉讼|判决|判刑|开庭|法院|被捕|拘留|犯罪记录|刑事|缓刑|假释|仲裁|传票|坐牢|服刑|"
-            r"失信被执行人|被执行人|前科|盗窃|酒驾|醉驾|取保候审|立案|被抓|派出所|劳动仲裁|黑户|逾期居留|被判|判了|刑拘|"
+            r"肇事逃逸|签证过期|失信被执行人|被执行人|前科|盗窃|酒驾|醉驾|取保候审|立案|被抓|派出所|劳动仲裁|黑户|逾期居留|被判|判了|刑拘|"
             r"被指控|受审|候审|庭审|公诉|批捕|提起公诉|拘役|涉嫌|案底|把[^\n，。]{0,6}告了|告上法庭|告到法院|被[^\n，。]{0,6}告了|"
             r"要告(?:我|他|她|你)|进去过|坐过牢|蹲过|诈骗|行贿|受贿|贪污|吸毒|戒毒|看守所|监狱|职务侵占|非法居留",
             "AANA memory-gate seed: legal (sensitivity class 'legal')"),
@@ -2230,21 +2615,21 @@ RULES_LIST: list[Rule] = [
             r"pay cut|laid off|can'?t afford|broke until|living paycheck|behind on (?:the )?(?:mortgage|rent|bills)|"
             r"earns? \$?\d|makes? \$?\d+k|(?:gambling|credit card) debt|unpaid taxes|"
             r"cut (?:my|his|her|our|their) (?:pay|salary|wages|hours)|pay (?:was|got) cut|savings (?:are|were|of)|"
-            r"life savings|total savings|repossess\w*",
+            r"life savings|total savings|repossess\w*|fico(?: score)?|credit (?:score|rating) (?:is|of|dropped|fell|went)",
             r"工资|薪水|薪资|月薪|年薪|收入|存款|负债|欠款|欠了|欠银行|欠债|贷款|房贷|车贷|网贷|信用分|征信|破产|理财|炒股|"
             r"税单|个税|年终奖|债务|逾期|催收|亏了|亏损|赔了|借钱|还不上|套现|被裁|降薪|年包|月入|税前|税后|到手|挣了|赚了|"
-            r"私活|没交税|漏税|偷税|没钱|拖欠|拖了[一两三四五六\d]+个月|月光|欠着|外债|花呗|借呗|白条|借条|欠条|"
+            r"卡债|保单|重疾险|寿险|私活|没交税|漏税|偷税|没钱|拖欠|拖了[一两三四五六\d]+个月|月光|欠着|外债|花呗|借呗|白条|借条|欠条|"
             r"借了[^\n，。]{0,4}[万千块元]|一直没还|还没还|不还钱",
             "AANA memory-gate seed: financial (sensitivity class 'financial')"),
     *_topic("biometric_terms", "biometric",
             r"face ?id|facial recognition|face scan|iris scan|retina(?:l)? scan|voice ?prints?|"
-            r"dna (?:test|sample|results?|data|paternity)|genetic (?:test|data|results?)|biometric (?:data|scan|template|records?)|"
+            r"dna (?:test|sample|results?|data|paternity|profile)|genetic (?:test|data|results?)|biometric (?:data|scan|template|records?)|"
             r"biometrics of|fingerprints?|23andme|ancestrydna|brca[12]?|paternity test|face (?:geometry|embedding|"
             r"template|print)|faceprint|palm ?print|gait|palm[- ]?vein|(?:whole[- ])?genome|genomic|genotyp\w*|exome|"
             r"apoe|mthfr|snps?|haplogroup|ancestry (?:dna|test|results?)|iris (?:template|data|code|image)s?|"
             r"(?:palm|hand|vein|retina|iris|face|finger) ?(?:scans?|geometry|recognition|patterns?)|amazon one",
             r"指纹|人脸识别|面部识别|刷脸|虹膜|声纹|基因检测|掌纹|生物识别信息|亲子鉴定|人脸照片|人脸数据|人脸信息|特征值|"
-            r"特征向量|基因|DNA(?:检测|样本|鉴定|报告|数据)|静脉识别|掌静脉|祖源|单倍群|全基因组",
+            r"特征向量|步态|基因|DNA(?:检测|样本|鉴定|报告|数据)|静脉识别|掌静脉|祖源|单倍群|全基因组",
             "AANA memory-gate seed: biometric", check=_biometric_topic_ok),
     *_topic("minor_terms", "minor",
             r"(?:my|our|his|her|their|the user's) (?:sons?|daughters?|kids?|child|children|baby|toddler|teen(?:ager)?s?"
@@ -2271,13 +2656,37 @@ RULES_LIST: list[Rule] = [
     Rule("school_grade_zh", "minor", _r(r"(?:初|高)[一二三]"),
          "AANA memory-gate seed: child/minor (a school year: 读初二, 高一学生; not 高一点, 正月初一)", keep=True,
          check=_school_grade_ok, needs=("初", "高")),
-    Rule("minor_age_zh", "minor", _r(r"(?:1[0-7]|[1-9]|十[一二三四五六七]?|[一二三四五六七八九])" + _ + r"*岁"),
+    Rule("minor_age_zh", "minor", _r(r"(?:1[0-7]|[1-9]|十[一二三四五六七]?|[一二三四五六七八九])" + _ + r"*岁(?!以下|以上|以内|及以下|及以上|之前|前的|起)"),
          "AANA memory-gate seed: child/minor (an age under 18)", keep=True, not_after="0123456789一二三四五六七八九十", needs=("岁",)),
     Rule("immigration_status", "protected",
          _r(r"(?i)(?<![a-z])(?:undocumented|immigration status|visa status|no papers|asylum seeker)(?![a-z])"),
          "AANA memory-gate seed: protected class (immigration status; also a legal matter, so the legal keyword "
          "list reports it too: one word, two topics)", keep=True, check=_topic_ok,
          needs=("undocumented", "immigration status", "visa status", "no papers", "asylum seeker")),
+    Rule("crypto_holdings", "financial",
+         _r(r"(?i)(?<![a-z])(?:hold|holds|own|owns|have|has|bought|sold|got|stacked)[ \t]+(?:about |around |over |nearly |"
+            r"roughly )?\d+(?:\.\d+)?[ \t]?(?:btc|eth|bitcoin|ether|sol|xmr)(?![a-z])"),
+         "AANA memory-gate seed: financial (a person's crypto holdings)", keep=True, check=_topic_ok,
+         needs=("btc", "eth", "bitcoin", "ether", "sol", "xmr")),
+    Rule("politics_supporter", "protected",
+         _r(r"(?i)(?<![a-z])(?:(?:trump|biden|obama|harris|clinton|sanders|farage|modi|bolsonaro|le pen|putin|erdogan|"
+            r"milei|meloni|orban)[ \t]+(?:supporters?|voters?|fans?|loyalists?|backers?|donors?)|maga)(?![a-z])"),
+         "AANA memory-gate seed: protected class (political views: a politician's supporter)", keep=True,
+         check=_topic_ok, needs=("supporter", "voter", "fan", "loyalist", "backer", "donor", "maga")),
+    Rule("caste_terms", "protected",
+         _r(r"(?i)(?<![a-z])(?:dalits?|brahmins?|caste|kshatriyas?|vaishyas?|shudras?|untouchables?|scheduled caste)"
+            r"(?![a-z])"),
+         "AANA memory-gate seed: protected class (caste)", keep=True, check=_topic_ok,
+         needs=("dalit", "brahmin", "caste", "kshatriya", "vaishya", "shudra", "untouchable")),
+    Rule("union_membership", "protected",
+         _r(r"(?i)(?<![a-z])(?:(?:joined|member of|card-carrying member of)[ \t]+(?:the|a|our)[ \t]+(?:[a-z'-]+[ \t]+){0,3}"
+            r"union|union (?:card|dues|membership))(?![a-z])"),
+         "AANA memory-gate seed: protected class (trade-union membership, GDPR Art. 9)", keep=True,
+         check=_topic_ok, needs=("union",)),
+    Rule("immigration_overstay", "legal",
+         _r(r"(?i)(?<![a-z])(?:expired visa|out of status|overstayed (?:his|her|their|my) visa)(?![a-z])"),
+         "AANA memory-gate seed: legal (an immigration status problem)", keep=True, check=_topic_ok,
+         needs=("expired visa", "out of status", "overstayed")),
     Rule("minor_age_is_en", "minor",
          _r(r"[A-Z][a-z]+" + _ + r"+(?:is|turns|turned|just turned)" + _ + r"+(?:1[0-7]|[1-9])(?![\d.:%,]\d)(?=[ \t,.;]|(?m:$))"),
          "AANA memory-gate seed: child/minor (a named person's age under 18: 'Noah is 14, goes to ...')", keep=True,
@@ -2311,7 +2720,7 @@ RULES_LIST: list[Rule] = [
             r"维吾尔族|藏族|回族|蒙古族|壮族|彝族|苗族|满族|朝鲜族|哈萨克族|土家族|侗族|瑶族|白族|傣族|黎族|畲族|"
             r"工会|上访|法轮|耶和华见证人|摩门|道教|佛教徒|清真|念经|教会|皈依|受戒|政治立场|政治观点|反政府|某党|"
             r"聊政治|党派|入党|投票给|支持[^\n，。]{0,4}党|她(?:的)?(?:女朋友|女友|老婆|妻子|太太)|他(?:的)?(?:男朋友|男友|老公|丈夫)|"
-            r"拉拉|男同|女同|同志酒吧",
+            r"拉拉|男同|女同|同志酒吧|共和党|民主党|国民党|民进党|深绿|深蓝|泛绿|泛蓝|一贯道|种姓|婆罗门|达利特|政治献金",
             "AANA memory-gate seed: protected class"),
 ]
 
@@ -2327,7 +2736,25 @@ def _without_leading_boundary(rule: Rule) -> Rule:
 RULES_LIST = [_without_leading_boundary(rule) for rule in RULES_LIST]
 
 #: name -> Rule (the one rule table; every rule names its source).
+def _not_documentation(rule: Rule) -> Rule:
+    """``rule`` with its check extended: a possible address, name or handle on a line that says it is a docs
+    example, a test fixture or fiction (:data:`_DOC_LINE`) is not a person's (issue 9: "test fixture
+    address: 221B Baker Street" was refused)."""
+    inner = rule.check
+
+    def check(value: str, m: re.Match[str], text: str) -> bool:
+        if inner is not None and not inner(value, m, text):
+            return False
+        return not _DOC_LINE.search(_line_around(text, m.start(), m.end()))
+    return replace(rule, check=check)
+
+
+RULES_LIST = [_not_documentation(rule) if rule.category in ("address", "name", "handle") else rule
+              for rule in RULES_LIST]
+
+
 RULES: dict[str, Rule] = {rule.name: rule for rule in RULES_LIST}
+
 _PRIORITY = {rule.name: i for i, rule in enumerate(RULES_LIST)}
 
 # The store's own ciphertext (see the module docstring).
@@ -2634,6 +3061,45 @@ def normalise(text: str) -> tuple[str, list[int] | None]:
     return "".join(pieces), mapping
 
 
+def _load_t2s() -> tuple[dict[int, str], re.Pattern[str] | None]:
+    """Traditional -> Simplified Chinese, one character for one (OpenCC's TSCharacters table, from the
+    ``opencc-python-reimplemented`` package; its first reading of each character). One for one keeps every
+    offset, so the Chinese rules, written in Simplified characters, read 高血壓/步態辨識/帳號 as they read
+    高血压/步态识别/账号 (issue 9, round 5: Taiwan and Hong Kong phrasings were missed). Empty without the
+    package: the rules then see the text as it is."""
+    try:
+        import opencc  # noqa: F401  (the data file ships next to the module)
+    except ImportError:  # pragma: no cover - declared dependency
+        return {}, None
+    path = os.path.join(os.path.dirname(opencc.__file__), "dictionary", "TSCharacters.txt")
+    table: dict[int, str] = {}
+    try:
+        with open(path, encoding="utf-8") as handle:
+            for row in handle:
+                parts = row.rstrip("\n").split("\t")
+                if len(parts) < 2 or len(parts[0]) != 1:
+                    continue
+                simple = parts[1].split(" ")[0]
+                if len(simple) == 1 and simple != parts[0] and ord(simple) < 0x10000 and ord(parts[0]) < 0x10000:
+                    table[ord(parts[0])] = simple
+    except OSError:  # pragma: no cover - a broken install
+        return {}, None
+    if not table:
+        return {}, None
+    return table, re.compile("[" + "".join(sorted(chr(c) for c in table)) + "]")
+
+
+_T2S, _TRADITIONAL = _load_t2s()
+
+
+def fold_traditional(text: str) -> str:
+    """``text`` with Traditional Chinese characters replaced by their Simplified form, same length (see
+    :func:`_load_t2s`); ASCII text and text without Traditional characters are returned as they are."""
+    if _TRADITIONAL is None or text.isascii() or _TRADITIONAL.search(text) is None:
+        return text
+    return text.translate(_T2S)
+
+
 def scan(text: str) -> list[Finding]:
     """Scan ``text`` and return findings in line order.
 
@@ -2704,6 +3170,7 @@ def _spans(text: str) -> list[_Span]:
     """
     original = text
     text, mapping = normalise(original)
+    text = fold_traditional(text)  # one character for one: offsets and the map stay valid
     low = _lowered(text)
     skip = _ciphertext_spans(text, low)
     skip_starts = [s for s, _ in skip]

@@ -25,6 +25,7 @@ MODULES = {
     "filelock": "filelock",
     "phonenumbers": "phonenumbers",
     "stdnum": "python-stdnum",
+    "opencc": "opencc-python-reimplemented",
     "snowballstemmer": "snowballstemmer",
 }
 REQUIREMENTS = BUNDLE_ROOT / "requirements.txt"

@@ -1379,9 +1379,14 @@ def retention(workspace: Path, cfg: dict[str, Any], dry_run: bool = False) -> di
     file copy in it is not the only copy of that user's file: the path still
     exists in the workspace, or the same bytes (sha256) are in a backup that
     stays or in a workspace file under the same name. Open backups (a change
-    in progress) are never removed.
+    in progress) are never removed. A backup whose manifest cannot be read
+    (torn, or written by a newer format version) cannot prove any of its
+    copies is not the only one: it is kept while it holds any file copy
+    (``kept_unreadable``; issue 11, fault round 5) and removed only when
+    its ``files/`` folder holds nothing.
 
-    Returns ``{"removed": [ids], "kept_only_copy": [ids], "bytes_freed": n, "dry_run": bool}``.
+    Returns ``{"removed": [ids], "kept_only_copy": [ids], "kept_unreadable": [ids],
+    "bytes_freed": n, "dry_run": bool}``.
     """
     workspace = Path(workspace)
     policy = cfg.get("backups") or {}
@@ -1398,6 +1403,7 @@ def retention(workspace: Path, cfg: dict[str, Any], dry_run: bool = False) -> di
     kept = {d["id"] for d in docs} - {d["id"] for d in candidates}
     removed: list[str] = []
     only_copy: list[str] = []
+    unreadable: list[str] = []
     for doc in candidates:
         too_old = max_age_days > 0 and _age(doc, at) > timedelta(days=max_age_days)
         too_big = max_bytes > 0 and total > max_bytes
@@ -1407,6 +1413,10 @@ def retention(workspace: Path, cfg: dict[str, Any], dry_run: bool = False) -> di
             continue
         others = {e.get("sha256") for d in docs if d is not doc and d["id"] not in removed
                   for e in d["entries"] if isinstance(e, dict) and e.get("stored", "plain") in ("plain", "aes-gcm")}
+        if broken and _holds_copies(backup_root(workspace) / doc["id"]):
+            unreadable.append(doc["id"])
+            kept.add(doc["id"])
+            continue
         if not broken and any(_only_copy(workspace, e, others) for e in doc["entries"]):
             only_copy.append(doc["id"])
             kept.add(doc["id"])
@@ -1415,8 +1425,28 @@ def retention(workspace: Path, cfg: dict[str, Any], dry_run: bool = False) -> di
         total -= sizes[doc["id"]]
         if not dry_run:
             _delete_backup(workspace, doc["id"])
-    return {"removed": removed, "kept_only_copy": only_copy, "dry_run": dry_run,
-            "bytes_freed": sum(sizes[i] for i in removed)}
+    return {"removed": removed, "kept_only_copy": only_copy, "kept_unreadable": unreadable,
+            "dry_run": dry_run, "bytes_freed": sum(sizes[i] for i in removed)}
+
+
+def _holds_copies(folder: Path) -> bool:
+    """True when backup ``folder``'s ``files/`` holds anything (or cannot be looked at)."""
+    files = folder / "files"
+    if files.is_symlink():
+        return True
+    if not os.path.lexists(files):
+        return False
+    try:
+        for _dirpath, _dirs, names in os.walk(files, onerror=_raise):
+            if names:
+                return True
+    except OSError:
+        return True
+    return False
+
+
+def _raise(exc: OSError) -> None:
+    raise exc
 
 
 def _only_copy(workspace: Path, entry: Any, others: set[Any]) -> bool:

@@ -862,21 +862,58 @@ def run_cleanup(ws: Path, cfg: dict[str, Any], *, dry_run: bool = False, if_due:
             for path in (folder / LOG_NAME, folder / STATE_NAME, folder / LEDGER_NAME,
                          paths.daily_index, paths.knowledge_index):
                 run.backup().save(path)
-        fsio.make_dirs(folder)
-        log = folder / LOG_NAME
-        previous_log = log.read_bytes() if log.is_file() else b""
-        atomic_write(log, previous_log + (report.log_line + "\n").encode("utf-8"), mode=0o600)
-        entries.rebuild_indexes(ws, cfg, report.problems)
-        # The counts are for the report's Health section (readers ignore unknown keys).
-        doc = dict(STATE_FORMAT, last_run=now().isoformat(timespec="seconds"), archived=report.archived,
-                   deleted=report.deleted, merged=report.merged, log_line=report.log_line)
-        atomic_write(folder / STATE_NAME, (json.dumps(doc, allow_nan=False) + "\n").encode("utf-8"))
+        # Retention first: it has no journal, but a killed retention converges when run
+        # again, so doing it before the log line keeps a re-run from logging twice.
         retention = backups.retention(ws, cfg)
         for ident in retention["removed"]:
             report.actions.append(Action("backup-retention", f"{backups.BACKUP_DIRNAME}/{ident}",
                                          "past the backup retention policy: removed"))
+        for ident in retention.get("kept_unreadable", []):
+            report.problems.append(f"{backups.BACKUP_DIRNAME}/{ident}: manifest unreadable (torn or a newer "
+                                   "format); kept, it may hold the only copy of a file")
+        fsio.make_dirs(folder)
+        log = folder / LOG_NAME
+        previous_log = log.read_bytes() if log.is_file() else b""
+        line = (report.log_line + "\n").encode("utf-8")
+        if not _logged_by_a_killed_run(folder, previous_log, line):
+            atomic_write(log, previous_log + line, mode=0o600)
+            previous_log += line
+        entries.rebuild_indexes(ws, cfg, report.problems)
+        # The counts are for the report's Health section (readers ignore unknown keys);
+        # log_bytes is the log's length once this run's line is in (see _logged_by_a_killed_run).
+        doc = dict(STATE_FORMAT, last_run=now().isoformat(timespec="seconds"), archived=report.archived,
+                   deleted=report.deleted, merged=report.merged, log_line=report.log_line,
+                   log_bytes=len(previous_log))
+        atomic_write(folder / STATE_NAME, (json.dumps(doc, allow_nan=False) + "\n").encode("utf-8"))
     _mask_problems(report)
     return report
+
+
+def _logged_by_a_killed_run(folder: Path, log: bytes, line: bytes) -> bool:
+    """True when the log already ends with ``line`` written by a run killed before its stamp.
+
+    A cleanup that changes no file has no backup and so no journal: its log line
+    and its stamp (``cleanup.json``) are two writes, and a kill between them used
+    to make the re-run log the same line twice (issue 11, fault round 5). The stamp
+    records ``log_bytes``, the log's length after its run's line; bytes past that
+    length are a killed run's line, and when they are exactly ``line`` the re-run
+    does not add it again. A stamp without ``log_bytes`` (written before this
+    rule) counts nothing as a killed run's; no stamp counts the whole log.
+
+    Args:
+        folder: the state folder (``memory/.state``). log: the log's bytes now.
+        line: this run's line with its newline.
+    """
+    try:
+        doc = json.loads((folder / STATE_NAME).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        doc = {"log_bytes": 0}
+    except (OSError, ValueError):
+        return False
+    mark = doc.get("log_bytes") if isinstance(doc, dict) else None
+    if not isinstance(mark, int) or isinstance(mark, bool) or not 0 <= mark <= len(log):
+        return False
+    return log[mark:] == line
 
 
 def _mask_problems(report: Report) -> None:

@@ -529,7 +529,8 @@ def _stage(path: Path, data: bytes, mode: int | None) -> Path:
     try:
         _private_parents(path.parent)
         step(f"stage {path}")
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.{STAGING_MARK}", suffix=".tmp",
+                                       dir=path.parent)
     except OSError as exc:
         raise FileWriteError(f"{path}: cannot create a file there ({exc.strerror or exc})") from None
     tmp = Path(tmp_name)
@@ -830,15 +831,39 @@ def holds_lock(workspace: Path) -> bool:
     return bool((getattr(_held, "depth", None) or {}).get(key))
 
 
-#: A staging file of :func:`_stage`: ``.<target name>.<8 random characters>.tmp``
+#: The marker in every staging file :func:`_stage` writes (staging format 2, see
+#: ``references/formats.md``): a name of ours is ``.<target>.mmstage-<8 random>.tmp``.
+STAGING_MARK = "mmstage-"
+#: A staging file of :func:`_stage` in either form: the current one with the marker, or the
+#: old unmarked ``.<target name>.<8 random characters>.tmp`` of earlier versions
 #: (``tempfile.mkstemp``'s random part is 8 characters of ``[a-z0-9_]``).
-STAGING_NAME = re.compile(r"^\.(?P<target>.+)\.[a-z0-9_]{8}\.tmp$")
+STAGING_NAME = re.compile(r"^\.(?P<target>.+?)\.(?P<mark>mmstage-)?[a-z0-9_]{8}\.tmp$")
 #: Files at the workspace root that this bundle writes (init, cleanup).
 ROOT_FILES = {"AGENTS.md", *tree.MEMORY_MD_NAMES, "HEARTBEAT.md", ".gitignore"}
+_DAILY_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}\.md$")
+
+
+def _provably_ours(folder: Path, name: str, anywhere: bool = False) -> bool:
+    """True when ``folder/name`` is a staging file this bundle's writer made.
+
+    A name with :data:`STAGING_MARK` is ours (only :func:`_stage` writes it). The old,
+    unmarked form is read only where it cannot be a user's file: anywhere in the backup
+    folder (``anywhere``), a daily note's name in a ``daily`` folder, or a rewrite of a
+    file that exists beside it; any other unmarked name is left alone (issue 11, round 5).
+    """
+    match = STAGING_NAME.match(name)
+    if not match:
+        return False
+    if match.group("mark") or anywhere:
+        return True
+    target = match.group("target")
+    if folder.name == "daily" and _DAILY_NAME.match(target):
+        return True
+    return target not in ("", ".", "..") and "/" not in target and (folder / target).is_file()
 
 
 def staging_files(workspace: Path, journals_only: bool = True) -> list[Path]:
-    """Return the staging files of ours under ``workspace`` (names :data:`STAGING_NAME`).
+    """Return the staging files of ours under ``workspace`` (:func:`_provably_ours`).
 
     Looked for: the workspace root (only targets in :data:`ROOT_FILES`),
     everything under ``memory/``, ``hooks/`` and the plugin's folder, the root of
@@ -856,7 +881,7 @@ def staging_files(workspace: Path, journals_only: bool = True) -> list[Path]:
     backup_root = ws / LOCK_RELPATH.parent
     if backup_root.is_dir() and not backup_root.is_symlink():
         names = os.listdir(backup_root)
-        found.extend(backup_root / n for n in names if STAGING_NAME.match(n))
+        found.extend(backup_root / n for n in names if _provably_ours(backup_root, n, True))
         if journals_only:
             folders += [backup_root / n[len(".open-"):] for n in names if n.startswith(".open-")]
             # A closed backup's own files (manifest, entries, after.json) are rewritten
@@ -866,15 +891,18 @@ def staging_files(workspace: Path, journals_only: bool = True) -> list[Path]:
                 if name.startswith(".") or folder.is_symlink() or not folder.is_dir():
                     continue
                 with contextlib.suppress(OSError):
-                    found.extend(folder / n for n in os.listdir(folder) if STAGING_NAME.match(n))
+                    found.extend(folder / n for n in os.listdir(folder)
+                                 if _provably_ours(folder, n, True))
         else:
             folders += [backup_root / n for n in names if not n.startswith(".")]
     for top in folders:
         if top.is_symlink() or not top.is_dir():
             continue
+        in_backups = top.parent == backup_root
         for dirpath, dirnames, filenames in os.walk(top):
             dirnames[:] = [d for d in dirnames if not os.path.islink(os.path.join(dirpath, d))]
-            found.extend(Path(dirpath) / n for n in filenames if STAGING_NAME.match(n))
+            found.extend(Path(dirpath) / n for n in filenames
+                         if _provably_ours(Path(dirpath), n, in_backups))
     return sorted(set(found))
 
 

@@ -30,7 +30,7 @@ from typing import Any
 from . import backups, crypto, entries, fsio, markdown, templates, tiers, tree
 from .clock import today
 from .config import OVERRIDE_RELPATH
-from .errors import DirtyFileError, UnreadableFileError, WorkspaceError
+from .errors import BackupError, DirtyFileError, FileWriteError, UnreadableFileError, WorkspaceError
 from .fsio import TextFile, Transaction, decode_text, workspace_lock
 from .workspace import inside
 
@@ -754,13 +754,33 @@ def uninstall_hooks(ws: Path) -> tuple[Any, Any, str | None]:
     nothing was installed)``. Every removed file is backed up first;
     OpenClaw's hook and plugin settings go back to what they were before the
     first install.
+
+    All or nothing as far as the backup goes: every file :func:`uninstall_plan`
+    names is backed up before the first is removed, so a full disk or a
+    file-size limit stops it with nothing removed. Should a later step still
+    fail, the error names every file already removed (issue 11, fault round 5).
+
+    Raises:
+        BackupError, FileWriteError: saying "nothing was changed" only when no
+            file was removed, else naming the removed files.
     """
     from . import hookinstall, plugininstall
 
+    ws = Path(ws)
     with workspace_lock(ws):
         backup = backups.start(ws, "uninstall-hooks", allow_withheld=True)
-        report = hookinstall.uninstall(ws, backup)
-        plugin_report = plugininstall.uninstall(ws, backup)
+        planned = uninstall_plan(ws)
+        backup.save_many([ws / rel for rel in planned])
+        try:
+            report = hookinstall.uninstall(ws, backup)
+            plugin_report = plugininstall.uninstall(ws, backup)
+        except (BackupError, FileWriteError, OSError) as exc:
+            gone = [rel for rel in planned if not os.path.lexists(ws / rel)]
+            if not gone:
+                raise
+            text = str(exc).replace("; nothing was changed", "")
+            raise type(exc)(f"{text}; removed before it failed: {', '.join(gone)} "
+                            f"(backed up in {backup.id}; init --restore {backup.id} puts them back)") from None
         if not backup.entries:
             shutil.rmtree(backup.folder, ignore_errors=True)
             return report, plugin_report, None

@@ -418,6 +418,44 @@ def test_stale_staging_files_of_ours_are_swept_and_others_kept(ws):
     assert [p.exists() for p in ours] == [False, False] and all(p.exists() for p in theirs)
 
 
+def test_the_sweep_removes_only_names_it_can_prove_are_its_own(ws):
+    """Issue 11, fault round 5: our writer's names carry ``mmstage-``; the old unmarked form
+    is swept only in the backup folder, for a daily note's name, or beside the file it
+    rewrites. A user's hidden file that merely looks like the old form stays."""
+    for folder in ("memory/knowledge", "hooks/h", ".memory-backup"):
+        (ws / folder).mkdir(parents=True, exist_ok=True)
+    (ws / "memory/knowledge/deploy.md").write_text("entry")
+    ours = [ws / "memory/knowledge/.deploy.md.mmstage-ab12cd34.tmp",   # the current form
+            ws / "memory/knowledge/.deploy.md.ab12cd34.tmp",           # old form, beside its file
+            ws / "hooks/h/.handler.js.mmstage-k2j4h5g6.tmp",           # current form, no target
+            ws / ".memory-backup/.manifest.json.zz_99aa1.tmp"]          # the backup folder is ours
+    theirs = [ws / "memory/knowledge/.todo.list0001.tmp", ws / "memory/.ideas.20261129.tmp",
+              ws / "hooks/h/.handler.js.k2j4h5g6.tmp", ws / "memory/knowledge/.gone.md.ab12cd34.tmp"]
+    for path in ours + theirs:
+        path.write_text("x")
+        os.utime(path, (time.time() - 60, time.time() - 60))
+    with fsio.workspace_lock(ws):
+        pass
+    assert [p.name for p in ours if p.exists()] == []
+    assert [p.name for p in theirs if not p.exists()] == []
+
+
+def test_a_write_stages_under_the_marked_name(ws, monkeypatch):
+    """The staging file :func:`fsio.atomic_write` makes is named ``.<target>.mmstage-<8>.tmp``."""
+    seen = []
+    real = fsio.os.replace
+
+    def spy(src, dst, *a, **k):
+        seen.append(Path(src).name)
+        return real(src, dst, *a, **k)
+
+    monkeypatch.setattr(fsio.os, "replace", spy)
+    fsio.atomic_write(ws / "note.md", b"hello")
+    assert (ws / "note.md").read_bytes() == b"hello"
+    assert len(seen) == 1 and fsio.STAGING_NAME.match(seen[0]).group("mark") == "mmstage-"
+    assert seen[0].startswith(".note.md.mmstage-") and seen[0].endswith(".tmp")
+
+
 # ----------------------------------------------------------------------------- retention
 
 def _aged(ws, monkeypatch, n: int, day: str = "2026-01-01") -> list[str]:
@@ -462,6 +500,41 @@ def test_retention_never_deletes_the_only_copy_of_a_users_file(ws, monkeypatch):
     assert b.id in result["kept_only_copy"] and b.id not in result["removed"]
     assert result["removed"] == [rest[0]]  # holds a version of f.md, which still exists
     assert backups.read_copy(ws, b.id, "gone.md") == b"only copy"
+
+
+@pytest.mark.parametrize("damage", ["no-manifest", "not-json", "newer-version"])
+def test_retention_keeps_an_unreadable_backup_holding_copies(ws, monkeypatch, damage):
+    """Issue 11, fault round 5: a backup whose manifest cannot be read cannot prove a copy
+    in it is not the only one: it is kept (``kept_unreadable``), its copy byte-identical,
+    while an unreadable backup holding no copy at all is still removed."""
+    cfg = load_config(ws)
+    monkeypatch.setenv("MEMORY_MANAGER_NOW", "2026-01-01T00:00:00Z")
+    (ws / "gone.md").write_text("only copy")
+    b = backups.start(ws, "forget")
+    b.save(ws / "gone.md")
+    b.close()
+    (ws / "gone.md").unlink()
+    empty = backups.start(ws, "nothing")
+    empty.save_new_dir(ws / "newdir")
+    empty.close()
+    rest = _aged(ws, monkeypatch, 21, "2026-01-02")
+    for ident in (b.id, empty.id):
+        manifest = ws / ".memory-backup" / ident / "manifest.json"
+        if damage == "no-manifest":
+            manifest.unlink()
+        elif damage == "not-json":
+            manifest.write_bytes(manifest.read_bytes()[:30])
+        else:
+            manifest.write_text(json.dumps(dict(json.loads(manifest.read_text()), version=99)))
+    copies = {p: p.read_bytes() for p in (ws / ".memory-backup" / b.id).rglob("*") if p.is_file()}
+    monkeypatch.setenv("MEMORY_MANAGER_NOW", "2026-12-01T00:00:00Z")
+    # An unreadable backup's age is unknown, so it counts as young; min_age_days 0 removes that guard.
+    result = backups.retention(ws, dict(cfg, backups={"keep_last": 1, "min_age_days": 0, "max_age_days": 30,
+                                                      "max_total_mb": 0}))
+    assert result["kept_unreadable"] == [b.id]
+    assert empty.id in result["removed"] and b.id not in result["removed"]
+    assert {p: p.read_bytes() for p in copies if p.is_file()} == copies
+    assert result["removed"] == sorted([empty.id, *rest[:-1]])
 
 
 def test_retention_config_is_validated(ws):

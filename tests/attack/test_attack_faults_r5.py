@@ -71,6 +71,9 @@ Kinds tried (variants / broke), driven by the fault harness of ``tests/faults``
   --dry-run`` names the one a restore uses (also after a kill and after a restore):
   held; retention with a backup whose manifest cannot be read (a newer format, a torn
   file): 2 / 2 broke (the backup and the only copy of a file in it are deleted).
+
+The four findings are fixed (branch ``ffix``): each test below ran as a strict xfail first and
+now passes; a variant per kind sits beside the attacker's case here or in ``tests/test_backups.py``.
 """
 from __future__ import annotations
 
@@ -86,7 +89,6 @@ import pytest
 from conftest import ROOT, TEST_KEY
 
 ENV = {"MEMORY_MANAGER_NOW": "2026-11-29T12:00:00+00:00", "MEMORY_MANAGER_KEY": TEST_KEY}
-OPEN = "fault round 5 finding, open (issue 11)"
 
 
 def _files(ws: Path) -> dict[str, bytes]:
@@ -127,7 +129,6 @@ def _only_copy_in_a_backup(ws: Path, run_script) -> str:
     return ids[-1]
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN)
 @pytest.mark.parametrize("damage", ["newer-format", "torn-manifest"])
 def test_retention_keeps_a_backup_whose_manifest_it_cannot_read(ws, run_script, damage):
     """``backups.retention`` removes a backup "only when every file copy in it is not the only
@@ -165,7 +166,6 @@ def _limited(ws: Path, args: list[str], limit: int) -> subprocess.CompletedProce
                           capture_output=True, text=True, preexec_fn=pre, env=env, timeout=120)
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN)
 @pytest.mark.parametrize("limit", [1500, 4096])
 def test_uninstall_hooks_under_a_file_size_limit_says_what_it_removed(ws, run_script, limit):
     """Issue 11: "exit 0 means the whole job was done; any other exit either changed nothing or
@@ -188,9 +188,27 @@ def test_uninstall_hooks_under_a_file_size_limit_says_what_it_removed(ws, run_sc
         assert [p for p in changed if p not in r.stderr] == [], r.stderr
 
 
+@pytest.mark.parametrize("limit", [0, 1500, 4096, 9000])
+def test_uninstall_hooks_under_a_file_size_limit_removes_nothing_json(ws, run_script, limit):
+    """The variant under ``--json`` and more limits: every hook and plugin file is backed up
+    before the first is removed, so a backup that fails leaves every file in place, says
+    "nothing was changed" truly, and prints exactly one JSON document."""
+    (ws / "AGENTS.md").write_text("# Rules\n\n- short\n", encoding="utf-8")
+    (ws / "MEMORY.md").write_text("Prefers tea.\n", encoding="utf-8")
+    assert run_script("init", "--yes", "--lang", "en", env=ENV).code == 0
+    before = _files(ws)
+    r = _limited(ws, ["init", "--uninstall-hooks", "--yes", "--json"], limit)
+    assert "Traceback" not in r.stderr
+    doc = json.loads(r.stdout)
+    if r.returncode == 0:
+        assert doc["backup"] and not (ws / "hooks/memory-manager-bootstrap/HOOK.md").exists()
+    else:
+        assert r.returncode == 1 and doc["kind"] == "backup" and "nothing was changed" in doc["error"]
+        assert _files(ws) == before
+
+
 # --- a cleanup with nothing to change, killed, then re-run ------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason=OPEN)
 def test_cleanup_with_nothing_to_change_killed_then_rerun_logs_once(tmp_path, monkeypatch, capsys):
     """README "Killed at any step": re-running gives the same tree as an uninterrupted run. A
     cleanup that finds nothing to archive, merge or purge writes only ``memory/.state/cleanup.log``
@@ -211,6 +229,38 @@ def test_cleanup_with_nothing_to_change_killed_then_rerun_logs_once(tmp_path, mo
     assert outcome.failures == []
 
 
+def test_cleanup_whose_only_change_is_retention_killed_then_rerun_logs_once(tmp_path, monkeypatch, capsys):
+    """The variant of the case above the docstring names: a cleanup whose only change is
+    removing old backups by retention (no journal either), killed at each of its steps, then
+    re-run: the re-run leaves the uninterrupted run's tree, the log line once and the same
+    backups removed."""
+    from tests.faults import harness
+    from tests.faults.test_faults import ENV as FAULT_ENV, _initialised
+
+    def prepare(ws: Path) -> None:
+        _initialised(ws)
+        old = dict(FAULT_ENV, MEMORY_MANAGER_NOW="2026-09-01T12:00:00+00:00")
+        for text in ("Tag first.", "Tag, then deploy.", "Tag, test, then deploy."):
+            assert harness.run_forked("memory", ["learn", "deploy", "--text", text, "-w", str(ws)], old) == 0
+        (ws / "memory/memory-manager.json").write_text(
+            json.dumps({"backups": {"keep_last": 1, "min_age_days": 1, "max_age_days": 30}}), encoding="utf-8")
+
+    for key, value in FAULT_ENV.items():
+        monkeypatch.setenv(key, value)
+    scenario = harness.Scenario("cleanup (retention only)", prepare, ("cleanup", []),
+                                [("cleanup", [], "after")], FAULT_ENV)
+    outcome = harness.exercise(scenario, tmp_path)
+    reference = tmp_path / "reference"
+    log = (reference / "memory/.state/cleanup.log").read_text(encoding="utf-8").splitlines()
+    with capsys.disabled():
+        print(f"\ncleanup (retention only): {outcome.steps} steps, {outcome.tried} kill points tried, "
+              f"{len(outcome.failures)} failures {outcome.failures[:3]}")
+    assert log == ["[2026-11-29] Memory cleanup: 0 archived, 0 deleted, 0 merged"]
+    assert len([p for p in (reference / ".memory-backup").iterdir() if not p.name.startswith(".")]) < \
+        len([p for p in (tmp_path / "template/.memory-backup").iterdir() if not p.name.startswith(".")])
+    assert outcome.failures == []
+
+
 # --- the staging sweep and files that are not ours ------------------------------------------------
 
 #: Hidden files of the user's whose names only look like our staging files
@@ -219,7 +269,6 @@ LOOKALIKES = ("memory/.ideas.20261129.tmp", "memory/daily/.draft.notes_v2.tmp",
               "memory/knowledge/.todo.list0001.tmp", "hooks/.my-notes.20261129.tmp")
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN)
 def test_the_staging_sweep_leaves_files_that_are_not_ours(ws, run_script):
     """Issue 11: the next run removes its own stale staging files, "only names it owns". The sweep
     (``fsio.sweep_staging``) removes every old file under ``memory/`` and ``hooks/`` whose name

@@ -15,7 +15,9 @@ RSS:
 Issue 11's target: each finishes within a minute on a 2-core machine. The
 figures are printed, not asserted (speed belongs in bench/, not in tests).
 
-    python bench/bignote_bench.py [--mb 50]
+    python bench/bignote_bench.py [--mb 50] [--lines 20]
+
+``--lines 1`` builds the other form: one line per section, about 590,000 tiny sections in 50 MB.
 """
 from __future__ import annotations
 
@@ -35,7 +37,8 @@ WORDS = ("alpha beta gamma delta release build deploy tea coffee meeting notes v
          "周报 会议 发布 测试 部署 客户").split()
 
 
-def _make_note(path: Path, megabytes: int) -> int:
+def _make_note(path: Path, megabytes: int, lines_per_section: int = 20) -> int:
+    """Write the note: sections of ``lines_per_section`` lines of 12 words each; return their count."""
     rnd = random.Random(11)
     target = megabytes * 1024 * 1024
     size, n = 0, 0
@@ -43,7 +46,8 @@ def _make_note(path: Path, megabytes: int) -> int:
         out.write(f"# {path.stem}\n\n")
         while size < target:
             n += 1
-            lines = "\n".join(f"- 改：{' '.join(rnd.choice(WORDS) for _ in range(12))}" for _ in range(20))
+            lines = "\n".join(f"- 改：{' '.join(rnd.choice(WORDS) for _ in range(12))}"
+                              for _ in range(lines_per_section))
             block = f"## [{path.stem}] topic {n}\n\n{lines}\n\n"
             out.write(block)
             size += len(block.encode("utf-8"))
@@ -65,6 +69,9 @@ def _run(env: dict[str, str], *args: str) -> tuple[float, int, int, str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=int, default=50, help="size of the note in MB (default 50)")
+    parser.add_argument("--lines", type=int, default=20,
+                        help="lines per section (default 20: ~29,000 sections in 50 MB; 1 gives ~590,000 "
+                             "tiny sections, the form fault round 5 timed)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         home, ws = Path(tmp) / "home", Path(tmp) / "ws"
@@ -76,7 +83,7 @@ def main() -> int:
         env.pop("MEMORY_MANAGER_KEY", None)
         assert _run(env, "init.py", "--yes", "--no-hooks", "--no-key")[2] == 0
         note = ws / "memory" / "daily" / "2026-11-24.md"
-        sections = _make_note(note, args.mb)
+        sections = _make_note(note, args.mb, args.lines)
         original = note.read_bytes()
         print(f"note: {len(original) / 1e6:.1f} MB, {sections} sections; {os.cpu_count()} cores")
         print(f"{'command':38} {'seconds':>8} {'peak MB':>8} {'exit':>5}  last line")

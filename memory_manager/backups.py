@@ -61,7 +61,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path, PurePosixPath
 from typing import Any, Iterable, Iterator
 
-from . import __version__, tree
+from . import __version__, edits, tree
 from .clock import now, stamp
 from .errors import BackupError, DirtyFileError, FileWriteError, KeyUnavailableError, MemoryManagerError, \
     NotFoundError, WorkspaceError
@@ -75,9 +75,9 @@ ENTRIES = "entries.jsonl"
 JOURNAL_PREFIX = ".open-"
 TRASH_PREFIX = ".deleting-"
 FORMAT_NAME = "memory-backup"
-VERSION = 3
-#: Versions this module reads (1 and 2 are still listed and restored).
-READ_VERSIONS = (1, 2, 3)
+VERSION = 4
+#: Versions this module reads (1, 2 and 3 are still listed and restored).
+READ_VERSIONS = (1, 2, 3, 4)
 #: Zero padding of the sequence number in an id: lexical order of ids then
 #: equals creation order up to a million backups (we sort by the number anyway).
 SEQ_DIGITS = 6
@@ -271,10 +271,11 @@ class Backup:
             self.entries.append(entry)
             self._saved.add(entry["path"])
 
-    def save_derived(self, path: Path) -> None:
+    def save_derived(self, path: Path, new: bytes | None = None) -> None:
         """Save a derived file (``daily-index.md``, ``knowledge-index.md``) before it changes.
 
-        Like :meth:`save`, except that without a T2 key a copy that would
+        Like :meth:`save` (or :meth:`save_change` when the caller passes the
+        ``new`` bytes it will write), except that without a T2 key a copy that would
         need sealing is withheld quietly: the file is rebuilt from the notes
         it indexes, so changing it loses none of the user's bytes (the keyless
         rule of :func:`start` protects the user's own files).
@@ -282,7 +283,7 @@ class Backup:
         allowed, self.allow_withheld = self.allow_withheld, True
         mark = len(WITHHELD)
         try:
-            self.save(path)
+            self.save_changes([(Path(path), new)])
         finally:
             self.allow_withheld = allowed
             del WITHHELD[mark:]
@@ -413,6 +414,154 @@ class Backup:
             WorkspaceError: ``path`` is outside the workspace.
         """
         self.save_many([path])
+
+    def save_change(self, path: Path, new: bytes) -> None:
+        """Record ``path`` before the caller replaces its bytes with exactly ``new``.
+
+        When ``new`` is the current file with bytes inserted (:func:`edits.insertions`),
+        the entry keeps no copy at all: ``stored: "insertions"``, the inserted
+        ranges and the sha256 and size of the file before and after (format v4,
+        ``references/formats.md``). Nothing of the file is copied, so nothing
+        private is, and no privacy scan is needed (issues 10 and 11: a keyless
+        install can append to a note with a finding; a 50 MB note is not scanned).
+        When ``new`` is the file with bytes deleted, only the deleted bytes are
+        kept (``stored: "deletions"``), sealed or withheld by the rule for copies.
+        Anything else is saved as :meth:`save` does (a copy: plain, sealed or
+        withheld). The caller must then write ``new`` byte for byte: a restore
+        checks the file's sha256 against the recorded one.
+
+        A path this backup already recorded by insertions (a command that
+        writes the same note twice, an import) gets an updated entry that
+        covers the file as it is now and as it will be, so a kill between the
+        two writes still rolls back.
+
+        Raises:
+            BackupError: the entry or a copy could not be written, or a copy
+                that must be sealed cannot be (no key, change not approved).
+            WorkspaceError: ``path`` is outside the workspace.
+        """
+        self.save_changes([(Path(path), new)])
+
+    def save_changes(self, items: Iterable[tuple[Path, bytes | None]]) -> None:
+        """:meth:`save_change` for several ``(path, new bytes)`` pairs in one batch (``None``: as :meth:`save`).
+
+        Raises:
+            BackupError, WorkspaceError: as :meth:`save_change`.
+        """
+        plain: list[Path] = []
+        edited: list[dict[str, Any]] = []
+        pieces: list[Path] = []
+        current = "?"
+        try:
+            for path, new in items:
+                path = Path(path)
+                current = rel = self._rel(path)
+                if new is None or path.is_symlink() or not path.is_file():
+                    plain.append(path)
+                    continue
+                if rel in self._saved:
+                    update = self._update_entry(path, rel, new)
+                    if update is not None:
+                        edited.append(update)
+                    continue
+                if any(e["path"] == rel for e in edited):
+                    continue
+                entry = self._edit_entry(path, rel, path.read_bytes(), new)
+                if entry is None:
+                    plain.append(path)
+                    continue
+                if entry.get("pieces") in ("plain", "aes-gcm"):
+                    pieces.append(self.folder / "files" / rel)
+                edited.append(entry)
+            if plain:
+                self.save_many(plain)
+            if pieces:
+                fsio.step(f"sync {len(pieces)} copies")
+                for copy in pieces:
+                    fsio.sync_file(copy)
+                    folder = copy.parent
+                    fsio.sync_dir(folder)
+                    while folder not in self._durable and folder != self.folder:
+                        folder = folder.parent
+                        fsio.sync_dir(folder)
+                    self._durable.add(copy.parent)
+            self._append(*edited)
+        except (BackupError, WorkspaceError):
+            raise
+        except OSError as exc:
+            raise BackupError(f"backup of {current} failed ({exc.strerror or exc}); nothing was changed") from None
+        except FileWriteError as exc:
+            raise BackupError(f"backup of {current} failed ({exc}); nothing was changed") from None
+
+    def _edit_entry(self, path: Path, rel: str, old: bytes, new: bytes) -> dict[str, Any] | None:
+        """An ``insertions`` or ``deletions`` entry for ``old`` -> ``new``, or None (keep a copy instead)."""
+        base = {"path": rel, "existed": True, "kind": "file", "sha256": sha256_bytes(old), "size": len(old),
+                "mode": stat.S_IMODE(path.stat().st_mode), "new_sha256": sha256_bytes(new), "new_size": len(new)}
+        inserted = edits.insertions(old, new)
+        if inserted is not None:
+            return {**base, "stored": "insertions", "inserted": inserted}
+        deleted = edits.insertions(new, old)
+        if deleted is None:
+            return None
+        # The change removes bytes: only they are needed to undo it, and they are
+        # kept by the rule for any copy (sealed or withheld when they are T2 content
+        # or hold a finding: issue 10). A restore of an insertions entry is such a change.
+        blob = edits.cut(old, deleted)
+        entry = {**base, "stored": "deletions", "deleted": deleted, "pieces": "plain"}
+        payload = blob
+        if needs_sealing(rel, blob):
+            key = self._key_or_none()
+            if key is None:
+                if not self.allow_withheld:
+                    raise BackupError(
+                        f"{rel} holds T2 content or a privacy finding and there is no T2 key to seal its backup "
+                        "copy, so this change could not be undone; nothing was changed. Create the key "
+                        "(crypt.py keygen) or, if the user accepts a change without undo, repeat with --approved")
+                entry["pieces"] = "withheld"
+                self.withheld.append(rel)
+                WITHHELD.append(rel)
+                return entry
+            payload = _seal(key, self.id, rel, blob)
+            entry["pieces"] = "aes-gcm"
+        dest = self.folder / "files" / rel
+        fsio.make_dirs(dest.parent)
+        fsio.step(f"copy {dest}")
+        fd = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            view = memoryview(payload)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
+        return entry
+
+    def _update_entry(self, path: Path, rel: str, new: bytes) -> dict[str, Any] | None:
+        """A second change of ``rel`` under this backup: the entry line that replaces the first, or None.
+
+        Only an ``insertions`` entry needs one (a copy or an absent entry
+        restores whatever the file holds later). The update covers the new
+        bytes and keeps every state the file was in before (``also``), so a
+        rollback finds the file in any of them.
+
+        Raises:
+            BackupError: the file is no longer what the first entry recorded
+                (written by someone else between two saves of one command), or
+                the change after it is not insertion-only: it could not be undone.
+        """
+        first = next((e for e in reversed(self.entries) if e.get("path") == rel), None)
+        if first is None or first.get("stored") != "insertions":
+            return None
+        now = path.read_bytes()
+        if sha256_bytes(now) != first.get("new_sha256"):
+            raise BackupError(f"{rel} changed outside this command since it was backed up; nothing was changed")
+        old = edits.delete(now, first["inserted"])
+        inserted = edits.insertions(old, new)
+        if inserted is None:
+            raise BackupError(f"{rel}: a second change in one command that is not an insertion cannot be "
+                              "undone from the first backup entry; nothing was changed")
+        states = [{k: first[k] for k in ("new_sha256", "new_size", "inserted")}, *first.get("also", [])]
+        return {**first, "new_sha256": sha256_bytes(new), "new_size": len(new), "inserted": inserted,
+                "also": states, "update": True}
 
     def save_new_dir(self, path: Path) -> None:
         """Record a folder that the change is about to create (removed on restore if empty)."""
@@ -603,13 +752,23 @@ def _read_entries(folder: Path, doc: dict[str, Any]) -> list[dict[str, Any]]:
         raw = (folder / ENTRIES).read_bytes()
     except FileNotFoundError:
         return []
+    where: dict[Any, int] = {}
     for line in raw.split(b"\n"):
         if not line.strip():
             continue
         try:
-            result.append(jsonio.loads(line, ENTRIES))
+            entry = jsonio.loads(line, ENTRIES)
         except ValueError:
             break  # a torn last line: written by a command killed before it changed that path
+        path = entry.get("path") if isinstance(entry, dict) else None
+        if isinstance(entry, dict) and entry.get("update") is True and isinstance(path, str) and path in where:
+            # v4: a second change of the path in one command replaces its insertions entry
+            # (the update keeps the earlier states in "also"; see Backup._update_entry).
+            result[where[path]] = entry
+            continue
+        if isinstance(path, str) and path not in where:
+            where[path] = len(result)
+        result.append(entry)
     return result
 
 
@@ -647,6 +806,20 @@ def list_backups(workspace: Path) -> list[dict[str, Any]]:
     with ``"error"`` set.
     """
     return [_read(folder) for folder in _folders(workspace)]
+
+
+def stored_counts(doc: dict[str, Any]) -> dict[str, int]:
+    """How backup ``doc`` keeps the files that existed: ``{"plain": n, "aes-gcm": n, "insertions": n, ...}``.
+
+    For ``--list-backups --json``: ``insertions`` entries (format v4) keep no
+    copy at all, ``deletions`` only the bytes a change removed.
+    """
+    counts: dict[str, int] = {}
+    for entry in doc.get("entries", []):
+        if isinstance(entry, dict) and entry.get("kind") == "file" and entry.get("existed"):
+            kind = str(entry.get("stored", "plain"))
+            counts[kind] = counts.get(kind, 0) + 1
+    return counts
 
 
 def erased(doc: dict[str, Any]) -> list[str]:
@@ -788,7 +961,7 @@ def changed_since(workspace: Path, doc: dict[str, Any], steps: list["_Step"]) ->
         if not proof_to_remove:
             return []
         after = {}
-    return [s.rel for s in steps if s.action in ("restore", "remove") and not _derived(s.rel)
+    return [s.rel for s in steps if s.action in ("restore", "remove", "keep") and not _derived(s.rel)
             and not s.rel.startswith(TOOL_STATE_PREFIXES)
             and ((s.rel in after and after[s.rel] != s.now)
                  or (proof_to_remove and s.action == "remove" and s.rel not in after))]
@@ -905,7 +1078,8 @@ def _current_sha(target: Path) -> str | None:
 
 @dataclass
 class _Step:
-    """One planned restore action on ``rel`` (``action``: restore, remove, chmod, rmdir)."""
+    """One planned restore action on ``rel`` (``action``: restore, remove, chmod, rmdir, or keep: a v4
+    entry without a copy that cannot be applied to the file as it is now, left alone with a note)."""
 
     action: str
     rel: str
@@ -975,6 +1149,18 @@ def _plan(workspace: Path, doc: dict[str, Any], key_needed: bool = True) -> tupl
             if stored == "erased":
                 notes.append(f"{rel}: its copy was erased on purpose (forget/purge); left as it is")
                 continue
+            if stored in ("insertions", "deletions"):
+                if key is False and stored == "deletions" and entry.get("pieces") == "aes-gcm":
+                    key = _load_key(workspace)
+                blob, note = _undo_edit(folder, ident, rel, target, entry, current, key)
+                if blob is None:
+                    notes.append(note)
+                    # A step that changes nothing, so that changed_since still names the
+                    # file: without --force the restore refuses as it does for a copy.
+                    steps.append(_Step("keep", rel, target, entry, now=current))
+                    continue
+                steps.append(_Step("restore", rel, target, entry, data=blob, now=current))
+                continue
             try:
                 blob = _read_copy(folder, rel, ident)
             except OSError:
@@ -1009,6 +1195,76 @@ def _plan(workspace: Path, doc: dict[str, Any], key_needed: bool = True) -> tupl
     return steps, notes
 
 
+def _edit_states(entry: dict[str, Any]) -> list[tuple[str, int, str, Any]]:
+    """The states an ``insertions``/``deletions`` entry can undo: (sha256, size, ranges field, ranges)."""
+    field_name = "inserted" if entry.get("stored") == "insertions" else "deleted"
+    states = [(entry.get("new_sha256"), entry.get("new_size"), field_name, entry.get(field_name))]
+    for older in entry.get("also") or []:
+        if isinstance(older, dict):
+            states.append((older.get("new_sha256"), older.get("new_size"), field_name, older.get(field_name)))
+    return states
+
+
+def _undo_edit(folder: Path, ident: str, rel: str, target: Path, entry: dict[str, Any], current: str | None,
+               key: bytes | None | bool) -> tuple[bytes | None, str]:
+    """The bytes that undo an ``insertions`` or ``deletions`` entry, or (None, the note that says why not).
+
+    Such an entry keeps no copy of the file: it is undone from the file as
+    the change left it, so only when the file's sha256 is the recorded
+    ``new_sha256`` (or one of the states in ``also``). A file changed after
+    the command cannot be undone this way: its one-line note says so, and the
+    newer backup has to be restored first. The result is checked against the
+    entry's ``sha256`` before any step is planned.
+
+    Raises:
+        BackupError: a malformed entry, missing or undecryptable pieces, or a
+            result that fails its sha256 check (nothing was changed).
+    """
+    stored = entry["stored"]
+    for sha, size, field_name, ranges in _edit_states(entry):
+        if not isinstance(sha, str) or not _SHA.match(sha) or type(size) is not int \
+                or not edits.valid(ranges, size if stored == "insertions" else int(entry.get("size") or 0)):
+            raise BackupError(f"backup {ident}: malformed entry for {rel}; nothing was changed")
+    if current is None:
+        return None, (f"{rel}: is gone; backup {ident} keeps no copy of it, only what the change "
+                      f"{'inserted' if stored == 'insertions' else 'deleted'}, so it is not restored")
+    for sha, size, _field, ranges in _edit_states(entry):
+        if current != sha:
+            continue
+        data = target.read_bytes()
+        if stored == "insertions":
+            blob = edits.delete(data, ranges)
+        else:
+            pieces_stored = entry.get("pieces")
+            if pieces_stored in ("withheld", "erased"):
+                return None, (f"{rel}: the bytes the change deleted were {pieces_stored} "
+                              f"({'no T2 key when they were saved' if pieces_stored == 'withheld' else 'forget/purge'}); "
+                              "not restored")
+            try:
+                pieces = _read_copy(folder, rel, ident)
+            except OSError:
+                raise BackupError(f"backup {ident}: copy of {rel} is missing; nothing was changed") from None
+            if pieces_stored == "aes-gcm":
+                if not key:
+                    raise BackupError(f"backup {ident}: the copy of {rel} is encrypted and no T2 key is "
+                                      "available (MEMORY_MANAGER_KEY or the key file); nothing was changed")
+                pieces = _open_sealed(key, ident, rel, pieces)
+            elif pieces_stored != "plain":
+                raise BackupError(f"backup {ident}: copy of {rel} is {pieces_stored!r}; nothing was changed")
+            try:
+                blob = edits.reinsert(data, ranges, pieces)
+            except ValueError:
+                raise BackupError(f"backup {ident}: copy of {rel} does not fit its entry; nothing was changed") \
+                    from None
+        if sha256_bytes(blob) != entry["sha256"]:
+            raise BackupError(f"backup {ident}: undoing the change of {rel} fails its sha256 check; nothing was "
+                              "changed")
+        return blob, ""
+    return None, (f"{rel}: changed after backup {ident} was made, which keeps no copy of it (only what the change "
+                  f"{'inserted' if stored == 'insertions' else 'deleted'}); not restored: restore the newer "
+                  "backup first")
+
+
 def _describe(step: _Step) -> str:
     return {"restore": f"restore {step.rel}", "remove": f"remove {step.rel}", "chmod": f"chmod {step.rel}",
             "rmdir": f"remove if empty {step.rel}/"}[step.action]
@@ -1036,13 +1292,15 @@ def restore_plan(workspace: Path, ident: str | None = None) -> dict[str, Any]:
     if ident is None:
         notes += skipped_notes(workspace, doc)
     return {"restored": doc["id"], "reason": doc.get("reason"), "created": doc.get("created"), "dry_run": True,
-            "paths": [_describe(s) for s in steps], "notes": notes, "interrupted": interrupted(workspace),
+            "paths": [_describe(s) for s in steps if s.action != "keep"], "notes": notes, "interrupted": interrupted(workspace),
             "changed_since": changed_since(workspace, doc, steps)}
 
 
 def _apply(workspace: Path, steps: list[_Step]) -> list[str]:
     changed = []
     for step in steps:
+        if step.action == "keep":
+            continue  # an entry this restore cannot apply (its note says why)
         if _snapshot(step.target) != step.now:
             raise DirtyFileError(f"{step.rel} changed while the restore was running; run it again")
         if step.action == "restore":
@@ -1111,13 +1369,17 @@ def restore(workspace: Path, ident: str | None = None, force: bool = False) -> d
                                  "lose those changes: nothing was changed (pass --force to restore anyway; "
                                  "the current files are backed up first)")
         safety_id = None
-        if steps:
+        if any(step.action != "keep" for step in steps):
             # The user asked for the restore: a copy that cannot be sealed is withheld, said aloud.
             safety = start(workspace, f"restore {doc['id']}", role="safety", restores=doc["id"], allow_withheld=True)
             safety_id = safety.id
             # One batch: every copy written, then made durable together, then the entry
             # lines (save_many); one fsync per path made a large restore slow.
-            safety.save_many([step.target for step in steps if step.action != "chmod"])
+            # A file the restore gives back by deleting or re-inserting bytes (or any file whose
+            # new bytes only insert into or delete from the current ones) is recorded without a
+            # copy of the file (format v4): an undo of an undo keeps no plain copy either.
+            safety.save_changes([(step.target, step.data if step.action == "restore" else None)
+                                 for step in steps if step.action not in ("chmod", "keep")])
         changed = _apply(workspace, steps)
         # A backup that holds the indexes put them back as they were; one that
         # does not (a note file only, or made by an older version) leaves them
@@ -1451,8 +1713,10 @@ def _raise(exc: OSError) -> None:
 
 def _only_copy(workspace: Path, entry: Any, others: set[Any]) -> bool:
     """True when ``entry`` holds the only copy of a user's file (see :func:`retention`)."""
+    # An insertions or deletions entry (v4) is not a copy: it undoes a change only together
+    # with the file as the change left it, so it never keeps a backup alive on its own.
     if not isinstance(entry, dict) or entry.get("kind") != "file" or not entry.get("existed") \
-            or entry.get("stored") in ("withheld", "erased"):
+            or entry.get("stored") in ("withheld", "erased", "insertions", "deletions"):
         return False
     target = Path(workspace) / str(entry.get("path"))
     if target.exists() or target.is_symlink():
@@ -1589,8 +1853,10 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
                 if not isinstance(entry, dict) or entry.get("kind") != "file" or not entry.get("existed"):
                     continue
                 stored_as = entry.get("stored", "plain")
+                if stored_as == "deletions":  # v4: the pieces a change deleted are searched like a copy
+                    stored_as = entry.get("pieces")
                 if stored_as not in ("plain", "aes-gcm") or stored_as not in stored:
-                    continue
+                    continue  # an insertions entry (v4) holds no text: nothing to erase
                 try:  # a path that leads out or through a symlink is never read nor removed
                     copy = _copy_path(folder, entry.get("path"), doc["id"])
                     if entry.get("path") in whole:
@@ -1637,12 +1903,23 @@ def _rewrite_entries(folder: Path, doc: dict[str, Any]) -> None:
     atomic_write(folder / ENTRIES, body.encode("utf-8"), mode=0o600)
 
 
+def _holds_bytes(entry: Any) -> bool:
+    """True when ``entry`` has a file under ``files/``: a copy, or the pieces a change deleted (v4)."""
+    if not isinstance(entry, dict) or entry.get("kind") != "file" or not entry.get("existed"):
+        return False
+    stored = entry.get("stored", "plain")
+    return stored in ("plain", "aes-gcm") or (stored == "deletions" and entry.get("pieces") in ("plain", "aes-gcm"))
+
+
 def iter_copies(workspace: Path) -> Iterator[tuple[str, dict[str, Any], Path]]:
-    """Yield ``(backup id, entry, copy path)`` for every stored file copy (tests, audits)."""
+    """Yield ``(backup id, entry, copy path)`` for every stored file copy (tests, audits).
+
+    A ``deletions`` entry's pieces (the bytes a change deleted) count as a
+    copy here; an ``insertions`` entry has none (format v4).
+    """
     for doc in list_backups(workspace):
         for entry in doc["entries"]:
-            if isinstance(entry, dict) and entry.get("kind") == "file" and entry.get("existed") \
-                    and entry.get("stored", "plain") in ("plain", "aes-gcm"):
+            if _holds_bytes(entry):
                 try:
                     yield doc["id"], entry, _copy_path(backup_root(workspace) / doc["id"], entry.get("path"), doc["id"])
                 except BackupError:
@@ -1667,8 +1944,13 @@ def manifest(workspace: Path, ident: str) -> dict[str, Any]:
 def read_copy(workspace: Path, ident: str, rel: str) -> bytes:
     """Return the saved bytes of workspace path ``rel`` in backup ``ident`` (decrypted when sealed).
 
+    An ``insertions`` or ``deletions`` entry (v4) keeps no copy: its bytes are
+    rebuilt from the file as it is now, when that is what the change left
+    (or already the saved bytes).
+
     Raises:
-        NotFoundError: no such backup or path, or its copy was withheld or erased.
+        NotFoundError: no such backup or path, its copy was withheld or erased,
+            or (v4 entry without a copy) the file changed after the backup.
         BackupError: the copy is missing, encrypted without a key available, or fails its checksum.
     """
     doc = manifest(workspace, ident)
@@ -1676,6 +1958,18 @@ def read_copy(workspace: Path, ident: str, rel: str) -> bytes:
         if isinstance(entry, dict) and entry.get("path") == rel and entry.get("kind") == "file" \
                 and entry.get("existed"):
             stored = entry.get("stored", "plain")
+            if stored in ("insertions", "deletions"):
+                # No copy (v4): the saved bytes come back from the file as the change left it.
+                folder = backup_root(workspace) / ident
+                target = _check_path(workspace, rel, ident)
+                current = _snapshot(target)
+                if current == entry.get("sha256"):  # the file holds the saved bytes again (restored)
+                    return target.read_bytes()
+                blob, note = _undo_edit(folder, ident, rel, target, entry, current,
+                                        _load_key(workspace) if entry.get("pieces") == "aes-gcm" else None)
+                if blob is None:
+                    raise NotFoundError(f"backup {ident}: {note}")
+                return blob
             if stored not in ("plain", "aes-gcm"):
                 raise NotFoundError(f"backup {ident}: the copy of {rel} was {stored}")
             try:

@@ -42,7 +42,7 @@ from typing import Any, Iterator
 from . import tree
 from .clock import parse_day
 from .errors import MalformedFileError
-from .fsio import TextFile, atomic_write_text, read_text
+from .fsio import TextFile, atomic_write, read_text
 from .markdown import _HEADING as _MD_HEADING
 
 # Paths of the memory tree (memory_manager.tree owns them; names kept for callers).
@@ -1168,9 +1168,10 @@ def rebuild_indexes(ws: Path, cfg: dict[str, Any], problems: list[str] | None = 
 
             # Derived, but a restore of the command's backup must give back the
             # index that matched the files it restores (issue 11: --restore undoes it).
+            data = like.encode(new) if like is not None else new.encode("utf-8")
             current = open_backup(ws)
             if current is not None and not current.has(path):
-                current.save_derived(path)
-            atomic_write_text(path, new, like)
+                current.save_derived(path, data)
+            atomic_write(path, data)
             changed.append(path)
     return changed

@@ -19,7 +19,7 @@ from typing import Any
 from . import backups, tree
 from .clock import today
 from .errors import BadInputError, NotFoundError
-from .fsio import atomic_write_text, read_text, workspace_lock
+from .fsio import atomic_write, read_text, workspace_lock
 
 #: section kind -> its headings (English, Chinese), as the templates write them.
 SECTIONS = {"lesson": ("## Lessons", "## 经验"),
@@ -90,9 +90,11 @@ def add_lesson(ws: Path, cfg: dict[str, Any], text: str, kind: str = "lesson", *
             return {"action": "lesson", "path": rel(ws, path), "section": kind, "line": line, "added": False,
                     "chars": len(like.text), "backup": None, "warnings": [], "gate": decision.payload()}
         new_text = insert_line(like.text, kind, line)
+        data = like.encode(new_text)
         backup = backups.start(ws, "lesson", allow_withheld=approved)
-        backup.save(path)
-        atomic_write_text(path, new_text, like)
+        # A lesson line inserted into its section: the backup keeps no copy of MEMORY.md (v4).
+        backup.save_change(path, data)
+        atomic_write(path, data)
     warnings = []
     if len(new_text) > BOOTSTRAP_MAX_CHARS:
         warnings.append(f"{path.name} is {len(new_text):,} characters; OpenClaw loads only the first "

@@ -126,6 +126,20 @@ class LazyBackup:
             return
         self.opened().save(path)
 
+    def save_change(self, path: Path, new: bytes) -> None:
+        """Back ``path`` up before the caller replaces it with exactly ``new`` (bytes).
+
+        A change that only inserts text keeps no copy (``Backup.save_change``:
+        an ``insertions`` entry, backup format v4), so a keyless install can
+        append to a note with a privacy finding and a 50 MB note is not
+        scanned; any other change is saved as :meth:`save` does. A missing
+        file is recorded as created. Raises BackupError (nothing was changed).
+        """
+        if not Path(path).exists() and not Path(path).is_symlink():
+            self.save(path)
+            return
+        self.opened().save_change(path, new)
+
 
 # ------------------------------------------------------------------ daily
 
@@ -202,8 +216,11 @@ def _write_daily_locked(ws: Path, cfg: dict[str, Any], day: str, topic: str,
     new_text, ident, added = entries.merge_daily_text(old, day, topic, items, entries.language(cfg),
                                                       list(other), pinned, parsed)
     if added:
-        (backup or LazyBackup(ws, f"write {day}")).save(path)  # a new note is recorded as created
-        atomic_write_text(path, new_text, like)
+        data = like.encode(new_text) if like is not None else new_text.encode("utf-8")
+        # A new note is recorded as created; a section appended or merged into an
+        # existing one keeps no copy of the note, only where the bytes went in (v4).
+        (backup or LazyBackup(ws, f"write {day}")).save_change(path, data)
+        atomic_write(path, data)
     return path, ident, added, existed
 
 
@@ -259,8 +276,10 @@ def _learn_locked(ws: Path, cfg: dict[str, Any], key: str, text: str, tags: list
     new_text = entries.update_knowledge_text(like.text, path, text, tags, day)
     if new_text is None:
         return path, False, False
-    (backup or LazyBackup(ws, f"learn {key}")).save(path)
-    atomic_write_text(path, new_text, like)
+    data = like.encode(new_text)
+    # A paragraph appended (and tags merged) is an insertion: no copy of the entry (v4).
+    (backup or LazyBackup(ws, f"learn {key}")).save_change(path, data)
+    atomic_write(path, data)
     return path, False, True
 
 

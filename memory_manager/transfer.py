@@ -289,10 +289,9 @@ def _import_lessons(ws: Path, items: list[tuple[str, str]], decide: Any, backup:
         held.add(line)
         counts["lessons"] += 1
     if text != like.text:
-        backup.opened().save(path)
-        from .fsio import atomic_write_text
-
-        atomic_write_text(path, text, like)
+        data = like.encode(text)
+        backup.opened().save_change(path, data)  # lessons inserted: no copy of MEMORY.md (backup format v4)
+        atomic_write(path, data)
 
 
 def _clean_topic(raw: str, fallback: str) -> str:

@@ -175,7 +175,8 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, heart
         if json_:
             emit_json({"workspace": str(ws), "backups": [
                 {**{k: b.get(k) for k in ("id", "seq", "created", "reason", "role", "state", "restores", "files",
-                                          "error")}, "not_restore_point": backups.not_restore_point(b)}
+                                          "error")}, "not_restore_point": backups.not_restore_point(b),
+                 "stored": backups.stored_counts(b)}
                 for b in found]})
         elif not found:
             stdout.print("no backups")

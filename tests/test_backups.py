@@ -50,7 +50,7 @@ def test_manifest_v3_written_before_change_and_restore(ws):
         b.save(ws / "NEW.md")
         b.save_new_dir(ws / "memory")
         header = json.loads((b.folder / "manifest.json").read_text())
-        assert (header["format"], header["version"], header["seq"], header["role"]) == ("memory-backup", 3, 1, "change")
+        assert (header["format"], header["version"], header["seq"], header["role"]) == ("memory-backup", 4, 1, "change")
         lines = [json.loads(line) for line in (b.folder / "entries.jsonl").read_text().splitlines()]
         assert [(e["path"], e["existed"]) for e in lines] == [("AGENTS.md", True), ("NEW.md", False), ("memory", False)]
         assert lines[0]["size"] == 5 and lines[0]["mode"] == 0o640 and lines[0]["stored"] == "plain"
@@ -107,7 +107,7 @@ def test_v2_manifest_with_a_created_file_still_restores(ws):
     result = backups.restore(ws)
     assert result["restored"] == ident and sorted(result["paths"]) == ["AGENTS.md", "NEW.md"]
     assert (ws / "AGENTS.md").read_bytes() == b"old\n" and not (ws / "NEW.md").exists()
-    assert [d["version"] for d in backups.list_backups(ws)] == [2, 3]  # the safety backup is v3
+    assert [d["version"] for d in backups.list_backups(ws)] == [2, 4]  # the safety backup is v4
 
 
 def test_restore_refuses_corrupt_copy(ws):
@@ -699,3 +699,92 @@ def test_an_interrupted_change_that_cannot_be_rolled_back_says_how_to_go_on(ws):
     with fsio.workspace_lock(ws):
         pass
     assert (ws / "AGENTS.md").read_text() == "half-written change"
+
+
+# ----------------------------------------------------------------------------- v4: changes without a copy
+
+def test_two_insertions_into_one_file_in_one_command_roll_back_from_either_state(ws):
+    """An import writes one note twice under one backup: the entry is updated, and a kill
+    between the two writes (or after both) still rolls back to the original bytes."""
+    note = ws / "memory/daily/2026-11-29.md"
+    note.parent.mkdir(parents=True)
+    original = b"## [2026-11-29] A\n- x\n"
+    mid = original + b"\n## [2026-11-29] B\n- y\n"
+    final = mid + b"\n## [2026-11-29] C\n- z\n"
+    for stop_after in ("first", "second save", "second write"):
+        note.write_bytes(original)
+        with fsio.workspace_lock(ws):
+            b = backups.start(ws, "import")
+            b.save_change(note, mid)
+            fsio.atomic_write(note, mid)
+            if stop_after != "first":
+                b.save_change(note, final)
+            if stop_after == "second write":
+                fsio.atomic_write(note, final)
+            backups._OPEN.pop(str(ws.absolute()))  # as if SIGKILLed
+        (entry,) = backups.manifest(ws, b.id)["entries"]
+        if stop_after == "first":
+            assert entry["inserted"] == [[len(original), len(mid)]] and "also" not in entry
+        else:
+            assert entry["inserted"] == [[len(original), len(final)]]
+            assert entry["also"] == [{"new_sha256": fsio.sha256_bytes(mid), "new_size": len(mid),
+                                      "inserted": [[len(original), len(mid)]]}]
+        with fsio.workspace_lock(ws):
+            pass  # the next lock holder rolls the killed change back
+        assert note.read_bytes() == original, stop_after
+        assert backups.manifest(ws, b.id)["state"] == "rolled-back"
+    assert not list(backups.iter_copies(ws))
+
+
+def test_retention_an_insertions_entry_is_not_the_only_copy(ws, monkeypatch):
+    cfg = load_config(ws)
+    monkeypatch.setenv("MEMORY_MANAGER_NOW", "2026-01-01T00:00:00Z")
+    (ws / "gone.md").write_text("first line\n")
+    appended = backups.start(ws, "write")
+    appended.save_change(ws / "gone.md", b"first line\nsecond line\n")
+    (ws / "kept.md").write_text("only copy")
+    copied = backups.start(ws, "forget")
+    copied.save(ws / "kept.md")
+    (ws / "gone.md").unlink()
+    (ws / "kept.md").unlink()
+    rest = _aged(ws, monkeypatch, 20, "2026-01-02")
+    monkeypatch.setenv("MEMORY_MANAGER_NOW", "2026-12-01T00:00:00Z")
+    result = backups.retention(ws, dict(cfg, backups={"keep_last": 20, "min_age_days": 1, "max_age_days": 30,
+                                                      "max_total_mb": 0}))
+    # The insertions entry cannot give gone.md back on its own (it holds no bytes): not a copy.
+    assert result["removed"] == [appended.id] and result["kept_only_copy"] == [copied.id]
+    assert [d["id"] for d in backups.list_backups(ws)] == [copied.id, *rest]
+
+
+def test_a_forged_insertions_entry_is_refused_before_anything_changes(ws):
+    (ws / "a.md").write_bytes(b"abcdef")
+    now = fsio.sha256_bytes(b"abcdef")
+    base = {"path": "a.md", "existed": True, "kind": "file", "stored": "insertions", "mode": 0o644,
+            "sha256": fsio.sha256_bytes(b"abc"), "size": 3, "new_sha256": now, "new_size": 6}
+    for bad in ([[3, 9]], [[4, 2]], [[0, 1], [0, 2]], "3-6", [[3, 6.0]]):
+        ident = _forge(ws, [dict(base, inserted=bad)])
+        with pytest.raises(BackupError, match="malformed entry for a.md"):
+            backups.restore(ws, ident)
+        shutil.rmtree(backups.backup_root(ws) / ident)
+    # Ranges of the right shape whose deletion does not give the recorded old bytes.
+    ident = _forge(ws, [dict(base, inserted=[[0, 3]])])
+    with pytest.raises(BackupError, match="fails its sha256 check"):
+        backups.restore(ws, ident)
+    assert (ws / "a.md").read_bytes() == b"abcdef"
+    shutil.rmtree(backups.backup_root(ws) / ident)
+    ident = _forge(ws, [dict(base, inserted=[[3, 6]])])
+    assert backups.restore(ws, ident)["paths"] == ["a.md"] and (ws / "a.md").read_bytes() == b"abc"
+
+
+def test_a_v3_backup_still_restores_and_a_v4_one_lists_its_kinds(ws):
+    (ws / "a.md").write_text("v3 copy")
+    b = backups.start(ws, "old")
+    b.save(ws / "a.md")
+    header = json.loads((b.folder / "manifest.json").read_text())
+    (b.folder / "manifest.json").write_text(json.dumps(dict(header, version=3)))
+    (ws / "a.md").write_text("changed")
+    assert backups.restore(ws, b.id)["paths"] == ["a.md"] and (ws / "a.md").read_text() == "v3 copy"
+    c = backups.start(ws, "new")
+    c.save_change(ws / "a.md", b"v3 copy, appended")
+    assert backups.stored_counts(backups.manifest(ws, c.id)) == {"insertions": 1}
+    assert backups.manifest(ws, c.id)["version"] == 4

@@ -172,10 +172,13 @@ def test_forget_needs_approval_and_erases_every_copy(ws, cfg):
     assert (ws / a["path"]).read_text(encoding="utf-8") == (
         f"## [2026-03-03] B\n<!-- id: {store.entries.daily_id('2026-03-03', 'B')} -->\n- 改：b\n")
     assert (ws / "memory/daily-index.md").read_text(encoding="utf-8") == "# 记忆索引\n\n- B → daily/2026-03-03.md\n"
-    # Forgotten means gone (issue 10): the copies holding A are erased as well: the one the
-    # forget backed up first, and the one write B made of the note before appending to it,
-    # and the two copies of daily-index.md (write B's, forget's) that list the topic A.
-    assert r["erased"]["backups"] == 4
+    # Forgotten means gone (issue 10): the copies holding A are erased as well: the note and
+    # the daily-index.md that lists the topic A, both backed up by the forget first. Write B
+    # only appended to both, so its backup keeps no copy of either (format v4, "insertions").
+    assert r["erased"]["backups"] == 2
+    write_b = [d for d in backups.list_backups(ws) if d["reason"] == "write 2026-03-03"][-1]
+    assert sorted((e["path"], e["stored"]) for e in write_b["entries"]) == [
+        ("memory/daily-index.md", "insertions"), ("memory/daily/2026-03-03.md", "insertions")]
     assert not list((ws / ".memory-backup").glob(f"*/files/{a['path']}"))
 
 

@@ -257,6 +257,10 @@ class Scenario:
     #: backups, staging files and the cache included.
     plaintext: bytes | None = None
     plain_at: tuple[str, ...] = ()
+    #: Text that may stay in the workspace's files but must never be in ``.memory-backup/``
+    #: (issue 10: a backup of a file with a finding is sealed or not kept), after the kill and
+    #: after the re-run.
+    never_backed_up: bytes | None = None
 
 
 @dataclass
@@ -310,6 +314,9 @@ def exercise(scenario: Scenario, base: Path) -> Outcome:
             held = [r for r in holding(ws, scenario.plaintext) if r not in scenario.plain_at]
             if held:
                 outcome.failures.append(f"step {n}: plain text left after the kill in {held}")
+        if scenario.never_backed_up is not None and holding(ws / ".memory-backup", scenario.never_backed_up):
+            outcome.failures.append(f"step {n}: backed up in plain after the kill: "
+                                    f"{holding(ws / '.memory-backup', scenario.never_backed_up)}")
         for rscript, rargs, want in scenario.rerun:
             code = run_forked(rscript, [*rargs, "-w", str(ws)], ws_env)
             if code != 0:
@@ -321,6 +328,9 @@ def exercise(scenario: Scenario, base: Path) -> Outcome:
                 break
         if scenario.plaintext is not None and holding(ws, scenario.plaintext):
             outcome.failures.append(f"step {n}: plain text left after the re-run in {holding(ws, scenario.plaintext)}")
+        if scenario.never_backed_up is not None and holding(ws / ".memory-backup", scenario.never_backed_up):
+            outcome.failures.append(f"step {n}: backed up in plain after the re-run: "
+                                    f"{holding(ws / '.memory-backup', scenario.never_backed_up)}")
         left = staging_left(ws)
         if left:
             outcome.failures.append(f"step {n}: staging files left: {left}")

@@ -1,6 +1,6 @@
 """The one backup mechanism for every change to a file, and ``init --restore``.
 
-Layout (format ``memory-backup`` version 3, ``references/formats.md``)::
+Layout (format ``memory-backup`` version 4, ``references/formats.md``)::
 
     .memory-backup/                      0700, every file 0600
       .lock                              the workspace writer lock (fsio)
@@ -44,6 +44,17 @@ Privacy (issue 10). A copy of T2 content (``memory/tier2-internal``,
 anything is stored encrypted with the T2 key (AES-256-GCM, associated data
 binding backup id and path), or, without a key, not at all (the entry says
 ``stored: "withheld"`` and a restore reports the path it cannot put back).
+
+Changes without a copy (version 4, issues 10 and 11). A caller that knows
+the bytes it will write (:meth:`Backup.save_change`) gets an entry with no
+copy when the change only inserts bytes (``stored: "insertions"``: the
+inserted ranges, the sha256 and size before and after); a restore deletes
+the ranges from the file as the change left it and checks the result, and
+names and leaves a file in any other state. When the change only deletes
+bytes (a restore of such an entry) only those bytes are kept
+(``stored: "deletions"``), by the rule for copies. Nothing of the file is
+copied, so nothing needs the privacy scan or the key; the ranges come from
+:mod:`memory_manager.edits`.
 
 "Newest" (``init --restore`` without an id) is the newest complete backup
 that holds entries and was made by a command before changing files: not a

@@ -91,9 +91,9 @@ def test_learn_event_stats_remember_show_forget(ws, run_script):
     doc = json.loads(r.out)
     assert r.code == 0 and doc["removed"] == "file"
     # Forgotten means gone (issue 10): the backup copy made by the forget itself is erased too.
-    # The note and forget's knowledge-index copy naming the key, and the index copy the event's
-    # backup made (the index named oauth then; learn of a new entry backs the index up, format v3).
-    assert doc["erased"]["backups"] == 3 and not list((ws / ".memory-backup").glob("*/files/memory/knowledge/oauth.md"))
+    # The note and forget's knowledge-index copy naming the key. The event's backup keeps no copy
+    # of the index that named oauth then: adding its line only inserted text (format v4, "insertions").
+    assert doc["erased"]["backups"] == 2 and not list((ws / ".memory-backup").glob("*/files/memory/knowledge/oauth.md"))
     assert (ws / "memory/knowledge-index.md").read_text(encoding="utf-8") == "# 知识库索引\n\n- skill-web-fetch\n"
     r = run_script("memory", "show", "no-such-entry")
     assert r.code == 1 and "no memory entry" in r.err

@@ -51,8 +51,8 @@ copy when the change only inserts bytes (``stored: "insertions"``: the
 inserted ranges, the sha256 and size before and after); a restore deletes
 the ranges from the file as the change left it and checks the result, and
 names and leaves a file in any other state. When the change only deletes
-bytes (a restore of such an entry) only those bytes are kept
-(``stored: "deletions"``), by the rule for copies. Nothing of the file is
+bytes (a restore of such an entry) or replaces a few, only those bytes are
+kept (``stored: "deletions"`` / ``"replacements"``), by the rule for copies. Nothing of the file is
 copied, so nothing needs the privacy scan or the key; the ranges come from
 :mod:`memory_manager.edits`.
 
@@ -101,6 +101,13 @@ _SHA = re.compile(r"^[0-9a-f]{64}$")
 #: notes (unless one holds a T2 file, :func:`_looks_t2`); everything else there is T2.
 T2_PREFIXES = (tree.rel(tree.TIER2) + "/", tree.rel(tree.ARCHIVE) + "/")
 _T2_MARKERS = (b"format: cmm-t2", b"tier: internal")
+#: Entries that keep no copy of the file (v4): they undo a change from the file as it left it.
+EDIT_KINDS = ("insertions", "deletions", "replacements")
+#: Of those, the ones that keep bytes (the deleted or replaced ones) under ``files/``.
+PIECE_KINDS = ("deletions", "replacements")
+#: A change that replaces bytes is recorded by its pieces only while they are at most this
+#: share of the old file; past it the pieces are most of the file and a copy is kept instead.
+MAX_REPLACED_SHARE = 0.5
 #: Names prune gives what it archives (memory_manager.prune): daily sections and knowledge files.
 _PRUNE_PREFIXES = ("daily-", "knowledge-")
 
@@ -436,7 +443,10 @@ class Backup:
         private is, and no privacy scan is needed (issues 10 and 11: a keyless
         install can append to a note with a finding; a 50 MB note is not scanned).
         When ``new`` is the file with bytes deleted, only the deleted bytes are
-        kept (``stored: "deletions"``), sealed or withheld by the rule for copies.
+        kept (``stored: "deletions"``), sealed or withheld by the rule for copies;
+        when a few bytes are replaced (at most :data:`MAX_REPLACED_SHARE` of the
+        file: ``learn`` on a later day changes the ``updated:`` date), only the
+        replaced ones (``stored: "replacements"``), by the same rule.
         Anything else is saved as :meth:`save` does (a copy: plain, sealed or
         withheld). The caller must then write ``new`` byte for byte: a restore
         checks the file's sha256 against the recorded one.
@@ -505,20 +515,38 @@ class Backup:
             raise BackupError(f"backup of {current} failed ({exc}); nothing was changed") from None
 
     def _edit_entry(self, path: Path, rel: str, old: bytes, new: bytes) -> dict[str, Any] | None:
-        """An ``insertions`` or ``deletions`` entry for ``old`` -> ``new``, or None (keep a copy instead)."""
+        """An ``insertions``, ``deletions`` or ``replacements`` entry for ``old`` -> ``new``, or None (keep a copy).
+
+        A ``replacements`` entry only while the replaced bytes are at most
+        :data:`MAX_REPLACED_SHARE` of the old file (else they are most of a copy).
+        """
         base = {"path": rel, "existed": True, "kind": "file", "sha256": sha256_bytes(old), "size": len(old),
                 "mode": stat.S_IMODE(path.stat().st_mode), "new_sha256": sha256_bytes(new), "new_size": len(new)}
         inserted = edits.insertions(old, new)
         if inserted is not None:
             return {**base, "stored": "insertions", "inserted": inserted}
         deleted = edits.insertions(new, old)
-        if deleted is None:
+        if deleted is not None:
+            # The change removes bytes: only they are needed to undo it, and they are
+            # kept by the rule for any copy (sealed or withheld when they are T2 content
+            # or hold a finding: issue 10). A restore of an insertions entry is such a change.
+            return self._pieces_entry({**base, "stored": "deletions", "deleted": deleted},
+                                      rel, edits.cut(old, deleted))
+        replaced = edits.replacements(old, new)
+        if replaced is None or sum(h[2] for h in replaced) > MAX_REPLACED_SHARE * len(old):
             return None
-        # The change removes bytes: only they are needed to undo it, and they are
-        # kept by the rule for any copy (sealed or withheld when they are T2 content
-        # or hold a finding: issue 10). A restore of an insertions entry is such a change.
-        blob = edits.cut(old, deleted)
-        entry = {**base, "stored": "deletions", "deleted": deleted, "pieces": "plain"}
+        # A few bytes replaced (learn on a later day rewrites the entry's ``updated:`` date
+        # and appends a paragraph): only the replaced bytes are kept, by the same rule.
+        return self._pieces_entry({**base, "stored": "replacements", "replaced": replaced}, rel,
+                                  edits.cut_old(old, new, replaced))
+
+    def _pieces_entry(self, entry: dict[str, Any], rel: str, blob: bytes) -> dict[str, Any]:
+        """Keep ``blob`` (the bytes a change deleted or replaced) for ``entry`` as a copy would be kept.
+
+        Raises:
+            BackupError: it must be sealed, there is no key, and the change is not approved.
+        """
+        entry["pieces"] = "plain"
         payload = blob
         if needs_sealing(rel, blob):
             key = self._key_or_none()
@@ -560,8 +588,13 @@ class Backup:
                 the change after it is not insertion-only: it could not be undone.
         """
         first = next((e for e in reversed(self.entries) if e.get("path") == rel), None)
-        if first is None or first.get("stored") != "insertions":
+        if first is None or first.get("stored") not in EDIT_KINDS:
             return None
+        if first.get("stored") != "insertions":
+            # Its pieces file would have to hold two versions; no command changes one
+            # file twice that way today (import writes each knowledge key once).
+            raise BackupError(f"{rel}: a second change in one command cannot be recorded by its first backup "
+                              "entry; nothing was changed")
         now = path.read_bytes()
         if sha256_bytes(now) != first.get("new_sha256"):
             raise BackupError(f"{rel} changed outside this command since it was backed up; nothing was changed")
@@ -1160,8 +1193,8 @@ def _plan(workspace: Path, doc: dict[str, Any], key_needed: bool = True) -> tupl
             if stored == "erased":
                 notes.append(f"{rel}: its copy was erased on purpose (forget/purge); left as it is")
                 continue
-            if stored in ("insertions", "deletions"):
-                if key is False and stored == "deletions" and entry.get("pieces") == "aes-gcm":
+            if stored in EDIT_KINDS:
+                if key is False and stored in PIECE_KINDS and entry.get("pieces") == "aes-gcm":
                     key = _load_key(workspace)
                 blob, note = _undo_edit(folder, ident, rel, target, entry, current, key)
                 if blob is None:
@@ -1208,7 +1241,7 @@ def _plan(workspace: Path, doc: dict[str, Any], key_needed: bool = True) -> tupl
 
 def _edit_states(entry: dict[str, Any]) -> list[tuple[str, int, str, Any]]:
     """The states an ``insertions``/``deletions`` entry can undo: (sha256, size, ranges field, ranges)."""
-    field_name = "inserted" if entry.get("stored") == "insertions" else "deleted"
+    field_name = {"insertions": "inserted", "deletions": "deleted", "replacements": "replaced"}[entry["stored"]]
     states = [(entry.get("new_sha256"), entry.get("new_size"), field_name, entry.get(field_name))]
     for older in entry.get("also") or []:
         if isinstance(older, dict):
@@ -1232,13 +1265,15 @@ def _undo_edit(folder: Path, ident: str, rel: str, target: Path, entry: dict[str
             result that fails its sha256 check (nothing was changed).
     """
     stored = entry["stored"]
+    what = {"insertions": "inserted", "deletions": "deleted", "replacements": "replaced"}[stored]
     for sha, size, field_name, ranges in _edit_states(entry):
         if not isinstance(sha, str) or not _SHA.match(sha) or type(size) is not int \
-                or not edits.valid(ranges, size if stored == "insertions" else int(entry.get("size") or 0)):
+                or not (edits.valid_hunks(ranges, size) if stored == "replacements" else
+                        edits.valid(ranges, size if stored == "insertions" else int(entry.get("size") or 0))):
             raise BackupError(f"backup {ident}: malformed entry for {rel}; nothing was changed")
     if current is None:
         return None, (f"{rel}: is gone; backup {ident} keeps no copy of it, only what the change "
-                      f"{'inserted' if stored == 'insertions' else 'deleted'}, so it is not restored")
+                      f"{what}, so it is not restored")
     for sha, size, _field, ranges in _edit_states(entry):
         if current != sha:
             continue
@@ -1248,7 +1283,7 @@ def _undo_edit(folder: Path, ident: str, rel: str, target: Path, entry: dict[str
         else:
             pieces_stored = entry.get("pieces")
             if pieces_stored in ("withheld", "erased"):
-                return None, (f"{rel}: the bytes the change deleted were {pieces_stored} "
+                return None, (f"{rel}: the bytes the change {what} were {pieces_stored} "
                               f"({'no T2 key when they were saved' if pieces_stored == 'withheld' else 'forget/purge'}); "
                               "not restored")
             try:
@@ -1263,7 +1298,8 @@ def _undo_edit(folder: Path, ident: str, rel: str, target: Path, entry: dict[str
             elif pieces_stored != "plain":
                 raise BackupError(f"backup {ident}: copy of {rel} is {pieces_stored!r}; nothing was changed")
             try:
-                blob = edits.reinsert(data, ranges, pieces)
+                blob = edits.reinsert(data, ranges, pieces) if stored == "deletions" else \
+                    edits.unsplice(data, ranges, pieces)
             except ValueError:
                 raise BackupError(f"backup {ident}: copy of {rel} does not fit its entry; nothing was changed") \
                     from None
@@ -1272,8 +1308,7 @@ def _undo_edit(folder: Path, ident: str, rel: str, target: Path, entry: dict[str
                               "changed")
         return blob, ""
     return None, (f"{rel}: changed after backup {ident} was made, which keeps no copy of it (only what the change "
-                  f"{'inserted' if stored == 'insertions' else 'deleted'}); not restored: restore the newer "
-                  "backup first")
+                  f"{what}); not restored: restore the newer backup first")
 
 
 def _describe(step: _Step) -> str:
@@ -1727,7 +1762,7 @@ def _only_copy(workspace: Path, entry: Any, others: set[Any]) -> bool:
     # An insertions or deletions entry (v4) is not a copy: it undoes a change only together
     # with the file as the change left it, so it never keeps a backup alive on its own.
     if not isinstance(entry, dict) or entry.get("kind") != "file" or not entry.get("existed") \
-            or entry.get("stored") in ("withheld", "erased", "insertions", "deletions"):
+            or entry.get("stored") in ("withheld", "erased", *EDIT_KINDS):
         return False
     target = Path(workspace) / str(entry.get("path"))
     if target.exists() or target.is_symlink():
@@ -1864,7 +1899,7 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
                 if not isinstance(entry, dict) or entry.get("kind") != "file" or not entry.get("existed"):
                     continue
                 stored_as = entry.get("stored", "plain")
-                if stored_as == "deletions":  # v4: the pieces a change deleted are searched like a copy
+                if stored_as in PIECE_KINDS:  # v4: the bytes a change deleted or replaced, searched like a copy
                     stored_as = entry.get("pieces")
                 if stored_as not in ("plain", "aes-gcm") or stored_as not in stored:
                     continue  # an insertions entry (v4) holds no text: nothing to erase
@@ -1919,7 +1954,7 @@ def _holds_bytes(entry: Any) -> bool:
     if not isinstance(entry, dict) or entry.get("kind") != "file" or not entry.get("existed"):
         return False
     stored = entry.get("stored", "plain")
-    return stored in ("plain", "aes-gcm") or (stored == "deletions" and entry.get("pieces") in ("plain", "aes-gcm"))
+    return stored in ("plain", "aes-gcm") or (stored in PIECE_KINDS and entry.get("pieces") in ("plain", "aes-gcm"))
 
 
 def iter_copies(workspace: Path) -> Iterator[tuple[str, dict[str, Any], Path]]:
@@ -1969,7 +2004,7 @@ def read_copy(workspace: Path, ident: str, rel: str) -> bytes:
         if isinstance(entry, dict) and entry.get("path") == rel and entry.get("kind") == "file" \
                 and entry.get("existed"):
             stored = entry.get("stored", "plain")
-            if stored in ("insertions", "deletions"):
+            if stored in EDIT_KINDS:
                 # No copy (v4): the saved bytes come back from the file as the change left it.
                 folder = backup_root(workspace) / ident
                 target = _check_path(workspace, rel, ident)

@@ -245,3 +245,105 @@ def reinsert(short: bytes, ranges: Sequence[Sequence[int]], pieces: bytes) -> by
         pos_long = end
     out.append(short[pos_short:])
     return b"".join(out)
+
+
+Hunks = list[list[int]]
+
+
+def replacements(old: bytes, new: bytes) -> Hunks | None:
+    """The stretches of ``new`` that replaced stretches of ``old``: ``[[start, end, old_length], ...]``.
+
+    ``new[start:end]`` (offsets into ``new``, sorted, disjoint) took the
+    place of ``old_length`` bytes of ``old``; the unchanged bytes between
+    hunks are the same in both. Found like :func:`insertions` (prefix and
+    suffix, then a line diff of what lies between, each changed stretch of
+    lines narrowed to the bytes that differ), so a change of one date in a
+    frontmatter and a paragraph added at the end are two small hunks, not
+    one hunk spanning the file. None when the stretch between the first and
+    last difference is larger than :data:`DIFF_LIMIT` (one hunk would then
+    hold most of the file: the caller keeps a copy instead). Verified with
+    :func:`unsplice` before it is returned.
+    """
+    if new == old:
+        return []
+    p = _prefix(old, new, min(len(old), len(new)))
+    s = _suffix(old, new, min(len(old), len(new)) - p)
+    if p + s == len(old) or p + s == len(new):
+        hunks = [[p, len(new) - s, len(old) - s - p]]
+    else:
+        p = old.rfind(b"\n", 0, p) + 1
+        q = len(old) - s
+        if q > 0 and old[q - 1:q] != b"\n":
+            nl = old.find(b"\n", q)
+            q = len(old) if nl < 0 else nl + 1
+        s = len(old) - q
+        old_mid, new_mid = old[p:len(old) - s], new[p:len(new) - s]
+        if max(len(old_mid), len(new_mid)) > DIFF_LIMIT:
+            return None
+        old_lines = old_mid.splitlines(keepends=True)
+        new_lines = new_mid.splitlines(keepends=True)
+        old_at, new_at = [0], [0]
+        for line in old_lines:
+            old_at.append(old_at[-1] + len(line))
+        for line in new_lines:
+            new_at.append(new_at[-1] + len(line))
+        hunks = []
+        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old_lines, new_lines,
+                                                          autojunk=False).get_opcodes():
+            if tag == "equal":
+                continue
+            a, b = old_mid[old_at[i1]:old_at[i2]], new_mid[new_at[j1]:new_at[j2]]
+            lo = _prefix(a, b, min(len(a), len(b)))
+            hi = _suffix(a, b, min(len(a), len(b)) - lo)
+            hunks.append([p + new_at[j1] + lo, p + new_at[j2] - hi, len(a) - lo - hi])
+    hunks = [h for h in hunks if h[1] > h[0] or h[2] > 0]
+    if unsplice(new, hunks, cut_old(old, new, hunks)) != old:
+        return None
+    return hunks
+
+
+def _old_starts(hunks: Sequence[Sequence[int]]) -> list[int]:
+    """Where each hunk starts in the old file."""
+    starts, shift = [], 0
+    for start, end, length in hunks:
+        starts.append(start + shift)
+        shift += length - (end - start)
+    return starts
+
+
+def cut_old(old: bytes, new: bytes, hunks: Sequence[Sequence[int]]) -> bytes:
+    """The bytes of ``old`` that the hunks replaced, concatenated (what :func:`unsplice` needs)."""
+    return b"".join(old[at:at + h[2]] for at, h in zip(_old_starts(hunks), hunks))
+
+
+def valid_hunks(hunks: object, size: int) -> bool:
+    """True when ``hunks`` (read from a manifest) are sorted, disjoint ``[start, end, old_length]`` within ``size``."""
+    if not isinstance(hunks, list):
+        return False
+    last = 0
+    for item in hunks:
+        if not (isinstance(item, list) and len(item) == 3 and all(type(v) is int for v in item)):
+            return False
+        start, end, length = item
+        if start < last or end < start or end > size or length < 0 or (end == start and length == 0):
+            return False
+        last = end
+    return True
+
+
+def unsplice(new: bytes, hunks: Sequence[Sequence[int]], pieces: bytes) -> bytes:
+    """Undo a change: put ``pieces`` (:func:`cut_old`) back in place of each hunk of ``new``.
+
+    Raises:
+        ValueError: the pieces do not fill the hunks exactly.
+    """
+    if sum(h[2] for h in hunks) != len(pieces):
+        raise ValueError("the pieces do not fill the hunks")
+    out, pos, at = [], 0, 0
+    for start, end, length in hunks:
+        out.append(new[pos:start])
+        out.append(pieces[at:at + length])
+        at += length
+        pos = end
+    out.append(new[pos:])
+    return b"".join(out)

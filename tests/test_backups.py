@@ -788,3 +788,39 @@ def test_a_v3_backup_still_restores_and_a_v4_one_lists_its_kinds(ws):
     c.save_change(ws / "a.md", b"v3 copy, appended")
     assert backups.stored_counts(backups.manifest(ws, c.id)) == {"insertions": 1}
     assert backups.manifest(ws, c.id)["version"] == 4
+
+
+def test_erase_copies_searches_the_bytes_a_replacements_entry_keeps(ws):
+    (ws / "a.md").write_bytes(b"updated: 28\nplan tulip\nbody line one\nbody line two\nbody line three\n")
+    b = backups.start(ws, "learn")
+    new = b"updated: 29\nplan rose\nbody line one\nbody line two\nbody line three\nmore\n"
+    b.save_change(ws / "a.md", new)
+    (ws / "a.md").write_bytes(new)
+    (entry,) = backups.manifest(ws, b.id)["entries"]
+    assert (entry["stored"], entry["pieces"]) == ("replacements", "plain")
+    assert (b.folder / "files" / "a.md").read_bytes() == b"8\nplan tulip"  # the replaced bytes only
+    assert backups.read_copy(ws, b.id, "a.md") == b"updated: 28\nplan tulip\nbody line one\nbody line two\nbody line three\n"
+    assert [e["path"] for _, e, _ in backups.iter_copies(ws)] == ["a.md"]  # its pieces count as a copy here
+    assert backups.erase_copies(ws, ["tulip"]) == {"erased": 1, "backups": [b.id], "unchecked": 0}
+    assert backups.manifest(ws, b.id)["entries"][0]["stored"] == "erased"
+    assert not (b.folder / "files" / "a.md").exists()
+
+
+def test_save_change_keeps_a_copy_when_most_of_a_file_is_replaced(ws, monkeypatch):
+    """No insertion, deletion or small replacement: a copy, by the rule for copies (sealed with a
+    key; without one refused unless approved, then withheld)."""
+    note = ws / "memory/daily/2026-11-29.md"
+    note.parent.mkdir(parents=True)
+    old = ("- mail ops.lead" + "@" + "corp-mail.net about the release\n").encode()
+    new = b"- something else entirely, longer than before\n"
+    note.write_bytes(old)
+    with pytest.raises(BackupError, match="there is no T2 key to seal its backup copy"):
+        backups.start(ws, "write").save_change(note, new)
+    approved = backups.start(ws, "write", allow_withheld=True)
+    approved.save_change(note, new)
+    assert approved.entries[0]["stored"] == "withheld"
+    monkeypatch.setenv("MEMORY_MANAGER_KEY", TEST_KEY)
+    sealed = backups.start(ws, "write")
+    sealed.save_change(note, new)
+    assert sealed.entries[0]["stored"] == "aes-gcm"
+    assert backups.read_copy(ws, sealed.id, "memory/daily/2026-11-29.md") == old

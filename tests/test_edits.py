@@ -71,3 +71,41 @@ def test_reinsert_refuses_pieces_that_do_not_fit():
         edits.reinsert(b"ab", [[1, 3]], b"x")
     with pytest.raises(ValueError):
         edits.reinsert(b"ab", [[5, 6]], b"x")
+
+
+@pytest.mark.parametrize("old, new, want", [
+    (b"abc", b"abc", []),
+    (b"a\nb\n", b"a\nX\n", [[2, 3, 1]]),                                  # one byte replaced
+    (b"updated: 28\nbody\n", b"updated: 29\nbody\n\nmore\n", [[10, 11, 1], [17, 23, 0]]),  # date + paragraph
+    (b"a\nb\nc\n", b"a\nc\n", [[2, 2, 2]]),                               # a deletion is a hunk too
+    (b"", b"new", [[0, 3, 0]]),
+])
+def test_replacements(old, new, want):
+    hunks = edits.replacements(old, new)
+    assert hunks == want
+    assert edits.valid_hunks(hunks, len(new))
+    assert edits.unsplice(new, hunks, edits.cut_old(old, new, hunks)) == old
+
+
+def test_replacements_random_changes_undo_exactly():
+    rnd = random.Random(5)
+    for _ in range(2000):
+        old = bytes(rnd.choice(b"ab\n") for _ in range(rnd.randint(0, 40)))
+        new = bytes(rnd.choice(b"ab\n") for _ in range(rnd.randint(0, 40)))
+        hunks = edits.replacements(old, new)
+        assert hunks is not None and edits.valid_hunks(hunks, len(new))
+        assert edits.unsplice(new, hunks, edits.cut_old(old, new, hunks)) == old
+
+
+@pytest.mark.parametrize("hunks, size, ok", [
+    ([], 0, True), ([[0, 0, 2]], 0, True), ([[0, 1, 0], [1, 2, 3]], 2, True),
+    ([[0, 0, 0]], 1, False), ([[1, 0, 1]], 2, False), ([[0, 3, 1]], 2, False), ([[0, 1, -1]], 2, False),
+    ([[1, 2, 1], [0, 1, 1]], 2, False), ([[0, 1]], 2, False), ([[0, 1, 1.0]], 2, False),
+])
+def test_valid_hunks(hunks, size, ok):
+    assert edits.valid_hunks(hunks, size) is ok
+
+
+def test_unsplice_refuses_pieces_that_do_not_fit():
+    with pytest.raises(ValueError):
+        edits.unsplice(b"ab", [[0, 1, 2]], b"x")

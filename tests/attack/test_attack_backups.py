@@ -9,6 +9,7 @@ import json
 import os
 
 from conftest import tree_hash  # noqa: F401  (kept for symmetry with the suite)
+from memory_manager import backups
 
 NOW = {"MEMORY_MANAGER_NOW": "2026-11-29T12:00:00+00:00"}
 DAY = "2026-11-29"
@@ -33,8 +34,11 @@ def test_learn_on_an_existing_key_backs_the_file_up(ws, run_script):
     assert path.read_bytes() != old
     new = [b for b in _backups(ws) if b not in before]
     assert new, "learn changed memory/knowledge/deploy.md and made no backup"
-    copy = ws / ".memory-backup" / new[-1] / "files/memory/knowledge/deploy.md"
-    assert copy.read_bytes() == old
+    # The old bytes come back: from a copy, or (backup format v4: the change only appended a
+    # paragraph) from the entry's inserted ranges and the file as learn left it.
+    assert backups.read_copy(ws, new[-1], "memory/knowledge/deploy.md") == old
+    assert run_script("init", "--restore", new[-1], "--yes", env=NOW).code == 0
+    assert path.read_bytes() == old
 
 
 def test_import_merging_into_an_existing_note_backs_it_up(ws, run_script, tmp_path):

@@ -97,25 +97,35 @@ def test_keyless_write_into_a_note_with_a_finding_keeps_no_copy_and_restores(ws,
 def test_with_a_key_the_same_and_a_change_that_is_not_an_insertion_still_seals(ws, run_script, t2_key):
     _setup(ws, run_script)
     _check_write_and_restore(ws, run_script)
-    # A note with LF line endings but one CRLF line: the write keeps the note's style and drops
-    # that line's CR, so the change is no insertion: the note is copied, sealed.
-    (ws / NOTE).write_bytes(MIXED)
-    wrote = _write(run_script, "second section")
-    assert wrote.code == 0, wrote.err
-    assert (ws / NOTE).read_bytes().startswith(MIXED.replace(b"\r\n", b"\n"))
-    write = _backups(run_script)[-1]
-    entry = next(e for e in backups.manifest(ws, write["id"])["entries"] if e["path"] == NOTE)
-    assert (entry["stored"], entry["sha256"]) == ("aes-gcm", _sha(MIXED))
+    # A change that is no insertion (edit replaces an entry's text, keeping the old one as
+    # history) still keeps a copy: sealed with the key.
+    knowledge = ws / "memory/knowledge/release.md"
+    assert run_script("memory", "learn", "release", "--text", f"Ask {FINDING} first.", "--approved", env=NOW).code == 0
+    before = knowledge.read_bytes()
+    edited = run_script("memory", "edit", "release", "--text", "Deploy on Tuesdays only.", "--approved", env=NOW)
+    assert edited.code == 0, edited.err
+    edit = _backups(run_script)[-1]
+    entry = next(e for e in backups.manifest(ws, edit["id"])["entries"] if e["path"] == "memory/knowledge/release.md")
+    assert (entry["stored"], entry["sha256"]) == ("aes-gcm", _sha(before))
     assert _in_backups(ws, FINDING.encode()) == []
-    assert backups.read_copy(ws, write["id"], NOTE) == MIXED
+    assert backups.read_copy(ws, edit["id"], "memory/knowledge/release.md") == before
 
 
-def test_keyless_change_that_is_not_an_insertion_is_still_refused(ws, run_script):
+def test_a_write_that_normalises_a_crlf_line_keeps_only_the_carriage_return(ws, run_script):
+    """The note's one CRLF line among LF lines loses its CR when the write keeps the note's style:
+    no insertion, but the replaced bytes are one CR (``stored: "replacements"``)."""
     _setup(ws, run_script, "--no-key")
     (ws / NOTE).write_bytes(MIXED)
     wrote = _write(run_script)
-    assert wrote.code == 1
-    assert "there is no T2 key to seal its backup copy" in json.loads(wrote.out)["error"]
+    assert wrote.code == 0, wrote.err
+    new = (ws / NOTE).read_bytes()
+    assert new.startswith(MIXED.replace(b"\r\n", b"\n"))
+    write = _backups(run_script)[-1]
+    entry = next(e for e in backups.manifest(ws, write["id"])["entries"] if e["path"] == NOTE)
+    assert (entry["stored"], entry["pieces"]) == ("replacements", "plain")
+    assert (ws / ".memory-backup" / write["id"] / "files" / NOTE).read_bytes() == b"\r"
+    assert _in_backups(ws, FINDING.encode()) == []
+    assert run_script("init", "--restore", "--yes", env=NOW).code == 0
     assert (ws / NOTE).read_bytes() == MIXED
 
 
@@ -174,3 +184,31 @@ def test_forget_after_keyless_writes_leaves_nothing_of_it_in_backups(ws, run_scr
     plan = json.loads(run_script("init", "--restore", second["id"], "--dry-run", "--json", env=NOW).out)
     assert f"{NOTE}: changed after backup {second['id']} was made" in " ".join(plan["notes"])
     assert "restore " + NOTE not in plan["paths"]
+
+
+def test_learn_on_a_later_day_keeps_only_the_replaced_date_on_a_keyless_install(ws, run_script):
+    """learn on another day rewrites the entry's ``updated:`` date and appends a paragraph: the
+    backup keeps the two replaced digits of the date (``stored: "replacements"``), nothing else."""
+    _setup(ws, run_script, "--no-key")
+    knowledge = ws / "memory/knowledge/release.md"
+    assert run_script("memory", "learn", "release", "--text", f"Ask {FINDING} first.", "--approved",
+                      env=NOW).code == 0
+    before = knowledge.read_bytes()
+    later = {"MEMORY_MANAGER_NOW": "2026-11-30T12:00:00+00:00"}
+    learned = run_script("memory", "learn", "release", "--text", "Never deploy on Fridays.", env=later)
+    assert learned.code == 0, learned.err
+    after = knowledge.read_bytes()
+    assert after == before.replace(b"updated: 2026-11-29", b"updated: 2026-11-30") + b"\nNever deploy on Fridays.\n"
+    learn = _backups(run_script)[-1]
+    assert learn["stored"] == {"replacements": 1}
+    entry = next(e for e in backups.manifest(ws, learn["id"])["entries"] if e["path"] == "memory/knowledge/release.md")
+    at = before.index(b"updated: 2026-11-29") + len("updated: 2026-11-")
+    assert (entry["replaced"], entry["pieces"]) == ([[at, at + 2, 2], [len(before), len(after), 0]], "plain")
+    assert (ws / ".memory-backup" / learn["id"] / "files/memory/knowledge/release.md").read_bytes() == b"29"
+    assert _in_backups(ws, FINDING.encode()) == []
+    restored = run_script("init", "--restore", "--yes", "--json", env=later)
+    assert restored.code == 0, restored.err
+    assert knowledge.read_bytes() == before
+    assert run_script("init", "--restore", json.loads(restored.out)["safety_backup"], "--yes", env=later).code == 0
+    assert knowledge.read_bytes() == after
+    assert _in_backups(ws, FINDING.encode()) == []

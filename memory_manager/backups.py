@@ -1198,7 +1198,8 @@ def _plan(workspace: Path, doc: dict[str, Any], key_needed: bool = True) -> tupl
                     key = _load_key(workspace)
                 blob, note = _undo_edit(folder, ident, rel, target, entry, current, key)
                 if blob is None:
-                    notes.append(note)
+                    if not _derived(rel):  # a derived index is rebuilt from the notes instead (restore)
+                        notes.append(note)
                     # A step that changes nothing, so that changed_since still names the
                     # file: without --force the restore refuses as it does for a copy.
                     steps.append(_Step("keep", rel, target, entry, now=current))
@@ -1433,7 +1434,10 @@ def restore(workspace: Path, ident: str | None = None, force: bool = False) -> d
         held = {e.get("path") for e in doc["entries"] if isinstance(e, dict)}
         indexed = (tree.rel(tree.DAILY) + "/", tree.rel(tree.KNOWLEDGE) + "/")
         notes_changed = any(p.startswith(indexed) for p in changed)
-        indexes = _rebuild_derived(workspace) if notes_changed and not held & set(DERIVED) else []
+        # An index this backup records without a copy (v4) that changed since cannot be put
+        # back byte for byte: rebuilt from the restored notes like one it does not hold.
+        stale = any(s.action == "keep" and _derived(s.rel) for s in steps)
+        indexes = _rebuild_derived(workspace) if notes_changed and (stale or not held & set(DERIVED)) else []
     return {"restored": doc["id"], "safety_backup": safety_id, "paths": changed, "notes": notes,
             "rolled_back": rolled, "changed_since": dirty, "indexes": indexes}
 

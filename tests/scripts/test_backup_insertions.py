@@ -212,3 +212,20 @@ def test_learn_on_a_later_day_keeps_only_the_replaced_date_on_a_keyless_install(
     assert run_script("init", "--restore", json.loads(restored.out)["safety_backup"], "--yes", env=later).code == 0
     assert knowledge.read_bytes() == after
     assert _in_backups(ws, FINDING.encode()) == []
+
+
+def test_restore_of_an_older_write_rebuilds_the_index_it_keeps_no_copy_of(ws, run_script):
+    """The index changed after the write (a later write on another day), so its insertions entry
+    cannot be applied: the restore rebuilds it from the restored notes instead, with no note."""
+    _setup(ws, run_script, "--no-key")
+    assert _write(run_script).code == 0
+    first = _backups(run_script)[-1]["id"]
+    later = run_script("memory", "write", "--topic", "Later", "--change", "more", "--date", "2026-11-30", env=NOW)
+    assert later.code == 0, later.err
+    restored = run_script("init", "--restore", first, "--yes", "--json", env=NOW)
+    assert restored.code == 0, restored.err
+    doc = json.loads(restored.out)
+    assert (doc["paths"], doc["notes"], doc["indexes"]) == ([NOTE], [], ["memory/daily-index.md"])
+    assert (ws / NOTE).read_bytes() == OLD
+    index = (ws / "memory/daily-index.md").read_text(encoding="utf-8")
+    assert "Release" in index and "Later" in index and "Docs" not in index

@@ -3100,8 +3100,107 @@ def fold_traditional(text: str) -> str:
     return text.translate(_T2S)
 
 
+#: Characters of text from which :func:`scan` shares the work with a forked
+#: child on a machine with two or more cores (below it the fork and the
+#: transfer cost more than they save; 4 M characters is about 4 s of CPU).
+PARALLEL_CHARS = 4_000_000
+#: Characters each half reads past the cut (to whole lines), so that every
+#: check that reads around a match sees what it sees in the whole text.
+_PARALLEL_OVERLAP = 4096
+#: > 0 while :func:`serial_scans` is active: no scan forks (the caller runs
+#: its own processes, e.g. the report's masker).
+_serial_depth = 0
+
+
+class serial_scans:
+    """Context manager: no :func:`scan` inside it forks a child (nesting allowed)."""
+
+    def __enter__(self) -> "serial_scans":
+        global _serial_depth
+        _serial_depth += 1
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        global _serial_depth
+        _serial_depth -= 1
+
+
+def _line_of(text: str, offset: int) -> int:
+    """The 0-based index of the line holding ``offset`` (lines as :data:`_LINE_BREAK` splits them)."""
+    return sum(1 for _ in _LINE_BREAK.finditer(text, 0, offset))
+
+
+def _scan_in_two(text: str) -> list[Finding] | None:
+    """:func:`scan` of a long ``text`` by this process and a forked child, or None when it cannot fork.
+
+    The text is cut at the line break nearest its middle. This process scans
+    from the start to :data:`_PARALLEL_OVERLAP` characters past the cut and
+    keeps the findings of the lines before it; the child scans from the same
+    distance before the cut to the end and keeps the lines from it on. No
+    finding spans a line break, so each finding is kept exactly once, with
+    the line number and offsets it has in the whole text
+    (``tests/test_privacy_scan_speedups.py`` compares both ways). Findings
+    cross the pipe pickled; if the child fails in any way its half is
+    scanned here.
+    """
+    import pickle
+    import signal
+
+    cut = text.find("\n", len(text) // 2)
+    if cut < 0 or cut + 1 >= len(text):
+        return None
+    cut += 1  # the first line of the second half starts here
+    a_end = text.find("\n", cut + _PARALLEL_OVERLAP)
+    a_end = len(text) if a_end < 0 else a_end + 1
+    b_start = text.rfind("\n", 0, max(0, cut - _PARALLEL_OVERLAP)) + 1
+    first_b = _line_of(text, b_start)  # lines of the whole text before the child's part
+    cut_line = _line_of(text, cut)
+
+    def second_half() -> list[Finding]:
+        return [replace(f, line=f.line + first_b) for f in _scan_serial(text[b_start:])
+                if f.line - 1 + first_b >= cut_line]
+
+    try:
+        read_fd, write_fd = os.pipe()
+        pid = os.fork()
+    except OSError:
+        return None
+    if pid == 0:  # the child: scan, send, leave without running the parent's cleanup
+        code = 1
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+            os.close(read_fd)
+            data = pickle.dumps(second_half(), protocol=pickle.HIGHEST_PROTOCOL)
+            with os.fdopen(write_fd, "wb") as pipe:
+                pipe.write(data)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_fd)
+    mine = [f for f in _scan_serial(text[:a_end]) if f.line - 1 < cut_line]
+    theirs: list[Finding] | None = None
+    try:
+        with os.fdopen(read_fd, "rb") as pipe:
+            data = pipe.read()
+        _, status = os.waitpid(pid, 0)
+        if os.waitstatus_to_exitcode(status) == 0:
+            got = pickle.loads(data)
+            if isinstance(got, list) and all(isinstance(f, Finding) for f in got):
+                theirs = got
+    except (OSError, pickle.UnpicklingError, EOFError, ValueError, AttributeError):
+        theirs = None
+    if theirs is None:
+        theirs = second_half()
+    return mine + theirs
+
+
 def scan(text: str) -> list[Finding]:
     """Scan ``text`` and return findings in line order.
+
+    From :data:`PARALLEL_CHARS` characters on, on a machine with two or more
+    cores where ``os.fork`` exists (and outside :class:`serial_scans`), a
+    forked child scans the second half (:func:`_scan_in_two`): the same
+    findings in about half the time.
 
     Args:
         text: any text (a note, a line, a whole file). Lines are split as
@@ -3121,6 +3220,17 @@ def scan(text: str) -> list[Finding]:
     as certain as in plain text). Its offsets cover the encoded characters it
     came from.
     """
+    if not text:
+        return []
+    if len(text) >= PARALLEL_CHARS and not _serial_depth and (os.cpu_count() or 1) >= 2 and hasattr(os, "fork"):
+        found = _scan_in_two(text)
+        if found is not None:
+            return found
+    return _scan_serial(text)
+
+
+def _scan_serial(text: str) -> list[Finding]:
+    """:func:`scan` in this process alone."""
     if not text:
         return []
     chosen = _spans(text)

@@ -172,10 +172,11 @@ class _Masker:
         # This process's share: half, or two fifths when it also runs ``meanwhile``
         # (importing the chart libraries costs about what masking a tenth does).
         cut = max(1, len(texts) * 2 // 5 if meanwhile is not None else len(texts) // 2)
-        theirs = _in_child(lambda: _mask_joined(texts[cut:], self.SEP))
-        if meanwhile is not None:
-            meanwhile()
-        mine = _mask_joined(texts[:cut], self.SEP)
+        with privacy.serial_scans():  # two processes already: neither forks again
+            theirs = _in_child(lambda: _mask_joined(texts[cut:], self.SEP))
+            if meanwhile is not None:
+                meanwhile()
+            mine = _mask_joined(texts[:cut], self.SEP)
         got = theirs()
         if got is None or len(got) != len(texts) - cut:
             got = _mask_joined(texts[cut:], self.SEP)

@@ -185,3 +185,46 @@ def test_the_id_rules_not_after_finds_what_their_look_behind_found():
             got = [m.span() for m in rule.pattern.finditer(text)
                    if not (m.start() and text[m.start() - 1] in rule.not_after)]
             assert got == want, (name, text)
+
+
+def _serial_scan(text: str):
+    with privacy.serial_scans():
+        return privacy.scan(text)
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_a_long_text_scanned_in_two_processes_gives_the_serial_findings(seed, monkeypatch):
+    """Past PARALLEL_CHARS, scan() forks: same findings, same line numbers and offsets, as one process."""
+    rng = random.Random(seed)
+    text = _notes(rng, _lines(), 1500)
+    # Private lines right at every possible cut: the whole text is many cuts' worth of small texts.
+    monkeypatch.setattr(privacy, "PARALLEL_CHARS", 1000)
+    monkeypatch.setattr(privacy, "_PARALLEL_OVERLAP", 64)
+    want = _serial_scan(text)
+    assert len(want) > 50
+    calls = []
+    real = privacy._scan_in_two
+    monkeypatch.setattr(privacy, "_scan_in_two", lambda t: calls.append(len(t)) or real(t))
+    assert privacy.scan(text) == want
+    assert calls == [len(text)]
+    # Cut after every one of 40 lines spread over the text (each cut's halves scanned apart).
+    lines = text.split("\n")
+    for i in range(1, len(lines), max(1, len(lines) // 40)):
+        piece = "\n".join(lines[max(0, i - 30):i + 30])
+        if len(piece) >= 1000:
+            assert privacy.scan(piece) == _serial_scan(piece), i
+
+
+def test_serial_scans_nests_and_a_failed_child_leaves_the_work_to_the_parent(monkeypatch):
+    text = _notes(random.Random(5), _lines(), 400)
+    monkeypatch.setattr(privacy, "PARALLEL_CHARS", 1000)
+    want = _serial_scan(text)
+    with privacy.serial_scans():
+        with privacy.serial_scans():
+            assert privacy._serial_depth == 2
+        assert privacy._serial_depth == 1
+    assert privacy._serial_depth == 0
+    import pickle
+
+    monkeypatch.setattr(pickle, "loads", lambda data: "not findings")
+    assert privacy.scan(text) == want  # the child's answer is refused: its half is scanned here

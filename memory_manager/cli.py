@@ -298,6 +298,7 @@ def run(command: click.Command) -> None:
     try:
         interrupts.running()  # from here a Ctrl-C is reported by this guard (memory_manager.interrupts)
         command.main(args=args, standalone_mode=False)
+        interrupts.exiting()  # done and reported: a Ctrl-C while Python shuts down changes nothing
     except click.UsageError as exc:
         interrupts.exiting()
         as_json = _AS_JSON

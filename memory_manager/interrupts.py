@@ -89,8 +89,20 @@ def running() -> None:
 
 
 def exiting() -> None:
-    """The command has reported its result (or its error): later interrupts are ignored."""
+    """The command has reported its result (or its error): later interrupts are ignored.
+
+    Where this module's handler is installed (a script), SIGINT is set to
+    ``SIG_IGN`` as well: while the interpreter shuts down it puts back the
+    default action of every signal that has a Python handler (``SIG_IGN``
+    excepted), and a Ctrl-C in that window would end a finished command
+    with status -2 instead of its own.
+    """
     _state["phase"] = "exiting"
+    try:
+        if signal.getsignal(signal.SIGINT) is _handler:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except (ValueError, OSError):  # not the main thread
+        pass
 
 
 def hold() -> None:

@@ -3009,15 +3009,125 @@ class _Sub:
         return self._m.group(self._g)
 
 
-#: Characters removed from the scanned view: zero-width space/joiners, word
-#: joiner and invisible operators, BOM, soft hyphen, Mongolian vowel
-#: separator (Unicode "Default_Ignorable_Code_Point" members a user can type
-#: or paste inside a number or token without it showing).
-_INVISIBLE = frozenset("\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff")
+#: Characters removed from the scanned view: every Unicode
+#: Default_Ignorable_Code_Point (DerivedCoreProperties.txt, Unicode 15.1):
+#: soft hyphen, combining grapheme joiner, Arabic letter mark, Hangul and
+#: Mongolian fillers and selectors, zero-width space/joiners, LRM/RLM, bidi
+#: embeddings, overrides and isolates, word joiner and invisible operators,
+#: variation selectors, BOM, tag characters. A user can type or paste any of
+#: them inside a number or token without it showing (privacy issue 9; issue
+#: 10, attack round 6: CGJ, VS16 and a tag character inside a token).
+_IGNORABLE_RANGES = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160),
+                     (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E),
+                     (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
+                     (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
+                     (0xE0000, 0xE0FFF))
+
+
+def _is_ignorable(c: str) -> bool:
+    o = ord(c)
+    return any(lo <= o <= hi for lo, hi in _IGNORABLE_RANGES)
+
+
+#: Typographic dashes and minus signs read as ``-`` (hyphen, non-breaking
+#: hyphen, figure dash, en/em dash, horizontal bar, minus sign, small and
+#: full-width hyphen-minus): a number copied from a word processor or a web
+#: page has them between its groups (issue 10, attack round 6).
+_DASHES = dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe63\uff0d", "-")
 #: Characters that may change under NFKC or are invisible: anything outside
 #: ASCII and the CJK Unified Ideographs block (both NFKC-stable).
 _MAYBE_ODD = re.compile(r"[^\x00-\x7f\u4e00-\u9fff]")
 _NFKC_CACHE: dict[str, str] = {}
+#: Per character left as it is by :func:`_fold`: 1 a combining mark (Mn),
+#: 2 a look-alike letter (:func:`_look_alikes`), 0 neither.
+_KIND: dict[str, int] = {}
+#: A word for the look-alike check: letters, digits, underscore, and the
+#: marks and invisible characters that may sit inside one.
+_WORD_CHARS = re.compile(r"[\w\u0300-\u036f\u034f\u200b-\u200f\u2060-\u2064\ufe00-\ufe0f\U000e0000-\U000e007f]+")
+_ASCII_WORD = re.compile(r"[A-Za-z0-9_]")
+#: Scripts whose letters are read as their Latin look-alike in a mixed word.
+_LOOK_ALIKE_SCRIPTS = ("CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC", "LATIN")
+_LOOK_ALIKES: dict[str, str] | None = None
+
+
+def _look_alikes() -> dict[str, str]:
+    """The table {non-ASCII letter: the ASCII letter or digit it looks like}, built once.
+
+    Source: Unicode's confusables data (UTS #39, confusables.txt) as shipped
+    by the ``confusable_homoglyphs`` package; only letters of the scripts in
+    :data:`_LOOK_ALIKE_SCRIPTS` whose prototype is one ASCII letter or digit.
+    A small letter without an ASCII prototype takes its capital's, lowered
+    (Cyrillic ``\u043a`` -> ``K`` -> ``k``). Where the prototype is lower case
+    for an upper-case letter (confusables reads ``I`` as ``l``), the letter's
+    own lower case decides (Cyrillic
+    ``\u0406`` -> ``\u0456`` -> ``i`` -> ``I``), so ``H\u0406V`` reads ``HIV``.
+    """
+    global _LOOK_ALIKES
+    if _LOOK_ALIKES is not None:
+        return _LOOK_ALIKES
+    from confusable_homoglyphs.confusables import confusables_data
+
+    def target(c: str) -> str | None:
+        for item in confusables_data.get(c, ()):
+            t = item.get("c", "")
+            if len(t) == 1 and t.isascii() and t.isalnum():
+                return t
+        return None
+
+    table: dict[str, str] = {}
+    for c in confusables_data:
+        if len(c) != 1 or c.isascii() or not c.isalpha():
+            continue
+        if unicodedata.name(c, "").split(" ")[0] not in _LOOK_ALIKE_SCRIPTS:
+            continue
+        t = target(c)
+        if t is None and c.islower() and len(c.upper()) == 1:
+            # confusables reads Cyrillic ka as the Latin kra; its capital is K.
+            upper = target(c.upper())
+            t = upper.lower() if upper and upper.isalpha() else None
+        if t is None:
+            continue
+        if c.isupper() and t.islower():
+            lower = target(c.lower()) if len(c.lower()) == 1 else None
+            t = lower.upper() if lower and lower.isalpha() else t.upper()
+        table[c] = t
+    _LOOK_ALIKES = table
+    return table
+
+
+def _mixed_word_spans(text: str) -> list[tuple[int, int]]:
+    """The (start, end) of each word of ``text`` that mixes ASCII letters, digits or ``_`` with look-alike letters.
+
+    UTS #39 mixed-script detection restricted to what an attacker writes: a
+    Latin token or name with a Cyrillic or Greek letter in it. A word of
+    Russian or Greek prose has no ASCII in it and is left as it is.
+    """
+    table = _look_alikes()
+    out = []
+    for m in _WORD_CHARS.finditer(text):
+        w = m.group()
+        if w.isascii() or not _ASCII_WORD.search(w):
+            continue
+        if any(c in table for c in w):
+            out.append(m.span())
+    return out
+
+
+def _fold(c: str) -> str:
+    """The view of one character on its own (see :func:`normalise`)."""
+    new = _NFKC_CACHE.get(c)
+    if new is None:
+        if _is_ignorable(c):
+            new = ""
+        elif c in _DASHES:
+            new = "-"
+        else:
+            new = unicodedata.normalize("NFKC", c)
+            if "\n" in new or "\r" in new:
+                new = c
+            new = "".join(_DASHES.get(x, x) for x in new)
+        _NFKC_CACHE[c] = new
+    return new
 
 
 def normalise(text: str) -> tuple[str, list[int] | None]:
@@ -3025,11 +3135,24 @@ def normalise(text: str) -> tuple[str, list[int] | None]:
 
     The view is ``text`` under Unicode NFKC, applied per character (full-width
     digits and letters typed with a Chinese IME become ASCII, the ideographic
-    space a space), with invisible characters (:data:`_INVISIBLE`) removed,
-    so ``１５８\u200b1234`` reads as ``1581234`` (privacy issue 9). The map
-    gives, for each index of the view (plus one past the end), the index of
-    the original character it came from; None when the view equals ``text``.
-    Line breaks are kept, so a view line is the same line of ``text``.
+    space a space), with every Default_Ignorable_Code_Point removed
+    (:data:`_IGNORABLE_RANGES`: zero-width characters, CGJ, variation
+    selectors, bidi controls, tag characters), so ``１５８\u200b1234`` reads as
+    ``1581234`` (privacy issue 9). Further (issue 10, attack round 6):
+
+    - a combining mark (category Mn) right after an ASCII letter or digit
+      (or after another such mark) is removed, so ``ghp_k\u0301…`` reads as
+      the token;
+    - typographic dashes and the minus sign read as ``-`` (:data:`_DASHES`);
+    - in a word that mixes ASCII letters, digits or ``_`` with Cyrillic,
+      Greek or other look-alike letters (UTS #39 mixed script), each
+      look-alike reads as the Latin letter it looks like
+      (:func:`_look_alikes`); Russian or Greek prose is not rewritten.
+
+    The map gives, for each index of the view (plus one past the end), the
+    index of the original character it came from; None when the view equals
+    ``text``. Line breaks are kept, so a view line is the same line of
+    ``text``.
     """
     if text.isascii():
         return text, None
@@ -3037,18 +3160,39 @@ def normalise(text: str) -> tuple[str, list[int] | None]:
     mapping: list[int] = []
     last = 0
     changed = False
+    mixed: list[tuple[int, int]] | None = None
+    mixed_at = 0
+    glue = -2  # index after which a combining mark is dropped
     for m in _MAYBE_ODD.finditer(text):
         c = m.group()
-        new = _NFKC_CACHE.get(c)
-        if new is None:
-            new = "" if c in _INVISIBLE else unicodedata.normalize("NFKC", c)
-            if "\n" in new or "\r" in new:
-                new = c
-            _NFKC_CACHE[c] = new
-        if new == c:
-            continue
-        changed = True
         i = m.start()
+        new = _fold(c)
+        if new == c:
+            kind = _KIND.get(c)
+            if kind is None:
+                kind = _KIND[c] = (1 if unicodedata.category(c) == "Mn" else
+                                   2 if c in _look_alikes() else 0)
+            if not kind:
+                continue
+            if kind == 1:
+                if i and (glue == i - 1 or (text[i - 1].isascii() and text[i - 1].isalnum())):
+                    new = ""
+                    glue = i
+            else:
+                if mixed is None:
+                    mixed = _mixed_word_spans(text)
+                if mixed_at >= len(mixed):
+                    continue
+                while mixed_at < len(mixed) and mixed[mixed_at][1] <= i:
+                    mixed_at += 1
+                if mixed_at < len(mixed) and mixed[mixed_at][0] <= i:
+                    new = _look_alikes().get(c, c)
+            if new == c:
+                continue
+        elif new == "":
+            if glue == i - 1 or (i and text[i - 1].isascii() and text[i - 1].isalnum()):
+                glue = i
+        changed = True
         pieces.append(text[last:i])
         mapping.extend(range(last, i))
         pieces.append(new)

@@ -10,9 +10,11 @@ it would in plain text. Decoded here:
 - percent-encoding (RFC 3986 s.2.1), the bytes read as UTF-8 (``%E7%94%B5``
   is 电);
 - backslash escapes: ``\\uXXXX`` with surrogate pairs joined (RFC 8259 s.7,
-  JSON), ``\\u{X…}`` (ECMAScript 2015), ``\\UXXXXXXXX`` and ``\\xXX``
-  (Python; a run of ``\\x`` is read as UTF-8, else one character each, as a
-  Python string literal reads them);
+  JSON), ``\\u{X…}`` (ECMAScript 2015), ``\\UXXXXXXXX``, ``\\xXX`` and
+  octal ``\\137`` (Python and C string literals, ISO C s.6.4.4.4: one to
+  three octal digits, at most ``\\377``; a run of ``\\x`` or octal bytes is
+  read as UTF-8, else one character each, as a Python string literal reads
+  them);
 - HTML/XML character references, numeric and named (WHATWG HTML "character
   references", through :func:`html.unescape`);
 - quoted-printable ``=XX`` (RFC 2045 s.6.7); ``=`` also assigns values in
@@ -20,6 +22,9 @@ it would in plain text. Decoded here:
   only when it is upper case, as RFC 2045 writes them, and gives a character
   that is not a letter or digit (``=5F`` is ``_``; ``=41`` and ``=7c`` stay),
   a run of two or more always;
+- separated hex: 8 or more byte pairs with one space or colon between them
+  (``67 68 70 5f …``, a hex dump; ``67:68:70:…``), the same separator all
+  along (issue 10, attack round 6);
 - hex, Base32 (RFC 4648 s.6) and Base64 (RFC 4648 s.4, and s.5 URL-safe)
   runs of 16 or more characters that decode to printable UTF-8 text (a git
   hash, a UUID or an ordinary identifier decodes to binary and is left alone).
@@ -48,16 +53,20 @@ MIN_RUN = 16
 # The pre-check, in two passes: where an escape may start (each alternative
 # opens with a literal, so ``re`` searches for it: 0.02 s over 10 MB, where
 # one regex with a group per kind takes 0.8 s), then each kind's run there.
-_ESCAPE_START = re.compile(r"%[0-9A-Fa-f]{2}|\\[uUx]|&#?[A-Za-z0-9]|=[0-9A-Fa-f]{2}")
+_ESCAPE_START = re.compile(r"%[0-9A-Fa-f]{2}|\\[uUx0-7]|&#?[A-Za-z0-9]|=[0-9A-Fa-f]{2}")
 _ESCAPE_RUN = {
     "%": ("pct", re.compile(r"(?:%[0-9A-Fa-f]{2})+")),
-    "\\": ("bs", re.compile(r"(?:\\(?:u\{[0-9A-Fa-f]{1,6}\}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|x[0-9A-Fa-f]{2}))+")),
+    "\\": ("bs", re.compile(r"(?:\\(?:u\{[0-9A-Fa-f]{1,6}\}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|x[0-9A-Fa-f]{2}"
+                             r"|[0-3][0-7]{0,2}|[4-7][0-7]?))+")),
     "&": ("ent", re.compile(r"(?:&#[0-9]{1,7};?|&#[xX][0-9A-Fa-f]{1,6};?|&[A-Za-z][A-Za-z0-9]{1,31};)+")),
     "=": ("qp", re.compile(r"(?:=[0-9A-Fa-f]{2})+")),
 }
 # Padding only when no hex digit follows: in ``…Rt==5F…`` the escape comes after the run.
 _RUNS = re.compile(r"[A-Za-z0-9+/_-]{" + str(MIN_RUN) + r",}(?:={1,6}(?![0-9A-Fa-f]))?")
-_ONE_BS = re.compile(r"\\(?:u\{([0-9A-Fa-f]{1,6})\}|u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|x([0-9A-Fa-f]{2}))")
+_ONE_BS = re.compile(r"\\(?:u\{([0-9A-Fa-f]{1,6})\}|u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|x([0-9A-Fa-f]{2})"
+                     r"|([0-3][0-7]{0,2}|[4-7][0-7]?))")
+#: Separated hex: one pass over the text (0.11 s per 10 MB) is the pre-check.
+_SEP_HEX = re.compile(r"[0-9A-Fa-f]{2}([ :])[0-9A-Fa-f]{2}(?:\1[0-9A-Fa-f]{2}){6,}")
 _ONE_ENT = re.compile(r"&#[0-9]{1,7};?|&#[xX][0-9A-Fa-f]{1,6};?|&[A-Za-z][A-Za-z0-9]{1,31};")
 _HEX = re.compile(r"(?:0[xX])?((?:[0-9A-Fa-f]{2})+)")
 _B32 = re.compile(r"[A-Z2-7]+=*|[a-z2-7]+=*")
@@ -138,6 +147,9 @@ def _backslash(s: str, start: int) -> tuple[str, list[tuple[int, int]]] | None:
         a, b = start + m.start(), start + m.end()
         if m.group(4) is not None:
             xs.append((a, b, bytes.fromhex(m.group(4))))
+            continue
+        if m.group(5) is not None:
+            xs.append((a, b, bytes((int(m.group(5), 8),))))
             continue
         flush()
         code = int(m.group(1) or m.group(2) or m.group(3), 16)
@@ -276,6 +288,17 @@ def pieces(text: str) -> list[Piece]:
             got = _quoted_printable(s, start)
         if got is not None:
             out.append((start, m.end(), got[0], got[1]))
+    if ":" in text or " " in text:
+        for m in _SEP_HEX.finditer(text):
+            start = m.start()
+            if any(s < m.end() and start < e for s, e, _, _ in out):
+                continue
+            chunks = [(start + i, start + i + 2, bytes.fromhex(m.group()[i:i + 2]))
+                      for i in range(0, len(m.group()), 3)]
+            got = _bytes_to_text(chunks)
+            if got is not None and len(got[0]) >= 6 and got[0].strip():
+                out.append((start, m.end(), got[0], got[1]))
+        out.sort(key=lambda p: p[0])
     blob = _blob
     runs = [(m.start(), m.end(), m.group()) for m in _RUNS.finditer(text) if blob(m.group()) is not None]
     if runs:

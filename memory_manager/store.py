@@ -31,7 +31,7 @@ from .clock import month_of, today
 from .errors import BadInputError, MalformedFileError, MemoryManagerError, NotFoundError
 from .fsio import atomic_write, atomic_write_text, make_dirs, read_text, remove, workspace_lock
 from .names import validate_heading_topic, validate_key, validate_skill, validate_topic
-from .privacy import joined_readings
+from .privacy import joined_readings, normalise
 from .workspace import ensure_inside
 
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -156,12 +156,15 @@ def _check_target(path: Path) -> Path:
 
 
 def _fold(name: str) -> str:
-    """A file name as a case- and normalisation-insensitive file system sees it (APFS, NTFS: NFC, case folded)."""
-    return unicodedata.normalize("NFC", name).casefold()
+    """A file name as a case- and normalisation-insensitive file system sees it (APFS, NTFS: NFC, case folded),
+    and as a reader sees it: through the detector's view (:func:`memory_manager.privacy.normalise`), so an
+    invisible character (CGJ, a variation selector) or a look-alike letter (a Cyrillic ``е`` in ``dеploy``)
+    does not make a second name that prints like the first (issue 10, attack round 6)."""
+    return unicodedata.normalize("NFC", normalise(unicodedata.normalize("NFC", name))[0]).casefold()
 
 
 def refuse_case_twin(path: Path, prefix: str | None = None) -> Path:
-    """Refuse a name that differs from an existing file's name only in case (or Unicode normalisation).
+    """Refuse a name that differs from an existing file's name only in case, Unicode normalisation or look.
 
     Args:
         path: the file a command is about to create or change.
@@ -174,7 +177,9 @@ def refuse_case_twin(path: Path, prefix: str | None = None) -> Path:
     with both files, synced to such a disk, loses one. The name-to-file mapping
     stays injective by refusing the second spelling (issue 10, round 4;
     ``references/formats.md``, "Names that differ only in case"). The same
-    spelling again is the same entry and passes.
+    spelling again is the same entry and passes. A name that differs only in
+    an invisible character or a look-alike letter (:func:`_fold`) prints like
+    the other one and is refused the same way (issue 10, attack round 6).
 
     Raises:
         BadInputError: a case twin exists (exit 2, nothing changed).
@@ -193,7 +198,8 @@ def refuse_case_twin(path: Path, prefix: str | None = None) -> Path:
             twin = True
         if twin:
             raise BadInputError(f"{_mask(name)!r} already exists in {folder.name}/ with a name that differs only in "
-                                "case: use that spelling (names that differ only in case are refused)")
+                                "case or in characters that look alike: use that spelling (names that differ only "
+                                "in case, invisible characters or look-alike letters are refused)")
     return path
 
 

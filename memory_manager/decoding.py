@@ -29,6 +29,11 @@ it would in plain text. Decoded here:
   runs of 16 or more characters that decode to printable UTF-8 text (a git
   hash, a UUID or an ordinary identifier decodes to binary and is left alone).
 
+Not an encoding but the same idea: a token or a number wrapped over two
+lines (a line ending in the middle of a token-shaped run, the next line
+going on with it), or split over two fields that are judged as lines of one
+text, is read joined (:func:`wrapped`; issue 10, attack round 6).
+
 Cheap by construction: one regular-expression pass finds the encoded shapes;
 only lines holding one that decodes are copied into a view, and a view is
 decoded again (double encoding: ``%255F``, Base64 of a percent-encoded token)
@@ -351,6 +356,57 @@ def _decode_lines(text: str) -> tuple[str, list[int], list[int]] | None:
         if end > line_end:  # cannot happen (no piece holds a line break), kept safe
             line_end = end
     copy(pos, line_end)
+    return "".join(parts), starts, ends
+
+
+#: A line break with token-shaped characters on both sides (the text before
+#: it is checked in Python: a literal-led search is the cheap pre-check).
+_WRAP_AFTER = re.compile(r"\n([A-Za-z0-9_+/=-]{4,})")
+_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+/=-")
+#: The run before the break: at least this many characters; both runs hold a
+#: digit or an underscore (a word wrapped in prose is no token).
+_WRAP_BEFORE = 6
+_HAS_DIGIT = re.compile(r"[0-9_]")
+
+
+def wrapped(text: str) -> tuple[str, list[int], list[int]] | None:
+    """The token-shaped runs of ``text`` that a line break cuts, read joined, as a view.
+
+    A run of 6+ token characters (``[A-Za-z0-9_+/=-]``) at the end of a
+    line followed by a run of 4+ at the start of the next, each holding a
+    digit or ``_``, gives one view line: the two runs joined
+    (``ghp_k3Jd…`` / ``…Ua7Gf``, ``415-555`` / ``-0132``). Returns (view,
+    starts, ends) as :func:`views` does, or None when no break qualifies.
+    Source: issue 10, attack round 6 (a token wrapped over two lines, or cut
+    between two fields, passed).
+    """
+    if "\n" not in text:
+        return None
+    parts: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    for m in _WRAP_AFTER.finditer(text):
+        k = m.start()  # the line break
+        end_before = k - 1 if k and text[k - 1] == "\r" else k
+        i = end_before
+        while i > 0 and text[i - 1] in _TOKEN_CHARS:
+            i -= 1
+        if end_before - i < _WRAP_BEFORE:
+            continue
+        head, tail = text[i:end_before], m.group(1)
+        if not (_HAS_DIGIT.search(head) and _HAS_DIGIT.search(tail)):
+            continue
+        if parts:
+            parts.append("\n")
+            starts.append(k)
+            ends.append(k + 1)
+        parts.append(head + tail)
+        starts.extend(range(i, end_before))
+        ends.extend(range(i + 1, end_before + 1))
+        starts.extend(range(m.start(1), m.end(1)))
+        ends.extend(range(m.start(1) + 1, m.end(1) + 1))
+    if not parts:
+        return None
     return "".join(parts), starts, ends
 
 

@@ -47,7 +47,11 @@ from datetime import date
 from typing import Any, Callable, Iterable, Iterator
 
 from .clock import today
-from .decoding import views
+from .decoding import views, wrapped
+
+#: Rules whose match across a line break (:func:`memory_manager.decoding.wrapped`)
+#: is not counted: they judge randomness only, not a shape.
+_NOT_ACROSS_LINES = frozenset({"bare_random_line"})
 
 #: category -> (sensitivity class, is T3: never stored)
 CATEGORIES: dict[str, tuple[str, bool]] = {
@@ -3362,7 +3366,10 @@ def scan(text: str) -> list[Finding]:
     (:func:`memory_manager.decoding.views`, double encodings included), and a
     finding there keeps its rule's confidence (a GitHub token in Base64 is
     as certain as in plain text). Its offsets cover the encoded characters it
-    came from.
+    came from. A token-shaped run cut by a line break is read joined too
+    (:func:`memory_manager.decoding.wrapped`, issue 10 round 6); a finding
+    there counts only when its value crosses the break, and then spans both
+    lines (its ``end`` is past the first line's end).
     """
     if not text:
         return []
@@ -3381,6 +3388,16 @@ def _scan_serial(text: str) -> list[Finding]:
     for view, starts, ends in views(text):
         chosen = _merge_decoded(chosen, [(starts[s], ends[e - 1], rule, starts[vs], ends[ve - 1])
                                          for s, e, rule, vs, ve in _spans(view) if e > s and ve > vs])
+    joined = wrapped(text)
+    if joined is not None:
+        # A run cut by a line break, read joined (decoding.wrapped): only what the
+        # join makes counts, a value across the break; randomness alone is no
+        # evidence there (two random-looking halves always make a random run).
+        view, starts, ends = joined
+        chosen = _merge_decoded(chosen, [(starts[s], ends[e - 1], rule, starts[vs], ends[ve - 1])
+                                         for s, e, rule, vs, ve in _spans(view)
+                                         if e > s and ve > vs and rule.name not in _NOT_ACROSS_LINES
+                                         and "\n" in text[starts[vs]:ends[ve - 1]]])
     if not chosen:
         return []
     line_starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]

@@ -73,12 +73,6 @@ from .trust_r4_common import NOW, _init
 
 OPEN = "trust round 6 finding, open (issue 10)"
 
-
-def _still_open(values, open_ones):
-    """``values`` for parametrize, those in ``open_ones`` marked xfail (strict) as still open."""
-    return [pytest.param(v, marks=pytest.mark.xfail(strict=True, reason=OPEN)) if v in open_ones else v
-            for v in values]
-
 #: A GitHub token (ghp_ + 36 characters), built at run time.
 TOKEN = "ghp" + "_" + "k3Jd9Qx7Lm2Pz8" + "Rt5Vb1Nc4Hy6Wq0Es3Ua7Gf"
 #: An AWS access key id, built at run time.
@@ -107,7 +101,7 @@ def _token_forms() -> dict[str, str]:
     }
 
 
-@pytest.mark.parametrize("form", _still_open(sorted(_token_forms()), {"split-two-lines"}))
+@pytest.mark.parametrize("form", sorted(_token_forms()))
 def test_an_obfuscated_token_is_refused_like_the_plain_one(ws, run_script, form):
     """A token pasted as separated hex (``67 68 70 5f ...``, a hex dump), octal escapes (a C or
     shell string), with look-alike Cyrillic letters, with an invisible combining mark, grapheme
@@ -144,7 +138,7 @@ def _phone_forms() -> dict[str, str]:
     }
 
 
-@pytest.mark.parametrize("form", _still_open(sorted(_phone_forms()), {"split-two-lines"}))
+@pytest.mark.parametrize("form", sorted(_phone_forms()))
 def test_a_phone_number_with_typographic_separators_asks_for_approval(ws, run_script, form):
     """A number copied from a web page or a word processor comes with U+2011 (non-breaking
     hyphen) or U+2212 (minus) between its groups, or wrapped after the exchange: ``learn`` stores
@@ -269,7 +263,6 @@ def test_a_lesson_with_an_obfuscated_token_or_number_is_refused(ws, run_script, 
     assert value not in (ws / "MEMORY.md").read_text(encoding="utf-8")
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN)
 @pytest.mark.parametrize("door", ["learn-text-tags", "write-cause-change", "write-topic-cause", "remember-two-lines"])
 def test_a_token_split_across_two_fields_is_judged_as_one_value(ws, run_script, door):
     """A token cut in two and given to two fields of one command: the end of ``learn --text`` and

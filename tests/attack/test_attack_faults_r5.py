@@ -115,14 +115,15 @@ OLD_TEXT = "Never deploy on Fridays."
 def _only_copy_in_a_backup(ws: Path, run_script) -> str:
     """A workspace whose newest backup holds the only copy of a knowledge entry's first text.
 
-    ``learn deploy`` twice (the second run backs up the first text), then the user deletes
+    ``learn deploy``, then ``edit deploy`` (which backs up the first text as a whole copy; since
+    backups v4 a second ``learn`` only adds a line and keeps no copy), then the user deletes
     the entry by hand: the text now lives only in that backup. Returns the backup's id.
     """
     (ws / "AGENTS.md").write_text("# Rules\n\n- short\n", encoding="utf-8")
     (ws / "MEMORY.md").write_text("Prefers tea.\n", encoding="utf-8")
     assert run_script("init", "--yes", "--lang", "en", "--no-hooks", env=ENV).code == 0
     assert run_script("memory", "learn", "deploy", "--text", OLD_TEXT, env=ENV).code == 0
-    assert run_script("memory", "learn", "deploy", "--text", "Tag before deploying.", env=ENV).code == 0
+    assert run_script("memory", "edit", "deploy", "--text", "Tag before deploying.", "--approved", env=ENV).code == 0
     ids = [b["id"] for b in json.loads(run_script("init", "--list-backups", "--json", env=ENV).out)["backups"]]
     (ws / "memory/knowledge/deploy.md").unlink()
     assert _holding(ws, OLD_TEXT.encode()) == [f".memory-backup/{ids[-1]}/files/memory/knowledge/deploy.md"]

@@ -319,7 +319,20 @@ class Backup:
         data = path.read_bytes()
         entry: dict[str, Any] = {"path": rel, "existed": True, "kind": "file", "sha256": sha256_bytes(data),
                                  "size": len(data), "mode": stat.S_IMODE(path.stat().st_mode), "stored": "plain"}
-        payload = data
+        entry["stored"] = self._keep(rel, data)
+        return entry
+
+    def _keep(self, rel: str, data: bytes) -> str:
+        """Write ``data`` to this backup's ``files/<rel>`` by the rule for copies; return how it is kept.
+
+        ``"plain"``, ``"aes-gcm"`` (T2 content or a privacy finding, sealed with
+        the T2 key) or ``"withheld"`` (such bytes and no key: nothing written,
+        allowed only with ``allow_withheld``).
+
+        Raises:
+            BackupError: the bytes must be sealed, there is no key, and the change is not approved.
+        """
+        stored, payload = "plain", data
         if needs_sealing(rel, data):
             key = self._key_or_none()
             if key is None:
@@ -332,12 +345,11 @@ class Backup:
                         f"{rel} holds T2 content or a privacy finding and there is no T2 key to seal its backup "
                         "copy, so this change could not be undone; nothing was changed. Create the key "
                         "(crypt.py keygen) or, if the user accepts a change without undo, repeat with --approved")
-                entry["stored"] = "withheld"
                 self.withheld.append(rel)
                 WITHHELD.append(rel)
-                return entry
+                return "withheld"
             payload = _seal(key, self.id, rel, data)
-            entry["stored"] = "aes-gcm"
+            stored = "aes-gcm"
         dest = self.folder / "files" / rel
         fsio.make_dirs(dest.parent)
         # Written in place, not staged and renamed: the folder is this backup's
@@ -352,7 +364,7 @@ class Backup:
                 view = view[os.write(fd, view):]
         finally:
             os.close(fd)
-        return entry
+        return stored
 
     def _entry(self, path: Path, rel: str, folders: set[Path], copies: list[Path]) -> list[dict[str, Any]]:
         """The entries for ``path`` (a folder: itself, then what it holds), copies written and fsynced."""
@@ -546,32 +558,7 @@ class Backup:
         Raises:
             BackupError: it must be sealed, there is no key, and the change is not approved.
         """
-        entry["pieces"] = "plain"
-        payload = blob
-        if needs_sealing(rel, blob):
-            key = self._key_or_none()
-            if key is None:
-                if not self.allow_withheld:
-                    raise BackupError(
-                        f"{rel} holds T2 content or a privacy finding and there is no T2 key to seal its backup "
-                        "copy, so this change could not be undone; nothing was changed. Create the key "
-                        "(crypt.py keygen) or, if the user accepts a change without undo, repeat with --approved")
-                entry["pieces"] = "withheld"
-                self.withheld.append(rel)
-                WITHHELD.append(rel)
-                return entry
-            payload = _seal(key, self.id, rel, blob)
-            entry["pieces"] = "aes-gcm"
-        dest = self.folder / "files" / rel
-        fsio.make_dirs(dest.parent)
-        fsio.step(f"copy {dest}")
-        fd = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            view = memoryview(payload)
-            while view:
-                view = view[os.write(fd, view):]
-        finally:
-            os.close(fd)
+        entry["pieces"] = self._keep(rel, blob)
         return entry
 
     def _update_entry(self, path: Path, rel: str, new: bytes) -> dict[str, Any] | None:

@@ -287,15 +287,25 @@ _WARNED: set[str] = set()
 
 def _warn_mode(path: Path) -> None:
     """Warn once per process and key file when group or others may read it."""
+    warn_if_shared(path, KeyFileModeWarning, "key file", "read it")
+
+
+def warn_if_shared(path: Path, category: type[Warning], what: str, may: str) -> None:
+    """Warn (``category``) once per process and path when group or others have any access to ``path``.
+
+    ``what`` names the file in the message ("key file"), ``may`` what others
+    may do ("read it"); the message ends with the ``chmod 600`` that fixes it.
+    A file that cannot be stat'ed is left to the caller's own error.
+    """
     try:
         mode = path.stat().st_mode
     except OSError:
         return
     if mode & _SHARED_BITS and str(path) not in _WARNED:
         _WARNED.add(str(path))
-        warnings.warn(KeyFileModeWarning(
-            f"key file {path} has mode {stat.S_IMODE(mode):04o}: group or others may read it; "
-            f"run 'chmod 600 {path}'"), stacklevel=3)
+        warnings.warn(category(
+            f"{what} {path} has mode {stat.S_IMODE(mode):04o}: group or others may {may}; "
+            f"run 'chmod 600 {path}'"), stacklevel=4)
 
 
 def load_key(cfg: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None) -> bytes:

@@ -27,8 +27,6 @@ import hashlib
 import hmac
 import os
 import re
-import stat
-import warnings
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -37,8 +35,6 @@ SECRET_NAME = "hash-secret"
 #: AES key itself is never used as an HMAC key).
 T2_LABEL = b"cmm keyed hash v2"
 #: Permission bits that let group or others read or write the secret file.
-_SHARED_BITS = stat.S_IRWXG | stat.S_IRWXO
-_WARNED: set[str] = set()
 
 
 class HashSecretModeWarning(UserWarning):
@@ -52,15 +48,9 @@ def _warn_mode(path: Path) -> None:
     issue 10: a 0666 secret was used silently). The secret is still used: an
     entry approved with it stays verifiable, and the user is told how to fix it.
     """
-    try:
-        mode = path.stat().st_mode
-    except OSError:
-        return
-    if mode & _SHARED_BITS and str(path) not in _WARNED:
-        _WARNED.add(str(path))
-        warnings.warn(HashSecretModeWarning(
-            f"hash-secret {path} has mode {stat.S_IMODE(mode):04o}: group or others may read or change it; "
-            f"run 'chmod 600 {path}'"), stacklevel=3)
+    from .crypto import warn_if_shared
+
+    warn_if_shared(path, HashSecretModeWarning, "hash-secret", "read or change it")
 
 
 def _inside(ws: Path | None, path: Path) -> bool:

@@ -26,18 +26,16 @@ from __future__ import annotations
 
 import codecs
 import contextlib
-import hashlib
 import os
 import re
-import shutil
 import signal
 import stat
-import tempfile
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Callable, Iterator
+# ``hashlib``, ``shutil`` and ``tempfile`` are imported where they are used, and ``BinaryIO``,
+# ``Callable`` and ``Iterator`` are only annotations (strings here): the per-turn hook imports this
+# module, and those imports (with ``dataclasses``) were a third of its start-up (bench/hook_bench.py).
 
 from . import interrupts, tree
 from .errors import FileWriteError, InputTooLargeError, MemoryManagerError, UnreadableFileError
@@ -284,6 +282,8 @@ def remove_dir(path: Path) -> None:
 
 def remove_tree(path: Path) -> None:
     """Remove a folder of our own with everything in it (one crash-hook step)."""
+    import shutil
+
     step(f"rmtree {path}")
     shutil.rmtree(path, ignore_errors=True)
 
@@ -346,19 +346,34 @@ def sync_filesystem(path: Path) -> bool:
     return True
 
 
-@dataclass(frozen=True)
 class TextFile:
-    """A decoded text file.
+    """A decoded text file (read-only once made).
 
     ``text`` has ``\\n`` line endings; ``newline`` is the style found on disk
     (``"\\r\\n"`` or ``"\\n"``); ``bom`` is True when the file started with the
-    UTF-8 byte-order mark; ``raw`` is the exact bytes read.
+    UTF-8 byte-order mark; ``raw`` is the exact bytes read. A plain class, not a dataclass:
+    ``dataclasses`` imports ``inspect`` (and ``ast``, ``dis``, ``tokenize``) on the per-turn hook path.
     """
 
-    text: str
-    newline: str
-    bom: bool
-    raw: bytes
+    __slots__ = ("text", "newline", "bom", "raw")
+
+    def __init__(self, text: str, newline: str, bom: bool, raw: bytes) -> None:
+        for name, value in (("text", text), ("newline", newline), ("bom", bom), ("raw", raw)):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"TextFile is read-only ({name})")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TextFile):
+            return NotImplemented
+        return (self.text, self.newline, self.bom, self.raw) == (other.text, other.newline, other.bom, other.raw)
+
+    def __hash__(self) -> int:
+        return hash((self.text, self.newline, self.bom, self.raw))
+
+    def __repr__(self) -> str:
+        return f"TextFile(newline={self.newline!r}, bom={self.bom!r}, {len(self.raw)} bytes)"
 
     def encode(self, new_text: str) -> bytes:
         """Encode ``new_text`` (``\\n`` endings) in this file's style."""
@@ -500,11 +515,15 @@ def read_text_capped(source: Path | BinaryIO, cfg: dict, label: str | None = Non
 
 def sha256_bytes(data: bytes) -> str:
     """Return the hex SHA-256 of ``data``."""
+    import hashlib
+
     return hashlib.sha256(data).hexdigest()
 
 
 def sha256_file(path: Path) -> str:
     """Return the hex SHA-256 of a file's bytes."""
+    import hashlib
+
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
         for chunk in iter(lambda: handle.read(1 << 16), b""):
@@ -523,6 +542,8 @@ def _fsync_dir(folder: Path) -> None:
 
 def _stage(path: Path, data: bytes, mode: int | None) -> Path:
     """Write ``data`` to a unique temporary file beside ``path``; return its path."""
+    import tempfile
+
     refuse_escaping_private(path)
     if is_private(path):
         mode = 0o600

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any
+# ``Any`` is only an annotation (strings here): no ``typing`` import on the per-turn hook path.
 
 from .errors import BadInputError
 

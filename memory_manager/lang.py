@@ -23,7 +23,8 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, Mapping
+from collections.abc import Mapping
+# ``Any`` is only an annotation (strings here): no ``typing`` import on the per-turn hook path.
 
 from .tree import Tree
 

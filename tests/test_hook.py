@@ -219,6 +219,11 @@ def test_hook_imports_standard_library_only(tree, state):
     loaded = {line.split("|")[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
     for banned in ("click", "rich", "yaml", "filelock", "zstandard", "subprocess"):
         assert banned not in loaded
+    # Issue 13's start-up budget (<= 3.5 x a bare start): these pulled in a third of the hook's
+    # start-up when fsio grew a dataclass and eager imports (bench/hook_bench.py: 5.4 x -> 3.2 x).
+    for slow in ("dataclasses", "inspect", "typing", "hashlib", "shutil", "tempfile"):
+        assert slow not in loaded, slow
+    assert json.loads(proc.stdout)["bootstrapFiles"], "the check must run the bootstrap path"
 
 
 NODE_DRIVER = r"""

@@ -14,8 +14,8 @@ knowledge entry version 2)::
     <the first text>
 
 Each version is headed ``### <from> .. <until>`` (``YYYY-MM-DD``): the day
-that text was written (the entry's ``updated`` date then, or ``created``) and
-the day it was superseded. Recall scores the current text only; the versions
+that text began (the previous edit's day, or ``created`` for the first
+version; see :func:`memory_manager.store.edit`) and the day it was superseded. Recall scores the current text only; the versions
 are searched when a query asks about an earlier state
 (:mod:`memory_manager.querytime`), and ``show --history`` lists them. A file
 without the marker has no history (version 1 entries read unchanged).

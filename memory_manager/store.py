@@ -388,7 +388,13 @@ def edit(ws: Path, cfg: dict[str, Any], ref: str, *, text: str, approved: bool =
         like = read_text(target.path)
         fresh = entries.parse_knowledge(like.text, target.path)
         fm = entries.split_frontmatter(like.text, target.path.name)
-        since = str(entries.parse_day_text(fresh.updated) or entries.parse_day_text(fresh.created) or day)
+        # The text being replaced has stood since the last edit (the newest version's end) or,
+        # with no history, since the entry was created: ``learn`` only appends lines, so the
+        # entry's ``updated`` day is when its newest line came, not when its text began
+        # (walk-through r6, item 4: an original line dated from a later append).
+        _, earlier = history.split(fm.body)
+        since = (earlier[0].until if earlier else None) or str(
+            entries.parse_day_text(fresh.created) or entries.parse_day_text(fresh.updated) or day)
         body = history.supersede(fm.body.strip("\n"), text, since, day)
         # Version 2: the body holds a history block (references/formats.md).
         fields: dict[str, Any] = {"version": entries.KNOWLEDGE_VERSION, "updated": date.fromisoformat(day)}

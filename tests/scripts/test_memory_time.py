@@ -125,6 +125,30 @@ def test_edit_refuses_daily_and_unchanged_text(run_script, mem):
     assert tree_hash(mem / "memory") == before
 
 
+def test_edit_dates_replaced_text_from_when_it_began_not_from_the_last_append(run_script, mem):
+    # Walk-through r6, item 4: learn appends a line (the entry's `updated` moves), then an edit on
+    # a later day replaces the whole text. The replaced text began when the entry was created;
+    # dating it from the append hid the original from "originally" and from days in between.
+    for day, line in (("2026-09-10", "Mirror sync runs from rack B."),
+                      ("2026-10-01", "Mirror sync moved to rack D.")):
+        r = run_script("memory", "learn", "mirror-sync", "--text", line, "--tags", "mirror", env=at(day))
+        assert r.code == 0, r.err
+    r = run_script("memory", "edit", "mirror-sync", "--text", "Mirror sync runs from rack D.", "--approved",
+                   "--json", env=at("2026-10-05"))
+    assert r.code == 0, r.err
+    assert json.loads(r.out)["since"] == "2026-09-10"
+    r = run_script("memory", "show", "mirror-sync", "--history", "--json", "--no-track", "--approved",
+                   env=at("2026-10-06"))
+    assert [(v["since"], v["until"]) for v in json.loads(r.out)["versions"]] == [
+        ("2026-10-05", None), ("2026-09-10", "2026-10-05")]
+    hits = recall(run_script, "Which rack did mirror sync use originally?", ("2026-10-06",))
+    assert (hits[0]["version"], hits[0]["current"]) == ("2026-09-10", False)
+    # A second edit dates the text it replaces from the first edit, not from creation.
+    r = run_script("memory", "edit", "mirror-sync", "--text", "Mirror sync runs from rack E.", "--approved",
+                   "--json", env=at("2026-10-12"))
+    assert r.code == 0 and json.loads(r.out)["since"] == "2026-10-05"
+
+
 def test_t2_edit_keeps_history_inside_the_encrypted_entry(run_script, ws):
     (ws / "memory").mkdir()
     r = run_script("memory", "remember", "--skill", "editor", "--topic", "style", "--text",

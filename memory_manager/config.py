@@ -5,7 +5,7 @@ T2 expiry 30 days from the Tiers seed, the 7-day cleanup interval, scoring
 weights, time-decay constants, prune threshold 0.6, window 200 and top_k 10
 from the Optimization seed, context thresholds 50/70/85 from Memory Master).
 A user override, ``<workspace>/memory/memory-manager.json``, is merged on top,
-key by key. Both are validated against the shape of the shipped defaults:
+key by key. Both are validated against :data:`SCHEMA` (the shipped file must hold every key):
 unknown keys are rejected naming the allowed set, booleans must be real
 booleans, numbers must be numbers, and a few keys take only listed values.
 Settings fail closed: a bad file is an error, never silently ignored.
@@ -14,7 +14,6 @@ Standard library only, so the per-turn path can read the hook switches.
 """
 from __future__ import annotations
 
-import json
 import os
 import math
 from pathlib import Path
@@ -27,14 +26,41 @@ DEFAULTS_PATH = BUNDLE_ROOT / "config.json"
 #: Where a workspace keeps its own overrides, relative to the workspace.
 OVERRIDE_RELPATH = tree.Tree(Path()).override
 
+#: The shape every config file must have: each key and the JSON type of its value
+#: (``number`` keys are further bounded by :data:`RANGES`, ``string`` keys by
+#: :data:`CHOICES`; ``path`` is a non-empty string or null). The shipped
+#: ``config.json`` is checked against it like the workspace override: it is the
+#: file README sends users to for every tunable, so a value edited there must be
+#: refused as clearly (walk-through r6, finding 2); it must also hold every key.
+SCHEMA: dict[str, Any] = {
+    "version": "number",
+    "language": "string",
+    "tiers": {"t2_expiry_days": "number", "encryption_scheme": "string", "key_file": "path"},
+    "cleanup": {"interval_days": "number", "archive_retention_days": "number",
+                "pattern_retention_days": "number", "purge_archive": "boolean"},
+    "backups": {"keep_last": "number", "min_age_days": "number", "max_age_days": "number",
+                "max_total_mb": "number"},
+    "scoring": {"keyword_weight": "number", "time_decay_weight": "number", "access_frequency_weight": "number",
+                "tag_match_weight": "number"},
+    "time_decay": {"no_decay_days": "number", "decay_rate_per_day": "number", "min_score": "number"},
+    "access": {"recent_days": "number", "recent_boost": "number", "log_divisor": "number"},
+    "recall": {"top_k": "number", "untagged_tag_score": "number", "snippet_chars": "number",
+               "neighbour_share": "number"},
+    "prune": {"threshold": "number", "window": "number", "protect_recent_days": "number",
+              "enable_auto_prune": "boolean", "auto_threshold": "boolean"},
+    "context": {"thresholds": "list", "compaction_reserve_tokens": "number", "compaction_warn_tokens": "number"},
+    "gate": {"mode": "string"},
+    "input": {"max_mb": "number"},
+    "hooks": {"bootstrap": "boolean", "post_response": "boolean", "session_end": "boolean",
+              "gateway_startup": "boolean", "timeout_seconds": "number"},
+}
+
 #: Keys that take only the listed values.
 CHOICES: dict[str, tuple[Any, ...]] = {
     "language": ("auto", "zh", "en"),
     "tiers.encryption_scheme": ("auto", "xor-b64", "aes-gcm"),
     "gate.mode": ("auto", "strict"),
 }
-#: Keys whose value may also be null.
-NULLABLE = {"tiers.key_file"}
 
 #: Upper bound for any count of days: a century. Past it date arithmetic
 #: (today + days) leaves the calendar (year 9999) and nothing useful is meant.
@@ -120,6 +146,8 @@ def _num(x: float) -> str:
 def _check_number(value: Any, key: str, source: Path) -> None:
     """Raise ConfigError unless ``value`` fits :data:`RANGES` for ``key``."""
     kind, low, high, low_open = RANGES[key]
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ConfigError(f"{source}: '{key}' must be a number, not {_type_name(value)} ({value!r})")
     if kind == "int" and not isinstance(value, int):
         raise ConfigError(f"{source}: '{key}' must be a whole number (an integer), not {value!r}")
     if isinstance(value, float) and not math.isfinite(value):
@@ -140,15 +168,16 @@ def _check_number(value: Any, key: str, source: Path) -> None:
         raise ConfigError(f"{source}: '{key}' must {rule}, not {shown}")
 
 
-def _check(value: Any, default: Any, key: str, source: Path) -> None:
-    """Raise ConfigError when ``value`` does not have the shape of ``default``."""
-    if value is None and key in NULLABLE:
+def _check(value: Any, want: str, key: str, source: Path) -> None:
+    """Raise ConfigError when ``value`` is not of the :data:`SCHEMA` type ``want`` or breaks its key's rule."""
+    if want == "path":
+        if value is None:
+            return
+        if not isinstance(value, str) or "\0" in value or not value.strip():
+            raise ConfigError(f"{source}: '{key}' must be a path (non-empty, no NUL characters) or null, "
+                              f"not {value!r}")
         return
-    if key in NULLABLE and isinstance(value, str):
-        if "\0" in value or not value.strip():
-            raise ConfigError(f"{source}: '{key}' must be a path (non-empty, no NUL characters)")
-        return
-    want, got = _type_name(default), _type_name(value)
+    got = _type_name(value)
     if want != got:
         raise ConfigError(f"{source}: '{key}' must be a {want}, not {got} ({value!r})")
     if key in RANGES:
@@ -156,27 +185,36 @@ def _check(value: Any, default: Any, key: str, source: Path) -> None:
     if key in CHOICES and value not in CHOICES[key]:
         allowed = ", ".join(map(str, CHOICES[key]))
         raise ConfigError(f"{source}: '{key}' must be one of {allowed}, not {value!r}")
-    if isinstance(default, list):
+    if want == "list":
         for item in value:
             if _type_name(item) != "number" or not math.isfinite(item):
                 raise ConfigError(f"{source}: '{key}' must be a list of finite numbers")
 
 
 def _merge(base: dict[str, Any], override: dict[str, Any], schema: dict[str, Any],
-           source: Path, prefix: str = "") -> None:
+           source: Path, prefix: str = "", complete: bool = False) -> None:
+    """Check ``override`` against ``schema`` (:data:`SCHEMA`) and copy its values into ``base``.
+
+    ``complete``: every key of ``schema`` must be present (the shipped
+    defaults, which nothing else fills in).
+    """
     for key, value in override.items():
         dotted = f"{prefix}{key}"
         if key not in schema:
             allowed = ", ".join(sorted(schema))
             raise ConfigError(f"{source}: unknown key '{dotted}' (allowed: {allowed})")
-        default = schema[key]
-        if isinstance(default, dict):
+        want = schema[key]
+        if isinstance(want, dict):
             if not isinstance(value, dict):
                 raise ConfigError(f"{source}: '{dotted}' must be an object")
-            _merge(base[key], value, default, source, dotted + ".")
+            _merge(base.setdefault(key, {}), value, want, source, dotted + ".", complete)
         else:
-            _check(value, default, dotted, source)
+            _check(value, want, dotted, source)
             base[key] = value
+    if complete:
+        for key in schema:
+            if key not in override:
+                raise ConfigError(f"{source}: '{prefix}{key}' is missing")
 
 
 def _validate_semantics(cfg: dict[str, Any], source: Path) -> None:
@@ -201,16 +239,28 @@ def _validate_semantics(cfg: dict[str, Any], source: Path) -> None:
 
 
 def load_defaults() -> dict[str, Any]:
-    """Return the shipped defaults from ``<bundle>/config.json``.
+    """Return the shipped defaults from ``<bundle>/config.json``, validated.
 
-    Raises :class:`ConfigError` when the file is missing or malformed.
+    The file is checked against :data:`SCHEMA` like an override (types,
+    :data:`RANGES`, :data:`CHOICES`, no unknown key) and must hold every key.
+
+    Raises :class:`ConfigError` (exit 2, naming the file and the key) when the
+    file is missing, malformed, or a value is wrong.
     """
-    return _load_json(DEFAULTS_PATH)
+    data = _load_json(DEFAULTS_PATH)
+    cfg: dict[str, Any] = {}
+    _merge(cfg, data, SCHEMA, DEFAULTS_PATH, complete=True)
+    _validate_semantics(cfg, DEFAULTS_PATH)
+    return cfg
 
 
 #: cfg["tiers"] slot holding the reason a configured key file is refused (set by
 #: :func:`_place_key_file`, raised by ``crypto.key_path``); never read from a file.
 KEY_REFUSAL = "_key_file_refused"
+
+
+#: cfg["tiers"] slot naming the file that set ``tiers.key_file`` (for messages; crypto.KEY_SOURCE).
+KEY_SOURCE = "_key_file_source"
 
 
 def _place_key_file(cfg: dict[str, Any], source: Path, workspace: Path | None) -> None:
@@ -232,6 +282,7 @@ def _place_key_file(cfg: dict[str, Any], source: Path, workspace: Path | None) -
     if not path.is_absolute():
         path = Path(source).resolve().parent / path
     tiers["key_file"] = str(path)
+    tiers[KEY_SOURCE] = str(source)
     if workspace is None:
         return
     try:
@@ -255,18 +306,20 @@ def load_config(workspace: Path | None = None, override_path: Path | None = None
         ConfigError: unknown key (the message names the allowed keys), wrong
             type, value out of range, or malformed JSON, in either file.
     """
-    defaults = load_defaults()
-    cfg = json.loads(json.dumps(defaults, allow_nan=False))  # a deep copy without importing copy (hook path)
+    cfg = load_defaults()  # a fresh dict per call: the override is merged into it
     path = override_path
     if path is None and workspace is not None:
         candidate = Path(workspace) / OVERRIDE_RELPATH
         path = candidate if candidate.exists() else None
-    source = DEFAULTS_PATH
+    source = key_source = DEFAULTS_PATH
     if path is not None:
-        _merge(cfg, _load_json(path), defaults, path)
+        override = _load_json(path)
+        _merge(cfg, override, SCHEMA, path)
         source = path
+        if isinstance(override.get("tiers"), dict) and "key_file" in override["tiers"]:
+            key_source = path  # a relative key_file is resolved against the file that set it
     _validate_semantics(cfg, source)
-    _place_key_file(cfg, source, workspace)
+    _place_key_file(cfg, key_source, workspace)
     if cfg["language"] == "auto":
         # "auto" (the shipped default): the saved workspace choice, OpenClaw's
         # language, the locale, else English (lang.resolve). Resolved here once

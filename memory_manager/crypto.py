@@ -55,10 +55,12 @@ aes-gcm
 Keys fail closed
     A key that is configured but not exactly 32 bytes of Base64 (a 16-byte
     key, text that is not Base64, a cut key file, an empty
-    ``MEMORY_MANAGER_KEY``) raises :class:`MalformedKeyError` wherever a key
+    ``MEMORY_MANAGER_KEY``), or a ``tiers.key_file`` that names a missing
+    file, raises :class:`MalformedKeyError` wherever a key
     could be used: writing (``auto`` never falls back to xor-b64 because of
     it) and every reader of T2 (:func:`check_key`). Only a machine with no key
-    at all (variable unset, no key file) uses xor-b64 under ``auto``. A key
+    at all (variable unset, no ``tiers.key_file``, no key file at the default
+    place) uses xor-b64 under ``auto``. A key
     file that group or others may read gives a :class:`KeyFileModeWarning`
     (a Python warning; the CLI prints it on stderr).
 """
@@ -269,17 +271,51 @@ def _decode_key(text: str, where: str) -> bytes:
     return key
 
 
-def key_state(cfg: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None) -> str:
-    """Return where the key comes from: ``env``, ``file`` or ``none`` (nothing configured).
+#: cfg["tiers"] slot naming the config file that set ``tiers.key_file`` (set by
+#: ``config.load_config``; never read from a file).
+KEY_SOURCE = "_key_file_source"
 
-    Does not validate the key (see :func:`load_key`). ``MEMORY_MANAGER_KEY``
-    counts as configured as soon as it is set, even empty.
+
+def missing_key_file(cfg: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None) -> str | None:
+    """Return the one-line error for a configured ``tiers.key_file`` that does not exist, else None.
+
+    Only a key file the config names explicitly counts (the default
+    ``~/.config/complex-memory-manager/key`` missing means "no key yet");
+    ``MEMORY_MANAGER_KEY``, when set, wins and makes the file irrelevant. The
+    message names the path, the config file that set it, and the fix:
+    correct the setting, or remove it to use the default key. It never
+    suggests making a key there: a new key at a mistyped path would leave
+    every entry written with the real key unreadable.
+    """
+    env = os.environ if env is None else env
+    tiers = (cfg or {}).get("tiers") or {}
+    if ENV_KEY in env or not tiers.get("key_file") or tiers.get("_key_file_refused"):
+        return None
+    path = key_path(cfg, env)
+    if path.exists() or path.is_symlink():
+        return None
+    source = tiers.get(KEY_SOURCE) or "the config"
+    default = config_dir(env) / KEY_FILENAME
+    there = " (a key exists there)" if default.exists() else ""
+    return (f"T2 key file {path} does not exist (tiers.key_file in {source}): correct tiers.key_file, "
+            f"or remove it to use the default key {default}{there}")
+
+
+def key_state(cfg: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None) -> str:
+    """Return where the key comes from: ``env``, ``file``, ``missing`` or ``none``.
+
+    ``missing``: ``tiers.key_file`` names a file that does not exist
+    (:func:`missing_key_file`); ``none``: nothing configured. Does not
+    validate the key (see :func:`load_key`). ``MEMORY_MANAGER_KEY`` counts
+    as configured as soon as it is set, even empty.
     """
     env = os.environ if env is None else env
     if ENV_KEY in env:
         return "env"
     path = key_path(cfg, env)
-    return "file" if (path.exists() or path.is_symlink()) else "none"
+    if path.exists() or path.is_symlink():
+        return "file"
+    return "missing" if missing_key_file(cfg, env) else "none"
 
 
 _WARNED: set[str] = set()
@@ -315,9 +351,11 @@ def load_key(cfg: Mapping[str, Any] | None = None, env: Mapping[str, str] | None
     group or others.
 
     Raises:
-        KeyUnavailableError: no key configured (variable unset, no key file).
+        KeyUnavailableError: no key configured (variable unset, no key file
+            at the default place).
         MalformedKeyError: a key is configured but is not 32 bytes of Base64,
-            or the key file cannot be read.
+            the key file cannot be read, or ``tiers.key_file`` names a file
+            that does not exist (:func:`missing_key_file`).
     """
     env = os.environ if env is None else env
     if ENV_KEY in env:
@@ -328,6 +366,12 @@ def load_key(cfg: Mapping[str, Any] | None = None, env: Mapping[str, str] | None
     except FileNotFoundError:
         if path.is_symlink():
             raise MalformedKeyError(f"key file {path} is a dangling symlink") from None
+        missing = missing_key_file(cfg, env)
+        if missing:
+            # A key file the user named on purpose and that is not there is a mistake
+            # (a typo, an unmounted disk), not "no key": falling back to xor-b64 would
+            # quietly weaken new entries and hide the old ones (walk-through r6, finding 1).
+            raise MalformedKeyError(missing) from None
         raise KeyUnavailableError(f"no AES key: set {ENV_KEY} or run 'crypt.py keygen' (key file {path})") from None
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc.__class__.__name__

@@ -7,6 +7,7 @@ runs them all and never raises: a check that cannot run is itself reported.
 from __future__ import annotations
 
 import json
+import os
 import platform
 import shlex
 import shutil
@@ -484,8 +485,20 @@ def check_key(cfg: dict[str, Any] | None, bundle_root: Path, ws: Path | None) ->
             warnings.simplefilter("always")
             usable = crypto.check_key(cfg)
     except MalformedKeyError as exc:
-        return [_check("T2 key", "fail", str(exc), "fix MEMORY_MANAGER_KEY or the key file (32 bytes of Base64), "
-                       "or unset/remove it to use xor-b64")]
+        # The fix never says "make a new key" nor "drop to xor-b64": entries written with
+        # the real key need that key back (walk-through r6, findings 1 and 14).
+        tiers = cfg.get("tiers") or {}
+        if crypto.missing_key_file(cfg):
+            fix = (f"edit tiers.key_file in {tiers.get(crypto.KEY_SOURCE)} so that it names your key file "
+                   "(or remove the setting to use the default key)")
+        elif tiers.get("_key_file_refused"):
+            fix = "move the key file out of the workspace and set tiers.key_file to its new place"
+        elif crypto.ENV_KEY in os.environ:
+            fix = (f"set {crypto.ENV_KEY} to your key (Base64 of 32 bytes, as 'crypt.py keygen' writes), "
+                   "or unset it to use the key file")
+        else:
+            fix = "put your key back in the key file from your copy (Base64 of 32 bytes, as 'crypt.py keygen' writes)"
+        return [_check("T2 key", "fail", str(exc), fix)]
     if not usable:
         return [_check("T2 key", "warn", "no AES key: T2 entries use xor-b64, which is obfuscation, not encryption",
                        init_fix(bundle_root, ws, "creates the key"))]
@@ -520,8 +533,13 @@ def diagnose(workspace: Any, bundle_root: Path, use_openclaw: bool = True, runne
         checks.append(_check("config", "ok", f"language {cfg['language']}, hooks "
                              + ", ".join(k for k, v in cfg["hooks"].items() if v is True) + " on"))
     except MemoryManagerError as exc:
-        checks.append(_check("config", "fail", str(exc), "fix or remove "
-                             + str(tree.Tree(ws).override if ws else tree.rel(tree.OVERRIDE))))
+        from .config import DEFAULTS_PATH
+
+        if str(exc).startswith(str(DEFAULTS_PATH)):  # the bundle's own file: restore, never remove
+            fix = f"fix the value in {DEFAULTS_PATH} (the shipped defaults; a fresh copy of the bundle has them)"
+        else:
+            fix = "fix or remove " + str(tree.Tree(ws).override if ws else tree.rel(tree.OVERRIDE))
+        checks.append(_check("config", "fail", str(exc), fix))
     checks += check_key(cfg, bundle_root, ws)
     if ws is not None:
         checks += check_memory_tree(ws, bundle_root)

@@ -106,7 +106,10 @@ def _key_to_create(cfg, yes: bool, no_key: bool, interactive: bool):
     A new install should encrypt T2 for real: with ``--yes`` the key is made
     by default, interactively we ask (default yes); ``--no-key`` or config
     ``tiers.encryption_scheme: xor-b64`` keep the seed's obfuscation. A
-    malformed key raises MalformedKeyError here, before anything is written.
+    malformed key, or a ``tiers.key_file`` naming a file that does not exist,
+    raises MalformedKeyError here, before anything is written: init never
+    makes a key at a path the user may have mistyped (``crypt.py keygen``
+    does, when asked to).
     """
     from memory_manager import crypto
 
@@ -296,8 +299,10 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, heart
                 sys.stdout.write(change.diff())
             for folder in plan.new_dirs:
                 sys.stdout.write(f"mkdir {folder.relative_to(ws).as_posix()}/\n")
-            if plan.empty:
+            if plan.empty and not key_path:
                 stdout.print("nothing to do: the workspace is already set up")
+            elif plan.empty:
+                stdout.print("the workspace is already set up; only the AES key is missing", markup=False)
             if key_path:
                 stdout.print(f"would create AES key {key_path} (mode 0600; losing it loses T2 entries)",
                              markup=False)

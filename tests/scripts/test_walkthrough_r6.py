@@ -1,0 +1,168 @@
+"""The new-user walk-through, round 6 (notes/walkthrough-r6.md): each finding as a real run.
+
+Every test runs the scripts on real files in a temporary workspace (and, for
+the bundle's own ``config.json``, a temporary copy of the bundle) and checks
+exact results. The finding's number is in each test's name.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, tree_hash
+
+AGENTS = "# AGENTS.md\n\nBe kind.\n"
+
+
+def _setup(ws: Path, run_script, *extra: str) -> None:
+    """An English workspace set up by init, without hooks and plugin (init makes the default key)."""
+    (ws / "AGENTS.md").write_text(AGENTS, encoding="utf-8")
+    result = run_script("init", "--yes", "--lang", "en", "--no-hooks", "--no-plugin", *extra)
+    assert result.code == 0, result.err
+
+
+def _override(ws: Path, doc: dict) -> Path:
+    path = ws / "memory" / "memory-manager.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+# ---------------------------------------------------------------- finding 1
+
+def test_item1_missing_key_file_never_downgrades_to_xor(ws, run_script, tmp_path):
+    _setup(ws, run_script)
+    default = tmp_path / "home" / ".config" / "complex-memory-manager" / "key"
+    assert default.is_file()
+    first = run_script("memory", "remember", "--skill", "demo", "--topic", "coffee", "--text", "User likes black coffee")
+    assert first.code == 0 and " aes-gcm, " in first.out, first.err
+    typo = default.with_name("kye")
+    override = _override(ws, {"language": "en", "tiers": {"key_file": str(typo)}})
+    line = (f"error: T2 key file {typo} does not exist (tiers.key_file in {override}): correct tiers.key_file, "
+            f"or remove it to use the default key {default} (a key exists there)\n")
+    before = tree_hash(ws)
+
+    # a write that needs the key: refused in one line, nothing written
+    write = run_script("memory", "remember", "--skill", "demo", "--topic", "tea", "--text", "User likes green tea")
+    assert (write.code, write.out, write.err) == (1, "", line)
+    as_json = run_script("memory", "remember", "--skill", "demo", "--topic", "tea", "--text", "x", "--json")
+    assert as_json.code == 1 and json.loads(as_json.out)["error"] == line[len("error: "):-1]
+    # readers of T2 fail closed the same way; so does init (it would have made a second key there)
+    assert run_script("memory", "recall", "coffee", "--approved").err == line
+    for args in (("--dry-run",), ("--yes", "--no-hooks", "--no-plugin")):
+        init = run_script("init", *args)
+        assert (init.code, init.err) == (1, line), args
+    assert tree_hash(ws) == before and not typo.exists()
+
+    doctor = run_script("doctor", "--no-openclaw")
+    assert doctor.code == 1
+    lines = doctor.out.splitlines()
+    at = next(i for i, text in enumerate(lines) if text.startswith("✗ T2 key: "))
+    assert lines[at] == "✗ T2 key: " + line[len("error: "):-1]
+    assert lines[at + 1] == (f"    fix: edit tiers.key_file in {override} so that it names your key file "
+                             "(or remove the setting to use the default key)")
+    assert "xor-b64" not in doctor.out and "creates the key" not in doctor.out
+    assert not typo.exists()
+
+    # the fix the messages give: the old entry reads again and new ones are aes-gcm
+    _override(ws, {"language": "en"})
+    again = run_script("memory", "remember", "--skill", "demo", "--topic", "tea", "--text", "User likes green tea")
+    assert again.code == 0 and " aes-gcm, " in again.out, again.err
+
+
+def test_item1_malformed_key_fix_never_suggests_xor(ws, run_script):
+    _setup(ws, run_script, "--no-key")
+    doctor = run_script("doctor", "--no-openclaw", env={"MEMORY_MANAGER_KEY": "c2hvcnQ="})
+    assert doctor.code == 1
+    lines = doctor.out.splitlines()
+    at = next(i for i, text in enumerate(lines) if text.startswith("✗ T2 key: "))
+    assert lines[at] == "✗ T2 key: MEMORY_MANAGER_KEY holds 5 bytes, not 32 (AES-256); nothing was written"
+    assert lines[at + 1] == ("    fix: set MEMORY_MANAGER_KEY to your key (Base64 of 32 bytes, as 'crypt.py keygen' "
+                             "writes), or unset it to use the key file")
+
+
+def test_item1_init_dry_run_with_only_the_key_missing(ws, run_script, tmp_path):
+    _setup(ws, run_script)
+    key = tmp_path / "home" / ".config" / "complex-memory-manager" / "key"
+    key.unlink()  # the default key (no tiers.key_file): init may make a new one there
+    dry = run_script("init", "--dry-run", "--no-hooks", "--no-plugin")
+    assert dry.code == 0, dry.err
+    assert dry.out.splitlines()[1:] == [
+        "the workspace is already set up; only the AES key is missing",
+        f"would create AES key {key} (mode 0600; losing it loses T2 entries)"]
+    assert "nothing to do" not in dry.out and not key.exists()
+
+
+# ---------------------------------------------------------------- finding 2
+
+def _bundle_copy(tmp_path: Path, change: tuple[str, str]) -> Path:
+    """A copy of the bundle (what a user installs) whose config.json has one value changed."""
+    copy = tmp_path / "bundle"
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for name in ("scripts", "memory_manager", "templates", "hooks", "plugin"):
+        shutil.copytree(ROOT / name, copy / name, ignore=ignore)
+    for name in ("config.json", "package.yaml", "requirements.txt", "requirements-report.txt", "SKILL.md"):
+        shutil.copy2(ROOT / name, copy / name)
+    text = (copy / "config.json").read_text(encoding="utf-8")
+    assert text.count(change[0]) == 1
+    (copy / "config.json").write_text(text.replace(*change), encoding="utf-8")
+    return copy
+
+
+def _run(bundle: Path, script: str, *args: str, input: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(bundle / "scripts" / f"{script}.py"), *args], input=input,
+                          capture_output=True, text=True, timeout=120)
+
+
+#: Every command a user runs, with arguments that would otherwise work.
+COMMANDS = [
+    ("memory", "status"), ("memory", "recall", "tea"), ("memory", "write", "--topic", "x", "--change", "y"),
+    ("memory", "learn", "k", "--text", "t"), ("memory", "remember", "--skill", "a", "--topic", "b", "--text", "c"),
+    ("memory", "show", "k"), ("memory", "stats", "record", "--skill", "w", "--ok"),
+    ("memory", "export", "--approved"), ("memory", "prune", "--dry-run"), ("cleanup", "--dry-run"),
+    ("crypt", "keygen"), ("crypt", "encrypt", "--skill", "a", "--month", "2026-12"),
+    ("gate", "--operation", "store", "--text", "hi"), ("privacy_audit",), ("init", "--dry-run"), ("detect",),
+]
+
+
+@pytest.mark.parametrize("change,message", [
+    (('"top_k": 10', '"top_k": "ten"'), "'recall.top_k' must be a number, not string ('ten')"),
+    (('"top_k": 10', '"top_k": 5.0'), "'recall.top_k' must be a whole number (an integer), not 5.0"),
+    (('"language": "auto"', '"language": "fr"'), "'language' must be one of auto, zh, en, not 'fr'"),
+])
+def test_item2_bundle_config_is_validated_for_every_command(ws, run_script, tmp_path, change, message):
+    _setup(ws, run_script)
+    bundle = _bundle_copy(tmp_path, change)
+    line = f"error: {bundle / 'config.json'}: {message}\n"
+    before = tree_hash(ws)
+    for command in COMMANDS:
+        result = _run(bundle, *command, input="hi\n")
+        assert (result.returncode, result.stdout, result.stderr) == (2, "", line), command
+    as_json = _run(bundle, "memory", "status", "--json")
+    assert as_json.returncode == 2 and json.loads(as_json.stdout) == {"error": line[len("error: "):-1],
+                                                                      "kind": "config"}
+    doctor = _run(bundle, "doctor", "--no-openclaw")
+    assert doctor.returncode == 1
+    lines = doctor.stdout.splitlines()
+    at = lines.index(f"✗ config: {bundle / 'config.json'}: {message}")
+    assert lines[at + 1] == (f"    fix: fix the value in {bundle / 'config.json'} (the shipped defaults; "
+                             "a fresh copy of the bundle has them)")
+    assert tree_hash(ws) == before
+
+
+def test_item2_bundle_config_must_hold_every_key(ws, run_script, tmp_path):
+    _setup(ws, run_script)
+    bundle = _bundle_copy(tmp_path, ('    "top_k": 10,\n', ""))
+    result = _run(bundle, "memory", "status")
+    assert (result.returncode, result.stderr) == (2, f"error: {bundle / 'config.json'}: 'recall.top_k' is missing\n")
+
+
+def test_item2_override_still_names_its_own_file(ws, run_script):
+    _setup(ws, run_script)
+    override = _override(ws, {"language": "en", "recall": {"top_k": "ten"}})
+    result = run_script("memory", "recall", "tea")
+    assert (result.code, result.err) == (2, f"error: {override}: 'recall.top_k' must be a number, not string ('ten')\n")

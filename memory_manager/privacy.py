@@ -48,6 +48,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from .clock import today
 from .decoding import views, wrapped
+from .structure import public_spans, text_blocks
 
 #: Rules whose match across a line break (:func:`memory_manager.decoding.wrapped`)
 #: is not counted: they judge randomness only, not a shape.
@@ -2770,7 +2771,12 @@ _LINE_BREAK = re.compile(r"\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 def _ciphertext_spans(text: str, low: str) -> list[tuple[int, int]]:
+    """Spans no rule reads: the store's ciphertext, and public material or Base64 blocks of text
+    (:func:`memory_manager.structure.public_spans`; a text block is read decoded by :func:`_scan_serial`)."""
     spans = [m.span(1) for m in _CIPHER_FIELD.finditer(low)]
+    spans.extend(public_spans(text))
+    if "\n" in text:
+        spans.extend((s, e) for s, e, _ in text_blocks(text))
     quoted = list(_QUOTED_B64.finditer(text))
     if quoted:
         headings = [(m.start(), bool(_ENCRYPTED_HEADING.search(m.group(1)))) for m in _HEADING.finditer(text)]
@@ -2779,7 +2785,13 @@ def _ciphertext_spans(text: str, low: str) -> list[tuple[int, int]]:
             i = bisect.bisect_right(starts, m.start()) - 1
             if i >= 0 and headings[i][1]:
                 spans.append(m.span())
-    return sorted(spans)
+    merged: list[tuple[int, int]] = []
+    for s, e in sorted(spans):  # disjoint, for _overlaps
+        if merged and s <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(e, merged[-1][1]))
+        else:
+            merged.append((s, e))
+    return merged
 
 
 def _overlaps(spans: list[tuple[int, int]], starts: list[int], start: int, end: int) -> bool:
@@ -3386,6 +3398,21 @@ def _scan_serial(text: str) -> list[Finding]:
         return []
     chosen = _spans(text)
     for view, starts, ends in views(text):
+        chosen = _merge_decoded(chosen, [(starts[s], ends[e - 1], rule, starts[vs], ends[ve - 1])
+                                         for s, e, rule, vs, ve in _spans(view) if e > s and ve > vs])
+    blocks = text_blocks(text) if "\n" in text else []
+    if blocks:
+        # A Base64 block of text (gzip'd or not) counts as what it says (memory_manager.structure).
+        parts, starts, ends = [], [], []
+        for s, e, decoded in blocks:
+            if parts:
+                parts.append("\n")
+                starts.append(s)
+                ends.append(s)
+            parts.append(decoded)
+            starts.extend([s] * len(decoded))
+            ends.extend([e] * len(decoded))
+        view = "".join(parts)
         chosen = _merge_decoded(chosen, [(starts[s], ends[e - 1], rule, starts[vs], ends[ve - 1])
                                          for s, e, rule, vs, ve in _spans(view) if e > s and ve > vs])
     joined = wrapped(text)

@@ -1,0 +1,295 @@
+"""The structural context of a note: public material that looks random but is no secret.
+
+A line of a note is not judged alone when the note says what it is part of
+(privacy issue 9, multi-line set I: a Base64 line of a certificate, of a PGP
+public key, of an ``ssh-rsa AAAA…`` key wrapped by a terminal, or of a gzip'd
+log pasted into chat read as a random secret). :func:`public_spans` finds the
+stretches of a text that are, by their own bytes, public or harmless:
+
+- armoured blocks whose label says public (``-----BEGIN CERTIFICATE-----``,
+  ``… PUBLIC KEY-----``, ``PGP PUBLIC KEY BLOCK``, ``PGP SIGNATURE``,
+  certificate requests and CRLs; RFC 7468, RFC 4880 s.6.2), the whole block
+  up to its END line, unless the body decodes like a private key (DER
+  version INTEGER first, RFC 8017 A.1.2 / RFC 5208 s.5 / RFC 5915 s.3) or
+  an OpenPGP secret-key packet (tag 5 or 7, RFC 4880 s.4.3);
+- OpenSSH public keys (``ssh-ed25519 AAAA…``, RFC 4253 s.6.6 wire format,
+  RFC 5656, the ``sk-`` FIDO types) whose Base64 body opens with the length
+  and name of the key type it is labelled with, including the lines a
+  terminal wrapped it over;
+- a block of Base64 lines (one or more whole lines of 40+ Base64 characters,
+  all but the last of one width, as an encoder or a terminal wraps them)
+  whose joined bytes open with the magic number of a public format: gzip
+  (RFC 1952) whose content is binary, PNG, JPEG, GIF, WebP, PDF, ZIP, bzip2,
+  xz, 7z, WOFF fonts; a DER certificate or SubjectPublicKeyInfo (RFC 5280
+  s.4.1: a SEQUENCE first inside the outer one); an OpenPGP public-key or
+  signature packet; an SSH public-key blob;
+- a Subresource-Integrity hash (``sha512-…``, W3C SRI s.3.1; npm and yarn
+  lock files) wrapped over lines.
+
+A Base64 block (or a gzip'd one) that decodes to printable text is not
+skipped but read decoded instead (:func:`text_blocks`): what the text says
+counts, not how random its encoding looks.
+
+Standard library only (the detector may run on the per-turn path).
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+#: Labels of armoured blocks that hold public material only (RFC 7468 s.5-s.11, RFC 4880 s.6.2).
+_PUBLIC_ARMOUR = re.compile(
+    r"-----BEGIN ((?:[A-Z0-9]+ )*(?:PUBLIC KEY|CERTIFICATE|CERTIFICATE REQUEST|X509 CRL|PGP PUBLIC KEY BLOCK|"
+    r"PGP SIGNATURE|SSH2 PUBLIC KEY|(?:DH|EC|DSA) PARAMETERS))-----")
+#: A whole line of Base64 characters (led by the line break: ``re`` then searches for a literal, 0.06 s per 10 MB).
+_B64_LINE = re.compile(r"\n[ \t]*([A-Za-z0-9+/_-]{4,}={0,2})[ \t]*(?=\r?\n|$)")
+_B64_FIRST = re.compile(r"[ \t]*([A-Za-z0-9+/_-]{4,}={0,2})[ \t]*(?=\r?\n|$)")
+#: The shortest line that starts a block.
+_BLOCK_WIDTH = 40
+_SSH_BODY = re.compile(r"AAAA[A-Za-z0-9+/]+={0,2}")
+_SSH_TYPE = re.compile(r"(?:^|[^\w-])(ssh-(?:rsa|dss|ed25519|ed448)|ecdsa-sha2-nistp(?:256|384|521)|"
+                       r"sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)$")
+_SRI = re.compile(r"sha(?:256|384|512)-[A-Za-z0-9+/]{20,}={0,2}")
+_RUN_AT_START = re.compile(r"[ \t]*([A-Za-z0-9+/_-]+={0,2})")
+_BINARY_MAGIC = (b"\x89PNG", b"\xff\xd8\xff", b"GIF8", b"%PDF", b"PK\x03\x04", b"BZh", b"\xfd7zXZ",
+                 b"7z\xbc\xaf", b"wOFF", b"wOF2", b"OggS", b"fLaC", b"ID3", b"\x00\x00\x01\x00")
+#: Longest decoded block examined (bytes); longer blocks are left to the line rules.
+_MAX_BLOCK = 1 << 20
+
+
+def _b64(data: str) -> bytes | None:
+    import base64
+    import binascii
+
+    body = data.rstrip("=")
+    if len(body) % 4 == 1:
+        body = body[:-1]
+    alt = b"-_" if ("-" in body or "_" in body) else None
+    try:
+        return base64.b64decode(body + "=" * (-len(body) % 4), altchars=alt, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _der_public(der: bytes) -> bool:
+    """A DER SEQUENCE whose first element is a SEQUENCE: a certificate, a CSR, a CRL or a public key."""
+    if len(der) < 4 or der[0] != 0x30:
+        return False
+    i = 2 + (der[1] & 0x7F if der[1] & 0x80 else 0)
+    return i < len(der) and der[i] == 0x30
+
+
+#: OpenPGP public-key algorithm ids (RFC 4880 s.9.1, RFC 9580 s.9.1).
+_PGP_ALGOS = frozenset({1, 2, 3, 16, 17, 18, 19, 20, 22, 25, 27, 28})
+_PGP_SIG_TYPES = frozenset({0x00, 0x01, 0x02, 0x10, 0x11, 0x12, 0x13, 0x18, 0x19, 0x1F, 0x20, 0x28, 0x30, 0x40, 0x50})
+
+
+def _pgp_tag(data: bytes) -> int | None:
+    """The tag of the OpenPGP packet ``data`` opens with, when its header and first fields are well formed.
+
+    Checked (RFC 4880 s.4.2, s.5.2.3, s.5.5.2): the length fits the data; a
+    key packet (tags 5, 6, 7, 14) has version 4-6 and a known algorithm; a
+    signature (tag 2) version 4-6, a known signature type and algorithm.
+    Random bytes pass this about once in a million.
+    """
+    if len(data) < 12 or not data[0] & 0x80:
+        return None
+    if data[0] & 0x40:
+        tag, first = data[0] & 0x3F, data[1]
+        if first < 192:
+            size, i = first, 2
+        elif first < 224:
+            size, i = ((first - 192) << 8) + data[2] + 192, 3
+        elif first == 255:
+            size, i = int.from_bytes(data[2:6], "big"), 6
+        else:
+            return None
+    else:
+        tag, kind = (data[0] >> 2) & 0x0F, data[0] & 3
+        if kind == 3:
+            return None
+        n = 1 << kind
+        size, i = int.from_bytes(data[1:1 + n], "big"), 1 + n
+    body = data[i:]
+    if size < 6 or size > len(body) + 4:
+        return None
+    if tag in (5, 6, 7, 14):
+        return tag if body[0] in (4, 5, 6) and body[5] in _PGP_ALGOS else None
+    if tag == 2:
+        return tag if body[0] in (4, 5, 6) and body[1] in _PGP_SIG_TYPES and body[2] in _PGP_ALGOS else None
+    return None
+
+
+def _ssh_blob(data: bytes, name: str | None = None) -> bool:
+    """Bytes that open as an SSH public-key blob: a uint32 length, then the key type's name."""
+    if len(data) < 11 or data[:2] != b"\x00\x00":
+        return False
+    n = int.from_bytes(data[:4], "big")
+    if not 7 <= n <= 40 or len(data) < 4 + n:
+        return False
+    kind = data[4:4 + n]
+    if name is not None:
+        return kind == name.encode()
+    return kind.startswith((b"ssh-", b"ecdsa-sha2-", b"sk-"))
+
+
+def classify(data: bytes) -> str:
+    """What decoded block bytes are: ``public`` (a public format), ``text`` (printable UTF-8), ``gzip`` or ``unknown``."""
+    if data[:2] == b"\x1f\x8b":
+        return "gzip"
+    if data.startswith(_BINARY_MAGIC) or (data[:4] == b"RIFF" and data[8:12] in (b"WEBP", b"WAVE", b"AVI ")):
+        return "public"
+    if _der_public(data) or _ssh_blob(data):
+        return "public"
+    if _pgp_tag(data) in (2, 6, 14):  # signature, public key, public subkey packets
+        return "public"
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "unknown"
+    if text and sum(1 for c in text if c.isprintable() or c in "\n\r\t") >= 0.97 * len(text):
+        return "text"
+    return "unknown"
+
+
+def _gunzip(data: bytes) -> bytes | None:
+    import zlib
+
+    try:
+        d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        return d.decompress(data, _MAX_BLOCK)
+    except zlib.error:
+        return None
+
+
+def _b64_blocks(text: str) -> list[tuple[int, int, list[tuple[int, int]]]]:
+    """Blocks of whole Base64 lines: (start, end, [(run start, run end) per line]).
+
+    A block starts with a line of :data:`_BLOCK_WIDTH`+ characters; the lines
+    right below it of the same width go on with it, and one shorter line ends it.
+    """
+    blocks: list[tuple[int, int, list[tuple[int, int]]]] = []
+    cur: list[tuple[int, int]] = []
+    last_end = -1
+    first = _B64_FIRST.match(text)
+    found = ([first] if first else []) + list(_B64_LINE.finditer(text))
+    for m in found:
+        s, e = m.span(1)
+        if cur and m.start() == last_end and (m.start() == 0 or text[m.start()] == "\n") and \
+                len({b - a for a, b in cur}) == 1 and not text[cur[-1][0]:cur[-1][1]].endswith("=") \
+                and e - s <= cur[-1][1] - cur[-1][0]:
+            cur.append((s, e))
+        else:
+            if cur:
+                blocks.append((cur[0][0], cur[-1][1], cur))
+            cur = [(s, e)] if e - s >= _BLOCK_WIDTH else []
+        last_end = m.end() + (1 if text.startswith("\r", m.end()) else 0)
+    if cur:
+        blocks.append((cur[0][0], cur[-1][1], cur))
+    return blocks
+
+
+def _join(text: str, runs: list[tuple[int, int]]) -> str:
+    return "".join(text[a:b] for a, b in runs)
+
+
+def _continued(text: str, end: int) -> list[tuple[int, int]]:
+    """The runs of Base64 characters that go on from ``end`` (the end of a line) at the start of the next lines."""
+    out: list[tuple[int, int]] = []
+    while end < len(text) and text[end] in "\r\n":
+        nxt = end + (2 if text.startswith("\r\n", end) else 1)
+        m = _RUN_AT_START.match(text, nxt)
+        if m is None or not m.group(1):
+            break
+        out.append(m.span(1))
+        end = m.end(1)
+        if end < len(text) and text[end] not in "\r\n":
+            break  # the run stops inside the line: the wrapped value ends here
+    return out
+
+
+def public_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of ``text`` (offsets as given) holding public material only; see the module docstring.
+
+    Args:
+        text: a note or any text; its lines as they are.
+
+    Returns sorted, possibly overlapping (start, end) character spans; empty
+    when the text holds none (the common case costs three literal-led searches).
+    """
+    spans: list[tuple[int, int]] = []
+    if "-----BEGIN " in text:
+        for m in _PUBLIC_ARMOUR.finditer(text):
+            end = text.find("-----END " + m.group(1) + "-----", m.end())
+            if end < 0:
+                continue
+            end += len(m.group(1)) + 14
+            body = "".join(r.group(1) for r in _B64_LINE.finditer(text, m.end(), end))
+            data = _b64(body) if body else b""
+            if data is None:
+                continue
+            if "PGP" in m.group(1):
+                if _pgp_tag(data) in (5, 7):  # a secret key packet under a public label
+                    continue
+            elif data and data[:1] == b"\x30" and not _der_public(data) and "RSA PUBLIC" not in m.group(1) \
+                    and "PARAMETERS" not in m.group(1):
+                continue  # DER that opens like a private key
+            spans.append((m.start(), end))
+    for m in _SSH_BODY.finditer(text):
+        gap = m.start()
+        while gap and text[gap - 1] in " \t":
+            gap -= 1
+        kind = _SSH_TYPE.search(text, max(0, gap - 40), gap) if gap < m.start() else None
+        if kind is None:
+            continue
+        runs = [m.span()] + (_continued(text, m.end()) if m.end() < len(text) and text[m.end()] in "\r\n"
+                             else [])
+        body = m.group()
+        head = _b64(body[:len(body) // 4 * 4][:64])
+        if head is None or not _ssh_blob(head, kind.group(1)):
+            continue
+        spans.append((kind.start(1), runs[-1][1]))
+    for m in _SRI.finditer(text):
+        if m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_-"):
+            continue
+        runs = _continued(text, m.end()) if m.end() < len(text) and text[m.end()] in "\r\n" else []
+        spans.append((m.start(), runs[-1][1] if runs else m.end()))
+    for start, end, runs, kind, _data in _classified_blocks(text):
+        if kind == "public":
+            spans.append((start, end))
+    spans.sort()
+    return spans
+
+
+@lru_cache(maxsize=4)
+def _classified_blocks(text: str) -> list[tuple[int, int, list[tuple[int, int]], str, bytes]]:
+    out = []
+    for start, end, runs in _b64_blocks(text):
+        joined = _join(text, runs)
+        if len(joined) > _MAX_BLOCK * 4 // 3:
+            continue
+        data = _b64(joined)
+        if data is None or len(data) < 16:
+            continue
+        kind = classify(data)
+        if kind == "gzip":
+            inner = _gunzip(data)
+            if inner is None:
+                continue
+            kind = "text" if classify(inner) == "text" else "public"
+            data = inner
+        out.append((start, end, runs, kind, data))
+    return out
+
+
+def text_blocks(text: str) -> list[tuple[int, int, str]]:
+    """Base64 blocks of ``text`` that decode (through gzip, too) to printable text: (start, end, decoded text).
+
+    The detector reads the decoded text as a view of the block (a secret in it
+    counts, over the whole block's span) and does not judge the block's lines
+    by their randomness.
+    """
+    if len(text) < 40:
+        return []
+    return [(start, end, data.decode("utf-8")) for start, end, _runs, kind, data in _classified_blocks(text)
+            if kind == "text"]

@@ -361,20 +361,24 @@ def _decode_lines(text: str) -> tuple[str, list[int], list[int]] | None:
 
 #: A line break with token-shaped characters on both sides (the text before
 #: it is checked in Python: a literal-led search is the cheap pre-check).
-_WRAP_AFTER = re.compile(r"\n([A-Za-z0-9_+/=-]{4,})")
+_WRAP_AFTER = re.compile(r"\n[ \t]*([A-Za-z0-9_+/=-]{4,})")
+#: A tail with no digit or ``_`` still goes on a token when it is the whole next line and this long.
+_WHOLE_LINE_TAIL = 8
 _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+/=-")
 #: The run before the break: at least this many characters; both runs hold a
 #: digit or an underscore (a word wrapped in prose is no token).
 _WRAP_BEFORE = 6
 _HAS_DIGIT = re.compile(r"[0-9_]")
+_KEY_FIRST = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*=")
 
 
 def wrapped(text: str) -> tuple[str, list[int], list[int]] | None:
     """The token-shaped runs of ``text`` that a line break cuts, read joined, as a view.
 
     A run of 6+ token characters (``[A-Za-z0-9_+/=-]``) at the end of a
-    line followed by a run of 4+ at the start of the next, each holding a
-    digit or ``_``, gives one view line: the two runs joined
+    line followed by a run of 4+ at the start of the next (after its
+    indentation), each holding a digit or ``_`` (the second may instead be
+    the whole next line, 8+ characters: ``hf_…`` / ``NnCq…``), gives one view line: the two runs joined
     (``ghp_k3Jd…`` / ``…Ua7Gf``, ``415-555`` / ``-0132``). Returns (view,
     starts, ends) as :func:`views` does, or None when no break qualifies.
     Source: issue 10, attack round 6 (a token wrapped over two lines, or cut
@@ -394,7 +398,10 @@ def wrapped(text: str) -> tuple[str, list[int], list[int]] | None:
         if end_before - i < _WRAP_BEFORE:
             continue
         head, tail = text[i:end_before], m.group(1)
-        if not (_HAS_DIGIT.search(head) and _HAS_DIGIT.search(tail)):
+        if _KEY_FIRST.match(tail):
+            continue  # the next line sets a key of its own (``JWT_SECRET=…``), it goes on nothing
+        whole = m.end(1) == len(text) or text[m.end(1)] in "\r\n"
+        if not (_HAS_DIGIT.search(head) and (_HAS_DIGIT.search(tail) or (whole and len(tail) >= _WHOLE_LINE_TAIL))):
             continue
         if parts:
             parts.append("\n")

@@ -48,7 +48,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from .clock import today
 from .decoding import views, wrapped
-from .structure import public_spans, text_blocks
+from .structure import label_joins, number_joins, public_spans, text_blocks
 
 #: Rules whose match across a line break (:func:`memory_manager.decoding.wrapped`)
 #: is not counted: they judge randomness only, not a shape.
@@ -3424,7 +3424,10 @@ def _scan_serial(text: str) -> list[Finding]:
         chosen = _merge_decoded(chosen, [(starts[s], ends[e - 1], rule, starts[vs], ends[ve - 1])
                                          for s, e, rule, vs, ve in _spans(view)
                                          if e > s and ve > vs and rule.name not in _NOT_ACROSS_LINES
-                                         and "\n" in text[starts[vs]:ends[ve - 1]]])
+                                         and "\n" in text[starts[vs]:ends[ve - 1]]
+                                         and _joined_number_ok(rule, view, s, e, vs, ve)])
+    if "\n" in text:
+        chosen = _merge_decoded(chosen, _joined_spans(text))
     if not chosen:
         return []
     line_starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
@@ -3440,6 +3443,54 @@ def _scan_serial(text: str) -> list[Finding]:
         findings.append(Finding(rule.category, rule.name, index + 1, start - base, end - base, excerpt, rule.sure))
     findings.sort(key=lambda f: (f.line, f.start, f.rule))
     return findings
+
+
+#: What a number read joined over a line break (:func:`memory_manager.structure.number_joins`) needs
+#: around it to count, per category: build numbers, counters and timestamps are cut by line breaks too.
+_JOINED_NUMBER_CUE = {
+    "phone": re.compile(r"(?i)\btel\b|phone|mobile|\bcell\b|whatsapp|signal|\bcalls?\b|contact|number|landlord|"
+                        r"手机|电话|電話|手機|致电|打给|联系|号码|房东|微信同号"),
+    "payment_card": re.compile(r"(?i)card|visa|master|amex|unionpay|discover|\bjcb\b|卡"),
+    "government_id": re.compile(r"(?i)身份证|證件|证件|\bid\b|identity|passport|护照|nric|\bssn\b|national|居民"),
+    "bank_account": re.compile(r"(?i)iban|account|bank|账户|账号|帐号|開戶|开户|银行|銀行"),
+}
+
+
+def _joined_spans(text: str) -> list[_Span]:
+    """Findings of the readings across line breaks (:mod:`memory_manager.structure`): a secret on the
+    line after its label, a URL or an e-mail address wrapped, a number cut over lines.
+
+    A finding counts when its match crosses a line break (what one line shows is read there
+    already) and is not a randomness-only rule; a joined number counts as a phone, card, ID or
+    account only with a word of its kind on its lines or the two before (:data:`_JOINED_NUMBER_CUE`),
+    or, for a phone, an international prefix.
+    """
+    out: list[_Span] = []
+    got = label_joins(text)
+    if got is not None:
+        view, starts, ends = got
+        out.extend((starts[s], ends[e - 1], rule, starts[vs], ends[ve - 1]) for s, e, rule, vs, ve in _spans(view)
+                   if e > s and ve > vs and rule.name not in _NOT_ACROSS_LINES
+                   and rule.category not in TOPIC_CATEGORIES and "\n" in text[starts[s]:ends[e - 1]]
+                   and _joined_number_ok(rule, view, s, e, vs, ve))
+    got = number_joins(text)
+    if got is not None:
+        view, starts, ends = got
+        for s, e, rule, vs, ve in _spans(view):
+            if not (e > s and ve > vs) or "\n" not in text[starts[vs]:ends[ve - 1]]:
+                continue
+            if rule.category in _JOINED_NUMBER_CUE and _joined_number_ok(rule, view, s, e, vs, ve):
+                out.append((starts[s], ends[e - 1], rule, starts[vs], ends[ve - 1]))
+    return out
+
+
+def _joined_number_ok(rule: Rule, view: str, s: int, e: int, vs: int, ve: int) -> bool:
+    """A number read across a line break counts with a word of its kind on its view line (see :func:`_joined_spans`)."""
+    cue = _JOINED_NUMBER_CUE.get(rule.category)
+    if cue is None:
+        return True
+    return bool(cue.search(_line_around(view, s, e))) or \
+        (rule.category == "phone" and view[vs:ve].lstrip().startswith(("+", "00")))
 
 
 #: How sure each confidence is (higher is surer): a decoded or name reading

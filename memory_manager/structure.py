@@ -293,3 +293,218 @@ def text_blocks(text: str) -> list[tuple[int, int, str]]:
         return []
     return [(start, end, data.decode("utf-8")) for start, end, _runs, kind, data in _classified_blocks(text)
             if kind == "text"]
+
+
+# ---- values cut by a line break: read joined ----
+
+#: A line that ends with a secret's label and no value: ``password:``, ``SESSION_SECRET=``,
+#: ``密码：``, ``token:``, ``POSTGRES_PASSWORD: >-`` (a YAML block scalar), ``…?access_token=``.
+_LABEL_END = re.compile(
+    r"(?i)(?:pass(?:word|wd|phrase|code)?|pwd|token|secret|\bkey\b|_key|api[ _-]?key|credentials?|auth|"
+    r"密码|口令|密钥|秘钥|令牌|私钥|验证码|passwort|contraseña|mot de passe)"
+    r"[^\n]{0,48}?(?:[:：=]|->|=>|\bis|是|为)[ \t]*(?:[|>][-+]?)?[ \t]*\r?$")
+#: A line that is one value: no space inside, not a key of its own (``name:``), not a list item or comment.
+_VALUE_LINE = re.compile(r"[ \t]*([\x21-\x7e]{4,})[ \t]*\r?$")
+_NOT_A_VALUE = re.compile(r"^(?:#|//|-[ \t]|-$|[-=*_]{3,}$|```)")
+_KEY_OF_ITS_OWN = re.compile(r"[:：]$|^[A-Za-z_][\w.-]*[:：=]")
+#: A line whose last whitespace-free run is a URL or an e-mail cut before its end.
+_URL_TAIL = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]{1,15}://|mailto:)\S*$|[A-Za-z0-9._%+-]+@\S*$|\S+@$")
+_NEXT_RUN = re.compile(r"[ \t]*(\S{3,})[ \t]*\r?")
+#: The digits a line ends with (after a space, a CJK character, ``：`` or a table bar) and a line of digits only.
+_DIGITS_END = re.compile(r"(?:^|(?<=[\s：:|\u3000-\u303f\u4e00-\u9fff]))(\+?\(?\d[\d \t().-]*?\d\)?-?)[ \t]*\r?$")
+_DIGITS_LINE = re.compile(r"[ \t]*(\d[\d \t().-]*[\dXx])[ \t]*\r?$")
+
+
+def _lines(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every line, end before its line break."""
+    out, pos = [], 0
+    for m in re.finditer(r"\r?\n", text):
+        out.append((pos, m.start()))
+        pos = m.end()
+    out.append((pos, len(text)))
+    return out
+
+
+class _View:
+    """A view being built: each character keeps the span of the text it stands for."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+
+    def copy(self, text: str, start: int, end: int) -> None:
+        self.parts.append(text[start:end])
+        self.starts.extend(range(start, end))
+        self.ends.extend(range(start + 1, end + 1))
+
+    def add(self, chars: str, at: int) -> None:
+        self.parts.append(chars)
+        self.starts.extend([at] * len(chars))
+        self.ends.extend([at] * len(chars))
+
+    def newline(self, at: int) -> None:
+        if self.parts:
+            self.add("\n", at)
+
+    def result(self) -> tuple[str, list[int], list[int]] | None:
+        return ("".join(self.parts), self.starts, self.ends) if self.parts else None
+
+
+def _value_chain(text: str, lines: list[tuple[int, int]], i: int) -> list[tuple[int, int]]:
+    """The value runs on lines ``i``, ``i+1``, …: one whole-line value, then more while the last is 16+ long."""
+    out: list[tuple[int, int]] = []
+    while i < len(lines) and len(out) < 6:
+        s, e = lines[i]
+        m = _VALUE_LINE.match(text, s, e)
+        if m is None or _KEY_OF_ITS_OWN.search(m.group(1)) or _NOT_A_VALUE.match(m.group(1)):
+            break
+        out.append(m.span(1))
+        if m.end(1) - m.start(1) < 16:
+            break
+        i += 1
+    return out
+
+
+def label_joins(text: str) -> tuple[str, list[int], list[int]] | None:
+    """Secrets cut from their label by a line break, and URLs or e-mail addresses wrapped, read joined.
+
+    One view line per case (:func:`memory_manager.decoding.views` shape):
+
+    - a line ending with a secret's label and no value (``password:``,
+      ``SESSION_SECRET=``, ``密码：``, ``token: |``), then one or more lines
+      that are each one value (a value of 16+ characters may go on on the
+      next line): the label line, a space unless it ends with ``=``, and the
+      value lines joined;
+    - a line ending inside a URL or an e-mail address (its last run holds
+      ``://`` or ``@``), then a line going on without a space: the run and the
+      next line's first run joined.
+
+    Returns (view, starts, ends) or None when no line qualifies. Source:
+    privacy issue 9, multi-line set I (a password on the line after its
+    label, ``.env`` values wrapped, a database URL cut in its password).
+    """
+    if "\n" not in text:
+        return None
+    lines = _lines(text)
+    view = _View()
+    for i, (s, e) in enumerate(lines[:-1]):
+        if s == e:
+            continue
+        label = _LABEL_END.search(text, s, e)
+        if label is not None:
+            chain = _value_chain(text, lines, i + 1)
+            if chain:
+                view.newline(s)
+                body_end = e
+                while body_end > s and text[body_end - 1] in " \t\r|>-+":
+                    if text[body_end - 1] in "|>" or (text[body_end - 1] in "-+" and text[body_end - 2:body_end - 1] == ">"):
+                        body_end -= 1
+                        continue
+                    if text[body_end - 1] in " \t\r":
+                        body_end -= 1
+                        continue
+                    break
+                view.copy(text, s, body_end)
+                if not text[s:body_end].endswith("="):
+                    view.add(" ", body_end)
+                for a, b in chain:
+                    view.copy(text, a, b)
+                continue
+        if text[e - 1:e].isspace():
+            continue
+        url = _URL_TAIL.search(text, s, e)
+        if url is not None:
+            nxt = _NEXT_RUN.fullmatch(text, lines[i + 1][0], lines[i + 1][1])
+            if nxt is not None and nxt.start(1) == lines[i + 1][0] and not _KEY_OF_ITS_OWN.search(nxt.group(1)) \
+                    and not nxt.group(1).startswith(("ssh-", "ecdsa-", "-----")):
+                view.newline(s)
+                view.copy(text, url.start(), e)
+                view.copy(text, nxt.start(1), nxt.end(1))
+    return view.result()
+
+
+def _cells(text: str, s: int, e: int) -> list[tuple[int, int]] | None:
+    """The cells of a Markdown table row (spans, stripped), or None when the line is no table row."""
+    line = text[s:e].rstrip("\r")
+    if not line.lstrip().startswith("|") or line.count("|") < 2:
+        return None
+    out, pos = [], s + line.index("|") + 1
+    for part in line.strip()[1:].split("|")[:-1] if line.strip().endswith("|") else line.strip()[1:].split("|"):
+        a = pos + len(part) - len(part.lstrip())
+        b = pos + len(part.rstrip())
+        out.append((a, max(a, b)))
+        pos += len(part) + 1
+    return out
+
+
+def number_joins(text: str) -> tuple[str, list[int], list[int]] | None:
+    """Numbers cut by a line break (a card, an ID or a phone number over two or more lines), read joined.
+
+    Two shapes: a line ending with digits (after a space, a CJK character, ``：``)
+    and the next lines made of digits only (``5269 3552 1367`` / ``5575``,
+    ``card no.`` / ``6658`` / ``8202`` / …); and a Markdown table row whose
+    next row holds one non-empty cell, of digits, under a cell of digits
+    (a form that split the field). Each gives a view line: up to three lines of
+    context before (table rules skipped) (the label), the first line, then the digits joined with a
+    space and, on a second view line, without one. Returns (view, starts,
+    ends) or None. The caller decides which findings count (a phone number
+    needs a phone word or a country code, a card a card word: build numbers
+    and counters are cut by line breaks too).
+    """
+    if "\n" not in text:
+        return None
+    lines = _lines(text)
+    view = _View()
+
+    def context(i: int) -> list[tuple[int, int]]:
+        out = []
+        j = i - 1
+        while j >= 0 and len(out) < 3:
+            if lines[j][1] > lines[j][0] and not re.fullmatch(r"[ \t|:-]*\r?", text[lines[j][0]:lines[j][1]]):
+                out.append(lines[j])
+            j -= 1
+        return out[::-1]
+
+    def emit(i: int, head: tuple[int, int], tails: list[tuple[int, int]]) -> None:
+        for sep in (" ", ""):
+            view.newline(lines[i][0])
+            for a, b in context(i):
+                view.copy(text, a, b)
+                view.add(" ", b)
+            view.copy(text, lines[i][0], head[1])
+            for a, b in tails:
+                view.add(sep, a)
+                view.copy(text, a, b)
+
+    i = 0
+    while i < len(lines) - 1:
+        s, e = lines[i]
+        row = _cells(text, s, e)
+        if row is not None:
+            below = _cells(text, *lines[i + 1])
+            if below is not None and len(below) == len(row):
+                filled = [k for k, (a, b) in enumerate(below) if b > a]
+                if len(filled) == 1:
+                    k = filled[0]
+                    up, low = row[k], below[k]
+                    if _DIGITS_LINE.fullmatch(text[up[0]:up[1]]) and _DIGITS_LINE.fullmatch(text[low[0]:low[1]]):
+                        emit(i, up, [low])
+            i += 1
+            continue
+        head = _DIGITS_END.search(text, s, e)
+        if head is not None and sum(c.isdigit() for c in head.group(1)) >= 3:
+            tails = []
+            j = i + 1
+            while j < len(lines) and len(tails) < 5:
+                m = _DIGITS_LINE.match(text, *lines[j])
+                if m is None:
+                    break
+                tails.append(m.span(1))
+                j += 1
+            if tails and sum(c.isdigit() for a, b in tails for c in text[a:b]) >= 3:
+                emit(i, head.span(1), tails)
+                i = j
+                continue
+        i += 1
+    return view.result()

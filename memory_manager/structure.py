@@ -315,14 +315,47 @@ _DIGITS_END = re.compile(r"(?:^|(?<=[\s：:|\u3000-\u303f\u4e00-\u9fff]))(\+?\(?
 _DIGITS_LINE = re.compile(r"[ \t]*(\d[\d \t().-]*[\dXx])[ \t]*\r?$")
 
 
-def _lines(text: str) -> list[tuple[int, int]]:
-    """(start, end) of every line, end before its line break."""
-    out, pos = [], 0
-    for m in re.finditer(r"\r?\n", text):
-        out.append((pos, m.start()))
-        pos = m.end()
-    out.append((pos, len(text)))
-    return out
+def _line_at(text: str, pos: int) -> tuple[int, int]:
+    """(start, end) of the line holding ``pos``, end before its line break (and a ``\\r`` before it)."""
+    s = text.rfind("\n", 0, pos) + 1
+    e = text.find("\n", pos)
+    e = len(text) if e < 0 else e
+    return s, e - 1 if e > s and text[e - 1] == "\r" else e
+
+
+def _next_line(text: str, line: tuple[int, int]) -> tuple[int, int] | None:
+    k = text.find("\n", line[1])
+    return None if k < 0 else _line_at(text, k + 1)
+
+
+def _prev_line(text: str, line: tuple[int, int]) -> tuple[int, int] | None:
+    return None if line[0] == 0 else _line_at(text, line[0] - 1)
+
+
+#: Where each kind of join may start (one literal- or class-led pass over the text, so a long text
+#: costs a search, not a look at every line): a separator ending a line, a URL or an address running
+#: into a line break, digits on both sides of one, a table row over another.
+_SEP_BREAK = re.compile(r"[:：=是为][ \t]*(?:[|>][-+]?[ \t]*)?\r?\n")
+_URL_BREAK = re.compile(r"://\S*\r?\n[ \t]*[A-Za-z0-9/?&=%._~+-]")
+_AT_BREAK = re.compile(r"@\S*\r?\n[A-Za-z0-9]")
+_DIGIT_BREAK = re.compile(r"\n[ \t]*\d")
+_ROW_BREAK = re.compile(r"\|[ \t]*\r?\n[ \t]*\|")
+
+
+def _break_lines(text: str, *patterns: re.Pattern[str]) -> list[tuple[int, int]]:
+    """The lines, in order, that end where one of ``patterns`` crosses a line break (and a next line follows)."""
+    found = set()
+    for pattern in patterns:
+        for m in pattern.finditer(text):
+            k = text.index("\n", m.start())
+            if pattern is _DIGIT_BREAK:
+                j = k - 1
+                while j >= 0 and text[j] in " \t\r":
+                    j -= 1
+                if j < 0 or not (text[j].isdigit() or text[j] in ")-"):
+                    continue
+            found.add(_line_at(text, k))
+    return sorted(found)
 
 
 class _View:
@@ -351,18 +384,18 @@ class _View:
         return ("".join(self.parts), self.starts, self.ends) if self.parts else None
 
 
-def _value_chain(text: str, lines: list[tuple[int, int]], i: int) -> list[tuple[int, int]]:
-    """The value runs on lines ``i``, ``i+1``, …: one whole-line value, then more while the last is 16+ long."""
+def _value_chain(text: str, line: tuple[int, int] | None) -> list[tuple[int, int]]:
+    """The value runs from ``line`` on: one whole-line value, then more while the last is 16+ long."""
     out: list[tuple[int, int]] = []
-    while i < len(lines) and len(out) < 6:
-        s, e = lines[i]
+    while line is not None and len(out) < 6:
+        s, e = line
         m = _VALUE_LINE.match(text, s, e)
         if m is None or _KEY_OF_ITS_OWN.search(m.group(1)) or _NOT_A_VALUE.match(m.group(1)):
             break
         out.append(m.span(1))
         if m.end(1) - m.start(1) < 16:
             break
-        i += 1
+        line = _next_line(text, line)
     return out
 
 
@@ -386,14 +419,17 @@ def label_joins(text: str) -> tuple[str, list[int], list[int]] | None:
     """
     if "\n" not in text:
         return None
-    lines = _lines(text)
     view = _View()
-    for i, (s, e) in enumerate(lines[:-1]):
+    labelled = set(_break_lines(text, _SEP_BREAK))
+    for s, e in sorted(labelled | set(_break_lines(text, _URL_BREAK, _AT_BREAK))):
         if s == e:
             continue
-        label = _LABEL_END.search(text, s, e)
+        below = _next_line(text, (s, e))
+        if below is None:
+            continue
+        label = _LABEL_END.search(text, s, e) if (s, e) in labelled else None
         if label is not None:
-            chain = _value_chain(text, lines, i + 1)
+            chain = _value_chain(text, below)
             if chain:
                 view.newline(s)
                 body_end = e
@@ -413,10 +449,12 @@ def label_joins(text: str) -> tuple[str, list[int], list[int]] | None:
                 continue
         if text[e - 1:e].isspace():
             continue
-        url = _URL_TAIL.search(text, s, e)
+        run = max(text.rfind(" ", s, e), text.rfind("\t", s, e)) + 1 or s
+        url = _URL_TAIL.search(text, run, e) if ("://" in text[run:e] or "@" in text[run:e]) else None
         if url is not None:
-            nxt = _NEXT_RUN.fullmatch(text, lines[i + 1][0], lines[i + 1][1])
-            if nxt is not None and nxt.start(1) == lines[i + 1][0] and not _KEY_OF_ITS_OWN.search(nxt.group(1)) \
+            nxt = _NEXT_RUN.fullmatch(text, below[0], below[1])
+            if nxt is not None and nxt.start(1) == below[0] and not _KEY_OF_ITS_OWN.search(nxt.group(1)) \
+                    and (nxt.group(1)[0].isalnum() or nxt.group(1)[0] in "/?&=%._~+-") \
                     and not nxt.group(1).startswith(("ssh-", "ecdsa-", "-----")):
                 view.newline(s)
                 view.copy(text, url.start(), e)
@@ -454,57 +492,57 @@ def number_joins(text: str) -> tuple[str, list[int], list[int]] | None:
     """
     if "\n" not in text:
         return None
-    lines = _lines(text)
     view = _View()
 
-    def context(i: int) -> list[tuple[int, int]]:
-        out = []
-        j = i - 1
-        while j >= 0 and len(out) < 3:
-            if lines[j][1] > lines[j][0] and not re.fullmatch(r"[ \t|:-]*\r?", text[lines[j][0]:lines[j][1]]):
-                out.append(lines[j])
-            j -= 1
+    def context(line: tuple[int, int]) -> list[tuple[int, int]]:
+        out: list[tuple[int, int]] = []
+        prev = _prev_line(text, line)
+        while prev is not None and len(out) < 3:
+            if prev[1] > prev[0] and not re.fullmatch(r"[ \t|:-]*", text[prev[0]:prev[1]]):
+                out.append(prev)
+            prev = _prev_line(text, prev)
         return out[::-1]
 
-    def emit(i: int, head: tuple[int, int], tails: list[tuple[int, int]]) -> None:
+    def emit(line: tuple[int, int], head: tuple[int, int], tails: list[tuple[int, int]]) -> None:
         for sep in (" ", ""):
-            view.newline(lines[i][0])
-            for a, b in context(i):
+            view.newline(line[0])
+            for a, b in context(line):
                 view.copy(text, a, b)
                 view.add(" ", b)
-            view.copy(text, lines[i][0], head[1])
+            view.copy(text, line[0], head[1])
             for a, b in tails:
                 view.add(sep, a)
                 view.copy(text, a, b)
 
-    i = 0
-    while i < len(lines) - 1:
-        s, e = lines[i]
+    done = -1
+    for s, e in _break_lines(text, _DIGIT_BREAK, _ROW_BREAK):
+        if s <= done:
+            continue
+        below = _next_line(text, (s, e))
+        if below is None:
+            continue
         row = _cells(text, s, e)
         if row is not None:
-            below = _cells(text, *lines[i + 1])
-            if below is not None and len(below) == len(row):
-                filled = [k for k, (a, b) in enumerate(below) if b > a]
+            cells = _cells(text, *below)
+            if cells is not None and len(cells) == len(row):
+                filled = [k for k, (a, b) in enumerate(cells) if b > a]
                 if len(filled) == 1:
                     k = filled[0]
-                    up, low = row[k], below[k]
+                    up, low = row[k], cells[k]
                     if _DIGITS_LINE.fullmatch(text[up[0]:up[1]]) and _DIGITS_LINE.fullmatch(text[low[0]:low[1]]):
-                        emit(i, up, [low])
-            i += 1
+                        emit((s, e), up, [low])
             continue
         head = _DIGITS_END.search(text, s, e)
         if head is not None and sum(c.isdigit() for c in head.group(1)) >= 3:
-            tails = []
-            j = i + 1
-            while j < len(lines) and len(tails) < 5:
-                m = _DIGITS_LINE.match(text, *lines[j])
+            tails: list[tuple[int, int]] = []
+            line: tuple[int, int] | None = below
+            while line is not None and len(tails) < 5:
+                m = _DIGITS_LINE.match(text, *line)
                 if m is None:
                     break
                 tails.append(m.span(1))
-                j += 1
+                done = line[0]
+                line = _next_line(text, line)
             if tails and sum(c.isdigit() for a, b in tails for c in text[a:b]) >= 3:
-                emit(i, head.span(1), tails)
-                i = j
-                continue
-        i += 1
+                emit((s, e), head.span(1), tails)
     return view.result()

@@ -1,6 +1,6 @@
 """The one backup mechanism for every change to a file, and ``init --restore``.
 
-Layout (format ``memory-backup`` version 4, ``references/formats.md``)::
+Layout (format ``memory-backup`` version 5, ``references/formats.md``)::
 
     .memory-backup/                      0700, every file 0600
       .lock                              the workspace writer lock (fsio)
@@ -56,6 +56,15 @@ kept (``stored: "deletions"`` / ``"replacements"``), by the rule for copies. Not
 copied, so nothing needs the privacy scan or the key; the ranges come from
 :mod:`memory_manager.edits`.
 
+Version 5 (issue 11, round 6): an entry erased on purpose (``stored:
+"erased"``) keeps no ``sha256``, ``size``, ``new_sha256``, ``inserted``...
+(:data:`BYTE_FIELDS`), and ``forget`` erases every entry, of any version's
+backup, that records a state of a file that held the forgotten text
+(:func:`tainted_states`); ``after.json`` shows such a state as ``"erased"``.
+A restore whose safety backup withheld an undo copy writes a ``forward``
+plan of kind ``restore`` in its journal (journal version 3): a killed run is
+finished, not rolled back. Versions 1 to 4 read as before.
+
 "Newest" (``init --restore`` without an id) is the newest complete backup
 that holds entries and was made by a command before changing files: not a
 restore's own safety backup, not a rolled-back one.
@@ -70,7 +79,7 @@ import stat
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path, PurePosixPath
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from . import __version__, edits, tree
 from .clock import now, stamp
@@ -86,9 +95,9 @@ ENTRIES = "entries.jsonl"
 JOURNAL_PREFIX = ".open-"
 TRASH_PREFIX = ".deleting-"
 FORMAT_NAME = "memory-backup"
-VERSION = 4
-#: Versions this module reads (1, 2 and 3 are still listed and restored).
-READ_VERSIONS = (1, 2, 3, 4)
+VERSION = 5
+#: Versions this module reads (1 to 4 are still listed and restored).
+READ_VERSIONS = (1, 2, 3, 4, 5)
 #: Zero padding of the sequence number in an id: lexical order of ids then
 #: equals creation order up to a million backups (we sort by the number anyway).
 SEQ_DIGITS = 6
@@ -856,7 +865,7 @@ def stored_counts(doc: dict[str, Any]) -> dict[str, int]:
 def erased(doc: dict[str, Any]) -> list[str]:
     """The paths whose copy in backup ``doc`` was erased on purpose (``forget``, a purge)."""
     return [e["path"] for e in doc.get("entries", []) if isinstance(e, dict) and e.get("stored") == "erased"
-            and isinstance(e.get("path"), str)]
+            and e.get("erased") != "hashes" and isinstance(e.get("path"), str)]
 
 
 def _restorable(doc: dict[str, Any]) -> bool:
@@ -1156,6 +1165,14 @@ def _plan(workspace: Path, doc: dict[str, Any], key_needed: bool = True) -> tupl
         if kind not in ("file", "dir", "symlink") or not isinstance(existed, bool):
             raise BackupError(f"backup {ident}: malformed entry for {rel}; nothing was changed")
         current = _snapshot(target)
+        if kind == "file" and existed and entry.get("stored") == "erased":
+            # Erased on purpose (forget/purge): since format v5 the entry keeps no hash or size
+            # either (a hash of a state that held the forgotten text confirms a guess at it); an
+            # entry erased by an older version still has them, and reads the same.
+            if current is not None and not _derived(rel):  # an index is rebuilt from the notes instead
+                notes.append(f"{rel}: its {'record' if entry.get('erased') == 'hashes' else 'copy'} was erased on "
+                             "purpose (forget/purge); left as it is")
+            continue
         if kind == "file" and existed:
             sha, mode = entry.get("sha256"), entry.get("mode")
             if not isinstance(sha, str) or not _SHA.match(sha) or not isinstance(mode, int) or not 0 <= mode <= 0o7777:
@@ -1327,6 +1344,7 @@ def restore_plan(workspace: Path, ident: str | None = None) -> dict[str, Any]:
         notes += skipped_notes(workspace, doc)
     return {"restored": doc["id"], "reason": doc.get("reason"), "created": doc.get("created"), "dry_run": True,
             "paths": [_describe(s) for s in steps if s.action != "keep"], "notes": notes, "interrupted": interrupted(workspace),
+            "pending": pending(workspace),
             "changed_since": changed_since(workspace, doc, steps)}
 
 
@@ -1377,9 +1395,11 @@ def restore(workspace: Path, ident: str | None = None, force: bool = False) -> d
 
     ``ident`` is an id or a unique prefix of one. Returns ``{"restored": id,
     "safety_backup": id|None, "paths": [...], "notes": [...], "rolled_back":
-    [ids], "changed_since": [paths], "indexes": [paths]}`` (no safety backup
-    when nothing needed to change; ``changed_since`` lists what ``force``
-    overwrote).
+    [ids], "changed_since": [paths], "overwrote": [paths], "left_changed": [paths],
+    "indexes": [paths]}`` (no safety backup when nothing needed to change;
+    ``changed_since`` lists every path changed after the backed-up command,
+    ``overwrote`` those of them ``force`` put back, ``left_changed`` those it
+    left as they are because an entry without a copy cannot apply to them).
 
     Raises:
         NotFoundError: no such backup.
@@ -1398,10 +1418,21 @@ def restore(workspace: Path, ident: str | None = None, force: bool = False) -> d
         if ident is None:
             notes += skipped_notes(workspace, doc)
         dirty = changed_since(workspace, doc, steps)
+        # A path changed since that this backup cannot apply to (an entry without a copy, v4) is
+        # left as it is, --force or not: say so, never that it was (or would be) overwritten.
+        kept = {s.rel for s in steps if s.action == "keep"}
+        overwrite = [p for p in dirty if p not in kept]
+        left = [p for p in dirty if p in kept]
         if dirty and not force:
-            raise DirtyFileError(f"changed since backup {doc['id']} was made: {', '.join(dirty)}; restoring would "
-                                 "lose those changes: nothing was changed (pass --force to restore anyway; "
-                                 "the current files are backed up first)")
+            why = []
+            if overwrite:
+                why.append(f"changed since backup {doc['id']} was made: {', '.join(overwrite)}; restoring would "
+                           "lose those changes")
+            why += [f"{p}: changed since the backup, which cannot undo its change (it keeps no copy); "
+                    "a restore would leave it as it is" for p in left]
+            raise DirtyFileError("; ".join(why) + ": nothing was changed (pass --force to restore "
+                                 + ("anyway; the current files are backed up first)" if overwrite else
+                                    "the rest anyway)"))
         safety_id = None
         if any(step.action != "keep" for step in steps):
             # The user asked for the restore: a copy that cannot be sealed is withheld, said aloud.
@@ -1414,19 +1445,42 @@ def restore(workspace: Path, ident: str | None = None, force: bool = False) -> d
             # copy of the file (format v4): an undo of an undo keeps no plain copy either.
             safety.save_changes([(step.target, step.data if step.action == "restore" else None)
                                  for step in steps if step.action not in ("chmod", "keep")])
+        if safety_id is not None and safety.withheld:
+            # The safety backup could not keep an undo copy of some path (no T2 key and a
+            # finding): a kill from here could not be rolled back without leaving that path
+            # changed and the rest not, so the next run finishes this restore instead (F1).
+            safety.roll_forward({"kind": "restore", "restores": doc["id"], "withheld": list(safety.withheld)})
         changed = _apply(workspace, steps)
-        # A backup that holds the indexes put them back as they were; one that
-        # does not (a note file only, or made by an older version) leaves them
-        # naming what is no longer there: rebuild them from the files.
-        held = {e.get("path") for e in doc["entries"] if isinstance(e, dict)}
-        indexed = (tree.rel(tree.DAILY) + "/", tree.rel(tree.KNOWLEDGE) + "/")
-        notes_changed = any(p.startswith(indexed) for p in changed)
-        # An index this backup records without a copy (v4) that changed since cannot be put
-        # back byte for byte: rebuilt from the restored notes like one it does not hold.
-        stale = any(s.action == "keep" and _derived(s.rel) for s in steps)
-        indexes = _rebuild_derived(workspace) if notes_changed and (stale or not held & set(DERIVED)) else []
+        indexes = _indexes_after(workspace, doc, steps, changed)
     return {"restored": doc["id"], "safety_backup": safety_id, "paths": changed, "notes": notes,
-            "rolled_back": rolled, "changed_since": dirty, "indexes": indexes}
+            "rolled_back": rolled, "recovered": recovered_actions(rolled), "changed_since": dirty, "overwrote": [p for p in overwrite if p in changed],
+            "left_changed": left, "indexes": indexes}
+
+
+_INDEXED = (tree.rel(tree.DAILY) + "/", tree.rel(tree.KNOWLEDGE) + "/")
+
+
+def _indexes_after(workspace: Path, doc: dict[str, Any], steps: list[_Step], changed: list[str],
+                   rollback: bool = False) -> list[str]:
+    """After a restore (or a rollback) of ``doc`` applied ``steps``: rebuild the derived indexes when
+    they may not match the notes now; return the paths rebuilt.
+
+    A backup that holds the indexes put them back as they were; one that does
+    not (a note file only, or made by an older version) leaves them naming
+    what is no longer there. An index recorded without a copy (v4) that could
+    not be put back, or a note left as it is while its index was put back,
+    also leaves them out of step with the notes. ``rollback``: undoing a killed
+    change, whose backup saved each index before changing it (one it does not
+    hold is unchanged), so only the last two cases rebuild.
+    """
+    held = {e.get("path") for e in doc["entries"] if isinstance(e, dict)}
+    notes_changed = any(p.startswith(_INDEXED) for p in changed)
+    stale = any(s.action == "keep" and _derived(s.rel) for s in steps) or any(
+        isinstance(e, dict) and e.get("stored") == "erased" and _derived(str(e.get("path"))) for e in doc["entries"])
+    kept_notes = any(s.action == "keep" and s.rel.startswith(_INDEXED) for s in steps)
+    if (notes_changed or kept_notes) and (stale or kept_notes or (not rollback and not held & set(DERIVED))):
+        return _rebuild_derived(workspace)
+    return []
 
 
 def _rebuild_derived(workspace: Path) -> list[str]:
@@ -1515,14 +1569,33 @@ def recover(workspace: Path) -> list[str]:
             fsio.remove(journal, missing_ok=True)
             done.append(ident)
             continue
+        backup = Backup(workspace, ident, doc.get("reason", ""), seq=int(doc.get("seq") or 0),
+                        role=doc.get("role", "change"), restores=doc.get("restores"),
+                        created=doc.get("created", ""), state="open")
+        what = doc.get("reason") or "change"
         plan = _forward_plan(journal)
+        if plan is not None and plan.get("kind") == "restore":
+            # A restore whose safety backup withheld an undo copy (no T2 key): finished, never
+            # rolled back (a rollback would leave that path restored and the rest not; F1).
+            result = _finish_restore(workspace, plan)
+            if result is None:  # the backup it restores is gone or fails its checks
+                _keep_as_left(workspace, doc, backup, [f"{p} (withheld: no T2 key)" for p in plan.get("withheld") or []
+                                                       if isinstance(p, str)])
+                _ACTIONS[ident] = "kept as left"
+            else:
+                _ACTIONS[ident] = "finished"
+                _say(f"finished an interrupted restore of backup {result['restored']} (safety backup {ident}); "
+                     f"it could not be rolled back: the undo copy of {_shown(plan.get('withheld') or [])} was "
+                     "withheld (no T2 key)", result["paths"], verb="changed",
+                     tail=f"; rebuilt {', '.join(result['indexes'])}" if result["indexes"] else "")
+                backup.close("complete")
+            done.append(ident)
+            continue
         if plan is not None:
             # Past its point of no return (see Backup.roll_forward): finish the change.
             result = _finish(workspace, plan)
-            _say(f"finished an interrupted {doc.get('reason') or 'change'} (backup {ident})", [])
-            backup = Backup(workspace, ident, doc.get("reason", ""), seq=int(doc.get("seq") or 0),
-                            role=doc.get("role", "change"), restores=doc.get("restores"),
-                            created=doc.get("created", ""), state="open")
+            _ACTIONS[ident] = "finished"
+            _say(f"finished an interrupted {what} (backup {ident})", [])
             backup.close("complete")
             _FINISHED.setdefault(_ws_key(workspace), []).append(
                 {"id": ident, "reason": doc.get("reason", ""), "result": result})
@@ -1534,30 +1607,166 @@ def recover(workspace: Path) -> list[str]:
             raise BackupError(f"an interrupted change (backup {ident}) cannot be rolled back: {exc}. Nothing "
                               f"else runs until it is; to keep the files as they are instead, delete {journal}") \
                 from None
+        stuck = _stuck(workspace, doc, steps)
+        if stuck:
+            # A path the change already altered has no undo copy (withheld: no T2 key; F1). Putting
+            # the others back would leave a change half undone (an archive without the entries a
+            # note lost, an index naming a section that is gone): every file stays as the command
+            # left it, the indexes are rebuilt from the notes, and the message says exactly that.
+            _keep_as_left(workspace, doc, backup, stuck)
+            _ACTIONS[ident] = "kept as left"
+            done.append(ident)
+            continue
         differ = [s.rel for s in steps if s.action == "remove"
                   or (s.action == "restore" and s.now != sha256_bytes(s.data or b""))]
-        _apply(workspace, steps)
-        backup = Backup(workspace, ident, doc.get("reason", ""), seq=int(doc.get("seq") or 0),
-                        role=doc.get("role", "change"), restores=doc.get("restores"),
-                        created=doc.get("created", ""), state="open")
+        changed = _apply(workspace, steps)
+        # An index the change had not saved yet had not changed yet either: rebuilt only when
+        # one it changed could not be put back (or a note was left as it is).
+        indexes = _indexes_after(workspace, doc, steps, changed, rollback=True)
         backup.close("rolled-back")
-        _say(f"rolled back an interrupted {doc.get('reason') or 'change'} (backup {ident})", differ)
+        _ACTIONS[ident] = "rolled back"
+        _say(f"rolled back an interrupted {what} (backup {ident})", differ,
+             tail=f"; rebuilt {', '.join(indexes)}" if indexes else "")
         done.append(ident)
     if done:
         _RECOVERED.setdefault(_ws_key(workspace), []).extend(done)
     return done
 
 
+#: What :func:`recover` did with each interrupted change, by backup id: "rolled back",
+#: "finished" or "kept as left" (a journal without a backup: "discarded").
+_ACTIONS: dict[str, str] = {}
+
+
+def recovered_actions(ids: Iterable[str]) -> list[dict[str, str]]:
+    """``[{"id", "action"}]`` for interrupted changes this process recovered (``init --restore`` reports them)."""
+    return [{"id": i, "action": _ACTIONS.get(i, "discarded")} for i in ids]
+
+
 class InterruptedChangeWarning(UserWarning):
     """The lock holder rolled back (or finished) a change a killed command left half-done."""
 
 
-def _say(what: str, paths: list[str]) -> None:
-    """Warn (one line on stderr through the CLI) that :func:`recover` changed files (issue 11: every message true)."""
+def _shown(paths: list[str]) -> str:
+    return ", ".join(paths[:5]) + (f" and {len(paths) - 5} more" if len(paths) > 5 else "")
+
+
+def _say(what: str, paths: list[str], verb: str = "put back", tail: str = "") -> None:
+    """Warn (one line on stderr through the CLI) that :func:`recover` changed files (issue 11: every message true).
+
+    ``paths``: the files it changed, named after ``verb``; ``tail``: what else it did.
+    """
     import warnings
 
-    shown = ", ".join(paths[:5]) + (f" and {len(paths) - 5} more" if len(paths) > 5 else "")
-    warnings.warn(InterruptedChangeWarning(what + (f": put back {shown}" if paths else "")), stacklevel=3)
+    warnings.warn(InterruptedChangeWarning(what + (f": {verb} {_shown(paths)}" if paths else "") + tail),
+                  stacklevel=3)
+
+
+def _stuck(workspace: Path, doc: dict[str, Any], steps: list[_Step]) -> list[str]:
+    """The user's files (not the derived indexes) the change of ``doc`` altered that a rollback cannot put back
+    because their undo bytes were not kept, each as ``"<path> (withheld: no T2 key)"`` or ``"<path> (erased)"``.
+
+    Their entry's copy, or the pieces of an entry without a copy, is ``withheld``
+    (no T2 key) or ``erased``, and the file is no longer what the entry
+    recorded. (An entry without a copy whose file is in no state it undoes,
+    because someone edited it after the kill, is only noted, as before.) Read-only.
+    """
+    back = {s.rel for s in steps if s.action in ("restore", "chmod")}
+    found: list[str] = []
+    seen: set[str] = set()
+    for entry in doc["entries"]:
+        if not isinstance(entry, dict) or entry.get("kind") != "file" or not entry.get("existed"):
+            continue
+        rel = entry.get("path")
+        if not isinstance(rel, str) or _derived(rel) or rel in back or rel in seen:
+            continue
+        seen.add(rel)
+        stored = entry.get("stored")
+        why = stored if stored in ("withheld", "erased") else \
+            entry.get("pieces") if stored in PIECE_KINDS and entry.get("pieces") in ("withheld", "erased") else None
+        if why is None:
+            continue
+        try:
+            current = _snapshot(_check_path(workspace, rel, doc["id"]))
+        except (BackupError, OSError):
+            continue
+        if why == "erased" or current != entry.get("sha256"):
+            found.append(f"{rel} ({'withheld: no T2 key' if why == 'withheld' else 'erased on purpose'})")
+    return found
+
+
+def _keep_as_left(workspace: Path, doc: dict[str, Any], backup: "Backup", stuck: list[str]) -> None:
+    """Recovery of a change that cannot be rolled back (:func:`_stuck`): keep every file as it is,
+    rebuild the derived indexes from the notes, mark the backup ``complete`` and say exactly that."""
+    indexes = _rebuild_derived(workspace)
+    backup.close("complete")
+    _say(f"could not roll back an interrupted {doc.get('reason') or 'change'} (backup {doc['id']}): no undo copy "
+         f"of {_shown(stuck)}; every file is kept as the change left it, which may be part-done", [],
+         tail=f"; rebuilt {', '.join(indexes)} from the notes" if indexes else "")
+
+
+def _finish_restore(workspace: Path, plan: dict[str, Any]) -> dict[str, Any] | None:
+    """Finish an interrupted restore from its ``forward`` plan (``{"kind": "restore", "restores": id}``).
+
+    Puts back every path of the backup it restores that is not back yet (the
+    rest already is) and rebuilds the indexes as :func:`restore` does; the
+    safety backup already recorded every path before the first one changed.
+    Returns ``{"restored": id, "paths": [...], "indexes": [...]}``, or None
+    when that backup is gone or fails its checks (nothing was changed).
+    """
+    ident = plan.get("restores")
+    if not valid_id(ident):
+        return None
+    folder = backup_root(workspace) / str(ident)
+    if folder.is_symlink() or not folder.is_dir():
+        return None
+    doc = _read(folder)
+    if "error" in doc:
+        return None
+    try:
+        steps, _notes = _plan(workspace, doc)
+    except BackupError:
+        return None
+    changed = _apply(workspace, steps)
+    return {"restored": ident, "paths": changed, "indexes": _indexes_after(workspace, doc, steps, changed)}
+
+
+def pending(workspace: Path) -> list[dict[str, Any]]:
+    """What the next command that takes the lock will do about each interrupted change; changes nothing.
+
+    For ``status`` (read-only: it never repairs, issue 11 F3). Returns, oldest
+    first, ``{"id", "reason", "role", "action", "paths"}`` with ``action``
+    one of ``"roll back"`` (``paths``: the files it will put back or remove),
+    ``"finish"`` (a ``forward`` plan: a forget past its point of no return, a
+    restore whose undo copy was withheld), ``"keep as left"`` (``paths``: the
+    files without an undo copy, :func:`_stuck`), ``"discard"`` (opened, nothing
+    changed yet) or ``"blocked"`` (the rollback fails its checks; ``error``).
+    """
+    workspace = Path(workspace)
+    out = []
+    for ident in interrupted(workspace):
+        folder = backup_root(workspace) / ident
+        doc = _read(folder) if folder.is_dir() else {"error": "missing"}
+        item: dict[str, Any] = {"id": ident, "reason": doc.get("reason"), "role": doc.get("role"), "paths": []}
+        if "error" in doc:
+            item["action"] = "discard"
+        elif _forward_plan(backup_root(workspace) / f"{JOURNAL_PREFIX}{ident}") is not None:
+            item["action"] = "finish"
+        else:
+            try:
+                steps, _notes = _plan(workspace, doc)
+            except BackupError as exc:
+                item.update(action="blocked", error=str(exc))
+            else:
+                stuck = _stuck(workspace, doc, steps)
+                if stuck:
+                    item.update(action="keep as left", paths=stuck)
+                else:
+                    item.update(action="roll back", paths=[
+                        s.rel for s in steps if s.action == "remove"
+                        or (s.action == "restore" and s.now != sha256_bytes(s.data or b""))])
+        out.append(item)
+    return out
 
 
 #: Interrupted changes this process finished (rolled forward), by workspace key:
@@ -1801,6 +2010,95 @@ def new_secret() -> bytes:
     return os.urandom(32)
 
 
+#: What a file entry says about the bytes it saved: hashes, sizes, ranges and the pieces' storage.
+#: All go when the entry is erased (:func:`erase_entry`): with a forgotten entry's id or topic, a
+#: hash of a file state that held it, or the byte range it filled, checks a guess at its text offline.
+BYTE_FIELDS = ("sha256", "size", "new_sha256", "new_size", "inserted", "deleted", "replaced", "also", "pieces",
+               "update")
+
+
+def erase_entry(entry: dict[str, Any], only_hashes: bool = False) -> None:
+    """Mark a file entry ``stored: "erased"`` and drop every field that describes its bytes (:data:`BYTE_FIELDS`).
+
+    ``only_hashes``: the entry kept no bytes (an ``insertions`` entry, v4): only its hashes
+    and ranges went, marked ``"erased": "hashes"``. Such an entry could never bring the
+    forgotten text back, so it does not stop its backup from being a restore point (:func:`erased`).
+    """
+    for name in BYTE_FIELDS:
+        entry.pop(name, None)
+    entry["stored"] = "erased"
+    if only_hashes:
+        entry["erased"] = "hashes"
+    else:
+        entry.pop("erased", None)
+
+
+def entry_states(entry: Any) -> set[str]:
+    """The sha256 digests a file entry records: the file before, after, and any state in between (``also``)."""
+    if not isinstance(entry, dict):
+        return set()
+    found = {entry.get("sha256"), entry.get("new_sha256")}
+    for older in entry.get("also") or []:
+        if isinstance(older, dict):
+            found.add(older.get("new_sha256"))
+    return {h for h in found if isinstance(h, str)}
+
+
+def tainted_states(workspace: Path, rel: str, data: bytes, holds: Callable[[bytes], bool]) -> list[str]:
+    """The sha256 digests of the states of ``rel`` that hold what ``holds`` looks for, as far as backups rebuild them.
+
+    For ``forget`` (issue 11, backups v4): an entry without a copy records the
+    file's hash before and after a change and the ranges it inserted; with
+    the forgotten entry's id or topic, such a hash checks a guess at its text.
+    Starting from ``data`` (the file's bytes right before the forget), every
+    earlier state the backups' ``insertions`` entries (and ``deletions`` /
+    ``replacements`` entries with plain pieces) lead back to is rebuilt and
+    checked against its hash; the digests of the states for which ``holds``
+    is true are returned (sorted). A state no entry leads back to (the user
+    edited the file between two commands) is not known and not returned.
+
+    Args:
+        workspace: the workspace. rel: the file's workspace-relative POSIX path.
+        data: its bytes now. holds: ``bytes -> bool``, True for a state holding the forgotten text.
+    """
+    known = {sha256_bytes(data): data}
+    items = [(doc["id"], e) for doc in list_backups(workspace) if "error" not in doc for e in doc["entries"]
+             if isinstance(e, dict) and e.get("path") == rel and e.get("stored") in EDIT_KINDS]
+    grew = True
+    while grew:
+        grew = False
+        for ident, entry in items:
+            old_sha = entry.get("sha256")
+            if not isinstance(old_sha, str) or old_sha in known:
+                continue
+            try:
+                states = _edit_states(entry)
+            except (KeyError, TypeError):
+                continue
+            for sha, _size, _field, ranges in states:
+                if sha not in known:
+                    continue
+                new = known[sha]
+                try:
+                    if entry["stored"] == "insertions":
+                        if not edits.valid(ranges, len(new)):
+                            continue
+                        old = edits.delete(new, ranges)
+                    elif entry.get("pieces") == "plain":
+                        pieces = _read_copy(backup_root(workspace) / ident, rel, ident)
+                        old = edits.reinsert(new, ranges, pieces) if entry["stored"] == "deletions" else \
+                            edits.unsplice(new, ranges, pieces)
+                    else:
+                        continue
+                except (OSError, ValueError, TypeError, BackupError):
+                    continue
+                if sha256_bytes(old) == old_sha:
+                    known[old_sha] = old
+                    grew = True
+                    break
+    return sorted(h for h, b in known.items() if holds(b))
+
+
 def _hide_names(doc: dict[str, Any], folder: Path, named: list[str], paths: list[str],
                 secret: bytes | None = None) -> bool:
     """Replace forgotten names in backup ``doc``'s reason, entry paths and ``after.json``; True when changed."""
@@ -1809,7 +2107,7 @@ def _hide_names(doc: dict[str, Any], folder: Path, named: list[str], paths: list
         if isinstance(entry, dict) and entry.get("path") in paths:
             entry["path"] = str(PurePosixPath(entry["path"]).with_name(hidden_name(entry["path"], secret) + ".md"))
             if entry.get("existed"):  # an absent entry (a created file) holds no copy to erase
-                entry["stored"] = "erased"
+                erase_entry(entry)
             changed = True
     reason = str(doc.get("reason", ""))
     new_reason = reason
@@ -1834,7 +2132,8 @@ def _hide_names(doc: dict[str, Any], folder: Path, named: list[str], paths: list
 
 def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str, Any] | None = None,
                  stored: tuple[str, ...] = ("plain", "aes-gcm"), names: Iterable[str] = (),
-                 paths: Iterable[str] = (), secret: bytes | None = None) -> dict[str, Any]:
+                 paths: Iterable[str] = (), secret: bytes | None = None,
+                 hashes: Iterable[str] = ()) -> dict[str, Any]:
     """Remove from every backup each stored copy that contains any of ``needles``.
 
     For a purge or ``forget``: pass what identifies the entry in a file (its
@@ -1861,6 +2160,13 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
             rebuilds the index from the notes; issue 10), and a backup's
             reason naming one shows :func:`hidden_name` instead.
         secret: the key of :func:`hidden_name` for this erasure (drawn here when None).
+        hashes: sha256 digests of file states that held the forgotten text
+            (:func:`tainted_states`): every entry recording one is erased
+            (an ``insertions`` entry keeps no copy, but its hashes and ranges
+            check a guess; backups v4), and ``after.json`` drops them.
+
+    An erased entry keeps no hash, size or ranges (:func:`erase_entry`), and
+    the hash of every erased state goes from every backup's ``after.json``.
 
     Returns ``{"erased": n_copies, "backups": [ids changed], "unchecked": n}``.
 
@@ -1876,18 +2182,34 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
     named = [re.compile(rb"(?<![\w-])" + re.escape(n.encode("utf-8")) + rb"(?![\w-])") for n in names]
     erased, unchecked, touched = 0, 0, []
     whole = {str(p) for p in paths if p}
-    if not wanted and not whole and not named:
+    gone = {h for h in hashes if isinstance(h, str) and h}
+    if not wanted and not whole and not named and not gone:
         return {"erased": 0, "backups": [], "unchecked": 0}
     secret = secret or new_secret()
     with fsio.workspace_lock(workspace):
         key: Any = False
-        for doc in list_backups(workspace):
-            if "error" in doc:
-                continue
+        docs = [doc for doc in list_backups(workspace) if "error" not in doc]
+        changed_docs: list[dict[str, Any]] = []
+        for doc in docs:
             folder = backup_root(workspace) / doc["id"]
             changed = False
             for entry in doc["entries"]:
                 if not isinstance(entry, dict) or entry.get("kind") != "file" or not entry.get("existed"):
+                    continue
+                if entry.get("stored") == "erased":
+                    continue
+                if entry_states(entry) & gone and _may_erase(entry, stored):
+                    # It recorded a state that held the forgotten text (v4: hashes and ranges
+                    # of a change kept without a copy): the entry goes, its pieces with it.
+                    held = _holds_bytes(entry)
+                    if held:
+                        try:
+                            fsio.remove(_copy_path(folder, entry.get("path"), doc["id"]), missing_ok=True)
+                        except BackupError:
+                            pass
+                        erased += 1
+                    erase_entry(entry, only_hashes=not held)
+                    changed = True
                     continue
                 stored_as = entry.get("stored", "plain")
                 if stored_as in PIECE_KINDS:  # v4: the bytes a change deleted or replaced, searched like a copy
@@ -1898,7 +2220,8 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
                     copy = _copy_path(folder, entry.get("path"), doc["id"])
                     if entry.get("path") in whole:
                         fsio.remove(copy, missing_ok=True)
-                        entry["stored"] = "erased"
+                        gone |= entry_states(entry)
+                        erase_entry(entry)
                         erased += 1
                         changed = True
                         continue
@@ -1919,15 +2242,52 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
                 if any(n in blob for n in wanted) or (
                         entry.get("path") in DERIVED_INDEXES and any(n.search(blob) for n in named)):
                     fsio.remove(copy)
-                    entry["stored"] = "erased"
+                    gone |= entry_states(entry)
+                    erase_entry(entry)
                     erased += 1
                     changed = True
             if names or paths:
                 changed = _hide_names(doc, folder, names, paths, secret) or changed
             if changed:
+                changed_docs.append(doc)
+        for doc in docs:
+            folder = backup_root(workspace) / doc["id"]
+            changed = doc in changed_docs
+            if any(entry_states(e) & gone for e in doc["entries"] if isinstance(e, dict)
+                   and e.get("stored") != "erased" and _may_erase(e, stored)):
+                # Another entry recorded an erased state (a copy of the same bytes): it goes too.
+                for entry in doc["entries"]:
+                    if isinstance(entry, dict) and entry.get("existed") and entry_states(entry) & gone \
+                            and entry.get("stored") != "erased" and _may_erase(entry, stored):
+                        held = _holds_bytes(entry)
+                        if held:
+                            try:
+                                fsio.remove(_copy_path(folder, entry.get("path"), doc["id"]), missing_ok=True)
+                            except BackupError:
+                                pass
+                            erased += 1
+                        erase_entry(entry, only_hashes=not held)
+                changed = True
+            after = _after(workspace, doc["id"])
+            if after is not None and gone & {v for v in after.values() if isinstance(v, str)}:
+                # "erased" never equals a state, so a restore still counts the path as changed since.
+                kept = {k: ("erased" if v in gone else v) for k, v in after.items()}
+                atomic_write(folder / AFTER, (json.dumps({"format": AFTER_FORMAT, "paths": kept, "version": 1},
+                                                         ensure_ascii=False, sort_keys=True, allow_nan=False)
+                                              + "\n").encode("utf-8"), mode=0o600)
+            if changed:
                 touched.append(doc["id"])
                 _rewrite_entries(folder, doc)
     return {"erased": erased, "backups": touched, "unchecked": unchecked}
+
+
+def _may_erase(entry: dict[str, Any], stored: tuple[str, ...]) -> bool:
+    """True when :func:`erase_copies` may erase ``entry`` for a state it records: it keeps no bytes,
+    or keeps them as ``stored`` allows (``crypt.py encrypt --file`` keeps sealed copies)."""
+    if not _holds_bytes(entry):
+        return True
+    kind = entry.get("stored", "plain")
+    return (entry.get("pieces") if kind in PIECE_KINDS else kind) in stored
 
 
 def _rewrite_entries(folder: Path, doc: dict[str, Any]) -> None:

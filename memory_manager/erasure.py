@@ -350,7 +350,7 @@ def _scrub_text(text: str, patterns: list[tuple[re.Pattern[str], str]]) -> str:
 
 def erase(ws: Path, cfg: dict[str, Any], *, ident: str | None, needles: Iterable[str | bytes],
           indexed: bool = True, plain_only: bool = False, names: Iterable[str] = (),
-          paths: Iterable[str] = (), ids: Iterable[str] = ()) -> dict[str, Any]:
+          paths: Iterable[str] = (), ids: Iterable[str] = (), hashes: Iterable[str] = ()) -> dict[str, Any]:
     """Remove every copy of a forgotten entry; return the counts (see the module docstring).
 
     Args:
@@ -373,6 +373,9 @@ def erase(ws: Path, cfg: dict[str, Any], *, ident: str | None, needles: Iterable
             of ``ident`` goes (issue 10: no name and no plain hash of one stays).
         ids: more ids of the entry, hidden and dropped like ``ident`` (a
             knowledge entry forgotten by its key).
+        hashes: sha256 digests of file states that held the entry
+            (:func:`memory_manager.backups.tainted_states`): backup entries
+            recording one are erased, hashes and ranges included.
 
     Returns ``{"backups": n, "archive": n, "index": n, "logs": n, "report": n,
     "state": n, "unchecked": n, "problems": [...]}``. Runs under the workspace lock.
@@ -390,7 +393,7 @@ def erase(ws: Path, cfg: dict[str, Any], *, ident: str | None, needles: Iterable
     with fsio.workspace_lock(ws):
         copies = backups.erase_copies(ws, [n for n in needles if n], cfg,
                                       stored=("plain",) if plain_only else ("plain", "aes-gcm"), names=names,
-                                      paths=paths, secret=secret)
+                                      paths=paths, secret=secret, hashes=hashes)
         archived = _erase_archive(ws, cfg, ident, texts, problems)
         index = _drop_index(ws) if indexed else 0
         logs = _scrub_log(ws, texts)
@@ -526,7 +529,8 @@ def finish_forget(ws: Path, plan: dict[str, Any]) -> dict[str, Any]:
                    needles=_from_plan(plan.get("needles"), ws), indexed=bool(plan.get("indexed", True)),
                    names=[n for n in plan.get("names") or [] if isinstance(n, str)],
                    paths=[p for p in plan.get("paths") or [] if isinstance(p, str)],
-                   ids=[i for i in plan.get("ids") or [] if isinstance(i, str)])
+                   ids=[i for i in plan.get("ids") or [] if isinstance(i, str)],
+                   hashes=[h for h in plan.get("hashes") or [] if isinstance(h, str)])
     erased["approvals"] = erased.get("approvals", 0) + dropped
     result = dict(plan.get("result") or {})
     result.update(erased=erased, report_deleted=bool(erased["report"]))

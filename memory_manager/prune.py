@@ -362,6 +362,11 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
       would archive now (``would_archive``; the threshold too only with
       ``prune.auto_threshold``), so a user sees it before it applies;
       ``archived_entries``: entries in ``memory/archive/`` (recall still finds them);
+    - ``interrupted``: changes a killed command left half-done (its journal is
+      still there) and what the next command that writes will do about each
+      (:func:`memory_manager.backups.pending`: roll back, finish, keep as left):
+      the figures above count their files as they are now. status never
+      repairs them (it only reads; issue 11);
     - ``problems``: memory files whose name holds an impossible date
       (``2026-13-45``: read as undated), unreadable T1/T2 files, and
       notes that are not UTF-8 text (counted nowhere, never searched).
@@ -408,7 +413,15 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
             t2 += 1
     n = len(p.valued)
     zone = user_zone()
+    from . import backups
+
+    try:
+        pending = backups.pending(Path(ws))
+    except (OSError, MemoryManagerError) as exc:
+        pending = []
+        problems.append(f"interrupted changes could not be checked ({exc})")
     return {
+        "interrupted": pending,
         "time_zone": {"name": zone.name, "source": zone.source, "today": today().isoformat()},
         "memory_size": {"entries": p.total_entries, "files": size[1], "bytes": size[0]},
         "prunable_entries": n,

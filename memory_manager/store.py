@@ -1026,6 +1026,9 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
         # this backup's included, is erased: forgotten means gone (issue 10).
         backup = backups.start(ws, f"forget {label}", allow_withheld=True)  # forgetting keeps no copy anyway
         backup.save(target.path)
+        # Every state of the file (and of the indexes) that held the entry, as far as the backups'
+        # entries without a copy rebuild them: their hashes and ranges go with the copies (issue 11).
+        hashes = _forget_hashes(ws, target, needles, _forget_names(target))
         removed = "file"
         if target.kind == "daily" and target.item is not None:
             # Exactly the section's characters go (heading to the next section);
@@ -1093,9 +1096,29 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
         plan = {"kind": "forget", "ident": ident, "needles": erasure.forward_needles(needles, seal_key), "paths": whole,
                 "indexed": target.kind not in ("t2", "quarantine"), "audit_line": line.decode("utf-8"),
                 "approvals": [list(a) for a in decision.approved_findings], "drop_approvals": drop,
-                "names": _forget_names(target), "ids": ids, "result": result}
+                "names": _forget_names(target), "ids": ids, "hashes": hashes, "result": result}
         backup.roll_forward(plan)
         return erasure.finish_forget(ws, plan)
+
+
+def _forget_hashes(ws: Path, target: Ref, needles: list[Any], names: list[str]) -> list[str]:
+    """The sha256 digests of every known state of the forgotten entry's file and of the derived
+    indexes that held it (:func:`backups.tainted_states`): a state of the file holding one of
+    ``needles``, a state of an index naming one of ``names`` (whole word) or holding a needle."""
+    wanted = [n.encode("utf-8") if isinstance(n, str) else bytes(n) for n in needles if n]
+    named = [re.compile(rb"(?<![\w-])" + re.escape(n.encode("utf-8")) + rb"(?![\w-])") for n in names if n]
+
+    def holds(data: bytes) -> bool:
+        return any(n in data for n in wanted)
+
+    def lists(data: bytes) -> bool:
+        return holds(data) or any(n.search(data) for n in named)
+
+    found: set[str] = set()
+    for path, test in [(target.path, holds), *((ws / r, lists) for r in backups.DERIVED_INDEXES)]:
+        if path.is_file() and not path.is_symlink():
+            found.update(backups.tainted_states(ws, rel(ws, path), path.read_bytes(), test))
+    return sorted(found)
 
 
 def _forget_names(target: Ref) -> list[str]:

@@ -170,9 +170,28 @@ def status_cmd(workspace: Path | None, json_: bool, verbose: bool) -> int:
             stdout.print(f"- {row.get('id')} {row.get('skill', '')}/{row.get('topic', '')}: "
                          f"{row.get('reason') or row.get('error')} since {row.get('quarantined', '?')}{sealed}",
                          markup=False)
+    for item in doc["interrupted"]:
+        stderr.print(f"warning: {_pending_line(item)}", markup=False)
     for problem in doc["problems"]:
         stderr.print(f"warning: {problem}", markup=False)
     return 0
+
+
+def _pending_line(item: dict) -> str:
+    """One line for an interrupted change (memory_manager.backups.pending): what the next writing command does."""
+    what = f"an interrupted {item.get('reason') or 'change'} (backup {item['id']})"
+    shown = ", ".join(item.get("paths") or [])
+    if item["action"] == "roll back":
+        return (f"{what} is counted above as it was left; the next command that writes will roll it back"
+                + (f" (put back {shown})" if shown else ""))
+    if item["action"] == "finish":
+        return f"{what} is counted above as it was left; the next command that writes will finish it"
+    if item["action"] == "keep as left":
+        return (f"{what} cannot be rolled back (no undo copy of {shown}); the next command "
+                "that writes keeps every file as it was left and rebuilds the indexes")
+    if item["action"] == "discard":
+        return f"{what} had changed nothing yet; the next command that writes removes its journal"
+    return f"{what} cannot be rolled back: {item.get('error')}"
 
 
 COMMANDS = [recall_cmd, prune_cmd, status_cmd]

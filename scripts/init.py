@@ -51,8 +51,10 @@ def _list_table(ws, found) -> None:
 
 
 def _show_restore_plan(result: dict) -> None:
-    for ident in result["interrupted"]:
-        stdout.print(f"an interrupted change (backup {ident}) would be rolled back first", markup=False)
+    for item in result["pending"]:
+        verb = {"roll back": "rolled back", "finish": "finished", "keep as left": "kept as it was left (no undo copy)",
+                "discard": "discarded (it had changed nothing)"}.get(item["action"], "rolled back (it fails its checks)")
+        stdout.print(f"an interrupted change (backup {item['id']}) would be {verb} first", markup=False)
     stdout.print(f"would restore backup {result['restored']} ({result.get('reason')}, "
                  f"{result.get('created')}):", markup=False)
     for line in result["paths"] or ["change nothing (the files already match it)"]:
@@ -207,11 +209,14 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, heart
         if json_:
             emit_json(result)
         else:
-            for ident in result["rolled_back"]:
-                stdout.print(f"rolled back an interrupted change first (backup {ident})", markup=False)
-            if result["changed_since"]:
+            for item in result["recovered"]:
+                stdout.print(f"{item['action']} an interrupted change first (backup {item['id']})", markup=False)
+            if result["overwrote"]:
                 stdout.print(f"overwrote changes made since the backup (--force): "
-                             f"{', '.join(result['changed_since'])}", markup=False)
+                             f"{', '.join(result['overwrote'])}", markup=False)
+            if result["left_changed"]:
+                stdout.print(f"left as it is (--force): {', '.join(result['left_changed'])}: changed since the "
+                             "backup, which keeps no copy to put back", markup=False)
             if result["safety_backup"]:
                 stdout.print(f"restored backup {result['restored']} ({len(result['paths'])} paths changed); "
                              f"the state before the restore is backup {result['safety_backup']}: undo with "

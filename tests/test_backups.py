@@ -50,7 +50,7 @@ def test_manifest_v3_written_before_change_and_restore(ws):
         b.save(ws / "NEW.md")
         b.save_new_dir(ws / "memory")
         header = json.loads((b.folder / "manifest.json").read_text())
-        assert (header["format"], header["version"], header["seq"], header["role"]) == ("memory-backup", 4, 1, "change")
+        assert (header["format"], header["version"], header["seq"], header["role"]) == ("memory-backup", 5, 1, "change")
         lines = [json.loads(line) for line in (b.folder / "entries.jsonl").read_text().splitlines()]
         assert [(e["path"], e["existed"]) for e in lines] == [("AGENTS.md", True), ("NEW.md", False), ("memory", False)]
         assert lines[0]["size"] == 5 and lines[0]["mode"] == 0o640 and lines[0]["stored"] == "plain"
@@ -107,7 +107,7 @@ def test_v2_manifest_with_a_created_file_still_restores(ws):
     result = backups.restore(ws)
     assert result["restored"] == ident and sorted(result["paths"]) == ["AGENTS.md", "NEW.md"]
     assert (ws / "AGENTS.md").read_bytes() == b"old\n" and not (ws / "NEW.md").exists()
-    assert [d["version"] for d in backups.list_backups(ws)] == [2, 4]  # the safety backup is v4
+    assert [d["version"] for d in backups.list_backups(ws)] == [2, 5]  # the safety backup is v5
 
 
 def test_restore_refuses_corrupt_copy(ws):
@@ -787,7 +787,7 @@ def test_a_v3_backup_still_restores_and_a_v4_one_lists_its_kinds(ws):
     c = backups.start(ws, "new")
     c.save_change(ws / "a.md", b"v3 copy, appended")
     assert backups.stored_counts(backups.manifest(ws, c.id)) == {"insertions": 1}
-    assert backups.manifest(ws, c.id)["version"] == 4
+    assert backups.manifest(ws, c.id)["version"] == backups.VERSION == 5
 
 
 def test_erase_copies_searches_the_bytes_a_replacements_entry_keeps(ws):

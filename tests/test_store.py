@@ -174,11 +174,13 @@ def test_forget_needs_approval_and_erases_every_copy(ws, cfg):
     assert (ws / "memory/daily-index.md").read_text(encoding="utf-8") == "# 记忆索引\n\n- B → daily/2026-03-03.md\n"
     # Forgotten means gone (issue 10): the copies holding A are erased as well: the note and
     # the daily-index.md that lists the topic A, both backed up by the forget first. Write B
-    # only appended to both, so its backup keeps no copy of either (format v4, "insertions").
+    # only appended to both, so its backup keeps no copy of either (format v4, "insertions"); but
+    # its hashes and ranges of states that held A check a guess at A: erased too (v5), hashes only.
     assert r["erased"]["backups"] == 2
     write_b = [d for d in backups.list_backups(ws) if d["reason"] == "write 2026-03-03"][-1]
-    assert sorted((e["path"], e["stored"]) for e in write_b["entries"]) == [
-        ("memory/daily-index.md", "insertions"), ("memory/daily/2026-03-03.md", "insertions")]
+    assert sorted((e["path"], e["stored"], e.get("erased"), "sha256" in e) for e in write_b["entries"]) == [
+        ("memory/daily-index.md", "erased", "hashes", False), ("memory/daily/2026-03-03.md", "erased", "hashes", False)]
+    assert backups.not_restore_point(write_b) is None
     assert not list((ws / ".memory-backup").glob(f"*/files/{a['path']}"))
 
 

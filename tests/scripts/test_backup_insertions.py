@@ -179,10 +179,13 @@ def test_forget_after_keyless_writes_leaves_nothing_of_it_in_backups(ws, run_scr
     assert forgot.code == 0, forgot.err
     assert b"tulip" not in (ws / NOTE).read_bytes()
     assert _in_backups(ws, b"tulip") == [] and _in_backups(ws, FINDING.encode()) == []
-    # The second write's backup keeps no copy; restoring it now cannot bring the section back.
+    # The second write's backup keeps no copy; restoring it now cannot bring the section back. Its
+    # entry for the note recorded states that held the section: erased, hashes and ranges too
+    # (backups v5), and the backup stays a restore point (it never held the text).
     second = [b for b in _backups(run_script) if b["reason"] == f"write {DAY}"][-1]
+    assert second["not_restore_point"] is None
     plan = json.loads(run_script("init", "--restore", second["id"], "--dry-run", "--json", env=NOW).out)
-    assert f"{NOTE}: changed after backup {second['id']} was made" in " ".join(plan["notes"])
+    assert f"{NOTE}: its record was erased on purpose (forget/purge); left as it is" in plan["notes"]
     assert "restore " + NOTE not in plan["paths"]
 
 

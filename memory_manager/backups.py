@@ -1740,11 +1740,17 @@ def pending(workspace: Path) -> list[dict[str, Any]]:
     ``"finish"`` (a ``forward`` plan: a forget past its point of no return, a
     restore whose undo copy was withheld), ``"keep as left"`` (``paths``: the
     files without an undo copy, :func:`_stuck`), ``"discard"`` (opened, nothing
-    changed yet) or ``"blocked"`` (the rollback fails its checks; ``error``).
+    changed yet) or ``"blocked"`` (the rollback fails its checks; ``error``); while
+    another process holds the lock, every journal is ``"in progress"`` (a command
+    running now: nothing to say about it yet).
     """
     workspace = Path(workspace)
     out = []
+    busy = fsio.lock_busy(workspace)
     for ident in interrupted(workspace):
+        if busy:  # the journal of a command running now, not of a killed one
+            out.append({"id": ident, "reason": None, "role": None, "paths": [], "action": "in progress"})
+            continue
         folder = backup_root(workspace) / ident
         doc = _read(folder) if folder.is_dir() else {"error": "missing"}
         item: dict[str, Any] = {"id": ident, "reason": doc.get("reason"), "role": doc.get("role"), "paths": []}

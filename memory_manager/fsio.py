@@ -846,6 +846,28 @@ def workspace_lock(workspace: Path, timeout: float = 30.0) -> Iterator[None]:
         raise FileWriteError(f"{lock_path}: another writer held the lock for {timeout:g} s") from None
 
 
+def lock_busy(workspace: Path) -> bool:
+    """True when another process holds ``workspace``'s writer lock now; takes nothing, creates nothing.
+
+    For read-only commands (``status``): a journal found while the lock is held belongs to a
+    command still running, not to a killed one. Tries a shared, non-blocking ``flock`` on the
+    lock file (filelock holds it exclusively) and lets go at once; no lock file: not busy.
+    """
+    import fcntl
+
+    try:
+        fd = os.open(Path(workspace) / LOCK_RELPATH, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)  # closing drops a shared lock taken above
+    return False
+
+
 def holds_lock(workspace: Path) -> bool:
     """True when this thread holds ``workspace``'s writer lock."""
     key = str((Path(workspace) / LOCK_RELPATH).absolute())

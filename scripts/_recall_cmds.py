@@ -189,6 +189,8 @@ def _pending_line(item: dict) -> str:
     if item["action"] == "keep as left":
         return (f"{what} cannot be rolled back (no undo copy of {shown}); the next command "
                 "that writes keeps every file as it was left and rebuilds the indexes")
+    if item["action"] == "in progress":
+        return f"a change (backup {item['id']}) is in progress in another process; the figures above may be mid-way"
     if item["action"] == "discard":
         return f"{what} had changed nothing yet; the next command that writes removes its journal"
     return f"{what} cannot be rolled back: {item.get('error')}"

@@ -290,6 +290,12 @@ def test_status_reports_a_half_done_write_and_repairs_nothing(tmp_path, run_scri
            f"that writes will roll it back (put back {', '.join(item['paths'])})" in err, err
     assert snapshot(ws) == killed  # read-only: nothing repaired
     assert (ws / ".memory-backup" / f".open-{item['id']}").exists()
+    from filelock import FileLock
+
+    with FileLock(str(ws / ".memory-backup" / ".lock"), timeout=5):  # as a command running now holds it
+        busy, err = _status(run_script, ws)
+    assert [(i["id"], i["action"]) for i in busy["interrupted"]] == [(item["id"], "in progress")]
+    assert f"a change (backup {item['id']}) is in progress in another process" in err, err
     assert run_forked("memory", [*LESSON, "-w", str(ws)], env) == 0  # the next locked command rolls it back
     assert (ws / NOTE).read_bytes() == before
     after, err = _status(run_script, ws)

@@ -48,6 +48,12 @@ EXPORT_FORMAT = "cmm-export"
 #: Version 1 documents are still read (no ``other``). 3 adds ``archive`` and
 #: ``lessons`` (walk-through r4, item 3: an export lost both); 1 and 2 are read.
 EXPORT_VERSION = 3
+#: What ``import`` returns (and prints with ``--json``). Version 2 (issue 11's exit-code rule,
+#: issue 10 round 6): ``imported`` became the list of items written and ``refused`` the list of
+#: items not written (category, never value), the counts moved to ``counts``, ``complete`` was
+#: added, and an import that did not write every item exits 1. Version 1 (unmarked) had
+#: ``imported`` as the counts and exited 0 whatever it skipped.
+IMPORT_RESULT_FORMAT = {"format": "cmm-import-result", "version": 2}
 #: An archive file's place under ``memory/archive/``: a month folder and a file of ours.
 _ARCHIVE_FILE = re.compile(r"^\d{4}-\d{2}/[^/\\]+\.(md|json)$")
 #: A lesson line as ``memory.py lesson`` writes it (a bullet; the date is optional for hand-written ones).
@@ -264,11 +270,12 @@ def _load_export(path: Path, cfg: dict[str, Any]) -> dict[str, Any]:
 
 
 def _import_lessons(ws: Path, items: list[tuple[str, str]], decide: Any, backup: Any, counts: dict[str, int],
-                    present: list[str], problems: list[str]) -> None:
+                    present: list[str], problems: list[str], done: list[dict[str, Any]] | None = None) -> None:
     """Put each imported lesson line first in its MEMORY.md section unless the file holds it already.
 
     Under the caller's workspace lock; ``decide`` gates each line; the file is
-    saved through ``backup`` before its one atomic write.
+    saved through ``backup`` before its one atomic write. Each line written is
+    appended to ``done`` as ``{"kind": "lesson", "item": "lesson <first 40 characters>"}``.
     """
     from .lessons import MARKER, insert_line
 
@@ -288,6 +295,8 @@ def _import_lessons(ws: Path, items: list[tuple[str, str]], decide: Any, backup:
         text = insert_line(text, section, line)
         held.add(line)
         counts["lessons"] += 1
+        if done is not None:
+            done.append({"kind": "lesson", "item": f"lesson {line[:40]}"})
     if text != like.text:
         data = like.encode(text)
         backup.opened().save_change(path, data)  # lessons inserted: no copy of MEMORY.md (backup format v4)
@@ -512,13 +521,32 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
     block first: key material split over lines is refused as a whole, not
     stored line by line.
 
-    Returns ``{"imported": {...counts}, "already_present": [...], "skipped": [...], "held": [...],
-    "problems": [...], "indexes": [...], "gate": {...}}``; ``already_present`` names what was
-    there already, unchanged (``daily <date> <topic>``, ``knowledge <key>``,
-    a T1/T2 path): importing the same export twice adds nothing the second time.
+    An ``allow`` id must name a finding held in this very import (each id
+    is bound to one value by the workspace's keyed hash): an id that names
+    nothing here, or is not 12 hex digits, is refused before anything is
+    written, and so is any ``allow`` when no secret outside the workspace can
+    record the approval (:func:`memory_manager.keyed.require_secret`).
+
+    Returns the import result (``cmm-import-result`` v2, ``references/formats.md``):
+    ``{"format", "version", "action", "source", "complete": bool,
+    "imported": [{"kind", "item", ...}], "refused": [{"item", "outcome", "categories", "reason"}],
+    "counts": {...}, "already_present": [...], "skipped": [...], "held": [...], "problems": [...],
+    "indexes": [...], "gate": {...}}``. ``imported`` lists each item written
+    (``daily`` items add ``lines``); ``refused`` each item not written, with
+    ``outcome`` ``refused`` (the gate, or a finding in a name), ``held`` (a
+    possible finding awaiting ``--allow``), ``kept`` (a T1/T2/archive file
+    that exists with other content) or ``invalid`` (malformed, a bad date),
+    the finding categories (never a value) and the masked message.
+    ``complete`` is true when nothing was refused: the CLI exits 1 otherwise
+    (issue 11: exit 0 means the whole job was done). ``already_present``
+    names what was there already, unchanged (``daily <date> <topic>``,
+    ``knowledge <key>``, a T1/T2 path): importing the same export twice adds
+    nothing the second time.
 
     Raises:
-        BadInputError: neither or both sources, or a malformed export file.
+        BadInputError: neither or both sources, a malformed export file, or an
+            ``allow`` id that is malformed or names no finding held in this import.
+        ApprovalUnboundError: ``allow`` given, but no secret can record the approval.
         GateDecisionError: not approved.
     """
     if bool(source_file) == bool(from_openclaw):
@@ -630,6 +658,21 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
                 lesson_items.append((section, line))
             except (KeyError, TypeError, BadInputError) as exc:
                 problems.append(f"lessons[{n}]: {exc}")
+    # T1 is public: its file name and every key and value in it are names
+    # (gate rule 0), each read as plain text, not as JSON.
+    t1_rows = [(name, payload, f"{name}\n{name.removesuffix('_stats.json')}\n" + "\n".join(_field_text(payload).values()),
+                {"file name": name, "skill": name.removesuffix("_stats.json"), **_field_text(payload)})
+               for name, payload in t1_items]
+    allowed = {str(a).strip().lower() for a in allow if str(a).strip()}
+    if allowed:
+        # An approval is bound to what it approves (issue 10): each id to a value
+        # held in this import, and the approval record to a secret outside the workspace.
+        _check_allow(ws, cfg, allowed, [
+            *(text for _, topic, items, _, other, _, _ in daily_items
+              for text in (topic, *(line for _, line in items), *other)),
+            *(f"{key}\n{raw_texts.get(key, '')}\n{body}\n{_tag_text(tags)}" for key, body, tags, _ in knowledge_items),
+            *(row[2] for row in t1_rows), *(item[2] for item in t2_items), *(item[2] for item in archive_items),
+            *(line for _, line in lesson_items)])
     # The overall decision is about the operation (import needs approval);
     # each item's content is classified below, one by one.
     overall = gate.evaluate("import", "", source="third_party", approved=approved, cfg=cfg,
@@ -641,7 +684,15 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
     gate.require(overall)
     skipped: list[str] = []
     held: list[dict[str, str]] = []
-    allowed = {str(a).strip().lower() for a in allow if str(a).strip()}
+    #: Each item written, and each item not written with why (the result's ``imported`` and ``refused``).
+    done: list[dict[str, Any]] = []
+    refused: list[dict[str, Any]] = []
+
+    def refuse(where: str, outcome: str, categories: Any, message: str) -> None:
+        """Report one item not written: ``skipped`` (its message) and ``refused`` (with its categories)."""
+        skipped.append(message)
+        refused.append({"item": where, "outcome": outcome, "categories": sorted(set(categories)),
+                        "reason": message})
     #: What was there already, unchanged (a second import of the same export changes nothing).
     present: list[str] = []
     counts = {"daily": 0, "daily_lines": 0, "knowledge": 0, "tier1": 0, "tier2": 0, "archive": 0, "lessons": 0}
@@ -665,10 +716,12 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
         if decision.decision != "refuse" and waiting:
             held.extend(dict(h, where=where) for h in waiting)
             named = ", ".join(f"{h['confidence']} {h['category']} {h['finding']}" for h in waiting)
-            skipped.append(f"{where}: held ({named}): the import's approval does not cover a finding; "
-                           "if the user confirms each one, repeat with --allow ID for it")
+            refuse(where, "held", [h["category"] for h in waiting],
+                   f"{where}: held ({named}): the import's approval does not cover a finding; "
+                   "if the user confirms each one, repeat with --allow ID for it")
         else:
-            skipped.append(f"{where}: {decision.decision} ({'; '.join(decision.reasons)})")
+            refuse(where, "refused", decision.categories,
+                   f"{where}: {decision.decision} ({'; '.join(decision.reasons)})")
         return False
 
     with workspace_lock(ws):
@@ -688,7 +741,8 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
             in_name = gate.held_findings(ws, topic)
             if in_name:
                 named = ", ".join(f"{h['category']} {h['finding']}" for h in in_name)
-                skipped.append(f"{where}: refuse (a finding in a name is never stored, --allow or not: {named})")
+                refuse(where, "refused", [h["category"] for h in in_name],
+                       f"{where}: refuse (a finding in a name is never stored, --allow or not: {named})")
                 continue
             # The note's file name read as a name (separators as spaces: a number glued
             # by "-" or "_", ``mom-13812345678``, issue 10 round 4): it is the topic's
@@ -696,18 +750,19 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
             slug_found = privacy.scan_name(note_names.get(where, ""))
             if slug_found:
                 cats = ", ".join(sorted({f.category for f in slug_found}))
-                skipped.append(f"{where}: refuse ({cats} found in the note's name: a finding in a name is never "
-                               "stored, --allow or not; rename the note)")
+                refuse(where, "refused", [f.category for f in slug_found],
+                       f"{where}: refuse ({cats} found in the note's name: a finding in a name is never "
+                       "stored, --allow or not; rename the note)")
                 continue
-            refused: set[str] = set()
+            refused_lines: set[str] = set()
             for b, text in enumerate(blocks):
                 if not decide(text, f"{where} block {b + 1}", block=True):
-                    refused |= {piece.strip() for piece in text.split("\n") if piece.strip()}
+                    refused_lines |= {piece.strip() for piece in text.split("\n") if piece.strip()}
             kept: list[tuple[str, str]] = []
             kept_other: list[str] = []
             lines = [(kind, line) for kind, line in items] + [(None, line) for line in other]
             for n, (kind, line) in enumerate(lines):
-                if line.strip() in refused or not decide(line, f"{where} line {n + 1}"):
+                if line.strip() in refused_lines or not decide(line, f"{where} line {n + 1}"):
                     continue
                 if kind is None:
                     kept_other.append(line)
@@ -721,14 +776,15 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
             _, _, added, _ = _write_daily_locked(ws, cfg, day, topic, items, other, pinned, backup)
             counts["daily"] += 1 if added else 0
             counts["daily_lines"] += len(added)
+            if added:
+                done.append({"kind": "daily", "item": f"daily {day} {topic}", "lines": len(added)})
             if not added:
                 present.append(f"daily {day} {topic}")
         for key, body, tags, pinned in knowledge_items:
             # Every field that reaches disk passes the gate: key (the file name, a
             # name: gate rule 0), frontmatter, tags and body (issue 10, side doors).
             # Tags are read together too (privacy.joined_readings): a value split over two is judged whole.
-            tag_text = "\n".join([" ".join(tags), *privacy.joined_readings(tags)])
-            if not decide(f"{key}\n{raw_texts.get(key, '')}\n{body}\n{tag_text}", f"knowledge {key}",
+            if not decide(f"{key}\n{raw_texts.get(key, '')}\n{body}\n{_tag_text(tags)}", f"knowledge {key}",
                           names={"key": key}):
                 continue
             try:
@@ -743,13 +799,10 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
                 problems.append(f"knowledge {key}: {exc}")
                 continue
             counts["knowledge"] += 1 if changed else 0
+            if changed:
+                done.append({"kind": "knowledge", "item": f"knowledge {key}"})
             if not changed:
                 present.append(f"knowledge {key}")
-        # T1 is public: its file name and every key and value in it are names
-        # (gate rule 0), each read as plain text, not as JSON.
-        t1_rows = [(name, payload, f"{name}\n{name.removesuffix('_stats.json')}\n" + "\n".join(_field_text(payload).values()),
-                    {"file name": name, "skill": name.removesuffix("_stats.json"), **_field_text(payload)})
-                   for name, payload in t1_items]
         for kind, folder, rows in (("tier1", tiers.T1_DIR, t1_rows), ("tier2", tiers.T2_DIR, t2_items)):
             for name, payload, gate_text, names in rows:
                 data = (json.dumps(payload, ensure_ascii=False, indent=2, allow_nan=False) + "\n") if kind == "tier1" else payload
@@ -760,13 +813,14 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
                 path = safe_target(ws, entries.memory_dir(ws) / folder / name)
                 if path.exists():
                     if path.read_bytes() != data.encode("utf-8"):
-                        skipped.append(f"{rel(ws, path)}: exists with other content (kept)")
+                        refuse(rel(ws, path), "kept", [], f"{rel(ws, path)}: exists with other content (kept)")
                     else:
                         present.append(rel(ws, path))
                     continue
                 backup.save(path)  # a created file: a restore removes it
                 atomic_write(path, data.encode("utf-8"), mode=0o600 if kind == "tier2" else None)
                 counts[kind] += 1
+                done.append({"kind": kind, "item": rel(ws, path)})
         # Archived entries come back archived, each file as it was (a file that exists is kept).
         for name, text, gate_text, names in archive_items:
             if not decide(gate_text, f"archive {name}", tier="internal" if _looks_t2(text) else None, names=names):
@@ -774,7 +828,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
             path = safe_target(ws, entries.memory_dir(ws) / tree.ARCHIVE / name)
             if path.exists():
                 if path.read_bytes() != text.encode("utf-8"):
-                    skipped.append(f"{rel(ws, path)}: exists with other content (kept)")
+                    refuse(rel(ws, path), "kept", [], f"{rel(ws, path)}: exists with other content (kept)")
                 else:
                     present.append(rel(ws, path))
                 continue
@@ -784,15 +838,64 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
             backup.opened().save(path)
             atomic_write(path, text.encode("utf-8"), mode=0o600)
             counts["archive"] += 1
+            done.append({"kind": "archive", "item": rel(ws, path)})
         if lesson_items:
-            _import_lessons(ws, lesson_items, decide, backup, counts, present, problems)
+            _import_lessons(ws, lesson_items, decide, backup, counts, present, problems, done)
         indexes = entries.rebuild_indexes(ws, cfg)
     # A refused name (an OpenClaw note named after a token) is never echoed whole:
     # every message that names an item masks its secrets as recall does (issue 10).
+    # A problem (a malformed item, an impossible date) is an item not imported too.
+    refused += [{"item": m.split(": ", 1)[0], "outcome": "invalid", "categories": [], "reason": m}
+                for m in problems]
     skipped = [privacy.mask_name(m) for m in skipped]
     problems = [privacy.mask_name(m) for m in problems]
     held = [dict(h, where=privacy.mask_name(h["where"])) if "where" in h else h for h in held]
     present = [privacy.mask_name(m) for m in present]
-    return {"action": "import", "source": label, "imported": counts, "already_present": present,
+    done = [dict(d, item=privacy.mask_name(d["item"])) for d in done]
+    refused = [dict(r, item=privacy.mask_name(r["item"]), reason=privacy.mask_name(r["reason"])) for r in refused]
+    return {**IMPORT_RESULT_FORMAT, "action": "import", "source": label, "complete": not refused,
+            "imported": done, "refused": refused, "counts": counts, "already_present": present,
             "skipped": skipped, "held": held, "problems": problems,
             "indexes": [rel(ws, p) for p in indexes], "gate": overall.payload()}
+
+
+def _tag_text(tags: list[str]) -> str:
+    """A knowledge entry's tags as the gate reads them: joined, and read together
+    (``privacy.joined_readings``: a value split over two tags is judged whole)."""
+    return "\n".join([" ".join(tags), *privacy.joined_readings(tags)])
+
+
+_FINDING_ID = re.compile(r"^[0-9a-f]{12}$")
+
+
+def _check_allow(ws: Path, cfg: dict[str, Any], allowed: set[str], texts: list[str]) -> None:
+    """Refuse ``--allow`` ids that cannot be bound to what they approve, before anything is written.
+
+    Args:
+        ws: the workspace root.
+        cfg: its config (the T2 key file).
+        allowed: the ids given (lower case).
+        texts: every text the import gates item by item.
+
+    Raises:
+        BadInputError: an id that is not 12 hex digits, or that names no
+            finding held in ``texts`` (:func:`memory_manager.gate.held_findings`:
+            a keyed hash of one value, so an id from another workspace, another
+            file or a typo approves nothing here).
+        ApprovalUnboundError: no secret outside the workspace can record the
+            approval (:func:`memory_manager.keyed.require_secret`, issue 10):
+            the finding would be stored with no approval on record.
+    """
+    from . import keyed
+
+    bad = sorted(a for a in allowed if not _FINDING_ID.match(a))
+    if bad:
+        raise BadInputError(f"--allow takes a finding id (12 hex digits, from the held list), not {bad[0]!r}; "
+                            "nothing was imported")
+    known = {h["finding"] for text in texts for h in gate.held_findings(ws, text)}
+    unbound = sorted(allowed - known)
+    if unbound:
+        raise BadInputError(f"--allow {', '.join(unbound)}: no finding held in this import has that id (an id "
+                            "names one value in this workspace: take it from this import's held list); "
+                            "nothing was imported")
+    keyed.require_secret(ws, cfg)

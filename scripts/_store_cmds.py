@@ -455,6 +455,9 @@ def import_cmd(file, from_openclaw, approved, allow, workspace, json_, verbose):
 
     Items holding a possible finding or a sensitive topic are held, each
     listed with its finding id: approve them one by one with --allow ID.
+    Exit 0 only when every item was imported (or was there already); exit 1
+    when any item was refused, held or skipped: what passed is imported, and
+    each item is named with what happened to it.
     """
     from memory_manager.transfer import import_memory
 
@@ -464,15 +467,22 @@ def import_cmd(file, from_openclaw, approved, allow, workspace, json_, verbose):
     if json_:
         emit_json(result)
     else:
-        c = result["imported"]
+        c = result["counts"]
         stdout.print(f"imported from {result['source']}: {c['daily']} daily section(s) ({c['daily_lines']} lines), "
                      f"{c['knowledge']} knowledge, {c['tier1']} T1, {c['tier2']} T2, {c['archive']} archive "
                      f"file(s), {c['lessons']} lesson(s)", markup=False)
+        for item in result["imported"]:
+            lines = f" ({item['lines']} lines)" if "lines" in item else ""
+            stdout.print(f"imported: {item['item']}{lines}", markup=False)
         if result["already_present"]:
             stdout.print(f"already present, left as they are: {', '.join(result['already_present'])}", markup=False)
-        for line in result["skipped"] + result["problems"]:
-            stderr.print(f"skipped: {line}", markup=False)
-    return 0
+        for item in result["refused"]:
+            cats = f", {', '.join(item['categories'])}" if item["categories"] else ""
+            stderr.print(f"not imported ({item['outcome']}{cats}): {item['reason']}", markup=False)
+        if result["refused"]:
+            stderr.print(f"import incomplete: {len(result['refused'])} item(s) not imported, "
+                         f"{len(result['imported'])} imported", markup=False)
+    return 0 if result["complete"] else 1
 
 
 COMMANDS = [write_cmd, learn_cmd, event_cmd, stats_group, remember_cmd, show_cmd, edit_cmd, used_cmd, lesson_cmd,

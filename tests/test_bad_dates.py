@@ -88,10 +88,11 @@ def test_import_refuses_the_section_with_an_impossible_date(ws, run_script, tmp_
     src = tmp_path / "export.json"
     src.write_text(json.dumps(doc), encoding="utf-8")
     r = run_script("memory", "import", str(src), "--approved", "--json", env=ENV)
-    assert r.code == 0, r.err
+    assert r.code == 1, r.err  # the rest is imported; exit 1: not the whole job (import result v2)
     out = json.loads(r.out)
     assert out["problems"] == ["daily[0]: '2026-13-45' is not a real YYYY-MM-DD date (section not imported)"]
-    assert out["imported"]["daily"] == 1
+    assert [(x["item"], x["outcome"]) for x in out["refused"]] == [("daily[0]", "invalid")]
+    assert out["counts"]["daily"] == 1
     assert sorted(p.name for p in (ws / "memory/daily").iterdir()) == ["2026-11-20.md"]
 
 
@@ -100,7 +101,7 @@ def test_import_from_openclaw_skips_a_note_with_an_impossible_date(ws, run_scrip
     (ws / "memory/2026-02-30.md").write_text(OPENCLAW_NOTE, encoding="utf-8")
     (ws / "memory/2026-02-27-vendor.md").write_text(OPENCLAW_NOTE, encoding="utf-8")
     r = run_script("memory", "import", "--from-openclaw", "--approved", "--json", env=ENV)
-    assert r.code == 0, r.err
+    assert r.code == 1, r.err  # the other note is imported; exit 1: not the whole job (import result v2)
     out = json.loads(r.out)
     assert out["problems"] == ["memory/2026-02-30.md: '2026-02-30' is not a real date (note not imported)"]
     assert sorted(p.name for p in (ws / "memory/daily").iterdir()) == ["2026-02-27.md"]

@@ -283,8 +283,9 @@ def test_bad_import_documents(mem, run_script, tmp_path, mutate, words):
     before = tree_hash(mem)
     r = run_script("memory", "import", str(src), "--approved", "--json", env=NOW)
     doc = _one_json(r.out)
-    if words is None:  # one bad item: reported, the rest imported, never a traceback
-        assert r.code == 0, r.err
+    if words is None:  # one bad item: reported, the rest imported, never a traceback; exit 1 (import result v2)
+        assert r.code == 1, r.err
+        assert doc["complete"] is False and doc["refused"][0]["outcome"] == "invalid"
         assert doc["problems"] and ("calls must be a whole number" in doc["problems"][0]
                                     or doc["problems"][0].startswith("knowledge[0]"))
         return

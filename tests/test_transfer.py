@@ -49,7 +49,7 @@ def test_export_import_round_trip_into_an_empty_workspace(ws, cfg, tmp_path):
     with pytest.raises(GateDecisionError):
         transfer.import_memory(other, cfg, source_file=out)
     r = transfer.import_memory(other, cfg, source_file=out, approved=True)
-    assert r["imported"] == {"daily": 1, "daily_lines": 3, "knowledge": 1, "tier1": 1, "tier2": 1, "archive": 0,
+    assert r["counts"] == {"daily": 1, "daily_lines": 3, "knowledge": 1, "tier1": 1, "tier2": 1, "archive": 0,
                              "lessons": 0}
     for rel in ("memory/daily/2026-03-03.md", "memory/daily-index.md", "memory/knowledge-index.md",
                 "memory/tier1-public/skill-a_stats.json", "memory/tier2-internal/my-skill_prefs.md"):
@@ -57,7 +57,7 @@ def test_export_import_round_trip_into_an_empty_workspace(ws, cfg, tmp_path):
     assert store.show(other, cfg, "memory/tier2-internal/my-skill_prefs.md", approved=True)["text"] == "偏好：简洁"
     before = tree_hash(other / "memory")
     again = transfer.import_memory(other, cfg, source_file=out, approved=True)
-    assert again["imported"] == {"daily": 0, "daily_lines": 0, "knowledge": 0, "tier1": 0, "tier2": 0, "archive": 0,
+    assert again["counts"] == {"daily": 0, "daily_lines": 0, "knowledge": 0, "tier1": 0, "tier2": 0, "archive": 0,
                                  "lessons": 0}
     assert {k: v for k, v in tree_hash(other / "memory").items() if ".state" not in k} == \
         {k: v for k, v in before.items() if ".state" not in k}
@@ -70,7 +70,7 @@ def test_import_keeps_the_benign_lines_of_a_section_with_a_refused_line(ws, cfg,
     path = tmp_path / "in.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
     r = transfer.import_memory(ws, cfg, source_file=path, approved=True)
-    assert r["imported"]["daily_lines"] == 2
+    assert r["counts"]["daily_lines"] == 2
     assert [s.split(":")[0] for s in r["skipped"]] == ["daily[0] line 2"]
     text = (ws / "memory/daily/2026-03-02.md").read_text(encoding="utf-8")
     assert "moved the router to the hall" in text and "firmware 1.4.2 installed" in text
@@ -87,7 +87,7 @@ def test_import_skips_a_secret_item_and_reports_it(ws, cfg, tmp_path):
     path = tmp_path / "in.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
     r = transfer.import_memory(ws, cfg, source_file=path, approved=True)
-    assert r["imported"]["daily"] == 1
+    assert r["counts"]["daily"] == 1
     assert len(r["skipped"]) == 2 and r["skipped"][0].startswith("daily[1] line 1: refuse")
     assert r["skipped"][1].startswith("knowledge k: refuse") and not (ws / "memory/knowledge/k.md").exists()
     assert len(r["problems"]) == 2
@@ -125,7 +125,7 @@ def test_import_openclaw_notes_as_daily_entries(ws, cfg):
     plain = ws / "memory" / "2026-02-11.md"
     plain.write_text("Reads tech headlines first.\n", encoding="utf-8")
     r = transfer.import_memory(ws, cfg, from_openclaw=True, approved=True)
-    assert r["imported"]["daily"] == 3
+    assert r["counts"]["daily"] == 3
     # one section per heading of the note (walk-through r3, item 23): the lead, then "## Conversation Summary"
     lead, summary = store.entries.parse_daily((ws / "memory/daily/2026-02-10.md").read_text(encoding="utf-8"))
     assert lead.topic == "weekly report"
@@ -138,7 +138,7 @@ def test_import_openclaw_notes_as_daily_entries(ws, cfg):
     assert "- OpenClaw note → daily/2026-02-11.md" in (ws / "memory/daily-index.md").read_text(encoding="utf-8")
     assert note.read_text(encoding="utf-8") == OPENCLAW_NOTE
     again = transfer.import_memory(ws, cfg, from_openclaw=True, approved=True)
-    assert again["imported"]["daily_lines"] == 0
+    assert again["counts"]["daily_lines"] == 0
 
 
 def test_round_trip_keeps_user_frontmatter_byte_for_byte(ws, cfg, tmp_path):
@@ -151,5 +151,5 @@ def test_round_trip_keeps_user_frontmatter_byte_for_byte(ws, cfg, tmp_path):
     other = tmp_path / "other"
     other.mkdir()
     r = transfer.import_memory(other, cfg, source_file=out, approved=True)
-    assert r["imported"]["knowledge"] == 1
+    assert r["counts"]["knowledge"] == 1
     assert (other / "memory/knowledge/deploy.md").read_text(encoding="utf-8") == original

@@ -223,7 +223,6 @@ def _export_with(key: str, body: str, tags: list[str], extra: str = "") -> dict:
             "daily": [], "knowledge": [entry], "tier1": [], "tier2": [], "archive": [], "lessons": []}
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN)
 @pytest.mark.parametrize("field", ["key", "body", "tags", "frontmatter"])
 def test_an_import_with_an_obfuscated_token_in_any_field_is_refused(ws, run_script, tmp_path, field):
     """``memory.py import FILE --approved`` of an export whose knowledge entry carries the token with a

@@ -73,7 +73,7 @@ def test_import_holds_each_possible_finding_and_names_it(ws, run_script, tmp_pat
     r = run_script("memory", "import", str(f), "--approved", "--json", env=NOW)
     assert r.code == 0, r.err
     doc = json.loads(r.out)
-    assert doc["imported"]["daily_lines"] == 1
+    assert doc["counts"]["daily_lines"] == 1
     assert sorted({(h["where"], h["category"], h["confidence"]) for h in doc["held"]}) == [
         ("daily[0] line 1", "phone", "possible"), ("daily[0] line 2", "address", "possible"),
         ("daily[0] line 3", "name", "possible")]
@@ -213,7 +213,7 @@ def test_every_t1_value_of_an_import_is_read_as_text_and_refused_with_any_findin
     _init(run_script)
     f = _export(tmp_path, tier1=_t1(key, trigger))
     finding = json.loads(run_script("memory", "import", str(f), "--approved", "--json", env=NOW).out)
-    assert finding["imported"]["tier1"] == 0 and finding["held"] == []
+    assert finding["counts"]["tier1"] == 0 and finding["held"] == []
     assert _on_disk(ws, needle) == []
     assert not (ws / "memory/tier1-public/s1_stats.json").exists()
 
@@ -229,7 +229,7 @@ def test_a_t2_import_whose_topic_holds_a_finding_is_refused(ws, run_script, tmp_
             + enc.out.strip() + "\n")
     f = _export(tmp_path, tier2=[{"file": "s_bipolar II.md", "text": text}])
     doc = json.loads(run_script("memory", "import", str(f), "--approved", "--json", env=NOW).out)
-    assert doc["imported"]["tier2"] == 0 and _on_disk(ws, "bipolar") == []
+    assert doc["counts"]["tier2"] == 0 and _on_disk(ws, "bipolar") == []
 
 
 # ------------------------------------------------------------------ 3. multi-line secrets are one block

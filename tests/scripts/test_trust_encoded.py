@@ -137,7 +137,7 @@ def test_an_encoded_token_in_an_import_files_frontmatter_and_tags_is_refused(ws,
     path.write_text(json.dumps(doc), encoding="utf-8")
     r = run_script("memory", "import", str(path), "--approved", "--json", env=ENV)
     out = json.loads(r.out)
-    assert out["imported"]["knowledge"] == 1, out
+    assert out["counts"]["knowledge"] == 1, out
     assert sorted(s.split(":")[0] for s in out["skipped"]) == ["knowledge fm", "knowledge tg"]
     assert (ws / "memory/knowledge/ok.md").is_file()
     assert not (ws / "memory/knowledge/fm.md").exists() and not (ws / "memory/knowledge/tg.md").exists()

@@ -86,7 +86,7 @@ def test_symlinked_notes_are_not_read_by_export_or_import(ws, run_script, tmp_pa
     assert "Orion" not in out.read_text()
     r = run_script("memory", "import", "--from-openclaw", "--approved", "--json", "-w", ws, env=ENV)
     assert r.code == 0, r.err
-    assert json.loads(r.out)["imported"]["daily"] == 0
+    assert json.loads(r.out)["counts"]["daily"] == 0
     assert all("Orion" not in p.read_text() for p in (ws / "memory").rglob("*.md") if not p.is_symlink())
 
 

@@ -110,7 +110,7 @@ def test_every_import_field_passes_the_gate(ws, run_script, tmp_path, kind):
     r = run_script("memory", "import", source, "--approved", "--json", "-w", ws, env=ENV)
     assert r.code == 0, r.err
     doc = json.loads(r.out)
-    assert sum(doc["imported"].values()) == 0, (kind, doc)
+    assert sum(doc["counts"].values()) == 0, (kind, doc)
     assert doc["skipped"] or doc["problems"]
     assert on_disk(ws, TOKEN) == [] and on_disk(ws, "ops_other") == [], kind
 
@@ -121,7 +121,7 @@ def test_import_of_a_clean_t2_entry_still_works(ws, run_script, tmp_path):
     source.write_text(json.dumps(export_doc(tier2=[{"file": "ops_notes.md",
                                                     "text": t2_file(ws, "ops", "notes", "deploy on Fridays")}])))
     r = run_script("memory", "import", source, "--approved", "--json", "-w", ws, env=ENV)
-    assert r.code == 0 and json.loads(r.out)["imported"]["tier2"] == 1, r.out
+    assert r.code == 0 and json.loads(r.out)["counts"]["tier2"] == 1, r.out
 
 
 def test_privacy_audit_scans_file_names_and_frontmatter(ws, run_script):

@@ -319,7 +319,7 @@ def test_item4_importing_the_same_export_twice_changes_nothing(ws, run_script, t
         again = run_script("memory", "import", export, "--approved", "--json")
         assert again.code == 0, again.err
         doc = json.loads(again.out)
-        assert doc["imported"] == {"daily": 0, "daily_lines": 0, "knowledge": 0, "tier1": 0, "tier2": 0,
+        assert doc["counts"] == {"daily": 0, "daily_lines": 0, "knowledge": 0, "tier1": 0, "tier2": 0,
                                   "archive": 0, "lessons": 0}
         assert doc["already_present"] == ["daily " + doc["already_present"][0].split(" ")[1] + " deploy",
                                           "knowledge Release Process"]
@@ -333,12 +333,12 @@ def test_item4_importing_the_same_export_twice_changes_nothing(ws, run_script, t
     other.mkdir()
     (other / "AGENTS.md").write_text(AGENTS, encoding="utf-8")
     first = json.loads(run_script("memory", "import", export, "--approved", "--json", "-w", other).out)
-    assert first["imported"]["knowledge"] == 1
+    assert first["counts"]["knowledge"] == 1
     copied = (other / "memory" / "knowledge" / "Release Process.md").read_text(encoding="utf-8")
     assert copied.count("<!-- cmm-history") == 1
     snapshot = _user_files(other)
     second = json.loads(run_script("memory", "import", export, "--approved", "--json", "-w", other).out)
-    assert second["imported"]["knowledge"] == 0 and "knowledge Release Process" in second["already_present"]
+    assert second["counts"]["knowledge"] == 0 and "knowledge Release Process" in second["already_present"]
     assert _user_files(other) == snapshot
 
     shown = run_script("memory", "show", "Release Process", "--history")
@@ -370,7 +370,7 @@ def test_item23_openclaw_headings_become_topics(ws, run_script):
                     "## Decisions\n\n1. use canary builds\n", encoding="utf-8")
     result = run_script("memory", "import", "--from-openclaw", "--approved", "--json")
     assert result.code == 0, result.err
-    assert json.loads(result.out)["imported"]["daily"] == 2
+    assert json.loads(result.out)["counts"]["daily"] == 2
     daily = (ws / "memory" / "daily" / "2026-11-30.md").read_text(encoding="utf-8").splitlines()
     assert [line for line in daily if line.startswith("## ")] == ["## [2026-11-30] Session notes",
                                                                   "## [2026-11-30] Decisions"]
@@ -380,7 +380,7 @@ def test_item23_openclaw_headings_become_topics(ws, run_script):
     index = (ws / "memory" / "daily-index.md").read_text(encoding="utf-8")
     assert "- Session notes → daily/2026-11-30.md" in index and "- Decisions → daily/2026-11-30.md" in index
     again = json.loads(run_script("memory", "import", "--from-openclaw", "--approved", "--json").out)
-    assert again["imported"]["daily_lines"] == 0
+    assert again["counts"]["daily_lines"] == 0
 
 
 # ---------------------------------------------------------------- item 5

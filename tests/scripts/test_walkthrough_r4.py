@@ -318,7 +318,7 @@ def test_item3_export_carries_the_archive_and_the_lessons_and_import_brings_them
     imported = run_script("memory", "-w", other, "import", str(out), "--approved", "--json", env=NOW)
     assert imported.code == 0, imported.err
     result = json.loads(imported.out)
-    assert result["imported"]["archive"] == 1 and result["imported"]["lessons"] == 2, result
+    assert result["counts"]["archive"] == 1 and result["counts"]["lessons"] == 2, result
     assert (other / "memory" / "archive" / "2026-11" / "daily-2026-11-01.md").read_bytes() == archived[0].read_bytes()
     memory_md = (other / "MEMORY.md").read_text(encoding="utf-8")
     assert "- [2026-11-20] Always benchmark before and after an index change.\n" in memory_md
@@ -328,7 +328,7 @@ def test_item3_export_carries_the_archive_and_the_lessons_and_import_brings_them
 
     # A second import adds nothing; an old (version 2) export is still read.
     again = json.loads(run_script("memory", "-w", other, "import", str(out), "--approved", "--json", env=NOW).out)
-    assert again["imported"]["archive"] == 0 and again["imported"]["lessons"] == 0
+    assert again["counts"]["archive"] == 0 and again["counts"]["lessons"] == 0
     assert (other / "MEMORY.md").read_text(encoding="utf-8") == memory_md
     v2 = dict(doc, version=2)
     del v2["archive"], v2["lessons"]

@@ -71,7 +71,7 @@ def test_import_holds_each_possible_finding_and_names_it(ws, run_script, tmp_pat
     _init(run_script)
     f = _export(tmp_path, daily=_daily([PHONE, ADDRESS, NAME, BENIGN]))
     r = run_script("memory", "import", str(f), "--approved", "--json", env=NOW)
-    assert r.code == 0, r.err
+    assert r.code == 1, r.err  # held items: the import is not whole (import result v2, round 6)
     doc = json.loads(r.out)
     assert doc["counts"]["daily_lines"] == 1
     assert sorted({(h["where"], h["category"], h["confidence"]) for h in doc["held"]}) == [
@@ -90,7 +90,7 @@ def test_allow_stores_exactly_the_finding_the_user_named(ws, run_script, tmp_pat
     first = json.loads(run_script("memory", "import", str(f), "--approved", "--json", env=NOW).out)
     phone = next(h["finding"] for h in first["held"] if h["category"] == "phone")
     r = run_script("memory", "import", str(f), "--approved", "--allow", phone, "--json", env=NOW)
-    assert r.code == 0, r.err
+    assert r.code == 1, r.err  # the address and the name are still held
     doc = json.loads(r.out)
     assert sorted({h["category"] for h in doc["held"]}) == ["address", "name"]
     assert _on_disk(ws, "158 1234 5678") == [f"memory/daily/{DAY}.md"]
@@ -259,7 +259,8 @@ def test_an_openclaw_note_with_a_key_over_lines_keeps_only_its_other_paragraphs(
     note = f"# 2026-11-28\n\n{PUTTY}\n\n- {BENIGN}\n"
     (ws / "memory/2026-11-28.md").write_text(note, encoding="utf-8")
     r = run_script("memory", "import", "--from-openclaw", "--approved", "--json", env=NOW)
-    assert r.code == 0, r.err
+    assert r.code == 1, r.err  # the key's block is refused: not the whole note (import result v2, round 6)
+    assert [x["outcome"] for x in json.loads(r.out)["refused"]] == ["refused"]
     assert _on_disk(ws, PUTTY_BODY) == ["memory/2026-11-28.md"]  # the user's own note, read only
     assert BENIGN in (ws / "memory/daily/2026-11-28.md").read_text(encoding="utf-8")
 

@@ -81,7 +81,34 @@ SKIPPED_FILES = {tree.LOCK, tree.OVERRIDE}  # the lock; the workspace config ove
 ROOT_FILES = tree.MEMORY_MD_NAMES
 
 XOR_WARNING = ("xor-b64 is obfuscation, not encryption: its key is derived from the skill name and "
-               "month, so anyone with the file can read it. Use aes-gcm for Tier 2 entries.")
+               "month, so anyone with the file can read it.")
+
+
+def reseal_command(ws: Path) -> str:
+    """The command line that moves every xor-b64 T2 entry of ``ws`` to aes-gcm (``crypt.py reseal``).
+
+    This Python and the bundle's script by absolute path, the workspace with
+    ``-w``: it works when pasted (as ``doctor.init_fix``).
+    """
+    import shlex
+    import sys
+
+    from . import BUNDLE_ROOT
+
+    return shlex.join([sys.executable, str(BUNDLE_ROOT / "scripts" / "crypt.py"), "reseal", "-w", str(ws)])
+
+
+def xor_entries_warning(ws: Path, count: int) -> str:
+    """The audit's warning for ``count`` xor-b64 T2 entries, ending with the one command that fixes it."""
+    what = "1 T2 entry uses it" if count == 1 else f"{count} T2 entries use it"
+    return (f"{XOR_WARNING} {what}: run `{reseal_command(ws)}` to encrypt "
+            f"{'it' if count == 1 else 'them'} with aes-gcm (it makes the T2 key when there is none).")
+
+
+def xor_config_warning(ws: Path) -> str:
+    """The audit's warning for ``tiers.encryption_scheme: xor-b64`` in the config."""
+    return (f"{XOR_WARNING} tiers.encryption_scheme is xor-b64, so new T2 entries use it: set it to auto "
+            f"(or remove it) in {tree.Tree(Path(ws)).override}.")
 
 # A line that is nothing but Base64 (24+ characters) inside a T2 entry file
 # is the entry's ciphertext, whatever layout the writer chose.
@@ -331,7 +358,7 @@ def _audit_t2(ws: Path, cfg: dict[str, Any], report: AuditReport, only: set[Path
         return set()
     iter_entries, decrypt = reader
     seen: set[Path] = set()
-    xor_in_use = False
+    xor_in_use = 0  # how many xor-b64 entries
     for entry in iter_entries(ws):
         path = _entry_path(ws, entry)
         if only is not None and path.resolve() not in only:
@@ -346,7 +373,7 @@ def _audit_t2(ws: Path, cfg: dict[str, Any], report: AuditReport, only: set[Path
         meta = getattr(entry, "meta", None) or {}
         scheme = getattr(entry, "scheme", None) or meta.get("scheme")
         if str(scheme or "") == "xor-b64":
-            xor_in_use = True
+            xor_in_use += 1
         expires = getattr(entry, "expires", None) or meta.get("expires")
         if expires in (None, ""):
             report.findings.append(AuditItem(rel, None, "t2_expiry", "t2_expiry", "t2_expires_missing",
@@ -364,8 +391,8 @@ def _audit_t2(ws: Path, cfg: dict[str, Any], report: AuditReport, only: set[Path
         report.t2_decrypted += 1
         for item in _items(ws, path, plaintext, decrypted=True, book=_book(ws)):
             (report.notices if _is_notice(item) else report.findings).append(item)
-    if xor_in_use and XOR_WARNING not in report.warnings:
-        report.warnings.append(XOR_WARNING)
+    if xor_in_use:
+        report.warnings.append(xor_entries_warning(ws, xor_in_use))
     return seen
 
 
@@ -464,7 +491,7 @@ def _start(ws: Path, cfg: dict[str, Any], scope: str) -> AuditReport:
     _BOOKS.clear()  # the approval record may have grown since the last audit in this process
     scheme = (cfg.get("tiers") or {}).get("encryption_scheme")
     if scheme == "xor-b64":
-        report.warnings.append(XOR_WARNING)
+        report.warnings.append(xor_config_warning(ws))
     return report
 
 

@@ -351,8 +351,10 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
     - ``prune_rate``: share of those a prune would move now (seed target < 0.2);
     - ``tiers`` (the Tiers seed's definitions, as in the README): ``t1`` the
       statistics files ``memory/tier1-public/*_stats.json`` and ``t1_skills``
-      the skills counted in them; ``t2`` the encrypted entries in
-      ``memory/tier2-internal/`` (a multi file holds several); ``t3`` always 0
+      the skills counted in them; ``t2`` the entries in
+      ``memory/tier2-internal/`` (a multi file holds several) and
+      ``t2_by_scheme`` how many are ``aes-gcm`` (encrypted), ``xor-b64``
+      (obfuscated only) and ``plain`` (not sealed yet); ``t3`` always 0
       (the Tiers seed never stores private data). Daily-note sections and
       knowledge entries are plain memory, not a tier: they are counted apart
       in ``daily`` and ``knowledge``;
@@ -406,11 +408,15 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
         except (MemoryManagerError, OSError) as exc:
             problems.append(f"{tree.rel(tree.TIER1, path.name)}: {exc}")
     t2 = 0
+    # xor-b64 is obfuscation, not encryption: counted apart so that status never
+    # calls it encrypted (walk-through r6, finding 3).
+    by_scheme = {"aes-gcm": 0, "xor-b64": 0, "plain": 0}
     for item in tiers.iter_t2_entries(Path(ws)):
         if item.error:
             problems.append(f"{tree.rel(tree.TIER2, Path(item.path).name)}: {item.error}")
         else:
             t2 += 1
+            by_scheme["plain" if item.plaintext else item.scheme if item.scheme in by_scheme else "aes-gcm"] += 1
     n = len(p.valued)
     zone = user_zone()
     from . import backups
@@ -434,7 +440,7 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
                             "threshold_applied": bool(auto) and cfg["prune"]["auto_threshold"]},
         "archived_entries": archived,
         "entries_by_kind": p.by_kind,
-        "tiers": {"t1": len(t1_files), "t1_skills": len(skills), "t2": t2, "t3": 0,
+        "tiers": {"t1": len(t1_files), "t1_skills": len(skills), "t2": t2, "t2_by_scheme": by_scheme, "t3": 0,
                   "daily": p.by_kind.get("daily", 0), "knowledge": p.by_kind.get("knowledge", 0)},
         "quarantine": _quarantine_rows(ws),
         # File names are shown with a finding masked, as recall masks text (issue 10, round 4).

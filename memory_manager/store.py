@@ -26,9 +26,9 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-from . import auditlog, backups, entries, erasure, gate, keyed, tiers, tree
+from . import auditlog, backups, crypto, entries, erasure, gate, keyed, tiers, tree
 from .clock import month_of, today
-from .errors import BadInputError, MalformedFileError, MemoryManagerError, NotFoundError
+from .errors import BadInputError, KeyUnavailableError, MalformedFileError, MemoryManagerError, NotFoundError
 from .fsio import atomic_write, atomic_write_text, make_dirs, read_text, remove, workspace_lock
 from .names import validate_heading_topic, validate_key, validate_skill, validate_topic
 from .privacy import joined_readings, normalise
@@ -543,8 +543,6 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
         ApprovalUnboundError: ``approved`` but no secret outside the workspace
         can bind the approval (:func:`memory_manager.keyed.require_secret`).
     """
-    from . import crypto
-
     validate_skill(skill)
     validate_topic(topic)
     if tiers.MONTH.match(topic):
@@ -699,24 +697,90 @@ def crypt_file(ws: Path, cfg: dict[str, Any], path: Path, *, decrypt: bool, sche
                                                 gap + plain + "\n")
         else:
             found = tiers.parse_t2(tf.text, target)
-            if len(found) == 1 and found[0].index is None and not found[0].plaintext:
-                # A repeated encrypt finds it sealed: nothing to do, exit 0 (walk-through r4, item 8).
-                return {"file": rel(ws, target), "action": "unchanged", "reason": "already encrypted",
-                        "backup": None}
-            new_text = tiers.seal_text_file(tf.text, target, cfg, scheme)
+            plains: list[str] = []
+            if found and not any(e.plaintext for e in found):
+                # Sealed already. xor-b64 is obfuscation only: with a key (or --scheme aes-gcm)
+                # it is sealed again with aes-gcm (walk-through r6, finding 3); else nothing to do,
+                # exit 0, for a single and a month file alike (walk-through r4, item 8).
+                xor = [e for e in found if e.scheme == "xor-b64"]
+                chosen = crypto.choose_scheme(cfg, scheme) if xor else "aes-gcm"
+                if xor and chosen != "aes-gcm" and scheme is None:
+                    raise KeyUnavailableError(f"{path}: xor-b64 is obfuscation, not encryption, and there is no T2 "
+                                              "key to encrypt it with: run 'crypt.py reseal' (it makes the key "
+                                              "and encrypts every such entry)")
+                if not xor or chosen != "aes-gcm":
+                    reason = "xor-b64 already" if xor else "already encrypted (aes-gcm)"
+                    return {"file": rel(ws, target), "action": "unchanged", "reason": reason, "backup": None}
+                new_text, plains = tiers.reseal_text(tf.text, target, cfg)
+            else:
+                new_text = tiers.seal_text_file(tf.text, target, cfg, scheme)
         # Sealing plain T2 text protects it and keeps every byte (decodable): no approval needed
         # to withhold the copy a keyless install cannot seal; decrypting needs the user's word.
         backup = backups.start(ws, f"crypt {'decrypt' if decrypt else 'encrypt'} {target.name}",
                                allow_withheld=approved or not decrypt)
         backup.save(target)
         atomic_write_text(target, new_text, tf, mode=0o600)
-        result = {"file": rel(ws, target), "action": "decrypted" if decrypt else "encrypted", "backup": backup.id}
+        action = "decrypted" if decrypt else ("resealed" if plains else "encrypted")
+        result = {"file": rel(ws, target), "action": action, "backup": backup.id}
         if not decrypt:
             # Sealed now: no plain copy may stay behind in the backups (issue 10;
             # an older version stored them in plain text). This change's own
             # copy is sealed with the T2 key (or withheld): it stays restorable.
-            plain = entries.split_frontmatter(tf.text, target.name).body.strip("\n")
-            result["erased"] = erasure.erase(ws, cfg, ident=None, needles=[plain], indexed=False, plain_only=True)
+            needles = plains or [entries.split_frontmatter(tf.text, target.name).body.strip("\n")]
+            result["erased"] = erasure.erase(ws, cfg, ident=None, needles=needles, indexed=False, plain_only=True)
+    return result
+
+
+def reseal_all(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
+    """Encrypt every T2 entry that is not aes-gcm yet: xor-b64 entries and plain-text files.
+
+    The migration path from xor-b64 (obfuscation) to aes-gcm once the user
+    has a T2 key (walk-through r6, finding 3; ``crypt.py reseal``). Every
+    file in ``memory/tier2-internal/`` is read; a file holding an xor-b64
+    entry is re-sealed (:func:`tiers.reseal_text`), a plain-text one sealed
+    (:func:`tiers.seal_text_file` with aes-gcm). All changed files go into one
+    backup first and are written atomically (mode 0600) under the workspace
+    lock; plain copies left in older backups are erased as after ``encrypt``.
+    Malformed files are left alone and listed.
+
+    Returns ``{"files": [relative paths], "entries": N, "skipped": [{"file", "reason"}],
+    "backup": id or None, "erased": counts or None}``.
+
+    Raises:
+        KeyUnavailableError: no T2 key (nothing written); MalformedKeyError: a broken key.
+        CryptoError: an xor-b64 entry that does not decode (nothing written).
+    """
+    crypto.load_key(cfg)  # no key, no change: fail before reading anything
+    with workspace_lock(ws):
+        planned: list[tuple[Path, Any, str, list[str]]] = []
+        skipped = []
+        for path in tiers.t2_files(ws):
+            try:
+                tf = read_text(path)
+                found = tiers.parse_t2(tf.text, path)
+            except MemoryManagerError as exc:
+                skipped.append({"file": rel(ws, path), "reason": str(exc)})
+                continue
+            if any(e.plaintext for e in found):
+                plain = entries.split_frontmatter(tf.text, path.name).body.strip("\n")
+                planned.append((path, tf, tiers.seal_text_file(tf.text, path, cfg, "aes-gcm"), [plain]))
+                continue
+            new_text, plains = tiers.reseal_text(tf.text, path, cfg)
+            if plains:
+                planned.append((path, tf, new_text, plains))
+        result: dict[str, Any] = {"files": [rel(ws, p) for p, *_ in planned],
+                                  "entries": sum(len(x[3]) for x in planned), "skipped": skipped,
+                                  "backup": None, "erased": None}
+        if not planned:
+            return result
+        backup = backups.start(ws, "crypt reseal", allow_withheld=True)
+        for path, _tf, _new, _plains in planned:
+            backup.save(path)
+        for path, tf, new_text, _plains in planned:
+            atomic_write_text(path, new_text, tf, mode=0o600)
+        result["backup"] = backup.id
+        result["erased"] = erasure.erase(ws, cfg, ident=None, needles=[t for x in planned for t in x[3]],
+                                         indexed=False, plain_only=True)
     return result
 
 

@@ -539,6 +539,55 @@ def seal_text_file(text: str, path: Path, cfg: dict[str, Any], scheme: str | Non
     return join_frontmatter(set_frontmatter_fields(fm.raw, fields), body)
 
 
+def _drop_fields(raw: str, keys: tuple[str, ...]) -> str:
+    """Return frontmatter text ``raw`` without the top-level lines of ``keys`` (other lines byte for byte)."""
+    pattern = re.compile(rf"^(?:{'|'.join(map(re.escape, keys))})\s*:")
+    return "\n".join(line for line in raw.split("\n") if not pattern.match(line))
+
+
+def reseal_text(text: str, path: Path, cfg: dict[str, Any]) -> tuple[str, list[str]]:
+    """Return a T2 file's ``text`` with every xor-b64 entry sealed with aes-gcm, and their plain texts.
+
+    xor-b64 is obfuscation (its key comes from the skill and month, crypto
+    module docstring): once the user has a T2 key, its entries should be
+    encrypted for real (walk-through r6, finding 3). Each xor-b64 entry is
+    decoded and sealed with aes-gcm, bound to its skill, topic and id; its
+    plain text, id, topic, dates and approval stay as they were (an approval
+    mark binds the plain text, not the ciphertext). aes-gcm entries are
+    copied unchanged. A single-entry file keeps its frontmatter lines except
+    the xor-b64 fields (``text_encoding``, ``key_derivation``); a month file
+    is written again as ``cmm-t2-multi`` v1. Returns ``(text, [])`` when
+    there is nothing to reseal (plain-text files are :func:`seal_text_file`'s).
+
+    Raises:
+        KeyUnavailableError: no T2 key; MalformedKeyError: a broken one.
+        CryptoError: an xor-b64 entry that does not decode.
+        MalformedFileError: the file cannot be parsed.
+    """
+    found = parse_t2(text, path)
+    targets = [e for e in found if not e.plaintext and e.scheme == "xor-b64"]
+    if not targets:
+        return text, []
+    key = crypto.load_key(cfg)
+    plains = []
+    for entry in targets:
+        plain = decrypt_entry(entry, cfg)
+        sealed = crypto.aes_encrypt(plain, entry.skill, key, entry.topic, entry.id)
+        entry.ciphertext, entry.params, entry.scheme = sealed.ciphertext, dict(sealed.params), "aes-gcm"
+        plains.append(plain)
+    if found[0].index is not None:
+        return render_multi(found[0].skill, found[0].month, found), plains
+    entry = found[0]
+    fm = split_frontmatter(text, path.name)
+    raw = set_frontmatter_fields(_drop_fields(fm.raw, ("text_encoding", "key_derivation")), {"scheme": "aes-gcm"})
+    lang = "zh" if _QUOTE_HEADINGS[1] in fm.body else "en"  # the file's own language
+    heads = ("## 加密条目", "## 解密说明") if lang == "zh" else ("## Encrypted Entry", "## Decryption Note")
+    gap = "\n" if fm.body.startswith("\n") else ""
+    body = (f"{gap}{heads[0]}\n> {entry.ciphertext}\n\n{heads[1]}\n"
+            f"{_note(entry.params, entry.skill, entry.month, lang)}\n")
+    return join_frontmatter(raw, body), plains
+
+
 def seal_plaintext_t2(ws: Path, cfg: dict[str, Any]) -> list[Path]:
     """Encrypt every T2 file an agent wrote in plain text; return the files changed.
 

@@ -154,8 +154,21 @@ def status_cmd(workspace: Path | None, json_: bool, verbose: bool) -> int:
                          "the weekly cleanup applies only the capacity window (references/recall.md, Pruning)",
                          markup=False)
     t = doc["tiers"]
-    stdout.print(f"tiers: T1 {t['t1']} statistics file(s) ({t['t1_skills']} skill(s)), T2 {t['t2']} "
-                 f"encrypted entries, T3 {t['t3']}", markup=False)
+    weak = {k: n for k, n in t["t2_by_scheme"].items() if k != "aes-gcm" and n}
+    if weak:
+        parts = [f"{t['t2_by_scheme']['aes-gcm']} encrypted"]
+        parts += [f"{weak['xor-b64']} obfuscated only with xor-b64"] if "xor-b64" in weak else []
+        parts += [f"{weak['plain']} plain text"] if "plain" in weak else []
+        t2_text = f"T2 {t['t2']} entries ({', '.join(parts)})"
+    else:
+        t2_text = f"T2 {t['t2']} encrypted entries"
+    stdout.print(f"tiers: T1 {t['t1']} statistics file(s) ({t['t1_skills']} skill(s)), {t2_text}, T3 {t['t3']}",
+                 markup=False)
+    if weak:
+        from memory_manager.audit import reseal_command
+
+        stdout.print(f"note: {sum(weak.values())} T2 entries are not encrypted with a key: "
+                     f"run `{reseal_command(ws)}` to encrypt them with aes-gcm", markup=False)
     stdout.print(f"plain memory: {counted(t['daily'], 'daily section')}, "
                  f"{counted(t['knowledge'], 'knowledge entry', 'knowledge entries')}", markup=False)
     z = doc["time_zone"]

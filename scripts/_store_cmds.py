@@ -167,15 +167,20 @@ def stats_group() -> None:
 
 @stats_group.command("record")
 @click.option("--skill", required=True, help="The skill that was called.")
-@click.option("--ok/--fail", "ok", default=None, help="Whether the call succeeded (one of the two is required).")
+# Two flags, not a click --ok/--fail pair: a pair lets the last one win silently, and
+# "--ok --fail" contradicts itself (walk-through r6, finding 6): a usage error instead.
+@click.option("--ok", "ok_", is_flag=True, help="The call succeeded (give --ok or --fail, not both).")
+@click.option("--fail", "fail_", is_flag=True, help="The call failed.")
 @click.option("--approved", is_flag=True, help="Approval (only needed in strict gate mode).")
 @common_options
 @handle_errors
 @gated
-def stats_record_cmd(skill, ok, approved, workspace, json_, verbose):
+def stats_record_cmd(skill, ok_, fail_, approved, workspace, json_, verbose):
     """Count one call of a skill (--ok or --fail)."""
-    if ok is None:
-        raise click.UsageError("say how the call went: --ok or --fail")
+    if ok_ == fail_:
+        raise click.UsageError("--ok and --fail contradict each other: give one" if ok_
+                               else "say how the call went: --ok or --fail")
+    ok = ok_
     from memory_manager.store import stats_record
 
     ws, cfg = _context(workspace, verbose)
@@ -249,8 +254,8 @@ def remember_cmd(skill, topic, text, scheme, source, sensitivity, approved, work
     ws, cfg = _context(workspace, verbose)
     result = remember(ws, cfg, skill=skill, topic=topic, text=_text(text, cfg), scheme=scheme, source=source,
                       sensitivity=sensitivity, approved=approved)
-    note = " (xor-b64 is obfuscation, not encryption: run 'crypt.py keygen' for aes-gcm)" \
-        if result["scheme"] == "xor-b64" else ""
+    note = (" (xor-b64 is obfuscation, not encryption: run 'crypt.py reseal' to make a key and encrypt it "
+            "with aes-gcm)") if result["scheme"] == "xor-b64" else ""
     if result.get("unchanged"):
         _print(result, json_, f"unchanged {result['path']} [{result['id']}]: the entry already holds this text")
         return 0

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""crypt.py: encrypt or decrypt T2 text (stdin or a T2 file in place), and make an AES key."""
+"""crypt.py: encrypt or decrypt T2 text (stdin or a T2 file in place), reseal xor-b64 entries, make an AES key."""
 # First of all (the builtin _signal: the signal module imports enum, tens of ms): a Ctrl-C while
 # starting up changes nothing and says so; memory_manager.interrupts takes over below.
 import _signal, os, sys  # noqa: E401
@@ -156,6 +156,42 @@ def decrypt_cmd(skill, topic, entry_id, month, scheme, text_encoding, file_, app
         emit_json({"plaintext": text})
     else:
         sys.stdout.write(text + ("" if text.endswith("\n") else "\n"))
+    return 0
+
+
+@crypt.command("reseal")
+@common_options
+@handle_errors
+def reseal_cmd(workspace, json_, verbose):
+    """Encrypt every xor-b64 (or plain-text) T2 entry with aes-gcm, in place, backed up first.
+
+    Makes the AES key at the default place first when none is configured (as
+    init --yes does); a configured key that is broken or missing stops it.
+    """
+    from memory_manager import crypto
+    from memory_manager.store import reseal_all
+
+    ws, cfg = _context(workspace)
+    made = None
+    if crypto.key_state(cfg) == "none":
+        made = str(crypto.keygen(cfg, ws))
+    result = reseal_all(ws, cfg)
+    if json_:
+        emit_json({**result, "key_created": made})
+        return 0
+    if made:
+        stdout.print(f"created AES key {made} (mode 0600): keep a copy somewhere safe; losing it loses the T2 "
+                     "entries encrypted with it", markup=False)
+    for row in result["skipped"]:
+        stdout.print(f"skipped {row['file']}: {row['reason']}", markup=False)
+    if not result["files"]:
+        stdout.print("nothing to reseal: every T2 entry is aes-gcm", markup=False)
+        return 0
+    from memory_manager.erasure import summary
+
+    stdout.print(f"resealed {result['entries']} T2 entr{'y' if result['entries'] == 1 else 'ies'} in "
+                 f"{len(result['files'])} file(s) with aes-gcm (backup {result['backup']}); "
+                 f"{summary(result['erased'])}", markup=False)
     return 0
 
 

@@ -215,14 +215,18 @@ def test_ciphertext_lines_in_t2_files_are_masked(ws, cfg, tiers):
 def test_xor_b64_is_called_obfuscation(ws, tiers):
     tiers.add("demo_xor.md", "fine\n", scheme="xor-b64")
     report = audit_workspace(ws, load_config(ws))
-    assert report.warnings == [XOR_WARNING]
+    # The warning ends with the one command that fixes it (walk-through r6, finding 3).
+    command = f"{sys.executable} {ROOT / 'scripts' / 'crypt.py'} reseal -w {ws}"
+    assert report.warnings == [f"{XOR_WARNING} 1 T2 entry uses it: run `{command}` to encrypt it with aes-gcm "
+                               "(it makes the T2 key when there is none)."]
     assert report.clean  # a warning, not a checklist failure
 
 
 def test_xor_b64_in_config_is_called_obfuscation(ws, tiers):
     write(ws / "memory" / "memory-manager.json", json.dumps({"tiers": {"encryption_scheme": "xor-b64"}}))
     report = audit_workspace(ws, load_config(ws))
-    assert report.warnings == [XOR_WARNING]
+    assert report.warnings == [f"{XOR_WARNING} tiers.encryption_scheme is xor-b64, so new T2 entries use it: "
+                               f"set it to auto (or remove it) in {ws / 'memory' / 'memory-manager.json'}."]
 
 
 def test_without_the_t2_reader_the_audit_still_scans_text(ws, cfg, no_tiers):

@@ -166,3 +166,98 @@ def test_item2_override_still_names_its_own_file(ws, run_script):
     override = _override(ws, {"language": "en", "recall": {"top_k": "ten"}})
     result = run_script("memory", "recall", "tea")
     assert (result.code, result.err) == (2, f"error: {override}: 'recall.top_k' must be a number, not string ('ten')\n")
+
+
+# ---------------------------------------------------------------- finding 3
+
+def test_item3_xor_entries_move_to_aes_gcm(ws, run_script, tmp_path):
+    _setup(ws, run_script, "--no-key")
+    for topic, text in (("tea", "User likes green tea"), ("milk", "User takes oat milk")):
+        made = run_script("memory", "remember", "--skill", "demo", "--topic", topic, "--text", text)
+        assert made.code == 0 and " xor-b64, " in made.out and "run 'crypt.py reseal'" in made.out, made.err
+    assert run_script("cleanup").code == 0  # combines both into the month file, as the walk-through saw
+    t2 = ws / "memory" / "tier2-internal"
+    month_file = next(t2.glob("demo_2*.md"))
+    assert sorted(p.name for p in t2.iterdir()) == [month_file.name]
+    command = f"{sys.executable} {ROOT / 'scripts' / 'crypt.py'} reseal -w {ws}"
+
+    status = run_script("memory", "status")
+    assert ("tiers: T1 0 statistics file(s) (0 skill(s)), T2 2 entries (0 encrypted, 2 obfuscated only with "
+            "xor-b64), T3 0\n") in status.out
+    assert (f"note: 2 T2 entries are not encrypted with a key: run `{command}` to encrypt them with aes-gcm\n"
+            in status.out)
+    doc = json.loads(run_script("memory", "status", "--json").out)
+    assert (doc["tiers"]["t2"], doc["tiers"]["t2_by_scheme"]) == (2, {"aes-gcm": 0, "xor-b64": 2, "plain": 0})
+    audit = run_script("privacy_audit", "--json")
+    assert json.loads(audit.out)["warnings"] == [
+        "xor-b64 is obfuscation, not encryption: its key is derived from the skill name and month, so anyone "
+        f"with the file can read it. 2 T2 entries use it: run `{command}` to encrypt them with aes-gcm "
+        "(it makes the T2 key when there is none)."]
+
+    # without a key, encrypt --file says what to do instead of "already encrypted"
+    before = tree_hash(ws)
+    refused = run_script("crypt", "encrypt", "--file", str(month_file))
+    assert (refused.code, refused.err) == (1, (
+        f"error: {month_file}: xor-b64 is obfuscation, not encryption, and there is no T2 key to encrypt it "
+        "with: run 'crypt.py reseal' (it makes the key and encrypts every such entry)\n"))
+    assert tree_hash(ws) == before
+
+    # the one command from the warning
+    reseal = run_script("crypt", "reseal")
+    key = tmp_path / "home" / ".config" / "complex-memory-manager" / "key"
+    assert reseal.code == 0, reseal.err
+    lines = reseal.out.splitlines()
+    assert lines[0] == (f"created AES key {key} (mode 0600): keep a copy somewhere safe; losing it loses the T2 "
+                        "entries encrypted with it")
+    assert lines[1].startswith(f"resealed 2 T2 entries in 1 file(s) with aes-gcm (backup ")
+    text = month_file.read_text(encoding="utf-8")
+    assert text.count('"scheme": "aes-gcm"') == 2 and "xor-b64" not in text and "text_encoding" not in text
+    recall = run_script("memory", "recall", "oat milk", "--approved", "--json")
+    assert [h["snippet"] for h in json.loads(recall.out)["hits"]][:1] == ["User takes oat milk"]
+    status = run_script("memory", "status")
+    assert "T2 2 encrypted entries, T3 0\n" in status.out and "note: " not in status.out
+    assert json.loads(run_script("privacy_audit", "--json").out)["warnings"] == []
+    again = run_script("crypt", "reseal")
+    assert (again.code, again.out) == (0, "nothing to reseal: every T2 entry is aes-gcm\n")
+    same = run_script("crypt", "encrypt", "--file", str(month_file))
+    assert (same.code, same.out) == (0, f"unchanged: {month_file.relative_to(ws)} is already encrypted (aes-gcm); "
+                                        "nothing to do\n")
+
+
+def test_item3_encrypt_file_reseals_a_single_xor_entry(ws, run_script, t2_key):
+    _setup(ws, run_script)
+    made = run_script("memory", "remember", "--skill", "demo", "--topic", "tea", "--text", "User likes green tea",
+                      "--scheme", "xor-b64")
+    assert made.code == 0 and " xor-b64, " in made.out, made.err
+    path = ws / "memory" / "tier2-internal" / "demo_tea.md"
+    before = path.read_text(encoding="utf-8")
+    kept = run_script("crypt", "encrypt", "--file", str(path), "--scheme", "xor-b64")
+    assert (kept.code, kept.out) == (0, "unchanged: memory/tier2-internal/demo_tea.md is xor-b64 already; "
+                                        "nothing to do\n")
+    done = run_script("crypt", "encrypt", "--file", str(path), "--json")
+    assert done.code == 0, done.err
+    assert json.loads(done.out)["action"] == "resealed"
+    after = path.read_text(encoding="utf-8")
+    # the frontmatter lines stay, but for the scheme and the xor-b64 fields
+    keep = [line for line in before.split("---\n")[1].splitlines()
+            if not line.startswith(("scheme:", "text_encoding:", "key_derivation:"))]
+    assert after.split("---\n")[1].splitlines() == keep + ["scheme: aes-gcm"]
+    assert "> aesgcm:v2:" in after
+    shown = run_script("memory", "show", "t-56000a4f67", "--approved")
+    assert shown.code == 0 and "User likes green tea" in shown.out
+
+
+# ---------------------------------------------------------------- finding 6
+
+def test_item6_stats_record_ok_and_fail_together_is_a_usage_error(ws, run_script):
+    _setup(ws, run_script)
+    before = tree_hash(ws)
+    both = run_script("memory", "stats", "record", "--skill", "weather", "--ok", "--fail")
+    assert (both.code, both.out, both.err) == (2, "", "error: --ok and --fail contradict each other: give one\n")
+    neither = run_script("memory", "stats", "record", "--skill", "weather", "--json")
+    assert (neither.code, json.loads(neither.out)) == (2, {"error": "say how the call went: --ok or --fail",
+                                                          "kind": "usage"})
+    assert tree_hash(ws) == before
+    fail = run_script("memory", "stats", "record", "--skill", "weather", "--fail")
+    assert (fail.code, fail.out) == (0, "weather: 1 calls, success rate 0.00% "
+                                        "(memory/tier1-public/weather_stats.json)\n")

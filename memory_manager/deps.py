@@ -16,7 +16,8 @@ from pathlib import Path
 
 from . import BUNDLE_ROOT
 
-#: import name -> distribution name (requirements.txt holds the version ranges).
+#: import name -> distribution name, one per line of requirements.txt (which holds the
+#: version ranges; tests/scripts/test_install_deps.py keeps the two in step).
 MODULES = {
     "click": "click",
     "rich": "rich",
@@ -27,7 +28,12 @@ MODULES = {
     "stdnum": "python-stdnum",
     "opencc": "opencc-python-reimplemented",
     "snowballstemmer": "snowballstemmer",
+    "json5": "json5",
+    "holidays": "holidays",
+    "confusable_homoglyphs": "confusable-homoglyphs",
 }
+if sys.version_info < (3, 14):  # requirements.txt: zstandard ; python_version < "3.14" (3.14 has compression.zstd)
+    MODULES["zstandard"] = "zstandard"
 REQUIREMENTS = BUNDLE_ROOT / "requirements.txt"
 #: The optional extra of ``memory.py report`` (charts and the page template):
 #: import name -> distribution name. Nothing else in the bundle needs them,
@@ -199,6 +205,28 @@ def missing() -> list[str]:
     return [dist for mod, dist in MODULES.items() if importlib.util.find_spec(mod) is None]
 
 
+def not_installed() -> list[str]:
+    """Return the distributions pip would have to install here: module not importable, or not installed under that name.
+
+    Stricter than :func:`missing` (used by ``--install-deps --dry-run``): a
+    module of the same name from another distribution (Debian's
+    ``python3-opencc`` gives ``opencc`` but is not opencc-python-reimplemented)
+    does not count as installed, as pip sees it (walk-through r6, finding 9).
+    """
+    import importlib.metadata
+
+    out = []
+    for mod, dist in MODULES.items():
+        try:
+            importlib.metadata.distribution(dist)
+        except importlib.metadata.PackageNotFoundError:
+            out.append(dist)
+            continue
+        if importlib.util.find_spec(mod) is None:
+            out.append(dist)
+    return out
+
+
 def require(allow_install: bool = False) -> None:
     """Exit 2 with the install command when a dependency is missing.
 
@@ -212,8 +240,13 @@ def require(allow_install: bool = False) -> None:
     argv = sys.argv[1:]
     if allow_install and "--install-deps" in argv:
         if "--dry-run" in argv:
+            if (missing() and not in_venv() and venv_python().exists()
+                    and not os.environ.get("MEMORY_MANAGER_NO_VENV")):
+                # The bundle's venv (an earlier --install-deps made it) is what every
+                # script runs with: preview from there (walk-through r6, finding 9).
+                _reexec(venv_python(), keep_install=True)
             plan = install_plan()
-            absent = missing()
+            absent = not_installed()
             sys.stderr.write(dry_run_text(plan, absent))
             if absent:
                 # Nothing was created or installed; init's own preview needs the packages.
@@ -325,10 +358,13 @@ def _help_without_packages(allow_install: bool) -> None:
     raise SystemExit(0)
 
 
-def _reexec(python: Path) -> None:
-    """Run this script again with ``python`` (the bundle's venv), same arguments; never returns."""
+def _reexec(python: Path, keep_install: bool = False) -> None:
+    """Run this script again with ``python`` (the bundle's venv), same arguments; never returns.
+
+    ``--install-deps`` is dropped (it was done) unless ``keep_install``.
+    """
     os.environ["MEMORY_MANAGER_NO_VENV"] = "1"  # once: a venv without the packages must not loop
-    args = [a for a in sys.argv[1:] if a != "--install-deps"]
+    args = [a for a in sys.argv[1:] if keep_install or a != "--install-deps"]
     os.execv(str(python), [str(python), os.path.abspath(sys.argv[0]), *args])
 
 

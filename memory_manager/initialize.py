@@ -25,7 +25,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from . import backups, crypto, entries, fsio, markdown, templates, tiers, tree
 from .clock import today
@@ -114,6 +114,8 @@ class Plan:
     #: The language of the templates (``zh``/``en``) and the rule that chose it (lang.resolve).
     language: str = ""
     language_source: str = ""
+    #: True when :func:`apply_fresh` had to plan again (another writer changed a file first).
+    replanned: bool = False
 
     @property
     def empty(self) -> bool:
@@ -690,7 +692,8 @@ def apply_files(plan: Plan) -> str | None:
         for change in plan.changes:
             current = change.path.read_bytes() if change.path.exists() else None
             if current != change.old:
-                raise DirtyFileError(f"{change.rel} changed while init was running; run it again")
+                raise DirtyFileError(f"{change.rel} changed while init was running (another init, or an edit); "
+                                     "run it again")
         backup = backups.start(ws, "init", allow_withheld=True)  # init changes only its own section
         created: list[Path] = []
         try:
@@ -714,6 +717,30 @@ def apply_files(plan: Plan) -> str | None:
             shutil.rmtree(backup.folder, ignore_errors=True)
             raise
         return backup.id
+
+
+def apply_fresh(plan: Plan, rebuild: Callable[[], Plan]) -> tuple[Plan, str | None]:
+    """:func:`apply_files`, planning again under the lock when a planned file changed meanwhile.
+
+    Two inits started together (walk-through r6, finding 13): the second one
+    planned before the first one wrote. Rather than fail, it waits for the
+    writer lock like every other writer and plans again from the files as
+    they are then (``rebuild``, most often: nothing left to do); the plan and
+    the write happen under one hold of the lock, so they cannot disagree.
+    Only for a run the user did not confirm diff by diff (``--yes``,
+    ``--json``): an interactive run keeps the plan it showed, or fails.
+
+    Returns ``(the plan applied, backup id or None)``; the plan carries
+    ``replanned = True`` when it is a new one.
+    """
+    try:
+        return plan, apply_files(plan)
+    except DirtyFileError:
+        with workspace_lock(plan.workspace):
+            fresh = rebuild()
+            fresh.language_source = plan.language_source
+            fresh.replanned = True
+            return fresh, apply_files(fresh)
 
 
 def hooks_installed(ws: Path) -> bool:

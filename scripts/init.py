@@ -126,10 +126,14 @@ def _key_to_create(cfg, yes: bool, no_key: bool, interactive: bool):
 
 
 def _make_key(cfg, ws, path) -> dict:
-    """Create the planned key (before the workspace changes); return the JSON ``key`` field."""
+    """Create the planned key (before the workspace changes); return the JSON ``key`` field.
+
+    A key that appeared at that path since init planned (a second init run at
+    the same time made it) is used, not an error, once it reads as a key.
+    """
     from memory_manager import crypto
 
-    if path is None:
+    if path is None or (path.exists() and crypto.check_key(cfg)):
         return {"created": False, "path": None}
     made = crypto.keygen(cfg, ws)
     return {"created": True, "path": str(made), "mode": "0600"}
@@ -285,11 +289,15 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, heart
         # The first line comes at once; planning may ask `openclaw --version` (seconds).
         stdout.print(f"init {ws}: language {lang} ({lang_source}; change it with --lang zh|en)", markup=False)
     planning = step("planning") if not json_ and not dry_run else contextlib.nullcontext()
-    with planning:
-        # Heartbeat sections: --no-heartbeat-move never, --heartbeat-move always, else init decides (None).
-        move = False if no_heartbeat_move else (True if heartbeat_move else None)
-        plan = initialize.build_plan(ws, cfg, lang, heartbeat_move=move, hooks=not no_hooks,
+    # Heartbeat sections: --no-heartbeat-move never, --heartbeat-move always, else init decides (None).
+    move = False if no_heartbeat_move else (True if heartbeat_move else None)
+
+    def rebuild():
+        return initialize.build_plan(ws, cfg, lang, heartbeat_move=move, hooks=not no_hooks,
                                      plugin=not no_plugin, key_planned=key_path is not None)
+
+    with planning:
+        plan = rebuild()
     plan.language_source = lang_source
     if dry_run:
         if json_:
@@ -326,9 +334,10 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, heart
         raise click.UsageError("init rewrites AGENTS.md and MEMORY.md: pass --yes to apply, or --dry-run to preview")
     if json_:
         key = _make_key(cfg, ws, key_path)
-        backup_id = initialize.apply_plan(plan)
-        emit_json({"workspace": str(ws), "rule": opened.rule, "applied": True, "backup": backup_id,
-                   "plan": plan.summary(), "key": key})
+        plan, backup_id = initialize.apply_fresh(plan, rebuild)
+        initialize.enable_hooks(plan)
+        emit_json({"workspace": str(ws), "rule": opened.rule, "applied": backup_id is not None,
+                   "backup": backup_id, "plan": plan.summary(), "key": key})
         return 0
     # The plan first, then each step as it happens.
     _show_plan(plan)
@@ -339,7 +348,17 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, heart
     # The key first: if it cannot be made, the workspace is still untouched.
     key = _make_key(cfg, ws, key_path)
     with step(f"backing up and writing {counted(len(plan.changes), 'file')}, {counted(len(plan.new_dirs), 'folder')}"):
-        backup_id = initialize.apply_files(plan)
+        if yes:  # not confirmed diff by diff: another init may have written first; plan again then
+            plan, backup_id = initialize.apply_fresh(plan, rebuild)
+        else:
+            backup_id = initialize.apply_files(plan)
+    if plan.replanned:
+        stdout.print("note: another command (a second init?) changed the workspace while this one was planning; "
+                     "planned again from the files as they are now", markup=False)
+        if backup_id is None:
+            stdout.print("nothing left to do: the workspace is already set up", markup=False)
+            _key_line(key)
+            return 0
     if plan.enable_hooks or plan.enable_plugin:
         what = " and ".join(w for w, on in (("the hooks", plan.enable_hooks), ("the plugin", plan.enable_plugin)) if on)
         calls = plan.enable_hooks + plan.enable_plugin

@@ -111,3 +111,48 @@ def test_help_works_without_the_packages(tmp_path, script):
     assert lines[2].startswith("The full help needs the Python packages this bundle uses, missing here: ")
     assert lines[4] == f"  {DEBIAN_PY} {bundle / 'scripts' / 'init.py'} --install-deps --yes"
     assert not (bundle / ".venv").exists()
+
+
+def _requirement_dists() -> set[str]:
+    """Distribution names in requirements.txt that apply to this Python (markers: python_version only)."""
+    import sys
+
+    names = set()
+    for line in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines():
+        line = line.split("#")[0].strip()
+        if not line:
+            continue
+        spec, _, marker = line.partition(";")
+        if marker.strip() == 'python_version < "3.14"' and sys.version_info >= (3, 14):
+            continue
+        names.add(spec.split(">")[0].split("<")[0].split("=")[0].strip())
+    return names
+
+
+def test_modules_name_every_requirement():
+    # walk-through r6, finding 9: holidays, json5, confusable-homoglyphs and zstandard were not checked
+    assert set(deps.MODULES.values()) == _requirement_dists()
+
+
+def test_dry_run_names_every_package_pip_would_install(tmp_path, ws):
+    bundle = _bundle_copy(tmp_path)
+    proc = _debian([bundle / "scripts" / "init.py", "-w", ws, "--install-deps", "--dry-run"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    have = _debian(["-c", "import importlib.metadata as m, sys\nfor d in sys.argv[1:]:\n"
+                          "    try: m.distribution(d); print(d)\n    except m.PackageNotFoundError: pass",
+                    *sorted(_requirement_dists())], tmp_path).stdout.split()
+    line = next(text for text in proc.stderr.splitlines() if text.startswith("missing here: "))
+    assert set(line[len("missing here: "):].split(", ")) == _requirement_dists() - set(have)
+
+
+def test_dry_run_previews_from_the_bundle_venv(tmp_path, ws):
+    import sys
+
+    bundle = _bundle_copy(tmp_path)
+    (bundle / ".venv").symlink_to(Path(sys.prefix), target_is_directory=True)  # a venv with every package
+    proc = _debian([bundle / "scripts" / "init.py", "-w", ws, "--install-deps", "--dry-run"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.startswith("--install-deps --dry-run:\nnothing missing; pip would only check the versions\n"
+                                  f"into this virtual environment, {bundle / '.venv'}\n")
+    assert "+++ b/AGENTS.md" in proc.stdout and "once the packages are installed" not in proc.stderr
+    assert list(ws.iterdir()) == []

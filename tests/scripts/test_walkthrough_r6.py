@@ -261,3 +261,40 @@ def test_item6_stats_record_ok_and_fail_together_is_a_usage_error(ws, run_script
     fail = run_script("memory", "stats", "record", "--skill", "weather", "--fail")
     assert (fail.code, fail.out) == (0, "weather: 1 calls, success rate 0.00% "
                                         "(memory/tier1-public/weather_stats.json)\n")
+
+# ---------------------------------------------------------------- finding 13
+
+def test_item13_init_plans_again_when_another_init_wrote_first(ws, run_script):
+    from memory_manager import initialize
+    from memory_manager.config import load_config
+    from memory_manager.errors import DirtyFileError
+
+    (ws / "AGENTS.md").write_text(AGENTS, encoding="utf-8")
+    cfg = load_config(ws)
+
+    def rebuild():
+        return initialize.build_plan(ws, cfg, "en", hooks=False, plugin=False, key_planned=False)
+
+    stale = rebuild()  # planned before ...
+    first = run_script("init", "--yes", "--lang", "en", "--no-hooks", "--no-key")  # ... another init wrote
+    assert first.code == 0, first.err
+    after_first = tree_hash(ws)
+    with pytest.raises(DirtyFileError) as info:
+        initialize.apply_files(stale)
+    assert str(info.value) == "AGENTS.md changed while init was running (another init, or an edit); run it again"
+    plan, backup = initialize.apply_fresh(stale, rebuild)
+    assert (plan.replanned, plan.empty, backup) == (True, True, None)
+    assert tree_hash(ws) == after_first
+
+
+def test_item13_two_inits_at_once_both_succeed(ws, run_script):
+    (ws / "AGENTS.md").write_text(AGENTS, encoding="utf-8")
+    cmd = [sys.executable, str(ROOT / "scripts" / "init.py"), "--yes", "--lang", "en", "--no-hooks", "--json"]
+    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    results = [(p.wait(timeout=120), p.stdout.read(), p.stderr.read()) for p in procs]
+    assert [code for code, _, _ in results] == [0, 0], results
+    docs = [json.loads(out) for _, out, _ in results]
+    assert sorted(doc["applied"] for doc in docs) in ([False, True], [True, True])
+    assert (ws / "AGENTS.md").read_text(encoding="utf-8").count("complex-memory-manager:begin") == 1
+    key = ws.parent / "home" / ".config" / "complex-memory-manager" / "key"
+    assert key.is_file() and sum(bool(doc["key"]["created"]) for doc in docs) == 1

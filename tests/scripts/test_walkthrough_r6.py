@@ -298,3 +298,40 @@ def test_item13_two_inits_at_once_both_succeed(ws, run_script):
     assert (ws / "AGENTS.md").read_text(encoding="utf-8").count("complex-memory-manager:begin") == 1
     key = ws.parent / "home" / ".config" / "complex-memory-manager" / "key"
     assert key.is_file() and sum(bool(doc["key"]["created"]) for doc in docs) == 1
+
+# ---------------------------------------------------------------- finding 7
+
+def test_item7_docs_say_what_the_gate_does_with_phones(ws, run_script, tmp_path):
+    _setup(ws, run_script)
+    phone = "138" + "1234" + "5678"
+    held = run_script("memory", "write", "--topic", "Call mum", "--change", f"Mum's number is {phone}")
+    assert held.code == 1 and "possible phone found" in held.err and phone not in held.err
+    kept = run_script("memory", "write", "--topic", "Call mum", "--change", f"Mum's number is {phone}", "--approved")
+    assert kept.code == 0, kept.err
+    out = tmp_path / "export.json"
+    assert run_script("memory", "export", "--approved", "--out", str(out)).code == 0
+    assert phone in out.read_text(encoding="utf-8")  # export carries what was kept, as written
+    skill = (ROOT / "SKILL.md").read_text(encoding="utf-8")
+    assert "E-mail addresses, phone numbers and street addresses are held" in skill
+    assert "`export` carries it" in skill
+    assert "phone numbers,\n  street addresses, government IDs" not in skill  # no longer listed as refused
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "secrets and T3 items are refused always" not in readme
+    assert "carried by `export`" in readme
+    assert "`memory.py export --approved`\ncarries it as stored" in (ROOT / "references" / "tiers.md").read_text(
+        encoding="utf-8")
+
+
+# ---------------------------------------------------------------- finding 8
+
+def test_item8_no_hooks_skips_the_plugin_too_as_documented(ws, run_script):
+    (ws / "AGENTS.md").write_text(AGENTS, encoding="utf-8")
+    no_hooks = run_script("init", "--dry-run", "--lang", "en", "--no-hooks")
+    no_plugin = run_script("init", "--dry-run", "--lang", "en", "--no-plugin")
+    assert no_hooks.code == no_plugin.code == 0
+    assert "hooks/memory-manager-" not in no_hooks.out and ".openclaw/extensions" not in no_hooks.out
+    assert "+++ b/hooks/memory-manager-bootstrap/HOOK.md" in no_plugin.out
+    assert ".openclaw/extensions" not in no_plugin.out
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "`--no-hooks` skips this step and the next one" in readme
+    assert "`--no-plugin` skips only this step" in readme

@@ -153,7 +153,8 @@ def _t2_bm25(entries: list, terms: list[str], idx) -> dict[int, float]:
 def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, track: bool = True, *,
            disabled: Iterable[str] = (), neighbour_share: float | None = None, index=None,
            approved: bool = False, t2_stats: dict[str, int] | None = None,
-           malformed: list[dict[str, str]] | None = None, expansion_share: float | None = None) -> list[Hit]:
+           malformed: list[dict[str, str]] | None = None, expansion_share: float | None = None,
+           time_info: dict[str, Any] | None = None) -> list[Hit]:
     """Return the ``top_k`` entries best matching ``query``, best first.
 
     Args:
@@ -175,6 +176,11 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
         malformed: filled with ``{"file", "error"}`` for each memory file
             that was not searched because it is malformed (bad frontmatter):
             its text is never shown as a snippet, and nothing is rewritten.
+        time_info: filled with the time the query names: ``span``
+            (``[first, last]`` ISO days in the user's zone, or None) and
+            ``entries_in_span`` (how many entries lie in it; 0 means recall
+            ranked without the span, or found nothing: the CLI says "nothing
+            was noted on ..." rather than only "no matching entries").
 
     Returns a list of :class:`Hit`; empty when nothing matches.
 
@@ -202,6 +208,9 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
     now = clock_now()
     local_day = querytime.local_today(now)
     qt = querytime.parse(query, local_day)
+    if time_info is not None:
+        time_info.update(span=[qt.span[0].isoformat(), qt.span[1].isoformat()] if qt.span else None,
+                         entries_in_span=0)
     # Time words are not keywords: "yesterday" would only find notes that say "yesterday".
     terms = textproc.query_terms(qt.rest if (qt.span or qt.mode) else query)
     if qt.time_only:
@@ -273,6 +282,8 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
                 hit_day = scoring.day_in_span(day, dates_json, span)
                 if hit_day:
                     in_span[r] = hit_day
+            if time_info is not None:
+                time_info["entries_in_span"] = len(in_span)
             if in_span:
                 # Restrict: a query that names a time answers from that time when it has entries.
                 cand = {r: c for r, c in cand.items() if r in in_span}

@@ -43,10 +43,19 @@ def recall_cmd(query: str, top_k: int | None, no_track: bool, approved: bool, wo
     ws, cfg = _context(workspace, verbose)
     t2: dict[str, int] = {}
     malformed: list[dict[str, str]] = []
+    time_info: dict = {}
     hits = recall(ws, query, cfg, top_k=top_k, track=not no_track, approved=approved, t2_stats=t2,
-                  malformed=malformed)
+                  malformed=malformed, time_info=time_info)
+    # A question naming a time with nothing noted in it says so, naming the time
+    # (walk-through r6, finding 12; references/recall.md): not only "no matching entries".
+    span = time_info.get("span")
+    empty_span = None
+    if span and not time_info.get("entries_in_span"):
+        empty_span = (f"nothing was noted on {span[0]}" if span[0] == span[1]
+                      else f"nothing was noted between {span[0]} and {span[1]}")
     if json_:
-        emit_json({"query": query, "hits": [h.as_dict() for h in hits], "t2": t2, "malformed": malformed})
+        emit_json({"query": query, "hits": [h.as_dict() for h in hits], "t2": t2, "malformed": malformed,
+                   "time": {**time_info, "note": empty_span}})
         return 0
     for item in malformed:
         stderr.print(f"warning: {item['file']}: {item['error']}; not searched (fix the file)", markup=False)
@@ -56,8 +65,12 @@ def recall_cmd(query: str, top_k: int | None, no_track: bool, approved: bool, wo
     if t2.get("locked"):
         stdout.print(f"note: {t2['locked']} T2 entries are aes-gcm and no key is available", markup=False)
     if not hits:
-        stdout.print("no matching entries", markup=False)
+        stdout.print(f"{empty_span} (the time the question names)" if empty_span else "no matching entries",
+                     markup=False)
         return 0
+    if empty_span:
+        stdout.print(f"note: {empty_span} (the time the question names); these entries are from other times",
+                     markup=False)
     if any(h.listed for h in hits):
         if any(h.time_reason and h.time_reason.endswith("listed from its end") for h in hits):
             stdout.print("the asked time's entries, newest first (not by score):", markup=False)

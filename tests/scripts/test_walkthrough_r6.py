@@ -335,3 +335,23 @@ def test_item8_no_hooks_skips_the_plugin_too_as_documented(ws, run_script):
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "`--no-hooks` skips this step and the next one" in readme
     assert "`--no-plugin` skips only this step" in readme
+
+
+# ---------------------------------------------------------------- finding 12
+
+def test_item12_an_empty_time_says_nothing_was_noted_then(ws, run_script):
+    _setup(ws, run_script)
+    now = {"MEMORY_MANAGER_NOW": "2026-12-01T10:00:00"}
+    assert run_script("memory", "write", "--topic", "Tea tasting", "--change", "Tried a new oolong", env=now).code == 0
+    day = run_script("memory", "recall", "what did we do yesterday", env=now)
+    assert (day.code, day.out) == (0, "nothing was noted on 2026-11-30 (the time the question names)\n")
+    week = run_script("memory", "recall", "what tea did we try last week", env=now)
+    assert week.out.splitlines()[0] == ("note: nothing was noted between 2026-11-23 and 2026-11-29 (the time the "
+                                        "question names); these entries are from other times")
+    assert "Tried a new oolong" in week.out
+    doc = json.loads(run_script("memory", "recall", "what did we do yesterday", "--json", env=now).out)
+    assert (doc["hits"], doc["time"]) == ([], {"span": ["2026-11-30", "2026-11-30"], "entries_in_span": 0,
+                                               "note": "nothing was noted on 2026-11-30"})
+    today = json.loads(run_script("memory", "recall", "what did we do today", "--json", env=now).out)
+    assert today["time"] == {"span": ["2026-12-01", "2026-12-01"], "entries_in_span": 1, "note": None}
+    assert [h["snippet"] for h in today["hits"]] == ["- Change: Tried a new oolong"]

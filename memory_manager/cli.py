@@ -302,10 +302,17 @@ def run(command: click.Command) -> None:
     except click.UsageError as exc:
         interrupts.exiting()
         as_json = _AS_JSON
+        message = exc.format_message()
+        group = getattr(exc.ctx, "command", None)
+        if isinstance(exc, getattr(click.exceptions, "NoArgsIsHelpError", ())) and isinstance(group, click.Group):
+            # A group without its verb ("memory.py stats"): one line naming the verbs, not
+            # the whole help text behind "error:" (walk-through r6, finding 15).
+            path = exc.ctx.command_path
+            message = f"{path} needs a verb: {', '.join(sorted(group.commands))} (see {path} --help)"
         if as_json:
-            emit_json({"error": exc.format_message(), "kind": "usage"})
+            emit_json({"error": message, "kind": "usage"})
         else:
-            stderr.print(f"error: {exc.format_message()}", markup=False)
+            stderr.print(f"error: {message}", markup=False)
         sys.exit(2)
     except click.exceptions.Abort as exc:
         if isinstance(exc.__cause__, KeyboardInterrupt):  # click's own turn of a Ctrl-C into Abort

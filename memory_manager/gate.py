@@ -221,10 +221,27 @@ def name_findings(names: dict[str, str] | None, strict: bool = False) -> list[tu
     return [(label, f) for label, value in (names or {}).items() for f in one(str(value))]
 
 
+def _found_in(found: list[Any], fields: dict[str, str] | None, strict: bool) -> str:
+    """`` in --change`` (the options whose own text holds a category of ``found``), or "".
+
+    Each option's text is scanned alone (as text and as a name); a finding
+    that only appears across two options names none. Never the value.
+    """
+    from .privacy import scan, scan_name, scan_strict
+
+    if not fields or not found:
+        return ""
+    cats = {f.category for f in found}
+    where = [label for label, value in fields.items() if value and cats & {
+        g.category for g in [*(scan_strict(value) if strict else scan(value)), *scan_name(value)]}]
+    return f" in {', '.join(where)}" if where else ""
+
+
 def evaluate(operation: str, text: str, *, source: str = "unknown", sensitivity: str | None = None,
              approved: bool = False, cfg: dict[str, Any], tier: str | None = None,
              request: str | None = None, names: dict[str, str] | None = None,
-             labels: dict[str, str] | None = None, strict: bool = False) -> Decision:
+             labels: dict[str, str] | None = None, strict: bool = False,
+             fields: dict[str, str] | None = None) -> Decision:
     """Decide whether a memory operation may go ahead (see the module docstring).
 
     Args:
@@ -253,6 +270,11 @@ def evaluate(operation: str, text: str, *, source: str = "unknown", sensitivity:
             MEMORY.md lessons): a sensitive-topic word counts whatever
             surrounds it (:func:`memory_manager.privacy.scan_strict`), in the
             text and in ``names``.
+        fields: option -> the part of ``text`` the user gave in it
+            (``{"--change": ...}``): a refusal or hold names the options its
+            findings were in ("in --change"), never the value, so the user
+            knows which one to fix (walk-through r6, finding 15). Only read
+            when there is a finding.
 
     Returns a :class:`Decision`.
 
@@ -297,16 +319,16 @@ def evaluate(operation: str, text: str, *, source: str = "unknown", sensitivity:
     hold = ""
     if possible and operation in ("store", "edit", "import"):
         cats = sorted({f.category for f in possible})
-        hold = (f"possible {', '.join(cats)} found: not stored unless the user confirms it is fine to keep; "
-                "then repeat with --approved")
+        hold = (f"possible {', '.join(cats)} found{_found_in(possible, fields, strict)}: not stored unless the "
+                "user confirms it is fine to keep; then repeat with --approved")
 
     if operation == "none":
         decision = "proceed"
     elif (certain or sensitivity == "credential") and operation != "delete":
         decision, approval, lifecycle = "refuse", "denied", "never store"
         cats = sorted({f.category for f in certain}) or ["credential"]
-        reasons.append(f"contains {', '.join(cats)} (certain): tier 3, never stored or shared "
-                       "(no flag overrides this)")
+        reasons.append(f"contains {', '.join(cats)} (certain){_found_in(certain, fields, strict)}: tier 3, "
+                       "never stored or shared (no flag overrides this)")
     elif named and operation != "delete":
         # Rule 0 (issue 10, side doors): a name is not content. File names, the
         # frontmatter of a sealed T2 entry and T1's public values stay plain text

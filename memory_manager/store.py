@@ -81,9 +81,11 @@ def parse_day(value: str | None) -> str:
 def _gate(ws: Path, operation: str, text: str, *, source: str, sensitivity: str | None,
           approved: bool, cfg: dict[str, Any], tier: str | None = None,
           request: str | None = None, names: dict[str, str] | None = None,
-          labels: dict[str, str] | None = None, strict: bool = False) -> gate.Decision:
+          labels: dict[str, str] | None = None, strict: bool = False,
+          fields: dict[str, str] | None = None) -> gate.Decision:
     decision = gate.evaluate(operation, text, source=source, sensitivity=sensitivity, approved=approved,
-                             cfg=cfg, tier=tier, request=request, names=names, labels=labels, strict=strict)
+                             cfg=cfg, tier=tier, request=request, names=names, labels=labels, strict=strict,
+                             fields=fields)
     if decision.allowed and decision.approved_findings:
         # The approval record needs a secret outside the workspace: an approval
         # that cannot be recorded is refused now, not lost later (round 5).
@@ -254,7 +256,9 @@ def write_daily(ws: Path, cfg: dict[str, Any], *, topic: str, cause: list[str] =
     _check_target(safe_target(ws, entries.memory_dir(ws) / entries.DAILY_DIR / f"{day}.md"))
     with workspace_lock(ws):  # the gate's decision and the write: one locked step
         decision = _gate(ws, "store", text, source=source, sensitivity=sensitivity, approved=approved, cfg=cfg,
-                         request=f"write daily note '{topic}'", labels={"topic": topic})
+                         request=f"write daily note '{topic}'", labels={"topic": topic},
+                         fields={"--topic": topic, "--cause": "\n".join(cause), "--change": "\n".join(change),
+                                 "--todo": "\n".join(todo)})
         path, ident, added, existed = _write_daily_locked(ws, cfg, day, topic, items,
                                                           backup=LazyBackup(ws, f"write {day}", approved))
         changed = entries.rebuild_indexes(ws, cfg)
@@ -327,6 +331,7 @@ def learn(ws: Path, cfg: dict[str, Any], *, key: str, text: str, tags: list[str]
         # so a value pasted with a comma in it is judged whole (attack round 5).
         decision = _gate(ws, "store", f"{key}\n{text}\n{' '.join(tag_list)}", source=source,
                          sensitivity=sensitivity, approved=approved, cfg=cfg, request=f"learn '{key}'",
+                         fields={"--text": text},
                          names={"key": key, **({"tags": "\n".join(tag_list + joined_readings(tag_list))}
                                                if tag_list else {})})
         path, created, changed = _learn_locked(ws, cfg, key, text, tag_list, pinned,
@@ -382,7 +387,7 @@ def edit(ws: Path, cfg: dict[str, Any], ref: str, *, text: str, approved: bool =
         return {"action": "edit", "id": entry.id, "key": entry.key, "path": rel(ws, target.path),
                 "unchanged": True, "backup": None}
     decision = _gate(ws, "edit", f"{entry.key}\n{text}", source=source, sensitivity=sensitivity,
-                     approved=approved, cfg=cfg, request=f"edit '{entry.key}'")
+                     approved=approved, cfg=cfg, request=f"edit '{entry.key}'", fields={"--text": text})
     day = today().isoformat()
     with workspace_lock(ws):
         like = read_text(target.path)
@@ -589,7 +594,7 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
         # The body is sealed; its skill and topic are not (file name, frontmatter): gate rule 0.
         decision = _gate(ws, operation, f"{skill}\n{topic}\n{text}", source=source, sensitivity=sensitivity,
                          approved=approved, cfg=cfg, tier="internal", request=f"remember {skill}/{topic}",
-                         names={"skill": skill, "topic": topic})
+                         names={"skill": skill, "topic": topic}, fields={"--text": text})
         if approved:
             keyed.require_secret(ws, cfg)  # the entry's approval mark needs it (cleanup keeps it by the mark)
         ensure_tree(ws)

@@ -389,8 +389,10 @@ def forget_cmd(ref, approved, workspace, json_, verbose):
 
     ws, cfg = _context(workspace, verbose)
     result = forget(ws, cfg, ref, approved=approved)
-    _print(result, json_, f"forgot {result['kind']} {result['ref']} ({result['removed']} removed from "
-                          f"{result['path']}); {summary(result['erased'])}")
+    # "file removed: PATH", not "file removed from PATH" (walk-through r6, finding 15).
+    where = (f"file removed: {result['path']}" if result["removed"] == "file"
+             else f"{result['removed']} removed from {result['path']}")
+    _print(result, json_, f"forgot {result['kind']} {result['ref']} ({where}); {summary(result['erased'])}")
     for problem in result["erased"]["problems"]:
         stderr.print(f"warning: {problem}", markup=False)
     for note in result.get("still_in") or []:

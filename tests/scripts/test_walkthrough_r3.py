@@ -170,8 +170,8 @@ def test_item11_gate_hold_is_one_line_with_its_advice_once(ws, run_script):
     before = tree_hash(ws)
     held = run_script("memory", "write", "--topic", "contact", "--change", "email bob.smith@gmail.com")
     assert held.code == 1
-    assert held.err == ("error: memory gate: request_approval (possible email found: not stored unless the user "
-                        "confirms it is fine to keep; then repeat with --approved)\n")
+    assert held.err == ("error: memory gate: request_approval (possible email found in --change: not stored unless "
+                        "the user confirms it is fine to keep; then repeat with --approved)\n")
     health = run_script("memory", "write", "--topic", "health", "--change", "I have diabetes")
     assert health.err == ("error: memory gate: request_approval (health content needs explicit approval) "
                           "(re-run with --approved once the user agrees)\n")

@@ -355,3 +355,48 @@ def test_item12_an_empty_time_says_nothing_was_noted_then(ws, run_script):
     today = json.loads(run_script("memory", "recall", "what did we do today", "--json", env=now).out)
     assert today["time"] == {"span": ["2026-12-01", "2026-12-01"], "entries_in_span": 1, "note": None}
     assert [h["snippet"] for h in today["hits"]] == ["- Change: Tried a new oolong"]
+
+
+# ---------------------------------------------------------------- finding 15
+
+def test_item15_refusals_name_the_option_never_the_value(ws, run_script):
+    _setup(ws, run_script)
+    token = "ghp_" + "a1B2" * 9
+    phone = "138" + "1234" + "5678"
+    before = tree_hash(ws)
+    cases = [
+        (("write", "--topic", "t", "--cause", "fine", "--change", f"token {token}"),
+         "refuse (contains secret (certain) in --change: tier 3, never stored or shared (no flag overrides this))"),
+        (("write", "--topic", "t", "--todo", f"call {phone}"),
+         "request_approval (possible phone found in --todo: not stored unless the user confirms it is fine to keep; "
+         "then repeat with --approved)"),
+        (("learn", "k1", "--text", f"token {token}"),
+         "refuse (contains secret (certain) in --text: tier 3, never stored or shared (no flag overrides this))"),
+        (("remember", "--skill", "a", "--topic", "b", "--text", f"token {token}"),
+         "refuse (contains secret (certain) in --text: tier 3, never stored or shared (no flag overrides this))"),
+    ]
+    for args, reason in cases:
+        result = run_script("memory", *args)
+        assert (result.code, result.err) == (1, f"error: memory gate: {reason}\n"), args
+        assert token not in result.err and phone not in result.err
+    # nothing stored; only the gate's audit log (hashes and decisions) records the refusals
+    assert {k: v for k, v in tree_hash(ws).items() if not k.startswith("memory/.state")} == before
+
+
+def test_item15_messages_that_make_sense(ws, run_script):
+    _setup(ws, run_script)
+    typo = run_script("memory", "--json", "wirte")  # --json before the verb is taken, the verb's typo named
+    assert (typo.code, json.loads(typo.out)) == (2, {"error": "No such command 'wirte'. Did you mean 'write'?",
+                                                     "kind": "usage"})
+    early = run_script("memory", "--json", "stats", "record", "--skill", "weather", "--ok")
+    assert early.code == 0 and json.loads(early.out)["stats"]["calls"] == 1
+    bare = run_script("memory", "stats")
+    assert (bare.code, bare.err) == (2, "error: memory.py stats needs a verb: pattern, record, show "
+                                        "(see memory.py stats --help)\n")
+    assert run_script("crypt").err == ("error: crypt.py needs a verb: decrypt, encrypt, keygen, reseal "
+                                       "(see crypt.py --help)\n")
+    assert run_script("memory", "remember", "--skill", "demo", "--topic", "style", "--text", "short replies").code == 0
+    gone = run_script("memory", "forget", "t-" + __import__("hashlib").sha256(b"demo\nstyle").hexdigest()[:10],
+                      "--approved")
+    assert gone.code == 0, gone.err
+    assert gone.out.startswith("forgot t2 ") and "(file removed: memory/tier2-internal/demo_style.md); " in gone.out

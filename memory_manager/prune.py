@@ -352,12 +352,12 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
     - ``tiers`` (the Tiers seed's definitions, as in the README): ``t1`` the
       statistics files ``memory/tier1-public/*_stats.json`` and ``t1_skills``
       the skills counted in them; ``t2`` the entries in
-      ``memory/tier2-internal/`` (a multi file holds several) and
-      ``t2_by_scheme`` how many are ``aes-gcm`` (encrypted), ``xor-b64``
-      (obfuscated only) and ``plain`` (not sealed yet); ``t3`` always 0
+      ``memory/tier2-internal/`` (a multi file holds several); ``t3`` always 0
       (the Tiers seed never stores private data). Daily-note sections and
       knowledge entries are plain memory, not a tier: they are counted apart
       in ``daily`` and ``knowledge``;
+    - ``t2_by_scheme``: how many T2 entries are ``aes-gcm`` (encrypted),
+      ``xor-b64`` (obfuscated only) and ``plain`` (not sealed yet);
     - ``time_zone``: the zone notes are dated in, the rule that chose it
       (:func:`memory_manager.clock.user_zone`) and today's date there;
     - ``cleanup_preview``: what the next automatic cleanup's capacity window
@@ -440,8 +440,9 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
                             "threshold_applied": bool(auto) and cfg["prune"]["auto_threshold"]},
         "archived_entries": archived,
         "entries_by_kind": p.by_kind,
-        "tiers": {"t1": len(t1_files), "t1_skills": len(skills), "t2": t2, "t2_by_scheme": by_scheme, "t3": 0,
+        "tiers": {"t1": len(t1_files), "t1_skills": len(skills), "t2": t2, "t3": 0,
                   "daily": p.by_kind.get("daily", 0), "knowledge": p.by_kind.get("knowledge", 0)},
+        "t2_by_scheme": by_scheme,
         "quarantine": _quarantine_rows(ws),
         # File names are shown with a finding masked, as recall masks text (issue 10, round 4).
         "problems": sorted(privacy.mask_name(m) for m in problems),

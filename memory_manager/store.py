@@ -714,7 +714,7 @@ def crypt_file(ws: Path, cfg: dict[str, Any], path: Path, *, decrypt: bool, sche
                                               "key to encrypt it with: run 'crypt.py reseal' (it makes the key "
                                               "and encrypts every such entry)")
                 if not xor or chosen != "aes-gcm":
-                    reason = "xor-b64 already" if xor else "already encrypted (aes-gcm)"
+                    reason = "xor-b64 already" if xor else "already encrypted"
                     return {"file": rel(ws, target), "action": "unchanged", "reason": reason, "backup": None}
                 new_text, plains = tiers.reseal_text(tf.text, target, cfg)
             else:

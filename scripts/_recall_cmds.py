@@ -167,9 +167,9 @@ def status_cmd(workspace: Path | None, json_: bool, verbose: bool) -> int:
                          "the weekly cleanup applies only the capacity window (references/recall.md, Pruning)",
                          markup=False)
     t = doc["tiers"]
-    weak = {k: n for k, n in t["t2_by_scheme"].items() if k != "aes-gcm" and n}
+    weak = {k: n for k, n in doc["t2_by_scheme"].items() if k != "aes-gcm" and n}
     if weak:
-        parts = [f"{t['t2_by_scheme']['aes-gcm']} encrypted"]
+        parts = [f"{doc['t2_by_scheme']['aes-gcm']} encrypted"]
         parts += [f"{weak['xor-b64']} obfuscated only with xor-b64"] if "xor-b64" in weak else []
         parts += [f"{weak['plain']} plain text"] if "plain" in weak else []
         t2_text = f"T2 {t['t2']} entries ({', '.join(parts)})"

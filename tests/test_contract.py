@@ -379,6 +379,8 @@ JSON_CASES = [
      ["crypt", "encrypt", "--skill", "s", "--scheme", "xor-b64"]),
     ("crypt decrypt", None, ["crypt", "decrypt", "--skill", "s", "--scheme", "aes-gcm"]),
     ("crypt keygen", ["crypt", "keygen"], None),
+    ("crypt reseal", ["crypt", "reseal"], ["crypt", "reseal", "--workspace", "/nonexistent/ws"]),
+    ("memory stats (no verb)", None, ["memory", "stats"]),
     ("init", ["init", "--dry-run"], ["init", "--restore", "no-such-backup"]),
     ("init list-backups", ["init", "--list-backups"], ["init", "--lang", "fr"]),
     ("cleanup", ["cleanup", "--dry-run"], ["cleanup", "--workspace", "/nonexistent/ws"]),

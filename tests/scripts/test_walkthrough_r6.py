@@ -187,7 +187,7 @@ def test_item3_xor_entries_move_to_aes_gcm(ws, run_script, tmp_path):
     assert (f"note: 2 T2 entries are not encrypted with a key: run `{command}` to encrypt them with aes-gcm\n"
             in status.out)
     doc = json.loads(run_script("memory", "status", "--json").out)
-    assert (doc["tiers"]["t2"], doc["tiers"]["t2_by_scheme"]) == (2, {"aes-gcm": 0, "xor-b64": 2, "plain": 0})
+    assert (doc["tiers"]["t2"], doc["t2_by_scheme"]) == (2, {"aes-gcm": 0, "xor-b64": 2, "plain": 0})
     audit = run_script("privacy_audit", "--json")
     assert json.loads(audit.out)["warnings"] == [
         "xor-b64 is obfuscation, not encryption: its key is derived from the skill name and month, so anyone "
@@ -220,7 +220,7 @@ def test_item3_xor_entries_move_to_aes_gcm(ws, run_script, tmp_path):
     again = run_script("crypt", "reseal")
     assert (again.code, again.out) == (0, "nothing to reseal: every T2 entry is aes-gcm\n")
     same = run_script("crypt", "encrypt", "--file", str(month_file))
-    assert (same.code, same.out) == (0, f"unchanged: {month_file.relative_to(ws)} is already encrypted (aes-gcm); "
+    assert (same.code, same.out) == (0, f"unchanged: {month_file.relative_to(ws)} is already encrypted; "
                                         "nothing to do\n")
 
 

@@ -132,13 +132,6 @@ class Frontmatter:
 _LOADER = None
 
 
-def _base_loader():
-    """PyYAML's ``BaseLoader`` (every scalar a string), on libyaml when PyYAML was built with it."""
-    import yaml
-
-    return getattr(yaml, "CBaseLoader", yaml.BaseLoader)
-
-
 def _safe_loader():
     """``yaml.SafeLoader`` that keeps an impossible date (``created: 2026-02-30``)
     as its string instead of raising ``ValueError`` from PyYAML's timestamp
@@ -166,6 +159,34 @@ def _safe_loader():
     return _LOADER
 
 
+def _load_twice(raw: str) -> tuple[Any, Any]:
+    """``(safe value, literal value)`` of one YAML document, parsed once.
+
+    The same as ``yaml.load(raw, Loader=_safe_loader())`` and
+    ``yaml.load(raw, Loader=yaml.CBaseLoader)``: libyaml builds the node tree
+    once and both constructors read it. PyYAML's ``BaseConstructor`` looks
+    at no tag (every scalar a string, by the node's kind alone), so the
+    resolver's tags that the safe side needs change nothing for it; it reads
+    the tree first because the safe side rewrites merge keys (``<<``) in
+    place. Knowledge frontmatter was parsed twice on every index build
+    (issue 13).
+
+    Raises:
+        yaml.YAMLError: as either load would.
+    """
+    from yaml.constructor import BaseConstructor
+
+    loader = _safe_loader()(raw)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None, None
+        literal = BaseConstructor().construct_document(node)
+        return loader.construct_document(node), literal
+    finally:
+        loader.dispose()
+
+
 def split_frontmatter(text: str, label: str = "file") -> Frontmatter:
     """Split ``text`` (``\\n`` endings, no BOM) into frontmatter and body.
 
@@ -188,8 +209,7 @@ def split_frontmatter(text: str, label: str = "file") -> Frontmatter:
         raise MalformedFileError(f"{label}: frontmatter has no closing '---'")
     raw = "\n".join(lines[1:end])
     try:
-        meta = yaml.load(raw, Loader=_safe_loader()) if raw.strip() else {}  # noqa: S506 - a SafeLoader
-        literal = yaml.load(raw, Loader=_base_loader()) if raw.strip() else {}  # noqa: S506 - BaseLoader builds only str/list/dict
+        meta, literal = _load_twice(raw) if raw.strip() else ({}, {})
     except yaml.YAMLError as exc:
         try:  # libyaml marks some errors a line later: report what the pure-Python parser says
             yaml.load(raw, Loader=yaml.BaseLoader)  # noqa: S506 - BaseLoader builds only str/list/dict

@@ -105,13 +105,17 @@ def parse_source(rel: str, kind: str, data: bytes) -> tuple[str, str | None, lis
     archived = int(kind == "archive")
     items = []
     dumps = _dumps
+    terms_text = textproc.terms_text
     for e, current, version, body in flat[: (1 << POS_BITS) - 1]:
-        terms = textproc.tokens(e.heading + "\n" + _LABEL.sub(r"\1", body))
+        # A label is replaced by a space, not by what stood before it (``\1``): both are
+        # separators after a line break, so the terms are the same, and a plain replacement
+        # skips Python's template expansion for each of 190k labels (0.3 s at 100k, issue 13).
+        terms, n_terms = terms_text(e.heading + "\n" + _LABEL.sub(" ", body))
         dates = e.meta.get("dates")
         items.append(((rel, e.ordinal, e.id, e.heading, version or e.date, e.kind,
                        dumps(e.tags), dumps(tag_terms(e.tags)) if e.tags else "[]",
-                       int(e.pinned), body, e.span[0], e.span[1], len(terms), current, version,
-                       json.dumps(dates, allow_nan=False) if dates and current else None, archived), " ".join(terms)))
+                       int(e.pinned), body, e.span[0], e.span[1], n_terms, current, version,
+                       json.dumps(dates, allow_nan=False) if dates and current else None, archived), terms))
     return hashlib.sha256(data).hexdigest(), error, items
 
 

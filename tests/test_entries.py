@@ -207,3 +207,30 @@ def test_daily_marks_equal_what_parse_daily_reads():
         chunks = entries.split_chunks(text, offset)
         expected = {s.span[0]: (s.id, s.pinned, s.date) for s in entries.parse_daily(text, path, chunks)}
         assert entries.daily_marks(text, path, chunks) == expected, text
+
+
+@pytest.mark.parametrize("raw", [
+    "a: 1", "key: NO\non: on\nmode: 0755\nv: 1.10", "created: 2026-02-30\nupdated: 2026-01-05",
+    "n: !!int \"3\"", "s: !!str 3", "base: &b {x: 1, y: 2}\nm:\n  <<: *b\n  y: 3", "- a\n- b", "just text",
+    "# only a comment", "t: [a, b, {c: d}]\nu: null\nw: ~", "? [a, b]\n: c", "x: !custom 1", "a: 1\n---\nb: 2",
+    "a: [1, 2", "dup: 1\ndup: 2", "when: 2026-01-01 10:00:00", "x: *nope", "k: 'quoted'\nl: \"飞书\""])
+def test_one_parse_gives_both_frontmatter_readings(raw):
+    """``_load_twice`` (one libyaml parse, issue 13) gives what the safe and the literal load give, errors too."""
+    import yaml
+
+    def load(loader):
+        try:
+            return "ok", yaml.load(raw, Loader=loader)  # noqa: S506 - safe and base loaders only
+        except yaml.YAMLError as exc:
+            return "error", type(exc)
+
+    expected = (load(entries._safe_loader()), load(yaml.CBaseLoader))
+    try:
+        safe, literal = entries._load_twice(raw)
+        got = (("ok", safe), ("ok", literal))
+    except yaml.YAMLError as exc:
+        got = ("error", type(exc))
+    if "error" in (expected[0][0], expected[1][0]):
+        assert got[0] == "error"
+    else:
+        assert got == expected

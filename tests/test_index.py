@@ -135,3 +135,19 @@ def test_parallel_parse_builds_the_same_index(ws, monkeypatch):
     serial = dump()
     monkeypatch.setattr(index_mod, "PARALLEL_MIN_FILES", 1)
     assert dump() == serial and len(serial[0]) == 60
+
+
+def test_a_label_replaced_by_a_space_leaves_the_same_terms():
+    """The index drops note labels with a plain replacement (issue 13); the terms are those of ``\\1``."""
+    import random
+
+    from memory_manager import index as index_mod
+    from memory_manager.textproc import tokens
+
+    rng = random.Random(5)
+    parts = ["- 因：", "- Cause:", "* todo ：", "  - 改:", "\n", "\n\n", " ", "\u3000", "\t", "'s", "a", "飞书",
+             "\u0301", "Change", "：", "x'", "待", "-", "*"]
+    for _ in range(3000):
+        body = "".join(rng.choice(parts) for _ in range(rng.randint(1, 25)))
+        assert (tokens("head\n" + index_mod._LABEL.sub(" ", body))
+                == tokens("head\n" + index_mod._LABEL.sub(r"\1", body))), body

@@ -42,3 +42,29 @@ def test_query_terms_are_distinct_in_order():
 
 def test_plain_tokens_baseline_keeps_everything():
     assert plain_tokens("The Running, dogs!") == ["the", "running", "dogs"]
+
+
+def _alphabet_text(rng, n):
+    # Letters, digits, CJK, the CJK-range characters that are not word characters (・ ゠ and the
+    # kana voicing marks), apostrophes, underscores, full-width forms, accents and punctuation.
+    pieces = ["a", "B", "z", "é", "ß", "3", "ｚ", "Ｑ", "飞", "书", "的", "了", "カ", "ー", "한",
+              "・", "゠", "\u3099", "\u0301", "'", "'s", "_", " ", "\n", "-", "：", "。", "ﬁ", "²", "文'"]
+    return "".join(rng.choice(pieces) for _ in range(n))
+
+
+def test_tokens_by_stretches_equal_tokens_run_by_run():
+    """``tokens`` finds the runs inside cached stretches (issue 13); the terms are those found run by run."""
+    import random
+
+    from memory_manager import textproc
+
+    def run_by_run(text):
+        return [t for run in textproc._RUNS.findall(textproc.normalise(text)) for t in textproc._run_terms(run)]
+
+    rng = random.Random(13)
+    texts = [_alphabet_text(rng, rng.randint(0, 60)) for _ in range(3000)]
+    texts += ["don't stop", "snake_case_word", "飞书's bot", "''a''", "カ・カ", "a'b'c", "o'_'k"]
+    for text in texts:
+        expected = run_by_run(text)
+        assert tokens(text) == expected, text
+        assert textproc.terms_text(text) == (" ".join(expected), len(expected)), text

@@ -48,12 +48,14 @@ def _alphabet_text(rng, n):
     # Letters, digits, CJK, the CJK-range characters that are not word characters (・ ゠ and the
     # kana voicing marks), apostrophes, underscores, full-width forms, accents and punctuation.
     pieces = ["a", "B", "z", "é", "ß", "3", "ｚ", "Ｑ", "飞", "书", "的", "了", "カ", "ー", "한",
-              "・", "゠", "\u3099", "\u0301", "'", "'s", "_", " ", "\n", "-", "：", "。", "ﬁ", "²", "文'"]
+              "・", "゠", "\u3099", "\u0301", "'", "'s", "_", " ", "\n", "-", "：", "。", "ﬁ", "²", "文'",
+              "\u3000", "\xa0", "\t", "\x1c", "\x85", "\u2028", "\u202f", ",", "(", "a,b"]
     return "".join(rng.choice(pieces) for _ in range(n))
 
 
-def test_tokens_by_stretches_equal_tokens_run_by_run():
-    """``tokens`` finds the runs inside cached stretches (issue 13); the terms are those found run by run."""
+def test_tokens_by_pieces_equal_tokens_run_by_run():
+    """``tokens`` finds the runs inside cached pieces between white space (issue 13); the terms are
+    those found run by run in the whole text."""
     import random
 
     from memory_manager import textproc

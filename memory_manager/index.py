@@ -65,6 +65,10 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(terms, tokenize='ascii');
 CREATE VIRTUAL TABLE IF NOT EXISTS fts_vocab USING fts5vocab(fts, 'row');
 """
 
+#: The secondary indexes of ``entries`` (name: statement), as in :data:`_SCHEMA`; a build from
+#: nothing makes them after its rows are in.
+_ENTRY_INDEXES = {m.group(1): m.group(0) for m in re.finditer(r"CREATE INDEX IF NOT EXISTS (\w+) ON [^;]+", _SCHEMA)}
+
 ENTRY_COLUMNS = ("rowid", "path", "ordinal", "id", "heading", "date", "kind", "tags", "tag_terms",
                  "pinned", "text", "span_start", "span_end", "current", "version", "dates", "archived")
 
@@ -232,8 +236,23 @@ class RecallIndex:
                              (mtime, size, now_ns, rel))
             for file_no in gone:
                 self._drop_file(file_no)
+            # A build from nothing fills an empty table: its three indexes are made once at the
+            # end (one sort each) instead of being kept up to date row by row (issue 13). Inside
+            # the transaction: a failed build rolls the DROP back with the rest.
+            bulk = len(to_parse) >= PARALLEL_MIN_FILES and conn.execute(
+                "SELECT 1 FROM entries LIMIT 1").fetchone() is None
+            if bulk:
+                for name in _ENTRY_INDEXES:
+                    conn.execute(f"DROP INDEX IF EXISTS {name}")
+            pending: tuple[list, list] = ([], [])
             for (rel, kind, mtime, size, data), parsed in zip(to_parse, _parse_all(to_parse)):
-                self._index_file(rel, kind, mtime, size, data, now_ns, parsed)
+                self._index_file(rel, kind, mtime, size, data, now_ns, parsed, pending)
+                if len(pending[0]) >= 4096:
+                    self._flush(pending)
+            self._flush(pending)
+            if bulk:
+                for name, sql in _ENTRY_INDEXES.items():
+                    conn.execute(sql)
             conn.execute("COMMIT")
         except BaseException:
             with contextlib.suppress(sqlite3.Error):
@@ -248,8 +267,14 @@ class RecallIndex:
         self.conn.execute("DELETE FROM files WHERE file_no=?", (file_no,))
 
     def _index_file(self, rel: str, kind: str, mtime: int, size: int, data: bytes, now_ns: int,
-                    parsed: tuple | None = None) -> None:
-        """Replace ``rel``'s rows with its parsed entries (``parsed``: :func:`parse_source`'s result)."""
+                    parsed: tuple | None = None, pending: tuple[list, list] | None = None) -> None:
+        """Replace ``rel``'s rows with its parsed entries (``parsed``: :func:`parse_source`'s result).
+
+        ``pending``: ``(entry rows, FTS rows)`` lists the new rows are added to, for
+        :meth:`_flush` to insert many files' rows at once (issue 13); without it they are
+        inserted now. The rows of a file dropped here are never among the pending rows: a
+        file is indexed once per refresh, and a new ``file_no`` is never a pending one.
+        """
         row = self.conn.execute("SELECT file_no FROM files WHERE path=?", (rel,)).fetchone()
         if row:
             self._drop_file(row[0])
@@ -258,16 +283,25 @@ class RecallIndex:
             "INSERT INTO files(path, kind, mtime_ns, size, sha, indexed_ns, error) VALUES (?,?,?,?,?,?,?)",
             (rel, kind, mtime, size, sha, now_ns, error))
         file_no = cur.lastrowid
-        rows, fts_rows = [], []
+        rows, fts_rows = pending if pending is not None else ([], [])
+        base = file_no << POS_BITS
         for pos, (item, terms) in enumerate(items):
-            rowid = (file_no << POS_BITS) | pos
-            rows.append((rowid, file_no) + item)
-            fts_rows.append((rowid, terms))
-        self.conn.executemany(
-            "INSERT INTO entries(rowid, file_no, path, ordinal, id, heading, date, kind, tags, tag_terms,"
-            " pinned, text, span_start, span_end, ntok, current, version, dates, archived)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
-        self.conn.executemany("INSERT INTO fts(rowid, terms) VALUES (?, ?)", fts_rows)
+            rows.append((base | pos, file_no) + item)
+            fts_rows.append((base | pos, terms))
+        if pending is None:
+            self._flush((rows, fts_rows))
+
+    def _flush(self, pending: tuple[list, list]) -> None:
+        """Insert ``(entry rows, FTS rows)`` gathered by :meth:`_index_file` and empty the lists."""
+        rows, fts_rows = pending
+        if rows:
+            self.conn.executemany(
+                "INSERT INTO entries(rowid, file_no, path, ordinal, id, heading, date, kind, tags, tag_terms,"
+                " pinned, text, span_start, span_end, ntok, current, version, dates, archived)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
+            self.conn.executemany("INSERT INTO fts(rowid, terms) VALUES (?, ?)", fts_rows)
+        rows.clear()
+        fts_rows.clear()
 
     # -- queries -------------------------------------------------------------------
     def malformed(self) -> list[tuple[str, str]]:

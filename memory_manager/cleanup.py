@@ -409,8 +409,12 @@ def purge_pii(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
             counts = erasure.erase(run.ws, run.cfg, ident=entry.id, needles=[text, entry.ciphertext], indexed=False,
                                    names=[n for n in (entry.topic, f"{entry.skill}_{entry.topic}") if n], paths=gone)
             run.report.problems.extend(counts.pop("problems"))
+            written = counts.pop("reports_deleted"), counts.pop("reports_changed")
             for key, value in counts.items():
                 totals[key] = totals.get(key, 0) + value
+            for path in written[0]:  # a report written with --html that showed what was purged
+                run.act("purge", Path(path), "report written with --html deleted (it held a purged entry)")
+            totals["reports"] = totals.get("reports", 0) + len(written[0])
         run.report.erased = totals
         if totals.get("report"):  # the cached HTML report may have shown what was purged
             run.act("purge", tree.Tree(run.ws).report, "cached HTML report deleted")

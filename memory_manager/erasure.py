@@ -378,7 +378,11 @@ def erase(ws: Path, cfg: dict[str, Any], *, ident: str | None, needles: Iterable
             recording one are erased, hashes and ranges included.
 
     Returns ``{"backups": n, "archive": n, "index": n, "logs": n, "report": n,
-    "state": n, "unchecked": n, "problems": [...]}``. Runs under the workspace lock.
+    "reports_deleted": [path, ...], "reports_changed": [path, ...], "state": n, "unchecked": n,
+    "problems": [...]}``: ``reports_deleted`` are the reports written with
+    ``--html`` that held the entry, unchanged since (:func:`memory_manager.report.erase_written`);
+    ``reports_changed`` those the user changed since, left as they are (each
+    also a line in ``problems``). Runs under the workspace lock.
     """
     ws = Path(ws)
     needles = list(needles)
@@ -397,9 +401,14 @@ def erase(ws: Path, cfg: dict[str, Any], *, ident: str | None, needles: Iterable
         archived = _erase_archive(ws, cfg, ident, texts, problems)
         index = _drop_index(ws) if indexed else 0
         logs = _scrub_log(ws, texts)
-        from .report import drop_cached
+        from .report import drop_cached, erase_written
 
         cached = 1 if drop_cached(ws) else 0
+        # Reports the user wrote elsewhere (--html) that still hold the entry, as written: deleted;
+        # one the user changed since is theirs: left, and named (issue 10, round 6).
+        written = erase_written(ws, texts, ident)
+        problems += [f"{path}: a report written with --html and changed since it was written still holds the "
+                     "forgotten text; it was left as it is: delete or edit it yourself" for path in written["changed"]]
         from .access import drop as drop_access
 
         drop_access(ws, ids)
@@ -410,6 +419,7 @@ def erase(ws: Path, cfg: dict[str, Any], *, ident: str | None, needles: Iterable
         if dropped and _read_or_none(last_audit) == after_drop:
             state += 1  # changed by the drop only (the scrub counted it otherwise)
     return {"backups": copies["erased"], "archive": archived, "index": index, "logs": logs, "report": cached,
+            "reports_deleted": written["deleted"], "reports_changed": written["changed"],
             "state": state, "unchecked": copies["unchecked"], "problems": problems}
 
 
@@ -422,6 +432,9 @@ def summary(counts: dict[str, Any]) -> str:
         parts.append("the recall index (rebuilt on the next recall)")
     if counts.get("report"):
         parts.append("the cached report")
+    if counts.get("reports_deleted"):
+        parts.append(f"{len(counts['reports_deleted'])} report(s) written with --html "
+                     f"({', '.join(counts['reports_deleted'])})")
     line = "erased " + ", ".join(parts)
     if counts.get("unchecked"):
         line += f"; {counts['unchecked']} sealed backup copies could not be checked (no T2 key)"

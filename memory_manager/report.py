@@ -35,6 +35,7 @@ the user named outside ``memory/`` (:func:`write_report` refuses anything else).
 """
 from __future__ import annotations
 
+import json
 import os
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -913,3 +914,156 @@ def drop_cached(ws: Path) -> bool:
         return False
     remove(path, missing_ok=True)
     return True
+
+
+# ------------------------------------------------------------ reports written elsewhere
+
+#: ``memory/.state/reports.json``: each report written to a file the user named
+#: (``--html``), with the SHA-256 of what was written (``cmm-report-record`` v1,
+#: ``references/formats.md``), so ``forget`` and cleanup's purge can find the
+#: copies of a forgotten entry outside the workspace (issue 10, round 6).
+RECORD_NAME = "reports.json"
+RECORD_FORMAT = {"format": "cmm-report-record", "version": 1}
+#: Reports remembered at most (the oldest go first): a bound on the record's size.
+RECORD_LIMIT = 200
+
+
+def _record_path(ws: Path) -> Path:
+    return tree.Tree(Path(ws)).state_file(RECORD_NAME)
+
+
+def written_reports(ws: Path) -> list[dict[str, str]]:
+    """The reports recorded by :func:`record_written`: ``[{"path", "sha256", "written"}]``.
+
+    A missing, unreadable or malformed record reads as empty (it is derived
+    bookkeeping: losing it loses only the clean-up of old reports).
+    """
+    from .errors import MemoryManagerError
+    from .fsio import leads_outside
+    from .jsonio import loads
+
+    path = _record_path(ws)
+    try:
+        if path.is_symlink() or leads_outside(path) or not path.is_file():
+            return []
+        doc = loads(path.read_bytes(), tree.rel(tree.STATE, RECORD_NAME))
+    except (OSError, UnicodeDecodeError, MemoryManagerError):
+        return []
+    if not isinstance(doc, dict) or doc.get("format") != RECORD_FORMAT["format"] or doc.get("version") != 1:
+        return []
+    return [r for r in doc.get("reports") or [] if isinstance(r, dict) and isinstance(r.get("path"), str)
+            and isinstance(r.get("sha256"), str)]
+
+
+def _save_record(ws: Path, reports: list[dict[str, str]]) -> None:
+    from .fsio import atomic_write, make_dirs
+
+    path = _record_path(ws)
+    make_dirs(path.parent)
+    doc = {**RECORD_FORMAT, "reports": reports[-RECORD_LIMIT:]}
+    atomic_write(path, (json.dumps(doc, ensure_ascii=False, indent=1, allow_nan=False) + "\n").encode("utf-8"),
+                 mode=0o600)
+
+
+def record_written(ws: Path, path: Path, data: bytes) -> None:
+    """Remember that a report was written to ``path`` (a file the user named) with bytes ``data``.
+
+    Args:
+        ws: the workspace root.
+        path: the ``--html`` file (absolute); the cached report
+            (``memory/.cache/report.html``) is not recorded: forget and purge
+            delete it anyway (:func:`drop_cached`).
+        data: the bytes written (their SHA-256 is kept, never the text).
+
+    Takes the workspace lock; a later write to the same path replaces its record.
+    """
+    from .fsio import sha256_bytes, workspace_lock
+    from .clock import now
+
+    path = Path(path).absolute()
+    if path == tree.Tree(Path(ws)).report:
+        return
+    with workspace_lock(ws):
+        reports = [r for r in written_reports(ws) if r["path"] != str(path)]
+        reports.append({"path": str(path), "sha256": sha256_bytes(data),
+                        "written": now().isoformat(timespec="seconds")})
+        _save_record(ws, reports)
+
+
+def _fragments(texts: Iterable[str]) -> set[str]:
+    """The lines of a forgotten entry's text worth looking for in a page (flattened, markers off).
+
+    Each line is looked for as written and as the page shows it, masked
+    (:func:`memory_manager.privacy.mask`: a purged entry holds a secret, which
+    the page shows as ``[secret]``); lines shorter than
+    :data:`memory_manager.erasure.MIN_NEEDLE` are not looked for.
+    """
+    from .erasure import MIN_NEEDLE, _MARKER
+    from .privacy import mask
+
+    out = set()
+    for text in texts:
+        for line in text.split("\n"):
+            flat = " ".join(_MARKER.sub("", line).split())
+            if len(flat) >= MIN_NEEDLE:
+                out.add(flat)
+                masked = " ".join(mask(flat).split())
+                if len(masked) >= MIN_NEEDLE:
+                    out.add(masked)
+    return out
+
+
+def erase_written(ws: Path, texts: list[str], ident: str | None = None) -> dict[str, list[str]]:
+    """Delete the recorded reports outside the cache that hold a forgotten entry; return what happened.
+
+    Args:
+        ws: the workspace root (the caller holds its lock: ``forget``, cleanup's purge).
+        texts: the forgotten entry's text (:func:`memory_manager.erasure.erase`'s needles, as text).
+        ident: its id, looked for too.
+
+    Each recorded report (:func:`written_reports`) is looked at: one whose
+    bytes still have the recorded SHA-256 and whose text (HTML entities
+    decoded) holds a line of the entry or its id is deleted; one that changed
+    since it was written (the user edited or replaced it) is never touched,
+    and is named under ``changed`` when it holds the text (the caller warns
+    with its path). A report that is gone, or is no longer a file of ours
+    (a link, another file), leaves the record. Nothing else is touched.
+
+    Returns ``{"deleted": [path, ...], "changed": [path, ...]}``.
+    """
+    import html as html_mod
+
+    from .fsio import remove, sha256_bytes
+
+    reports = written_reports(ws)
+    if not reports:
+        return {"deleted": [], "changed": []}
+    frags = _fragments(texts)
+    keep: list[dict[str, str]] = []
+    deleted: list[str] = []
+    changed: list[str] = []
+    for record in reports:
+        path = Path(record["path"])
+        try:
+            if path.is_symlink() or not path.is_file():
+                continue  # gone, or a link now: not ours to read or delete
+            data = path.read_bytes()
+        except OSError:
+            continue
+        page = " ".join(html_mod.unescape(data.decode("utf-8", "replace")).split())
+        holds = bool(ident and ident in page) or any(f in page for f in frags)
+        ours = _is_report(path)
+        if ours and sha256_bytes(data) == record["sha256"]:
+            if holds:
+                remove(path, missing_ok=True)
+                deleted.append(str(path))
+            else:
+                keep.append(record)
+            continue
+        if holds:
+            changed.append(str(path))
+        if ours:
+            keep.append(record)  # edited, still a report: a later forget looks again
+    if keep != reports:
+        _save_record(ws, keep)
+    return {"deleted": deleted, "changed": changed}

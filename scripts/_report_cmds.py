@@ -37,7 +37,7 @@ def report_cmd(html: Path | None, days: int, approved: bool, overwrite: bool, op
     (Jinja2, matplotlib): without it, exit 1 with the command that installs it.
     """
     from memory_manager.deps import require_report
-    from memory_manager.report import collect, target_path, write_report
+    from memory_manager.report import collect, record_written, target_path, write_report
 
     opened = open_workspace(workspace, verbose, set_up=True)
     target = target_path(opened, html, approved, overwrite)  # bad --html / --approved: exit 2 before any work
@@ -46,7 +46,10 @@ def report_cmd(html: Path | None, days: int, approved: bool, overwrite: bool, op
 
     private_config(opened)  # before matplotlib is imported (preload)
     model = collect(opened, days=days, approved=approved, meanwhile=preload)
-    size = write_report(target, render(model))
+    page = render(model)
+    size = write_report(target, page)
+    # Recorded (path and SHA-256) so forget and cleanup's purge can find this copy later.
+    record_written(opened.root, target, page.encode("utf-8"))
     if json_:
         emit_json({"path": str(target), "bytes": size, "days": days, "approved": approved,
                    "counts": model.counts, "problems": model.problems})

@@ -334,6 +334,79 @@ def test_cleanup_purge_deletes_the_cached_report(copy, run_script, monkeypatch):
         in doc["actions"]
 
 
+def test_forget_deletes_an_unchanged_html_report_outside_and_names_a_changed_one(copy, tmp_path, run_script):
+    """Round 6 (issue 10): a report written with --html outside the workspace kept the text of an
+    entry forgotten later. Each --html report is recorded (path, SHA-256) in memory/.state; forget
+    deletes the one still as written that holds the entry, leaves the one the user changed since
+    (byte for byte) and names it in a warning, and keeps a report that does not hold the entry."""
+    from memory_manager.entries import knowledge_id
+
+    kept, changed, other = tmp_path / "out" / "kept.html", tmp_path / "out" / "changed.html", tmp_path / "other.html"
+    for target in (kept, changed):
+        assert run_script("memory", "report", "-w", copy, "--html", target, env=ENV).code == 0
+    record = copy / "memory" / ".state" / "reports.json"
+    doc = json.loads(record.read_text(encoding="utf-8"))
+    assert doc["format"] == "cmm-report-record" and doc["version"] == 1
+    assert [r["path"] for r in doc["reports"]] == [str(kept), str(changed)]
+    assert stat.S_IMODE(record.stat().st_mode) == 0o600
+    assert "Weekly reports go out on Friday afternoon." in kept.read_text(encoding="utf-8")
+    with open(changed, "a", encoding="utf-8") as fh:
+        fh.write("<!-- my own notes -->\n")
+    edited = changed.read_bytes()
+    other.write_text("Weekly reports go out on Friday afternoon.\n", encoding="utf-8")  # not a report: never touched
+    result = run_script("memory", "forget", knowledge_id("report-format"), "--approved", "-w", copy, "--json",
+                        env=ENV)
+    assert result.code == 0, result.err
+    erased = json.loads(result.out)["erased"]
+    assert erased["reports_deleted"] == [str(kept)] and erased["reports_changed"] == [str(changed)]
+    assert not kept.exists() and changed.read_bytes() == edited
+    assert other.read_text(encoding="utf-8") == "Weekly reports go out on Friday afternoon.\n"
+    assert f"warning: {changed}: a report written with --html and changed since" in result.err
+    assert [r["path"] for r in json.loads(record.read_text(encoding="utf-8"))["reports"]] == [str(changed)]
+    # A report that does not hold the next forgotten entry stays, and so does its record.
+    assert run_script("memory", "report", "-w", copy, "--html", kept, env=ENV).code == 0
+    first = kept.read_bytes()
+    plain = run_script("memory", "learn", "zzz-later", "--text", "a note written after the report", "-w", copy,
+                       env=ENV)
+    assert plain.code == 0, plain.err
+    again = run_script("memory", "forget", "zzz-later", "--approved", "-w", copy, "--json", env=ENV)
+    assert again.code == 0, again.err
+    assert json.loads(again.out)["erased"]["reports_deleted"] == [] and kept.read_bytes() == first
+
+
+def test_forget_of_a_t2_entry_deletes_the_approved_html_report_that_showed_it(copy, tmp_path, run_script,
+                                                                              monkeypatch):
+    """A report written with --approved --html shows T2 text (decrypted into the page the user
+    named): forgetting one of those entries deletes that page. A cleanup purge (an entry with a
+    certain finding, which no report shows) leaves a report that does not hold it, and its record."""
+    from memory_manager import crypto, tiers
+    from memory_manager.config import load_config
+
+    out = tmp_path / "private" / "report.html"
+    assert run_script("memory", "report", "-w", copy, "--approved", "--html", out, env=ENV).code == 0
+    assert "prefers green tea after lunch, PLAINTEXT-TEA-7" in out.read_text(encoding="utf-8")
+    ident = next(e.id for e in tiers.iter_t2_entries(copy) if (e.skill, e.topic) == ("notes", "prefs"))
+    result = run_script("memory", "forget", ident, "--approved", "-w", copy, "--json", env=ENV)
+    assert result.code == 0, result.err
+    assert json.loads(result.out)["erased"]["reports_deleted"] == [str(out)] and not out.exists()
+    assert json.loads((copy / "memory/.state/reports.json").read_text(encoding="utf-8"))["reports"] == []
+
+    assert run_script("memory", "report", "-w", copy, "--html", out, env=ENV).code == 0
+    page = out.read_bytes()
+    cfg = load_config(copy)
+    monkeypatch.setenv("MEMORY_MANAGER_NOW", NOW)
+    token = "ghp_" + "k3Jd9Qx7Lm2Pz8Rt5Vb1Nc4Hy6Wq0Es3Ua7Gf"
+    sealed = crypto.encrypt(f"Deploy with {token}", "crm", "2026-11", cfg, "xor-b64")
+    tiers.t2_path(copy, "crm", "contact").write_text(
+        tiers.render_t2("crm", "contact", sealed, date(2026, 11, 28), 30, "2026-11", "en"), encoding="utf-8")
+    cleaned = run_script("cleanup", "-w", copy, "--json", env=ENV)
+    assert cleaned.code == 0, cleaned.err
+    doc = json.loads(cleaned.out)
+    assert doc["deleted"] == 1 and doc["erased"]["reports"] == 0 and out.read_bytes() == page
+    assert [r["path"] for r in json.loads((copy / "memory/.state/reports.json").read_text(encoding="utf-8"))
+            ["reports"]] == [str(out)]
+
+
 def test_bad_html_target_is_a_usage_error(copy, run_script):
     result = run_script("memory", "report", "-w", copy, "--html", copy, env=ENV)
     assert result.code == 2 and "is a directory" in result.err

@@ -27,7 +27,20 @@ it would in plain text. Decoded here:
   along (issue 10, attack round 6);
 - hex, Base32 (RFC 4648 s.6) and Base64 (RFC 4648 s.4, and s.5 URL-safe)
   runs of 16 or more characters that decode to printable UTF-8 text (a git
-  hash, a UUID or an ordinary identifier decodes to binary and is left alone).
+  hash, a UUID or an ordinary identifier decodes to binary and is left alone);
+- Ascii85 (Adobe's btoa form, ``<~ ~>`` optional, ``z`` for four zero bytes)
+  and Base85 (RFC 1924's alphabet, as Python's ``b85encode`` and git write
+  it): runs of 20 to :data:`MAX_B85` characters with no space that hold at
+  least :data:`B85_PUNCT` punctuation characters and letters of both cases
+  (what encoded bytes look like; a word, a path or a URL does not), decoded
+  only when the result is printable UTF-8 of 6 or more characters (issue 10,
+  attack round 6);
+- ROT13 (the Caesar shift by 13 of ASCII letters) of a token-shaped run:
+  only where the shift turns the run's start into a published token prefix
+  (:data:`ROT13_PREFIXES`: ``ghp_``, ``AKIA``, ``sk-``, ``xoxb-``, …), the run
+  taken with its dots so a JWT's three parts come back whole; any other run
+  is left alone, so words and identifiers are never read shifted (issue 10,
+  attack round 6).
 
 Not an encoding but the same idea: a token or a number wrapped over two
 lines (a line ending in the middle of a token-shaped run, the next line
@@ -37,7 +50,8 @@ text, is read joined (:func:`wrapped`; issue 10, attack round 6).
 Cheap by construction: one regular-expression pass finds the encoded shapes;
 only lines holding one that decodes are copied into a view, and a view is
 decoded again (double encoding: ``%255F``, Base64 of a percent-encoded token)
-up to :data:`DEPTH` times. Each character of a view keeps the span of the
+up to :data:`DEPTH` times (a layer that does not decode ends it, so plain
+text costs one pass whatever the depth). Each character of a view keeps the span of the
 original text it came from, so a finding maps back to the encoded characters.
 Standard library only (the per-turn path imports the detector); ``html`` and
 ``base64`` are imported when a shape of theirs is first met.
@@ -48,9 +62,12 @@ import re
 from functools import lru_cache
 from typing import Iterator
 
-#: How many times a view is decoded again (``%255F`` needs two; three covers
-#: Base64 of a percent-encoded value with one escape left).
-DEPTH = 3
+#: How many times a view is decoded again (``%255F`` needs two; Base64 of
+#: Base64 … of a token one per layer). Round 6 raised it from 3 to 8 layers:
+#: a view is decoded again only while something in it still decodes, and each
+#: Base64 layer is a third longer than the one inside it, so 8 layers of a
+#: 40-character token stay under 400 characters per line.
+DEPTH = 8
 #: Shortest hex/Base32/Base64 run tried: 16 characters is 8 bytes of hex,
 #: 10 of Base32, 12 of Base64 (a phone number in Base64 is 16).
 MIN_RUN = 16
@@ -78,6 +95,30 @@ _B32 = re.compile(r"[A-Z2-7]+=*|[a-z2-7]+=*")
 _B64 = re.compile(r"[A-Za-z0-9+/]+={0,2}|[A-Za-z0-9_-]+={0,2}")
 #: White space a decoded text may hold; anything else must be printable.
 _SPACES = str.maketrans("\t\n\r", "   ")
+#: Base85/Ascii85 candidates: runs of printable ASCII with no space, 20 to
+#: MAX_B85 characters (20 encode 16 bytes; a longer run is a blob, not a pasted value).
+MAX_B85 = 4096
+_B85_RUN = re.compile(r"[!-~]{20,}")
+#: Punctuation that Base85/Ascii85 output is full of and prose, paths and URLs are not
+#: (one character in three of either alphabet is one of these).
+_B85_PUNCT_CHARS = frozenset("!\"#$&'()*+,;<>@[\\]^`{|}~")
+#: A table that deletes them: ``len(run) - len(run.translate(...))`` counts them at C speed.
+_DROP_B85_PUNCT = str.maketrans("", "", "".join(sorted(_B85_PUNCT_CHARS)))
+#: At least this many of them in a run before it is decoded.
+B85_PUNCT = 3
+#: RFC 1924's Base85 alphabet (Python's ``b85encode``, git's binary patches).
+_B85_ALPHABET = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&()*+-;<=>?@^_`{|}~")
+#: Token prefixes a ROT13-shifted run is checked for (the published formats the
+#: detector knows: GitHub, GitLab, OpenAI/Anthropic/Stripe, Slack, AWS, Google,
+#: Hugging Face, npm, PyPI, Shopify, DigitalOcean, JWT).
+ROT13_PREFIXES = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "sk-", "sk_live_", "sk_test_",
+                  "rk_live_", "xoxb-", "xoxp-", "xoxa-", "xoxs-", "xapp-", "AKIA", "ASIA", "AIza", "hf_", "npm_",
+                  "pypi-", "shpat_", "dop_v1_", "eyJ")
+_ROT13 = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
+                       "NOPQRSTUVWXYZABCDEFGHIJKLMnopqrstuvwxyzabcdefghijklm")
+#: The first characters of each prefix, shifted: the cheap test on a run.
+_ROT13_STARTS = tuple(p.translate(_ROT13) for p in ROT13_PREFIXES)
+_JWT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.=")
 
 #: A decoded piece: (start, end) in the text, the decoded characters, and for
 #: each of them the (start, end) of the text it came from.
@@ -268,6 +309,47 @@ def _blob_piece(run: str, start: int) -> tuple[str, list[tuple[int, int]]] | Non
     return text, spans
 
 
+def _b85_piece(run: str, start: int) -> tuple[str, list[tuple[int, int]]] | None:
+    """Decode a Base85/Ascii85 candidate run (see the module docstring); None when it is not one."""
+    body = run[2:-2] if run.startswith("<~") and run.endswith("~>") else run
+    if not (20 <= len(body) <= MAX_B85) or len(body) - len(body.translate(_DROP_B85_PUNCT)) < B85_PUNCT \
+            or body.lower() == body or body.upper() == body:
+        return None
+    import base64
+
+    attempts = []
+    if all(c in _B85_ALPHABET for c in body):
+        attempts.append(base64.b85decode)
+    if all("!" <= c <= "u" or c == "z" for c in body):
+        attempts.append(base64.a85decode)
+    for decode in attempts:
+        try:
+            data = decode(body.encode("ascii"))
+        except ValueError:  # binascii.Error is a ValueError
+            continue
+        if len(data) < 6 or not data.strip():
+            continue
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        if _printable(text):
+            # Each character stands for the whole run (5 characters per 4 bytes, not worth mapping finer).
+            return text, [(start, start + len(run))] * len(text)
+    return None
+
+
+def _rot13_piece(text: str, start: int, end: int) -> tuple[int, int, str, list[tuple[int, int]]] | None:
+    """A token-shaped run at ``text[start:end]`` read with ROT13, when that gives a known token prefix."""
+    if not text.startswith(_ROT13_STARTS, start):
+        return None
+    # Take the dots and parts around it too: a JWT's three parts shift back together.
+    while end < len(text) and text[end] in _JWT_CHARS:
+        end += 1
+    run = text[start:end]
+    return start, end, run.translate(_ROT13), [(i, i + 1) for i in range(start, end)]
+
+
 def pieces(text: str) -> list[Piece]:
     """Every encoded stretch of ``text`` that decodes, in order (see the module docstring)."""
     out: list[Piece] = []
@@ -305,7 +387,16 @@ def pieces(text: str) -> list[Piece]:
                 out.append((start, m.end(), got[0], got[1]))
         out.sort(key=lambda p: p[0])
     blob = _blob
-    runs = [(m.start(), m.end(), m.group()) for m in _RUNS.finditer(text) if blob(m.group()) is not None]
+    runs = []
+    for m in _RUNS.finditer(text):
+        if blob(m.group()) is not None:
+            runs.append((m.start(), m.end(), m.group()))
+            continue
+        shifted = _rot13_piece(text, m.start(), m.end())
+        if shifted is not None and not any(s < shifted[1] and shifted[0] < e for s, e, _, _ in out):
+            out.append(shifted)
+    if len(out) > 1:
+        out.sort(key=lambda p: p[0])
     if runs:
         # A run beside an escape (``\u005fk3Jd…``) is read again in the next view, once decoded.
         taken = [(s, e) for s, e, _, _ in out]
@@ -315,6 +406,23 @@ def pieces(text: str) -> list[Piece]:
             got = _blob_piece(run, start)
             if got is not None:
                 out.append((start, end, got[0], got[1]))
+        out.sort(key=lambda p: p[0])
+    return _with_b85(text, out)
+
+
+def _with_b85(text: str, out: list[Piece]) -> list[Piece]:
+    """``out`` with the Base85/Ascii85 runs of ``text`` that decode and overlap nothing in it, in order."""
+    added = False
+    for m in _B85_RUN.finditer(text):
+        run, start = m.group(), m.start()
+        if len(run) > MAX_B85 + 4 or len(run) - len(run.translate(_DROP_B85_PUNCT)) < B85_PUNCT:
+            continue
+        got = _b85_piece(run, start)
+        if got is None or any(s < m.end() and start < e for s, e, _, _ in out):
+            continue
+        out.append((start, m.end(), got[0], got[1]))
+        added = True
+    if added:
         out.sort(key=lambda p: p[0])
     return out
 

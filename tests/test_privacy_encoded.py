@@ -89,8 +89,8 @@ def test_a_token_encoded_twice_is_found(form):
         ("github_token", "certain", 5, 5 + len(DOUBLE[form]))]
 
 
-def test_a_token_encoded_four_times_is_beyond_the_depth_and_stays_a_plain_blob():
-    """Three decodings are tried (decoding.DEPTH): enough for the double encodings above."""
+def test_a_token_encoded_past_the_depth_stays_a_plain_blob():
+    """decoding.DEPTH decodings are tried (8 since round 6, 3 before): one layer more is not read."""
     blob = TOKEN
     for _ in range(decoding.DEPTH + 1):
         blob = base64.b64encode(blob.encode()).decode()

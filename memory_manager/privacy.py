@@ -2930,6 +2930,185 @@ def _lines_with(low: str, words: tuple[str, ...], cache: dict[str, list[tuple[in
     return merged
 
 
+#: A derived gate (:func:`_derived_gates`) is used only when each of its literals is
+#: this long (ASCII) or holds a character outside ASCII: a gate on "on" or "."
+#: holds nearly every line and costs more than it saves. Two ASCII characters
+#: do when one of them is not among the most frequent letters of English
+#: (``gh``, ``qq``, ``ig``; not ``on``, ``st``, ``mi``).
+_GATE_MIN_ASCII = 3
+_FREQUENT_LETTERS = frozenset("etaoinsrhldcum")
+
+
+def _selective(word: str) -> bool:
+    """True when ``word`` is rare enough to gate a rule on (see :data:`_GATE_MIN_ASCII`).
+
+    A single ASCII punctuation mark counts (``:`` for a bot token, ``.`` for
+    a JWT-like key): where it is on most lines the rule runs over the whole
+    text anyway (:data:`_GATE_MAX_SHARE`).
+    """
+    if len(word) >= _GATE_MIN_ASCII or not word.isascii():
+        return True
+    if len(word) == 1:
+        return not word.isalnum() and not word.isspace() and word.isprintable()
+    return not set(word) <= _FREQUENT_LETTERS
+
+
+#: Stretches of gated lines closer than this many characters are run as one
+#: stretch (a derived gate's pattern cannot match a line break, so any cut
+#: at a line break finds the same matches; fewer calls into ``re``).
+_GATE_JOIN = 2048
+#: A derived gate whose lines cover more than this share of the text is not
+#: worth it: the rule runs over the whole text, as without a gate.
+_GATE_MAX_SHARE = 0.5
+
+#: The same for a word-led rule, whose gated lines are read word by word (the
+#: words of the other lines are read anyway, for the other rules).
+_TOKEN_GATE_MAX_SHARE = 0.1
+#: Texts shorter than this (characters) are read without the automaton and the
+#: derived gates (their fixed cost is more than a pass of every rule over a short text).
+_GATE_MIN_TEXT = 2048
+
+_DERIVED: dict[str, tuple[str, ...]] | None = None
+
+
+def _derived_gates() -> dict[str, tuple[str, ...]]:
+    """Rule name -> literals one of which every match of that rule holds, for the rules without ``needs``
+    and the word-led rules (:attr:`Rule.triggers`).
+
+    Read from each pattern's parse tree by
+    :func:`memory_manager.prefilter.required_literals` (only patterns that
+    cannot match a line break, so running them line by line finds what one
+    run over the whole text finds), kept when selective enough
+    (:data:`_GATE_MIN_ASCII`). Speed only: ``tests/test_privacy_scan_speedups.py``
+    checks that the findings are those of the rules run over the whole text.
+    Built on the first long scan (about 60 ms of CPU), not on import.
+    """
+    global _DERIVED
+    if _DERIVED is None:
+        from .prefilter import required_literals
+
+        out: dict[str, tuple[str, ...]] = {}
+        for rule in RULES_LIST:
+            if rule.name in _TOPIC_EN_NAMES or rule.numeric or (rule.needs and not rule.needs_re and not rule.triggers):
+                continue
+            words = required_literals(rule.pattern, lower_text=not rule.lower)
+            if words and all(_selective(w) for w in words):
+                out[rule.name] = words
+        _DERIVED = out
+    return _DERIVED
+
+
+_AUTOMATON: Any = None
+
+
+def _automaton() -> Any:
+    """One Aho-Corasick automaton (``pyahocorasick``) over every gate literal (``needs`` and derived), or False.
+
+    False when the package is missing or reads offsets differently from
+    Python's ``str`` (checked on a probe with a character outside the BMP):
+    :class:`_LiteralIndex` then finds each literal with :meth:`str.find`.
+    """
+    global _AUTOMATON
+    if _AUTOMATON is None:
+        try:
+            import ahocorasick
+        except ImportError:  # pragma: no cover - declared dependency
+            _AUTOMATON = False
+            return _AUTOMATON
+        words = {w for rule in RULES_LIST for w in rule.needs} | {w for ws in _derived_gates().values() for w in ws}
+        auto = ahocorasick.Automaton()
+        for w in words:
+            auto.add_word(w, w)
+        auto.make_automaton()
+        probe = "\U0001f600\u4e2d" + "x" * 3 + sorted(words)[0]
+        found = [end - len(w) + 1 for end, w in auto.iter(probe) if w == sorted(words)[0]]
+        _AUTOMATON = auto if found == [probe.find(sorted(words)[0])] else False
+    return _AUTOMATON
+
+
+def prepare() -> None:
+    """Build now what the first long scan would build (the derived gates and the automaton, about 60 ms).
+
+    For a caller about to fork workers that scan (:func:`_scan_in_two`, the
+    report's masker): they inherit the tables instead of each building them.
+    """
+    _derived_gates()
+    _automaton()
+
+
+class _LiteralIndex:
+    """Where the gate literals occur in one lower-cased text: one pass for all of them.
+
+    With the automaton (:func:`_automaton`) every occurrence of every literal
+    is found in one pass over the text (about 0.02 s per MB, where a
+    :meth:`str.find` pass per literal cost about 1 ms per MB each, for some
+    400 literals); without it, each literal's lines are found with
+    :meth:`str.find` when first asked for, as before.
+    """
+
+    def __init__(self, low: str, one_pass: bool = True) -> None:
+        self.low = low
+        self.at: dict[str, list[int]] | None = None
+        self._lines: dict[str, list[tuple[int, int]]] = {}
+        auto = _automaton() if one_pass else False
+        if auto:
+            at: dict[str, list[int]] = {}
+            for end, word in auto.iter(low):
+                got = at.get(word)
+                if got is None:
+                    at[word] = [end - len(word) + 1]
+                else:
+                    got.append(end - len(word) + 1)
+            self.at = at
+
+    def lines(self, words: tuple[str, ...]) -> list[tuple[int, int]]:
+        """The lines holding any of ``words``: as :func:`_lines_with` (sorted ``(start, end)``, end past the break)."""
+        if self.at is None:
+            return _lines_with(self.low, words, self._lines)
+        low, n = self.low, len(self.low)
+        starts: list[int] = []
+        for w in words:
+            starts.extend(self.at.get(w, ()))
+        if len(words) > 1:
+            starts.sort()
+        out: list[tuple[int, int]] = []
+        end = -1
+        for i in starts:
+            if i < end:
+                continue
+            start = low.rfind("\n", 0, i) + 1
+            end = low.find("\n", i)
+            end = n if end < 0 else end + 1
+            out.append((start, end))
+        return out
+
+    def within(self, words: tuple[str, ...], a: int, b: int) -> bool:
+        """True when one of ``words`` occurs whole inside ``low[a:b]``."""
+        if self.at is None:
+            return any(self.low.find(word, a, b) >= 0 for word in words)
+        for w in words:
+            got = self.at.get(w)
+            if got:
+                i = bisect.bisect_left(got, a)
+                if i < len(got) and got[i] + len(w) <= b:
+                    return True
+        return False
+
+
+def _joined(spans: list[tuple[int, int]], n: int) -> list[tuple[int, int]] | None:
+    """``spans`` (sorted lines) with near neighbours joined (:data:`_GATE_JOIN`); None when they cover most of ``n``."""
+    out: list[tuple[int, int]] = []
+    covered = 0
+    for a, b in spans:
+        if out and a - out[-1][1] < _GATE_JOIN:
+            covered += b - out[-1][1]
+            out[-1] = (out[-1][0], b)
+        else:
+            covered += b - a
+            out.append((a, b))
+    return None if covered > n * _GATE_MAX_SHARE else out
+
+
 def _matches(text: str, low: str) -> Iterator[tuple[Rule, re.Match[str]]]:
     """Yield (rule, match) for every rule, in table order (the topic keywords last).
 
@@ -2937,12 +3116,19 @@ def _matches(text: str, low: str) -> Iterator[tuple[Rule, re.Match[str]]]:
     of :func:`_chunks` (``finditer`` with ``pos``/``endpos``: offsets stay
     those of the whole text, and look-behinds still see the text before)
     finds the same matches as one run over the text, while a rule with
-    ``needs`` skips the stretches that cannot hold a match.
+    ``needs`` skips the stretches that cannot hold a match. A rule without
+    ``needs`` whose pattern names literals one of which every match holds
+    (:func:`_derived_gates`) runs only over the lines holding one. Every
+    literal is found in one pass (:class:`_LiteralIndex`).
     """
     regions = _numeric_regions(text)
     chunks = _chunks(text)
     seen: dict[tuple[int, int], bool] = {}
-    lines_cache: dict[str, list[tuple[int, int]]] = {}
+    # On a short text (a note, a line) a pass per rule is cheap and the gates'
+    # own work is not: it is read as before, without the automaton or derived gates.
+    long_text = len(low) >= _GATE_MIN_TEXT
+    literals = _LiteralIndex(low, one_pass=long_text)
+    derived = _derived_gates() if long_text else {}
     for rule in RULES_LIST:
         if rule.name in _TOPIC_EN_NAMES or rule.triggers:
             continue
@@ -2953,21 +3139,32 @@ def _matches(text: str, low: str) -> Iterator[tuple[Rule, re.Match[str]]]:
             continue
         subject = low if rule.lower else text
         if not (rule.needs or rule.needs_re):
-            for m in rule.pattern.finditer(subject):
-                yield rule, m
+            words = derived.get(rule.name)
+            spans = _joined(literals.lines(words), len(low)) if words else None
+            if spans is None:
+                for m in rule.pattern.finditer(subject):
+                    yield rule, m
+            else:
+                for a, b in spans:
+                    for m in rule.pattern.finditer(subject, a, b):
+                        yield rule, m
             continue
         if rule.needs_re is None:
             # Only the lines that hold one of the literals (every match holds one).
-            for a, b in _lines_with(low, rule.needs, lines_cache):
+            for a, b in literals.lines(rule.needs):
                 for m in rule.pattern.finditer(subject, a, b):
                     yield rule, m
             continue
+        words = derived.get(rule.name)
         for a, b in chunks:
-            if not any(low.find(word, a, b) >= 0 for word in rule.needs):
+            if not literals.within(rule.needs, a, b):
                 # A key-word pattern can cost more than the rule (``_PERSONAL_TIME``
                 # over 4 MB: about a second), so it is searched only where the
-                # rule itself matches, once per stretch for all rules sharing it.
-                if rule.needs_re is None or rule.pattern.search(subject, a, b) is None:
+                # rule itself matches, once per stretch for all rules sharing it;
+                # and the rule only where one of its derived literals is.
+                if words is not None and not literals.within(words, a, b):
+                    continue
+                if rule.pattern.search(subject, a, b) is None:
                     continue
                 key = (id(rule.needs_re), a)
                 found = seen.get(key)
@@ -2977,6 +3174,25 @@ def _matches(text: str, low: str) -> Iterator[tuple[Rule, re.Match[str]]]:
                     continue
             for m in rule.pattern.finditer(subject, a, b):
                 yield rule, m
+
+    # A word-led rule with a derived gate is tried only at the words of the
+    # lines holding one of its literals (the same words, tried the same way).
+    gated: set[str] = set()
+    for rule in _TRIGGERED_RULES if derived else ():
+        words = derived.get(rule.name)
+        if not words:
+            continue
+        spans = literals.lines(words)
+        if sum(b - a for a, b in spans) > len(low) * _TOKEN_GATE_MAX_SHARE:
+            continue
+        gated.add(rule.name)
+        heads = rule.triggers
+        for a, b in spans:
+            for token in _TOKEN.finditer(low, a, b):
+                if token.group()[:3] in heads:
+                    m = rule.pattern.match(low, token.start())
+                    if m is not None:
+                        yield rule, m
     # Trying the keyword alternation at every character costs more than
     # all other rules together; trying it only where a word starts with one
     # of the keywords' first three letters is 5x cheaper and finds the same.
@@ -2992,6 +3208,8 @@ def _matches(text: str, low: str) -> Iterator[tuple[Rule, re.Match[str]]]:
         if rules:
             pos = token.start()
             for rule in rules:
+                if gated and rule.name in gated:
+                    continue  # read above, over its lines
                 m = rule.pattern.match(low, pos)
                 if m is not None:
                     yield rule, m
@@ -3002,6 +3220,7 @@ _TRIGGERED: dict[str, list[Rule]] = {}
 for _rule in RULES_LIST:
     for _head in _rule.triggers:
         _TRIGGERED.setdefault(_head, []).append(_rule)
+_TRIGGERED_RULES = [rule for rule in RULES_LIST if rule.triggers]
 
 
 class _Sub:
@@ -3320,6 +3539,7 @@ def _scan_in_two(text: str) -> list[Finding] | None:
         return [replace(f, line=f.line + first_b) for f in _scan_serial(text[b_start:])
                 if f.line - 1 + first_b >= cut_line]
 
+    prepare()  # built once here, inherited by the child
     try:
         read_fd, write_fd = os.pipe()
         pid = os.fork()

@@ -164,7 +164,7 @@ class _Masker:
     def _mask(self, texts: list[str], meanwhile: Callable[[], None] | None) -> list[str]:
         # The detector compiles its 190 patterns on import: done here, before the fork,
         # the child inherits them instead of compiling them again on the critical path.
-        from . import privacy  # noqa: F401
+        from . import privacy
 
         if sum(map(len, texts)) < PARALLEL_CHARS or (os.cpu_count() or 1) < 2 or not hasattr(os, "fork"):
             if meanwhile is not None:
@@ -173,6 +173,7 @@ class _Masker:
         # This process's share: half, or two fifths when it also runs ``meanwhile``
         # (importing the chart libraries costs about what masking a tenth does).
         cut = max(1, len(texts) * 2 // 5 if meanwhile is not None else len(texts) // 2)
+        privacy.prepare()  # the detector's lazily built tables: once, inherited by the child
         with privacy.serial_scans():  # two processes already: neither forks again
             theirs = _in_child(lambda: _mask_joined(texts[cut:], self.SEP))
             if meanwhile is not None:

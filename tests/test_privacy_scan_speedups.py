@@ -228,3 +228,12 @@ def test_serial_scans_nests_and_a_failed_child_leaves_the_work_to_the_parent(mon
 
     monkeypatch.setattr(pickle, "loads", lambda data: "not findings")
     assert privacy.scan(text) == want  # the child's answer is refused: its half is scanned here
+
+
+def test_notes_with_characters_outside_the_bmp(monkeypatch):
+    """The literal index reads offsets right after emoji (four-byte code points) too."""
+    rng = random.Random(12)
+    text = _notes(rng, _lines(), 1500)
+    text = "\n".join(("\U0001f4a1 " * rng.randrange(0, 3)) + line for line in text.split("\n"))
+    assert len(text) > 3 * privacy._CHUNK
+    _same(text, monkeypatch)

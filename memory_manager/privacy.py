@@ -3510,7 +3510,7 @@ def _line_of(text: str, offset: int) -> int:
 
 
 def _scan_in_two(text: str) -> list[Finding] | None:
-    """:func:`scan` of a long ``text`` by this process and a forked child, or None when it cannot fork.
+    """:func:`scan` of a long ``text`` by this process and a forked child, or None when it cannot be cut.
 
     The text is cut at the line break nearest its middle. This process scans
     from the start to :data:`_PARALLEL_OVERLAP` characters past the cut and
@@ -3518,12 +3518,11 @@ def _scan_in_two(text: str) -> list[Finding] | None:
     distance before the cut to the end and keeps the lines from it on. No
     finding spans a line break, so each finding is kept exactly once, with
     the line number and offsets it has in the whole text
-    (``tests/test_privacy_scan_speedups.py`` compares both ways). Findings
-    cross the pipe pickled; if the child fails in any way its half is
-    scanned here.
+    (``tests/test_privacy_scan_speedups.py`` compares both ways). The child
+    is run by :func:`memory_manager.forked.in_child` (findings cross the
+    pipe pickled); if it fails in any way its half is scanned here.
     """
-    import pickle
-    import signal
+    from .forked import in_child
 
     cut = text.find("\n", len(text) // 2)
     if cut < 0 or cut + 1 >= len(text):
@@ -3540,38 +3539,10 @@ def _scan_in_two(text: str) -> list[Finding] | None:
                 if f.line - 1 + first_b >= cut_line]
 
     prepare()  # built once here, inherited by the child
-    try:
-        read_fd, write_fd = os.pipe()
-        pid = os.fork()
-    except OSError:
-        return None
-    if pid == 0:  # the child: scan, send, leave without running the parent's cleanup
-        code = 1
-        try:
-            signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-            os.close(read_fd)
-            data = pickle.dumps(second_half(), protocol=pickle.HIGHEST_PROTOCOL)
-            with os.fdopen(write_fd, "wb") as pipe:
-                pipe.write(data)
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(write_fd)
+    theirs = in_child(second_half, lambda got: isinstance(got, list) and all(isinstance(f, Finding) for f in got))
     mine = [f for f in _scan_serial(text[:a_end]) if f.line - 1 < cut_line]
-    theirs: list[Finding] | None = None
-    try:
-        with os.fdopen(read_fd, "rb") as pipe:
-            data = pipe.read()
-        _, status = os.waitpid(pid, 0)
-        if os.waitstatus_to_exitcode(status) == 0:
-            got = pickle.loads(data)
-            if isinstance(got, list) and all(isinstance(f, Finding) for f in got):
-                theirs = got
-    except (OSError, pickle.UnpicklingError, EOFError, ValueError, AttributeError):
-        theirs = None
-    if theirs is None:
-        theirs = second_half()
-    return mine + theirs
+    got = theirs()
+    return mine + (got if got is not None else second_half())
 
 
 def scan(text: str) -> list[Finding]:

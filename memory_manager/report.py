@@ -310,40 +310,12 @@ PARALLEL_CHARS = 200_000
 
 
 def _in_child(work):
-    """Run ``work()`` (returning a list of str) in a forked child; return a function
-    that waits for the child and gives its result, or None when it failed."""
-    import json
+    """Run ``work()`` (returning a list of str) in a forked child (:func:`memory_manager.forked.in_child`);
+    return a function that waits for the child and gives its result, or None when it failed or the
+    result is not a list of str."""
+    from .forked import in_child
 
-    try:
-        read_fd, write_fd = os.pipe()
-        pid = os.fork()
-    except OSError:
-        return lambda: None
-    if pid == 0:  # the child: compute, send, leave without running any cleanup of the parent's
-        code = 1
-        try:
-            os.close(read_fd)
-            data = json.dumps(work(), ensure_ascii=False, allow_nan=False).encode("utf-8")
-            with os.fdopen(write_fd, "wb") as pipe:
-                pipe.write(data)
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(write_fd)
-
-    def wait():
-        try:
-            with os.fdopen(read_fd, "rb") as pipe:
-                data = pipe.read()
-            _, status = os.waitpid(pid, 0)
-            if os.waitstatus_to_exitcode(status) != 0:
-                return None
-            result = json.loads(data.decode("utf-8"))
-        except (OSError, ValueError):
-            return None
-        return result if isinstance(result, list) and all(isinstance(t, str) for t in result) else None
-
-    return wait
+    return in_child(work, lambda got: isinstance(got, list) and all(isinstance(t, str) for t in got))
 
 
 class _Masked:

@@ -10,7 +10,8 @@ that version, e.g. ``git worktree add /tmp/main main``):
 
 - each row of every ``bench/privacy_corpus/*.tsv`` alone (templates filled
   with ``privacy_fakes.fill``, fixed seed), and each file's rows joined into
-  one text;
+  one text; each note of every ``bench/privacy_corpus/*.json`` set of
+  multi-line notes alone, and all joined;
 - the attack suites' phrasings (``tests/attack/phrasings.py``,
   ``tests/attack/privacy_r3_phrasings.py``), each alone and joined;
 - unless ``--no-big``: the 10 MB speed text of ``privacy_bench.py`` (seed
@@ -46,6 +47,11 @@ def _texts(root: Path) -> dict[str, list[str]]:
         rng = random.Random(7)
         rows = [row for row in path.read_text(encoding="utf-8").splitlines()[1:] if row.strip()]
         out[path.name] = [fill(row.split("\t")[-1], rng) for row in rows]
+    for path in sorted((HERE / "privacy_corpus").glob("*.json")):
+        if path.name == DEFAULT.name:
+            continue
+        notes = json.loads(path.read_text(encoding="utf-8"))
+        out[path.name] = [note["text"] for note in notes if isinstance(note, dict) and isinstance(note.get("text"), str)]
     sys.path.insert(0, str(HERE.parent / "tests" / "attack"))
     import phrasings
     import privacy_r3_phrasings

@@ -48,6 +48,12 @@ def _case_safe(ch: str) -> bool:
     return "\u4e00" <= ch <= "\u9fff"
 
 
+#: Character categories (``\s``, ``\D``, ``\W`` and their Unicode forms) that hold the newline.
+_NEWLINE_CATEGORIES = frozenset({_c.CATEGORY_SPACE, _c.CATEGORY_NOT_DIGIT, _c.CATEGORY_NOT_WORD, _c.CATEGORY_LINEBREAK,
+                                 _c.CATEGORY_UNI_SPACE, _c.CATEGORY_UNI_NOT_DIGIT, _c.CATEGORY_UNI_NOT_WORD,
+                                 _c.CATEGORY_UNI_LINEBREAK})
+
+
 class _Result:
     """What a sub-pattern tells: ``exact`` (every string it can match, when few) and ``need``
     (literal sets one of which every match holds), as the best set found so far."""
@@ -93,15 +99,16 @@ class _Walker:
         return ch
 
     def charset(self, items: list[tuple[Any, Any]], icase: bool) -> set[str] | None:
-        """The characters of a class, when it is a short list of literals; notes a class that holds a newline."""
+        """The characters of a class, when it is a short list of literals; notes a class that can match a newline."""
         out: set[str] = set()
         negate = False
         exact = True
+        holds_newline = False  # the class as written, before a ``^``
         for op, av in items:
             if op is _c.NEGATE:
                 negate = True
             elif op is _c.LITERAL and av == 10:
-                out.add("\n")
+                holds_newline = True
                 exact = False  # never a gate literal
             elif op is _c.LITERAL:
                 ch = self.char(av, icase)
@@ -111,23 +118,18 @@ class _Walker:
                     out.add(ch)
             elif op is _c.RANGE:
                 if av[0] <= 10 <= av[1]:
-                    self.newline = True
+                    holds_newline = True
                 exact = False
             elif op is _c.CATEGORY:
-                if av in (_c.CATEGORY_SPACE, _c.CATEGORY_NOT_DIGIT, _c.CATEGORY_NOT_WORD,
-                          _c.CATEGORY_LINEBREAK, _c.CATEGORY_UNI_SPACE, _c.CATEGORY_UNI_NOT_DIGIT,
-                          _c.CATEGORY_UNI_NOT_WORD, _c.CATEGORY_UNI_LINEBREAK):
-                    self.newline = True
+                if av in _NEWLINE_CATEGORIES:
+                    holds_newline = True
                 exact = False
             else:
+                holds_newline = True  # unknown: assume the worst
                 exact = False
-        if negate:
-            if "\n" not in out:
-                self.newline = True
-            return None
-        if "\n" in out:
+        if holds_newline != negate:
             self.newline = True
-        if not exact or not out or len(out) > 4:
+        if negate or not exact or not out or len(out) > 4:
             return None
         return out
 
@@ -218,9 +220,7 @@ class _Walker:
             self.newline = True  # not worth the trouble: no gate
             return _Result(None, None)
         if op is _c.CATEGORY:
-            if av in (_c.CATEGORY_SPACE, _c.CATEGORY_NOT_DIGIT, _c.CATEGORY_NOT_WORD, _c.CATEGORY_LINEBREAK,
-                      _c.CATEGORY_UNI_SPACE, _c.CATEGORY_UNI_NOT_DIGIT, _c.CATEGORY_UNI_NOT_WORD,
-                      _c.CATEGORY_UNI_LINEBREAK):
+            if av in _NEWLINE_CATEGORIES:
                 self.newline = True
             return _Result(None, None)
         # GROUPREF and anything unknown: consumes something we cannot name.

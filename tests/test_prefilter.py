@@ -59,6 +59,9 @@ def test_patterns_that_can_match_a_line_break_get_no_gate():
     assert lits(r"password.+", re.DOTALL) is None
     assert lits(r"password(?=\n)") is None
     assert lits(r"password[ \t]+[^\n]+") == ("password",)
+    assert lits(r"password\W") is None and lits(r"password[^\d]") is None and lits(r"password[^\S]") is None
+    # a negated class that leaves out every white space cannot match a newline
+    assert lits(r"password=[^\s\"']+") == ("password=",)
 
 
 def test_an_end_anchor_without_multiline_gets_no_gate():

@@ -31,6 +31,7 @@ MODULES = {
     "json5": "json5",
     "holidays": "holidays",
     "confusable_homoglyphs": "confusable-homoglyphs",
+    "ahocorasick": "pyahocorasick",
 }
 if sys.version_info < (3, 14):  # requirements.txt: zstandard ; python_version < "3.14" (3.14 has compression.zstd)
     MODULES["zstandard"] = "zstandard"

@@ -1,0 +1,278 @@
+"""Attack of round 7 on issue 11 (crash-safe, honest under faults): what broke and what held.
+
+Each test runs the scripts on real files in a temporary workspace. A finding is a strict
+xfail reproducing it exactly; the passing tests pin down attacks that held, so a regression
+shows: a killed ``forget`` recovered by a *different* next command (``status --json``, then
+``lesson``), the erasure of hashes of states that held forgotten text, a garbage journal,
+symlinks planted in ``.memory-backup/`` and ``memory/.state``, and ``prune`` under
+``RLIMIT_FSIZE``.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from tests.faults import harness
+from tests.faults.harness import holding, run_forked, snapshot, staging_left
+
+NOW = "2026-11-29T12:00:00+00:00"
+ENV = {"MEMORY_MANAGER_NOW": NOW}  # keyless: init --no-key
+RANDOM = {"memory/.state/audit-salt", "memory/.state/gate-audit.jsonl"}
+NEEDLE = "Zephyr" + "quux"
+DAY = "2026-11-29"
+
+
+def _tree(ws: Path) -> dict[str, bytes]:
+    return {k: v for k, v in snapshot(ws).items() if k not in RANDOM}
+
+
+def _run(script: str, args: list[str], ws: Path, limit: int = 0) -> tuple[int, str, str]:
+    """Run ``scripts/<script>.py args -w ws`` in a subprocess (optionally under RLIMIT_FSIZE)."""
+    env = dict(os.environ, **ENV, OPENCLAW_WORKSPACE_DIR="")
+    env.pop("MEMORY_MANAGER_KEY", None)
+
+    def lower() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / f"{script}.py"), *args, "-w", str(ws)],
+                          capture_output=True, text=True, env=env, preexec_fn=lower if limit else None, timeout=120)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def _init(ws: Path) -> None:
+    ws.mkdir(parents=True, exist_ok=True)
+    assert run_forked("init", ["-w", str(ws), "--yes", "--no-key", "--no-hooks"], dict(ENV, OPENCLAW_WORKSPACE_DIR="")) == 0
+
+
+def _write(ws: Path, topic: str, change: str, day: str = DAY) -> None:
+    assert run_forked("memory", ["write", "--topic", topic, "--change", change, "--date", day, "-w", str(ws)],
+                      dict(ENV, OPENCLAW_WORKSPACE_DIR="")) == 0
+
+
+def _indexes_agree(ws: Path) -> list[str]:
+    """The derived indexes that differ from a rebuild from the notes (on a copy)."""
+    from memory_manager import entries
+    from memory_manager.config import load_config
+
+    copy = ws.parent / f"{ws.name}-rebuilt"
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(ws, copy, symlinks=True)
+    entries.rebuild_indexes(copy, load_config(copy))
+    return [rel for rel in ("memory/daily-index.md", "memory/knowledge-index.md")
+            if (ws / rel).exists() and (ws / rel).read_bytes() != (copy / rel).read_bytes()]
+
+
+# --- finding: import stopped by a file-size limit leaves the daily index stale --------------------
+
+def _export_of_two_days(tmp_path: Path) -> Path:
+    src = tmp_path / "src"
+    _init(src)
+    for day in ("2026-08-01", "2026-08-02"):
+        for t in range(3):
+            _write(src, f"Topic {day[-2:]} {t}", f"change number {t} " + "x" * 200, day)
+    code, out, err = _run("memory", ["export", "--approved"], src)
+    assert code == 0, err
+    path = tmp_path / "export.json"
+    path.write_text(out, encoding="utf-8")
+    return path
+
+
+@pytest.mark.xfail(strict=True, reason="fatk6: import stopped by RLIMIT_FSIZE writes a note but not "
+                                       "daily-index.md; the next lesson leaves the index stale and nothing says so")
+def test_import_under_a_file_size_limit_leaves_the_daily_index_agreeing(tmp_path, monkeypatch):
+    for key, value in ENV.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.delenv("MEMORY_MANAGER_KEY", raising=False)
+    export = _export_of_two_days(tmp_path)
+    ws = tmp_path / "ws"
+    _init(ws)
+    code, out, err = _run("memory", ["import", str(export), "--approved", "--json"], ws, limit=700)
+    doc = json.loads(out)
+    assert code == 1 and doc["kind"] == "os_error", (code, out, err)
+    assert doc["error"] == "File too large; files changed before the error: memory/daily/2026-08-01.md"
+    assert (ws / "memory/daily/2026-08-01.md").exists()
+    code, _, err = _run("memory", ["lesson", "probe"], ws)  # the next writing command
+    assert code == 0, err
+    assert b"Topic 01 0" in (ws / "memory/daily/2026-08-01.md").read_bytes()
+    assert _indexes_agree(ws) == []  # today: daily-index.md does not list the imported note
+
+
+# --- held: a killed forget, recovered by a different next command --------------------------------
+
+def _daily_with_needle(ws: Path) -> str:
+    _init(ws)
+    _write(ws, "Release", "tagged v2")
+    code, out, err = _run("memory", ["write", "--topic", f"{NEEDLE} plan", "--change", f"{NEEDLE} moved to Friday",
+                                     "--date", DAY], ws)
+    assert code == 0, err
+    _write(ws, "Later", "lunch")
+    return re.search(r"\[(d-[0-9a-f-]+)\]", out).group(1)
+
+
+def test_killed_keyless_forget_then_status_and_lesson_leave_no_trace(tmp_path, monkeypatch):
+    for key, value in ENV.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.delenv("MEMORY_MANAGER_KEY", raising=False)
+    start = tmp_path / "start"
+    ident = _daily_with_needle(start)
+    first = _tree(start)
+    env = dict(ENV, OPENCLAW_WORKSPACE_DIR="")
+    ref = tmp_path / "ref"
+    shutil.copytree(start, ref, symlinks=True)
+    log = tmp_path / "steps.log"
+    assert run_forked("memory", ["forget", ident, "--approved", "-w", str(ref)],
+                      dict(env, MEMORY_MANAGER_STEP_LOG=str(log))) == 0
+    assert holding(ref, NEEDLE.encode()) == []
+    after = _tree(ref)
+    labels = [line.split(" ", 1)[1] for line in log.read_text().splitlines()]
+    failures, forgotten = [], 0
+    points = harness.kill_points(len(labels), labels)
+    for n in points:
+        ws = tmp_path / f"k{n}"
+        shutil.copytree(start, ws, symlinks=True)
+        assert run_forked("memory", ["forget", ident, "--approved", "-w", str(ws)],
+                          dict(env, MEMORY_MANAGER_CRASH_AT=str(n))) == -9
+        killed = _tree(ws)
+        for rel in set(killed) | set(first) | set(after):
+            if not harness.STAGING(rel) and killed.get(rel) not in (first.get(rel), after.get(rel)):
+                failures.append(f"{n}: {rel} neither old nor new")
+        code, out, err = _run("memory", ["status", "--json"], ws)
+        json.loads(out)
+        if code != 0 or "Traceback" in err:
+            failures.append(f"{n}: status exited {code}: {err}")
+        code, out, err = _run("memory", ["lesson", "probe"], ws)
+        if code != 0 or "Traceback" in err:
+            failures.append(f"{n}: lesson exited {code}: {err}")
+        notes = b"".join(v for k, v in _tree(ws).items())
+        if NEEDLE.encode() not in notes:
+            forgotten += 1
+            if holding(ws, NEEDLE.encode()):
+                failures.append(f"{n}: forgotten, but left in {holding(ws, NEEDLE.encode())}")
+        if _indexes_agree(ws):
+            failures.append(f"{n}: index disagrees: {_indexes_agree(ws)}")
+        if staging_left(ws) or list((ws / ".memory-backup").glob(".open-*")):
+            failures.append(f"{n}: staging or journal left")
+        shutil.rmtree(ws)
+    print(f"forget (keyless), next status+lesson: {len(labels)} steps, {len(points)} kill points tried, "
+          f"{len(failures)} failures")
+    assert len(points) >= 6
+    assert failures == []
+    assert 0 < forgotten < len(points)  # the kill points span the point where forget is finished, not rolled back
+
+
+def test_forget_erases_every_hash_of_a_state_that_held_the_text(tmp_path, monkeypatch):
+    for key, value in ENV.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.delenv("MEMORY_MANAGER_KEY", raising=False)
+    ws = tmp_path / "ws"
+    hashes: set[str] = set()
+
+    def record() -> None:
+        for path in ws.rglob("*"):
+            if path.is_file() and ".memory-backup" not in path.parts and NEEDLE.encode() in path.read_bytes():
+                hashes.add(hashlib.sha256(path.read_bytes()).hexdigest())
+
+    ident = _daily_with_needle(ws)
+    record()
+    env = dict(ENV, OPENCLAW_WORKSPACE_DIR="")
+    assert run_forked("memory", ["learn", "zk", "--text", f"{NEEDLE} is the codename.", "-w", str(ws)], env) == 0
+    record()
+    assert run_forked("memory", ["learn", "zk", "--text", "More about it.", "-w", str(ws)], env) == 0
+    record()
+    assert len(hashes) >= 4
+    for ref in (ident, "zk"):
+        code, _, err = _run("memory", ["forget", ref, "--approved"], ws)
+        assert code == 0, err
+    blobs = {p.relative_to(ws).as_posix(): p.read_bytes() for p in ws.rglob("*") if p.is_file()}
+    assert [(h[:12], k) for h in sorted(hashes) for k, v in blobs.items() if h.encode() in v] == []
+    assert holding(ws, NEEDLE.encode()) == []
+
+
+# --- held: a garbage journal ---------------------------------------------------------------------
+
+def test_a_garbage_journal_is_rolled_back_truthfully_without_a_traceback(tmp_path):
+    ws = tmp_path / "ws"
+    _init(ws)
+    note = ws / f"memory/daily/{DAY}.md"
+    _write(ws, "Release", "shipped v2")
+    [write_id] = [p.name for p in (ws / ".memory-backup").iterdir() if p.name.startswith("000002-")]
+    (ws / ".memory-backup" / f".open-{write_id}").write_bytes(b'{"id": "000002-20')  # torn
+    killed = _tree(ws)
+    code, out, err = _run("memory", ["status", "--json"], ws)
+    assert code == 0 and "Traceback" not in err
+    [item] = json.loads(out)["interrupted"]
+    assert (item["id"], item["action"]) == (write_id, "roll back")
+    code, _, err = _run("memory", ["lesson", "probe"], ws)
+    assert code == 0 and "Traceback" not in err
+    assert f"rolled back an interrupted write {DAY} (backup {write_id}): put back memory/daily/{DAY}.md, " \
+           "memory/daily-index.md" in err, err
+    assert not note.exists()
+    assert sorted(harness.diff(killed, _tree(ws))) == ["MEMORY.md", "memory/daily-index.md", f"memory/daily/{DAY}.md"]
+    assert _indexes_agree(ws) == []
+    assert not list((ws / ".memory-backup").glob(".open-*"))
+
+
+# --- held: symlinks planted in private folders ---------------------------------------------------
+
+@pytest.mark.parametrize("plant", ["state-dir", "backup-dir", "backup-id", "journal"])
+def test_a_symlink_planted_in_a_private_folder_is_refused_and_nothing_outside_changes(tmp_path, plant):
+    ws = tmp_path / "ws"
+    _init(ws)
+    _write(ws, "Release", "shipped v2")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    if plant == "state-dir":
+        shutil.copytree(ws / "memory/.state", outside, dirs_exist_ok=True)
+        shutil.rmtree(ws / "memory/.state")
+        (ws / "memory/.state").symlink_to(outside)
+    elif plant == "backup-dir":
+        shutil.copytree(ws / ".memory-backup", outside, dirs_exist_ok=True)
+        shutil.rmtree(ws / ".memory-backup")
+        (ws / ".memory-backup").symlink_to(outside)
+    elif plant == "backup-id":
+        (ws / ".memory-backup" / "000003-20261129T120000Z").symlink_to(outside)
+    else:
+        (outside / "victim.txt").write_text("precious\n")
+        [write_id] = [p.name for p in (ws / ".memory-backup").iterdir() if p.name.startswith("000002-")]
+        (ws / ".memory-backup" / f".open-{write_id}").symlink_to(outside / "victim.txt")
+    inside, beyond = _tree(ws), {p.relative_to(outside).as_posix(): p.read_bytes()
+                                 for p in outside.rglob("*") if p.is_file()}
+    code, out, err = _run("memory", ["write", "--topic", "Sec", "--change", "a change", "--date", DAY, "--json"], ws)
+    assert code == 2, (code, out, err)
+    assert "symlink" in json.loads(out)["error"]
+    assert _tree(ws) == inside
+    assert {p.relative_to(outside).as_posix(): p.read_bytes() for p in outside.rglob("*") if p.is_file()} == beyond
+
+
+# --- held: prune under a file-size limit ---------------------------------------------------------
+
+@pytest.mark.parametrize("limit", [300, 700, 1500, 6000])
+def test_prune_under_a_file_size_limit_does_all_or_nothing_and_says_so(tmp_path, limit):
+    ws = tmp_path / "ws"
+    _init(ws)
+    for day in ("2026-08-01", "2026-08-02"):
+        _write(ws, f"Topic {day[-2:]}", "change " + "x" * 400, day)
+    whole = tmp_path / "whole"
+    shutil.copytree(ws, whole, symlinks=True)
+    assert _run("memory", ["prune"], whole)[0] == 0
+    before = _tree(ws)
+    assert _tree(whole) != before
+    code, out, err = _run("memory", ["prune", "--json"], ws, limit=limit)
+    doc = json.loads(out)
+    assert "Traceback" not in err
+    if code == 0:  # the whole job was done
+        assert _tree(ws) == _tree(whole)
+    else:
+        assert code == 1 and doc["kind"] == "backup" and doc["error"].endswith("nothing was changed"), (code, out)
+        assert _tree(ws) == before
+    assert staging_left(ws) == [] and not list((ws / ".memory-backup").glob(".open-*"))

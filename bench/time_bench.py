@@ -12,16 +12,21 @@ asked at its own "now". This script:
    --text`` (approved) on the entry it supersedes;
 2. asks every question through :func:`memory_manager.recall.recall`
    (``track=False``) with ``MEMORY_MANAGER_NOW`` set to the question's
-   ``now`` and ``TZ`` to the set's zone;
+   ``now`` and ``TZ`` to the set's zone. Since round 6 the questions are asked
+   in the order of their ``now``, each after the notes written up to then and
+   before the later ones (a user cannot have notes from after the moment they
+   ask); ``--all-notes-first`` writes every note before the first question, as
+   the bench did until then;
 3. maps each hit back to a note id (a daily section is one note; a knowledge
    entry's hit is the version it reports in ``version``, else its current
    text) and prints hit@1/3/5 per question type and language, next to plain
    BM25 over the notes (each note, each version, its own document; ``\\w+``
-   tokens, no clock) computed in the same run.
+   tokens, no clock; the notes written up to the question's ``now``) computed
+   in the same run.
 
 A hit at k means any expected id among the first k.
 
-    python bench/time_bench.py [--set PATH] [--misses] [--json] [--verbs cli|api]
+    python bench/time_bench.py [--set PATH] [--misses] [--json] [--verbs cli|api] [--all-notes-first]
 
 ``--verbs cli`` runs the real ``scripts/memory.py`` processes to load the
 notes (slow: one process per note); the default calls the same store
@@ -75,14 +80,22 @@ def _cli(ws: Path, *args: str) -> dict:
     return json.loads(proc.stdout)
 
 
-def load_notes(ws: Path, data: dict, cfg: dict, verbs: str) -> tuple[dict, dict, list[str]]:
-    """Write every note; return (daily id -> note id, knowledge id -> [(date, note id)], warnings)."""
+def note_time(n: dict, zone: str) -> datetime:
+    """When a note was written: its date and time (09:00 when none) in ``zone``, aware."""
+    return datetime.fromisoformat(_local_iso(n["date"], n.get("time"), zone))
+
+
+def load_notes(ws: Path, data: dict, cfg: dict, verbs: str, notes: list[dict] | None = None,
+               state: tuple[dict, dict, list[str], dict] | None = None) -> tuple[dict, dict, list[str]]:
+    """Write ``notes`` (default: every note of ``data``) in the order written; return
+    (daily id -> note id, knowledge id -> [(date, note id)], warnings).
+
+    ``state`` carries those three and the key -> entry id map from an earlier call, so the notes
+    can be written in several steps (one per question's ``now``); it is updated in place.
+    """
     zone = data["timezone"]
-    daily: dict[str, str] = {}
-    versions: dict[str, list[tuple[str, str]]] = defaultdict(list)
-    key_ids: dict[str, str] = {}
-    warnings: list[str] = []
-    order = sorted(data["notes"], key=lambda n: (n["date"], n.get("time") or "09:00"))
+    daily, versions, warnings, key_ids = state or ({}, defaultdict(list), [], {})
+    order = sorted(data["notes"] if notes is None else notes, key=lambda n: note_time(n, zone))
     for n in order:
         _set_clock(_local_iso(n["date"], n.get("time"), zone), zone)
         kind = n["kind"]
@@ -130,7 +143,7 @@ def load_notes(ws: Path, data: dict, cfg: dict, verbs: str) -> tuple[dict, dict,
             versions[ident].append((n["date"], n["id"]))
         else:
             warnings.append(f"{n['id']}: unknown note kind {kind!r} skipped")
-    return daily, dict(versions), warnings
+    return daily, versions, warnings
 
 
 def note_of(hit, daily: dict, versions: dict) -> str:
@@ -154,8 +167,14 @@ def note_text(n: dict) -> str:
     return n.get("key", "") + "\n" + n["text"]
 
 
-def run(data: dict, verbs: str) -> dict:
-    """Load, ask, score; return the figures and per-question results."""
+def run(data: dict, verbs: str, all_first: bool = False) -> dict:
+    """Load, ask, score; return the figures and per-question results.
+
+    Each question is asked with only the notes written up to its ``now`` in the workspace (a user
+    cannot have written the later ones yet): the notes are written in time order and the questions
+    asked in the order of their ``now``, each after the notes due by then. ``all_first`` writes every
+    note before the first question instead (the bench's behaviour until round 6).
+    """
     from locomo_bench import PlainBM25
 
     saved = {k: os.environ.get(k) for k in ("MEMORY_MANAGER_NOW", "TZ")}
@@ -163,24 +182,45 @@ def run(data: dict, verbs: str) -> dict:
     base = PlainBM25([(n["id"], note_text(n)) for n in data["notes"]])
     results = []
     started = time.perf_counter()
+    order = {id(q): i for i, q in enumerate(data["queries"])}
     with tempfile.TemporaryDirectory(prefix="time-bench-") as tmp:
         ws = Path(tmp) / "ws"
         (ws / "memory").mkdir(parents=True)
-        daily, versions, warnings = load_notes(ws, data, cfg, verbs)
-        loaded = time.perf_counter() - started
-        for q in data["queries"]:
+        zone = data["timezone"]
+        state: tuple = ({}, defaultdict(list), [], {})
+        daily, versions, warnings, _ = state
+        pending = sorted(data["notes"], key=lambda n: note_time(n, zone))
+        loaded = 0.0
+        if all_first:
+            load_notes(ws, data, cfg, verbs, pending, state)
+            pending = []
+            loaded = time.perf_counter() - started
+        asked = sorted(data["queries"], key=lambda q: datetime.fromisoformat(q["now"])) if not all_first \
+            else data["queries"]
+        for q in asked:
+            now = datetime.fromisoformat(q["now"])
+            due = [n for n in pending if note_time(n, zone) <= now]
+            if due:  # a user asking at `now` has written the notes up to then, not the later ones
+                t0 = time.perf_counter()
+                load_notes(ws, data, cfg, verbs, due, state)
+                pending = pending[len(due):]
+                loaded += time.perf_counter() - t0
             _set_clock(q["now"], data["timezone"])
             hits = recall(ws, q["q"], cfg, top_k=max(KS), track=False)
             ranked = [note_of(h, daily, versions) for h in hits]
-            plain = base.search(q["q"], max(KS))
+            if not all_first:  # the baseline sees the same notes
+                seen = [n for n in data["notes"] if note_time(n, zone) <= now]
+                base = PlainBM25([(n["id"], note_text(n)) for n in seen]) if seen else None
+            plain = base.search(q["q"], max(KS)) if base else []
             results.append({"q": q["q"], "type": q["type"], "lang": q["lang"], "expect": q["expect"],
                             "ranked": ranked, "plain": plain,
-                            "reasons": [getattr(h, "time_reason", None) for h in hits]})
+                            "reasons": [getattr(h, "time_reason", None) for h in hits], "_order": order[id(q)]})
     for k, v in saved.items():
         if v is None:
             os.environ.pop(k, None)
         else:
             os.environ[k] = v
+    results.sort(key=lambda r: r.pop("_order"))
     return {"results": results, "warnings": warnings, "load_s": loaded,
             "total_s": time.perf_counter() - started}
 
@@ -214,6 +254,9 @@ def main() -> int:
     ap.add_argument("--set", default=str(DEFAULT_SET), help="a cmm-time-set JSON file")
     ap.add_argument("--verbs", choices=("api", "cli"), default="api",
                     help="load notes through the store functions (api) or memory.py processes (cli)")
+    ap.add_argument("--all-notes-first", action="store_true",
+                    help="write every note before the first question (until round 6); by default each "
+                         "question sees only the notes written up to its now")
     ap.add_argument("--misses", action="store_true", help="list every question whose first hit is wrong")
     ap.add_argument("--json", action="store_true", help="print one JSON document")
     args = ap.parse_args()
@@ -221,7 +264,7 @@ def main() -> int:
     if data.get("format") != "cmm-time-set":
         print(f"error: {args.set} is not a cmm-time-set file", file=sys.stderr)
         return 2
-    out = run(data, args.verbs)
+    out = run(data, args.verbs, args.all_notes_first)
     rows = table(out["results"])
     if args.json:
         print(json.dumps({"set": Path(args.set).name, "rows": rows, "warnings": out["warnings"],

@@ -20,7 +20,8 @@ from functools import lru_cache
 GATE = re.compile(r"\b(?:easter|christmas|xmas|thanksgiving|new year|boxing|anzac|labou?r day|memorial"
                   r"|independence|good friday|holy saturday|whit|pentecost|ascension|halloween|valentine"
                   r"|canada day|australia day|king's birthday|queen's birthday|victoria day|juneteenth"
-                  r"|veterans|columbus|presidents|martin luther king|mlk|waitangi|melbourne cup|holiday)"
+                  r"|veterans|columbus|presidents|martin luther king|mlk|waitangi|melbourne cup|holiday"
+                  r"|family day|civic holiday|remembrance|islander day|heritage day)"
                   r"|元旦|除夕|春节|清明|劳动节|五一|端午|中秋|国庆|重阳|元宵|七夕|圣诞|复活节|感恩节|假期", re.I)
 
 
@@ -77,12 +78,67 @@ def _calendar(country: str | None, year: int) -> tuple[tuple[str, date], ...]:
             except (NotImplementedError, KeyError, ValueError):
                 cal = {}
         out += [(_clean(n), d) for d, names in cal.items() for n in str(names).split("; ")]
+        out += _regional(country, years, {name for name, _ in out})
     try:
         cn = holidays.country_holidays("CN", years=years, language="zh_CN")
         out += [(_clean(n), d) for d, names in cn.items() for n in str(names).split("; ")]
     except (NotImplementedError, KeyError, ValueError):
         pass
     return tuple(out)
+
+
+def _regional(country: str, years: list[int], national: set[str]) -> list[tuple[str, date]]:
+    """The holidays a country's provinces or states keep that the country as a whole does not
+    (Canada's Thanksgiving is kept by most provinces, not nationally): ``(name, day)``, each name
+    on the day most of the regions keeping it keep it that year (Ontario and Quebec agree on
+    Thanksgiving; Australia's states differ on the King's Birthday: most keep it in June).
+    The zone does not say the province, so a holiday any region keeps is named (round 6, set I)."""
+    import holidays
+
+    cls = holidays.country_holidays(country).__class__
+    votes: dict[tuple[str, int], dict[date, int]] = {}
+    for sub in getattr(cls, "subdivisions", ()) or ():
+        try:
+            cal = holidays.country_holidays(country, subdiv=sub, years=years, language="en_US")
+        except (NotImplementedError, KeyError, ValueError):
+            try:
+                cal = holidays.country_holidays(country, subdiv=sub, years=years)
+            except (NotImplementedError, KeyError, ValueError):
+                continue
+        for d, names in cal.items():
+            for n in str(names).split("; "):
+                name = _clean(n)
+                if name not in national:
+                    per = votes.setdefault((name, d.year), {})
+                    per[d] = per.get(d, 0) + 1
+    return [(name, max(per, key=lambda d: (per[d], d))) for (name, _), per in votes.items()]
+
+
+#: Chinese names of holidays that China's calendar does not keep, as the English name the country's
+#: calendar uses: a Chinese question about a Canadian Thanksgiving names it 感恩节 (round 6, set I).
+ZH_NAMES = {"感恩节": "thanksgiving", "圣诞节": "christmas", "圣诞": "christmas", "复活节": "easter",
+            "耶稣受难日": "good friday", "节礼日": "boxing day", "阵亡将士纪念日": "memorial day",
+            "独立日": "independence day", "退伍军人节": "veterans day", "加拿大日": "canada day",
+            "澳大利亚日": "australia day", "澳新军团日": "anzac day"}
+#: What may follow a holiday's name and still name its days: its weekday ("Thanksgiving Monday"),
+#: or its (long) weekend, which is the holiday with the weekend next to it (:func:`_with_weekend`).
+_AFTER = re.compile(r"\s*(?:(?P<weekend>(?:long\s+)?weekend|长周末|小长假|假期|周末)"
+                    r"|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|(?:当天|那天))")
+
+
+def _with_weekend(first: date, last: date) -> tuple[date, date]:
+    """A holiday with the weekend next to it: a Friday or Thursday one runs to the Sunday after, a
+    Monday or Tuesday one starts on the Saturday before, a weekend one is its Saturday and Sunday;
+    a Wednesday one has no weekend next to it."""
+    from datetime import timedelta
+
+    if first.weekday() in (0, 1):
+        first -= timedelta(days=first.weekday() + 2)
+    elif first.weekday() == 6:
+        first -= timedelta(days=1)
+    if last.weekday() in (3, 4, 5):
+        last += timedelta(days=6 - last.weekday())
+    return first, last
 
 
 def find(query: str, today: date, zone: str | None) -> tuple[tuple[date, date], str] | None:
@@ -99,6 +155,10 @@ def find(query: str, today: date, zone: str | None) -> tuple[tuple[date, date], 
     """
     if not GATE.search(query):
         return None
+    alias = {}  # English name -> the Chinese words of the query that named it
+    for zh, en in sorted(ZH_NAMES.items(), key=lambda kv: -len(kv[0])):
+        if zh in query and en not in alias:
+            alias[en] = zh
     days: dict[str, list[date]] = {}
     for name, day in _calendar(country_of(zone) if zone else None, today.year):
         if day <= today:
@@ -114,9 +174,17 @@ def find(query: str, today: date, zone: str | None) -> tuple[tuple[date, date], 
                     if len(f) >= 2 and (re.search(rf"(?<![a-z]){re.escape(f)}(?![a-z])(?!\s*eve\b)", query) if f.isascii()
                                         else f in query)), None)
         if not hit:
+            hit = next((alias[f] for f in sorted(forms, key=len, reverse=True) if f in alias), None)
+        if not hit:
             continue
         latest = max(days[name])
         run = sorted(d for d in days[name] if 0 <= (latest - d).days <= 10)
-        best = ((run[0], run[-1]), hit)
+        span = (run[0], run[-1])
+        after = _AFTER.match(query, query.find(hit) + len(hit))
+        if after:  # "Thanksgiving Monday", "the Thanksgiving long weekend", 感恩节长周末
+            hit = query[query.find(hit):after.end()]
+            if after.group("weekend"):
+                span = _with_weekend(*span)
+        best = (span, hit)
         break
     return best

@@ -159,7 +159,7 @@ what whats what's which did do does done doing i we me my our you happen happene
 notes down write wrote written record recorded log logged was were been up to get got on in at the a
 an of for any anything everything things thing stuff work worked working day days there tell show list
 all entries entry memory memories remind reminder activities activity have has had go went going
-so far about is are be
+so far about is are be from worth remembering remember important interesting notable noteworthy else
 """.split())
 FRAME_ZH = ("做了什么", "干了什么", "干了些什么", "做了些什么", "做了哪些事", "做了哪些", "干了啥", "做了啥",
             "记了什么", "记了些什么", "记了啥", "记了哪些事", "记了哪些", "记录了什么", "记录了哪些",
@@ -190,6 +190,8 @@ class QueryTime:
     latest_first: bool = False
     #: Every kind asked, in :data:`ASKS` order ("周几、几点": weekday and clock); ``asks`` is the first.
     asks_all: list[str] = field(default_factory=list)
+    #: The unit the asked number is wanted in (多少克 -> "克", "how many minutes" -> "minutes"), or "".
+    unit: str = ""
     #: The words that name what is asked about: ``rest`` without the question's frame (what, 多少,
     #: 几点, 是...): the subject whose versions a now/past question compares (:func:`subject`).
     subject: str = ""
@@ -430,8 +432,9 @@ def _rules(today: date):
          lambda m: _ymd(m.group(3), _MONTHS[m.group(2)], m.group(1))),
         (rf"\b({_MONTH_RE_G}),?\s+(\d{{4}})\b", lambda m: _ym(m.group(2), _MONTHS[m.group(1)])),
         (rf"大前天", lambda m: days_ago(3)),
-        (rf"前天", lambda m: days_ago(2)),
-        (rf"昨天|昨日|昨晚", lambda m: days_ago(1)),
+        # The evening of a day is that day ("前天晚上", "昨天夜里"): the part of the day is not a topic.
+        (rf"前天(?:晚上|夜里)?", lambda m: days_ago(2)),
+        (rf"昨天(?:晚上|夜里)?|昨日|昨晚", lambda m: days_ago(1)),
         (rf"今天|今日|今早|今晚", lambda m: days_ago(0)),
         (rf"({_ZNUM})\s*天(?:以)?前", lambda m: days_ago(_num(m.group(1)))),
         (rf"(?:上上)(?:个)?(?:周|星期|礼拜)({wd_zh})",
@@ -463,7 +466,8 @@ def _rules(today: date):
         (rf"({_ZNUM})\s*月份?", lambda m: named_month(_num(m.group(1))) if 1 <= (_num(m.group(1)) or 0) <= 12 else None),
         # ---- English (lower-case text)
         (r"\b(\d{4})-(\d{2})-(\d{2})\b", lambda m: _iso_span(m)),
-        (r"\bthe day before yesterday\b", lambda m: days_ago(2)),
+        # With or without "the" ("day before yesterday, anything?"); "the night before last" is its evening.
+        (r"\b(?:the\s+)?day before yesterday\b|\b(?:the\s+)?night before last\b", lambda m: days_ago(2)),
         (r"\byesterday\b|\blast night\b", lambda m: days_ago(1)),
         (r"\btoday\b|\bthis morning\b|\btonight\b", lambda m: days_ago(0)),
         (rf"\b({_ENUM})\s+days?\s+ago\b", lambda m: days_ago(_num(m.group(1)))),
@@ -549,6 +553,18 @@ def parse(query: str, today: date) -> QueryTime:
     qt = QueryTime()
     # Seasonal and weekday English words that are also common nouns ("may", "march", "sun") only
     # count next to a day number or "in"/"last"; the rules above are written that way.
+    from . import holiday
+
+    if holiday.GATE.search(rest):
+        # A holiday's name ("Easter Monday", 国庆节, "the Thanksgiving long weekend"): its latest days.
+        # Read before the calendar words, so "感恩节长周末" is that holiday's weekend, not this one.
+        from .clock import user_zone
+
+        named = holiday.find(rest, today, user_zone().name)
+        if named:
+            qt.span, words = named
+            qt.found.append(words)
+            rest = rest.replace(words, " ")
     for pattern, handler in _rules(today):
         for m in list(re.finditer(pattern, rest)):
             span = handler(m)
@@ -558,17 +574,6 @@ def parse(query: str, today: date) -> QueryTime:
                 qt.span = span
             qt.found.append(m.group(0))
         rest = re.sub(pattern, lambda m: " " if handler(m) is not None else m.group(0), rest)
-    if qt.span is None:
-        from . import holiday
-
-        if holiday.GATE.search(rest):  # a holiday's name ("Easter Monday", 国庆节): its latest days
-            from .clock import user_zone
-
-            named = holiday.find(rest, today, user_zone().name)
-            if named:
-                qt.span, words = named
-                qt.found.append(words)
-                rest = rest.replace(words, " ")
     # Mode words are looked for after the time words are gone: "the day before yesterday"
     # and "三天以前" name a day, not an earlier state.
     now_words = _has(rest, NOW_EN) + _has(rest, NOW_ZH)
@@ -588,6 +593,9 @@ def parse(query: str, today: date) -> QueryTime:
         if pattern.search(rest):
             qt.asks = qt.asks or kind
             qt.asks_all.append(kind)
+    unit = _ASKED_UNIT.search(rest)
+    if unit:
+        qt.unit = re.sub(r"^(?:多少|几|how\s+(?:many|much))\s*", "", unit.group(0))
     if "when" in qt.asks_all and len(qt.asks_all) > 1:
         qt.asks_all.remove("when")  # "when ... what time": the precise kind says it
     if qt.asks == "when" and qt.asks_all:
@@ -631,10 +639,16 @@ QUESTION_EN = re.compile(r"(?<![\w-])(?:what|which|who|whom|whose|where|when|how
 
 
 #: Words naming the end of a span: the night of a day, the end of a month.
-_END_OF_SPAN = re.compile(r"\blast night\b|\btonight\b|昨晚|昨天晚上|昨天夜里|今晚|月底|月末|下旬"
+_END_OF_SPAN = re.compile(r"\blast night\b|\btonight\b|\bnight before last\b|前天晚上|前天夜里|昨晚|昨天晚上|昨天夜里|今晚|月底|月末|下旬"
                           r"|\b(?:end|late)\s+(?:of\s+)?(?:last|this|the)\s+month\b|\b(?:end|late)\s+(?:of\s+)?"
                           r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b")
 _CHANGED_TO = re.compile(r"(?:改成|改到|换成|换到|调到|挪到|改为|变成|moved to|changed to|switched to|moves to|to)\s*$")
+
+
+#: A number question's unit: 多少克, 几天, 几个月, "how many grams" (round 6).
+_ASKED_UNIT = re.compile(r"(?:多少|几)\s*(?:个月|公斤|千克|毫升|公里|分钟|小时|[克斤升米天周年元块欧次页度个号岁层寸])"
+                         r"|\bhow\s+(?:many|much)\s+(?:grams?|kilos?|kg|pounds?|lbs?|ml|litres?|liters?|km|miles?|minutes?"
+                         r"|hours?|days?|weeks?|months?|years?|dollars?|euros?|times|pages?|people)\b")
 
 
 def subject(rest: str) -> str:
@@ -644,7 +658,8 @@ def subject(rest: str) -> str:
     "周会 开". The versions of a fact are the entries that name this subject (the words of a
     question's frame name nothing).
     """
-    text = rest
+    # The unit of the asked number is part of the question ("一天喂多少克", "how many grams"), not its subject.
+    text = _ASKED_UNIT.sub(" ", rest)
     for _, pattern in ASKS:
         text = pattern.sub(" ", text)
     for w in sorted(QUESTION_ZH, key=len, reverse=True):

@@ -52,6 +52,11 @@ D = date.fromisoformat
     ("What did Maria start doing in December 2023?", SAT, "2023-12-01", "2023-12-31"),
     ("2025年3月8日做了什么", SAT, "2025-03-08", "2025-03-08"),
     ("2025年3月做了什么", SAT, "2025-03-01", "2025-03-31"),
+    # "day before yesterday" without its article, "the night before last", a day's evening (round 6)
+    ("day before yesterday: did I log the plumber visit?", SAT, "2026-10-29", "2026-10-29"),
+    ("the night before last, what did we cook", SAT, "2026-10-29", "2026-10-29"),
+    ("前天晚上吃的什么", SAT, "2026-10-29", "2026-10-29"),
+    ("昨天夜里几点睡的", SAT, "2026-10-30", "2026-10-30"),
     # parts of a month named by days, weeks or weekends (issue 13, round 3)
     ("本月头两天记了什么", SAT, "2026-10-01", "2026-10-02"),
     ("上个月前五天都忙了些什么", SAT, "2026-09-01", "2026-09-05"),
@@ -114,6 +119,11 @@ def test_modes(query, mode):
     ("上个月最后一天我在干嘛", True, "我在干嘛"),
     ("两周前那一周都记了些什么", True, "那一周都记了些什么"),
     ("a week ago today, what was on?", True, ", what was on?"),
+    # Filler that names no topic (round 6): "anything worth remembering", "anything from", 晚上 of a day.
+    ("anything important from the day before yesterday?", True, "anything important from ?"),
+    ("yesterday evening... anything worth remembering?", False, "evening... anything worth remembering?"),
+    ("from last night, anything interesting", True, "from , anything interesting"),
+    ("前天晚上都干了啥", True, "都干了啥"),
 ])
 def test_time_only_and_rest(query, time_only, rest):
     qt = parse(query, SAT)
@@ -219,6 +229,16 @@ def test_states_a_value_of_the_asked_kind(kind, text, stated):
     ("Europe/Berlin", "what did we do at Christmas", (date(2025, 12, 25), date(2025, 12, 25))),
     ("Europe/Berlin", "春节期间记了什么", (date(2026, 2, 17), date(2026, 2, 19))),
     ("Australia/Melbourne", "how was new year's eve", None),   # a holiday the country does not keep
+    # A holiday the provinces or states keep, not the country (round 6): the day most of them keep it.
+    ("America/Vancouver", "what did the kids do on Family Day", (date(2026, 2, 16), date(2026, 2, 16))),
+    ("America/Toronto", "what did we eat at Thanksgiving", (date(2025, 10, 13), date(2025, 10, 13))),
+    # Its weekday, or its long weekend: the holiday with the weekend next to it.
+    ("America/Toronto", "what happened on Victoria Day Monday", (date(2025, 5, 19), date(2025, 5, 19))),
+    ("America/Chicago", "where did we grill over the Memorial Day long weekend", (date(2025, 5, 24), date(2025, 5, 26))),
+    ("America/New_York", "how was the thanksgiving weekend", (date(2025, 11, 27), date(2025, 11, 30))),
+    # A Chinese name of a holiday China does not keep, read in the user's country's calendar.
+    ("America/New_York", "感恩节那天做了什么", (date(2025, 11, 27), date(2025, 11, 27))),
+    ("America/Toronto", "感恩节长周末去哪了", (date(2025, 10, 11), date(2025, 10, 13))),
 ])
 def test_a_public_holiday_is_its_latest_days(monkeypatch, zone, query, span):
     monkeypatch.setenv("TZ", zone)

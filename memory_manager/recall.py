@@ -442,6 +442,9 @@ VALUE_LINK = True
 #: The group's seed is the best match that states a value (a number, a time, a code, a name; a weekday
 #: when one is asked), not a mention that only names the topic (round 5: A "past" +1).
 SEED_STATES = True
+#: A later entry that states a change joins the versions only when it names the subject as specifically
+#: as the group's seed (:func:`_names_subject`; round 6, set I). False: any such entry (ablation).
+NAMES_SUBJECT = True
 #: A later daily note whose values all appeared in earlier versions restates the fact, and a daily
 #: note that states no value is a mention (round 5: G now/past 19 -> 23 of 27, A 13 -> 16 of 20).
 RESTATED = True
@@ -774,6 +777,11 @@ def _fact_group(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
         kinds = qt.asks_all or [qt.asks]
         pool = ([r for r in pool if all(querytime.states(k, texts[r]) for k in kinds)]
                 or [r for r in pool if querytime.states(qt.asks, texts[r])])
+        unit = _units("1 " + qt.unit).get("1") if qt.unit and qt.asks == "number" else None
+        if unit:
+            # A number asked in a unit ("一天喂多少克"): the entries stating a number in that unit, when
+            # some do (the vet's "6.2 公斤" is the cat's weight, not its food; round 6, set I).
+            pool = [r for r in pool if any(unit & us for us in _units(texts[r]).values())] or pool
     elif qt.mode == "now":
         # No kind of value asked: a knowledge entry states the fact (its text is its latest statement);
         # a daily note is a version when it states a change, not when it only mentions the topic.
@@ -811,7 +819,7 @@ def _fact_group(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
         names = kw_of.get(r, 0.0) > 0 or not VALUE_LINK
         if any((names and sum(idf(t) for t in terms[r] & terms[c])
                 >= LINK_SHARE * max(min(weight[r], weight[c]), 1e-9))
-               or vtoks[r] & vtoks[c] & rare for c in core):
+               or any(_same_quantity(t, texts[r], texts[c]) for t in vtoks[r] & vtoks[c] & rare) for c in core):
             best.add(r)
     # The entries that match the question nearly as well as the best are statements of it too
     # (the rule before the grouping; kept: the question's own words are evidence as well).
@@ -828,12 +836,15 @@ def _fact_group(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
         # Earlier members stay: an earlier version need not name what replaced it.
         newest = max(day[c] for c in core)
         kept = {r for r in best if day[r] <= newest}
-        kept |= {r for r in best if kw_of.get(r, 0.0) >= share and querytime.states("change", texts[r])}
+        names = _names_subject(qt, seed, pool, terms, idf) if NAMES_SUBJECT else set(pool)
+        kept |= {r for r in best if kw_of.get(r, 0.0) >= share and querytime.states("change", texts[r])
+                 and r in names}
         grew = True
         while grew:
             grew = False
             for r in sorted(best - kept, key=lambda r: (-kw_of.get(r, 0.0), r)):
-                if r not in kept and any(vals[r] & vals[c] for c in kept):
+                if r not in kept and any(_same_quantity(v, texts[r], texts[c])
+                                         for c in kept for v in vals[r] & vals[c]):
                     kept |= {c for c in best if ident[c] == ident[r]}  # with its edit history
                     grew = True
         best = kept
@@ -864,6 +875,30 @@ def _fact_group(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
     return best, {r: added[r] for r in best if r in added}, seed
 
 
+def _names_subject(qt, seed: int, pool: list[int], terms: dict[int, set[str]], idf) -> set[int]:
+    """The pool entries that name what the question asks about by the word the seed names it with.
+
+    Of the subject's terms (:func:`memory_manager.querytime.subject`, with the glossary's words in
+    the other language), the rarest one the seed holds (highest ``idf``) is the name of the fact
+    ("etl", 豆包, "internet"); an entry names the fact when it holds that term or the glossary's
+    word for it in the other language. A later note that matches the question's other words and
+    states a change ("降到 22°C" in a bread formula against the cat's food, "orders" in a pipeline
+    cutover against the nightly orders ETL, "家里" in a plant note against home internet) names
+    another fact, so it is no new version of this one (round 6, set I). Every entry when the seed
+    holds no subject term.
+    """
+    from . import glossary
+
+    subj = textproc.query_terms(qt.subject) or textproc.query_terms(qt.rest)
+    subj = list(dict.fromkeys(subj + glossary.expand(qt.subject or qt.rest, subj)))
+    held = [t for t in subj if t in terms.get(seed, ())]
+    if not held:
+        return set(pool)
+    key = max(held, key=lambda t: (idf(t), t))
+    same = {key, *glossary.expand(key, [key])}
+    return {r for r in pool if terms.get(r, set()) & same}
+
+
 def _rare_values(vals: dict[int, set[str]], idx, n: int) -> set[str]:
     """The tokens of the values (:func:`_values`) that hold a digit and that few entries hold
     (:data:`NAME_DF`, :data:`NAME_SHARE`): a port, a code, a price (9443, b2), not "10" or "2026"."""
@@ -880,7 +915,9 @@ def _pool_values(qt, pool: list[int], texts: dict[int, str], idx, n: int) -> dic
     """Each pool entry's values and names (:func:`_values`), less what the question itself names
     (the topic, not a value) and less Latin words that many entries hold (:data:`NAME_DF`)."""
     asked = set(textproc.tokens(qt.rest))
-    vals = {r: {v for v in _values(texts[r]) if not set(textproc.tokens(v)) <= asked} for r in pool}
+    days = {_canon_weekday(d) for d in _WEEKDAY_RE.findall(qt.rest.lower())}
+    vals = {r: {v for v in _values(texts[r]) if not set(textproc.tokens(v)) <= asked and v not in days}
+            for r in pool}
     names = {t for v in set().union(*vals.values()) if not any(ch.isdigit() for ch in v)
              for t in textproc.tokens(v)}
     name_df = idx.collection_stats(sorted(names))[2] if names else {}
@@ -894,11 +931,70 @@ _WEEKDAY_RE = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:周|星
 _LATIN_RE = re.compile(r"[a-z][a-z'-]{2,}")
 
 
+#: A weekday in either language, as one value: "Monday" and 周一 state the same day (round 6, set I:
+#: "on-call handoff on Monday" and a team lead's "1:1s on Mondays" shared "monday", and the question
+#: named 周一, so the question's own day tied two facts together).
+_WEEKDAY_CANON = {**{d: "周" + c for d, c in zip(("mon", "tues", "wednes", "thurs", "fri", "satur", "sun"),
+                                                  "一二三四五六日")}, "天": "日"}
+
+
+def _canon_weekday(v: str) -> str:
+    """``monday`` / ``星期一`` / ``礼拜天`` -> ``周一`` / ``周日``; any other value unchanged."""
+    if not _WEEKDAY_RE.fullmatch(v):
+        return v
+    if v.endswith("day"):
+        return _WEEKDAY_CANON[v[:-3]]
+    return "周" + _WEEKDAY_CANON.get(v[-1], v[-1])
+
+
+#: Units written after a number (or a currency sign before it): two texts that share a number with
+#: different units state different quantities ("500 Mbps" and "500 g flour", round 6, set I).
+_UNIT_RE = re.compile(r"([$€£¥])\s?(\d[\d,.]*)|(\d[\d,.]*)\s?(%|°c|°f|[a-z]{1,7}\b|千克|公斤|毫升|公里|厘米|分钟|小时"
+                      r"|个月|[克斤升米天周年元块欧人次页度点])")
+
+
+def _units(text: str) -> dict[str, set[str]]:
+    """Each number of ``text`` -> the units written with it (``{"500": {"mbps"}}``); a number written
+    without one is absent. Only measure words count: an English word after a number is a unit when
+    it is short (``g``, ``mbps``, ``minutes``), so "port 6432 (transaction" holds none."""
+    out: dict[str, set[str]] = {}
+    for m in _UNIT_RE.finditer(text.lower()):
+        num, unit = (m.group(2), m.group(1)) if m.group(1) else (m.group(3), m.group(4))
+        if unit in _NOT_UNITS:
+            continue
+        unit = _UNIT_SAME.get(unit, unit.rstrip("s") if len(unit) > 3 else unit)
+        out.setdefault(num.rstrip(".,").replace(",", ""), set()).add(unit)
+    return out
+
+
+#: One name per unit in both languages (克 = g), so that a Chinese and an English note of one quantity agree.
+_UNIT_SAME = {"克": "g", "gram": "g", "grams": "g", "千克": "kg", "公斤": "kg", "毫升": "ml", "升": "l", "公里": "km",
+              "米": "m", "厘米": "cm", "分钟": "min", "mins": "min", "minute": "min", "minutes": "min",
+              "小时": "h", "hr": "h", "hrs": "h", "hour": "h", "hours": "h", "天": "day", "days": "day", "周": "week",
+              "weeks": "week", "年": "year", "years": "year", "yrs": "year", "个月": "month", "months": "month",
+              "元": "yuan", "块": "yuan", "rmb": "yuan", "欧": "€", "eur": "€", "euro": "€", "euros": "€",
+              "次": "times", "度": "°c", "人": "people", "页": "page", "pages": "page",
+              "点": "o'clock", "am": "o'clock", "pm": "o'clock"}
+
+
+#: Short words that follow numbers without being their unit ("6432 to 6543", "3 and 4").
+_NOT_UNITS = frozenset("to and or at on in of the a an for from by is are was were with as per than "
+                       "th st nd rd x".split())
+
+
+def _same_quantity(value: str, a: str, b: str) -> bool:
+    """False when texts ``a`` and ``b`` both write ``value`` (a number) with units and no unit is
+    common to both: the same digits, different quantities. True otherwise."""
+    ua, ub = _units(a).get(value), _units(b).get(value)
+    return not (ua and ub and not ua & ub)
+
+
 def _values(text: str) -> set[str]:
     """The values and names a text states: numbers, clock times and codes (``16:00``, ``6432``,
-    ``b1-14``), weekdays, and the Latin words of a mostly Chinese text (names: Fressnapf, Hort)."""
+    ``b1-14``), weekdays (one form for both languages: ``周一``), and the Latin words of a mostly
+    Chinese text (names: Fressnapf, Hort)."""
     low = text.lower()
-    out = {v for v in _VALUE_RE.findall(low) if len(v) > 1}  # "1", "8": too common to tie two notes
+    out = {_canon_weekday(v) for v in _VALUE_RE.findall(low) if len(v) > 1}  # "1", "8": too common to tie two notes
     cjk = sum(1 for c in low if "\u3400" <= c <= "\u9fff")
     if cjk * 2 > len(low.replace(" ", "")) - cjk:
         out.update(_LATIN_RE.findall(low))

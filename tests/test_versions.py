@@ -206,7 +206,8 @@ def test_values_are_numbers_codes_weekdays_and_names_in_chinese_text():
     from memory_manager.recall import _values
 
     assert _values("SRE 周会从周二 10:30 挪到了周四 14:00") == {"sre", "周二", "10:30", "周四", "14:00"}
-    assert _values("Moved to B2-27 on Wednesday, 1 week later") == {"b2-27", "wednesday"}
+    # A weekday is one value in both languages (round 6): "Wednesday" and 周三 are the same day.
+    assert _values("Moved to B2-27 on Wednesday, 1 week later") == {"b2-27", "周三"}
     # English words of an English text are not names; one-digit numbers tie nothing.
     assert _values("The full backup now finishes at 06:40 UTC") == {"06:40"}
 
@@ -219,3 +220,54 @@ def test_within_a_named_day_an_english_word_inside_a_compound_word_counts(ws, cl
     bread = note(ws, clock, "2026-10-04", "Sourdough with rye flour", "Went up to 360 g water; much better oven spring.")
     note(ws, clock, "2026-10-04", "Laundry", "Washed the winter jackets.")
     assert first(ws, clock, "what did I change in the bread dough on Sunday", day="2026-10-06")[0] == bread
+
+
+# ---- round 6 (set I): what makes a later entry a new version of the asked fact, and what does not
+
+def test_the_same_number_in_another_unit_is_another_quantity(ws, clock):
+    # The plan stays at 300 Mbps; a later bread recipe's "300 g" shares the digits, not the quantity.
+    (ws / "memory").mkdir()
+    fill(ws, clock)
+    note(ws, clock, "2026-09-01", "Broadband", "Home broadband: 300 Mbps fibre for 45 EUR a month.")
+    switched = note(ws, clock, "2026-09-20", "Broadband switched", "Switched broadband to the 300 Mbps plan at 39 EUR a month.")
+    note(ws, clock, "2026-10-05", "Rye bread", "Baked rye bread: 300 g flour, 200 g water, now with more salt.")
+    assert first(ws, clock, "how much do I pay for broadband now?")[0] == switched
+
+
+def test_a_later_change_that_does_not_name_the_fact_is_no_version_of_it(ws, clock):
+    # The question names the cat; a later recipe change shares 克 and 一天 and says 改成, not the cat.
+    (ws / "memory").mkdir()
+    fill(ws, clock)
+    note(ws, clock, "2026-09-01", "年糕的猫粮", "年糕每天吃 60 克干粮，分两顿。")
+    food = note(ws, clock, "2026-09-20", "年糕换粮", "年糕的猫粮改了：现在每天吃 50 克低脂粮，分三顿。")
+    note(ws, clock, "2026-10-05", "早饭", "面包配方改了：一天吃两片，面粉 450 克，水 330 克。")
+    assert first(ws, clock, "年糕现在一天吃多少克")[0] == food
+
+
+def test_a_number_asked_in_a_unit_is_answered_by_the_version_in_that_unit(ws, clock):
+    # Same day: the vet weighed the dog (公斤) and the food changed (克); the question asks grams.
+    (ws / "memory").mkdir()
+    fill(ws, clock)
+    note(ws, clock, "2026-09-01", "旺财的狗粮", "旺财每天吃 300 克狗粮。")
+    clock("2026-09-25", "20:00")
+    food = store.learn(ws, CFG, key="dog-food", text="旺财的狗粮改成每天 250 克，分早晚两顿。", approved=True)["id"]
+    note(ws, clock, "2026-09-25", "旺财看兽医", "旺财称重 21 公斤，兽医建议换低脂狗粮，目标减到 19 公斤。")
+    assert first(ws, clock, "旺财现在每天吃多少克狗粮")[0] == food
+
+
+def test_the_weekday_a_question_names_ties_no_two_facts(ws, clock):
+    # The handover is on Mondays; a later, unrelated Monday meeting shares the day the question names.
+    (ws / "memory").mkdir()
+    fill(ws, clock)
+    note(ws, clock, "2026-09-01", "Handover", "The support handover is on Monday at 09:00 in the ops channel.")
+    moved = note(ws, clock, "2026-09-15", "Handover moved", "Support handover moved to Monday 10:30, after the ops sync.")
+    note(ws, clock, "2026-10-01", "Budget review", "Budget review with finance moved to Mondays at 14:00; support costs on the agenda.")
+    assert first(ws, clock, "support 交接现在是周一几点")[0] == moved
+
+
+def test_a_sport_asked_in_chinese_finds_its_change_written_in_english(ws, clock):
+    (ws / "memory").mkdir()
+    fill(ws, clock)
+    note(ws, clock, "2026-09-01", "网球", "每周二晚上 7 点在大学球场打网球。")
+    moved = note(ws, clock, "2026-09-28", "Tennis moved", "The tennis group moved to Thursdays 18:00 at the indoor courts.")
+    assert first(ws, clock, "网球现在是周几打")[0] == moved

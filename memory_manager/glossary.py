@@ -111,7 +111,6 @@ _TABLE = """
 深蹲 = squat
 跑步 = run/running
 游泳 = swim/swimming
-羽毛球 = badminton
 网球 = tennis
 篮球 = basketball
 足球 = soccer/football

@@ -271,3 +271,19 @@ def test_a_sport_asked_in_chinese_finds_its_change_written_in_english(ws, clock)
     note(ws, clock, "2026-09-01", "网球", "每周二晚上 7 点在大学球场打网球。")
     moved = note(ws, clock, "2026-09-28", "Tennis moved", "The tennis group moved to Thursdays 18:00 at the indoor courts.")
     assert first(ws, clock, "网球现在是周几打")[0] == moved
+
+
+def test_a_change_in_the_other_language_among_many_notes_in_the_questions_language(ws, clock):
+    # Several Chinese notes name 乒乓球 with more terms than the English change note's one word
+    # "table tennis"; measured against its own language's best it is as much a statement of the
+    # subject, and its word for it is the glossary's word for the seed's.
+    (ws / "memory").mkdir()
+    fill(ws, clock)
+    note(ws, clock, "2026-09-01", "加入乒乓球队", "每周二晚上 7 点在社区中心打乒乓球，买了季卡。")
+    note(ws, clock, "2026-09-08", "第一次打乒乓球", "打乒乓球两个小时，认识了几个球友。")
+    note(ws, clock, "2026-09-15", "乒乓球拍", "乒乓球拍换了新胶皮。")
+    moved = note(ws, clock, "2026-09-28", "Table tennis is moving",
+                 "The community centre closes for repairs: table tennis moved to Thursdays 19:00 at the school gym.")
+    note(ws, clock, "2026-10-10", "Table tennis doubles", "Doubles all night at table tennis; my backhand is improving.")
+    assert first(ws, clock, "乒乓球现在是周几打")[0] == moved
+

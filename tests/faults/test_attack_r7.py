@@ -3,7 +3,8 @@
 Each test runs the scripts on real files in a temporary workspace. A finding is a strict
 xfail reproducing it exactly (an import stopped by a file-size limit leaves the daily index
 stale; an import killed between two sections of one note leaves that note part-written until
-the next command rolls it back); the passing tests pin down attacks that held, so a regression
+the next command rolls it back; a tampered journal whose restore plan sits on a write's backup
+makes the next write undo init); the passing tests pin down attacks that held, so a regression
 shows: a killed ``forget`` recovered by a *different* next command (``status --json``, then
 ``lesson``), the erasure of hashes of states that held forgotten text, a garbage journal,
 symlinks planted in ``.memory-backup/`` and ``memory/.state``, and ``prune`` under
@@ -311,3 +312,30 @@ def test_a_killed_import_leaves_each_note_old_or_new(tmp_path, monkeypatch):
     code, _, err = _run("memory", ["lesson", "probe"], ws)  # the next command rolls it back: that part holds
     assert code == 0 and f"put back {note}" in err, err
     assert not (ws / note).exists()
+
+
+# --- finding: a tampered journal's restore plan is finished against a backup that is no restore's --
+
+@pytest.mark.xfail(strict=True, reason="fatk6: a journal with a forward restore plan on a write's backup (role change, "
+                                       "nothing withheld) makes the next write undo init: AGENTS.md, MEMORY.md removed")
+def test_a_tampered_restore_plan_on_a_change_backup_is_not_finished(tmp_path):
+    ws = tmp_path / "ws"
+    _init(ws)
+    _write(ws, "Release", "shipped v2")
+    ids = sorted(p.name for p in (ws / ".memory-backup").iterdir() if p.name[:6].isdigit())
+    init_id, write_id = ids
+    manifest = json.loads((ws / ".memory-backup" / write_id / "manifest.json").read_text())
+    assert (manifest["role"], manifest["state"], manifest["restores"]) == ("change", "complete", None)
+    plan = {"id": write_id, "pid": 1, "reason": "restore",
+            "forward": {"kind": "restore", "restores": init_id, "withheld": []}}
+    (ws / ".memory-backup" / f".open-{write_id}").write_text(json.dumps(plan))
+    agents, lessons = (ws / "AGENTS.md").read_bytes(), (ws / "MEMORY.md").read_bytes()
+    code, out, err = _run("memory", ["status", "--json"], ws)
+    assert code == 0 and len(json.loads(out)["interrupted"]) == 1  # today: action 'finish', paths [] (none named)
+    code, out, err = _run("memory", ["write", "--topic", "Next", "--change", "more", "--date", DAY], ws)
+    assert "Traceback" not in err
+    # A plan its backup does not back (a change backup, restores null, nothing withheld) must not
+    # be finished; today the write removes every file init created and says the undo copy of
+    # '' was withheld.
+    assert (ws / "AGENTS.md").exists() and (ws / "AGENTS.md").read_bytes() == agents, err
+    assert (ws / "MEMORY.md").read_bytes() == lessons

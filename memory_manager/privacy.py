@@ -210,7 +210,22 @@ def _password_ok(value: str, m: re.Match[str], text: str) -> bool:
     if v.startswith(("/", "~", ".", "\\")) or (v.isdigit() and len(v) < 6) or _SECRET_REFERENCE.match(v) \
             or _ENV_REFERENCE.match(v):
         return False
-    return len(v) >= 4 and not is_placeholder(v)
+    return len(v) >= 4 and not is_placeholder(v) and not _default_credential(v, m, text)
+
+
+def _default_credential(v: str, m: re.Match[str], text: str) -> bool:
+    """A container image's documented default: the password is the service's own name, a word of its
+    key (``POSTGRES_PASSWORD=postgres``, ``RABBITMQ_DEFAULT_PASS: guest``), or the user's name in a
+    URL (``postgres://test:test@…``). Such a value unlocks nothing that is anyone's."""
+    low = v.lower()
+    if not re.fullmatch(r"[a-z]+", low):
+        return False
+    key = text[max(0, m.start() - 40):m.start(1) if m.lastindex else m.start()].lower()
+    words = set(re.findall(r"[a-z]+", key.split("\n")[-1]))
+    if low in words:
+        return True
+    user = re.search(r"://([^\s:/@]+):$", text[max(0, m.start(1) - 80):m.start(1)]) if m.lastindex else None
+    return user is not None and user.group(1).lower() == low
 
 
 def _cn_ric_ok(value: str, _m: re.Match[str], _text: str) -> bool:
@@ -390,6 +405,11 @@ _NEAR_REGION = re.compile(r"(?i)\bhk\b|hong kong|香港|\bsg\b|singapore|新加�
 _PHONE_CUE = re.compile(r"(?i)\btel\b|phone|mobile|\bcell\b|whatsapp|signal|\bcall\b|手机|电话|電話|手機|致电|打给|联系")
 
 
+#: A unit right after a digit run: it counts something.
+_UNIT_AFTER = re.compile(r"(?i)[ \t]*\)?[ \t]*(?:bytes?|[kmgt]i?b\b|ms\b|ns\b|µs|us\b|seconds?|secs?\b|rows?\b|records?\b|"
+                         r"items?\b|requests?\b|tokens?\b|字节|毫秒|秒|条|行|次)")
+
+
 def _phone_ok(value: str, m: re.Match[str], text: str) -> bool:
     digits = re.sub(r"\D", "", value)
     # E.164 allows at most 15 digits; fewer than 7 is an extension or a count.
@@ -400,6 +420,8 @@ def _phone_ok(value: str, m: re.Match[str], text: str) -> bool:
     before = text[max(0, m.start() - 16):m.start()]
     if _ORDER_CONTEXT.search(before):
         return False
+    if _UNIT_AFTER.match(text, m.end()):
+        return False  # a quantity ("2147483648 bytes", "1718150400 秒"), not a number to call
     line = _line_around(text, m.start(), m.end())
     if (digits in _PLACEHOLDER_PHONES or _FICTIONAL_PHONE.search(digits)) and _DOC_CONTEXT.search(line):
         return False  # a documentation number in a line that says so
@@ -523,7 +545,8 @@ def _biometric_ok(value: str, m: re.Match[str], text: str) -> bool:
     if value.lower().startswith("fingerprint") or value == "指纹":
         before = text[max(0, m.start() - 12):m.start()]
         after = text[m.end():m.end() + 12]
-        return not (_FINGERPRINT_TECH.search(before) or re.match(r"(?i)[ \t:=]*(?:sha|md5)", after)
+        return not (_FINGERPRINT_TECH.search(before) or before.endswith("-")
+                    or re.match(r"(?i)[ \t:=]*(?:sha|md5)", after)
                     or re.match(r"(?i)s?[ \t]+of[ \t]+(?:the[ \t]+)?(?:bot|traffic|client|request|tls|server|device|"
                                 r"browser|file|key|host)", after))
     return True
@@ -709,10 +732,23 @@ def _mysql_p_ok(value: str, m: re.Match[str], text: str) -> bool:
     return _cli_value_ok(v, m, text)
 
 
+#: A key meant to be public: a publishable or site key (Stripe docs "API keys": publishable keys
+#: "can be publicly accessible"; Google reCAPTCHA "site key ... used in the HTML"), named just before
+#: its key word, or a Stripe publishable key by its prefix.
+_PUBLIC_KEY_WORD = re.compile(r"(?i)(?:publishable|site|public|pub|browser|client[ _-]?side)[ _-]?$")
+
+
+def _public_key_value(value: str, m: re.Match[str], text: str) -> bool:
+    """True for a publishable/site key (see :data:`_PUBLIC_KEY_WORD`)."""
+    return value.startswith(("pk_live_", "pk_test_")) or bool(
+        _PUBLIC_KEY_WORD.search(text[max(0, m.start() - 14):m.start()]))
+
+
 def _keyed_random_ok(value: str, m: re.Match[str], text: str) -> bool:
     """High-entropy value after a key word (:func:`looks_random`), not a public key nor an object path."""
     v = _secret_value(value)
-    if re.search(r"(?i)public|公钥|pubkey|-----$", text[max(0, m.start() - 14):m.start() + 12]):
+    if re.search(r"(?i)public|公钥|pubkey|-----$", text[max(0, m.start() - 14):m.start() + 12]) or \
+            _public_key_value(v, m, text):
         return False
     if _doc_value(v, m, text) or re.search(r"\{\{|\$\{", text[max(0, m.start(1) - 4):m.start(1)]):
         return False  # a docs example (693axxx6-...) or a template expression ({{ .Values.token }})
@@ -725,6 +761,8 @@ def _keyed_random_ok(value: str, m: re.Match[str], text: str) -> bool:
         return False  # an object key or a file path ("uploads/2024/06/7f3a9c.jpg")
     if re.fullmatch(r"[.]?(?:[a-z]{2,}|\d{1,4})(?:[-_.](?:[a-z]{2,}|\d{1,4}))+", v, re.I):
         return False  # a readable slug ("weather-skill-2026-05"), not key material
+    if re.fullmatch(r"(?:[A-Z][a-z]{2,}){2,}", v):
+        return False  # a setting's name in CamelCase words (key="PasswordMinLength"), not key material
     return looks_random(v)
 
 
@@ -742,8 +780,14 @@ def _keyed_uuid_ok(value: str, m: re.Match[str], text: str) -> bool:
 
 
 def _bare_random_ok(value: str, m: re.Match[str], text: str) -> bool:
-    """Mixes upper, lower and digits with high entropy; not hex (hashes), a path, a URL piece or a version."""
+    """Mixes upper, lower and digits with high entropy; not hex (hashes), a path, a URL piece or a version,
+    nor the rest of a URL the line before cut (``…?fbclid=IwAR…`` / ``5xX7-cP…``: the URL's rules read it joined)."""
     v = value.rstrip("=")
+    start = text.rfind("\n", 0, m.start(1))
+    if start > 0 and not text[start - 1:start].isspace():
+        last = text[text.rfind("\n", 0, start) + 1:start].rsplit(None, 1)
+        if last and ("://" in last[-1] or "?" in last[-1]):
+            return False
     if "=" in v or re.search(r"(?i)[0-9a-f]{8}-[0-9a-f]{4}-", v):
         return False  # key=value (its own rules judge it) or a request id around a UUID
     if "/" in v.strip("/") and re.search(r"[a-z]{3,}/[a-z]{3,}", v):
@@ -758,6 +802,36 @@ def _pem_ok(value: str, m: re.Match[str], text: str) -> bool:
         return False  # the header named in a sentence ("starts with -----BEGIN ... and ends with"), no body
     return not (after.startswith(("<", "{", "[", "...", "…", "$")) or _PLACEHOLDER_WORDS.match(after)
                 or re.match(r"(?i)-----END", after))
+
+
+def _ssn_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """An SSN the SSA could have issued (area not 000, 666 or 9xx; group not 00; serial not 0000)."""
+    d = re.sub(r"\D", "", value)
+    return not (d[:3] in ("000", "666") or d[0] == "9" or d[3:5] == "00" or d[5:] == "0000")
+
+
+def _bitlocker_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """Each of the 8 blocks of a BitLocker recovery password is a multiple of 11 below 720896 (11 * 2**16)."""
+    blocks = [int(b) for b in value.split("-")]
+    return all(b % 11 == 0 and b < 720896 for b in blocks) and len(set(blocks)) > 2
+
+
+def _mnemonic_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A BIP-39 length (12, 15, 18, 21 or 24 words), not a placeholder list ("word1 word2 ...")."""
+    words = value.split()
+    return len(words) in (12, 15, 18, 21, 24) and len(set(words)) >= len(words) - 2 and not is_placeholder(value)
+
+
+_MBI_LETTER = "AC-HJKMNP-RT-Y"  # CMS: no S, L, O, I, B, Z
+
+
+def _uk_licence_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """DVLA driving licence number: surname padded with 9s, birth month (+50 for women) and day valid."""
+    head = value[:5]
+    if re.search(r"9[A-Z]", head) or head.startswith("9"):
+        return False
+    month, day = int(value[6:8]), int(value[8:10])
+    return (1 <= month <= 12 or 51 <= month <= 62) and 1 <= day <= 31
 
 
 def _nric_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -868,7 +942,12 @@ _TECH_SENSE = re.compile(
     r"percentile|分位数|薪资报告|行业报告|salary survey|industry report|节假日|public holidays?|"
     r"放假安排|webauthn|authenticators?|passkeys?|\bfido2?\b|firmware|固件|simulator|模拟器|eval board|评估板|"
     r"\bstm32|单片机|\bsim\b|game economy|circuit breakers?|cascading|state machine|不可用|回退|fallback|"
-    r"技术债")
+    r"技术债|"
+    # round 6 (set I): a leak diagnosed in a system, a pool gone "bankrupt", code tables and drug dictionaries
+    # (ICD codes, 字典表), a job ad's salary range, SVG's stroke attribute
+    r"连接池|线程|connection pool|thread pool|\bthreads?\b|内存|memory leak|数据库|泄漏|排查|lookup table|code table|\bicd-?(?:9|10|11)?\b|snomed|loinc|"
+    r"字典表|字典|码表|编码表|招聘|\bjd\b|job (?:post(?:ing)?|ad|description|opening)|"
+    r"薪资范围|salary range|stroke(?:-width|-linecap|-linejoin|=|:)|\bsvg\b")
 #: A code identifier on the line (``NSFaceIDUsageDescription``, ``Info.plist``, ``face_match.py``):
 #: a sensitive word next to one names a feature of software, not a person's fact.
 _CODE_TOKEN = re.compile(r"(?<![\w.])(?=[A-Za-z]*[a-z][A-Za-z]*[A-Z][A-Za-z]*[A-Z])(?=(?:[a-z]*[A-Z]){3})[A-Za-z]{12,}"
@@ -879,7 +958,7 @@ _OWNER = re.compile(r"(?i)\b(?:my|her|his|our|their) (?:wife|husband|partner|son
                     r"mother|father|sister|brother|family|grandma|grandpa|parents)\b|老婆|老公|妈妈|我妈|我爸|爸妈|儿子|"
                     r"女儿|闺女|孩子(?!节点|们)|家人|爷爷|奶奶|外婆|外公|员工|我的(?:指纹|人脸|脸|声纹|虹膜|基因|病|体检|诊断|药)|"
                     r"本人|[他她]的|给[他她]|[他她]是|"
-                    r"\bmy (?:own )?(?:fingerprints?|face|dna|voice|iris|diagnosis|medication|therapist|doctor)\b")
+                    r"\bmy (?:own )?(?:fingerprints?|face|dna|voice|iris|gait|retina|palm|diagnosis|medication|therapist|doctor)\b")
 
 
 #: A child's life on the line (school, grade, a parent): makes "Noah is 14" an age, not a count.
@@ -1028,9 +1107,20 @@ _GITHUB_PAGES = frozenset({"orgs", "features", "settings", "marketplace", "spons
 
 
 def _profile_owner_ok(value: str, m: re.Match[str], text: str) -> bool:
-    """A GitHub profile URL (no repository after it) on a line that makes it a person's."""
+    """A GitHub profile URL (no repository after it) on a line that makes it a person's; not on a
+    subdomain (``api.github.com/user`` is the API's endpoint, ``gist.github.com/…`` a gist)."""
+    if text[max(0, m.start() - 1):m.start()] == ".":
+        return False
     return value.lower() not in _GITHUB_PAGES and not is_placeholder(value) and bool(
         _PROFILE_OWNER.search(_line_around(text, m.start(), m.end())))
+
+
+def _account_handle_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """An account name after its platform or user-name word: not a placeholder, and after a bare
+    ``username:`` not a service account's name (``app``, ``default``, ``postgres``: :data:`_SERVICE_USERS`)."""
+    if not _not_placeholder(value, m, text):
+        return False
+    return not (m.group().lower().startswith(("username", "user name")) and value.lower() in _SERVICE_USERS)
 
 
 def _handle_value_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -1243,9 +1333,37 @@ def _bearer_ok(value: str, m: re.Match[str], text: str) -> bool:
 _GLUED_ID = re.compile(r"(?i)(?:order|ord|ticket|tkt|invoice|inv|id|no|sn|po|txn|trade|订单号?|单号|工单|编号|流水号?)$")
 
 
+def _csv_column_not_card(text: str, start: int, line: str) -> bool:
+    """True when the CSV row holding ``start`` sits under a header line (as many commas, no digit-only
+    field) whose field for that column names something other than a card ("bytes", "offset")."""
+    line_start = text.rfind("\n", 0, start) + 1
+    column = text.count(",", line_start, start)
+    commas = line.count(",")
+    pos = line_start - 1
+    for _ in range(60):
+        if pos <= 0:
+            return False
+        prev_start = text.rfind("\n", 0, pos) + 1
+        prev = text[prev_start:pos].rstrip("\r")
+        if prev.count(",") != commas:
+            return False
+        fields = prev.split(",")
+        if not any(f.strip().isdigit() for f in fields):
+            name = fields[column].strip().lower()
+            return bool(name) and not re.search(r"card|pan\b|cc_?n|卡", name)
+        pos = prev_start - 1
+    return False
+
+
 def _card_glued_ok(value: str, m: re.Match[str], text: str) -> bool:
-    """A card-valid number not glued to an order, ticket or id word (:func:`_card_any_ok`)."""
+    """A card-valid number not glued to an order, ticket or id word (:func:`_card_any_ok`), nor a bare
+    field of a CSV row of numbers with no card word on it (offsets, byte counts: 1 in 10 passes Luhn)."""
     head = text[max(0, m.start() - 8):m.start()]
+    if value.isdigit() and text[m.start() - 1:m.start()] == "," and text[m.end():m.end() + 1] in (",", "", "\n", "\r"):
+        line = _line_around(text, m.start(), m.end())
+        if not _CARD_CUE.search(line) and (sum(f.strip().isdigit() for f in line.split(",")) >= 4
+                                           or _csv_column_not_card(text, m.start(), line)):
+            return False  # a row of counters (offsets, bytes); a payment export row has names and dates
     return not _GLUED_ID.search(head) and _card_any_ok(value, m, text)
 
 
@@ -1267,6 +1385,18 @@ def _payout_digits_ok(value: str, m: re.Match[str], text: str) -> bool:
 _EU_HOME_CUE = re.compile(r"(?i)\b(?:my|his|her|our|their|live[sd]?|living|home|place|address|adresse|indirizzo|"
                           r"direcci[oó]n|anschrift|flat|apartment|apt|send|ship|deliver\w*|meet|stay\w*|moved)\b|"
                           r"住|家|地址|寄|送到|快递")
+
+
+#: An event's or a business's venue on the line (and no one's home): a public place's address.
+_VENUE = re.compile(r"(?i)\b(?:conference|venue|meetup|summit|expo|convention|keynote|hackathon|workshop|"
+                    r"headquarters|hq|campus|store|shop|restaurant|museum|stadium|arena|theat(?:er|re)|"
+                    r"(?:[A-Z][a-z]+ )?(?:center|centre|hall|pavilion))\b|会场|展会|大会|峰会|会议中心|展馆|门店|总部")
+
+
+def _street_en_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A US-style street address, unless the line puts an event or a business there and no one's home."""
+    line = _line_around(text, m.start(), m.end())
+    return not (_VENUE.search(line) and not _EU_HOME_CUE.search(line))
 
 
 def _eu_street_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -1900,9 +2030,11 @@ RULES_LIST: list[Rule] = [
          "redis.conf requirepass/masterauth, slapd rootpw, keepalived auth_pass", group=1, check=_pw_value_ok,
          not_after=_WORDCH),
     Rule("mnemonic_phrase", "secret",
-         _r(r"(?:seed phrase|mnemonic|recovery phrase|助记词)[^\n]{0,8}?[:：是]" + _
-            + r"*((?:[a-z]{3,8}" + _ + r"+){11,23}[a-z]{3,8})"),
-         "BIP-39 mnemonic (12-24 words) after its key word", group=1, lower=True),
+         _r(r"(?:seed phrase|seed words|mnemonic(?: phrase| words)?|recovery phrase|wallet seed|助记词|种子短语|"
+            r"恢复短语)(?:[^\n]{0,8}?[:：是]" + _ + r"*|" + _ + r"+)((?:[a-z]{3,8}" + _ + r"+){11,23}[a-z]{3,8})"
+            r"(?![a-z])"),
+         "BIP-39 mnemonic (12, 15, 18, 21 or 24 words) after its key word", group=1, lower=True,
+         check=_mnemonic_ok),
     Rule("pkcs8_blob", "secret",
          _r(r"(?:private[ _-]?key|privkey|私钥|密钥|key)[^\n]{0,24}?(M[IC][A-Za-z0-9+/]{36,}={0,2})"),
          "RFC 5208 PKCS#8 PrivateKeyInfo, DER as Base64 (starts 'MII'/'MC4') after a key word", group=1,
@@ -2001,9 +2133,55 @@ RULES_LIST: list[Rule] = [
          check=_bare_random_ok, confidence=POSSIBLE),
     # ---- identifiers ----
     Rule("ssn_with_cue", "government_id",
-         _r(r"(?:ssn|social security(?: number| no\.?| #)?)" + _ + r"*(?:is|:|#|是|=)?" + _
-            + r"*(\d{3}[ -]?\d{2}[ -]?\d{4})(?!\d)"),
-         "US Social Security Administration number after its name", group=1, lower=True, not_after=_LETTERS),
+         _r(r"(?:ssn|social security(?: number| no\.?| #)?)(?:" + _ + r"*\([^()\n\d]{1,24}\))?" + _
+            + r"*(?:is|:|#|是|=|：)?" + _ + r"*(\d{3}[ -]?\d{2}[ -]?\d{4})(?!\d)"),
+         "US Social Security Administration number after its name (an aside such as '(no dashes)' between); "
+         "area 000, 666 and 900-999, group 00 and serial 0000 never issued", group=1, lower=True,
+         not_after=_LETTERS, check=_ssn_ok),
+    # ---- round 6 (issue 9): kinds found missing on set I ----
+    Rule("bitlocker_recovery_key", "secret", _r(r"(?<![\d-])\d{6}(?:-\d{6}){7}(?![\d-])"),
+         "Microsoft BitLocker recovery password: 48 digits in 8 blocks of 6, each a multiple of 11 below 720896",
+         check=_bitlocker_ok, numeric=True),
+    Rule("medicare_mbi", "government_id",
+         _r(r"(?<![A-Za-z0-9])[1-9][" + _MBI_LETTER + r"][" + _MBI_LETTER + r"0-9]\d-?[" + _MBI_LETTER + r"]["
+            + _MBI_LETTER + r"0-9]\d-?[" + _MBI_LETTER + r"]{2}\d{2}(?![A-Za-z0-9])"),
+         "CMS Medicare Beneficiary Identifier format (11 characters, positions fixed, no S L O I B Z), on a line "
+         "that names Medicare", needs=("medicare", "mbi", "beneficiary")),
+    Rule("uk_driving_licence", "government_id",
+         _r(r"(?<![A-Za-z0-9])[A-Z9]{5}\d[0156]\d[0-3]\d\d[A-Z9]{2}\d[A-Z]{2}(?:[ \t]?\d{2})?(?![A-Za-z0-9])"),
+         "DVLA driving licence number (surname, birth date with month + 50 for women, initials, check letters), "
+         "on a line that names a licence", check=_uk_licence_ok, needs=("licence", "license", "dvla", "driving",
+                                                                          "驾照", "驾驶证")),
+    Rule("brokerage_account", "bank_account",
+         _r(r"(?:brokerage|investment|trading|custody|roth ira|ira|401\(?k\)?|isa|sipp|证券|股票|基金|资金)"
+            + _ + r"*(?:account|acct|账户|账号|帐户)(?:" + _ + r"*(?:no\.?|number|#|号码?))?[^\n\da-z]{0,6}"
+            r"([a-z]{0,2}\d{2,4}-?\d{4,10})(?![\da-z])"),
+         "Tiers seed T3 rule 'Financial account numbers': a brokerage or retirement account number after its "
+         "name (Fidelity Z12-345678, 证券账户)", group=1, lower=True, not_after=_LETTERS,
+         check=lambda v, m, t: len(re.sub(r"\D", "", v)) >= 6 and not _doc_value(v, m, t),
+         needs=("account", "acct", "账户", "账号", "帐户")),
+    Rule("credential_pair", "secret",
+         _r(r"(?:账号|帐号|用户名|user(?:name)?|login)" + _ + r"*(?:和|与|及|/|、|and|&)?" + _
+            + r"*(?:密码|口令|password|passwd|pass)[^\n]{0,6}?(?:分别|respectively)?" + _ + r"*(?:是|为|[:：=]|are|is)"
+            + _ + r"*\S+?" + _ + r"*(?:和|与|/|、|,|，|and|&)" + _ + r"*([!-~]{4,64})(?![!-~])"),
+         "Tiers seed T3 rule 'Passwords': a user name and its password given together ('账号密码分别是 X 和 Y', "
+         "'user and password are X and Y')", group=1, check=_pw_value_ok, lower=True,
+         needs=("密码", "口令", "password", "passwd", "pass")),
+    Rule("attribute_pair_secret", "secret",
+         _r(r"(?:name|key)=[\"'][\w.:-]*(?:password|passwd|pwd|secret|token|apikey|api_key|api-key|credential)"
+            r"[\w.:-]*[\"'][^>\n]*?value=[\"']([^\"'\n]{4,128})[\"']"),
+         "Spring/Java properties as XML, .NET appSettings (<add key=\"…Password\" value=\"…\"/>), Ant/Maven "
+         "<property name=\"password\" value=\"…\"/>: a secret given as a name/value attribute pair",
+         group=1, check=_pw_value_ok, lower=True, needs=("value=",)),
+    Rule("access_code_phrase", "secret",
+         _r(r"(?:lockbox|lock box|key ?safe|key box|padlock|combination lock|gate|door|garage|alarm|safe|locker|"
+            r"门禁|密码锁|钥匙盒|保险箱|保险柜|车库|大门|门锁)[^\n]{0,40}?(?:opens? with|unlocks? with|code(?: is)?|"
+            r"combo(?: is)?|combination(?: is)?|密码是|密码为|密码)" + _ + r"*[:：]?" + _ + r"*(\d{4,8})(?![\d:.])"),
+         "Tiers seed T3 rule 'Passwords': the code that opens a lockbox, a gate, a door or a safe ('opens with "
+         "7319')", group=1, lower=True, check=lambda v, m, t: not re.fullmatch(r"(?:19|20)\d\d", v),
+         needs=("lockbox", "lock box", "keysafe", "key safe", "key box", "padlock", "combination", "gate", "door",
+                "garage", "alarm", "safe", "locker", "门禁", "密码锁", "钥匙盒", "保险箱", "保险柜", "车库", "大门",
+                "门锁")),
     # ---- round 5 (issue 9): secrets, IDs, accounts and phones found missing on sets G and F ----
     Rule("telegram_bot_url", "secret", _r(r"api\.telegram\.org/(?:file/)?bot(\d{6,12}:[A-Za-z0-9_-]{30,})"),
          "Telegram Bot API 'Making requests' (https://api.telegram.org/bot<token>/METHOD)", group=1,
@@ -2042,12 +2220,15 @@ RULES_LIST: list[Rule] = [
          needs=("otp", "2fa", "mfa", "authenticator", "google auth", "验证", "口令", "种子", "seed"),
          check=_base32_seed_ok),
     Rule("recovery_codes_bare", "secret",
-         _r(r"(?:recovery|backup|2fa|two-factor|scratch|rescue|恢复|备用|救援)" + _ + r"*(?:codes?|码)[ \t:：]*"
-            r"((?:(?=[a-z]{0,4}\d)[0-9a-z]{4,5}-?[0-9a-z]{3,5}|\d{6,10})(?:[ \t,，、]+(?:(?=[a-z]{0,4}\d)[0-9a-z]{4,5}-?[0-9a-z]{3,5}|\d{6,10})){1,15})"
+         _r(r"(?:recovery|backup|2fa|two-factor|scratch|rescue|恢复|备用|救援|备份)" + _
+            + r"*(?:verification )?(?:codes?|验证码|码)[ \t:：]*"
+            r"((?:\d{4} \d{4}|(?=[a-z]{0,4}\d)[0-9a-z]{4,5}-?[0-9a-z]{3,5}|\d{6,10})(?:[ \t,，、]+(?:\d{4} \d{4}|"
+            r"(?=[a-z]{0,4}\d)[0-9a-z]{4,5}-?[0-9a-z]{3,5}|\d{6,10})){1,15})"
             r"(?![0-9a-z])"),
          "GitHub/Google/Aliyun docs '2FA recovery codes': two or more one-time codes after their word", group=1,
          lower=True, needs=("recovery code", "backup code", "2fa code", "two-factor code", "scratch code",
-                            "rescue code", "恢复码", "备用码", "救援码"),
+                            "rescue code", "backup verification code", "恢复码", "备用码", "救援码", "备用验证码",
+                            "恢复验证码", "备份码", "备份验证码"),
          check=lambda v, m, t: len(re.findall(r"\d", v)) >= 6 and not _doc_value(v, m, t)),
     Rule("keyword_entropy", "secret",
          _r(r"(?<![a-z])(?:(?:api[_-]?)?key|secret|token|seed|passphrase|credential|clé|cle|schlüssel|clave|chave|"
@@ -2218,7 +2399,9 @@ RULES_LIST: list[Rule] = [
     Rule("phone_kv", "phone",
          _r(r"(?:phone|mobile|tel|msisdn|to|cell)(?:_?(?:no|num|number))?=\+?(\d{11,15})(?!\d)"),
          "ITU-T E.164 in a key=value log field (to=, phone=); MIIT numbering plan for CN mobiles", group=1,
-         check=lambda v, m, t: bool(_CN_MOBILE.match(v[-11:])) or v.startswith(("86", "1", "44")) and len(v) > 11,
+         check=lambda v, m, t: (bool(_CN_MOBILE.match(v)) or (v.startswith("86") and len(v) == 13
+                                                                 and bool(_CN_MOBILE.match(v[2:])))
+                                or (v.startswith("1") and len(v) == 11) or (v.startswith("44") and len(v) in (12, 13))),
          lower=True, not_after=_LETTERS + "_", triggers=frozenset("pho mob tel msi to cel".split())),
     Rule("email_obfuscated", "email",
          _r(r"(?<![a-z0-9._%+-])([a-z0-9][a-z0-9._%+-]{1,63}(?:" + _ + r"+dot" + _ + r"+[a-z0-9][a-z0-9_%+-]{0,63}){0,3})"
@@ -2259,7 +2442,8 @@ RULES_LIST: list[Rule] = [
             + r"+){1,3}(?:Street|St\.?|Avenue|Ave\.?|Road|Rd\.?|"
             r"Boulevard|Blvd\.?|Lane|Ln\.?|Drive|Dr\.?|Court|Ct\.?|Way|Place|Pl\.?|Terrace|Parkway|Pkwy|Square|"
             r"Crescent|Close|Highway|Hwy)" + _END),
-         "USPS Publication 28 street suffixes; Tiers seed 'Home/work addresses' and checklist 'nothing finer than city'"),
+         "USPS Publication 28 street suffixes; Tiers seed 'Home/work addresses' and checklist 'nothing finer than city'",
+         check=_street_en_ok),
     Rule("po_box", "address", _r(r"p\.?" + _ + r"?o\.?" + _ + r"?box" + _ + r"+\d+"),
          "USPS Publication 28 (PO Box)", lower=True, not_after=_WORDCH),
     Rule("apartment_unit", "address", _r(r"(?:apt|apartment|suite|flat)\.?" + _ + r"*#?\d+[a-z]?" + _END),
@@ -2497,7 +2681,7 @@ RULES_LIST: list[Rule] = [
             r"(?:" + _ + r"+(?:user(?:" + _ + r"?name)?|handle|account|id|name|acct))?(?:" + _ + r"+(?:of|for)" + _
             + r"+[^\n:=]{1,30}?)?(?:" + _ + r"*(?:is |[:：=])|"
             + _ + r"+(?=[a-z0-9_.-]*\d))" + _ + r"*@?([a-z][a-z0-9_.-]{2,30})"),
-         "Tiers seed checklist: 'no usernames or handles'", group=1, check=_not_placeholder, lower=True,
+         "Tiers seed checklist: 'no usernames or handles'", group=1, check=_account_handle_ok, lower=True,
          not_after=_LETTERS,
          triggers=frozenset("use log scr wec twi git tel wei dis ins qq dou tik xia red bil kua zhi thr mas".split())),
     Rule("platform_account_zh", "handle",
@@ -2578,6 +2762,9 @@ RULES_LIST: list[Rule] = [
             r"relapse[ds]?|sober|sobriety|in recovery|rehab stint|methadone|suboxone|buprenorphine|naltrexone|"
             r"detox|opioid (?:use disorder|addiction|dependence)|alcoholics anonymous|narcotics anonymous|"
             r"aa meetings?|na meetings?|12-step program|substance (?:abuse|use disorder)|"
+            r"recovering alcoholic|alcoholic|alcoholism|alcohol (?:use disorder|dependence|addiction)|drinking problem|"
+            r"hysterectomy|mastectomy|lumpectomy|appendectomy|vasectomy|tonsillectomy|cholecystectomy|colectomy|"
+            r"c-section|caesarean|cesarean|(?:knee|hip) replacement|had (?:an? )?operation|"
             r"warfarin|levothyroxine|zolpidem|fluoxetine|escitalopram|citalopram|amlodipine|lisinopril|losartan|"
             r"metoprolol|atorvastatin|rosuvastatin|simvastatin|omeprazole|gabapentin|prednisone|methotrexate|"
             r"lamotrigine|quetiapine|aripiprazole|bupropion|venlafaxine|duloxetine|clonazepam|lorazepam|diazepam|"
@@ -2588,7 +2775,7 @@ RULES_LIST: list[Rule] = [
             r"残疾|残障|轮椅|听力|视力障碍|癫痫|心脏病|中风|脑梗|乙肝|甲亢|痛风|透析|肾病|抗抑郁|二甲双胍|他汀|"
             r"佐匹克隆|安眠药|舍曲林|氟西汀|胰岛素|降压药|试管婴儿|不孕|病假|康复|复诊|ICU|重症|抑郁症|强迫症|"
             r"阿尔茨海默|帕金森|自杀|自残|心脏|支架|搭桥|心梗|孕[0-9一二三四五六七八九十]+周|产检|坐月子|"
-            r"血压(?!计)|血糖(?!仪)|血型|Rh阴性|Rh 阴性|结节|穿刺|活检|病理|囊肿|息肉|甲减|甲亢|进食障碍|厌食|暴食|听障|视障|聋|"
+            r"血压(?!计)|血糖(?!仪)|血型|(?i:rh) ?阴性|[ABO]{1,2} ?型血|熊猫血|结节|穿刺|活检|病理|囊肿|息肉|甲减|甲亢|进食障碍|厌食|暴食|听障|视障|聋|"
             r"美沙酮|丁丙诺啡|纳曲酮|戒毒|戒酒|戒断|成瘾|药瘾|酒瘾|毒瘾|"
             r"盲人|助听器|人工耳蜗|截肢|假肢|唐氏|脑瘫|残疾证|乳腺|前列腺|宫颈|妇科|性病|梅毒|骨折|过敏(?!原)|"
             r"地平(?!线)|沙坦|普利(?!司|策|茅)|洛尔|他汀|西林(?!县)|霉素|替尼|单抗|双胍|唑仑|西泮|曲林|西汀|帕明|优甲乐|"
@@ -2610,7 +2797,8 @@ RULES_LIST: list[Rule] = [
             r"离婚|官司|起诉|被告|原告|律师|诉讼|判决|判刑|开庭|法院|被捕|拘留|犯罪记录|刑事|缓刑|假释|仲裁|传票|坐牢|服刑|"
             r"肇事逃逸|签证过期|失信被执行人|被执行人|前科|盗窃|酒驾|醉驾|取保候审|立案|被抓|派出所|劳动仲裁|黑户|逾期居留|被判|判了|刑拘|"
             r"被指控|受审|候审|庭审|公诉|批捕|提起公诉|拘役|涉嫌|案底|把[^\n，。]{0,6}告了|告上法庭|告到法院|被[^\n，。]{0,6}告了|"
-            r"要告(?:我|他|她|你)|进去过|坐过牢|蹲过|诈骗|行贿|受贿|贪污|吸毒|戒毒|看守所|监狱|职务侵占|非法居留",
+            r"要告(?:我|他|她|你)|进去过|坐过牢|蹲过|诈骗|行贿|受贿|贪污|吸毒|戒毒|看守所|监狱|职务侵占|非法居留|"
+            r"纪委|监委|留置|双规|带走调查|被调查|接受调查|立案审查|扣了 ?\d+ ?分|驾照被?扣|吊销驾照|驾照被吊销|记了 ?\d+ ?分",
             "AANA memory-gate seed: legal (sensitivity class 'legal')"),
     *_topic("financial_terms", "financial",
             r"salary|salaries|income|paycheck|net worth|debts?|(?:student|personal|car|home|payday|bank|a|my|his|her)"
@@ -2620,11 +2808,13 @@ RULES_LIST: list[Rule] = [
             r"pay cut|laid off|can'?t afford|broke until|living paycheck|behind on (?:the )?(?:mortgage|rent|bills)|"
             r"earns? \$?\d|makes? \$?\d+k|(?:gambling|credit card) debt|unpaid taxes|"
             r"cut (?:my|his|her|our|their) (?:pay|salary|wages|hours)|pay (?:was|got) cut|savings (?:are|were|of)|"
-            r"life savings|total savings|repossess\w*|fico(?: score)?|credit (?:score|rating) (?:is|of|dropped|fell|went)",
+            r"life savings|total savings|repossess\w*|fico(?: score)?|credit (?:score|rating) (?:is|of|dropped|fell|went)|"
+            r"base (?:salary |pay )?(?:of )?\$?\d+k|sign-on (?:bonus )?\$?\d|signing bonus|rsu grant|"
+            r"agi (?:was|is|of) \$?\d|adjusted gross income|1040 (?:we|i|they) filed|1040 (?:form|return)",
             r"工资|薪水|薪资|月薪|年薪|收入|存款|负债|欠款|欠了|欠银行|欠债|贷款|房贷|车贷|网贷|信用分|征信|破产|理财|炒股|"
             r"税单|个税|年终奖|债务|逾期|催收|亏了|亏损|赔了|借钱|还不上|套现|被裁|降薪|年包|月入|税前|税后|到手|挣了|赚了|"
             r"卡债|保单|重疾险|寿险|私活|没交税|漏税|偷税|没钱|拖欠|拖了[一两三四五六\d]+个月|月光|欠着|外债|花呗|借呗|白条|借条|欠条|"
-            r"借了[^\n，。]{0,4}[万千块元]|一直没还|还没还|不还钱",
+            r"借了[^\n，。]{0,4}[万千块元]|一直没还|还没还|不还钱|公积金|社保基数|缴存基数|个人所得税|退税|补税",
             "AANA memory-gate seed: financial (sensitivity class 'financial')"),
     *_topic("biometric_terms", "biometric",
             r"face ?id|facial recognition|face scan|iris scan|retina(?:l)? scan|voice ?prints?|"
@@ -2632,7 +2822,8 @@ RULES_LIST: list[Rule] = [
             r"biometrics of|fingerprints?|23andme|ancestrydna|brca[12]?|paternity test|face (?:geometry|embedding|"
             r"template|print)|faceprint|palm ?print|gait|palm[- ]?vein|(?:whole[- ])?genome|genomic|genotyp\w*|exome|"
             r"apoe|mthfr|snps?|haplogroup|ancestry (?:dna|test|results?)|iris (?:template|data|code|image)s?|"
-            r"(?:palm|hand|vein|retina|iris|face|finger) ?(?:scans?|geometry|recognition|patterns?)|amazon one",
+            r"(?:palm|hand|vein|retina|iris|face|finger) ?(?:scans?|geometry|recognition|patterns?)|amazon one|"
+            r"voice (?:clone|cloning|samples?|model of me)|clone (?:my|his|her|their) voice|(?:my|his|her) own voice",
             r"指纹|人脸识别|面部识别|刷脸|虹膜|声纹|基因检测|掌纹|生物识别信息|亲子鉴定|人脸照片|人脸数据|人脸信息|特征值|"
             r"特征向量|步态|基因|DNA(?:检测|样本|鉴定|报告|数据)|静脉识别|掌静脉|祖源|单倍群|全基因组",
             "AANA memory-gate seed: biometric", check=_biometric_topic_ok),
@@ -2757,6 +2948,37 @@ def _not_documentation(rule: Rule) -> Rule:
 RULES_LIST = [_not_documentation(rule) if rule.category in ("address", "name", "handle") else rule
               for rule in RULES_LIST]
 
+#: Specimen numbers printed in standards and vendors' docs (digits and letters only, upper case): the
+#: German and British IBAN examples of ISO 13616 / the ECBS and SWIFT registry, GB 11643-1999's sample
+#: ID, the SSA's retired Woolworth and advertisement SSNs, HMRC's QQ123456C, Taiwan's A123456789.
+_SPECIMENS = frozenset({"DE89370400440532013000", "GB82WEST12345698765432", "GB29NWBK60161331926819",
+                        "FR1420041010050500013M02606", "NL91ABNA0417164300", "11010519491231002X",
+                        "078051120", "219099999", "QQ123456C", "A123456789"})
+#: A line that says its number is a sample, a placeholder or a standard's example.
+_SPECIMEN_LINE = re.compile(r"(?i)example|sample|specimen|placeholder|dummy|hint|docs?\b|documentation|spec\b|"
+                            r"standard|test data|fixture|unit tests?|示例|样例|样本|例子|举例|占位|国标|标准|规范|单测|测试用|文档")
+
+
+def _not_specimen(rule: Rule) -> Rule:
+    """``rule`` with its check extended: a made-up number (:func:`_made_up_digits`: 1234567, seven zeros) or a
+    published specimen (:data:`_SPECIMENS`) on a line that calls it a sample is documentation, not
+    someone's ID or account (issue 9, set I: the IBAN example every payment doc uses, GB 11643's sample ID,
+    a signup form's placeholder NRIC)."""
+    inner = rule.check
+
+    def check(value: str, m: re.Match[str], text: str) -> bool:
+        if inner is not None and not inner(value, m, text):
+            return False
+        compact = re.sub(r"[^0-9A-Za-z]", "", value).upper()
+        if compact in _SPECIMENS or _made_up_digits(re.sub(r"\D", "", value)):
+            return not _SPECIMEN_LINE.search(_line_around(text, m.start(), m.end()))
+        return True
+    return replace(rule, check=check)
+
+
+RULES_LIST = [_not_specimen(rule) if rule.category in ("government_id", "bank_account") else rule
+              for rule in RULES_LIST]
+
 
 RULES: dict[str, Rule] = {rule.name: rule for rule in RULES_LIST}
 
@@ -2866,10 +3088,20 @@ def _alternatives(pattern: str) -> list[str]:
 
 
 def _first_words(alternative: str) -> list[str]:
-    """The possible first words of a keyword alternative (one leading group expanded)."""
-    m = re.match(r"\(\?:([^()]*)\)(.*)", alternative)
-    heads = [a + m.group(2) for a in m.group(1).split("|")] if m else [alternative]
-    return [re.sub(r"[^a-z0-9].*", "", h) for h in heads]
+    """The possible first words of a keyword alternative (a leading group expanded, nested groups too:
+    ``(?:green|reform(?: uk)?|socialist) party`` starts with green, reform or socialist)."""
+    if alternative.startswith("(?:"):
+        depth = 0
+        for i, ch in enumerate(alternative):
+            if ch == "\\":
+                continue
+            depth += (ch == "(") - (ch == ")")
+            if depth == 0:
+                inner, rest = alternative[3:i], alternative[i + 1:]
+                if rest[:1] in ("?", "*"):
+                    return [w for a in _alternatives(inner) for w in _first_words(a)] + _first_words(rest[1:])
+                return [w for a in _alternatives(inner) for w in _first_words(a + rest)]
+    return [re.sub(r"[^a-z0-9].*", "", alternative)]
 
 
 # Every keyword's first three letters, derived from the patterns themselves

@@ -24,7 +24,9 @@ stretches of a text that are, by their own bytes, public or harmless:
   s.4.1: a SEQUENCE first inside the outer one); an OpenPGP public-key or
   signature packet; an SSH public-key blob;
 - a Subresource-Integrity hash (``sha512-…``, W3C SRI s.3.1; npm and yarn
-  lock files) wrapped over lines.
+  lock files) wrapped over lines;
+- the public members of a JSON Web Key (``"n"``, ``"e"``, ``"x"``, ``"y"``,
+  ``"x5c"``) in a text that holds a ``"kty"``, wrapped or not.
 
 A Base64 block (or a gzip'd one) that decodes to printable text is not
 skipped but read decoded instead (:func:`text_blocks`): what the text says
@@ -49,6 +51,10 @@ _BLOCK_WIDTH = 40
 _SSH_BODY = re.compile(r"AAAA[A-Za-z0-9+/]+={0,2}")
 _SSH_TYPE = re.compile(r"(?:^|[^\w-])(ssh-(?:rsa|dss|ed25519|ed448)|ecdsa-sha2-nistp(?:256|384|521)|"
                        r"sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)$")
+#: The public members of a JSON Web Key (RFC 7518 s.6.2.1, s.6.3.1: "n", "e", "x", "y"; RFC 7517 s.4.7:
+#: the certificate chain): their values are public whatever their length. Private members ("d", "p",
+#: "q", "dp", "dq", "qi", "k") are not listed and stay judged.
+_JWK_PUBLIC = re.compile(r'"(?:n|e|x|y|x5c|x5t|x5t#S256)"[ \t]*:[ \t]*\[?[ \t]*"')
 _SRI = re.compile(r"sha(?:256|384|512)-[A-Za-z0-9+/]{20,}={0,2}")
 _RUN_AT_START = re.compile(r"[ \t]*([A-Za-z0-9+/_-]+={0,2})")
 _BINARY_MAGIC = (b"\x89PNG", b"\xff\xd8\xff", b"GIF8", b"%PDF", b"PK\x03\x04", b"BZh", b"\xfd7zXZ",
@@ -254,6 +260,11 @@ def public_spans(text: str) -> list[tuple[int, int]]:
             continue
         runs = _continued(text, m.end()) if m.end() < len(text) and text[m.end()] in "\r\n" else []
         spans.append((m.start(), runs[-1][1] if runs else m.end()))
+    if '"kty"' in text:
+        for m in _JWK_PUBLIC.finditer(text):
+            end = text.find('"', m.end())
+            if end > 0 and end - m.end() < 4096:
+                spans.append((m.end(), end))
     for start, end, runs, kind, _data in _classified_blocks(text):
         if kind == "public":
             spans.append((start, end))

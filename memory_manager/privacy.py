@@ -1298,7 +1298,15 @@ def _person_suffix_name_ok(value: str, m: re.Match[str], text: str) -> bool:
     two = len(name) == 2 and not re.match(r"(?:欧阳|司马|慕容|上官|诸葛|东方|皇甫|令狐|公孙|尉迟|长孙|宇文|夏侯|端木|独孤|司徒|南宫|西门)", name)
     if two:
         return bool(re.search(r"叫|名叫|[:：]", joiner))
+    if re.fullmatch(r".[ \t]+", joiner) and _FORM_PERSON.search(text, max(0, m.start() - 6), m.start(1)):
+        return True  # a form's field and its value side by side: "乘机人 邓佳怡", "持卡人 王建国"
     return bool(re.search(r"叫|是|为|[:：】\]」』]", joiner))
+
+
+#: The person fields of Chinese forms (tickets, bookings, deliveries, insurance, hospital): a full name
+#: follows them after a space as often as after a colon.
+_FORM_PERSON = re.compile(r"(?:乘机人|乘车人|乘客|旅客|入住人|住客|收件人|收货人|寄件人|持卡人|患者|病人|申请人|投保人|"
+                          r"被保险人|受益人|联系人|签收人|经办人|担保人|报名人|预约人|就诊人)[ \t]*$")
 
 
 #: Words that tie a one-syllable romanised name to a person ("Zhou Ming asked", "Li Na's").
@@ -2182,6 +2190,17 @@ RULES_LIST: list[Rule] = [
          needs=("lockbox", "lock box", "keysafe", "key safe", "key box", "padlock", "combination", "gate", "door",
                 "garage", "alarm", "safe", "locker", "门禁", "密码锁", "钥匙盒", "保险箱", "保险柜", "车库", "大门",
                 "门锁")),
+    Rule("name_with_birth_en", "name",
+         _r(r"(?<![A-Za-z])([A-Z][a-z]+(?: [A-Z]\.)? [A-Z][a-z]+(?:-[A-Z][a-z]+)?)(?:,|" + _ + r"\()" + _
+            + r"*(?:born(?: on| in)?|b\.|dob:?|d\.o\.b\.?:?|date of birth:?)" + _ + r"*(?:\d|[A-Z][a-z]{2,8} \d)"),
+         "Tiers seed checklist: 'no real names' (a full name given with its birth date, as on a form)", group=1,
+         check=lambda v, m, t: not any(w in _NAME_STOPWORDS for w in v.replace("-", " ").split()),
+         needs=("born", "b.", "dob", "d.o.b", "date of birth")),
+    Rule("hotel_room", "address",
+         _r(r"(?:staying at|stay at|checked in(?:to| at)?|check-in at|booked (?:a room )?at|入住|住在|下榻)[^\n]{0,60}?"
+            r"(?:room|rm\.?|房间号?|房号)" + _ + r"*(?:no\.?|number|#|号)?" + _ + r"*[:：]?" + _ + r"*(\d{2,5})(?![\d:])"),
+         "Tiers seed 'Home/work addresses': where a person sleeps tonight (a hotel and its room number)", group=1,
+         lower=True, needs=("room", "rm", "房间", "房号")),
     # ---- round 5 (issue 9): secrets, IDs, accounts and phones found missing on sets G and F ----
     Rule("telegram_bot_url", "secret", _r(r"api\.telegram\.org/(?:file/)?bot(\d{6,12}:[A-Za-z0-9_-]{30,})"),
          "Telegram Bot API 'Making requests' (https://api.telegram.org/bot<token>/METHOD)", group=1,
@@ -2601,11 +2620,16 @@ RULES_LIST: list[Rule] = [
          check=_cn_name_ok),
     Rule("relation_name_en_zh", "name",
          _r(r"(?:contact person|contact|emergency contact|landlord|landlady|tutor|teacher|colleague|client|"
-            r"customer|boss|manager|doctor|lawyer|nanny|guarantor|next of kin|beneficiary|signed by|witness)(?:'s name is|,|:| is| named| called)?" + _ + r"*("
+            r"customer|boss|manager|doctor|lawyer|nanny|guarantor|next of kin|beneficiary|signed by|witness|"
+            r"(?:mother|father|sister|brother|son|daughter)-in-law|wife|husband|mom|mum|dad|mother|father|aunt|uncle|"
+            r"cousin|neighbou?r|roommate|flatmate|girlfriend|boyfriend|partner|friend|passenger|traveller|traveler|"
+            r"patient|tenant|caregiver)(?:'s name is|,|:| is| named| called)?" + _ + r"*("
             + _CN_NAME + r")"),
          "Tiers seed checklist: 'no real names' (a Chinese full name after an English relation word)", group=1,
          check=_cn_name_ok, lower=True, not_after=_LETTERS,
-         triggers=frozenset("con eme lan tut tea col cli cus bos man doc law nan gua nex ben sig wit".split())),
+         triggers=frozenset("con eme lan tut tea col cli cus bos man doc law nan gua nex ben sig wit mot fat sis bro "
+                            "son dau wif hus mom mum dad aun unc cou nei roo fla gir boy par fri pas tra pat ten car"
+                            .split())),
     Rule("name_title_zh", "name",
          _r(r"(?:老师|医生|大夫|律师|教授|女士|先生|阿姨|师傅|护士|主任)"),
          "Tiers seed checklist (zh): '没有真实姓名' (a full name, surname and two characters, right before a "
@@ -3907,13 +3931,24 @@ def _joined_spans(text: str) -> list[_Span]:
     return out
 
 
+#: Words of the numbers a system counts (a build, a job, an order, a timestamp): beside them a phone
+#: number read joined needs a telephone word proper, not just "number" or 号码.
+_COUNTED_NUMBER = re.compile(r"(?i)build|version|release|\bjob|\brun\b|order|ticket|commit|pipeline|\btag\b|"
+                             r"sprint|issue|counter|cycles|instructions|bytes|offset|timestamp|epoch|serial|"
+                             r"构建|版本|流水号|订单|工单|批次|任务|镜像|时间戳|序列号")
+
+
 def _joined_number_ok(rule: Rule, view: str, s: int, e: int, vs: int, ve: int) -> bool:
     """A number read across a line break counts with a word of its kind on its view line (see :func:`_joined_spans`)."""
     cue = _JOINED_NUMBER_CUE.get(rule.category)
     if cue is None:
         return True
-    return bool(cue.search(_line_around(view, s, e))) or \
-        (rule.category == "phone" and view[vs:ve].lstrip().startswith(("+", "00")))
+    line = _line_around(view, s, e)
+    if rule.category == "phone":
+        if view[vs:ve].lstrip().startswith(("+", "00")) or _PHONE_CUE.search(line):
+            return True
+        return bool(cue.search(line)) and not _COUNTED_NUMBER.search(line)
+    return bool(cue.search(line))
 
 
 #: How sure each confidence is (higher is surer): a decoded or name reading

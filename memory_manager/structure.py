@@ -312,6 +312,7 @@ def text_blocks(text: str) -> list[tuple[int, int, str]]:
 #: ``密码：``, ``token:``, ``POSTGRES_PASSWORD: >-`` (a YAML block scalar), ``…?access_token=``.
 _LABEL_END = re.compile(
     r"(?i)(?:pass(?:word|wd|phrase|code)?|pwd|token|secret|\bkey\b|_key|api[ _-]?key|credentials?|auth|"
+    r"\bpin(?: code)?(?=[ \t]*(?:[:：=]|是|为)[ \t]*\r?$)|"
     r"密码|口令|密钥|秘钥|令牌|私钥|验证码|passwort|contraseña|mot de passe)"
     r"[^\n]{0,48}?(?:[:：=]|->|=>|\bis|是|为)[ \t]*(?:[|>][-+]?)?[ \t]*\r?$")
 #: A line that is one value: no space inside, not a key of its own (``name:``), not a list item or comment.

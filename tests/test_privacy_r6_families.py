@@ -83,6 +83,10 @@ PRIVATE = [
     (lambda: "she joined as a communist party member in 2019", "protected"),
     (lambda: "recorded my own voice for the cloning demo, samples in voice/me/", "biometric"),
     (lambda: "my gait data from the treadmill app", "biometric"),
+    (lambda: "my sister-in-law 周雨桐 lands at 6pm", "name"),
+    (lambda: "信用卡申请表：持卡人 苏婉清，待审核", "name"),
+    (lambda: "Daniel Okafor, born 12 March 1979, signs as guarantor", "name"),
+    (lambda: "we're staying at the Hilton near the station, room 608, till Tuesday", "address"),
 ]
 
 BENIGN = [
@@ -104,6 +108,9 @@ BENIGN = [
     lambda: '<add key="PasswordMinLength" value="12"/>',
     lambda: "seed the staging database with users from the fixtures before the load test tomorrow morning at ten",
     lambda: f"disk serial {_bitlocker(22, valid=False)}",
+    "server room 3 at the data center is cold",
+    "the Linux kernel, born 1991, is older than some of the team",
+    "meeting room 402 is booked for the retro",
 ]
 
 

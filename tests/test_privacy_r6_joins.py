@@ -70,6 +70,7 @@ PRIVATE = [
     ("CN mobile over two lines", "快递员让留的联系电话：\n139 2261\n7745\n", "phone"),
     ("UK mobile over two lines", "the plumber's mobile:\n07911\n123456\n", "phone"),
     ("international number cut", "reach me on holiday at\n+33 6 12 34\n56 78\n", "phone"),
+    ("PIN on the next line", "the side gate keypad\nPIN:\n" + _tok(6, 18, "123456789") + "\n", "secret"),
 ]
 
 BENIGN = [
@@ -81,6 +82,7 @@ BENIGN = [
     ("label then a key of its own", "APP_SECRET=\nAPP_ENV=staging\nLOG_LEVEL=info"),
     ("key lines after a key line", "DB_PASSWORD=changeme\n  JWT_SECRET=change-this-to-a-random-string\n"),
     ("digest to pin", "the digest to pin in the chart:\nregistry.local/team/api@\nsha256:" + "ab12" * 16),
+    ("build number on a weak cue", "release build number:\n1398\n8224415\n"),
     ("URL wrapped with a timestamp range", "https://grafana.local/d/x1/api?orgId=1&from=1718150000000&to=17181\n"
      "60000000&refresh=30s"),
 ]

@@ -3872,7 +3872,7 @@ def _scan_serial(text: str) -> list[Finding]:
                                          for s, e, rule, vs, ve in _spans(view)
                                          if e > s and ve > vs and rule.name not in _NOT_ACROSS_LINES
                                          and "\n" in text[starts[vs]:ends[ve - 1]]
-                                         and _joined_number_ok(rule, view, s, e, vs, ve)])
+                                         and _joined_number_ok(rule, view, s, e, vs, ve, typed=True)])
     if "\n" in text:
         chosen = _merge_decoded(chosen, _joined_spans(text))
     if not chosen:
@@ -3938,10 +3938,14 @@ _COUNTED_NUMBER = re.compile(r"(?i)build|version|release|\bjob|\brun\b|order|tic
                              r"构建|版本|流水号|订单|工单|批次|任务|镜像|时间戳|序列号")
 
 
-def _joined_number_ok(rule: Rule, view: str, s: int, e: int, vs: int, ve: int) -> bool:
-    """A number read across a line break counts with a word of its kind on its view line (see :func:`_joined_spans`)."""
+def _joined_number_ok(rule: Rule, view: str, s: int, e: int, vs: int, ve: int, typed: bool = False) -> bool:
+    """A number read across a line break counts with a word of its kind on its view line (see :func:`_joined_spans`);
+    ``typed``: the view holds the characters as typed (the run join), so a number whose groups are
+    separated as a phone number is written (``415-555`` / ``-0132``) counts without a word."""
     cue = _JOINED_NUMBER_CUE.get(rule.category)
     if cue is None:
+        return True
+    if typed and re.search(r"\d[-().]\d|\d-$|^[+(]", view[vs:ve].strip()):
         return True
     line = _line_around(view, s, e)
     if rule.category == "phone":

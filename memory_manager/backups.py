@@ -71,6 +71,7 @@ restore's own safety backup, not a rolled-back one.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -1855,8 +1856,55 @@ def _on_acquire(workspace: Path) -> None:
     recover(workspace)
 
 
-fsio.on_lock_acquired.append(_on_acquire)
+#: Left in ``memory/.state`` when a command failed after changing notes and the derived indexes
+#: could not be brought in line then either (the same full disk): the next command rebuilds them.
+STALE_INDEXES = "indexes-stale"
+
+
+def _on_failure(workspace: Path, changed: list[str]) -> None:
+    """A command failed under the lock after changing notes (``changed``: relative paths): it keeps
+    what it did and says so, and the derived indexes follow the notes now, or, when that fails
+    too, by the next command (issue 11: indexes never stay stale; fatk6's finding: an import
+    stopped by a file-size limit left ``daily-index.md`` without the note it had written)."""
+    if not any(rel.startswith(_INDEXED) for rel in changed):
+        return
+    mark = tree.Tree(workspace).state / STALE_INDEXES
+    try:
+        from . import entries  # entries does not import this module; imported when needed
+        from .config import load_config
+
+        entries.rebuild_indexes(Path(workspace), load_config(Path(workspace)))
+    except (OSError, MemoryManagerError):
+        with contextlib.suppress(OSError, MemoryManagerError):
+            atomic_write(mark, b"", mode=0o600)
+
+
+def _rebuild_stale(workspace: Path) -> None:
+    """The workspace lock was taken and an earlier failed command left :data:`STALE_INDEXES`:
+    rebuild the derived indexes and say so; the mark stays while the rebuild fails."""
+    mark = tree.Tree(workspace).state / STALE_INDEXES
+    if not mark.is_file() or mark.is_symlink():
+        return
+    try:
+        from . import entries
+        from .config import load_config
+
+        rebuilt = entries.rebuild_indexes(Path(workspace), load_config(Path(workspace)))
+    except (OSError, MemoryManagerError):
+        return
+    fsio.remove(mark)
+    _say("an earlier command failed part-way after changing notes",
+         [p.relative_to(workspace).as_posix() for p in rebuilt], verb="rebuilt")
+
+
+def _on_acquire_then_indexes(workspace: Path) -> None:
+    _on_acquire(workspace)
+    _rebuild_stale(workspace)
+
+
+fsio.on_lock_acquired.append(_on_acquire_then_indexes)
 fsio.on_lock_released.append(_on_release)
+fsio.on_lock_failed.append(_on_failure)
 
 
 # ------------------------------------------------------------------ retention

@@ -59,6 +59,10 @@ PRIVATE_PARTS = ((tree.MEMORY, tree.CACHE), (tree.MEMORY, tree.STATE), (tree.MEM
 #: Called with the workspace path after the writer lock is taken / before it is released.
 on_lock_acquired: list[Callable[[Path], None]] = []
 on_lock_released: list[Callable[[Path], None]] = []
+#: Called with (workspace, changed) when a command fails under the lock after changing files
+#: (``changed``: the relative paths it replaced, renamed or removed); runs before the error's
+#: message names them, so what a hook repairs is named too. Hooks fail open.
+on_lock_failed: list[Callable[[Path, list[str]], None]] = []
 
 
 def step(label: str) -> None:
@@ -829,6 +833,11 @@ def workspace_lock(workspace: Path, timeout: float = 30.0) -> Iterator[None]:
                 for hook in on_lock_released:
                     hook(Path(workspace))
             except BaseException as exc:
+                if isinstance(exc, Exception):
+                    changed = changed_so_far(Path(workspace))
+                    for hook in on_lock_failed if changed else ():
+                        with contextlib.suppress(Exception):
+                            hook(Path(workspace), changed)
                 with contextlib.suppress(Exception):
                     _say_what_changed(Path(workspace), exc)
                 # Failed commands release the lock too: their backups are

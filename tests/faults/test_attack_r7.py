@@ -90,8 +90,6 @@ def _export_of_two_days(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.mark.xfail(strict=True, reason="fatk6: import stopped by RLIMIT_FSIZE writes a note but not "
-                                       "daily-index.md; the next lesson leaves the index stale and nothing says so")
 def test_import_under_a_file_size_limit_leaves_the_daily_index_agreeing(tmp_path, monkeypatch):
     for key, value in ENV.items():
         monkeypatch.setenv(key, value)
@@ -102,12 +100,48 @@ def test_import_under_a_file_size_limit_leaves_the_daily_index_agreeing(tmp_path
     code, out, err = _run("memory", ["import", str(export), "--approved", "--json"], ws, limit=700)
     doc = json.loads(out)
     assert code == 1 and doc["kind"] == "os_error", (code, out, err)
-    assert doc["error"] == "File too large; files changed before the error: memory/daily/2026-08-01.md"
+    # The failed import keeps the note it wrote, brings the index in line at once, and names both.
+    assert doc["error"] == ("File too large; files changed before the error: memory/daily-index.md, "
+                            "memory/daily/2026-08-01.md")
     assert (ws / "memory/daily/2026-08-01.md").exists()
+    assert _indexes_agree(ws) == []
     code, _, err = _run("memory", ["lesson", "probe"], ws)  # the next writing command
     assert code == 0, err
+    assert "failed part-way" not in err
     assert b"Topic 01 0" in (ws / "memory/daily/2026-08-01.md").read_bytes()
-    assert _indexes_agree(ws) == []  # today: daily-index.md does not list the imported note
+    assert _indexes_agree(ws) == []
+
+
+def test_an_index_that_could_not_be_rebuilt_after_a_failure_is_rebuilt_by_the_next_command(tmp_path, monkeypatch):
+    # When the same full disk stops the index rebuild too, a mark in memory/.state is left (made
+    # here as the failing command would) and the next command rebuilds the index and says so.
+    for key, value in ENV.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.delenv("MEMORY_MANAGER_KEY", raising=False)
+    from memory_manager import backups, entries
+
+    ws = tmp_path / "ws"
+    _init(ws)
+    _write(ws, "Kept topic", "done", "2026-07-01")
+    note = ws / "memory/daily/2026-07-02.md"
+    note.write_text("# 2026-07-02\n\n## Written by a command that then failed\n- 改：it stays\n", encoding="utf-8")
+    assert _indexes_agree(ws) == ["memory/daily-index.md"]
+
+    def full_disk(*_a, **_k):
+        raise OSError(27, "File too large")
+
+    monkeypatch.setattr(entries, "rebuild_indexes", full_disk)
+    backups._on_failure(ws, ["memory/daily/2026-07-02.md"])
+    monkeypatch.undo()
+    assert (ws / "memory/.state/indexes-stale").read_bytes() == b""
+    backups._on_failure(ws, ["memory/.state/other.json"])  # no note changed: nothing to do
+    code, _, err = _run("memory", ["lesson", "probe"], ws)  # the next writing command
+    assert code == 0, err
+    assert "an earlier command failed part-way after changing notes: rebuilt memory/daily-index.md" in err
+    assert _indexes_agree(ws) == []
+    assert not (ws / "memory/.state/indexes-stale").exists()
+    code, _, err = _run("memory", ["lesson", "probe two"], ws)
+    assert code == 0 and "failed part-way" not in err
 
 
 # --- held: a killed forget, recovered by a different next command --------------------------------

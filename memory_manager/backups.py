@@ -1574,7 +1574,7 @@ def recover(workspace: Path) -> list[str]:
                         role=doc.get("role", "change"), restores=doc.get("restores"),
                         created=doc.get("created", ""), state="open")
         what = doc.get("reason") or "change"
-        plan = _forward_plan(journal)
+        plan = _forward_plan(journal, doc)
         if plan is not None and plan.get("kind") == "restore":
             # A restore whose safety backup withheld an undo copy (no T2 key): finished, never
             # rolled back (a rollback would leave that path restored and the rest not; F1).
@@ -1757,7 +1757,7 @@ def pending(workspace: Path) -> list[dict[str, Any]]:
         item: dict[str, Any] = {"id": ident, "reason": doc.get("reason"), "role": doc.get("role"), "paths": []}
         if "error" in doc:
             item["action"] = "discard"
-        elif _forward_plan(backup_root(workspace) / f"{JOURNAL_PREFIX}{ident}") is not None:
+        elif _forward_plan(backup_root(workspace) / f"{JOURNAL_PREFIX}{ident}", doc) is not None:
             item["action"] = "finish"
         else:
             try:
@@ -1781,14 +1781,41 @@ def pending(workspace: Path) -> list[dict[str, Any]]:
 _FINISHED: dict[str, list[dict[str, Any]]] = {}
 
 
-def _forward_plan(journal: Path) -> dict[str, Any] | None:
-    """The ``forward`` plan a journal holds (:meth:`Backup.roll_forward`), or None (roll back)."""
+def _forward_plan(journal: Path, manifest: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """The ``forward`` plan a journal holds (:meth:`Backup.roll_forward`), or None (roll back).
+
+    ``manifest``: the journal's backup as read (:func:`_read`). A journal is read as untrusted
+    input: a ``restore`` plan counts only when that backup backs it, a restore's safety backup
+    (``role: safety``) of the very backup the plan restores, with every path the plan names as
+    withheld recorded there as withheld (fatk6: a forged plan on a write's backup made the next
+    command undo init). Any other restore plan is ignored: the journal is rolled back as usual.
+    """
     try:
         doc = json.loads(journal.read_bytes().decode("utf-8"))
     except (OSError, ValueError, RecursionError):
         return None
     plan = doc.get("forward") if isinstance(doc, dict) else None
-    return plan if isinstance(plan, dict) else None
+    if not isinstance(plan, dict):
+        return None
+    if plan.get("kind") == "restore" and manifest is not None and not _backs(journal, manifest, plan):
+        return None
+    return plan
+
+
+def _backs(journal: Path, manifest: dict[str, Any], plan: dict[str, Any]) -> bool:
+    """True when ``manifest`` (a backup as read) is the safety backup a ``restore`` plan needs."""
+    withheld = plan.get("withheld")
+    if manifest.get("role") != "safety" or manifest.get("restores") != plan.get("restores") \
+            or not valid_id(plan.get("restores")) or not isinstance(withheld, list) or not withheld \
+            or not all(isinstance(p, str) for p in withheld):
+        return False
+    folder = journal.parent / journal.name[len(JOURNAL_PREFIX):]
+    try:
+        recorded = {e.get("path") for e in _read_entries(folder, manifest)
+                    if isinstance(e, dict) and (e.get("stored") == "withheld" or e.get("pieces") == "withheld")}
+    except (OSError, ValueError, MemoryManagerError):
+        return False
+    return set(withheld) <= recorded
 
 
 def _finish(workspace: Path, plan: dict[str, Any]) -> dict[str, Any]:

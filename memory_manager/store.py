@@ -207,29 +207,51 @@ def refuse_case_twin(path: Path, prefix: str | None = None) -> Path:
 
 def _write_daily_locked(ws: Path, cfg: dict[str, Any], day: str, topic: str,
                         items: list[tuple[str, str]], other: list[str] = (),
-                        pinned: bool = False, backup: LazyBackup | None = None
+                        pinned: bool = False, backup: LazyBackup | None = None,
+                        pending: dict[Path, tuple[Any, str]] | None = None
                         ) -> tuple[Path, str, list[tuple[str, str]], bool]:
     """Append/merge a section; the caller holds the lock and rebuilds indexes.
 
     ``other`` are lines that are not items (free text, fenced code: an import
     gives them back), added at the end of the section when not already there.
     An existing note is saved to ``backup`` (one per command) before it changes.
+    ``pending``: when given (``{path: (TextFile or None, new text)}``), the note is
+    not written; its new text is kept there, and read back by the next section of
+    the same note, so that :func:`flush_daily` writes each note once (an import
+    killed between two sections of one note left it neither old nor new: fatk6).
     """
     ensure_tree(ws)
     path = safe_target(ws, entries.memory_dir(ws) / entries.DAILY_DIR / f"{day}.md")
-    like = read_text(path) if path.exists() else None
-    old = like.text if like else ""
+    if pending is not None and path in pending:
+        like, old = pending[path]
+    else:
+        like = read_text(path) if path.exists() else None
+        old = like.text if like else ""
     parsed = entries.parse_daily(old)
     existed = any(s.date == day and s.topic == topic for s in parsed)
     new_text, ident, added = entries.merge_daily_text(old, day, topic, items, entries.language(cfg),
                                                       list(other), pinned, parsed)
-    if added:
+    if added and pending is not None:
+        pending[path] = (like, new_text)
+    elif added:
         data = like.encode(new_text) if like is not None else new_text.encode("utf-8")
         # A new note is recorded as created; a section appended or merged into an
         # existing one keeps no copy of the note, only where the bytes went in (v4).
         (backup or LazyBackup(ws, f"write {day}")).save_change(path, data)
         atomic_write(path, data)
     return path, ident, added, existed
+
+
+def flush_daily(ws: Path, pending: dict[Path, tuple[Any, str]], backup: LazyBackup) -> None:
+    """Write each note :func:`_write_daily_locked` kept in ``pending``, once, backed up first
+    (in path order); the caller holds the lock. Raises FileWriteError or OSError as
+    :func:`~memory_manager.fsio.atomic_write` does (notes written before it stay, and say so)."""
+    for path in sorted(pending):
+        like, new_text = pending[path]
+        data = like.encode(new_text) if like is not None else new_text.encode("utf-8")
+        backup.save_change(path, data)
+        atomic_write(path, data)
+    pending.clear()
 
 
 def write_daily(ws: Path, cfg: dict[str, Any], *, topic: str, cause: list[str] = (), change: list[str] = (),

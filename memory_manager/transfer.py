@@ -40,7 +40,8 @@ from .clock import now, parse_day
 from .errors import BadInputError, InputTooLargeError, InvalidNameError, MalformedFileError, UnreadableFileError
 from .fsio import atomic_write, read_text, read_text_capped, workspace_lock
 from .names import validate_heading_topic, validate_key, validate_name, validate_topic
-from .store import OPENCLAW_NOTE, LazyBackup, _gate, _learn_locked, _tags, _write_daily_locked, ensure_tree, rel, safe_target
+from .store import OPENCLAW_NOTE, LazyBackup, _gate, _learn_locked, _tags, _write_daily_locked, ensure_tree, \
+    flush_daily, rel, safe_target
 
 EXPORT_FORMAT = "cmm-export"
 #: 2 adds ``other`` to daily items (the section's lines that are not 因/改/待
@@ -727,6 +728,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
     with workspace_lock(ws):
         ensure_tree(ws)
         backup = LazyBackup(ws, f"import {label}", approved)  # every existing file is saved before it changes
+        notes: dict[Path, tuple[Any, str]] = {}  # each note written once, with all its sections
         for day, topic, items, where, other, pinned, blocks in daily_items:
             # Each line is gated on its own (privacy issue 9): one refused line
             # does not take the benign lines of its section with it. A block of
@@ -773,13 +775,14 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
             items, other = kept, kept_other
             if not items and not other:
                 continue
-            _, _, added, _ = _write_daily_locked(ws, cfg, day, topic, items, other, pinned, backup)
+            _, _, added, _ = _write_daily_locked(ws, cfg, day, topic, items, other, pinned, backup, pending=notes)
             counts["daily"] += 1 if added else 0
             counts["daily_lines"] += len(added)
             if added:
                 done.append({"kind": "daily", "item": f"daily {day} {topic}", "lines": len(added)})
             if not added:
                 present.append(f"daily {day} {topic}")
+        flush_daily(ws, notes, backup)
         for key, body, tags, pinned in knowledge_items:
             # Every field that reaches disk passes the gate: key (the file name, a
             # name: gate rule 0), frontmatter, tags and body (issue 10, side doors).

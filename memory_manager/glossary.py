@@ -280,3 +280,19 @@ def expand(query: str, terms: list[str]) -> list[str]:
         if all(t in have for t in key):
             out.extend(zh)
     return [t for t in dict.fromkeys(out) if t not in have]
+
+
+def translations(term: str) -> set[str]:
+    """The other language's ranking terms for one ranking ``term`` ("宽带" -> {"broadband",
+    "internet"}, "internet" -> {"宽带"}): those of every glossary line whose words hold the term."""
+    from .textproc import tokens
+
+    zh_to_en, en_to_zh = _pairs()
+    out: set[str] = set()
+    for word, en in zh_to_en:
+        if term in tokens(word):
+            out.update(en)
+    for key, zh in en_to_zh:
+        if term in key:
+            out.update(zh)
+    return out - {term}

@@ -527,7 +527,8 @@ def _part_overlap(terms: list[str], idx, cand: dict[int, tuple]) -> dict[int, fl
     out = {}
     for r, row in rows.items():
         text = (row["heading"] + " " + row["text"]).lower()
-        held = sum(1 for w in words if re.search(rf"[a-z]{re.escape(w)}", text))
+        held = sum(1 for w in words if re.search(rf"[a-z]{re.escape(w)}", text)
+                   or (len(w) >= 5 and re.search(rf"(?<![a-z]){re.escape(w[:-1])}(?!{re.escape(w[-1])})[a-z]", text)))
         if held:
             out[r] = held / len(words)
     return out
@@ -895,7 +896,7 @@ def _names_subject(qt, seed: int, pool: list[int], terms: dict[int, set[str]], i
     if not held:
         return set(pool)
     key = max(held, key=lambda t: (idf(t), t))
-    same = {key, *glossary.expand(key, [key])}
+    same = {key, *glossary.translations(key)}
     return {r for r in pool if terms.get(r, set()) & same}
 
 

@@ -66,3 +66,9 @@ def test_day_before_yesterday_without_its_article_and_filler_words(ws, clock, au
 def test_last_night_lists_the_evening_first(ws, clock, autumn):
     assert ask(ws, clock, "anything from last night?", "2025-10-16")[0] == autumn["wed_pm"]
     assert ask(ws, clock, "the night before last, anything?", "2025-10-17")[0] == autumn["wed_pm"]
+
+
+def test_within_a_named_week_another_ending_of_a_word_counts(ws, clock, autumn):
+    # "hiker" is kept apart from "hikes" by the stemmer; within last week no entry holds "hiker".
+    hike = note(ws, clock, "2025-10-17", "18:30", "Trail", "Two hikes on the escarpment trail, 14 km in all.")
+    assert ask(ws, clock, "last week's hiker trip, how far was it?", "2025-10-22")[0] == hike

@@ -55,6 +55,31 @@ _SSH_TYPE = re.compile(r"(?:^|[^\w-])(ssh-(?:rsa|dss|ed25519|ed448)|ecdsa-sha2-n
 #: the certificate chain): their values are public whatever their length. Private members ("d", "p",
 #: "q", "dp", "dq", "qi", "k") are not listed and stay judged.
 _JWK_PUBLIC = re.compile(r'"(?:n|e|x|y|x5c|x5t|x5t#S256)"[ \t]*:[ \t]*\[?[ \t]*"')
+#: A JWK member's value: Base64url (Base64 in "x5c"), possibly wrapped, nothing else (tatk7).
+_JWK_VALUE = re.compile(r"(?:[A-Za-z0-9+/_-]+[ \t]*\r?\n?[ \t]*)*={0,2}")
+
+
+def _jwk_public(member: str, value: str) -> bool:
+    """True when ``value`` is what the public JWK ``member`` holds (RFC 7518 s.6.2.1, s.6.3.1;
+    RFC 7517 s.4.6-4.9): Base64url of the right size, an "x5c" certificate as DER. A token or a
+    password in a "public" member is judged as any text (tatk7)."""
+    if not _JWK_VALUE.fullmatch(value):
+        return False
+    data = _b64(re.sub(r"\s+", "", value))
+    if data is None:
+        return False
+    name = member[1:member.index('"', 1)]
+    if name == "n":
+        return len(data) >= 64
+    if name == "e":
+        return 1 <= len(data) <= 8
+    if name in ("x", "y"):
+        return len(data) in (32, 48, 56, 57, 66)
+    if name == "x5t":
+        return len(data) == 20
+    if name == "x5t#S256":
+        return len(data) == 32
+    return _der_public(data)  # x5c
 _SRI = re.compile(r"sha(?:256|384|512)-[A-Za-z0-9+/]{20,}={0,2}")
 _RUN_AT_START = re.compile(r"[ \t]*([A-Za-z0-9+/_-]+={0,2})")
 _BINARY_MAGIC = (b"\x89PNG", b"\xff\xd8\xff", b"GIF8", b"%PDF", b"PK\x03\x04", b"BZh", b"\xfd7zXZ",
@@ -124,6 +149,21 @@ def _pgp_tag(data: bytes) -> int | None:
     if tag == 2:
         return tag if body[0] in (4, 5, 6) and body[1] in _PGP_SIG_TYPES and body[2] in _PGP_ALGOS else None
     return None
+
+
+def _ssh_exact(data: bytes | None, name: str) -> bool:
+    """Bytes that are exactly an SSH public-key blob of type ``name``: length-prefixed fields
+    (RFC 4253 s.6.6) that fill the data to its last byte, the first being the type."""
+    if not data or not _ssh_blob(data, name):
+        return False
+    i = fields = 0
+    while i < len(data):
+        if i + 4 > len(data):
+            return False
+        n = int.from_bytes(data[i:i + 4], "big")
+        i += 4 + n
+        fields += 1
+    return i == len(data) and fields >= 2
 
 
 def _ssh_blob(data: bytes, name: str | None = None) -> bool:
@@ -214,6 +254,67 @@ def _continued(text: str, end: int) -> list[tuple[int, int]]:
     return out
 
 
+_ARMOUR_HEADER = re.compile(r"[A-Za-z][A-Za-z0-9-]*: ")
+
+
+def _armour_spans(text: str, m: re.Match[str]) -> list[tuple[int, int]]:
+    """The public spans of the armoured block that ``m`` (its BEGIN line) opens, or none.
+
+    Public only when every line up to the nearest END line of the same label is
+    a Base64 line, a blank line or (PGP, SSH2) an armour header, and the body
+    decodes to the public structure its label names (DER of a certificate or a
+    public key, an OpenPGP public key or signature packet, an SSH public-key
+    blob). The spans are the BEGIN and END lines and the Base64 lines only:
+    header lines (``Comment: …``) stay judged. A block holding anything else
+    (a token line, a password) is judged line by line as any text (tatk7:
+    a token inside a CERTIFICATE block was dropped with the block).
+    """
+    label = m.group(1)
+    end = text.find("-----END " + label + "-----", m.end())
+    nxt = text.find("-----BEGIN ", m.end())
+    if end < 0 or (0 <= nxt < end):
+        return []
+    stop = end + len(label) + 14
+    body_spans: list[tuple[int, int]] = []
+    body: list[str] = []
+    headers = "PGP" in label or "SSH2" in label
+    pos = text.find("\n", m.end())
+    while 0 <= pos < end:
+        start = pos + 1
+        line_end = text.find("\n", start)
+        if line_end < 0 or line_end > end:
+            line_end = end
+        line = text[start:line_end].strip(" \t\r")
+        if start >= end:
+            break
+        if not line:
+            headers = False
+        elif _B64_FIRST.fullmatch(line) or (line.startswith("=") and len(line) <= 6 and "PGP" in label):
+            if not line.startswith("=") or len(line) > 6:
+                body.append(line)
+            body_spans.append((start, line_end))
+            headers = False
+        elif headers and _ARMOUR_HEADER.match(line):
+            pass  # an armour header: judged with the rest of the text
+        else:
+            return []
+        pos = line_end
+    data = _b64("".join(body)) if body else None
+    if not data:
+        return []
+    if "PGP" in label:
+        public = _pgp_tag(data) in (2, 6, 14)
+    elif "SSH2" in label:
+        public = _ssh_blob(data)
+    elif "PARAMETERS" in label or "RSA PUBLIC" in label:
+        public = data[:1] == b"\x30"
+    else:
+        public = _der_public(data)
+    if not public:
+        return []
+    return [(m.start(), m.end())] + body_spans + [(end, stop)]
+
+
 def public_spans(text: str) -> list[tuple[int, int]]:
     """Spans of ``text`` (offsets as given) holding public material only; see the module docstring.
 
@@ -226,21 +327,7 @@ def public_spans(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     if "-----BEGIN " in text:
         for m in _PUBLIC_ARMOUR.finditer(text):
-            end = text.find("-----END " + m.group(1) + "-----", m.end())
-            if end < 0:
-                continue
-            end += len(m.group(1)) + 14
-            body = "".join(r.group(1) for r in _B64_LINE.finditer(text, m.end(), end))
-            data = _b64(body) if body else b""
-            if data is None:
-                continue
-            if "PGP" in m.group(1):
-                if _pgp_tag(data) in (5, 7):  # a secret key packet under a public label
-                    continue
-            elif data and data[:1] == b"\x30" and not _der_public(data) and "RSA PUBLIC" not in m.group(1) \
-                    and "PARAMETERS" not in m.group(1):
-                continue  # DER that opens like a private key
-            spans.append((m.start(), end))
+            spans.extend(_armour_spans(text, m))
     for m in _SSH_BODY.finditer(text):
         gap = m.start()
         while gap and text[gap - 1] in " \t":
@@ -250,20 +337,29 @@ def public_spans(text: str) -> list[tuple[int, int]]:
             continue
         runs = [m.span()] + (_continued(text, m.end()) if m.end() < len(text) and text[m.end()] in "\r\n"
                              else [])
-        body = m.group()
-        head = _b64(body[:len(body) // 4 * 4][:64])
-        if head is None or not _ssh_blob(head, kind.group(1)):
+        # The wrapped lines count with the key only when the whole joins into one exact
+        # public-key blob (tatk7: a token on the line after a key was read as its wrapping).
+        while runs and not _ssh_exact(_b64(_join(text, runs)), kind.group(1)):
+            runs.pop()
+        if not runs:
             continue
         spans.append((kind.start(1), runs[-1][1]))
     for m in _SRI.finditer(text):
         if m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_-"):
             continue
-        runs = _continued(text, m.end()) if m.end() < len(text) and text[m.end()] in "\r\n" else []
-        spans.append((m.start(), runs[-1][1] if runs else m.end()))
+        runs = [(m.start() + m.group().index("-") + 1, m.end())]
+        runs += _continued(text, m.end()) if m.end() < len(text) and text[m.end()] in "\r\n" else []
+        size = {"256": 32, "384": 48, "512": 64}[m.group()[3:6]]
+        # The digest's own size decides how far it goes (tatk7: the lines after a short
+        # "sha512-…" were read as its wrapping): no match, no span.
+        while runs and len(_b64(_join(text, runs)) or b"") != size:
+            runs.pop()
+        if runs:
+            spans.append((m.start(), runs[-1][1]))
     if '"kty"' in text:
         for m in _JWK_PUBLIC.finditer(text):
             end = text.find('"', m.end())
-            if end > 0 and end - m.end() < 4096:
+            if end > 0 and end - m.end() < 4096 and _jwk_public(m.group(), text[m.end():end]):
                 spans.append((m.end(), end))
     for start, end, runs, kind, _data in _classified_blocks(text):
         if kind == "public":
@@ -287,8 +383,13 @@ def _classified_blocks(text: str) -> list[tuple[int, int, list[tuple[int, int]],
             inner = _gunzip(data)
             if inner is None:
                 continue
-            kind = "text" if classify(inner) == "text" else "public"
-            data = inner
+            inner_kind = classify(inner)
+            # A gzip of a public format is public; of anything else its readable
+            # stretches are read as text (tatk7: a token behind 24 binary bytes in a
+            # gzip was skipped as public).
+            kind = "public" if inner_kind == "public" else "text"
+            data = inner if inner_kind in ("public", "text") else \
+                inner.decode("utf-8", "replace").replace("\ufffd", " ").encode("utf-8")
         out.append((start, end, runs, kind, data))
     return out
 

@@ -1791,6 +1791,16 @@ def _forward_plan(journal: Path, manifest: dict[str, Any] | None = None) -> dict
     command undo init). Any other restore plan is ignored: the journal is rolled back as usual.
     """
     try:
+        info = os.lstat(journal)
+    except OSError:
+        return None
+    # A FIFO would block every command (status included), a huge file exhaust memory (fatk7).
+    if not stat.S_ISREG(info.st_mode):
+        raise BackupError(f"{journal}: a journal must be a regular file; remove it to go on")
+    if info.st_size > JOURNAL_MAX_BYTES:
+        raise BackupError(f"{journal}: {info.st_size} bytes, larger than any journal this tool writes "
+                          f"({JOURNAL_MAX_BYTES}); remove it to go on")
+    try:
         doc = json.loads(journal.read_bytes().decode("utf-8"))
     except (OSError, ValueError, RecursionError):
         return None
@@ -1799,7 +1809,36 @@ def _forward_plan(journal: Path, manifest: dict[str, Any] | None = None) -> dict
         return None
     if plan.get("kind") == "restore" and manifest is not None and not _backs(journal, manifest, plan):
         return None
+    if plan.get("kind") == "forget" and manifest is not None and not _forget_plan_ok(manifest, plan):
+        return None
     return plan
+
+
+#: Largest journal read (bytes): a forget's plan holds the forgotten entry's text to search for
+#: (an entry is at most ``limits.max_input_bytes``, 50 MB by default), so this is generous.
+JOURNAL_MAX_BYTES = 256 << 20
+
+
+def _forget_plan_ok(manifest: dict[str, Any], plan: dict[str, Any]) -> bool:
+    """True when a ``forget`` plan sits on a forget's own backup and its fields have their types
+    (:func:`memory_manager.erasure.finish_forget`); a forged plan on another backup, or one with
+    odd fields, is rolled back as any journal is (fatk7: a plan on a write's backup rewrote init's
+    backup, and one with a bad ``result`` stopped every command with a TypeError)."""
+    if manifest.get("role") != "change" or not str(manifest.get("reason", "")).startswith("forget "):
+        return False
+
+    def strings(key: str) -> bool:
+        value = plan.get(key, [])
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+    paths = plan.get("paths", [])
+    needles = plan.get("needles", [])
+    return (isinstance(needles, list) and all(isinstance(n, (str, dict)) for n in needles)
+            and strings("names") and strings("paths") and strings("drop_approvals") and strings("ids")
+            and strings("hashes")
+            and all(p and not p.startswith("/") and ".." not in PurePosixPath(p).parts for p in paths)
+            and isinstance(plan.get("result", {}), dict) and isinstance(plan.get("ident"), (str, type(None)))
+            and isinstance(plan.get("audit_line", ""), str) and isinstance(plan.get("approvals", []), list))
 
 
 def _backs(journal: Path, manifest: dict[str, Any], plan: dict[str, Any]) -> bool:

@@ -376,3 +376,58 @@ def test_a_tampered_restore_plan_on_a_change_backup_is_not_finished(tmp_path):
     # '' was withheld.
     assert (ws / "AGENTS.md").exists() and (ws / "AGENTS.md").read_bytes() == agents, err
     assert (ws / "MEMORY.md").read_bytes() == lessons
+
+
+# --- fatk7 (a quick attack on the round 6 fixes): forged forget plans, odd journal files ------------
+
+def _init_and_write(tmp_path: Path) -> tuple[Path, str, str]:
+    ws = tmp_path / "ws"
+    _init(ws)
+    _write(ws, "Release", "shipped v2")
+    ids = sorted(p.name for p in (ws / ".memory-backup").iterdir() if p.name[:6].isdigit())
+    return ws, ids[0], ids[1]
+
+
+@pytest.mark.parametrize("forward", [
+    {"kind": "forget", "paths": ["AGENTS.md", "MEMORY.md"], "names": ["Release"], "needles": ["shipped"]},
+    {"kind": "forget", "paths": ["AGENTS.md"], "result": [1, 2]},
+])
+def test_a_forged_forget_plan_on_a_write_backup_is_not_finished(tmp_path, forward):
+    # A forget plan counts only on a forget's own backup, with fields of their types: this one sits
+    # on a write's backup, so the next command rolls that journal back like any other and init's
+    # backup keeps every entry (before: its entries were renamed away, or every command stopped
+    # with a TypeError).
+    ws, init_id, write_id = _init_and_write(tmp_path)
+    entries_before = (ws / ".memory-backup" / init_id / "entries.jsonl").read_bytes()
+    (ws / ".memory-backup" / f".open-{write_id}").write_text(json.dumps({"id": write_id, "pid": 1, "reason": "x",
+                                                                         "forward": forward}))
+    code, out, err = _run("memory", ["write", "--topic", "Next", "--change", "more", "--date", DAY], ws)
+    assert code == 0, err
+    assert "finished an interrupted" not in err and "rolled back an interrupted" in err
+    assert (ws / ".memory-backup" / init_id / "entries.jsonl").read_bytes() == entries_before
+    assert (ws / "AGENTS.md").exists() and (ws / "MEMORY.md").exists()
+    code, out, _ = _run("init", ["--restore", init_id, "--dry-run", "--json"], ws)
+    assert code == 0 and {"remove AGENTS.md", "remove MEMORY.md"} <= set(json.loads(out)["paths"])
+
+
+@pytest.mark.parametrize("kind", ["fifo", "huge"])
+def test_a_journal_that_is_no_regular_file_or_too_big_stops_with_one_line_naming_it(tmp_path, kind):
+    from memory_manager.backups import JOURNAL_MAX_BYTES
+
+    ws, _init_id, write_id = _init_and_write(tmp_path)
+    journal = ws / ".memory-backup" / f".open-{write_id}"
+    if kind == "fifo":
+        os.mkfifo(journal)
+    else:
+        with open(journal, "wb") as handle:
+            handle.truncate(JOURNAL_MAX_BYTES + 1)  # sparse: no disk used
+    before = _tree(ws) if kind == "huge" else None
+    # status (read-only) names it among what it could not check; a writer stops with one line.
+    code, out, err = _run("memory", ["status", "--json"], ws)  # a FIFO used to block here for ever
+    assert code == 0 and "Traceback" not in err, (code, err)
+    assert any(str(journal) in p and "remove it to go on" in p for p in json.dumps(json.loads(out)).split('"'))
+    code, out, err = _run("memory", ["lesson", "probe"], ws)
+    assert code == 1 and "Traceback" not in err, (code, err)
+    assert str(journal) in err and "remove it to go on" in err and len(err.strip().splitlines()) == 1, err
+    if before is not None:
+        assert _tree(ws) == before

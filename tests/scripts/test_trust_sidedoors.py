@@ -108,8 +108,9 @@ def test_every_import_field_passes_the_gate(ws, run_script, tmp_path, kind):
     source = tmp_path / "export.json"
     source.write_text(json.dumps(IMPORTS[kind](ws)))
     r = run_script("memory", "import", source, "--approved", "--json", "-w", ws, env=ENV)
-    assert r.code == 0, r.err
+    assert r.code == 1, r.err  # nothing imported: an import that refuses an item exits 1 (result v2)
     doc = json.loads(r.out)
+    assert doc["complete"] is False and doc["refused"], (kind, doc)
     assert sum(doc["counts"].values()) == 0, (kind, doc)
     assert doc["skipped"] or doc["problems"]
     assert on_disk(ws, TOKEN) == [] and on_disk(ws, "ops_other") == [], kind

@@ -90,11 +90,14 @@ def test_item3_restore_without_id_skips_a_forget_backup(ws, run_script):
     assert preview["restored"] != forget_id
     explicit = run_script("init", "--restore", forget_id, "--dry-run", "--json")
     assert explicit.code == 0
-    # forget also erases the daily-index copy naming the forgotten topic (trust round 3)
-    assert sorted(json.loads(explicit.out)["notes"]) == sorted([
+    # forget also erases the daily-index copy naming the forgotten topic (trust round 3); since
+    # backups v5 a restore names only the notes whose copies were erased: the derived index follows the notes
+    assert json.loads(explicit.out)["notes"] == [
         "memory/daily/" + wrote["path"].split("/")[-1] + ": its copy was erased on purpose (forget/purge); "
-        "left as it is",
-        "memory/daily-index.md: its copy was erased on purpose (forget/purge); left as it is"])
+        "left as it is"]
+    kept = [json.loads(line) for line in (ws / ".memory-backup" / forget_id / "entries.jsonl").read_text().splitlines()]
+    assert {(e["path"], e["stored"]) for e in kept} == {("memory/daily/" + wrote["path"].split("/")[-1], "erased"),
+                                                        ("memory/daily-index.md", "erased")}
 
 
 # ---------------------------------------------------------------- item 7

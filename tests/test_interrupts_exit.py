@@ -1,6 +1,7 @@
 """A finished command ignores Ctrl-C while Python shuts down (memory_manager.interrupts.exiting)."""
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 
@@ -34,5 +35,8 @@ def test_exiting_leaves_a_handler_that_is_not_the_scripts_own():
         "assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN\n",
         "assert signal.getsignal(signal.SIGINT) is signal.default_int_handler\n").replace(
         "os.kill(os.getpid(), signal.SIGINT)  # ignored: the process ends with its own status\n", "")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    # Started as from a shell: a suite run in the background (``cmd &`` without job control)
+    # ignores SIGINT, and an ignored signal survives exec, so Python would not install its handler.
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert (proc.returncode, proc.stdout, proc.stderr) == (3, "done\n", "")

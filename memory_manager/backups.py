@@ -1498,12 +1498,8 @@ def _rebuild_derived(workspace: Path) -> list[str]:
     if not memory.is_dir() or memory.is_symlink():
         return done
     try:
-        from . import entries  # entries does not import this module; imported when needed
-        from .config import load_config
-
         if any((memory / name).is_file() for name in (tree.DAILY_INDEX, tree.KNOWLEDGE_INDEX)):
-            cfg = load_config(Path(workspace))
-            done += [p.relative_to(workspace).as_posix() for p in entries.rebuild_indexes(Path(workspace), cfg)]
+            done += [p.relative_to(workspace).as_posix() for p in _indexes_from_notes(workspace)]
         index = root.recall_index
         for candidate in (index, index.with_name(index.name + "-wal"), index.with_name(index.name + "-shm"),
                           index.with_name(index.name + "-journal")):
@@ -1927,6 +1923,15 @@ def _on_acquire(workspace: Path) -> None:
 STALE_INDEXES = "indexes-stale"
 
 
+def _indexes_from_notes(workspace: Path) -> list[Path]:
+    """Bring the derived indexes in line with the notes (:func:`memory_manager.entries.rebuild_indexes`
+    with the workspace's config); return the paths changed. Raises OSError or MemoryManagerError."""
+    from . import entries  # entries does not import this module; imported when needed
+    from .config import load_config
+
+    return entries.rebuild_indexes(Path(workspace), load_config(Path(workspace)))
+
+
 def _on_failure(workspace: Path, changed: list[str]) -> None:
     """A command failed under the lock after changing notes (``changed``: relative paths): it keeps
     what it did and says so, and the derived indexes follow the notes now, or, when that fails
@@ -1936,10 +1941,7 @@ def _on_failure(workspace: Path, changed: list[str]) -> None:
         return
     mark = tree.Tree(workspace).state / STALE_INDEXES
     try:
-        from . import entries  # entries does not import this module; imported when needed
-        from .config import load_config
-
-        entries.rebuild_indexes(Path(workspace), load_config(Path(workspace)))
+        _indexes_from_notes(workspace)
     except (OSError, MemoryManagerError):
         with contextlib.suppress(OSError, MemoryManagerError):
             atomic_write(mark, b"", mode=0o600)
@@ -1952,10 +1954,7 @@ def _rebuild_stale(workspace: Path) -> None:
     if not mark.is_file() or mark.is_symlink():
         return
     try:
-        from . import entries
-        from .config import load_config
-
-        rebuilt = entries.rebuild_indexes(Path(workspace), load_config(Path(workspace)))
+        rebuilt = _indexes_from_notes(workspace)
     except (OSError, MemoryManagerError):
         return
     fsio.remove(mark)
@@ -1963,12 +1962,8 @@ def _rebuild_stale(workspace: Path) -> None:
          [p.relative_to(workspace).as_posix() for p in rebuilt], verb="rebuilt")
 
 
-def _on_acquire_then_indexes(workspace: Path) -> None:
-    _on_acquire(workspace)
-    _rebuild_stale(workspace)
-
-
-fsio.on_lock_acquired.append(_on_acquire_then_indexes)
+fsio.on_lock_acquired.append(_on_acquire)
+fsio.on_lock_acquired.append(_rebuild_stale)  # after the recovery: the notes are as they stay
 fsio.on_lock_released.append(_on_release)
 fsio.on_lock_failed.append(_on_failure)
 
@@ -2321,14 +2316,7 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
                 if entry_states(entry) & gone and _may_erase(entry, stored):
                     # It recorded a state that held the forgotten text (v4: hashes and ranges
                     # of a change kept without a copy): the entry goes, its pieces with it.
-                    held = _holds_bytes(entry)
-                    if held:
-                        try:
-                            fsio.remove(_copy_path(folder, entry.get("path"), doc["id"]), missing_ok=True)
-                        except BackupError:
-                            pass
-                        erased += 1
-                    erase_entry(entry, only_hashes=not held)
+                    erased += _erase_with_bytes(folder, doc["id"], entry)
                     changed = True
                     continue
                 stored_as = entry.get("stored", "plain")
@@ -2379,14 +2367,7 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
                 for entry in doc["entries"]:
                     if isinstance(entry, dict) and entry.get("existed") and entry_states(entry) & gone \
                             and entry.get("stored") != "erased" and _may_erase(entry, stored):
-                        held = _holds_bytes(entry)
-                        if held:
-                            try:
-                                fsio.remove(_copy_path(folder, entry.get("path"), doc["id"]), missing_ok=True)
-                            except BackupError:
-                                pass
-                            erased += 1
-                        erase_entry(entry, only_hashes=not held)
+                        erased += _erase_with_bytes(folder, doc["id"], entry)
                 changed = True
             after = _after(workspace, doc["id"])
             if after is not None and gone & {v for v in after.values() if isinstance(v, str)}:
@@ -2418,6 +2399,19 @@ def _rewrite_entries(folder: Path, doc: dict[str, Any]) -> None:
         return
     body = "".join(json.dumps(e, ensure_ascii=False, sort_keys=True, allow_nan=False) + "\n" for e in doc["entries"])
     atomic_write(folder / ENTRIES, body.encode("utf-8"), mode=0o600)
+
+
+def _erase_with_bytes(folder: Path, ident: str, entry: dict[str, Any]) -> int:
+    """Erase ``entry`` of backup ``ident`` (in ``folder``) and remove the file it keeps under ``files/``,
+    if any; return 1 when it kept bytes (a copy or pieces), else 0 (only its hashes went)."""
+    held = _holds_bytes(entry)
+    if held:
+        try:
+            fsio.remove(_copy_path(folder, entry.get("path"), ident), missing_ok=True)
+        except BackupError:
+            pass
+    erase_entry(entry, only_hashes=not held)
+    return int(held)
 
 
 def _holds_bytes(entry: Any) -> bool:

@@ -129,6 +129,18 @@ def _printable(s: str) -> bool:
     return s.translate(_SPACES).isprintable()
 
 
+def _decoded_text(data: bytes) -> str | None:
+    """``data`` as text when it is a decode worth reading: 6 bytes or more, not only white space,
+    UTF-8 and printable (white space aside); else None."""
+    if len(data) < 6 or not data.strip():
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return text if _printable(text) else None
+
+
 def _bytes_to_text(chunks: list[tuple[int, int, bytes]]) -> tuple[str, list[tuple[int, int]]] | None:
     """UTF-8 text of consecutive byte chunks, each char with the span of the chunks it came from.
 
@@ -275,13 +287,8 @@ def _decode_blob(run: str) -> tuple[str, str, int] | None:
             except (binascii.Error, ValueError):
                 pass
     for kind, skip, data in attempts:
-        if len(data) < 6 or not data.strip():
-            continue
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            continue
-        if _printable(text):
+        text = _decoded_text(data)
+        if text is not None:
             return kind, text, skip
     return None
 
@@ -327,13 +334,8 @@ def _b85_piece(run: str, start: int) -> tuple[str, list[tuple[int, int]]] | None
             data = decode(body.encode("ascii"))
         except ValueError:  # binascii.Error is a ValueError
             continue
-        if len(data) < 6 or not data.strip():
-            continue
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            continue
-        if _printable(text):
+        text = _decoded_text(data)
+        if text is not None:
             # Each character stands for the whole run (5 characters per 4 bytes, not worth mapping finer).
             return text, [(start, start + len(run))] * len(text)
     return None

@@ -234,11 +234,7 @@ def _write_daily_locked(ws: Path, cfg: dict[str, Any], day: str, topic: str,
     if added and pending is not None:
         pending[path] = (like, new_text)
     elif added:
-        data = like.encode(new_text) if like is not None else new_text.encode("utf-8")
-        # A new note is recorded as created; a section appended or merged into an
-        # existing one keeps no copy of the note, only where the bytes went in (v4).
-        (backup or LazyBackup(ws, f"write {day}")).save_change(path, data)
-        atomic_write(path, data)
+        flush_daily(ws, {path: (like, new_text)}, backup or LazyBackup(ws, f"write {day}"))
     return path, ident, added, existed
 
 
@@ -249,6 +245,8 @@ def flush_daily(ws: Path, pending: dict[Path, tuple[Any, str]], backup: LazyBack
     for path in sorted(pending):
         like, new_text = pending[path]
         data = like.encode(new_text) if like is not None else new_text.encode("utf-8")
+        # A new note is recorded as created; a section appended or merged into an
+        # existing one keeps no copy of the note, only where the bytes went in (v4).
         backup.save_change(path, data)
         atomic_write(path, data)
     pending.clear()

@@ -94,8 +94,11 @@ def no_flush_in_child() -> None:
     fsio.sync_filesystem = lambda path: True
 
 
-def run_forked(script: str, args: list[str], env: dict[str, str]) -> int:
-    """Run ``scripts/<script>.py args`` in a forked child; return its exit code, or -signal."""
+def run_forked(script: str, args: list[str], env: dict[str, str], stderr: Path | None = None) -> int:
+    """Run ``scripts/<script>.py args`` in a forked child; return its exit code, or -signal.
+
+    ``stderr``: a file that keeps what the child wrote on stderr (else it goes to /dev/null).
+    """
     from memory_manager.cli import run
 
     command = _command(script)
@@ -109,7 +112,11 @@ def run_forked(script: str, args: list[str], env: dict[str, str]) -> int:
             no_flush_in_child()
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, 1)
-            os.dup2(devnull, 2)
+            if stderr is None:
+                os.dup2(devnull, 2)
+            else:
+                os.dup2(os.open(stderr, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), 2)
+                sys.stderr = open(2, "w", buffering=1, closefd=False)  # pytest's capture object is not fd 2
             os.environ.update(env)
             sys.argv = [f"{script}.py", *args]
             try:
@@ -118,6 +125,8 @@ def run_forked(script: str, args: list[str], env: dict[str, str]) -> int:
             except SystemExit as exc:
                 code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
         finally:
+            if stderr is not None:
+                sys.stderr.flush()
             os._exit(code)
     _, status = os.waitpid(pid, 0)
     return -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)

@@ -23,10 +23,8 @@ writing command will do about it, text and ``--json``, and changes nothing.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import sys
 from pathlib import Path
 
 from tests.faults import harness
@@ -44,36 +42,6 @@ LESSON = ["lesson", "probe"]
 
 def _tree(ws: Path) -> dict[str, bytes]:
     return {k: v for k, v in snapshot(ws).items() if k not in RANDOM}
-
-
-def _run_capturing(script: str, args: list[str], ws: Path, err: Path) -> int:
-    """run_forked with the child's stderr kept in ``err`` (the recovery's warning is read from it)."""
-    harness.warm_up()
-    command = harness._command(script)
-    from memory_manager.cli import run
-
-    sys.stdout.flush()
-    sys.stderr.flush()
-    pid = os.fork()
-    if pid == 0:
-        code = 99
-        try:
-            harness.no_flush_in_child()
-            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
-            os.dup2(os.open(err, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), 2)
-            sys.stderr = open(2, "w", buffering=1, closefd=False)  # pytest's capture object is not fd 2
-            os.environ.update(ENV, OPENCLAW_WORKSPACE_DIR="")
-            sys.argv = [f"{script}.py", *args, "-w", str(ws)]
-            try:
-                run(command)
-                code = 0
-            except SystemExit as exc:
-                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-        finally:
-            sys.stderr.flush()
-            os._exit(code)
-    _, status = os.waitpid(pid, 0)
-    return -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
 
 
 def _setup(ws: Path, note_first: bool) -> None:
@@ -152,7 +120,7 @@ def _exercise(tmp_path: Path, setup, command: tuple[str, list[str]] = RESTORE,
             continue
         killed = _tree(ws)
         err = tmp_path / f"err-{n}"
-        code = _run_capturing("memory", LESSON, ws, err)
+        code = run_forked("memory", [*LESSON, "-w", str(ws)], dict(ENV, OPENCLAW_WORKSPACE_DIR=""), stderr=err)
         warning = err.read_text()
         now = _tree(ws)
         if code != 0:

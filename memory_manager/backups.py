@@ -1559,6 +1559,8 @@ def recover(workspace: Path) -> list[str]:
     for ident in reversed(interrupted(workspace)):
         folder = backup_root(workspace) / ident
         journal = backup_root(workspace) / f"{JOURNAL_PREFIX}{ident}"
+        if not _journal_file(journal):
+            continue
         doc = _read(folder) if folder.is_dir() else {"error": "missing"}
         if "error" in doc:
             if folder.is_dir():
@@ -1590,7 +1592,7 @@ def recover(workspace: Path) -> list[str]:
             continue
         if plan is not None:
             # Past its point of no return (see Backup.roll_forward): finish the change.
-            result = _finish(workspace, plan)
+            result = _finish(workspace, plan, journal)
             _ACTIONS[ident] = "finished"
             _say(f"finished an interrupted {what} (backup {ident})", [])
             backup.close("complete")
@@ -1751,9 +1753,19 @@ def pending(workspace: Path) -> list[dict[str, Any]]:
         folder = backup_root(workspace) / ident
         doc = _read(folder) if folder.is_dir() else {"error": "missing"}
         item: dict[str, Any] = {"id": ident, "reason": doc.get("reason"), "role": doc.get("role"), "paths": []}
+        journal = backup_root(workspace) / f"{JOURNAL_PREFIX}{ident}"
+        try:
+            _journal_file(journal)
+        except BackupError as exc:
+            item.update(action="blocked", error=str(exc))
+            out.append(item)
+            continue
+        plan = None if "error" in doc else _forward_plan(journal, doc)
         if "error" in doc:
             item["action"] = "discard"
-        elif _forward_plan(backup_root(workspace) / f"{JOURNAL_PREFIX}{ident}", doc) is not None:
+        elif plan is not None and plan.get("kind") not in _PLAN_KINDS:
+            item.update(action="blocked", error=_unknown_plan(journal, plan))
+        elif plan is not None:
             item["action"] = "finish"
         else:
             try:
@@ -1786,16 +1798,8 @@ def _forward_plan(journal: Path, manifest: dict[str, Any] | None = None) -> dict
     withheld recorded there as withheld (fatk6: a forged plan on a write's backup made the next
     command undo init). Any other restore plan is ignored: the journal is rolled back as usual.
     """
-    try:
-        info = os.lstat(journal)
-    except OSError:
+    if not _journal_file(journal):
         return None
-    # A FIFO would block every command (status included), a huge file exhaust memory (fatk7).
-    if not stat.S_ISREG(info.st_mode):
-        raise BackupError(f"{journal}: a journal must be a regular file; remove it to go on")
-    if info.st_size > JOURNAL_MAX_BYTES:
-        raise BackupError(f"{journal}: {info.st_size} bytes, larger than any journal this tool writes "
-                          f"({JOURNAL_MAX_BYTES}); remove it to go on")
     try:
         doc = json.loads(journal.read_bytes().decode("utf-8"))
     except (OSError, ValueError, RecursionError):
@@ -1808,6 +1812,26 @@ def _forward_plan(journal: Path, manifest: dict[str, Any] | None = None) -> dict
     if plan.get("kind") == "forget" and manifest is not None and not _forget_plan_ok(manifest, plan):
         return None
     return plan
+
+
+def _journal_file(journal: Path) -> bool:
+    """True when ``journal`` exists as a regular file of a journal's size; False when it is gone.
+
+    Raises:
+        BackupError: it is something else (a FIFO would block every command, status included;
+            a directory cannot be removed as a journal; a huge file would exhaust memory: fatk7,
+            atk8), with one line naming it and the way on.
+    """
+    try:
+        info = os.lstat(journal)
+    except OSError:
+        return False
+    if not stat.S_ISREG(info.st_mode):
+        raise BackupError(f"{journal}: a journal must be a regular file; remove it to go on")
+    if info.st_size > JOURNAL_MAX_BYTES:
+        raise BackupError(f"{journal}: {info.st_size} bytes, larger than any journal this tool writes "
+                          f"({JOURNAL_MAX_BYTES}); remove it to go on")
+    return True
 
 
 #: Largest journal read (bytes): a forget's plan holds the forgotten entry's text to search for
@@ -1853,7 +1877,7 @@ def _backs(journal: Path, manifest: dict[str, Any], plan: dict[str, Any]) -> boo
     return set(withheld) <= recorded
 
 
-def _finish(workspace: Path, plan: dict[str, Any]) -> dict[str, Any]:
+def _finish(workspace: Path, plan: dict[str, Any], journal: Path) -> dict[str, Any]:
     """Finish an interrupted change from its ``forward`` plan; return what it did.
 
     Raises:
@@ -1864,8 +1888,17 @@ def _finish(workspace: Path, plan: dict[str, Any]) -> dict[str, Any]:
         from .erasure import finish_forget  # erasure uses this module: imported when needed
 
         return finish_forget(workspace, plan)
-    raise BackupError(f"an interrupted change must be finished by the version that started it "
-                      f"(unknown plan {plan.get('kind')!r})")
+    raise BackupError(_unknown_plan(journal, plan))
+
+
+#: The ``forward`` plans this version finishes (:meth:`Backup.roll_forward`).
+_PLAN_KINDS = ("restore", "forget")
+
+
+def _unknown_plan(journal: Path, plan: dict[str, Any]) -> str:
+    """The one-line error for a journal whose plan this version cannot finish (atk8: it named no file)."""
+    return (f"{journal}: an interrupted change must be finished by the version that started it (unknown plan "
+            f"{str(plan.get('kind'))[:40]!r}); with this version, remove that journal to keep the files as they are")
 
 
 def finished(workspace: Path, reason: str | None = None, ref: str | None = None) -> dict[str, Any] | None:

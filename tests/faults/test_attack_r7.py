@@ -431,3 +431,35 @@ def test_a_journal_that_is_no_regular_file_or_too_big_stops_with_one_line_naming
     assert str(journal) in err and "remove it to go on" in err and len(err.strip().splitlines()) == 1, err
     if before is not None:
         assert _tree(ws) == before
+
+
+# --- atk8 (an attack on the final round 6 code): odd journals name themselves ------------------------
+
+@pytest.mark.parametrize("forward", [{"kind": "zzz"}, {"kind": ["forget"]}])
+def test_a_journal_with_a_plan_this_version_cannot_finish_names_itself_and_status_says_blocked(tmp_path, forward):
+    ws, _init_id, write_id = _init_and_write(tmp_path)
+    journal = ws / ".memory-backup" / f".open-{write_id}"
+    journal.write_text(json.dumps({"id": write_id, "pid": 1, "reason": "x", "forward": forward}))
+    before = _tree(ws)
+    code, out, err = _run("memory", ["status", "--json"], ws)
+    assert code == 0, err
+    [item] = json.loads(out)["interrupted"]
+    assert item["action"] == "blocked" and str(journal) in item["error"]  # was "finish", which nothing would do
+    code, out, err = _run("memory", ["lesson", "probe"], ws)
+    assert code == 1 and len(err.strip().splitlines()) == 1, err
+    assert str(journal) in err and "remove that journal to keep the files as they are" in err
+    assert _tree(ws) == before
+
+
+def test_a_directory_planted_as_a_journal_stops_writers_with_one_line_and_status_says_blocked(tmp_path):
+    ws, _init_id, _write_id = _init_and_write(tmp_path)
+    journal = ws / ".memory-backup" / ".open-000009-20261129T120000Z"  # no backup folder of that id
+    journal.mkdir()
+    before = _tree(ws)
+    code, out, err = _run("memory", ["status", "--json"], ws)
+    assert code == 0, err
+    [item] = json.loads(out)["interrupted"]
+    assert item["action"] == "blocked" and "must be a regular file" in item["error"]
+    code, out, err = _run("memory", ["lesson", "probe"], ws)
+    assert code == 1 and err.strip() == f"error: {journal}: a journal must be a regular file; remove it to go on"
+    assert _tree(ws) == before and journal.is_dir()

@@ -10,6 +10,8 @@ same content still share a hash.
 """
 from __future__ import annotations
 
+import contextlib
+import errno
 import hashlib
 import hmac
 import json
@@ -18,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from . import tree
+from .errors import FileWriteError
 from .clock import now
 from .fsio import make_dirs, open_append
 from . import jsonio
@@ -89,6 +92,11 @@ def append_line(ws: Path, line: bytes, once: bool = False) -> bool:
 
     ``once``: do nothing when the log already holds this exact line (a run
     that finishes an interrupted one must not log its decision twice).
+
+    Raises:
+        FileWriteError: the line could not be written whole (a full disk, a
+            file-size limit); the log is cut back to its size before, so it
+            never keeps a torn line.
     """
     path = log_path(ws)
     make_dirs(path.parent)
@@ -100,7 +108,20 @@ def append_line(ws: Path, line: bytes, once: bool = False) -> bool:
             pass
     fd = open_append(path)  # never through a symlink or hard link (issue 10)
     try:
-        os.write(fd, line)
+        before = os.fstat(fd).st_size
+        try:
+            written = os.write(fd, line)
+            if written != len(line):  # a file-size limit or a full disk cut it short
+                raise OSError(errno.EFBIG, os.strerror(errno.EFBIG))
+        except OSError as exc:
+            # A torn line would stay in the log for good: cut the file back to where it was
+            # (the caller holds the workspace lock, so no other appender wrote meanwhile), and
+            # say which file refused (fatk6/atk8: an import under `ulimit -f 1` said only "File
+            # too large").
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, before)
+            raise FileWriteError(f"cannot record the gate's decision in {tree.rel(tree.STATE, LOG_NAME)} "
+                                 f"({exc.strerror or exc}); nothing was changed") from None
     finally:
         os.close(fd)
     return True

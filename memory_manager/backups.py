@@ -1980,19 +1980,49 @@ def _on_failure(workspace: Path, changed: list[str]) -> None:
             atomic_write(mark, b"", mode=0o600)
 
 
+def stale_mark(workspace: Path) -> str | None:
+    """What stands at ``memory/.state/`` :data:`STALE_INDEXES`: None (nothing), ``"file"`` (the mark a
+    failed command left), or the kind of anything else planted there (``"directory"``,
+    ``"symlink"``, ``"fifo"``, ``"other"``). Read with ``lstat``: a symlink is never followed."""
+    try:
+        st = os.lstat(tree.Tree(workspace).state / STALE_INDEXES)
+    except OSError:
+        return None
+    for kind, test in (("file", stat.S_ISREG), ("directory", stat.S_ISDIR), ("symlink", stat.S_ISLNK),
+                       ("fifo", stat.S_ISFIFO)):
+        if test(st.st_mode):
+            return kind
+    return "other"
+
+
 def _rebuild_stale(workspace: Path) -> None:
-    """The workspace lock was taken and an earlier failed command left :data:`STALE_INDEXES`:
-    rebuild the derived indexes and say so; the mark stays while the rebuild fails."""
-    mark = tree.Tree(workspace).state / STALE_INDEXES
-    if not mark.is_file() or mark.is_symlink():
+    """The workspace lock was taken and something stands at :data:`STALE_INDEXES` (:func:`stale_mark`):
+    rebuild the derived indexes and say so; the mark stays while the rebuild fails.
+
+    The mark is ours and is removed after the rebuild, and so is a symlink, FIFO or other
+    non-directory planted under its name (unlinked, never followed or opened). A directory there
+    is not ours to delete (it may hold someone's files): the indexes are rebuilt on every
+    command while it stands, and each time a warning names it (atk8: it was skipped silently).
+    """
+    kind = stale_mark(workspace)
+    if kind is None:
         return
+    mark = tree.Tree(workspace).state / STALE_INDEXES
     try:
         rebuilt = _indexes_from_notes(workspace)
     except (OSError, MemoryManagerError):
         return
-    fsio.remove(mark)
-    _say("an earlier command failed part-way after changing notes",
-         [p.relative_to(workspace).as_posix() for p in rebuilt], verb="rebuilt")
+    rel = mark.relative_to(workspace).as_posix()
+    if kind == "directory":
+        _say(f"{rel} is a directory, not the mark this bundle writes: the indexes were rebuilt in case "
+             "they were stale, and will be on every command until it is removed",
+             [p.relative_to(workspace).as_posix() for p in rebuilt], verb="rebuilt")
+        return
+    fsio.remove(mark, missing_ok=True)
+    what = "an earlier command failed part-way after changing notes"
+    if kind != "file":
+        what = f"{rel} was a {kind}, not the mark this bundle writes (removed)"
+    _say(what, [p.relative_to(workspace).as_posix() for p in rebuilt], verb="rebuilt")
 
 
 fsio.on_lock_acquired.append(_on_acquire)

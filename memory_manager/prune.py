@@ -369,6 +369,10 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
       (:func:`memory_manager.backups.pending`: roll back, finish, keep as left):
       the figures above count their files as they are now. status never
       repairs them (it only reads; issue 11);
+    - ``indexes_stale``: None, or what stands at ``memory/.state/indexes-stale``
+      (:func:`memory_manager.backups.stale_mark`): ``"file"`` when a failed
+      command could not bring the derived indexes in line (the next command
+      that writes rebuilds them), another kind when something was planted there;
     - ``problems``: memory files whose name holds an impossible date
       (``2026-13-45``: read as undated), unreadable T1/T2 files, and
       notes that are not UTF-8 text (counted nowhere, never searched).
@@ -428,6 +432,7 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
         problems.append(f"interrupted changes could not be checked ({exc})")
     return {
         "interrupted": pending,
+        "indexes_stale": backups.stale_mark(Path(ws)),
         "time_zone": {"name": zone.name, "source": zone.source, "today": today().isoformat()},
         "memory_size": {"entries": p.total_entries, "files": size[1], "bytes": size[0]},
         "prunable_entries": n,

@@ -897,8 +897,11 @@ def drop_cached(ws: Path) -> bool:
 #: copies of a forgotten entry outside the workspace (issue 10, round 6).
 RECORD_NAME = "reports.json"
 RECORD_FORMAT = {"format": "cmm-report-record", "version": 1}
-#: Reports remembered at most (the oldest go first): a bound on the record's size.
-RECORD_LIMIT = 200
+#: Characters of a forgotten entry's long line looked for by themselves (:func:`_fragments`).
+PREFIX_CHARS = 64
+#: Reports remembered at most (about 150 bytes each): a bound on the record's size. Reports that
+#: are gone are dropped first; past the bound the oldest are, and the command says which.
+RECORD_LIMIT = 1000
 
 
 def _record_path(ws: Path) -> Path:
@@ -933,12 +936,12 @@ def _save_record(ws: Path, reports: list[dict[str, str]]) -> None:
 
     path = _record_path(ws)
     make_dirs(path.parent)
-    doc = {**RECORD_FORMAT, "reports": reports[-RECORD_LIMIT:]}
+    doc = {**RECORD_FORMAT, "reports": reports}
     atomic_write(path, (json.dumps(doc, ensure_ascii=False, indent=1, allow_nan=False) + "\n").encode("utf-8"),
                  mode=0o600)
 
 
-def record_written(ws: Path, path: Path, data: bytes) -> None:
+def record_written(ws: Path, path: Path, data: bytes) -> list[str]:
     """Remember that a report was written to ``path`` (a file the user named) with bytes ``data``.
 
     Args:
@@ -949,18 +952,27 @@ def record_written(ws: Path, path: Path, data: bytes) -> None:
         data: the bytes written (their SHA-256 is kept, never the text).
 
     Takes the workspace lock; a later write to the same path replaces its record.
+    Records of reports that are gone, or are no longer a report of ours (a
+    link, another file), are dropped; past :data:`RECORD_LIMIT` the oldest
+    records are dropped too (tatk7: the 201st report pushed the first out
+    unsaid).
+
+    Returns the paths of reports that still exist but are no longer recorded
+    (a later ``forget`` will not look at them; the caller warns).
     """
     from .fsio import sha256_bytes, workspace_lock
     from .clock import now
 
     path = Path(path).absolute()
     if path == tree.Tree(Path(ws)).report:
-        return
+        return []
     with workspace_lock(ws):
-        reports = [r for r in written_reports(ws) if r["path"] != str(path)]
+        reports = [r for r in written_reports(ws) if r["path"] != str(path) and _is_report(Path(r["path"]))]
         reports.append({"path": str(path), "sha256": sha256_bytes(data),
                         "written": now().isoformat(timespec="seconds")})
-        _save_record(ws, reports)
+        dropped = [r["path"] for r in reports[:-RECORD_LIMIT]]
+        _save_record(ws, reports[-RECORD_LIMIT:])
+    return dropped
 
 
 def _fragments(texts: Iterable[str]) -> set[str]:
@@ -969,7 +981,10 @@ def _fragments(texts: Iterable[str]) -> set[str]:
     Each line is looked for as written and as the page shows it, masked
     (:func:`memory_manager.privacy.mask`: a purged entry holds a secret, which
     the page shows as ``[secret]``); lines shorter than
-    :data:`memory_manager.erasure.MIN_NEEDLE` are not looked for.
+    :data:`memory_manager.erasure.MIN_NEEDLE` are not looked for. A line longer
+    than :data:`PREFIX_CHARS` is also looked for by its start alone: the page
+    cuts a long body at :data:`BODY_CHARS`, so a line running past the cut
+    shows only its start (tatk7: a one-line entry of 2,000+ characters escaped).
     """
     from .erasure import MIN_NEEDLE, _MARKER
     from .privacy import mask
@@ -979,10 +994,11 @@ def _fragments(texts: Iterable[str]) -> set[str]:
         for line in text.split("\n"):
             flat = " ".join(_MARKER.sub("", line).split())
             if len(flat) >= MIN_NEEDLE:
-                out.add(flat)
-                masked = " ".join(mask(flat).split())
-                if len(masked) >= MIN_NEEDLE:
-                    out.add(masked)
+                for form in (flat, " ".join(mask(flat).split())):
+                    if len(form) >= MIN_NEEDLE:
+                        out.add(form)
+                    if len(form) > PREFIX_CHARS:
+                        out.add(form[:PREFIX_CHARS])
     return out
 
 
@@ -996,7 +1012,8 @@ def erase_written(ws: Path, texts: list[str], ident: str | None = None) -> dict[
 
     Each recorded report (:func:`written_reports`) is looked at: one whose
     bytes still have the recorded SHA-256 and whose text (HTML entities
-    decoded) holds a line of the entry or its id is deleted; one that changed
+    decoded) holds a line of the entry (:func:`_fragments`) or its id (every
+    entry's row carries ``data-id``) is deleted; one that changed
     since it was written (the user edited or replaced it) is never touched,
     and is named under ``changed`` when it holds the text (the caller warns
     with its path). A report that is gone, or is no longer a file of ours

@@ -198,6 +198,15 @@ def status_cmd(workspace: Path | None, json_: bool, verbose: bool) -> int:
                          markup=False)
     for item in doc["interrupted"]:
         stderr.print(f"warning: {_pending_line(item)}", markup=False)
+    stale = doc.get("indexes_stale")
+    if stale == "file":
+        stderr.print("warning: the daily and knowledge indexes may be stale (an earlier command failed part-way "
+                      "after changing notes); the next command that writes rebuilds them", markup=False)
+    elif stale:
+        stderr.print(f"warning: {tree.MEMORY}/{tree.STATE}/indexes-stale is a {stale}, not a mark this bundle writes; the next "
+                     "command that writes rebuilds the indexes" + (" on every run until it is removed"
+                                                                   if stale == "directory" else " and removes it"),
+                     markup=False)
     for problem in doc["problems"]:
         stderr.print(f"warning: {problem}", markup=False)
     return 0

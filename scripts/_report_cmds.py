@@ -49,10 +49,13 @@ def report_cmd(html: Path | None, days: int, approved: bool, overwrite: bool, op
     page = render(model)
     size = write_report(target, page)
     # Recorded (path and SHA-256) so forget and cleanup's purge can find this copy later.
-    record_written(opened.root, target, page.encode("utf-8"))
+    untracked = record_written(opened.root, target, page.encode("utf-8"))
+    for old in untracked:
+        stderr.print(f"warning: {old} (an older report) is no longer recorded: a later forget will not delete it; "
+                     "delete it yourself if it is no longer needed", markup=False)
     if json_:
         emit_json({"path": str(target), "bytes": size, "days": days, "approved": approved,
-                   "counts": model.counts, "problems": model.problems})
+                   "counts": model.counts, "problems": model.problems, "untracked": untracked})
     else:
         c = model.counts
         stdout.print(f"report written to {target} ({size:,} bytes): {c['daily']} daily and {c['openclaw']} "

@@ -190,7 +190,7 @@ def test_every_entry_topic_in_the_window_is_shown_and_older_ones_are_not(built, 
     # one row per day with notes, newest first; each topic's lines fold open on click
     days = re.findall(r'<div class="date">(\d{4}-\d{2}-\d{2})', text)
     assert days == [(reportws.TODAY - timedelta(days=n)).isoformat() for n in range(30)]
-    assert text.count('<details class="ours">') == len(built.topics)
+    assert text.count('<details class="ours" data-id=') == len(built.topics)
     assert "changed the schedule and checked the logs" in shown and "改成了定时任务" in shown
 
 
@@ -286,7 +286,7 @@ def test_days_narrows_the_timeline(copy, run_script, built):
     older = {t for t, d in built.topics if d < since} - recent
     assert recent and older and all(t in shown for t in recent)
     assert not any(t in shown for t in older)
-    assert text.count('<details class="ours">') == len([t for t, d in built.topics if d >= since])
+    assert text.count('<details class="ours" data-id=') == len([t for t, d in built.topics if d >= since])
     assert run_script("memory", "report", "-w", copy, "--days", "0", env=ENV).code == 2
 
 
@@ -716,3 +716,54 @@ def test_forget_deletes_the_mask_cache(copy, run_script):
 
     assert run_script("memory", "forget", knowledge_id("report-format"), "--approved", "-w", copy, env=ENV).code == 0
     assert not cache.exists()
+
+
+def test_forget_deletes_an_html_report_that_shows_only_the_start_of_a_long_entry(copy, tmp_path, run_script):
+    """tatk7 (round 6): the page cuts a long knowledge body at 2,000 characters, so a one-line entry
+    longer than that was not found in the page by its line, and its report outlived forget. The page
+    carries each entry's id (data-id), and a long line is also looked for by its first 64 characters."""
+    line = "Runbook: " + " ".join(f"step{i:03d}" for i in range(400))
+    assert len(line) > 3000
+    made = run_script("memory", "learn", "long-runbook", "--text", line, "-w", copy, "--json", env=ENV)
+    assert made.code == 0, made.err
+    ident = json.loads(made.out)["id"]
+    by_id, by_start = tmp_path / "by-id.html", tmp_path / "by-start.html"
+    assert run_script("memory", "report", "-w", copy, "--html", by_id, env=ENV).code == 0
+    page = by_id.read_text(encoding="utf-8")
+    assert f'data-id="{ident}"' in page and line[:1990] in page and line not in page
+    # The same page without the id attributes (as an older version wrote it): found by the line's start.
+    stripped = re.sub(r' data-id="[^"]*"', "", page)
+    assert run_script("memory", "report", "-w", copy, "--html", by_start, env=ENV).code == 0
+    by_start.write_text(stripped, encoding="utf-8")
+    record = copy / "memory/.state/reports.json"
+    doc = json.loads(record.read_text(encoding="utf-8"))
+    from memory_manager.fsio import sha256_bytes
+
+    doc["reports"] = [dict(r, sha256=sha256_bytes(stripped.encode("utf-8"))) if r["path"] == str(by_start) else r
+                      for r in doc["reports"]]
+    record.write_text(json.dumps(doc), encoding="utf-8")
+    result = run_script("memory", "forget", ident, "--approved", "-w", copy, "--json", env=ENV)
+    assert result.code == 0, result.err
+    assert sorted(json.loads(result.out)["erased"]["reports_deleted"]) == sorted([str(by_id), str(by_start)])
+    assert not by_id.exists() and not by_start.exists()
+
+
+def test_report_record_drops_gone_reports_and_names_those_past_its_bound(copy, tmp_path, run_script, monkeypatch):
+    """tatk7 (round 6): only the 200 newest reports were recorded, and the 201st pushed the first out
+    unsaid. Records of reports that are gone are dropped first; past the bound (1,000) the oldest
+    is dropped and the report command names it."""
+    from memory_manager import report
+
+    first, second, third = (tmp_path / f"r{i}.html" for i in (1, 2, 3))
+    for target in (first, second):
+        assert run_script("memory", "report", "-w", copy, "--html", target, env=ENV).code == 0
+    second.unlink()
+    monkeypatch.setattr(report, "RECORD_LIMIT", 2)
+    data = first.read_bytes()
+    assert report.record_written(copy, third, data) == []  # the gone one went first
+    assert [r["path"] for r in report.written_reports(copy)] == [str(first), str(third)]
+    third.write_bytes(data)
+    fourth = tmp_path / "r4.html"
+    fourth.write_bytes(data)
+    assert report.record_written(copy, fourth, data) == [str(first)]
+    assert [r["path"] for r in report.written_reports(copy)] == [str(third), str(fourth)]

@@ -69,7 +69,7 @@ def _indexes_agree(ws: Path) -> list[str]:
 
     copy = ws.parent / f"{ws.name}-rebuilt"
     shutil.rmtree(copy, ignore_errors=True)
-    shutil.copytree(ws, copy, symlinks=True)
+    shutil.copytree(ws, copy, symlinks=True, ignore=shutil.ignore_patterns("indexes-stale"))
     entries.rebuild_indexes(copy, load_config(copy))
     return [rel for rel in ("memory/daily-index.md", "memory/knowledge-index.md")
             if (ws / rel).exists() and (ws / rel).read_bytes() != (copy / rel).read_bytes()]
@@ -463,3 +463,80 @@ def test_a_directory_planted_as_a_journal_stops_writers_with_one_line_and_status
     code, out, err = _run("memory", ["lesson", "probe"], ws)
     assert code == 1 and err.strip() == f"error: {journal}: a journal must be a regular file; remove it to go on"
     assert _tree(ws) == before and journal.is_dir()
+
+
+@pytest.mark.parametrize("kind", ["file", "directory", "symlink", "fifo"])
+def test_what_stands_at_the_stale_mark_is_named_by_status_and_the_indexes_are_rebuilt(tmp_path, kind):
+    # atk8 (round 6): a directory planted as the mark was skipped silently, and status never said
+    # the indexes might be stale. Now status names what stands there and the next writing command
+    # rebuilds the indexes; it removes the mark (and a planted symlink or FIFO, never followed),
+    # but not a directory, which it names on every run instead.
+    ws = tmp_path / "ws"
+    _init(ws)
+    _write(ws, "Kept topic", "done", "2026-07-01")
+    note = ws / "memory/daily/2026-07-02.md"
+    note.write_text("# 2026-07-02\n\n## Written by a command that then failed\n- 改：it stays\n", encoding="utf-8")
+    assert _indexes_agree(ws) == ["memory/daily-index.md"]
+    mark = ws / "memory/.state/indexes-stale"
+    outside = tmp_path / "outside.txt"
+    outside.write_bytes(b"not ours")
+    if kind == "file":
+        mark.write_bytes(b"")
+    elif kind == "directory":
+        (mark / "inside").mkdir(parents=True)
+    elif kind == "symlink":
+        mark.symlink_to(outside)
+    else:
+        os.mkfifo(mark)
+    code, out, err = _run("memory", ["status", "--json"], ws)
+    if kind == "symlink":  # the guard on every private folder refuses before anything reads it
+        assert code == 2
+        assert json.loads(out)["error"] == ("memory/.state/indexes-stale is a symlink in a private folder of the "
+                                            "memory tree; refusing to read or write through it (remove the link)")
+        assert _run("memory", ["lesson", "probe"], ws)[0] == 2
+        assert outside.read_bytes() == b"not ours" and mark.is_symlink()
+        return
+    assert code == 0, err
+    assert json.loads(out)["indexes_stale"] == kind
+    code, _, err = _run("memory", ["status"], ws)
+    assert code == 0
+    expected = ("the daily and knowledge indexes may be stale" if kind == "file"
+                else f"memory/.state/indexes-stale is a {kind}, not a mark this bundle writes")
+    assert expected in err
+    assert _indexes_agree(ws) == ["memory/daily-index.md"]  # status only reads
+    code, _, err = _run("memory", ["lesson", "probe"], ws)
+    assert code == 0, err
+    assert "rebuilt memory/daily-index.md" in err
+    assert _indexes_agree(ws) == []
+    assert outside.read_bytes() == b"not ours"
+    if kind == "directory":
+        assert (mark / "inside").is_dir()
+        assert "is a directory, not the mark this bundle writes" in err
+        code, _, err = _run("memory", ["lesson", "probe two"], ws)
+        assert code == 0 and "is a directory, not the mark this bundle writes" in err
+    else:
+        assert not os.path.lexists(mark)
+        code, out, _ = _run("memory", ["status", "--json"], ws)
+        assert json.loads(out)["indexes_stale"] is None
+
+
+@pytest.mark.parametrize("limit", [200, 600, 1024])
+def test_a_gate_record_cut_by_a_file_size_limit_names_the_log_and_leaves_no_torn_line(tmp_path, limit):
+    # atk8 (round 6): `import` under `ulimit -f 1` said only "File too large", and the gate's audit
+    # log kept a torn line. Now the line is cut back and the error names the log; nothing else changed.
+    export = _export_of_two_days(tmp_path)
+    ws = tmp_path / "ws"
+    _init(ws)
+    log = ws / "memory/.state/gate-audit.jsonl"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log.write_bytes(b"x" * (limit - 50) + b"\n")  # a log near the limit: the next record does not fit
+    before = _tree(ws)
+    code, out, err = _run("memory", ["import", str(export), "--approved", "--json"], ws, limit=limit)
+    assert code == 1, (code, out, err)
+    assert json.loads(out) == {"error": "cannot record the gate's decision in memory/.state/gate-audit.jsonl "
+                                        "(File too large); nothing was changed", "kind": "write_failed"}
+    assert log.read_bytes() == b"x" * (limit - 50) + b"\n"
+    after = _tree(ws)
+    assert {k for k in after if k != "memory/.state/gate-audit.jsonl"} == \
+        {k for k in before if k != "memory/.state/gate-audit.jsonl"}
+    assert all(after[k] == before[k] for k in before if not k.startswith("memory/.state/"))

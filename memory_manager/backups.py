@@ -922,8 +922,10 @@ def _resolve(workspace: Path, ident: str) -> str:
     raise BadInputError(f"backup id {ident!r} is ambiguous: it starts {len(found)} ids: {shown}")
 
 
-def skipped_notes(workspace: Path, doc: dict[str, Any]) -> list[str]:
+def skipped_notes(workspace: Path, doc: dict[str, Any], dry_run: bool = False) -> list[str]:
     """Notes naming the change backups newer than ``doc`` that a bare ``--restore`` passed over, and why.
+
+    ``dry_run``: the notes say "would restore" (nu7: a dry run said it "restored").
 
     "Undo the last change" picks the newest restore point (:func:`_restorable`);
     when the last change cannot be undone (``forget``: its copies are erased
@@ -939,7 +941,7 @@ def skipped_notes(workspace: Path, doc: dict[str, Any]) -> list[str]:
         # A rolled-back or empty backup stands for no change at all: nothing to say.
         if why and other.get("state") == "complete" and other["entries"]:
             out.append(f"newer backup {other['id']} ({other.get('reason') or '?'}) is not a restore point: {why}; "
-                       f"restored the newest one that is")
+                       + ("would restore the newest one that is" if dry_run else "restored the newest one that is"))
     return out
 
 
@@ -1342,7 +1344,7 @@ def restore_plan(workspace: Path, ident: str | None = None) -> dict[str, Any]:
     doc = _load(workspace, ident)
     steps, notes = _plan(workspace, doc)
     if ident is None:
-        notes += skipped_notes(workspace, doc)
+        notes += skipped_notes(workspace, doc, dry_run=True)
     return {"restored": doc["id"], "reason": doc.get("reason"), "created": doc.get("created"), "dry_run": True,
             "paths": [_describe(s) for s in steps if s.action != "keep"], "notes": notes, "interrupted": interrupted(workspace),
             "pending": pending(workspace),

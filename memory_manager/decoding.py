@@ -96,8 +96,11 @@ _B64 = re.compile(r"[A-Za-z0-9+/]+={0,2}|[A-Za-z0-9_-]+={0,2}")
 #: White space a decoded text may hold; anything else must be printable.
 _SPACES = str.maketrans("\t\n\r", "   ")
 #: Base85/Ascii85 candidates: runs of printable ASCII with no space, 20 to
-#: MAX_B85 characters (20 encode 16 bytes; a longer run is a blob, not a pasted value).
-MAX_B85 = 4096
+#: MAX_B85 characters (20 encode 16 bytes). Round 7 raised it from 4,096 (tatk7: a token
+#: repeated inside a 5 kB Base85 run went unread): a run is checked against the alphabet
+#: before decoding (the check stops at the first character outside it), so the bound only
+#: caps the work on a real Base85 blob, about 1 s of CPU per MiB; a longer one is a file.
+MAX_B85 = 1 << 20
 _B85_RUN = re.compile(r"[!-~]{20,}")
 #: Punctuation that Base85/Ascii85 output is full of and prose, paths and URLs are not
 #: (one character in three of either alphabet is one of these).
@@ -527,12 +530,19 @@ def wrapped(text: str) -> tuple[str, list[int], list[int]] | None:
     return "".join(parts), starts, ends
 
 
-def views(text: str, depth: int = DEPTH) -> Iterator[tuple[str, list[int], list[int]]]:
+def views(text: str, depth: int = DEPTH,
+          too_deep: list[tuple[int, int]] | None = None) -> Iterator[tuple[str, list[int], list[int]]]:
     """Yield the decoded views of ``text``: (view, starts, ends), once per decoding depth.
 
     ``view[i]`` stands for ``text[starts[i]:ends[i]]`` (offsets in ``text``
     as given). Nothing is yielded when no encoded shape in ``text`` decodes
     (the common case costs one regular-expression pass).
+
+    ``too_deep``: when given, and the view after ``depth`` layers still holds
+    something that decodes, the spans of ``text`` (start, end offsets) it
+    came from are appended to it: a value encoded more times than is read
+    (tatk7: 9 layers of Base64 hid a token) that the caller can treat as
+    unreadable rather than as clean.
     """
     current: str = text
     starts: list[int] | None = None
@@ -547,3 +557,9 @@ def views(text: str, depth: int = DEPTH) -> Iterator[tuple[str, list[int], list[
             ve = [ends[i - 1] for i in ve]
         yield view, vs, ve
         current, starts, ends = view, vs, ve
+    if too_deep is not None and starts and ends:
+        deeper = _decode_lines(current)
+        if deeper is not None:
+            _view, ds, de = deeper
+            if ds and de:
+                too_deep.append((starts[ds[0]], ends[de[-1] - 1]))

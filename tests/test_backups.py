@@ -825,3 +825,21 @@ def test_save_change_keeps_a_copy_when_most_of_a_file_is_replaced(ws, monkeypatc
     sealed.save_change(note, new)
     assert sealed.entries[0]["stored"] == "aes-gcm"
     assert backups.read_copy(ws, sealed.id, "memory/daily/2026-11-29.md") == old
+
+
+def test_a_bare_restore_names_the_newer_backup_it_passed_over_in_the_right_tense(ws, run_script):
+    """nu7 (round 6): `--restore --dry-run` said it "restored the newest one that is"."""
+    env = {"OPENCLAW_WORKSPACE_DIR": str(ws)}
+    assert run_script("init", "--yes", "--no-key", "--no-hooks", env=env).code == 0
+    for key, text in (("alpha", "first fact"), ("beta", "second fact")):
+        assert run_script("memory", "learn", key, "--text", text, env=env).code == 0
+    assert run_script("memory", "forget", "beta", "--approved", env=env).code == 0
+    dry = run_script("init", "--restore", "--dry-run", "--json", env=env)
+    assert dry.code == 0, dry.err
+    doc = json.loads(dry.out)
+    assert len(doc["notes"]) == 1
+    assert doc["notes"][0].endswith("is not a restore point: copy erased on purpose (forget/purge); "
+                                    "would restore the newest one that is")
+    real = run_script("init", "--restore", "--yes", "--json", env=env)
+    assert real.code == 0, real.err
+    assert json.loads(real.out)["notes"][0].endswith("; restored the newest one that is")

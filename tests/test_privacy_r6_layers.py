@@ -82,14 +82,20 @@ def test_benign_text_gets_no_finding_from_the_new_layers(text):
     assert scan(text) == []
 
 
-def test_the_new_layers_are_bounded():
-    """Depth: DEPTH layers are read (8), one more is not. Size: a Base85 run over MAX_B85 is not decoded."""
+def test_the_new_layers_are_bounded_and_what_lies_past_the_bound_is_never_clean():
+    """Depth: DEPTH layers are read (8); past them, text that still decodes is a possible secret
+    (``encoded-too-deep``: stored only on approval), never clean (tatk7, round 6: 9 layers hid a
+    token). Size: a Base85 run is decoded up to MAX_B85 (1 MiB; it was 4,096 characters)."""
     assert decoding.DEPTH == 8
     assert [f.rule for f in scan("x " + _b64_layers(TOKEN, decoding.DEPTH))] == ["github_token"]
-    assert all(f.rule != "github_token" for f in scan("x " + _b64_layers(TOKEN, decoding.DEPTH + 1)))
+    for extra in (1, 2, 4):
+        found = scan("x " + _b64_layers(TOKEN, decoding.DEPTH + extra))
+        assert [(f.rule, f.category, f.confidence) for f in found] == [("encoded-too-deep", "secret", "possible")]
+    # Harmless text nested as deep is held the same way: what it says is not read.
+    assert [f.rule for f in scan("x " + _b64_layers("release notes for version 2.4", 9))] == ["encoded-too-deep"]
     long = base64.b85encode(((TOKEN + " ") * 120).encode()).decode()
-    assert len(long) > decoding.MAX_B85
-    assert all(f.rule != "github_token" for f in scan("x " + long))
+    assert 4096 < len(long) < decoding.MAX_B85
+    assert "github_token" in {f.rule for f in scan("x " + long)}
 
 
 def _init(run_script) -> None:
@@ -111,3 +117,16 @@ def test_learn_refuses_a_token_in_a_round6_layer_and_the_audit_finds_one_in_a_no
     assert audit.code == 1, audit.err
     found = [(f["file"], f["line"], f["rule"]) for f in json.loads(audit.out)["findings"]]
     assert found == [("memory/daily/2026-11-28.md", 5, "github_token")]
+
+
+def test_learn_holds_a_value_nested_past_the_bound_until_the_user_approves(ws, run_script):
+    """Round 7: nine layers of Base64 were stored as clean text (tatk7). Now the gate asks first."""
+    _init(run_script)
+    deep = _b64_layers(TOKEN, decoding.DEPTH + 1)
+    r = run_script("memory", "learn", "blob", "--text", f"blob {deep}", env=ENV)
+    assert r.code == 1
+    assert "possible secret found in --text" in r.err
+    assert not (ws / "memory/knowledge/blob.md").exists()
+    r = run_script("memory", "learn", "blob", "--text", f"blob {deep}", "--approved", env=ENV)
+    assert r.code == 0, r.err
+    assert deep in (ws / "memory/knowledge/blob.md").read_text(encoding="utf-8")

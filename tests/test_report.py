@@ -767,3 +767,20 @@ def test_report_record_drops_gone_reports_and_names_those_past_its_bound(copy, t
     fourth.write_bytes(data)
     assert report.record_written(copy, fourth, data) == [str(first)]
     assert [r["path"] for r in report.written_reports(copy)] == [str(third), str(fourth)]
+
+
+def test_charts_drawn_by_a_child_give_the_same_page_as_charts_drawn_in_line(copy, monkeypatch):
+    """Issue 15 (round 7): a forked child draws the charts while the template is filled with a
+    stand-in for each. The page is byte for byte the one drawn in line, and a child that fails
+    (no fork, killed) costs time only: the charts are drawn in the process then."""
+    from memory_manager import forked, report, report_render
+    from memory_manager.workspace import Workspace
+
+    monkeypatch.setenv("MEMORY_MANAGER_NOW", NOW)
+    model = report.collect(Workspace(copy), days=30)
+    with_child = report_render.render(model)
+    monkeypatch.setattr(forked, "in_child", lambda *_a, **_k: (lambda: None))
+    in_line = report_render.render(model)
+    assert with_child == in_line
+    assert "cmm-chart" not in in_line
+    assert in_line.count('<div class="chart"><svg') >= 3  # timeline, T1 and usage charts of the sample

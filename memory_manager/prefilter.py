@@ -65,11 +65,13 @@ class _Result:
         self.need = need
 
 
-def _score(literals: set[str] | None) -> tuple[int, int]:
-    """Higher is a better gate: the shortest literal's length first, then fewer literals."""
+def _score(literals: set[str] | None) -> tuple[int, int, int]:
+    """Higher is a better gate: the shortest literal's length first, then fewer literals, then
+    more literals holding a character outside ASCII (rarer in mixed text than two ASCII letters:
+    ``阴性`` gates ``(?i:rh) ?阴性`` better than ``rh``, which is on most English lines)."""
     if not literals or any(not w for w in literals):
-        return (-1, 0)
-    return (min(len(w) for w in literals), -len(literals))
+        return (-1, 0, 0)
+    return (min(len(w) for w in literals), -len(literals), sum(1 for w in literals if not w.isascii()))
 
 
 def _best(*sets: set[str] | None) -> set[str] | None:

@@ -2803,7 +2803,7 @@ RULES_LIST: list[Rule] = [
             r"美沙酮|丁丙诺啡|纳曲酮|戒毒|戒酒|戒断|成瘾|药瘾|酒瘾|毒瘾|"
             r"盲人|助听器|人工耳蜗|截肢|假肢|唐氏|脑瘫|残疾证|乳腺|前列腺|宫颈|妇科|性病|梅毒|骨折|过敏(?!原)|"
             r"地平(?!线)|沙坦|普利(?!司|策|茅)|洛尔|他汀|西林(?!县)|霉素|替尼|单抗|双胍|唑仑|西泮|曲林|西汀|帕明|优甲乐|"
-            r"吃[一两半\d]{1,2}(?:片|粒)|服[一两半\d]{1,2}(?:片|粒)|加[一两半\d]{1,2}(?:片|粒)",
+            r"[吃服加][一两半\d]{1,2}(?:片|粒)",  # one class, not three branches: gated by 片/粒, not 服 (服务)
             "AANA memory-gate seed: health (sensitivity class 'health'); disability is a health fact here"),
     *_topic("legal_terms", "legal",
             r"divorc(?:e|ed|ing)|lawsuits?|sued|suing|attorneys?|lawyers?|custody|arrested|under arrest|arrest warrant|"

@@ -277,6 +277,7 @@ def _place_key_file(cfg: dict[str, Any], source: Path, workspace: Path | None) -
     tiers = cfg.get("tiers") or {}
     raw = tiers.get("key_file")
     if not raw:
+        _check_default_key(tiers, workspace)
         return
     path = Path(os.path.expanduser(str(raw)))
     if not path.is_absolute():
@@ -292,6 +293,34 @@ def _place_key_file(cfg: dict[str, Any], source: Path, workspace: Path | None) -
     if real == root or root in real.parents:
         tiers[KEY_REFUSAL] = (f"tiers.key_file points inside the workspace ({raw}); a T2 key must live outside it "
                               "(it would travel with every copy and backup); move it and set tiers.key_file")
+
+
+def _check_default_key(tiers: dict[str, Any], workspace: Path | None) -> None:
+    """Refuse the default key file (``crypto.config_dir() / "key"``) when it exists inside the workspace.
+
+    With ``HOME`` or ``XDG_CONFIG_HOME`` inside the workspace, the default key
+    lies in it: it would travel with every copy, backup and sync of the
+    ciphertext it protects (helper-85, round 7: used without a word). Refused
+    as a configured ``tiers.key_file`` inside it is (:data:`KEY_REFUSAL`);
+    ``MEMORY_MANAGER_KEY`` still wins (it is read before the file). A key
+    that does not exist there is no refusal: ``crypt.py keygen`` refuses to
+    create it there.
+    """
+    if workspace is None:
+        return
+    from .crypto import KEY_FILENAME, config_dir
+
+    path = config_dir() / KEY_FILENAME
+    try:
+        if not (path.exists() or path.is_symlink()):
+            return
+        real, root = path.resolve(), Path(workspace).resolve()
+    except (OSError, RuntimeError):
+        return
+    if real == root or root in real.parents:
+        tiers[KEY_REFUSAL] = (f"the T2 key file {path} lies inside the workspace (HOME or XDG_CONFIG_HOME is in "
+                              "it); a T2 key must live outside it (it would travel with every copy and backup): "
+                              "move it and set tiers.key_file or XDG_CONFIG_HOME, or set MEMORY_MANAGER_KEY")
 
 
 def load_config(workspace: Path | None = None, override_path: Path | None = None) -> dict[str, Any]:

@@ -364,6 +364,9 @@ class Model:
     sections: dict[str, Any] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    #: Ids of the T2 entries the page counts but does not show (no ``data-id`` on the page):
+    #: recorded with a report written elsewhere, so forgetting one deletes that report too.
+    hidden_ids: list[str] = field(default_factory=list)
 
 
 def _day(value: Any) -> date | None:
@@ -566,8 +569,10 @@ def _t2(ws: Path, cfg: dict[str, Any], approved: bool, today: date, m: _Masker,
                           "created": item.created.isoformat() if item and item.created else "",
                           "expires": item.expires.isoformat() if item and item.expires else "",
                           "text": m.add(entry.text, cache=False)})
+    shown_ids = {e["id"] for e in shown}
     return {"total": total, "errors": errors, "by_skill": rows, "entries": shown,
-            "locked": stats.get("locked", 0), "refused": stats.get("refused", 0)}
+            "locked": stats.get("locked", 0), "refused": stats.get("refused", 0),
+            "hidden_ids": sorted(i for i in meta if i not in shown_ids)}
 
 
 def _archive(ws: Path, problems: list[str]) -> dict[str, int]:
@@ -765,7 +770,44 @@ def collect(ws: Any, days: int = 30, approved: bool = False, meanwhile: Callable
     return Model(lang=language(cfg), generated=f"{moment:%Y-%m-%d %H:%M} {user_zone().name}", workspace=root.name,
                  days=int(days), start=start.isoformat(), end=end.isoformat(), approved=approved,
                  thresholds=[int(t) for t in cfg["context"]["thresholds"]],
-                 sections=sections, counts=counts, problems=_mask_list(problems))
+                 sections=sections, counts=counts, problems=_mask_list(problems),
+                 hidden_ids=list(tiers["t2"]["hidden_ids"]))
+
+
+def make(ws: Any, target: Path, render: Callable[[Model], str], days: int = 30, approved: bool = False,
+         meanwhile: Callable[[], None] | None = None) -> tuple[Model, int, list[str]]:
+    """Gather, render, write and record one report, holding the workspace lock throughout.
+
+    Args:
+        ws: the opened workspace (``.root``, ``.config``).
+        target: where the page goes (:func:`target_path`).
+        render: turns the :class:`Model` into the page's HTML (``report_render.render``).
+        days, approved, meanwhile: as :func:`collect`.
+
+    The lock keeps a ``forget`` or a purge from finishing between the moment
+    an entry is read and the moment the page is recorded (tatk8: a report
+    built while ``forget`` ran wrote the forgotten entry's text and recorded
+    it after ``forget`` had looked for reports). A writer waits for the report
+    (a few seconds) as it waits for any other writer.
+
+    Returns ``(model, bytes written, untracked)``: ``untracked`` as
+    :func:`record_written` returns it.
+
+    Raises:
+        FileWriteError: the lock could not be taken, or the write failed.
+        BadInputError, ConfigError: as :func:`collect`.
+    """
+    from .fsio import workspace_lock
+
+    root = Path(ws.root)
+    with workspace_lock(root):
+        model = collect(ws, days=days, approved=approved, meanwhile=meanwhile)
+        page = render(model)
+        size = write_report(target, page)
+        # Recorded (path, SHA-256, the ids it counts without showing) so forget and
+        # cleanup's purge can find this copy later.
+        untracked = record_written(root, target, page.encode("utf-8"), hidden=model.hidden_ids)
+    return model, size, untracked
 
 
 def _mask_list(texts: Iterable[str]) -> list[str]:
@@ -805,7 +847,8 @@ def target_path(ws: Any, html: Path | None, approved: bool, overwrite: bool = Fa
         BadInputError: ``approved`` without ``html``, or ``html`` inside the
             workspace; ``html`` inside the workspace outside ``memory/.cache``;
             ``html`` an existing file (or link) that is not a report of ours;
-            ``html`` is a folder.
+            ``html`` is a folder; a part of ``html`` holds a privacy finding
+            (:func:`_refuse_private_name`).
     """
     paths = tree.Tree(Path(ws.root))
     if html is None:
@@ -815,6 +858,7 @@ def target_path(ws: Any, html: Path | None, approved: bool, overwrite: bool = Fa
         return paths.report
     target = Path(html).expanduser()
     target = target if target.is_absolute() else Path.cwd() / target
+    _refuse_private_name(html, target)
     if target.is_dir():
         raise BadInputError(f"--html {html}: is a folder; name a file")
     if approved and _under(paths.root, target):
@@ -827,6 +871,27 @@ def target_path(ws: Any, html: Path | None, approved: bool, overwrite: bool = Fa
         raise BadInputError(f"--html {html}: the file exists and is not a report of ours; "
                             "name another file, or pass --overwrite to replace it")
     return target
+
+
+def _refuse_private_name(given: Path, target: Path) -> None:
+    """Refuse an ``--html`` path whose file or folder names hold a secret or personal data.
+
+    The path becomes a file name on disk and a line of ``memory/.state/reports.json``:
+    a name, so any finding in it is refused (gate rule 0; tatk8: a token as the
+    report's file name was written to disk and to the record). Each part of
+    the path is read as a name (:func:`memory_manager.privacy.scan_name`); a
+    home folder (``/home/<user>``) is where reports are expected and is not a
+    finding here.
+
+    Raises:
+        BadInputError: naming the category, never the value; nothing is written.
+    """
+    from .privacy import scan_name
+
+    found = sorted({f.category for part in target.parts for f in scan_name(part) if f.category != "home_path"})
+    if found:
+        raise BadInputError(f"--html: the path holds {', '.join(found)} (a file or folder name is stored, so it "
+                            "must hold no secret or personal data); name another file; nothing was written")
 
 
 def _is_report(path: Path) -> bool:
@@ -896,7 +961,7 @@ def drop_cached(ws: Path) -> bool:
 #: ``references/formats.md``), so ``forget`` and cleanup's purge can find the
 #: copies of a forgotten entry outside the workspace (issue 10, round 6).
 RECORD_NAME = "reports.json"
-RECORD_FORMAT = {"format": "cmm-report-record", "version": 1}
+RECORD_FORMAT = {"format": "cmm-report-record", "version": 2}
 #: Characters of a forgotten entry's long line looked for by themselves (:func:`_fragments`).
 PREFIX_CHARS = 64
 #: Reports remembered at most (about 150 bytes each): a bound on the record's size. Reports that
@@ -908,9 +973,10 @@ def _record_path(ws: Path) -> Path:
     return tree.Tree(Path(ws)).state_file(RECORD_NAME)
 
 
-def written_reports(ws: Path) -> list[dict[str, str]]:
-    """The reports recorded by :func:`record_written`: ``[{"path", "sha256", "written"}]``.
+def written_reports(ws: Path) -> list[dict[str, Any]]:
+    """The reports recorded by :func:`record_written`: ``[{"path", "sha256", "written", "hidden"}]``.
 
+    Reads version 2 and version 1 (round 6; no ``hidden`` list: read as empty).
     A missing, unreadable or malformed record reads as empty (it is derived
     bookkeeping: losing it loses only the clean-up of old reports).
     """
@@ -925,10 +991,14 @@ def written_reports(ws: Path) -> list[dict[str, str]]:
         doc = loads(path.read_bytes(), tree.rel(tree.STATE, RECORD_NAME))
     except (OSError, UnicodeDecodeError, MemoryManagerError):
         return []
-    if not isinstance(doc, dict) or doc.get("format") != RECORD_FORMAT["format"] or doc.get("version") != 1:
+    if not isinstance(doc, dict) or doc.get("format") != RECORD_FORMAT["format"] or doc.get("version") not in (1, 2):
         return []
-    return [r for r in doc.get("reports") or [] if isinstance(r, dict) and isinstance(r.get("path"), str)
-            and isinstance(r.get("sha256"), str)]
+    out = []
+    for r in doc.get("reports") or []:
+        if isinstance(r, dict) and isinstance(r.get("path"), str) and isinstance(r.get("sha256"), str):
+            hidden = r.get("hidden") if isinstance(r.get("hidden"), list) else []
+            out.append({**r, "hidden": [str(i) for i in hidden if isinstance(i, str)]})
+    return out
 
 
 def _save_record(ws: Path, reports: list[dict[str, str]]) -> None:
@@ -941,7 +1011,7 @@ def _save_record(ws: Path, reports: list[dict[str, str]]) -> None:
                  mode=0o600)
 
 
-def record_written(ws: Path, path: Path, data: bytes) -> list[str]:
+def record_written(ws: Path, path: Path, data: bytes, hidden: Iterable[str] = ()) -> list[str]:
     """Remember that a report was written to ``path`` (a file the user named) with bytes ``data``.
 
     Args:
@@ -950,6 +1020,8 @@ def record_written(ws: Path, path: Path, data: bytes) -> list[str]:
             (``memory/.cache/report.html``) is not recorded: forget and purge
             delete it anyway (:func:`drop_cached`).
         data: the bytes written (their SHA-256 is kept, never the text).
+        hidden: ids of entries the page counts without showing them (T2
+            entries without ``--approved``): a forget of one deletes the report.
 
     Takes the workspace lock; a later write to the same path replaces its record.
     Records of reports that are gone, or are no longer a report of ours (a
@@ -969,7 +1041,7 @@ def record_written(ws: Path, path: Path, data: bytes) -> list[str]:
     with workspace_lock(ws):
         reports = [r for r in written_reports(ws) if r["path"] != str(path) and _is_report(Path(r["path"]))]
         reports.append({"path": str(path), "sha256": sha256_bytes(data),
-                        "written": now().isoformat(timespec="seconds")})
+                        "written": now().isoformat(timespec="seconds"), "hidden": sorted(set(hidden))})
         dropped = [r["path"] for r in reports[:-RECORD_LIMIT]]
         _save_record(ws, reports[-RECORD_LIMIT:])
     return dropped
@@ -1013,7 +1085,8 @@ def erase_written(ws: Path, texts: list[str], ident: str | None = None) -> dict[
     Each recorded report (:func:`written_reports`) is looked at: one whose
     bytes still have the recorded SHA-256 and whose text (HTML entities
     decoded) holds a line of the entry (:func:`_fragments`) or its id (every
-    entry's row carries ``data-id``) is deleted; one that changed
+    entry's row carries ``data-id``; a T2 entry counted but not shown is in
+    the record's ``hidden`` list) is deleted; one that changed
     since it was written (the user edited or replaced it) is never touched,
     and is named under ``changed`` when it holds the text (the caller warns
     with its path). A report that is gone, or is no longer a file of ours
@@ -1041,7 +1114,7 @@ def erase_written(ws: Path, texts: list[str], ident: str | None = None) -> dict[
         except OSError:
             continue
         page = " ".join(html_mod.unescape(data.decode("utf-8", "replace")).split())
-        holds = bool(ident and ident in page) or any(f in page for f in frags)
+        holds = bool(ident and (ident in page or ident in record["hidden"])) or any(f in page for f in frags)
         ours = _is_report(path)
         if ours and sha256_bytes(data) == record["sha256"]:
             if holds:

@@ -314,6 +314,36 @@ def _clean_topic(raw: str, fallback: str) -> str:
         return fallback
 
 
+def _section_block(lines: list[str]) -> list[str]:
+    """The lines of one daily section read together, when that finds what no line holds alone.
+
+    Args:
+        lines: the section's lines in the order they are written (one under the other).
+
+    Returns ``[text]`` (the lines joined with line breaks) when the joined
+    reading (:func:`memory_manager.privacy.scan`) has a finding that no line
+    has by itself (same line, category and characters): a value split over
+    two lines (tatk8, round 7: a phone number cut between a cause and a change
+    line passed ``import --approved``); else ``[]``, so a finding one line holds
+    still refuses or holds that line alone. Source: issue 10, side doors.
+    """
+    from .privacy import scan
+
+    if len(lines) < 2:
+        return []
+    text = "\n".join(str(line) for line in lines)
+    parts = text.split("\n")
+
+    def spans(found, offset, source):
+        return {(f.line + offset, f.category, source[f.line - 1][f.start:f.end]) for f in found}
+
+    alone: set[tuple[int, str, str]] = set()
+    for n, part in enumerate(parts):
+        alone |= spans(scan(part), n, [part])
+    joined = spans(scan(text), 0, parts)
+    return [text] if joined - alone else []
+
+
 def _t2_gate_text(name: str, text: str, cfg: dict[str, Any]) -> tuple[str, dict[str, str]]:
     """Return everything of an imported T2 file the gate must see, and its names (issue 10: side doors).
 
@@ -321,7 +351,8 @@ def _t2_gate_text(name: str, text: str, cfg: dict[str, Any]) -> tuple[str, dict[
     the sealed body (file name, skill, topic, every frontmatter value): the
     gate's names (rule 0).
 
-    The file name, the frontmatter as written, each entry's skill and topic,
+    The file name, the frontmatter as written, the body around the
+    ciphertext (headings, notes: stored as written), each entry's skill and topic,
     and its *plain text*: an xor-b64 "ciphertext" is decodable by anyone and
     an aes-gcm one is decrypted with the T2 key, so a secret cannot ride in
     as ciphertext. Base64 that decodes to text is added as well (a
@@ -345,7 +376,15 @@ def _t2_gate_text(name: str, text: str, cfg: dict[str, Any]) -> tuple[str, dict[
         raise BadInputError("no T2 entry in it")
     if any(e.plaintext for e in parsed):
         raise BadInputError("plain-text T2 entry (refused: T2 is imported encrypted only)")
-    parts = [name, entries.split_frontmatter(text, name).raw]
+    split = entries.split_frontmatter(text, name)
+    parts = [name, split.raw]
+    # Whatever the file holds beside its ciphertext is written as plain text too
+    # (a heading, a note, a second section): the gate reads it (helper-85: a token
+    # in an extra '## Notes' section rode in unchecked). Only the quote lines that
+    # make up an entry's ciphertext are left out (they are read decrypted below).
+    sealed = "".join(e.ciphertext for e in parsed)
+    parts.append("\n".join(line for line in split.body.split("\n")
+                           if not (line.startswith(">") and line[1:].strip() and line[1:].strip() in sealed)))
     names: dict[str, str] = {"file name": name}
     for entry in parsed:
         validate_skill(entry.skill)
@@ -601,6 +640,9 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
             # A line given with line breaks in it is one block for the gate (a pasted key).
             blocks = [str(t).strip() for key in ("cause", "change", "todo")
                       for t in item.get(key, []) if "\n" in str(t).strip()]
+            # The section's lines are written one under the other, so they are read
+            # together too: a value split over two lines is one value (tatk8).
+            blocks += _section_block([line for _, line in items] + other)
             daily_items.append((day, topic, items, f"daily[{n}]", other, bool(item.get("pinned", False)), blocks))
         for n, item in enumerate(doc.get("knowledge", [])):
             try:
@@ -669,8 +711,8 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
         # An approval is bound to what it approves (issue 10): each id to a value
         # held in this import, and the approval record to a secret outside the workspace.
         _check_allow(ws, cfg, allowed, [
-            *(text for _, topic, items, _, other, _, _ in daily_items
-              for text in (topic, *(line for _, line in items), *other)),
+            *(text for _, topic, items, _, other, _, blocks in daily_items
+              for text in (topic, *(line for _, line in items), *other, *blocks)),
             *(f"{key}\n{raw_texts.get(key, '')}\n{body}\n{_tag_text(tags)}" for key, body, tags, _ in knowledge_items),
             *(row[2] for row in t1_rows), *(item[2] for item in t2_items), *(item[2] for item in archive_items),
             *(line for _, line in lesson_items)])
@@ -705,14 +747,25 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
         The import's approval covers what holds no finding; each possible
         finding or sensitive topic must be named by the user (``allow``),
         never approved wholesale by ``--approved`` (issue 10). A ``block``
-        (several lines judged together) is only ever refused here: its lines
-        are then gated one by one, so a possible finding holds its own line.
+        (several lines judged together) is refused, or held when its joined
+        reading finds what no single line holds (a value split over lines);
+        otherwise its lines are gated one by one, so a possible finding holds
+        its own line.
         """
-        waiting = [] if block else [h for h in gate.held_findings(ws, text) if h["finding"] not in allowed]
+        if block:
+            # Only what the joined reading finds is the block's own: a finding that one
+            # line holds by itself holds that line below. A value split over lines (a
+            # phone number cut by a wrap) exists only here: --approved does not cover it
+            # (tatk8: an approved import stored a number split over two lines).
+            own = {h["finding"] for piece in text.split("\n") if piece.strip()
+                   for h in gate.held_findings(ws, piece)}
+            waiting = [h for h in gate.held_findings(ws, text) if h["finding"] not in allowed | own]
+        else:
+            waiting = [h for h in gate.held_findings(ws, text) if h["finding"] not in allowed]
         decision = gate.evaluate("import", text, source="third_party", approved=approved and not waiting, cfg=cfg,
                                  tier=tier, request=f"import {where}", names=names)
         gate.record(ws, decision)
-        if decision.allowed or (block and decision.decision != "refuse"):
+        if decision.allowed or (block and decision.decision != "refuse" and not waiting):
             return True
         if decision.decision != "refuse" and waiting:
             held.extend(dict(h, where=where) for h in waiting)

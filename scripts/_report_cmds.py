@@ -37,7 +37,7 @@ def report_cmd(html: Path | None, days: int, approved: bool, overwrite: bool, op
     (Jinja2, matplotlib): without it, exit 1 with the command that installs it.
     """
     from memory_manager.deps import require_report
-    from memory_manager.report import collect, record_written, target_path, write_report
+    from memory_manager.report import make, target_path
 
     opened = open_workspace(workspace, verbose, set_up=True)
     target = target_path(opened, html, approved, overwrite)  # bad --html / --approved: exit 2 before any work
@@ -45,11 +45,7 @@ def report_cmd(html: Path | None, days: int, approved: bool, overwrite: bool, op
     from memory_manager.report_render import preload, private_config, render
 
     private_config(opened)  # before matplotlib is imported (preload)
-    model = collect(opened, days=days, approved=approved, meanwhile=preload)
-    page = render(model)
-    size = write_report(target, page)
-    # Recorded (path and SHA-256) so forget and cleanup's purge can find this copy later.
-    untracked = record_written(opened.root, target, page.encode("utf-8"))
+    model, size, untracked = make(opened, target, render, days=days, approved=approved, meanwhile=preload)
     for old in untracked:
         stderr.print(f"warning: {old} (an older report) is no longer recorded: a later forget will not delete it; "
                      "delete it yourself if it is no longer needed", markup=False)

@@ -346,7 +346,7 @@ def test_forget_deletes_an_unchanged_html_report_outside_and_names_a_changed_one
         assert run_script("memory", "report", "-w", copy, "--html", target, env=ENV).code == 0
     record = copy / "memory" / ".state" / "reports.json"
     doc = json.loads(record.read_text(encoding="utf-8"))
-    assert doc["format"] == "cmm-report-record" and doc["version"] == 1
+    assert doc["format"] == "cmm-report-record" and doc["version"] == 2
     assert [r["path"] for r in doc["reports"]] == [str(kept), str(changed)]
     assert stat.S_IMODE(record.stat().st_mode) == 0o600
     assert "Weekly reports go out on Friday afternoon." in kept.read_text(encoding="utf-8")

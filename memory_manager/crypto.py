@@ -403,7 +403,7 @@ key_available = check_key
 
 
 def keygen(cfg: Mapping[str, Any] | None = None, workspace: Path | None = None,
-           env: Mapping[str, str] | None = None) -> Path:
+           env: Mapping[str, str] | None = None, force: bool = False) -> Path:
     """Create a new random 32-byte key file (Base64), mode 0600 from its creation.
 
     The file is opened with ``O_CREAT|O_EXCL`` and mode 0600 before a byte is
@@ -413,6 +413,9 @@ def keygen(cfg: Mapping[str, Any] | None = None, workspace: Path | None = None,
         CryptoError: the key file exists already (replacing it would make
             every aes-gcm entry unreadable), would lie inside ``workspace``,
             or would be readable by group or others despite mode 0600.
+        KeyUnavailableError: ``workspace`` holds aes-gcm entries, so their key
+            is missing, not absent (:func:`memory_manager.tiers.require_key_for_sealed`),
+            unless ``force``.
     """
     path = key_path(cfg, env)
     if workspace is not None:
@@ -423,6 +426,10 @@ def keygen(cfg: Mapping[str, Any] | None = None, workspace: Path | None = None,
     if path.exists():
         raise CryptoError(f"key file {path} exists already; remove it yourself if you really want a new key "
                           "(entries encrypted with it become unreadable)")
+    if workspace is not None and not force and env is None:
+        from .tiers import require_key_for_sealed
+
+        require_key_for_sealed(Path(workspace), dict(cfg or {}), making_key=True)
     from .fsio import make_dirs
 
     make_dirs(path.parent, 0o700)  # missing parents (~/.config) 0755 at most, whatever the umask

@@ -500,6 +500,15 @@ def check_key(cfg: dict[str, Any] | None, bundle_root: Path, ws: Path | None) ->
             fix = "put your key back in the key file from your copy (Base64 of 32 bytes, as 'crypt.py keygen' writes)"
         return [_check("T2 key", "fail", str(exc), fix)]
     if not usable:
+        if ws is not None:
+            from .errors import KeyUnavailableError
+            from .tiers import require_key_for_sealed
+
+            try:
+                require_key_for_sealed(ws, cfg)
+            except KeyUnavailableError as exc:  # the key of existing aes-gcm entries is missing (nu8)
+                return [_check("T2 key", "fail", str(exc).split(": put the key back")[0],
+                               f"put your key back in {crypto.key_path(cfg)} from your copy, or set {crypto.ENV_KEY}")]
         return [_check("T2 key", "warn", "no AES key: T2 entries use xor-b64, which is obfuscation, not encryption",
                        init_fix(bundle_root, ws, "creates the key"))]
     where = crypto.ENV_KEY if crypto.key_state(cfg) == "env" else str(crypto.key_path(cfg))

@@ -582,6 +582,9 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
     # not even a gate audit record for a write that cannot happen.
     if crypto.choose_scheme(cfg, scheme) == "aes-gcm":
         crypto.load_key(cfg)
+    elif scheme in (None, "auto"):
+        # 'auto' without a key means xor-b64, unless the key of existing aes-gcm entries is missing.
+        tiers.require_key_for_sealed(ws, cfg)
 
     def existing() -> tiers.T2Entry | None:
         found = [e for e in tiers.iter_t2_entries(ws) if e.id == ident and not e.error]
@@ -880,6 +883,9 @@ def resolve(ws: Path, ref: str) -> Ref:
         held = quarantine.find(ws, ref)
         if held:  # a quarantined entry keeps its id (issue 10)
             return Ref("quarantine", held[-1][0], held[-1][1])
+        for entry in tiers.iter_archived_t2(ws):
+            if entry.id == ref:  # expired and archived by cleanup: still forgettable by its id
+                return Ref("t2", entry.path, entry)
     if re.fullmatch(r"[A-Za-z0-9_.:-]+", ref) and not ref.endswith(".md"):
         found = find_entry(ws, ref)
         if found is not None:
@@ -892,7 +898,16 @@ def resolve(ws: Path, ref: str) -> Ref:
         if candidate.is_file():
             safe_target(ws, candidate)
             norm = Path(os.path.normpath(candidate.absolute()))
-            return Ref(_kind_of(ws, norm), norm)
+            kind = _kind_of(ws, norm)
+            if kind == "other":
+                # An expired T2 file cleanup archived: its one entry, by path as by id.
+                archived = [e for e in tiers.iter_archived_t2(ws) if Path(os.path.normpath(e.path.absolute())) == norm]
+                if len(archived) == 1:
+                    return Ref("t2", norm, archived[0])
+                if archived:
+                    raise BadInputError(f"{rel(ws, norm)} holds {len(archived)} archived T2 entries: give the id of "
+                                        f"one ({', '.join(e.id for e in archived)})")
+            return Ref(kind, norm)
     if Path(ref).is_absolute() or ".." in Path(ref).parts:
         for candidate in candidates[:2]:
             safe_target(ws, candidate)  # raises WorkspaceError for an escape

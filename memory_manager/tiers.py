@@ -435,6 +435,83 @@ def iter_t2_entries(ws: Path) -> Iterator[T2Entry]:
         yield from entries
 
 
+def iter_archived_t2(ws: Path) -> Iterator[T2Entry]:
+    """Yield every T2 entry of the T2 files cleanup moved to ``memory/archive/<YYYY-MM>/`` (expired).
+
+    Recall never searches them (an expired entry never comes back through
+    recall, issue 13); ``forget`` and ``show`` find them by id, so what was
+    stored can still be forgotten (nu8, round 8: an archived expired entry
+    could be reached by nothing). Files that are not T2 (archived daily and
+    knowledge entries) and files that cannot be read or parsed are skipped.
+    """
+    from .units import scan_archive
+
+    for rel_path, _, _ in scan_archive(Path(ws)):
+        path = Path(ws) / rel_path
+        try:
+            text = read_text(path).text
+            if not re.search(r"^format:\s*cmm-t2", text[:400], re.M):
+                continue
+            found = parse_t2(text, path)
+        except Exception:  # MalformedFileError / UnreadableFileError: not an entry to find
+            continue
+        yield from (e for e in found if not e.error)
+
+
+def require_key_for_sealed(ws: Path, cfg: dict[str, Any], *, making_key: bool = False) -> None:
+    """Refuse to go on without a key when aes-gcm entries exist in the workspace.
+
+    Args:
+        ws: the workspace root.
+        cfg: its config (the key's place).
+        making_key: the caller is about to make a new key (``keygen``, ``init``,
+            ``crypt.py reseal``): the message says a new key cannot open them.
+
+    With no key configured, ``auto`` means xor-b64 and ``init`` would make a
+    new key; either hides the fact that the key of the existing aes-gcm
+    entries is missing (nu8, round 8: a moved key file made ``remember`` write
+    xor-b64 without a word, and ``reseal`` a second key that split the store).
+    Counts the aes-gcm entries in ``memory/tier2-internal/``, the archive
+    and the quarantine. Nothing happens when a usable key is configured (a
+    malformed one raises, as every reader does) or no aes-gcm entry exists.
+
+    Raises:
+        KeyUnavailableError: naming how many entries, where the key should be,
+            and ``crypt.py keygen --force`` for a new key on purpose.
+        MalformedKeyError: a key is configured but malformed.
+    """
+    from .errors import KeyUnavailableError, MalformedKeyError
+
+    try:
+        if crypto.check_key(cfg):
+            return
+    except MalformedKeyError:
+        if not making_key:
+            raise
+        # A configured key file that does not exist yet is where the new key goes.
+    from . import quarantine
+
+    found = [*iter_t2_entries(ws), *iter_archived_t2(ws)]
+    for path in quarantine.files(ws):
+        try:
+            found.append(quarantine.read(path)[0])
+        except Exception:  # malformed: not counted
+            continue
+    sealed = sum(1 for e in found if not e.error and crypto.looks_encrypted(e.ciphertext or ""))
+    if not sealed:
+        return
+    n = f"{sealed} T2 entr{'y is' if sealed == 1 else 'ies are'}"
+    where = f"the key file {crypto.key_path(cfg)} or {crypto.ENV_KEY}"
+    if making_key:
+        raise KeyUnavailableError(
+            f"{n} sealed with aes-gcm by a key that is not here ({where}): a new key cannot open them; put the "
+            "old key back. To start a new key anyway (they stay unreadable until the old key is back): "
+            "crypt.py keygen --force; nothing was changed")
+    raise KeyUnavailableError(
+        f"{n} sealed with aes-gcm, but no key is found ({where}): put the key back (xor-b64 would not protect "
+        "new entries, and a new key cannot open the old ones); nothing was stored")
+
+
 def decrypt_entry(entry: T2Entry, cfg: dict[str, Any]) -> str:
     """Return the plain text of a T2 entry.
 

@@ -196,14 +196,17 @@ def reseal_cmd(workspace, json_, verbose):
 
 
 @crypt.command("keygen")
+@click.option("--force", is_flag=True,
+              help="Make a new key even though aes-gcm entries of a missing key exist (they stay unreadable "
+                   "until the old key is back).")
 @common_options
 @handle_errors
-def keygen_cmd(workspace, json_, verbose):
+def keygen_cmd(force, workspace, json_, verbose):
     """Create the AES-256 key file (mode 0600, in the user's config folder, never in the workspace)."""
     from memory_manager import crypto
 
     ws, cfg = _context(workspace, must_exist=False)
-    path = crypto.keygen(cfg, ws)
+    path = crypto.keygen(cfg, ws, force=force)
     if json_:
         emit_json({"key_file": str(path), "mode": "0600"})
     else:

@@ -102,7 +102,7 @@ def _notes(plan: initialize.Plan) -> None:
         stdout.print(f"note: {note}", markup=False)
 
 
-def _key_to_create(cfg, yes: bool, no_key: bool, interactive: bool):
+def _key_to_create(cfg, yes: bool, no_key: bool, interactive: bool, ws=None):
     """The AES key file init will create, or None (a key exists, or the user keeps xor-b64).
 
     A new install should encrypt T2 for real: with ``--yes`` the key is made
@@ -117,6 +117,10 @@ def _key_to_create(cfg, yes: bool, no_key: bool, interactive: bool):
 
     if no_key or cfg["tiers"]["encryption_scheme"] == "xor-b64" or crypto.check_key(cfg):
         return None
+    if ws is not None:
+        from memory_manager.tiers import require_key_for_sealed
+
+        require_key_for_sealed(ws, cfg, making_key=True)  # entries sealed by a key that is missing: stop
     path = crypto.key_path(cfg)
     if interactive and not yes:
         question = (f"Create an AES-256 key for T2 entries at {path}? Keep a copy somewhere safe: "
@@ -283,7 +287,7 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, heart
     # A dry run changes nothing, this rollback included: it says the rollback would come first.
     pending = backups.interrupted(ws) if dry_run else backups.repair(ws)
     interactive = not (json_ or dry_run) and sys.stdin.isatty()
-    key_path = _key_to_create(cfg, yes, no_key, interactive)
+    key_path = _key_to_create(cfg, yes, no_key, interactive, ws)
     lang, lang_source = resolve_language(lang, ws)
     if not json_:
         # The first line comes at once; planning may ask `openclaw --version` (seconds).

@@ -188,3 +188,60 @@ def test_a_default_key_file_inside_the_workspace_is_refused(ws, run_script, tmp_
     r = run_script("memory", "remember", "--skill", "ops", "--topic", "prefs", "--text", "short answers", env=env)
     assert r.code == 1 and "inside the workspace" in r.err
     assert not (ws / "memory/tier2-internal/ops_prefs.md").exists()
+
+
+@pytest.mark.parametrize("by", ["id", "path"])
+def test_an_expired_t2_entry_cleanup_archived_can_still_be_forgotten(ws, run_script, by):
+    """nu8 (round 8): cleanup moved an expired T2 file to memory/archive/; recall never shows it (by
+    design), and show, unarchive and forget answered 'no memory entry' by id, or 'not an entry of this
+    store (OpenClaw's own notes ...)' by path: what was stored could no longer be forgotten."""
+    from memory_manager import tiers
+
+    _init(run_script)
+    assert run_script("memory", "remember", "--skill", "写作", "--topic", "语气", "--text", "用户喜欢简洁的中文回复",
+                      env=NOW).code == 0
+    later = {"MEMORY_MANAGER_NOW": "2027-01-15T12:00:00+00:00"}
+    cleaned = run_script("cleanup", "--json", env=later)
+    assert cleaned.code == 0, cleaned.err
+    archived = sorted((ws / "memory/archive").rglob("*.md"))
+    assert [p.name for p in archived] == ["写作_语气.md"]
+    ident = tiers.t2_id("写作", "语气")
+    ref = ident if by == "id" else str(archived[0].relative_to(ws))
+    shown = run_script("memory", "show", ref, "--approved", "--json", env=later)
+    assert shown.code == 0, shown.err
+    assert "用户喜欢简洁的中文回复" in json.loads(shown.out)["text"]
+    r = run_script("memory", "forget", ref, "--approved", "--json", env=later)
+    assert r.code == 0, r.err
+    assert not archived[0].exists()
+    assert run_script("memory", "show", ident, "--approved", env=later).code != 0
+    for path in ws.rglob("*"):
+        if path.is_file():
+            assert "用户喜欢简洁的中文回复".encode() not in path.read_bytes(), path
+
+
+def test_a_missing_key_of_aes_gcm_entries_stops_remember_init_reseal_and_keygen(ws, run_script, tmp_path):
+    """nu8 (round 8): with the key file moved away, ``remember`` wrote xor-b64 without a word, doctor
+    offered ``init --yes`` to make a key, and ``crypt.py reseal`` made a second key: the store was split
+    over two keys and the old entries went unreadable. With aes-gcm entries present and no key, each
+    stops with one line (exit 1) and changes nothing; ``keygen --force`` makes a new key on purpose."""
+    from memory_manager import crypto
+
+    _init(run_script)  # makes the key (init --yes)
+    assert run_script("memory", "remember", "--skill", "writing", "--topic", "lang", "--text", "prefers bullet lists",
+                      env=NOW).code == 0
+    key = tmp_path / "home" / ".config" / "complex-memory-manager" / "key"
+    assert key.is_file() and "aes-gcm" in (ws / "memory/tier2-internal/writing_lang.md").read_text(encoding="utf-8")
+    key.rename(tmp_path / "key.moved")
+    before = sorted(p.relative_to(ws).as_posix() for p in ws.rglob("*") if ".memory-backup" not in p.parts)
+    r = run_script("memory", "remember", "--skill", "writing", "--topic", "tone", "--text", "short", env=NOW)
+    assert r.code == 1 and "1 T2 entry is sealed with aes-gcm" in r.err and "nothing was stored" in r.err
+    for args in (("crypt", "reseal"), ("crypt", "keygen"), ("init", "--yes", "--no-hooks")):
+        r = run_script(*args, env=NOW)
+        assert r.code == 1 and "a new key cannot open them" in r.err, (args, r.err)
+        assert not key.exists()
+    doctor = run_script("doctor", env=NOW)
+    assert doctor.code == 1 and "sealed with aes-gcm" in doctor.out + doctor.err
+    assert sorted(p.relative_to(ws).as_posix() for p in ws.rglob("*") if ".memory-backup" not in p.parts) == before
+    made = run_script("crypt", "keygen", "--force", env=NOW)
+    assert made.code == 0 and key.is_file(), made.err
+    assert crypto.ENV_KEY == "MEMORY_MANAGER_KEY"

@@ -415,6 +415,38 @@ def evaluate(operation: str, text: str, *, source: str = "unknown", sensitivity:
                     chars=len(text or ""), approved_findings=approved_findings)
 
 
+def section_block(lines: list[str]) -> list[str]:
+    """The lines of one daily section read together, when that finds what no line holds alone.
+
+    Args:
+        lines: the section's lines in the order they are written (one under the other).
+
+    Returns ``[text]`` (the lines joined with line breaks) when the joined
+    reading (:func:`memory_manager.privacy.scan`) has a finding that no line
+    has by itself (same line, category and characters): a value split over
+    two lines (tatk8, round 7: a phone number cut between a cause and a change
+    line passed ``import --approved``); else ``[]``, so a finding one line holds
+    still refuses or holds that line alone. Used by ``write`` (with the lines
+    the section holds already: tatk9, a number split between two writes) and
+    ``import`` (each section as it will be written). Source: issue 10, side doors.
+    """
+    from .privacy import scan
+
+    if len(lines) < 2:
+        return []
+    text = "\n".join(str(line) for line in lines)
+    parts = text.split("\n")
+
+    def spans(found, offset, source):
+        return {(f.line + offset, f.category, source[f.line - 1][f.start:f.end]) for f in found}
+
+    alone: set[tuple[int, str, str]] = set()
+    for n, part in enumerate(parts):
+        alone |= spans(scan(part), n, [part])
+    joined = spans(scan(text), 0, parts)
+    return [text] if joined - alone else []
+
+
 def held_findings(ws: Any, text: str) -> list[dict[str, str]]:
     """Return what an approval of ``text`` must name: each possible finding and sensitive topic.
 

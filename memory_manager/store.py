@@ -238,6 +238,33 @@ def _write_daily_locked(ws: Path, cfg: dict[str, Any], day: str, topic: str,
     return path, ident, added, existed
 
 
+def section_lines(ws: Path, day: str, topic: str, pending: dict[Path, tuple[Any, str]] | None = None) -> list[str]:
+    """The lines (items, then other lines) the daily section ``day``/``topic`` holds now; [] when none.
+
+    Args:
+        ws: the workspace root; day: ``YYYY-MM-DD``; topic: the section's topic.
+        pending: notes an import has merged but not written yet (:func:`_write_daily_locked`).
+
+    Read so that lines written later under the same section are judged with
+    these (:func:`memory_manager.gate.section_block`, tatk9). A note that cannot
+    be read gives [] (the write that follows refuses it anyway).
+    """
+    path = entries.memory_dir(ws) / entries.DAILY_DIR / f"{day}.md"
+    try:
+        if pending is not None and path in pending:
+            text = pending[path][1]
+        elif path.is_file() and not path.is_symlink():
+            text = read_text(path).text
+        else:
+            return []
+    except MemoryManagerError:
+        return []
+    for section in entries.parse_daily(text):
+        if section.date == day and section.topic == topic:
+            return [line for _, line in section.items] + list(section.other)
+    return []
+
+
 def flush_daily(ws: Path, pending: dict[Path, tuple[Any, str]], backup: LazyBackup) -> None:
     """Write each note :func:`_write_daily_locked` kept in ``pending``, once, backed up first
     (in path order); the caller holds the lock. Raises FileWriteError or OSError as
@@ -275,6 +302,11 @@ def write_daily(ws: Path, cfg: dict[str, Any], *, topic: str, cause: list[str] =
     text = topic + "\n" + "\n".join(t for _, t in items)
     _check_target(safe_target(ws, entries.memory_dir(ws) / entries.DAILY_DIR / f"{day}.md"))
     with workspace_lock(ws):  # the gate's decision and the write: one locked step
+        # Lines merged into a section already there are read with its lines: a value
+        # split between two writes is one value in the note (tatk9).
+        joined = gate.section_block([*section_lines(ws, day, topic), *(t for _, t in items)])
+        if joined:
+            text = topic + "\n" + joined[0]
         decision = _gate(ws, "store", text, source=source, sensitivity=sensitivity, approved=approved, cfg=cfg,
                          request=f"write daily note '{topic}'", labels={"topic": topic},
                          fields={"--topic": topic, "--cause": "\n".join(cause), "--change": "\n".join(change),

@@ -453,6 +453,10 @@ _URL_BREAK = re.compile(r"://\S*\r?\n[ \t]*[A-Za-z0-9/?&=%._~+-]")
 _AT_BREAK = re.compile(r"@\S*\r?\n[A-Za-z0-9]")
 _DIGIT_BREAK = re.compile(r"\n[ \t]*\d")
 _ROW_BREAK = re.compile(r"\|[ \t]*\r?\n[ \t]*\|")
+#: A run of token characters cut by a line break: 2+ at the end of a line, 16+ at the start of the next
+#: (tatk9: ``ci token ghp`` then ``_k3J…`` on the next line; each half alone reads as nothing certain).
+_RUN_BREAK = re.compile(r"[A-Za-z0-9_-]{2}\r?\n[A-Za-z0-9_-]{16}")
+_TOKEN_RUN = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def _break_lines(text: str, *patterns: re.Pattern[str]) -> list[tuple[int, int]]:
@@ -534,7 +538,8 @@ def label_joins(text: str) -> tuple[str, list[int], list[int]] | None:
         return None
     view = _View()
     labelled = set(_break_lines(text, _SEP_BREAK))
-    for s, e in sorted(labelled | set(_break_lines(text, _URL_BREAK, _AT_BREAK))):
+    cut_runs = set(_break_lines(text, _RUN_BREAK))
+    for s, e in sorted(labelled | cut_runs | set(_break_lines(text, _URL_BREAK, _AT_BREAK))):
         if s == e:
             continue
         below = _next_line(text, (s, e))
@@ -562,6 +567,16 @@ def label_joins(text: str) -> tuple[str, list[int], list[int]] | None:
                 continue
         if text[e - 1:e].isspace():
             continue
+        if (s, e) in cut_runs:
+            tail = _TOKEN_RUN.search(text, max(s, e - 200), e)
+            while tail is not None and tail.end() < e:
+                tail = _TOKEN_RUN.search(text, tail.end(), e)
+            head = _TOKEN_RUN.match(text, below[0], below[1])
+            if tail is not None and head is not None:
+                view.newline(s)
+                view.copy(text, tail.start(), e)
+                view.copy(text, head.start(), head.end())
+                continue
         run = max(text.rfind(" ", s, e), text.rfind("\t", s, e)) + 1 or s
         url = _URL_TAIL.search(text, run, e) if ("://" in text[run:e] or "@" in text[run:e]) else None
         if url is not None:

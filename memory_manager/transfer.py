@@ -41,7 +41,7 @@ from .errors import BadInputError, InputTooLargeError, InvalidNameError, Malform
 from .fsio import atomic_write, read_text, read_text_capped, workspace_lock
 from .names import validate_heading_topic, validate_key, validate_name, validate_topic
 from .store import OPENCLAW_NOTE, LazyBackup, _gate, _learn_locked, _tags, _write_daily_locked, ensure_tree, \
-    flush_daily, rel, safe_target
+    flush_daily, rel, safe_target, section_lines
 
 EXPORT_FORMAT = "cmm-export"
 #: 2 adds ``other`` to daily items (the section's lines that are not 因/改/待
@@ -314,34 +314,23 @@ def _clean_topic(raw: str, fallback: str) -> str:
         return fallback
 
 
-def _section_block(lines: list[str]) -> list[str]:
-    """The lines of one daily section read together, when that finds what no line holds alone.
-
-    Args:
-        lines: the section's lines in the order they are written (one under the other).
-
-    Returns ``[text]`` (the lines joined with line breaks) when the joined
-    reading (:func:`memory_manager.privacy.scan`) has a finding that no line
-    has by itself (same line, category and characters): a value split over
-    two lines (tatk8, round 7: a phone number cut between a cause and a change
-    line passed ``import --approved``); else ``[]``, so a finding one line holds
-    still refuses or holds that line alone. Source: issue 10, side doors.
-    """
-    from .privacy import scan
-
-    if len(lines) < 2:
+def _archive_sections(text: str) -> list[str]:
+    """The daily sections of an archive file read whole, when that finds a value no line holds alone."""
+    if _looks_t2(text):
         return []
-    text = "\n".join(str(line) for line in lines)
-    parts = text.split("\n")
+    return [block for section in entries.parse_daily(text)
+            for block in gate.section_block([line for _, line in section.items] + list(section.other))]
 
-    def spans(found, offset, source):
-        return {(f.line + offset, f.category, source[f.line - 1][f.start:f.end]) for f in found}
 
-    alone: set[tuple[int, str, str]] = set()
-    for n, part in enumerate(parts):
-        alone |= spans(scan(part), n, [part])
-    joined = spans(scan(text), 0, parts)
-    return [text] if joined - alone else []
+def _sections_joined(ws: Path, daily_items: list[tuple]) -> list[str]:
+    """Each daily section an import writes, read whole (the lines there now, then every item's), when that
+    finds a value no line holds (:func:`memory_manager.gate.section_block`): the texts whose findings
+    ``--allow`` may name."""
+    grouped: dict[tuple[str, str], list[str]] = {}
+    for day, topic, items, _, other, _, _ in daily_items:
+        lines = grouped.setdefault((day, topic), section_lines(ws, day, topic))
+        lines += [line for _, line in items] + list(other)
+    return [text for lines in grouped.values() for text in gate.section_block(lines)]
 
 
 def _t2_gate_text(name: str, text: str, cfg: dict[str, Any]) -> tuple[str, dict[str, str]]:
@@ -640,9 +629,6 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
             # A line given with line breaks in it is one block for the gate (a pasted key).
             blocks = [str(t).strip() for key in ("cause", "change", "todo")
                       for t in item.get(key, []) if "\n" in str(t).strip()]
-            # The section's lines are written one under the other, so they are read
-            # together too: a value split over two lines is one value (tatk8).
-            blocks += _section_block([line for _, line in items] + other)
             daily_items.append((day, topic, items, f"daily[{n}]", other, bool(item.get("pinned", False)), blocks))
         for n, item in enumerate(doc.get("knowledge", [])):
             try:
@@ -713,8 +699,10 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
         _check_allow(ws, cfg, allowed, [
             *(text for _, topic, items, _, other, _, blocks in daily_items
               for text in (topic, *(line for _, line in items), *other, *blocks)),
+            *_sections_joined(ws, daily_items),
             *(f"{key}\n{raw_texts.get(key, '')}\n{body}\n{_tag_text(tags)}" for key, body, tags, _ in knowledge_items),
             *(row[2] for row in t1_rows), *(item[2] for item in t2_items), *(item[2] for item in archive_items),
+            *(block for item in archive_items for block in _archive_sections(item[1])),
             *(line for _, line in lesson_items)])
     # The overall decision is about the operation (import needs approval);
     # each item's content is classified below, one by one.
@@ -810,7 +798,11 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
                        "stored, --allow or not; rename the note)")
                 continue
             refused_lines: set[str] = set()
-            for b, text in enumerate(blocks):
+            # The section as it will be written (the lines already there, an earlier item of
+            # the same section, these lines) is read together too (tatk8, tatk9): a value
+            # split between lines, items or imports is one value in the note.
+            joined = gate.section_block([*section_lines(ws, day, topic, notes), *(line for _, line in items), *other])
+            for b, text in enumerate([*blocks, *joined]):
                 if not decide(text, f"{where} block {b + 1}", block=True):
                     refused_lines |= {piece.strip() for piece in text.split("\n") if piece.strip()}
             kept: list[tuple[str, str]] = []
@@ -880,6 +872,10 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
         # Archived entries come back archived, each file as it was (a file that exists is kept).
         for name, text, gate_text, names in archive_items:
             if not decide(gate_text, f"archive {name}", tier="internal" if _looks_t2(text) else None, names=names):
+                continue
+            # An archived daily file's sections are read line under line, as a live note's (tatk9).
+            if not all(decide(block, f"archive {name} block {b + 1}", block=True)
+                       for b, block in enumerate(_archive_sections(text))):
                 continue
             path = safe_target(ws, entries.memory_dir(ws) / tree.ARCHIVE / name)
             if path.exists():

@@ -972,6 +972,9 @@ _SELF = re.compile(r"(?i)\b(?:my|mine|me|i|i'm|i've|i'd|myself|user's|the user|u
 #: Set by :func:`scan_strict` only: sensitive-topic words on a line about the user count
 #: whatever else is on it.
 _STRICT_TOPICS: contextvars.ContextVar[bool] = contextvars.ContextVar("cmm_strict_topics", default=False)
+#: Set by :func:`scan_name` only: a name has no sentence around it to give a topic word a technical
+#: sense, so none excuses it (tatk9: ``hiv-clinic-reminder`` passed as a key, T2 topic, skill and tag).
+_NAME_TOPICS: contextvars.ContextVar[bool] = contextvars.ContextVar("cmm_name_topics", default=False)
 
 
 def _topic_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -983,6 +986,8 @@ def _topic_ok(value: str, m: re.Match[str], text: str) -> bool:
     line = _line_around(text, m.start(), m.end())
     if _STRICT_TOPICS.get() and _SELF.search(line):
         return True  # scan_strict: public or always-loaded text about the user, whatever else the line says
+    if _NAME_TOPICS.get():
+        return True  # scan_name: no technical sense excuses a topic word in a name
     return not (_TECH_SENSE.search(line) or _CODE_TOKEN.search(line)) or bool(_OWNER.search(line))
 
 
@@ -2135,9 +2140,12 @@ RULES_LIST: list[Rule] = [
          _r(r"[?&](?:access_token|token|api_key|apikey|key|secret|sign|signature|sig|auth)=([A-Za-z0-9_\-.%]{16,})"),
          "RFC 6750 s.2.3 (access token in a URI query); webhook keys", group=1, check=_keyed_random_ok),
     Rule("bare_random_line", "secret",
-         _r(r"(?m)^[ \t]*([A-Za-z0-9_+/=.-]{24,200})[ \t]*\r?$"),
+         _r(r"(?m)(?:^[ \t]*|(?<=^- 因:)|(?<=^- 改:)|(?<=^- 待:)|(?<=^- Cause: )|(?<=^- Change: )|(?<=^- Todo: ))"
+            r"([A-Za-z0-9_+/=.-]{24,200})[ \t]*\r?$"),
          "detect-secrets' high-entropy string idea: a line that is one generated-looking token (upper, lower and "
-         "digits mixed) is probably a secret cut off its key word; possible, not certain", group=1,
+         "digits mixed) is probably a secret cut off its key word; possible, not certain. A daily note's item "
+         "label before it ('- Change: ', '- 改：', read NFKC-normalised) is still a bare line (tatk9: an "
+         "approved value stored so was never masked again)", group=1,
          check=_bare_random_ok, confidence=POSSIBLE),
     # ---- identifiers ----
     Rule("ssn_with_cue", "government_id",
@@ -4106,11 +4114,20 @@ def scan_name(value: str) -> list[Finding]:
     Offsets (``line``, ``start``, ``end``) are those of ``value``; a finding
     overlapping one already kept of the same category is dropped, unless it
     is surer (it then replaces the kept one). Sorted by
-    (line, start). Source: issue 10, attack round 4 (numbers glued into slug
-    names passed every name door).
+    (line, start). A sensitive-topic word counts whatever stands beside it
+    (no technical sense excuses it in a name: tatk9). Source: issue 10, attack
+    round 4 (numbers glued into slug names passed every name door).
     """
     if not value:
         return []
+    token = _NAME_TOPICS.set(True)
+    try:
+        return _scan_name(value)
+    finally:
+        _NAME_TOPICS.reset(token)
+
+
+def _scan_name(value: str) -> list[Finding]:
     found = scan(value)
     lines = value.split("\n")
     readings: list[str] = []

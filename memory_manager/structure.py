@@ -547,7 +547,12 @@ def label_joins(text: str) -> tuple[str, list[int], list[int]] | None:
             continue
         label = _LABEL_END.search(text, s, e) if (s, e) in labelled else None
         if label is not None:
-            chain = _value_chain(text, below)
+            # One blank line between a label and its value is still its value (tatk9:
+            # ``password:``, an empty line, then the password).
+            value_line = below
+            if value_line is not None and not text[value_line[0]:value_line[1]].strip():
+                value_line = _next_line(text, value_line)
+            chain = _value_chain(text, value_line) if value_line is not None else []
             if chain:
                 view.newline(s)
                 body_end = e

@@ -86,6 +86,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from datetime import date
 from pathlib import Path
 
@@ -161,7 +162,7 @@ def test_a_password_written_under_its_label_by_a_second_write_is_refused(ws, run
     assert value not in _daily_text(ws)
 
 
-@pytest.mark.xfail(strict=True, reason="tatk9: a password a blank line below its label is stored (learn, remember, edit)")
+
 @pytest.mark.parametrize("door", ["learn", "remember", "edit"])
 def test_a_password_a_blank_line_below_its_label_is_refused(ws, run_script, door):
     """``event skill_error`` and ``write --change`` refuse ``'staging db password:\\n\\n<value>'``
@@ -241,7 +242,7 @@ def test_a_number_split_over_the_lines_of_an_imported_archive_section_is_held(ws
 
 # ------------------------------------------------------------ report --html: a value cut by a slash
 
-@pytest.mark.xfail(strict=True, reason="tatk9: report --html reads each path part alone; a value cut by '/' passes")
+
 @pytest.mark.parametrize("parts", [
     ("mom mobile " + CN_PHONE[:3] + "-" + CN_PHONE[3:7], CN_PHONE[7:] + ".html"),
     ("call +1 " + PHONE[:7], PHONE[8:] + ".html"),
@@ -343,7 +344,6 @@ def test_an_imported_archive_t2_entry_with_quoted_frontmatter_is_read_decrypted(
 
 # ------------------------------------------------------------ a health fact in the bootstrap note
 
-@pytest.mark.xfail(strict=True, reason="tatk9: a health fact in a daily topic reaches every session's bootstrap note")
 def test_a_health_fact_in_a_daily_topic_does_not_reach_the_bootstrap_note_unasked(ws, run_script):
     """``lesson 'my HIV diagnosis reminder'`` asks (MEMORY.md is loaded into every session and is
     scanned strictly); the same words as a daily topic store without asking, go into
@@ -364,7 +364,7 @@ def test_a_health_fact_in_a_daily_topic_does_not_reach_the_bootstrap_note_unaske
 HEALTH_LINE = "my " + "HIV" + " diagnosis reminder"
 
 
-@pytest.mark.xfail(strict=True, reason="tatk9: import reads T1 values without the strict scan stats pattern uses")
+
 def test_an_imported_t1_trigger_with_a_health_fact_is_refused(ws, run_script, tmp_path):
     """``stats pattern --trigger 'my HIV diagnosis reminder'`` is refused (T1 is public, read
     strictly: gate rule 0 and 4); the same trigger in an imported T1 file is stored."""
@@ -396,7 +396,7 @@ def test_an_imported_lesson_with_a_health_fact_is_held(ws, run_script, tmp_path)
 
 # ------------------------------------------------------------ a health word beside a technical word in a name
 
-@pytest.mark.xfail(strict=True, reason="tatk9: a health fact in a name passes when a technical word stands beside it")
+
 @pytest.mark.parametrize("door", ["learn-key", "remember-topic", "event-skill", "learn-tags", "report-html"])
 @pytest.mark.parametrize("name", ["hiv" + "-clinic-reminder", "my-" + "diabetes" + "-reminder",
                                   "my-" + "pregnancy" + "-test-reminder"])
@@ -416,12 +416,13 @@ def test_a_health_fact_in_a_name_is_refused_beside_a_technical_word(ws, run_scri
     r = run_script("memory", *args, env=NOW)
     assert r.code == (2 if door == "report-html" else 1), r.out
     stem = name.split("-")[1] if name.startswith("my-") else name.split("-")[0]
+    word = re.compile(rf"(?<![a-z]){stem}(?![a-z])")  # 'hiv' as a word, not inside 'archive'
     held = [str(p.relative_to(ws)) for p in (ws / "memory").rglob("*")
-            if stem in p.name or (p.is_file() and stem.encode() in p.read_bytes())]
+            if word.search(p.name) or (p.is_file() and word.search(p.read_bytes().decode("utf-8", "replace")))]
     assert held == []
 
 
-@pytest.mark.xfail(strict=True, reason="tatk9: a health fact without 'my' names a public T1 file")
+
 def test_a_health_fact_in_a_t1_skill_name_is_refused(ws, run_script):
     """T1 is public and read strictly, but only on a line about the user: ``hiv-clinic-reminder``
     (no ``my``) becomes ``memory/tier1-public/hiv-clinic-reminder_stats.json``."""
@@ -434,7 +435,7 @@ def test_a_health_fact_in_a_t1_skill_name_is_refused(ws, run_script):
 
 # ------------------------------------------------------------ an approved secret the stored form hides
 
-@pytest.mark.xfail(strict=True, reason="tatk9: an approved random secret in a daily line is shown whole by recall")
+
 @pytest.mark.parametrize("option", ["--cause", "--change", "--todo"])
 def test_an_approved_secret_in_a_daily_line_is_masked_and_audited(ws, run_script, option):
     """``write --change <random 36 characters>`` asks (possible secret: a bare random line); with

@@ -362,7 +362,15 @@ def _digits_ok(low: int, high: int) -> Callable[[str, re.Match[str], str], bool]
 #: Domains reserved for documentation and tests (RFC 2606, RFC 6761): an
 #: address there is a placeholder, not a person.
 _RESERVED_DOMAIN = re.compile(r"(?i)(?:^|\.)(?:example\.(?:com|org|net)|example|test|invalid|localhost|local)$")
-_NON_PERSON_LOCAL = {"git", "hg", "noreply", "no-reply", "donotreply", "do-not-reply", "mailer-daemon", "postmaster"}
+_NON_PERSON_LOCAL = {"git", "hg", "noreply", "no-reply", "donotreply", "do-not-reply", "mailer-daemon", "postmaster",
+                     # role mailboxes (RFC 2142 "Mailbox names for common services, roles and functions", and the
+                     # desks companies answer from): a team reads them, not one person (issue 9, set K)
+                     "support", "service", "services", "help", "helpdesk", "info", "contact", "sales", "billing",
+                     "security", "abuse", "admin", "webmaster", "hostmaster", "dev", "devs", "team", "hello",
+                     "feedback", "press", "media", "marketing", "jobs", "careers", "hr", "legal", "privacy",
+                     "office", "enquiries", "inquiries", "newsletter", "notifications", "notification", "alerts",
+                     "kefu", "customerservice", "cs", "ops", "it", "noc", "soc", "accounts", "payments", "orders",
+                     "partners", "developers", "announce", "users", "list"}
 #: Domains that issue machine identities, not mailboxes of people: Google Cloud service accounts
 #: (``*.iam.gserviceaccount.com``, ``*.developer.gserviceaccount.com``), GitHub/GitLab commit
 #: addresses (``users.noreply.github.com``, ``noreply.gitlab.com``), AWS SES bounce domains.
@@ -382,6 +390,8 @@ def _email_ok(value: str, m: re.Match[str], text: str) -> bool:
     local, _, domain = value.rpartition("@")
     if _RESERVED_DOMAIN.search(domain) or local.lower() in _NON_PERSON_LOCAL:
         return False
+    if re.match(r"(?i)(?:lists?|groups|googlegroups)\.", domain) or domain.lower().startswith("googlegroups."):
+        return False  # a mailing list's address (dev@lists.apache.org) reaches everyone subscribed
     if _MACHINE_DOMAIN.search(domain) or _MACHINE_LOCAL.search(local):
         return False  # a service account or a bot, not a person
     # Retina assets (banner@3x.png), systemd instances (getty@tty1.service)
@@ -400,6 +410,8 @@ _CN_MOBILE = re.compile(r"^1[3-9]\d{9}$")
 #: bundle's users write Chinese, US and UK numbers (the seed's zh/en audience).
 PHONE_REGIONS = ("CN", "US", "GB")
 _NEAR_REGION = re.compile(r"(?i)\bhk\b|hong kong|香港|\bsg\b|singapore|新加坡|taiwan|台湾|臺灣|"
+                          # Taiwanese cities (the text is read folded to simplified script: 臺北 -> 台北)
+                          r"台北|新北|高雄|台中|台南|桃园|新竹|"
                           r"呢個|搵|佢|嘅|咗|唔|冇|\+65|\+852")
 #: Words that say a number is a telephone number (for 8-digit local numbers of Hong Kong and Singapore).
 _PHONE_CUE = re.compile(r"(?i)\btel\b|phone|mobile|\bcell\b|whatsapp|signal|\bcall\b|手机|电话|電話|手機|致电|打给|联系")
@@ -434,6 +446,10 @@ def _phone_ok(value: str, m: re.Match[str], text: str) -> bool:
     local8 = len(digits) == 8 and bool(_NEAR_REGION.search(line) or _PHONE_CUE.search(line))
     # A Taiwan mobile (09xx-xxx-xxx, NCC numbering plan) with a phone word by it.
     tw_mobile = bool(re.fullmatch(r"09\d{8}", digits)) and bool(_PHONE_CUE.search(line) or _NEAR_REGION.search(line))
+    # A Taiwan landline as written there, "(02) 2973-3494" (NCC plan: area code 0X, 7-8 digits), with a phone word
+    # (家裡電話 reads 家里电话 once folded); invalid as a Chinese number (022 + 7 digits), so tried as Taiwan's.
+    tw_mobile = tw_mobile or bool(re.fullmatch(r"\(0\d{1,2}\)[ \t]?\d{3,4}-\d{4}", value.strip())
+                                  and _PHONE_CUE.search(line))
     if not international and not separated:
         # A bare digit run is an id, a count or a timestamp unless it has the
         # exact shape of a Chinese mobile number (11 digits, 13x-19x; MIIT plan)
@@ -590,8 +606,8 @@ def _pw_value_ok(value: str, m: re.Match[str], text: str) -> bool:
     v = _secret_value(value)
     if len(v) < 4 or is_placeholder(v) or _NOT_A_PASSWORD.match(v) or _doc_value(v, m, text):
         return False
-    if v.startswith(("/", "~", "./", "\\", "$", "<", "{")) or re.fullmatch(r"%\w+%", v):
-        return False
+    if v.startswith(("/", "~", "./", "\\", "<", "{")) or re.match(r"\$[A-Za-z_{(]|\$$", v) or re.fullmatch(r"%\w+%", v):
+        return False  # a path or a variable ($DB_PASS, ${X}, $(cmd)); "$#h3ZY7Isg@qO" is a value
     if _SECRET_REFERENCE.match(v) or _ENV_REFERENCE.match(v) or re.fullmatch(r"[a-z]+(?:[_.][a-z]+)+|[a-z0-9_-]+(?:/[a-z0-9_#.-]+){2,}", v):
         return False  # a pointer into a secret manager, a field name or a path, not the password itself
     if _SELF_DESCRIBING.search(v) and _TEST_WORDS.search(_line_around(text, m.start(), m.end())):
@@ -719,9 +735,16 @@ def _der_private_key_ok(value: str, m: re.Match[str], text: str) -> bool:
     return der[i:i + 3] in (b"\x02\x01\x00", b"\x02\x01\x01") and i + 3 < len(der) and der[i + 3] in (0x02, 0x30, 0x04)
 
 
+#: Metavariables of option help (click, argparse, Go's flag package, man pages): the value's type, not a value.
+_METAVARS = frozenset("TEXT STRING STR PASSWORD PASS PASSWD PWD PASSPHRASE VALUE SECRET TOKEN KEY CREDENTIAL "
+                      "CREDENTIALS ARG ARGS FILE PATH INTEGER INT NAME USER AUTH".split())
+
+
 def _cli_value_ok(value: str, m: re.Match[str], text: str) -> bool:
     """A password given to a command-line option: not a variable, a prompt flag or a placeholder."""
     v = _secret_value(value)
+    if v in _METAVARS:
+        return False  # a usage line's metavariable ("--password TEXT" in click's help, "--pass PASS")
     return len(v) >= 3 and not is_placeholder(v) and not v.startswith(("$", "-", "<", "%", "{")) \
         and v.lower() not in {"stdin", "prompt", "ask"} and not _doc_value(v, m, text)
 
@@ -892,6 +915,9 @@ _SYSTEM_TIME = re.compile(
     r"timer|systemd|pipeline|automation|home assistant|homekit|\blights?\b|thermostat|自动化|灯|恒温|"
     r"脚本|任务|(?<![晨夜慢长])跑(?!步)|重启|restart|workflow|webhook|\bsla\b|on-?call|oncall|轮换|窗口|"
     r"office hours|工作时间|营业|开放时间|opening hours|kick(?:s)? off|run(?:s)? at|"
+    # a place's hours ("the gym opens at 6am", "office closes at 6pm"): when it opens, not when someone is there
+    r"\bopens?(?: at| from| until)\b|\bcloses?(?: at| from)\b|\bis (?:open|closed) (?:on|from|until)\b|点开门|点关门|"
+    r"开门时间|关门时间|闭馆|"
     r"scheduled|\btz\b|timezone|时区|crontab|\d \* \*|周会|例会|组会|开会|评审|复盘|培训|团建|开发|版本|"
     r"两班倒|三班倒|四班三倒|倒班制|班次|排班表|shift rota")
 #: Words that tie a time or an absence to a person's life (issue 9: "her
@@ -947,7 +973,9 @@ _TECH_SENSE = re.compile(
     # (ICD codes, 字典表), a job ad's salary range, SVG's stroke attribute
     r"连接池|线程|connection pool|thread pool|\bthreads?\b|内存|memory leak|数据库|泄漏|排查|lookup table|code table|\bicd-?(?:9|10|11)?\b|snomed|loinc|"
     r"字典表|字典|码表|编码表|招聘|\bjd\b|job (?:post(?:ing)?|ad|description|opening)|"
-    r"薪资范围|salary range|stroke(?:-width|-linecap|-linejoin|=|:)|\bsvg\b")
+    r"薪资范围|salary range|stroke(?:-width|-linecap|-linejoin|=|:)|\bsvg\b|"
+    # round 8 (set K): experiments on a product ("the A/B test for the checkout page"), a research topic's key words
+    r"\ba/b[ -]?tests?\b|\bab tests?\b|split tests?|a/b ?测试|ab ?测试|ab ?实验|课题|关键词|论文|\bthesis\b|research topic")
 #: A code identifier on the line (``NSFaceIDUsageDescription``, ``Info.plist``, ``face_match.py``):
 #: a sensitive word next to one names a feature of software, not a person's fact.
 _CODE_TOKEN = re.compile(r"(?<![\w.])(?=[A-Za-z]*[a-z][A-Za-z]*[A-Z][A-Za-z]*[A-Z])(?=(?:[a-z]*[A-Z]){3})[A-Za-z]{12,}"
@@ -1087,7 +1115,12 @@ def _email_obfuscated_ok(value: str, m: re.Match[str], text: str) -> bool:
         return not _RESERVED_DOMAIN.search(host)
     if re.search(r"[ \t]dot[ \t]", local):  # "bob dot smith at host dot com": spelt out on purpose
         return not _RESERVED_DOMAIN.search(host) and host not in ("example", "domain", "host")
-    return bool(_MAIL_HOSTS.fullmatch(host)) and bool(re.search(r"[\d._]", local))
+    if not _MAIL_HOSTS.fullmatch(host):
+        return False
+    # A plain-word local part at a mail provider counts when the line asks to be written to there
+    # ("email me at ewhitcombe at gmail dot com"); "meet at noon" has no such cue.
+    return bool(re.search(r"[\d._]", local)) or bool(
+        re.search(r"(?i)e-?mail|mail me|write to|reach me|contact me|邮箱|邮件|郵箱|郵件", text[max(0, m.start() - 30):m.start()]))
 
 
 #: Words of a workplace, a campus or a lab: a building number there is not where someone lives.
@@ -1595,6 +1628,210 @@ def _schedule_person_ok(value: str, m: re.Match[str], text: str) -> bool:
 
 
 
+# --------------------------------------------------------------------------
+# Round 8 (issue 9): checks of the kinds found missing on set K.
+# --------------------------------------------------------------------------
+
+#: ISO 3779 / 49 CFR 565.15 transliteration of VIN characters (I, O, Q are never used) and the
+#: position weights of the check digit (position 9: sum mod 11, 10 written X).
+_VIN_VALUES = {**{str(d): d for d in range(10)}, **dict(zip("ABCDEFGH", range(1, 9))),
+               **dict(zip("JKLMN", range(1, 6))), "P": 7, "R": 9, **dict(zip("STUVWXYZ", range(2, 10)))}
+_VIN_WEIGHTS = (8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2)
+#: Words that say a 17-character code is a vehicle's (China's GB 16735 calls it 车辆识别代号, 车架号 in speech).
+_VIN_CUE = re.compile(r"(?i)\bvin\b|chassis|vehicle identification|车架号|车辆识别|识别代号|車架號|车架")
+#: A VIN shown as a format or a decoder's test value, not a car's.
+_VIN_DOC = re.compile(r"(?i)sample|example|e\.g\.|\bformat|unit tests?|\btests?\b|decoder|示例|样例|例如|格式|测试|解码")
+
+
+def vin_check_ok(vin: str) -> bool:
+    """True when the ninth character of a 17-character VIN is its ISO 3779 check digit."""
+    vin = vin.upper()
+    if len(vin) != 17 or any(c not in _VIN_VALUES for c in vin):
+        return False
+    s = sum(_VIN_VALUES[c] * w for c, w in zip(vin, _VIN_WEIGHTS)) % 11
+    return vin[8] == ("X" if s == 10 else str(s))
+
+
+def _vin_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A VIN: letters and digits mixed, and either its check digit holds or a VIN word is on the line
+    (Chinese VINs need not carry the North American check digit)."""
+    if not (re.search(r"\d", value) and re.search(r"[A-Z]", value)) or _doc_value(value, m, text):
+        return False
+    if _VIN_DOC.search(_line_around(text, m.start(), m.end())):
+        return False
+    return vin_check_ok(value) or bool(_VIN_CUE.search(_line_around(text, m.start(), m.end())))
+
+
+#: Words that tie a plate to a person's car; a plate format explained ("京A 开头", "格式") is not one.
+_PLATE_CUE = re.compile(r"(?i)车牌|牌照|号牌|车号|我的车|我车|他的车|她的车|我家车|开的车|停在|挪车|\bplates?\b|"
+                        r"\bmy car\b|\bher car\b|\bhis car\b|\bour car\b|\breg(?:istration)?\b|\bparked\b")
+_PLATE_DOC = re.compile(r"(?i)格式|开头|示例|例如|比如|规则|编码|号段|\bformat\b|\bprefix\b|such as|\be\.g\.|\bexample")
+
+
+def _plate_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A Chinese or UK number plate on a line that says it is someone's car, not a format explained."""
+    line = _line_around(text, m.start(), m.end())
+    return len(re.findall(r"\d", value)) >= 2 and bool(_PLATE_CUE.search(line)) and not _PLATE_DOC.search(line) \
+        and not _doc_value(value, m, text)
+
+
+def _digit_by_digit_card_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A card number read one digit at a time ("4 9 4 6 ..."): Luhn-valid, of a real issuer range."""
+    return _card_any_ok(re.sub(r"\D", "", value), m, text)
+
+
+#: Vendor rules whose tokens users split with spaces "so the scanner misses it".
+_SPLIT_TOKEN_RULES = {"gh": "github_token", "github_pat_": "github_fine_grained_pat", "glpat-": "gitlab_token",
+                      "hf_": "huggingface_token", "npm_": "npm_token", "sk-": "openai_key", "xox": "slack_token"}
+
+
+def _split_token_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """The pieces joined give a token of the vendor's published format, and a random one."""
+    pieces = value.split()
+    head = "gh" if value.startswith("gh") and not value.startswith("github_pat_") else \
+        next((p for p in _SPLIT_TOKEN_RULES if value.startswith(p)), "")
+    rule = RULES.get(_SPLIT_TOKEN_RULES.get(head, ""))
+    if rule is None:
+        return False
+    # The pieces may be followed by ordinary words: the longest run of pieces that joins into a token counts.
+    for k in range(len(pieces), 1, -1):
+        joined = "".join(pieces[:k])
+        if rule.pattern.fullmatch(joined):
+            body = re.split(r"[_-]", joined, maxsplit=1)[-1]
+            return looks_random(body) and not is_placeholder(joined)
+    return False
+
+
+def _email_password_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """``address : password`` (the combo-list form): a value with a letter and a digit or symbol,
+    not a path, a port, a date or another address; not an address at a reserved domain."""
+    if not re.search(r"[A-Za-z0-9._%+-]$", text[max(0, m.start() - 1):m.start()]):
+        return False  # speed: the pattern starts at "@"; a local part must come before it
+    v = _secret_value(value)
+    domain = m.group("domain")
+    if _RESERVED_DOMAIN.search(domain) or "/" in v or "@" in v or v.endswith(":"):
+        return False
+    if not (re.search(r"[A-Za-z]", v) and re.search(r"\d", v)):
+        return False  # "thanks!", "2024-01-01": a password pasted this way mixes letters and digits
+    if _password_classes(v) < 2 or _DATE_SHAPE.match(v):
+        return False
+    return _pw_value_ok(value, m, text)
+
+
+#: Chinese sign-offs and their English counterparts that a name follows on the same line.
+_SIGNOFF_SINGLE_STOP = {"All", "Everyone", "Everybody", "Team", "Guys", "Folks", "Again", "So", "Much", "Man", "Mate",
+                        "Buddy", "Dude", "Bro", "Sir", "Madam", "Boss", "Both", "Anyway", "Though", "Bye", "Later",
+                        "Soon", "Now", "Then", "Mom", "Mum", "Dad"}
+
+
+def _signoff_name_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A name signing a message: two or three Capitalised words, or one when the sign-off is the whole line.
+
+    The sign-off opens its line (after a quote mark) or follows a sentence's end; the pattern starts at the
+    word (speed), so that is read here."""
+    head = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+    if head.strip(" \t>") and not re.search(r"[.!?][ \t]+$", head):
+        return False
+    if _en_full_name_ok(value, m, text):
+        return True
+    words = _latin_name_words(value)
+    if len(words) != 1 or words[0] in _SIGNOFF_SINGLE_STOP or words[0] in _NAME_STOPWORDS:
+        return False
+    line = _line_around(text, m.start(), m.end())
+    return bool(re.fullmatch(r"[ \t>]*\S[^\n]{0,20}?" + re.escape(words[0]) + r"[ \t.!]*", line))
+
+
+#: A guest's stay: words that make "room 507" a hotel room a person sleeps in, not a meeting room.
+_GUEST_CUE = re.compile(r"(?i)\b(?:i'm|i am|we're|we are|she's|he's|she is|he is|they're|staying|stay|checked in|"
+                        r"my room|our room|her room|his room)\b")
+_HOTEL_WORD = re.compile(r"(?i)hotel|\binn\b|motel|hostel|marriott|hilton|ibis|hyatt|sheraton|holiday inn|novotel|"
+                         r"premier inn|travelodge|westin|airbnb|resort|\btonight\b|this week|until|\bnights?\b")
+_ROOM_NOT_HOTEL = re.compile(r"(?i)meeting|conference|class|lecture|seminar|exam|server|lab\b|office|ward|"
+                             r"court|escape room|chat ?room|zoom|teams|slack")
+
+
+def _guest_room_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A room number with a guest and a hotel (or a night) on the line, not a meeting or server room."""
+    line = _line_around(text, m.start(), m.end())
+    return bool(_GUEST_CUE.search(line) and _HOTEL_WORD.search(line)) and not _ROOM_NOT_HOTEL.search(line)
+
+
+def _hotel_chain_room_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A room number right after a hotel's name: not a year, a count, a price or a workplace."""
+    if re.fullmatch(r"(?:19|20)\d\d", value) or re.match(r"[ \t]*(?:年|元|块|万|家|间|个|人|%|米|公里|km)",
+                                                         text[m.end():m.end() + 4]):
+        return False
+    return not _WORKPLACE.search(_line_around(text, m.start(), m.end()))
+
+
+def nhs_number_ok(digits: str) -> bool:
+    """NHS Digital 'NHS number' check digit: weights 10..2 over nine digits, 11 - sum mod 11 (11 -> 0, 10 invalid)."""
+    if not re.fullmatch(r"\d{10}", digits) or len(set(digits)) == 1:
+        return False
+    check = 11 - sum(int(d) * w for d, w in zip(digits, range(10, 1, -1))) % 11
+    return check != 10 and (0 if check == 11 else check) == int(digits[9])
+
+
+def _medical_record_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A medical record number after its name; after "NHS" only a number whose check digit holds."""
+    digits = re.sub(r"\D", "", value)
+    if re.match(r"(?i)nhs", m.group()):
+        return nhs_number_ok(digits)
+    return 6 <= len(digits) <= 14 and not _doc_value(value, m, text) and not _DATE_SHAPE.match(value)
+
+
+#: One-time codes are benign once used or as a template (sets A-J label "验证码 482913，5 分钟内有效" and "your
+#: verification code is 730215" benign). Two kinds are live secrets (set K): a code someone is asked to hand
+#: over ("can u type it in", "发我") - how accounts are taken over - and a code that authorises a payment or
+#: a transfer (a bank's 转账 code).
+_OTP_HANDOVER = re.compile(r"(?i)type it in|read (?:it|me)|send (?:it|me)|tell me|give me|forward (?:it|me)|paste it|"
+                           r"text me|what(?:'s| is) the code|发我|发给我|告诉我|念给我|报给我|给我说|转发给我|截图给我")
+_OTP_PAYMENT = re.compile(r"(?i)转账|汇款|付款|支付|消费|提现|transfer|payment|wire|withdraw")
+#: Codes that authenticate nobody: an error's, a place's, a discount's, a parcel's.
+_OTP_NOT_AUTH = re.compile(r"(?i)(?:error|status|exit|zip|postal|post|area|promo|discount|coupon|voucher|tracking|"
+                           r"country|product|sku|reference|ref|return|http|response|colou?r|source|qr|bar|gift|"
+                           r"referral|invite|invitation|dial|sort|swift|branch|course|class|room)[ \t_-]*code")
+_OTP_SPENT = re.compile(r"(?i)expired|expires|already used|used\b|invalid|template|sandbox|fixed code|\$\{|过期|已用|用过|"
+                        r"用掉|已使用|模板|有效期|失效|测试|限流|频率")
+
+
+def _live_otp_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A one-time code that is still a secret: asked to be handed over, or authorising a payment; not a used
+    or expired one, a template or a rule about codes."""
+    line = _line_around(text, m.start(), m.end())
+    if _OTP_SPENT.search(line) or _OTP_NOT_AUTH.search(text, max(0, m.start() - 24), m.start() + 5) \
+            or re.search(r"(?i)\berror|\bfail|错误|失败|状态码", line) or _doc_value(value, m, text):
+        return False
+    return bool(_OTP_HANDOVER.search(line) or _OTP_PAYMENT.search(line))
+
+
+def _dash_signature_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A full name after a dash closing a message. The view reads "—" as "-", so a dash at the start of a line
+    could be a Markdown bullet ("- Release Notes"): there the line before must be prose (not empty, not a
+    bullet or a heading) and the line after not a bullet."""
+    if not _en_full_name_ok(value, m, text):
+        return False
+    # speed: the pattern starts at the dash; what is before it on the line is judged here
+    head = text[text.rfind("\n", 0, m.start()) + 1:m.start()].rstrip("-")
+    if head.strip():
+        return bool(re.search(r"[.!?。！？][ \t]*$", head))  # after a sentence's end ("see you then. - Li Wei")
+    a = text.rfind("\n", 0, m.start())
+    if a <= 0:
+        return False
+    before = text[text.rfind("\n", 0, a) + 1:a].strip()
+    b = text.find("\n", m.end())
+    after = "" if b < 0 else text[b + 1:text.find("\n", b + 1) if text.find("\n", b + 1) >= 0 else len(text)].strip()
+    return bool(before) and not re.match(r"[-*+#>|]|\d+[.)]", before) and not re.match(r"[-*+]|\d+[.)]", after)
+
+
+def _game_id_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A game account after its game or platform word: digits (a UID), or a name holding a digit or ``_``."""
+    v = value.strip("@")
+    if is_placeholder(v) or _doc_value(v, m, text):
+        return False
+    return bool(re.fullmatch(r"\d{6,12}", v)) or (bool(re.search(r"[\d_]", v)) and not v.isdigit())
+
+
 @dataclass(frozen=True)
 class Rule:
     """One detection rule.
@@ -1903,7 +2140,7 @@ RULES_LIST: list[Rule] = [
         source="Tiers seed T3 rule 'Passwords -> secret manager': an explicit 'password [for X] is Y', or the key "
                "word, a space and a password-like value (typos and chat short forms: pasword, psw, pw, mima)"),
     *_keyword_rules(
-        "pin", _PIN_WORDS, _PIN_TRIGGERS, value=r"(\S{4,64})", bare_value=r"(\d{4,12}#?|\d{2}-\d{2}-\d{2})(?![\w@/.:-])",
+        "pin", _PIN_WORDS, _PIN_TRIGGERS, value=r"(\S{4,64})", bare_value=r"(\d{4,12}#?|\d{2}-\d{2,4}-\d{2})(?![\w@/.:-])",
         check=_pin_ok, bare_check=_pin_ok, bare_not_after=_LETTERS, free_gap=False,
         source="Tiers seed T3 rule 'Passwords': a PIN, passcode, door or lock combination after its key word"),
     Rule("password_phrase_zh", "secret",
@@ -2044,10 +2281,18 @@ RULES_LIST: list[Rule] = [
          not_after=_WORDCH),
     Rule("mnemonic_phrase", "secret",
          _r(r"(?:seed phrase|seed words|mnemonic(?: phrase| words)?|recovery phrase|wallet seed|助记词|种子短语|"
-            r"恢复短语)(?:[^\n]{0,8}?[:：是]" + _ + r"*|" + _ + r"+)((?:[a-z]{3,8}" + _ + r"+){11,23}[a-z]{3,8})"
+            r"恢复短语|恢复词|备份词|(?:recovery|backup|secret|wallet) words|(?:12|24)[ \t-]words?|"
+            r"(?:ledger|trezor|metamask|wallet|钱包)[ \t]*(?:backup|备份))(?:[^\n]{0,8}?(?:[:：是=]|->|→)" + _
+            + r"*|" + _ + r"+)((?:[a-z]{3,8}" + _ + r"+){11,23}[a-z]{3,8})"
             r"(?![a-z])"),
-         "BIP-39 mnemonic (12, 15, 18, 21 or 24 words) after its key word", group=1, lower=True,
-         check=_mnemonic_ok),
+         "BIP-39 mnemonic (12, 15, 18, 21 or 24 words) after its key word (seed phrase, recovery words, a "
+         "hardware wallet's backup, 助记词)", group=1, lower=True,
+         check=_mnemonic_ok,
+         # speed: its derived literals would hold "backup" and "备份" (on every line about backups)
+         needs=("seed phrase", "seed words", "mnemonic", "recovery phrase", "wallet seed", "助记词", "种子短语",
+                "恢复短语", "恢复词", "备份词", "recovery words", "backup words", "secret words", "wallet words",
+                "12 word", "24 word", "12-word", "24-word", "12\tword", "24\tword", "ledger", "trezor", "metamask",
+                "wallet", "钱包")),
     Rule("pkcs8_blob", "secret",
          _r(r"(?:private[ _-]?key|privkey|私钥|密钥|key)[^\n]{0,24}?(M[IC][A-Za-z0-9+/]{36,}={0,2})"),
          "RFC 5208 PKCS#8 PrivateKeyInfo, DER as Base64 (starts 'MII'/'MC4') after a key word", group=1,
@@ -2134,8 +2379,11 @@ RULES_LIST: list[Rule] = [
          "a quoted high-entropy value under a secret key word (Django SECRET_KEY, session cookies)", group=1,
          check=_keyed_random_ok, lower=True),
     Rule("session_cookie", "secret",
-         _r(r"(?:sessionid|session_id|sessid|phpsessid|jsessionid|connect\.sid|_session)=([A-Za-z0-9%._-]{16,})"),
-         "RFC 6265 session cookies (a session id is a bearer credential)", group=1, check=_keyed_random_ok, lower=True),
+         _r(r"(?:sessionid|session_id|sessid|phpsessid|jsessionid|connect\.sid|_session|\.roblosecurity|sessdata|"
+            r"bili_jct|li_at|sp_dc|z_c0|music_u|sapisid|__secure-[13]psid\w*|auth_token|laravel_session|"
+            r"wordpress_logged_in_\w*)=([A-Za-z0-9%._|:-]{16,})"),
+         "RFC 6265 session cookies (a session id is a bearer credential), by the names services give them "
+         "(Roblox .ROBLOSECURITY, Bilibili SESSDATA, LinkedIn li_at, Spotify sp_dc, Zhihu z_c0, Google __Secure-*PSID)", group=1, check=_keyed_random_ok, lower=True),
     Rule("url_token_param", "secret",
          _r(r"[?&](?:access_token|token|api_key|apikey|key|secret|sign|signature|sig|auth)=([A-Za-z0-9_\-.%]{16,})"),
          "RFC 6750 s.2.3 (access token in a URI query); webhook keys", group=1, check=_keyed_random_ok),
@@ -2209,6 +2457,142 @@ RULES_LIST: list[Rule] = [
             r"(?:room|rm\.?|房间号?|房号)" + _ + r"*(?:no\.?|number|#|号)?" + _ + r"*[:：]?" + _ + r"*(\d{2,5})(?![\d:])"),
          "Tiers seed 'Home/work addresses': where a person sleeps tonight (a hotel and its room number)", group=1,
          lower=True, needs=("room", "rm", "房间", "房号")),
+    # ---- round 8 (issue 9): kinds found missing on set K ----
+    Rule("email_password_pair", "secret",
+         _r(r"@(?P<domain>[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24})"
+            r"(?:[ \t]*[:|][ \t]*|[ \t]+[:|/][ \t]+)([!-~]{6,64})(?![!-~])(?=[ \t]*(?:$|[,;，；(（]))", re.M),
+         "combo-list form 'address:password' (how leaked credentials are pasted; Have I Been Pwned 'combo "
+         "lists'): a password-like value right after an e-mail address", group=2, check=_email_password_ok,
+         needs=("@",)),
+    Rule("split_vendor_token", "secret",
+         _r(r"(?:gh[pousr]_|github_pat_|glpat-|hf_|npm_|sk-proj-|xox[bp]-)[A-Za-z0-9_-]{4,}(?:[ \t][A-Za-z0-9_-]{2,}){1,12}"),
+         "a published token format (GitHub, GitLab, Hugging Face, npm, OpenAI, Slack prefixes) split by spaces "
+         "'so the scanner misses it': the pieces joined match the vendor's rule", check=_split_token_ok,
+         not_after=_WORDCH, needs=("gho_", "ghp_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "hf_", "npm_",
+                                   "sk-proj-", "xoxb-", "xoxp-")),
+    Rule("card_digit_by_digit", "payment_card", _r(r"(?<![\d-])\d(?:[ \t]\d){12,18}(?![ \t]?\d)"),
+         "ISO/IEC 7812-1 (Luhn, issuer ranges): a card number read out one digit at a time", numeric=True,
+         check=_digit_by_digit_card_ok),
+    Rule("cn_licence_plate", "government_id",
+         _r(r"[京津沪渝冀豫云辽黑湘皖鲁新苏浙赣鄂桂甘晋蒙陕吉闽贵粤青藏川宁琼][A-HJ-NP-Z][·•・.\- \t]?"
+            r"[A-HJ-NP-Z0-9]{5,6}(?![A-Za-z0-9])"),
+         "GA 36-2018 motor vehicle number plates (province, issuing office letter, 5 characters, 6 for new "
+         "energy vehicles; no I or O), on a line that says it is someone's car", check=_plate_ok,
+         confidence=POSSIBLE,
+         needs=("车", "牌", "plate", "car", "reg", "停", "parked")),
+    Rule("uk_number_plate", "government_id",
+         _r(r"(?<![A-Za-z0-9])[A-HJ-PR-Y][A-HJ-PR-Y](?:0[1-9]|[1-7]\d)[ \t]?[A-HJ-PR-Z]{3}(?![A-Za-z0-9])"),
+         "DVLA INF104 current number plate format (2 letters, age identifier, 3 letters), on a line that says "
+         "it is someone's car", check=_plate_ok, confidence=POSSIBLE,
+         needs=("plate", "reg ", "reg:", "reg.", "registration", "my car", "her car", "his car", "our car", "parked",
+                "车")),
+    Rule("vin", "government_id", _r(r"(?<![A-Za-z0-9])[A-HJ-NPR-Z0-9]{17}(?![A-Za-z0-9])"),
+         "ISO 3779 vehicle identification number (17 characters, no I O Q; check digit in position 9 per "
+         "49 CFR 565.15, or a VIN word on the line: GB 16735 车辆识别代号), on a line about a vehicle", check=_vin_ok,
+         confidence=POSSIBLE,
+         needs=("vin", "chassis", "vehicle", "my car", "our car", "the car", "car's", "truck", "车")),
+    Rule("guest_room_en", "address",
+         _r(r"(?:room|rm\.?)[ \t]*(?:no\.?|number|#)?[ \t]*(\d{2,5})(?![\d:])"),
+         "Tiers seed 'Home/work addresses': where a person sleeps tonight (a hotel room with a guest on the line)",
+         group=1, lower=True, not_after=_LETTERS, check=_guest_room_ok, needs=("room", "rm")),
+    Rule("hotel_chain_room_zh", "address",
+         _r(r"(?:如家|汉庭|全季|7天|七天|锦江之星|亚朵|维也纳|格林豪泰|速8|桔子|希尔顿|万豪|喜来登|洲际|智选假日|假日酒店|"
+            r"酒店|宾馆|旅馆|民宿|招待所)[^\n\d，。,]{0,10}?(\d{3,5})(?![\d:.]|[ \t-]?\d)"),
+         "Tiers seed checklist 'nothing finer than city' (zh): a room number right after the hotel's name "
+         "('在如家3102')", group=1, check=_hotel_chain_room_ok),
+    Rule("game_account_id", "handle",
+         _r(r"(?:genshin|honkai|star rail|wuthering waves|valorant|riot|league|lol|fortnite|roblox|minecraft|"
+            r"apex|pubg|psn|playstation|xbox|gamertag|battletag|battle\.net|steam|epic|nintendo|switch|"
+            r"ubisoft|hoyoverse|mihoyo)[^\n]{0,12}?(?<![a-z])(?:uid|id|ign|gamertag|tag|username|user name|account|name)"
+            r"[ \t]*(?:is|[:：=#])?[ \t]*@?([a-z0-9][a-z0-9_.#-]{2,30})(?![a-z0-9_])"),
+         "Tiers seed checklist: 'no usernames or handles' (a game account: HoYoverse UIDs, PSN online IDs, Xbox "
+         "gamertags after the game's or platform's name)", group=1, lower=True, not_after=_LETTERS,
+         check=_game_id_ok,
+         needs=("genshin", "honkai", "star rail", "wuthering", "valorant", "riot", "league", "lol", "fortnite",
+                "roblox", "minecraft", "apex", "pubg", "psn", "playstation", "xbox", "gamertag", "battletag",
+                "battle.net", "steam", "epic", "nintendo", "switch", "ubisoft", "hoyoverse", "mihoyo")),
+    Rule("game_account_id_zh", "handle",
+         _r(r"(?:原神|崩坏|星穹铁道|鸣潮|王者荣耀|王者|和平精英|英雄联盟|lol|LOL|永劫无间|蛋仔|我的世界|游戏|steam|Steam|"
+            r"PSN|psn|Xbox|xbox|switch|Switch)[^\n]{0,8}?(?:UID|uid|ID|id|账号|帐号|昵称|角色名|游戏名)[ \t]*(?:是|为|[:：=])?"
+            r"[ \t]*@?([A-Za-z0-9][A-Za-z0-9_.#-]{2,30})(?![A-Za-z0-9_])"),
+         "Tiers seed checklist (zh): '没有用户名或 handle' (a game account after the game's name: 原神 UID, "
+         "王者荣耀 游戏ID)", group=1, check=_game_id_ok,
+         needs=("原神", "崩坏", "星穹铁道", "鸣潮", "王者", "和平精英", "英雄联盟", "lol", "永劫无间", "蛋仔", "我的世界",
+                "游戏", "steam", "psn", "xbox", "switch")),
+    Rule("signoff_name_en", "name",
+         _r(r"(?:thanks|thank you|many thanks|thx|cheers|best|best regards|kind regards|"
+            r"warm regards|regards|sincerely|yours sincerely|yours truly|yours|love|all the best|talk soon)"
+            r"[ \t]*[,!.—–-]+[ \t]*([a-z]+(?:[ \t][a-z'-]+){0,2})(?=[ \t]*(?:$|[|,(（/.!]))", re.M),
+         "Tiers seed checklist: 'no real names' (the name that signs a message: 'Thanks, Priya', 'Best regards, "
+         "Connor Haddad | Buyer')", group=1, check=_signoff_name_ok, lower=True,
+         needs=("thank", "thx", "cheers", "best", "regards", "sincerely", "yours", "love", "talk soon")),
+    Rule("dash_signature_en", "name",
+         _r(r"-{1,2}[ \t]*([A-Z][a-z]+(?:[ \t][A-Z][a-z'-]+){1,2})[ \t]*(?:[（(][^）)\n]{0,20}[）)])?[ \t]*$", re.M),
+         "Tiers seed checklist: 'no real names' (a dash and a full name closing a message: '— Li Wei')", group=1,
+         check=_dash_signature_ok, needs=("-",)),
+    Rule("signature_name_zh_r8", "name",
+         _r(r"(?:此致|敬礼|祝好|谢谢|多谢|顺祝商祺|祝商祺|顺颂商祺|顺颂时祺|此复|落款|署名)[^\n]{0,12}?(?:——|—|--|-|：|:|，|,)"
+            + _ + r"*(" + _CN_NAME + r")(?=[（(]|[ \t]*$)", re.M),
+         "Tiers seed checklist (zh): '没有真实姓名' (a name signing a letter, before its department in brackets "
+         "or at the end of the line)", group=1, check=_name_ok,
+         needs=("此致", "敬礼", "祝好", "谢谢", "多谢", "商祺", "时祺", "此复", "落款", "署名")),
+    Rule("tw_bank_account", "bank_account",
+         _r(r"(?:邮局|汇款|转帐|转账|存簿|bank code|branch code)[^\d\n]{0,12}?(?:[（(]?\d{3}[）)]?[^\d\n]{0,12}?)?"
+            r"(\d{10,16})(?![\d-])"),
+         "Taiwan bank and Chunghwa Post accounts (a 3-digit bank code, then 10-16 digits; 郵局 14 digits; the view is "
+         "folded to simplified script, 郵局帳號 reads 邮局帐号): an "
+         "account to pay into", group=1, lower=True, check=_digits_ok(10, 16)),
+    Rule("medical_record_number", "health",
+         _r(r"(?i)(?:nhs|medical record|patient|hospital|mrn|病历|病案|住院|门诊|就诊卡|医保卡)(?:" + _
+            + r"*(?:number|no\.?|num|#|id|号码?|卡号))" + _ + r"*(?:is|是|为)?" + _ + r"*[:：#=]?" + _
+            + r"*([a-z]{0,3}\d(?:[\d \t-]{4,16}\d))(?![\da-z])"),
+         "NHS Digital 'NHS number' (10 digits, mod 11 check digit), hospital medical record numbers (MRN, "
+         "病历号, 住院号): a health record of a person (run as given, not lower-cased: a lower-cased rule of a "
+         "topic category joins the English keyword pass, which a Chinese cue never reaches)", group=1,
+         not_after=_LETTERS,
+         check=_medical_record_ok,
+         needs=("nhs", "medical record", "patient", "hospital", "mrn", "病历", "病案", "住院", "门诊",
+                "就诊卡", "医保卡")),
+    Rule("immigration_visa_en", "legal",
+         _r(r"(?i)(?:i'm|i am|he's|he is|she's|she is|we're|we are|they're|they are|wife is|husband is)"
+            r"[ \t]+(?:still[ \t]+)?on[ \t]+(?:an?[ \t]+|my[ \t]+|his[ \t]+|her[ \t]+|a[ \t]+)?"
+            r"(?:h-?1b|h-?4|f-?1|j-?1|l-?1|o-?1|e-?2|(?:stem[ \t]+)?opt|work visa|student visa|spouse visa|"
+            r"dependant visa|tier[ \t]?2|skilled worker visa|graduate visa|working holiday visa)(?![a-z0-9])"),
+         "AANA memory-gate seed: legal/immigration status (the visa a person's stay depends on)", keep=True,
+         not_after=_LETTERS,
+         needs=("h-1b", "h1b", "h-4", "h4", "f-1", "f1", "j-1", "j1", "l-1", "l1", "o-1", "o1", "e-2", "e2", "opt",
+                "visa", "tier")),
+    Rule("immigration_visa_zh", "legal",
+         _r(r"(?:我|他|她|老公|老婆)[^\n，。]{0,4}?(?:持|拿着?|用的是|办的是|是)[^\n，。]{0,2}?"
+            r"(?:H-?1B|h-?1b|F-?1|f-?1|OPT|opt|工签|学签|陪读签证?|绿卡排期|难民身份|黑户)"),
+         "AANA memory-gate seed (zh): legal/immigration status (他持 H1B, 我拿的是工签)", keep=True,
+         needs=("h1b", "h-1b", "f1", "f-1", "opt", "工签", "学签", "陪读", "绿卡排期", "难民身份", "黑户")),
+    Rule("alone_weekdays_en", "schedule",
+         _r(r"(?:alone|by myself|on my own|home alone|nobody(?:'s)? home|no one(?:'s)? home|away|travels?|"
+            r"out of town)[^\n.]{0,40}?(?<![a-z])(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?\.?[ \t]*"
+            r"(?:-|–|to|through|thru|till|until)[ \t]*(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?(?![a-z])"),
+         "Tiers seed checklist: when a person is alone or away on fixed weekdays ('alone with the kids Tue-Fri')",
+         lower=True, not_after=_LETTERS, check=_schedule_person_ok,
+         needs=("alone", "by myself", "on my own", "home", "away", "travel", "out of town")),
+    Rule("alone_weekdays_zh", "schedule",
+         _r(r"(?:一个人|独自|自己带|出差|不在家|没人|不回家)[^\n。]{0,20}?(?:周|星期|礼拜)[一二三四五六日天](?:到|至|-|~|—)"
+            r"(?:周|星期|礼拜)?[一二三四五六日天]|(?:周|星期|礼拜)[一二三四五六日天](?:到|至|-|~|—)(?:周|星期|礼拜)?"
+            r"[一二三四五六日天][^\n。]{0,20}?(?:一个人|独自|自己带|出差|不在家|没人|不回家)"),
+         "Tiers seed checklist (zh): when a person is alone or away on fixed weekdays (周二到周五我一个人带孩子)",
+         check=_schedule_person_ok, needs=("一个人", "独自", "自己带", "出差", "不在家", "没人", "不回家")),
+    Rule("live_one_time_code", "secret",
+         _r(r"(?:verification code|security code|login code|sign-in code|one-time code|otp|2fa code|code|"
+            r"验证码|校验码|动态码|短信码|安全码)(?:" + _ + r"*(?:is|was|:|：|=|是|为))?" + _ + r"*(\d{4,8})(?![\d])"),
+         "NIST SP 800-63B s.5.1.3 (an out-of-band code authenticates its holder until it is used): a code asked "
+         "to be handed over, or one that authorises a payment or transfer", group=1, lower=True,
+         not_after=_LETTERS, check=_live_otp_ok,
+         needs=("code", "otp", "验证码", "校验码", "动态码", "短信码", "安全码")),
+    Rule("seed_phrase_zh_words", "secret",
+         _r(r"(?:助记词|助記詞|种子短语|恢复短语|恢复词|备份词|seed phrase|recovery phrase|mnemonic)[^\n]{0,8}?[:：是]?"
+            r"[ \t]*((?:[\u4e00-\u9fff][ \t、,，]+){11,23}[\u4e00-\u9fff])(?![\u4e00-\u9fff])"),
+         "BIP-39 Chinese word lists (12-24 single characters) after 助记词", group=1, lower=True,
+         check=lambda v, m, t: _mnemonic_ok(re.sub(r"[、,，]", " ", v), m, t),
+         needs=("助记词", "助記詞", "种子短语", "恢复短语", "恢复词", "备份词", "seed phrase", "recovery phrase", "mnemonic")),
     # ---- round 5 (issue 9): secrets, IDs, accounts and phones found missing on sets G and F ----
     Rule("telegram_bot_url", "secret", _r(r"api\.telegram\.org/(?:file/)?bot(\d{6,12}:[A-Za-z0-9_-]{30,})"),
          "Telegram Bot API 'Making requests' (https://api.telegram.org/bot<token>/METHOD)", group=1,
@@ -2236,9 +2620,10 @@ RULES_LIST: list[Rule] = [
          lower=True, triggers=frozenset("net".split()), check=lambda v, m, t: v != "*" and _cli_value_ok(v, m, t)),
     Rule("security_answer", "secret",
          _r(r"(?:security questions?|secret questions?|challenge questions?|memorable (?:word|answer)|密保|安全问题|"
-            r"安全提示问题|找回问题)[^\n]{0,60}?(?:答案|answers?|=|[:：]|->|→)[ \t]*[「“\"']?([^\s「」“”\"'，,；;。]{2,40})"),
+            r"安全提示问题|找回问题|security answers?|secret answers?|安全答案|密保答案)[^\n]{0,60}?(?:答案|answers?|=|[:：]|->|→)[ \t]*[「“\"']?([^\s「」“”\"'，,；;。]{2,40})"),
          "NIST SP 800-63B s.5.1.1.2 (knowledge-based answers are secrets used to recover an account)",
          group=1, lower=True, needs=("security question", "secret question", "challenge question", "memorable",
+                                     "security answer", "secret answer", "安全答案",
                                      "密保", "安全问题", "安全提示问题", "找回问题"), check=_answer_ok),
     Rule("totp_seed", "secret",
          _r(r"(?:totp|otp|2fa|mfa|authenticator|google auth\w*|验证器|两步验证|二次验证|动态口令|种子|seed|otpauth)"
@@ -2249,8 +2634,8 @@ RULES_LIST: list[Rule] = [
     Rule("recovery_codes_bare", "secret",
          _r(r"(?:recovery|backup|2fa|two-factor|scratch|rescue|恢复|备用|救援|备份)" + _
             + r"*(?:verification )?(?:codes?|验证码|码)[ \t:：]*"
-            r"((?:\d{4} \d{4}|(?=[a-z]{0,4}\d)[0-9a-z]{4,5}-?[0-9a-z]{3,5}|\d{6,10})(?:[ \t,，、]+(?:\d{4} \d{4}|"
-            r"(?=[a-z]{0,4}\d)[0-9a-z]{4,5}-?[0-9a-z]{3,5}|\d{6,10})){1,15})"
+            r"((?:\d{4} \d{4}|\d{6,10}-\d{6,10}|(?=[a-z]{0,4}\d)[0-9a-z]{4,5}-?[0-9a-z]{3,5}|\d{6,10})(?:[ \t,，、]+"
+            r"(?:\d{4} \d{4}|\d{6,10}-\d{6,10}|(?=[a-z]{0,4}\d)[0-9a-z]{4,5}-?[0-9a-z]{3,5}|\d{6,10})){1,15})"
             r"(?![0-9a-z])"),
          "GitHub/Google/Aliyun docs '2FA recovery codes': two or more one-time codes after their word", group=1,
          lower=True, needs=("recovery code", "backup code", "2fa code", "two-factor code", "scratch code",
@@ -2375,7 +2760,7 @@ RULES_LIST: list[Rule] = [
          "Tiers seed checklist: when a home is empty", lower=True, not_after=_LETTERS,
          triggers=frozenset("nob no".split()), check=_schedule_person_ok),
     Rule("travel_dates_en", "schedule",
-         _r(r"from[ \t]+\d{1,2}(?:st|nd|rd|th)?[ \t]+(?:to|until|till|-)[ \t]+\d{1,2}(?!\d)"),
+         _r(r"from[ \t]+(?:the[ \t]+)?\d{1,2}(?:st|nd|rd|th)?[ \t]+(?:to|until|till|-)[ \t]+(?:the[ \t]+)?\d{1,2}(?!\d)"),
          "Tiers seed checklist: the dates a person is away from home ('I'll be in Lisbon from 3 to 17 March')",
          lower=True, not_after=_LETTERS, check=_travel_ok),
     Rule("iban", "bank_account",
@@ -2403,6 +2788,16 @@ RULES_LIST: list[Rule] = [
             + _ + r"*(?:is|是|为|填|写|填的是|写的是)?" + _ + r"*[:：#=]?" + _ + r"*([a-z]{0,2}\d[a-z0-9-]{5,19})" + _END),
          "ICAO Doc 9303 (passport numbers), MPS rules (CN passport E/G + 8 digits): a document number after its name",
          group=1, check=_keyed_id_ok, lower=True),
+    Rule("id_document_number_r8", "government_id",
+         _r(r"(?:driver'?s?[ \t]+licen[cs]e|driving[ \t]+licen[cs]e|dl|green[ \t]+card|permanent resident card|brp|"
+            r"biometric residence permit|uscis|alien registration|a-number|绿卡|居留卡|永居证|永久居留证|駕照)"
+            r"(?:" + _ + r"*(?:no\.?|number|num|#|号码|号))?" + _ + r"*(?:is|是|为)?" + _ + r"*[:：#=]?" + _
+            + r"*([a-z]{0,3}\d[a-z0-9-]{5,19})" + _END),
+         "USCIS Form I-551 (green card: 3 letters + 10 digits), Home Office BRP (2-3 letters + 6-7 digits), US "
+         "and Canadian driving licences: a document number after its name", group=1, lower=True,
+         not_after=_LETTERS, check=_keyed_id_ok,
+         needs=("driver", "driving", "dl", "green card", "permanent resident", "brp", "residence permit", "uscis",
+                "alien registration", "a-number", "绿卡", "居留卡", "永居", "駕照")),
     Rule("bank_account_number", "bank_account",
          _r(r"(?:bank account|account (?:no\.?|number|#)|acct\.?" + _ + r"*(?:no\.?|#)|银行账[号户]|银行卡号?|"
             r"账号|收款账户|对公账户|账户号码?|routing number)[^\d\n]{0,12}(\d[\d -]{6,30}\d)"),
@@ -2477,7 +2872,7 @@ RULES_LIST: list[Rule] = [
          "USPS Publication 28 secondary unit designators", lower=True, not_after=_LETTERS,
          triggers=frozenset("apt apa sui fla".split())),
     Rule("street_address_zh", "address",
-         _r(r"(?:路|街|大道|大街|巷|弄|胡同|里|道)(?:[东西南北中][段路]|[一二三四五六七八九十]段)?" + _ + r"*\d{1,5}"
+         _r(r"(?:路|街|大道|大街|巷|弄|胡同|里|道)(?:[东西南北中][段路]?|[一二三四五六七八九十]段)?" + _ + r"*\d{1,5}"
             + _ + r"*(?:号|號)(?![楼樓])"),
          "GB/T 23705-2009 address structure (road + door number)"),
     Rule("building_unit_zh", "address",
@@ -2599,6 +2994,8 @@ RULES_LIST: list[Rule] = [
          _r(r"(?:my name is|my name's|i am called|i'm called|call me|"
             r"(?:his|her|the user's|user's|(?:my|his|her|our|their|the) [\w-]+'s) name(?: is|'s)|"
             r"(?:full|real|legal|birth|maiden) name(?:" + _ + r"+(?:on|in|for) (?:the|my|his|her|our) [\w-]+)?(?: is|:)|"
+            r"name (?:on|in) (?:the|my|his|her|our|their) (?:lease|contract|deed|booking|reservation|ticket|card|"
+            r"passport|policy|account|licen[cs]e|certificate|invoice|mortgage|will)(?: is|:)|"
             r"name behind the account is)" + _
             + r"+(?:(?:mr|mrs|ms|miss|dr|prof)\.?" + _ + r"+)?([a-z]+(?:" + _ + r"+[a-z]+){0,2})"),
          "Tiers seed checklist: 'no real names'", group=1, check=_name_en_ok, not_after=_LETTERS, lower=True, needs=("name", "call"),
@@ -2611,7 +3008,7 @@ RULES_LIST: list[Rule] = [
             r"ex-?wife|ex-?husband|ex-?boyfriend|ex-?girlfriend|stepmother|stepfather|signed by|co-signed by|"
             r"witnessed by|i'm|i am|ex|fianc[ée]e?|co-?founder|buyer|seller|business partner|godmother|godfather|"
             r"grandson|granddaughter|niece|nephew|ex-?fianc[ée]e?|(?:mother|father|son|daughter|brother|sister)-in-law)"
-            r"(?:'s name is|,|:| is| named| called)?" + _
+            r"(?:'s name is|,|:| is| named| called|" + _ + r"*=|" + _ + r"*->|" + _ + r"*→)?" + _
             + r"+(?:(?:mr|mrs|ms|miss|dr|prof)\.?" + _ + r"+)?([^\W\d_]+(?:[ -][^\W\d_]+){0,2})"),
          "Tiers seed checklist: 'no real names' (a full name after a relation word; the check wants capitals "
          "in the original text)", group=1, check=_en_full_name_ok, not_after=_LETTERS, lower=True, needs=("landlord", "landlady", "neighb", "colleague", "worker", "boss", "manager", "wife", "husband", "friend", "partner", "mate", "tenant", "client", "customer", "sitter", "nanny", "tutor", "doctor", "therapist", "lawyer", "accountant", "mother", "father", "mom", "mum", "dad", "sister", "brother", "cousin", "aunt", "uncle", "intern", "contact", "signatory"),
@@ -2619,7 +3016,7 @@ RULES_LIST: list[Rule] = [
                             "fia buy sel bus god gra nie nep son dau".split())),
     Rule("relation_name_zh", "name",
          _r(r"(?:同事|房东(?:老太太|阿姨|大爷)?|老婆|老公|妻子|丈夫|爱人|客户|室友|邻居|领导|老板|上司|经理|男朋友|女朋友|"
-            r"对象|实习生|对接人|签字人|联系人|负责人|我妈妈?|我爸爸?|妈妈|爸爸|外婆|奶奶|爷爷|姥姥|外公|舅舅|阿姨|叔叔|"
+            r"对象|实习生|对接人|签字人|联系人|负责人|孩子他爸|孩子他妈|孩子爸爸?|孩子妈妈?|娃他爸|娃他妈|我妈妈?|我爸爸?|妈妈|爸爸|外婆|奶奶|爷爷|姥姥|外公|舅舅|阿姨|叔叔|"
             r"岳母|岳父|婆婆|公公|丈母娘|老丈人|嫂子|弟媳|姐夫|妹夫|女婿|儿媳|"
             r"表哥|表姐|表弟|表妹|堂哥|堂姐|同学|朋友|医生|律师|保姆|班主任|老师|家教|教练|导师|辅导员|前男友|前女友|"
             r"前夫|前妻|前任|房客|租客|收件人|寄件人|收货人|紧急联系人|担保人|受益人|manager|colleague)" + _
@@ -2791,6 +3188,7 @@ RULES_LIST: list[Rule] = [
             r"visually impaired|low vision|amputee|prosthe(?:sis|tic)|sign language user|nodules?|biopsy|biopsies|"
             r"cysts?|polyps?|thyroid|hypothyroid\w*|hyperthyroid\w*|anorexi\w*|bulimi\w*|arthritis|lupus|"
             r"crohn'?s|colitis|ibs|chronic (?:pain|fatigue|illness)|blood type|hiv-positive|on dialysis|"
+            r"blood tests?|blood work|bloodwork|lab results|hba1c|a1c|ldl|cholesterol|"
             r"relapse[ds]?|sober|sobriety|in recovery|rehab stint|methadone|suboxone|buprenorphine|naltrexone|"
             r"detox|opioid (?:use disorder|addiction|dependence)|alcoholics anonymous|narcotics anonymous|"
             r"aa meetings?|na meetings?|12-step program|substance (?:abuse|use disorder)|"
@@ -2807,7 +3205,7 @@ RULES_LIST: list[Rule] = [
             r"残疾|残障|轮椅|听力|视力障碍|癫痫|心脏病|中风|脑梗|乙肝|甲亢|痛风|透析|肾病|抗抑郁|二甲双胍|他汀|"
             r"佐匹克隆|安眠药|舍曲林|氟西汀|胰岛素|降压药|试管婴儿|不孕|病假|康复|复诊|ICU|重症|抑郁症|强迫症|"
             r"阿尔茨海默|帕金森|自杀|自残|心脏|支架|搭桥|心梗|孕[0-9一二三四五六七八九十]+周|产检|坐月子|"
-            r"血压(?!计)|血糖(?!仪)|血型|(?i:rh) ?阴性|[ABO]{1,2} ?型血|熊猫血|结节|穿刺|活检|病理|囊肿|息肉|甲减|甲亢|进食障碍|厌食|暴食|听障|视障|聋|"
+            r"验血|血检|化验单|化验结果|糖化血红蛋白|血脂|胆固醇|血压(?!计)|血糖(?!仪)|血型|(?i:rh) ?阴性|[ABO]{1,2} ?型血|熊猫血|结节|穿刺|活检|病理|囊肿|息肉|甲减|甲亢|进食障碍|厌食|暴食|听障|视障|聋|"
             r"美沙酮|丁丙诺啡|纳曲酮|戒毒|戒酒|戒断|成瘾|药瘾|酒瘾|毒瘾|"
             r"盲人|助听器|人工耳蜗|截肢|假肢|唐氏|脑瘫|残疾证|乳腺|前列腺|宫颈|妇科|性病|梅毒|骨折|过敏(?!原)|"
             r"地平(?!线)|沙坦|普利(?!司|策|茅)|洛尔|他汀|西林(?!县)|霉素|替尼|单抗|双胍|唑仑|西泮|曲林|西汀|帕明|优甲乐|"
@@ -2865,7 +3263,8 @@ RULES_LIST: list[Rule] = [
             r"elementary school|elementary|primary school|middle school|daycare|nursery|underage|minors|"
             r"(?:[1-9]|1[0-2])(?:st|nd|rd|th) grade|year [1-9] at|u1[0-8]|aged? (?:1[0-7]|[1-9])|(?:1[0-7]|[1-9]) ?(?:yo|y/o)|"
             r"summer camp|yearbook|iep|school photo|preteen|teenager|stepson|stepdaughter|foster child|"
-            r"grade (?:[1-9]|1[0-2])(?![\d.])|report cards?|junior high|middle school",
+            r"grade (?:[1-9]|1[0-2])(?![\d.])|report cards?|junior high|middle school|"
+            r"kids? pick-?ups?|school pick-?ups?|school run|pick(?:ing)? up (?:the|my|our) kids?",
             r"儿子|女儿|孩子|小孩|宝宝|未成年|幼儿园|小学|初中生|中学生|高中生|侄子|侄女|外甥女?|闺女|"
             r"[一二三四五六]年级|学而思|托班|中学",
             "AANA memory-gate seed: child/minor"),

@@ -203,8 +203,34 @@ def _random_ok(value: str, _m: re.Match[str], _text: str) -> bool:
     return looks_random(value)
 
 
+#: Passwords everyone knows from the published most-common lists (NordPass, SplashData, the RockYou
+#: leak): after a password word they are the user's password, however plain (nu8: "pw: letmein").
+_COMMON_PASSWORDS = frozenset(
+    "letmein qwerty qwertyuiop iloveyou monkey dragon football baseball sunshine princess trustno1 superman "
+    "starwars whatever freedom passw0rd p@ssw0rd abc123 1qaz2wsx qazwsx asdfgh zxcvbnm woaini iloveu "
+    "password1 admin123 welcome1 qwerty123 aa123456 a123456 abc123456".split())
+#: A lucky digit repeated (888888, 66666666): the commonest PINs and Wi-Fi passwords in China,
+#: not a placeholder when a password word names it (nu8: "wifi 密码 88888888" was stored).
+_REPEATED_DIGIT = re.compile(r"([1-9])\1{5,15}")
+
+
+def _plain_password(v: str) -> bool:
+    """A value that is a password although it looks plain: a common password, or one digit repeated."""
+    return v.lower() in _COMMON_PASSWORDS or bool(_REPEATED_DIGIT.fullmatch(v))
+
+
+def _pair_password(v: str) -> bool:
+    """The second half of 'user / password': letters and digits with a symbol or a capital, not a path or URL."""
+    if "/" in v or "://" in v or v.startswith(("<", "{", "$", "%")) or is_placeholder(v):
+        return False
+    return (bool(re.search(r"[A-Za-z]", v)) and bool(re.search(r"\d", v))
+            and bool(re.search(r"[^A-Za-z0-9]|[A-Z]", v))) or _plain_password(v)
+
+
 def _password_ok(value: str, m: re.Match[str], text: str) -> bool:
     v = value.strip("'\"`")
+    if _plain_password(v):
+        return True
     # "PWD=/home/x" is the working directory, not a password; a short number
     # is a length or a count ("pwd: 12"); a 6+ digit PIN is a password.
     if v.startswith(("/", "~", ".", "\\")) or (v.isdigit() and len(v) < 6) or _SECRET_REFERENCE.match(v) \
@@ -604,6 +630,8 @@ def _pw_value_ok(value: str, m: re.Match[str], text: str) -> bool:
     a rule about passwords, not one.
     """
     v = _secret_value(value)
+    if _plain_password(v):
+        return True
     if len(v) < 4 or is_placeholder(v) or _NOT_A_PASSWORD.match(v) or _doc_value(v, m, text):
         return False
     if v.startswith(("/", "~", "./", "\\", "<", "{")) or re.match(r"\$[A-Za-z_{(]|\$$", v) or re.fullmatch(r"%\w+%", v):
@@ -929,6 +957,7 @@ _PERSONAL_TIME = re.compile(
     r"grandma|grandpa|grandmother|grandfather|girlfriend|boyfriend|partner)\b|"
     r"我|他|她|家里|家人|回家|出门|在家|孩子|老婆|老公|妈|爸|女儿|儿子|闺女|没人|跑步|接送|接孩子|夜班|保姆|"
     r"老板|领导|上司|经理|同事|邻居|室友|房东|男朋友|女朋友|对象|不在公司|不在家|不在办公室|晨跑|夜跑|"
+    r"医院|复查|复诊|看病|就诊|\bhospital|\bclinic|"
     r"遛狗|健身|起床|睡觉|上班|下班|从家|离家|到家|出发|通勤|\bcommute|老人|老太太|老爷子|岳母|婆婆|公公|岳父|出差|熬夜|加班|还在工作|闹钟|\balarm\b|外婆|外公|爷爷|奶奶|姥姥|姥爷|一个人|独自|leaves the house|gets home")
 
 
@@ -1000,9 +1029,13 @@ _SELF = re.compile(r"(?i)\b(?:my|mine|me|i|i'm|i've|i'd|myself|user's|the user|u
 #: Set by :func:`scan_strict` only: sensitive-topic words on a line about the user count
 #: whatever else is on it.
 _STRICT_TOPICS: contextvars.ContextVar[bool] = contextvars.ContextVar("cmm_strict_topics", default=False)
-#: Set by :func:`scan_name` only: a name has no sentence around it to give a topic word a technical
-#: sense, so none excuses it (tatk9: ``hiv-clinic-reminder`` passed as a key, T2 topic, skill and tag).
-_NAME_TOPICS: contextvars.ContextVar[bool] = contextvars.ContextVar("cmm_name_topics", default=False)
+#: Set by :func:`scan_name` only: ``"slug"`` for a name of ASCII letters, digits and ``-_.+`` (a
+#: key, skill, tag, file name): no sentence around it gives a topic word a technical sense, so none
+#: excuses it (tatk9: ``hiv-clinic-reminder`` passed as a key, T2 topic, skill and tag); ``"text"``
+#: for a name written as words (a daily topic, "糖尿病预测模型 AUC 0.91"): technical senses apply,
+#: but a name about the user counts as :func:`scan_strict` counts it ("my HIV diagnosis reminder").
+_NAME_TOPICS: contextvars.ContextVar[str] = contextvars.ContextVar("cmm_name_topics", default="")
+_SLUG_NAME = re.compile(r"[A-Za-z0-9_.+-]+")
 
 
 def _topic_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -1014,8 +1047,9 @@ def _topic_ok(value: str, m: re.Match[str], text: str) -> bool:
     line = _line_around(text, m.start(), m.end())
     if _STRICT_TOPICS.get() and _SELF.search(line):
         return True  # scan_strict: public or always-loaded text about the user, whatever else the line says
-    if _NAME_TOPICS.get():
-        return True  # scan_name: no technical sense excuses a topic word in a name
+    name = _NAME_TOPICS.get()
+    if name == "slug" or (name and _SELF.search(line)):
+        return True  # scan_name: no technical sense excuses a topic word in a slug, nor in a name about the user
     return not (_TECH_SENSE.search(line) or _CODE_TOKEN.search(line)) or bool(_OWNER.search(line))
 
 
@@ -2129,6 +2163,12 @@ RULES_LIST: list[Rule] = [
             + r"*[:=]" + _ + r"*([\"']?[^\s\"',;]{4,}[\"']?)"),
          "Tiers seed T3 rule 'Passwords -> secret manager'; key names as in CWE-798 examples",
          group=1, check=_password_ok, lower=True),
+    Rule("login_pair", "secret",
+         _r(r"(?:登录|登陆|login|log in|sign in|账号|帐号|帳號|用户名|username)[^\n/]{0,12}?(?<![\w@.-])"
+            r"[\w.@+-]{2,40}" + _ + r"*/" + _ + r"*([!-~]{6,64})(?![!-~])"),
+         "a user name and its password as 'user / password' after a log-in word (nu8: '登录用 admin / "
+         "P@ssw0rd2024' was stored)", group=1, check=lambda v, m, t: _pair_password(v), lower=True,
+         needs=("登录", "登陆", "login", "log in", "sign in", "账号", "帐号", "帳號", "用户名", "username")),
     Rule("pass_assignment", "secret",
          _r(r"(?:pass|pw)[\"']?" + _ + r"*[:=]" + _ + r"*([\"']?[^\s\"',;/]{4,}[\"']?)"),
          "Tiers seed T3 rule 'Passwords'; 'user: x / pass: y' shorthand", group=1, check=_pw_value_ok,
@@ -3175,6 +3215,7 @@ RULES_LIST: list[Rule] = [
     # ---- sensitive topics (AANA memory-gate seed: approval before storing) ----
     *_topic("health_terms", "health",
             r"diagnosed with|(?:was|is|been|got|were|am|are) diagnosed|diagnosis of|depression|depressed|"
+            r"hospital for (?:a |my |the )?(?:follow-up|check-?up|treatment|scan)|"
             r"antidepressants?|anxiety disorder|anxiety|panic attacks?|bipolar|"
             r"schizophreni[a-z]*|ptsd|adhd|ocd|autism|autistic|diabetes|diabetic|cancer|tumou?rs?|chemo(?:therapy)?|hiv|"
             r"hepatitis|medications?|prescriptions?|prescribed|surgery|therapist|therapy|psychiatrists?|mental health|"
@@ -3200,6 +3241,7 @@ RULES_LIST: list[Rule] = [
             r"lamotrigine|quetiapine|aripiprazole|bupropion|venlafaxine|duloxetine|clonazepam|lorazepam|diazepam|"
             r"alprazolam|semaglutide|ozempic|wegovy|eliquis|apixaban|plavix|clopidogrel|tamoxifen|"
             r"(?:[1-9]\d{0,3}) ?(?:mg|mcg)(?: (?:daily|a day|twice|once|every|at night|per day|tablets?|pills?))?",
+            r"医院复查|(?:去|到)医院(?:做|打|拿|看)?(?:检查|看病|输液|拿药|产检|打针)|"
             r"抑郁|焦虑|双相|精神分裂|自闭症|多动症|糖尿病|癌|肿瘤|化疗|艾滋|确诊|诊断为|诊断出|病历|吃药|服药|药物|"
             r"试管|取卵|胚胎|心律不[齐整]|处方|手术|心理医生|心理咨询|精神科|高血压|哮喘|怀孕|流产|住院|病情|体检报告|失眠|慢性病|"
             r"残疾|残障|轮椅|听力|视力障碍|癫痫|心脏病|中风|脑梗|乙肝|甲亢|痛风|透析|肾病|抗抑郁|二甲双胍|他汀|"
@@ -4513,13 +4555,14 @@ def scan_name(value: str) -> list[Finding]:
     Offsets (``line``, ``start``, ``end``) are those of ``value``; a finding
     overlapping one already kept of the same category is dropped, unless it
     is surer (it then replaces the kept one). Sorted by
-    (line, start). A sensitive-topic word counts whatever stands beside it
-    (no technical sense excuses it in a name: tatk9). Source: issue 10, attack
+    (line, start). A sensitive-topic word counts whatever stands beside it in
+    a slug (``hiv-clinic-reminder``), and in a name about the user (``my HIV
+    diagnosis reminder``): tatk9 (:data:`_NAME_TOPICS`). Source: issue 10, attack
     round 4 (numbers glued into slug names passed every name door).
     """
     if not value:
         return []
-    token = _NAME_TOPICS.set(True)
+    token = _NAME_TOPICS.set("slug" if _SLUG_NAME.fullmatch(value.strip()) else "text")
     try:
         return _scan_name(value)
     finally:

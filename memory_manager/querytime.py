@@ -109,8 +109,10 @@ _NUMBER_VALUE = re.compile(r"\d|[零〇一二两三四五六七八九十百千�
 _CHANGE = re.compile(r"\b(?:moved|moves|changed|changes|switched|switch|replaced|instead|now|no longer|anymore|any more"
                      r"|new|newly|raised|lowered|increased|reduced|went up|goes up|go up|went down|goes down"
                      r"|dropped|from now on|starting|since|updated|upgraded|migrated|cancelled|canceled|stopped"
-                     r"|cut (?:to|from|by)|price cut)\b"
-                     r"|改|换|调整|调到|涨|降|变成|变为|搬|迁|取消|不再|停了|以后|起改|从今天起|新的|升级|现在", re.I)
+                     r"|cut (?:to|from|by)|price cut|tightened|loosened|relaxed|extended|shortened|halved|doubled"
+                     r"|bumped|took over|takes over|taken over)\b"
+                     r"|改|换|调整|调到|涨|降|变成|变为|搬|迁|取消|不再|停了|以后|起改|从今天起|新的|升级|现在"
+                     r"|收紧|放宽|提高|延长|缩短|接手|接替", re.I)
 
 
 def states(kind: str | None, text: str) -> bool:

@@ -319,7 +319,10 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
                 cand[r] = tail
                 kw_of[r] = 0.0
                 days[r] = scoring.age_days(tail[1], local_day)
-            time_of = scoring.version_time(days, kw_of, versions, qt.mode, qt.past, anchor, cfg)
+            records = {r for r in versions if r < 0 or (cand.get(r) or added.get(r) or (None,) * 6)[4]
+                       or (cand.get(r) or added.get(r) or (None,) * 6)[5] is not None}
+            time_of = scoring.version_time(days, kw_of, versions, qt.mode, qt.past, anchor, cfg,
+                                           records if SAME_DAY_RECORD else frozenset())
             if versions and GROUP_LIFT:
                 # The asked version answers the question the group matched: it takes the group's best
                 # keyword value, so the newest (or the earlier) statement of the fact comes first.
@@ -445,6 +448,16 @@ SEED_STATES = True
 #: A later entry that states a change joins the versions only when it names the subject as specifically
 #: as the group's seed (:func:`_names_subject`; round 6, set I). False: any such entry (ablation).
 NAMES_SUBJECT = True
+#: For "now", a knowledge entry written the day of the newest change is the target before a daily note
+#: of that day (:data:`memory_manager.scoring.SAME_DAY_RECORD_GAP`; round 7, set K). False: ablation.
+SAME_DAY_RECORD = True
+#: A knowledge entry that names someone (a capitalised word in an English sentence) can seed the group
+#: of a "who / which shop" question (round 7, set K: "现在我们组的 tech lead 是谁"). False: ablation.
+NAME_RECORD = True
+#: A knowledge entry dated after the group's seed that matches the question nearly as well as the best
+#: stays a version without naming a value of the seed's or a change word: its text is the fact's latest
+#: statement ("PostgreSQL 16.4 after the 14 October upgrade"; round 7, set K). False: ablation.
+LATER_RECORD = True
 #: A later daily note whose values all appeared in earlier versions restates the fact, and a daily
 #: note that states no value is a mention (round 5: G now/past 19 -> 23 of 27, A 13 -> 16 of 20).
 RESTATED = True
@@ -806,7 +819,11 @@ def _fact_group(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
         return knowledge(r) or any(not _WEEKDAY_RE.fullmatch(v) for v in vals[r]) or (
             bool(vals[r]) and qt.asks in ("weekday", "when"))
 
-    stating = [r for r in pool if vals[r] and specific(r)] if SEED_STATES else []
+    stating = [r for r in pool if (vals[r] and specific(r))
+               # A name asked ("who is the tech lead"): a knowledge entry naming someone states it, though
+               # an English text's names are not values (:func:`_values`; round 7, set K).
+               or (NAME_RECORD and qt.asks == "name" and knowledge(r) and querytime.states("name", texts[r]))
+               ] if SEED_STATES else []
     seed = max(stating or pool, key=lambda r: (kw_of.get(r, 0.0), day[r], r))
     core = [r for r in pool if ident[r] == ident[seed]]
     rare = _rare_values(vals, idx, n) if VALUE_LINK else set()
@@ -840,6 +857,15 @@ def _fact_group(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
         names = _names_subject(qt, seed, pool, terms, idf) if NAMES_SUBJECT else set(pool)
         kept |= {r for r in best if kw_of.get(r, 0.0) >= share and querytime.states("change", texts[r])
                  and r in names}
+        if LATER_RECORD:
+            # A knowledge entry states the fact as it stands (its text is rewritten, not appended to):
+            # a later one that matches as well as the versions do is a version, change word or not.
+            # It must hold half the subject's words the seed holds ("fleet", "db" of "postgres version
+            # fleet db"): a family schedule that only matched "我们" is another fact.
+            subj = set(textproc.query_terms(qt.subject) or textproc.query_terms(qt.rest))
+            held = subj & terms.get(seed, set())
+            kept |= {r for r in best if knowledge(r) and kw_of.get(r, 0.0) >= share
+                     and 2 * len(held & terms.get(r, set())) >= len(held)}
         grew = True
         while grew:
             grew = False
@@ -897,7 +923,20 @@ def _names_subject(qt, seed: int, pool: list[int], terms: dict[int, set[str]], i
         return set(pool)
     key = max(held, key=lambda t: (idf(t), t))
     same = {key, *glossary.translations(key)}
+    if SAME_RUN and _CJK_PAIR.fullmatch(key):
+        # Chinese is indexed as character pairs, and the rarest pair may straddle two words (筝课 of
+        # 古筝课): the other pairs of the same run of the subject that the seed holds name it too
+        # (古筝; round 7, set K: "换古筝老师" is the teacher change, though it never writes 古筝课).
+        for run in re.findall(r"[\u3400-\u9fff]+", qt.subject or qt.rest):
+            pairs = {run[i:i + 2] for i in range(len(run) - 1)}
+            if key in pairs:
+                same |= {t for t in pairs if t in terms.get(seed, ())}
     return {r for r in pool if terms.get(r, set()) & same}
+
+
+_CJK_PAIR = re.compile(r"[\u3400-\u9fff]{2}")
+#: :func:`_names_subject` takes the seed's other character pairs of the key's Chinese run (round 7).
+SAME_RUN = True
 
 
 def _rare_values(vals: dict[int, set[str]], idx, n: int) -> set[str]:
@@ -937,6 +976,20 @@ _LATIN_RE = re.compile(r"[a-z][a-z'-]{2,}")
 #: named 周一, so the question's own day tied two facts together).
 _WEEKDAY_CANON = {**{d: "周" + c for d, c in zip(("mon", "tues", "wednes", "thurs", "fri", "satur", "sun"),
                                                   "一二三四五六日")}, "天": "日"}
+
+
+_CLOCK_AMPM = re.compile(r"(\d{1,2}):(\d{2})\s?([ap])\.?m\.?")
+
+
+def _canon_clock(v: str) -> str:
+    """``7:30am`` -> ``7:30``, ``3:30pm`` -> ``15:30``; any other value unchanged. A clock time is one
+    value however it is written: "meets at 7:30am" restates the "7:30 集合" of a Chinese note (round 7,
+    set K; with am/pm the token was another value, so the change note shared nothing with the entry)."""
+    m = _CLOCK_AMPM.fullmatch(v)
+    if not m:
+        return v
+    hour = int(m.group(1)) % 12 + (12 if m.group(3) == "p" else 0)
+    return f"{hour}:{m.group(2)}"
 
 
 def _canon_weekday(v: str) -> str:
@@ -995,7 +1048,7 @@ def _values(text: str) -> set[str]:
     ``b1-14``), weekdays (one form for both languages: ``周一``), and the Latin words of a mostly
     Chinese text (names: Fressnapf, Hort)."""
     low = text.lower()
-    out = {_canon_weekday(v) for v in _VALUE_RE.findall(low) if len(v) > 1}  # "1", "8": too common to tie two notes
+    out = {_canon_clock(_canon_weekday(v)) for v in _VALUE_RE.findall(low) if len(v) > 1}  # "1", "8": too common
     cjk = sum(1 for c in low if "\u3400" <= c <= "\u9fff")
     if cjk * 2 > len(low.replace(" ", "")) - cjk:
         out.update(_LATIN_RE.findall(low))

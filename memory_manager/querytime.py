@@ -185,6 +185,9 @@ class QueryTime:
     #: What follows "before" / precedes 之前: the change the question dates from ("the gateway
     #: change", 换农场), or "" when the question names none.
     before: str = ""
+    #: A "past" question's date that dates the change, not the answer ("the dose before the vet changed it
+    #: on October 21"): the last day of what the date named; the span is then None (round 7, set K).
+    before_day: date | None = None
     #: The kind of value asked for (:data:`ASKS`: "frequency", "weekday", "clock", "when", "number") or None.
     asks: str | None = None
     #: The query names the end of its span ("last night", 昨晚, "the end of last month", 上个月底): a
@@ -589,6 +592,10 @@ def parse(query: str, today: date) -> QueryTime:
              or re.search(r"([^?？,，.。!！;；]+?)(?:之前|以前)", rest))
         if m:
             qt.before = m.group(1).strip()
+        if qt.span is not None and BEFORE_DATE and _dates_the_change(low, qt.found):
+            # "before the vet changed it on October 21": the date is when the change happened; the
+            # answer is the version before it, written earlier (round 7, set K).
+            qt.before_day, qt.span = qt.span[1], None
     elif now_words:
         qt.mode = "now"
     for kind, pattern in ASKS:
@@ -626,6 +633,30 @@ def parse(query: str, today: date) -> QueryTime:
         qt.time_only = _only_frame(qt.rest)
         qt.latest_first = bool(_END_OF_SPAN.search(low))
     return qt
+
+
+#: A date inside a past question's "before" clause dates the change (:attr:`QueryTime.before_day`). False:
+#: the date is the span of the answer, as before round 7 (ablation).
+BEFORE_DATE = True
+_BEFORE_WORD = re.compile(r"\b(?:before|prior to)\b|之前|以前")
+
+
+def _dates_the_change(low: str, found: list[str]) -> bool:
+    """True when every time phrase of the question stands after its "before" word ("before the vet
+    changed it on October 21") or before its 之前 with a change verb between ("10月21号改药之前"): the
+    date is when the change happened. "What was it on October 3, before..." keeps its span."""
+    m = _BEFORE_WORD.search(low)
+    if not m or not found:
+        return False
+    spots = [low.find(f.lower()) for f in found]
+    if any(p < 0 for p in spots):
+        return False
+    if m.group(0) in ("之前", "以前"):
+        return all(p < m.start() and _CHANGED_TO_OR_VERB.search(low[p:m.start()]) for p in spots)
+    return all(p > m.end() for p in spots)
+
+
+_CHANGED_TO_OR_VERB = re.compile(r"改|换|调|变|升级|搬|移")
 
 
 #: Chinese question words: how a question asks, not what about ("是多少", 哪家, 几号). Taken out of a

@@ -596,24 +596,80 @@ def _versions(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
     """
     versions, added, seed = _fact_group(qt, cand, kw_of, idx, t2_rows)
     anchor = None
-    if (qt.mode == "past" and qt.past == "previous" and qt.before and len(versions) > 2
+    info = {**cand, **added}
+    if (qt.mode == "past" and qt.past == "previous" and qt.before_day and versions):
+        # "before the vet changed it on October 21": the change is the version of that day, or the
+        # first after it; the version before it is asked (round 7, set K).
+        day = qt.before_day.isoformat()
+        after = sorted((r for r in versions if str(info[r][1] or "")[:10] >= day),
+                       key=lambda r: (info[r][1] or "", r))
+        if after:
+            anchor = after[0]
+    elif (qt.mode == "past" and qt.past == "previous" and qt.before and len(versions) > 1
             and not _LATEST.search(qt.before)):  # "before the latest change": the newest is the anchor
-        order = sorted(versions, key=lambda r: ((cand.get(r) or added[r])[1] or "", r))
+        order = sorted(versions, key=lambda r: (info[r][1] or "", r))
         first = order[0]
+        texts = _entry_texts(order, idx, t2_rows) if VALUE_ANCHOR else {}
+        # A number of the change is that quantity: "set to 5 days" is not "every 5 minutes" (round 7).
+        change_units = _units(qt.before)
+
+        def holds(r: int, t: str, holders: set[int]) -> bool:
+            if r not in holders:
+                return False
+            return not (VALUE_ANCHOR and t in change_units and not _same_quantity(t, qt.before, texts.get(r, "")))
+
+        terms = list(dict.fromkeys(textproc.query_terms(qt.before)))
         held = {r: 0 for r in order[1:]}
-        for t in dict.fromkeys(textproc.query_terms(qt.before)):
+        new_terms = []
+        for t in terms:
             holders = idx.rows_with(t)
-            if first in holders:
+            if holds(first, t, holders):
                 continue  # the first version has it too: not what the change brought
+            new_terms.append(t)
             for r in held:
-                held[r] += r in holders
+                held[r] += holds(r, t, holders)
         # The version holding most of the change's words; the earliest of equals brought it.
         best = max(held.values(), default=0)
-        if best:
+        if best and len(versions) > 2:
             anchor = next(r for r in order[1:] if held[r] == best)
+        values = [t for t in new_terms if any(ch.isdigit() for ch in t)]
+        if VALUE_ANCHOR and values and not any(held[r] for r in held if any(
+                holds(r, t, idx.rows_with(t)) for t in values)):
+            # The value the change led to ("改成 9553 之前", "before it was set to -17") is in no version:
+            # the note that brought it is outside the group (a daily note after the entry's last edit).
+            # The earliest candidate after the first version holding it is the change; the newest version
+            # before it is asked (round 7, set K).
+            holders = set.intersection(*(idx.rows_with(t) for t in values)) & cand.keys()
+            holders = {r for r in holders if r not in versions and cand[r][3]
+                       and (cand[r][1] or "") > (info[first][1] or "")}
+            stated = _entry_texts(sorted(holders), idx, t2_rows)
+            # In the text's values with the change's unit, not in a heading's date ("[2026-09-17]").
+            late = sorted((r for r in holders if all(
+                t in {tok for v in _values(stated.get(r, "")) for tok in textproc.tokens(v)}
+                and _same_quantity(t, qt.before, stated.get(r, "")) for t in values)),
+                key=lambda r: (cand[r][1] or "", r))
+            if late:
+                anchor = late[0]
+                versions = versions | {anchor}
     if COPY_DAYS and qt.mode in ("now", "past") and len(versions) > 1:
         versions = _drop_copies(qt, versions, anchor, cand, added, idx, t2_rows)
     return versions, anchor, added, seed
+
+
+def _entry_texts(rows_of: list[int], idx, t2_rows: dict[int, dict[str, Any]]) -> dict[int, str]:
+    """Heading and text of each rowid (T2 rows from ``t2_rows``)."""
+    rows = idx.entries(r for r in rows_of if r > 0)
+    out = {r: t2_rows[r]["text"] for r in rows_of if r < 0 and r in t2_rows}
+    # A daily heading's date ("[2026-09-17] ...") is when, not a value the entry states.
+    out.update({r: re.sub(r"^\[[\d-]+\]\s*", "", row["heading"]) + "\n" + row["text"] for r, row in rows.items()})
+    return out
+
+
+#: Round 7 (set K): the change a past question names is matched with its unit ("set to 5 days" is not
+#: "every 5 minutes"), and a value of the change that no version holds anchors on the candidate that
+#: brought it ("改成 9553 之前": the daily note after the entry's last edit). False: ablation.
+VALUE_ANCHOR = True
+
 
 
 #: Two versions written at most this many days apart that share a value the first version does not

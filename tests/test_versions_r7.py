@@ -146,3 +146,51 @@ def test_now_a_teacher_change_named_by_another_pair_of_the_subjects_word(ws, clo
     assert first(ws, clock, "现在书法课是哪位老师、什么时候上？")[0] == change
     monkeypatch.setattr(recall_mod, "SAME_RUN", False)
     assert first(ws, clock, "现在书法课是哪位老师、什么时候上？")[0] != change
+
+
+def test_a_date_in_the_before_clause_dates_the_change_not_the_answer():
+    from datetime import date
+
+    today = date(2026, 10, 25)
+    qt = querytime.parse("What was Pip's carprofen dose before the vet changed it on October 21?", today)
+    assert (qt.mode, qt.past, qt.span, qt.before_day) == ("past", "previous", None, date(2026, 10, 21))
+    qt = querytime.parse("10月21号改药之前 Pip 吃多少", today)
+    assert (qt.mode, qt.span, qt.before_day) == ("past", None, date(2026, 10, 21))
+    # A date that is not inside the change clause is the asked time, as before.
+    qt = querytime.parse("What did I do on October 21?", today)
+    assert (qt.span, qt.before_day) == ((date(2026, 10, 21), date(2026, 10, 21)), None)
+
+
+def test_past_before_a_dated_change_is_the_version_before_that_day(ws, clock, monkeypatch):
+    fill(ws, clock)
+    clock("2026-09-01")
+    ident = store.learn(ws, CFG, key="pip-meds", text="Pip (our dog) takes carprofen 50 mg twice a day with food.",
+                        tags="", approved=True)["id"]
+    halved = note(ws, clock, "2026-10-02", "Pip's recheck",
+                  "The vet lowered Pip's carprofen to 25 mg twice a day; his liver values are fine.")
+    note(ws, clock, "2026-10-21", "Groceries again", "Bought dog biscuits and rice at the Sunday market.")
+    clock("2026-10-21", "18:00")
+    store.edit(ws, CFG, ident, text="Pip (our dog) takes carprofen 50 mg once a day, in the morning with food.",
+               approved=True)
+    query = "What was Pip's carprofen dose before the vet changed it on October 21?"
+    assert first(ws, clock, query, day="2026-10-25")[0] == halved
+    monkeypatch.setattr(querytime, "BEFORE_DATE", False)
+    assert first(ws, clock, query, day="2026-10-25")[0] != halved
+
+
+def test_past_before_a_value_that_only_a_later_note_holds(ws, clock, monkeypatch):
+    # The entry was edited once (7070 -> 7171); the move to 7272 is only in a daily note. "Before 7272" is
+    # the entry's newest version, not its first.
+    fill(ws, clock)
+    clock("2026-09-02")
+    ident = store.learn(ws, CFG, key="build-cache-port",
+                        text="The build cache server (bcache) listens on port 7070 behind the office proxy.",
+                        tags="", approved=True)["id"]
+    clock("2026-09-24")
+    store.edit(ws, CFG, ident, text="The build cache server (bcache) now listens on port 7171 behind the office "
+               "proxy (moved off 7070, which the metrics agent took).", approved=True)
+    note(ws, clock, "2026-10-16", "bcache 又换端口", "新的 tracing agent 占用了现在的端口，把 bcache 改到 7272，通知了各个团队。")
+    query = "Which port did the build cache server use before it was changed to 7272?"
+    assert first(ws, clock, query, day="2026-10-20") == (ident, "2026-09-24")
+    monkeypatch.setattr(recall_mod, "VALUE_ANCHOR", False)
+    assert first(ws, clock, query, day="2026-10-20") == (ident, "2026-09-02")

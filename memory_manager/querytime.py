@@ -605,6 +605,13 @@ def parse(query: str, today: date) -> QueryTime:
     unit = _ASKED_UNIT.search(rest)
     if unit:
         qt.unit = re.sub(r"^(?:多少|几|how\s+(?:many|much))\s*", "", unit.group(0))
+    elif qt.asks == "number":
+        # A quantity named by its noun is asked in its usual unit: "药量是多少" wants milligrams, not the
+        # cat's "体重 3.85kg" of a later note (round 7, set K).
+        for pattern, implied in _IMPLIED_UNIT:
+            if pattern.search(rest):
+                qt.unit = implied
+                break
     if "when" in qt.asks_all and len(qt.asks_all) > 1:
         qt.asks_all.remove("when")  # "when ... what time": the precise kind says it
     if qt.asks == "when" and qt.asks_all:
@@ -682,6 +689,13 @@ _CHANGED_TO = re.compile(r"(?:改成|改到|换成|换到|调到|挪到|改为|�
 _ASKED_UNIT = re.compile(r"(?:多少|几)\s*(?:个月|公斤|千克|毫升|公里|分钟|小时|[克斤升米天周年元块欧次页度个号岁层寸])"
                          r"|\bhow\s+(?:many|much)\s+(?:grams?|kilos?|kg|pounds?|lbs?|ml|litres?|liters?|km|miles?|minutes?"
                          r"|hours?|days?|weeks?|months?|years?|dollars?|euros?|times|pages?|people)\b")
+
+
+#: Quantities named by a noun, and the unit a number of them is written in (:attr:`QueryTime.unit`): a dose
+#: in milligrams, a weight in kilograms, a distance in kilometres. Ours, from how people write them.
+_IMPLIED_UNIT = ((re.compile(r"药量|剂量|\bdos(?:e|es|age)\b"), "mg"),
+                 (re.compile(r"体重|\bweigh(?:t|s)?\b"), "kg"),
+                 (re.compile(r"距离|多远|\bdistance\b|\bhow\s+far\b"), "km"))
 
 
 def subject(rest: str) -> str:

@@ -194,3 +194,30 @@ def test_past_before_a_value_that_only_a_later_note_holds(ws, clock, monkeypatch
     assert first(ws, clock, query, day="2026-10-20") == (ident, "2026-09-24")
     monkeypatch.setattr(recall_mod, "VALUE_ANCHOR", False)
     assert first(ws, clock, query, day="2026-10-20") == (ident, "2026-09-02")
+
+
+def test_a_question_in_english_finds_a_chinese_note_through_everyday_words(ws, clock):
+    # lend / 借给 and stove / 炉子 were not in the glossary: the question found nothing at all.
+    fill(ws, clock)
+    lent = note(ws, clock, "2026-09-16", "借帐篷", "把我们的双人帐篷和炉子借给了同事 Aroha，她下周去 Tongariro 露营。")
+    for i in range(6):
+        note(ws, clock, f"2026-10-{10 + i:02d}", "Weekly notes", f"Sprint {i}: reviewed pull requests and planned the week.")
+    assert [h.id for h in recall(ws, "Who did we lend the tent and the stove to?", CFG, top_k=3, track=False)][:1] \
+        == [lent]
+
+
+def test_now_a_dose_is_asked_in_milligrams(ws, clock, monkeypatch):
+    # "药量是多少" asks for a dose: the later note's weight (3.9kg) is a number, not the dose.
+    fill(ws, clock)
+    clock("2026-09-01")
+    ident = store.learn(ws, CFG, key="rex-meds", text="Rex 的药：苯巴比妥 30mg，一天两次，早晚各一次。",
+                        tags="", approved=True)["id"]
+    clock("2026-10-12")
+    store.edit(ws, CFG, ident, text="Rex 的药（10/12 复查后更新）：苯巴比妥 15mg，一天两次，早上混在罐头里喂，"
+               "晚上直接喂；下次复查在 11 月中，诊所是 Remuera Vets。", approved=True)
+    later = note(ws, clock, "2026-10-20", "Rex", "Rex 体重 3.9kg。")
+    clock("2026-10-25", "20:00")
+    assert querytime.parse("Rex 现在的药量是多少？", __import__("datetime").date(2026, 10, 25)).unit == "mg"
+    assert first(ws, clock, "Rex 现在的药量是多少？", day="2026-10-25") == (ident, "2026-10-12")
+    monkeypatch.setattr(querytime, "_IMPLIED_UNIT", ())
+    assert first(ws, clock, "Rex 现在的药量是多少？", day="2026-10-25")[0] == later

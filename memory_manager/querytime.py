@@ -451,23 +451,24 @@ def _rules(today: date):
         # content ("每周三开会", "窗口还是周二吗").
         (rf"(?<![每上这本])(?:周|星期|礼拜)({wd_zh})(?=(?:那天|当天)?(?:都)?(?:做|干|记|发生|去|忙|写))",
          lambda m: latest_weekday(_ZH_WEEKDAYS[m.group(1)])),
-        # "月初这几天" is the start of the month, not the last few days ("这几天" only qualifies it).
+        # "月初这几天" is the start of the month, not the last few days ("这几天" only qualifies it; the
+        # month rules below take "这几天 / 那几天 / 那段时间" after a part of the month with it: round 7, set K).
         (r"前几天|(?<![初底末中旬])这几天|最近几天", lambda m: (today - timedelta(days=6), today - timedelta(days=1))),
         (rf"(?<![月\d零〇一二两三四五六七八九十])({_ZNUM})\s*(?:号|日)(?=那天|当天|做|干|记|发生|去|的|都)",
          lambda m: month_day_this(_num(m.group(1)))),
         (r"上上(?:个)?(?:周|星期|礼拜)", lambda m: weeks_ago(2)),
         (r"上(?:个)?(?:周|星期|礼拜)", lambda m: prev_week),
         (r"(?:这|本)(?:个)?(?:周|星期|礼拜)", lambda m: this_week),
-        (r"上(?:个)?月(初|中旬|上旬|下旬|底|末|中)?",
+        (r"上(?:个)?月(初|中旬|上旬|下旬|底|末|中)?(?:\s*(?:这|那)(?:几天|段时间|些天))?",
          lambda m: months_ago(1, part_zh.get(m.group(1) or ""))),
-        (r"(?:这|本)(?:个)?月(?:的)?(?:月)?(初|中旬|上旬|下旬|底|末|中)?",
+        (r"(?:这|本)(?:个)?月(?:的)?(?:月)?(初|中旬|上旬|下旬|底|末|中)?(?:\s*(?:这|那)(?:几天|段时间|些天))?",
          lambda m: months_ago(0, part_zh.get(m.group(1) or ""))),
         (rf"({_ZNUM})\s*个月(?:以)?前", lambda m: months_ago(_num(m.group(1)))),
         (rf"({_ZNUM})\s*月\s*({_ZNUM})\s*(?:日|号)",
          lambda m: month_day(_num(m.group(1)), _num(m.group(2)))),
-        (rf"({_ZNUM})\s*月(?:份)?(?:的)?(初|中旬|上旬|下旬|底|末|中)",
+        (rf"({_ZNUM})\s*月(?:份)?(?:的)?(初|中旬|上旬|下旬|底|末|中)(?:\s*(?:这|那)(?:几天|段时间|些天))?",
          lambda m: named_month(_num(m.group(1)), part_zh[m.group(2)]) if 1 <= (_num(m.group(1)) or 0) <= 12 else None),
-        (r"月(初|中旬|上旬|下旬|底|末)", lambda m: months_ago(0, part_zh[m.group(1)])),
+        (r"月(初|中旬|上旬|下旬|底|末)(?:\s*(?:这|那)(?:几天|段时间|些天))?", lambda m: months_ago(0, part_zh[m.group(1)])),
         (rf"({_ZNUM})\s*月份?", lambda m: named_month(_num(m.group(1))) if 1 <= (_num(m.group(1)) or 0) <= 12 else None),
         # ---- English (lower-case text)
         (r"\b(\d{4})-(\d{2})-(\d{2})\b", lambda m: _iso_span(m)),

@@ -221,3 +221,13 @@ def test_now_a_dose_is_asked_in_milligrams(ws, clock, monkeypatch):
     assert first(ws, clock, "Rex 现在的药量是多少？", day="2026-10-25") == (ident, "2026-10-12")
     monkeypatch.setattr(querytime, "_IMPLIED_UNIT", ())
     assert first(ws, clock, "Rex 现在的药量是多少？", day="2026-10-25")[0] == later
+
+
+def test_a_named_day_finds_the_walk_written_in_the_other_language(ws, clock):
+    # 散步 / walk and 中午 / lunch were not in the glossary: another note of that day matched 一起 better.
+    fill(ws, clock)
+    walk = note(ws, clock, "2026-09-25", "Lunch walk", "Walked around the harbour at lunchtime with Tama from finance.")
+    note(ws, clock, "2026-09-25", "数据对账", "和财务一起对了九月的账，找到两笔重复付款。")
+    clock("2026-10-02", "20:00")
+    hits = recall(ws, "9月25号中午散步是跟谁一起去的？", CFG, top_k=3, track=False)
+    assert [h.id for h in hits][:1] == [walk]

@@ -162,6 +162,7 @@ _TABLE = """
 生日 = birthday
 礼物 = gift/present
 宽带 = broadband/internet
+网络/网速/网费 = internet/network/wifi/wi-fi
 套餐 = plan/package
 合约/合同 = contract
 费用/花费 = cost/fee

@@ -231,3 +231,15 @@ def test_a_named_day_finds_the_walk_written_in_the_other_language(ws, clock):
     clock("2026-10-02", "20:00")
     hits = recall(ws, "9月25号中午散步是跟谁一起去的？", CFG, top_k=3, track=False)
     assert [h.id for h in hits][:1] == [walk]
+
+
+def test_now_an_internet_change_written_in_chinese_supersedes_the_english_entry(ws, clock):
+    # 网络 / internet: the change note names the home internet as 网络, the entry as "internet"; without the
+    # glossary line the note did not name the fact and the entry's old provider stayed current.
+    fill(ws, clock)
+    clock("2026-09-01")
+    store.learn(ws, CFG, key="home-internet",
+                text="Home internet: Vodafone fibre 100/20 Mbps, $79/month, modem in the garage.", tags="", approved=True)
+    change = note(ws, clock, "2026-10-09", "换家里网络", "换成 Orcon fibre 300/100 Mbps，每月 $85，新路由器放在书房。",
+                  cause="Vodafone 合同到期。")
+    assert first(ws, clock, "现在家里的宽带是哪家的，每月多少钱？")[0] == change

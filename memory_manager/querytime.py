@@ -109,8 +109,10 @@ _NUMBER_VALUE = re.compile(r"\d|[零〇一二两三四五六七八九十百千�
 _CHANGE = re.compile(r"\b(?:moved|moves|changed|changes|switched|switch|replaced|instead|now|no longer|anymore|any more"
                      r"|new|newly|raised|lowered|increased|reduced|went up|goes up|go up|went down|goes down"
                      r"|dropped|from now on|starting|since|updated|upgraded|migrated|cancelled|canceled|stopped"
-                     r"|cut (?:to|from|by)|price cut)\b"
-                     r"|改|换|调整|调到|涨|降|变成|变为|搬|迁|取消|不再|停了|以后|起改|从今天起|新的|升级|现在", re.I)
+                     r"|cut (?:to|from|by)|price cut|tightened|loosened|relaxed|extended|shortened|halved|doubled"
+                     r"|bumped|took over|takes over|taken over)\b"
+                     r"|改|换|调整|调到|涨|降|变成|变为|搬|迁|取消|不再|停了|以后|起改|从今天起|新的|升级|现在"
+                     r"|收紧|放宽|提高|延长|缩短|接手|接替", re.I)
 
 
 def states(kind: str | None, text: str) -> bool:
@@ -183,6 +185,9 @@ class QueryTime:
     #: What follows "before" / precedes 之前: the change the question dates from ("the gateway
     #: change", 换农场), or "" when the question names none.
     before: str = ""
+    #: A "past" question's date that dates the change, not the answer ("the dose before the vet changed it
+    #: on October 21"): the last day of what the date named; the span is then None (round 7, set K).
+    before_day: date | None = None
     #: The kind of value asked for (:data:`ASKS`: "frequency", "weekday", "clock", "when", "number") or None.
     asks: str | None = None
     #: The query names the end of its span ("last night", 昨晚, "the end of last month", 上个月底): a
@@ -446,23 +451,24 @@ def _rules(today: date):
         # content ("每周三开会", "窗口还是周二吗").
         (rf"(?<![每上这本])(?:周|星期|礼拜)({wd_zh})(?=(?:那天|当天)?(?:都)?(?:做|干|记|发生|去|忙|写))",
          lambda m: latest_weekday(_ZH_WEEKDAYS[m.group(1)])),
-        # "月初这几天" is the start of the month, not the last few days ("这几天" only qualifies it).
+        # "月初这几天" is the start of the month, not the last few days ("这几天" only qualifies it; the
+        # month rules below take "这几天 / 那几天 / 那段时间" after a part of the month with it: round 7, set K).
         (r"前几天|(?<![初底末中旬])这几天|最近几天", lambda m: (today - timedelta(days=6), today - timedelta(days=1))),
         (rf"(?<![月\d零〇一二两三四五六七八九十])({_ZNUM})\s*(?:号|日)(?=那天|当天|做|干|记|发生|去|的|都)",
          lambda m: month_day_this(_num(m.group(1)))),
         (r"上上(?:个)?(?:周|星期|礼拜)", lambda m: weeks_ago(2)),
         (r"上(?:个)?(?:周|星期|礼拜)", lambda m: prev_week),
         (r"(?:这|本)(?:个)?(?:周|星期|礼拜)", lambda m: this_week),
-        (r"上(?:个)?月(初|中旬|上旬|下旬|底|末|中)?",
+        (r"上(?:个)?月(初|中旬|上旬|下旬|底|末|中)?(?:\s*(?:这|那)(?:几天|段时间|些天))?",
          lambda m: months_ago(1, part_zh.get(m.group(1) or ""))),
-        (r"(?:这|本)(?:个)?月(?:的)?(?:月)?(初|中旬|上旬|下旬|底|末|中)?",
+        (r"(?:这|本)(?:个)?月(?:的)?(?:月)?(初|中旬|上旬|下旬|底|末|中)?(?:\s*(?:这|那)(?:几天|段时间|些天))?",
          lambda m: months_ago(0, part_zh.get(m.group(1) or ""))),
         (rf"({_ZNUM})\s*个月(?:以)?前", lambda m: months_ago(_num(m.group(1)))),
         (rf"({_ZNUM})\s*月\s*({_ZNUM})\s*(?:日|号)",
          lambda m: month_day(_num(m.group(1)), _num(m.group(2)))),
-        (rf"({_ZNUM})\s*月(?:份)?(?:的)?(初|中旬|上旬|下旬|底|末|中)",
+        (rf"({_ZNUM})\s*月(?:份)?(?:的)?(初|中旬|上旬|下旬|底|末|中)(?:\s*(?:这|那)(?:几天|段时间|些天))?",
          lambda m: named_month(_num(m.group(1)), part_zh[m.group(2)]) if 1 <= (_num(m.group(1)) or 0) <= 12 else None),
-        (r"月(初|中旬|上旬|下旬|底|末)", lambda m: months_ago(0, part_zh[m.group(1)])),
+        (r"月(初|中旬|上旬|下旬|底|末)(?:\s*(?:这|那)(?:几天|段时间|些天))?", lambda m: months_ago(0, part_zh[m.group(1)])),
         (rf"({_ZNUM})\s*月份?", lambda m: named_month(_num(m.group(1))) if 1 <= (_num(m.group(1)) or 0) <= 12 else None),
         # ---- English (lower-case text)
         (r"\b(\d{4})-(\d{2})-(\d{2})\b", lambda m: _iso_span(m)),
@@ -587,6 +593,10 @@ def parse(query: str, today: date) -> QueryTime:
              or re.search(r"([^?？,，.。!！;；]+?)(?:之前|以前)", rest))
         if m:
             qt.before = m.group(1).strip()
+        if qt.span is not None and BEFORE_DATE and _dates_the_change(low, qt.found):
+            # "before the vet changed it on October 21": the date is when the change happened; the
+            # answer is the version before it, written earlier (round 7, set K).
+            qt.before_day, qt.span = qt.span[1], None
     elif now_words:
         qt.mode = "now"
     for kind, pattern in ASKS:
@@ -596,6 +606,13 @@ def parse(query: str, today: date) -> QueryTime:
     unit = _ASKED_UNIT.search(rest)
     if unit:
         qt.unit = re.sub(r"^(?:多少|几|how\s+(?:many|much))\s*", "", unit.group(0))
+    elif qt.asks == "number":
+        # A quantity named by its noun is asked in its usual unit: "药量是多少" wants milligrams, not the
+        # cat's "体重 3.85kg" of a later note (round 7, set K).
+        for pattern, implied in _IMPLIED_UNIT:
+            if pattern.search(rest):
+                qt.unit = implied
+                break
     if "when" in qt.asks_all and len(qt.asks_all) > 1:
         qt.asks_all.remove("when")  # "when ... what time": the precise kind says it
     if qt.asks == "when" and qt.asks_all:
@@ -626,6 +643,35 @@ def parse(query: str, today: date) -> QueryTime:
     return qt
 
 
+#: A date inside a past question's "before" clause dates the change (:attr:`QueryTime.before_day`). False:
+#: the date is the span of the answer, as before round 7 (ablation).
+BEFORE_DATE = True
+_BEFORE_WORD = re.compile(r"\b(?:before|prior to)\b|之前|以前")
+
+
+def _dates_the_change(low: str, found: list[str]) -> bool:
+    """True when every time phrase of the question stands after its "before" word ("before the vet
+    changed it on October 21") or before its 之前 with a change verb between ("10月21号改药之前"): the
+    date is when the change happened. "What was it on October 3, before..." keeps its span."""
+    m = _BEFORE_WORD.search(low)
+    if not m or not found:
+        return False
+    spots = [low.find(f.lower()) for f in found]
+    if any(p < 0 for p in spots):
+        return False
+    if m.group(0) in ("之前", "以前"):
+        return all(p < m.start() and _CHANGED_TO_OR_VERB.search(low[p:m.start()]) for p in spots)
+    # The clause must name a change ("before the vet changed it on ..."): "the week before August 3,
+    # 2023" is a span (LoCoMo dev: five such questions lost their span, hit@5 0.719 -> 0.717).
+    return all(p > m.end() and (_CHANGE.search(low[m.end():p]) or _SET.search(low[m.end():p])) for p in spots)
+
+
+_SET = re.compile(r"\b(?:set|made|became|turned)\b")
+
+
+_CHANGED_TO_OR_VERB = re.compile(r"改|换|调|变|升级|搬|移")
+
+
 #: Chinese question words: how a question asks, not what about ("是多少", 哪家, 几号). Taken out of a
 #: now/past question's subject, so that its character pairs (是多, 在哪, 几点 -> "time") do not pick
 #: entries. Single characters only where they are particles, never inside a content word we rely on.
@@ -649,6 +695,13 @@ _CHANGED_TO = re.compile(r"(?:改成|改到|换成|换到|调到|挪到|改为|�
 _ASKED_UNIT = re.compile(r"(?:多少|几)\s*(?:个月|公斤|千克|毫升|公里|分钟|小时|[克斤升米天周年元块欧次页度个号岁层寸])"
                          r"|\bhow\s+(?:many|much)\s+(?:grams?|kilos?|kg|pounds?|lbs?|ml|litres?|liters?|km|miles?|minutes?"
                          r"|hours?|days?|weeks?|months?|years?|dollars?|euros?|times|pages?|people)\b")
+
+
+#: Quantities named by a noun, and the unit a number of them is written in (:attr:`QueryTime.unit`): a dose
+#: in milligrams, a weight in kilograms, a distance in kilometres. Ours, from how people write them.
+_IMPLIED_UNIT = ((re.compile(r"药量|剂量|\bdos(?:e|es|age)\b"), "mg"),
+                 (re.compile(r"体重|\bweigh(?:t|s)?\b"), "kg"),
+                 (re.compile(r"距离|多远|\bdistance\b|\bhow\s+far\b"), "km"))
 
 
 def subject(rest: str) -> str:

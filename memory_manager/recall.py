@@ -319,7 +319,10 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
                 cand[r] = tail
                 kw_of[r] = 0.0
                 days[r] = scoring.age_days(tail[1], local_day)
-            time_of = scoring.version_time(days, kw_of, versions, qt.mode, qt.past, anchor, cfg)
+            records = {r for r in versions if r < 0 or (cand.get(r) or added.get(r) or (None,) * 6)[4]
+                       or (cand.get(r) or added.get(r) or (None,) * 6)[5] is not None}
+            time_of = scoring.version_time(days, kw_of, versions, qt.mode, qt.past, anchor, cfg,
+                                           records if SAME_DAY_RECORD else frozenset())
             if versions and GROUP_LIFT:
                 # The asked version answers the question the group matched: it takes the group's best
                 # keyword value, so the newest (or the earlier) statement of the fact comes first.
@@ -445,6 +448,16 @@ SEED_STATES = True
 #: A later entry that states a change joins the versions only when it names the subject as specifically
 #: as the group's seed (:func:`_names_subject`; round 6, set I). False: any such entry (ablation).
 NAMES_SUBJECT = True
+#: For "now", a knowledge entry written the day of the newest change is the target before a daily note
+#: of that day (:data:`memory_manager.scoring.SAME_DAY_RECORD_GAP`; round 7, set K). False: ablation.
+SAME_DAY_RECORD = True
+#: A knowledge entry that names someone (a capitalised word in an English sentence) can seed the group
+#: of a "who / which shop" question (round 7, set K: "现在我们组的 tech lead 是谁"). False: ablation.
+NAME_RECORD = True
+#: A knowledge entry dated after the group's seed that matches the question nearly as well as the best
+#: stays a version without naming a value of the seed's or a change word: its text is the fact's latest
+#: statement ("PostgreSQL 16.4 after the 14 October upgrade"; round 7, set K). False: ablation.
+LATER_RECORD = True
 #: A later daily note whose values all appeared in earlier versions restates the fact, and a daily
 #: note that states no value is a mention (round 5: G now/past 19 -> 23 of 27, A 13 -> 16 of 20).
 RESTATED = True
@@ -583,24 +596,80 @@ def _versions(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
     """
     versions, added, seed = _fact_group(qt, cand, kw_of, idx, t2_rows)
     anchor = None
-    if (qt.mode == "past" and qt.past == "previous" and qt.before and len(versions) > 2
+    info = {**cand, **added}
+    if (qt.mode == "past" and qt.past == "previous" and qt.before_day and versions):
+        # "before the vet changed it on October 21": the change is the version of that day, or the
+        # first after it; the version before it is asked (round 7, set K).
+        day = qt.before_day.isoformat()
+        after = sorted((r for r in versions if str(info[r][1] or "")[:10] >= day),
+                       key=lambda r: (info[r][1] or "", r))
+        if after:
+            anchor = after[0]
+    elif (qt.mode == "past" and qt.past == "previous" and qt.before and len(versions) > 1
             and not _LATEST.search(qt.before)):  # "before the latest change": the newest is the anchor
-        order = sorted(versions, key=lambda r: ((cand.get(r) or added[r])[1] or "", r))
+        order = sorted(versions, key=lambda r: (info[r][1] or "", r))
         first = order[0]
+        texts = _entry_texts(order, idx, t2_rows) if VALUE_ANCHOR else {}
+        # A number of the change is that quantity: "set to 5 days" is not "every 5 minutes" (round 7).
+        change_units = _units(qt.before)
+
+        def holds(r: int, t: str, holders: set[int]) -> bool:
+            if r not in holders:
+                return False
+            return not (VALUE_ANCHOR and t in change_units and not _same_quantity(t, qt.before, texts.get(r, "")))
+
+        terms = list(dict.fromkeys(textproc.query_terms(qt.before)))
         held = {r: 0 for r in order[1:]}
-        for t in dict.fromkeys(textproc.query_terms(qt.before)):
+        new_terms = []
+        for t in terms:
             holders = idx.rows_with(t)
-            if first in holders:
+            if holds(first, t, holders):
                 continue  # the first version has it too: not what the change brought
+            new_terms.append(t)
             for r in held:
-                held[r] += r in holders
+                held[r] += holds(r, t, holders)
         # The version holding most of the change's words; the earliest of equals brought it.
         best = max(held.values(), default=0)
-        if best:
+        if best and len(versions) > 2:
             anchor = next(r for r in order[1:] if held[r] == best)
+        values = [t for t in new_terms if any(ch.isdigit() for ch in t)]
+        if VALUE_ANCHOR and values and not any(held[r] for r in held if any(
+                holds(r, t, idx.rows_with(t)) for t in values)):
+            # The value the change led to ("改成 9553 之前", "before it was set to -17") is in no version:
+            # the note that brought it is outside the group (a daily note after the entry's last edit).
+            # The earliest candidate after the first version holding it is the change; the newest version
+            # before it is asked (round 7, set K).
+            holders = set.intersection(*(idx.rows_with(t) for t in values)) & cand.keys()
+            holders = {r for r in holders if r not in versions and cand[r][3]
+                       and (cand[r][1] or "") > (info[first][1] or "")}
+            stated = _entry_texts(sorted(holders), idx, t2_rows)
+            # In the text's values with the change's unit, not in a heading's date ("[2026-09-17]").
+            late = sorted((r for r in holders if all(
+                t in {tok for v in _values(stated.get(r, "")) for tok in textproc.tokens(v)}
+                and _same_quantity(t, qt.before, stated.get(r, "")) for t in values)),
+                key=lambda r: (cand[r][1] or "", r))
+            if late:
+                anchor = late[0]
+                versions = versions | {anchor}
     if COPY_DAYS and qt.mode in ("now", "past") and len(versions) > 1:
         versions = _drop_copies(qt, versions, anchor, cand, added, idx, t2_rows)
     return versions, anchor, added, seed
+
+
+def _entry_texts(rows_of: list[int], idx, t2_rows: dict[int, dict[str, Any]]) -> dict[int, str]:
+    """Heading and text of each rowid (T2 rows from ``t2_rows``)."""
+    rows = idx.entries(r for r in rows_of if r > 0)
+    out = {r: t2_rows[r]["text"] for r in rows_of if r < 0 and r in t2_rows}
+    # A daily heading's date ("[2026-09-17] ...") is when, not a value the entry states.
+    out.update({r: re.sub(r"^\[[\d-]+\]\s*", "", row["heading"]) + "\n" + row["text"] for r, row in rows.items()})
+    return out
+
+
+#: Round 7 (set K): the change a past question names is matched with its unit ("set to 5 days" is not
+#: "every 5 minutes"), and a value of the change that no version holds anchors on the candidate that
+#: brought it ("改成 9553 之前": the daily note after the entry's last edit). False: ablation.
+VALUE_ANCHOR = True
+
 
 
 #: Two versions written at most this many days apart that share a value the first version does not
@@ -806,7 +875,11 @@ def _fact_group(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
         return knowledge(r) or any(not _WEEKDAY_RE.fullmatch(v) for v in vals[r]) or (
             bool(vals[r]) and qt.asks in ("weekday", "when"))
 
-    stating = [r for r in pool if vals[r] and specific(r)] if SEED_STATES else []
+    stating = [r for r in pool if (vals[r] and specific(r))
+               # A name asked ("who is the tech lead"): a knowledge entry naming someone states it, though
+               # an English text's names are not values (:func:`_values`; round 7, set K).
+               or (NAME_RECORD and qt.asks == "name" and knowledge(r) and querytime.states("name", texts[r]))
+               ] if SEED_STATES else []
     seed = max(stating or pool, key=lambda r: (kw_of.get(r, 0.0), day[r], r))
     core = [r for r in pool if ident[r] == ident[seed]]
     rare = _rare_values(vals, idx, n) if VALUE_LINK else set()
@@ -840,6 +913,15 @@ def _fact_group(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
         names = _names_subject(qt, seed, pool, terms, idf) if NAMES_SUBJECT else set(pool)
         kept |= {r for r in best if kw_of.get(r, 0.0) >= share and querytime.states("change", texts[r])
                  and r in names}
+        if LATER_RECORD:
+            # A knowledge entry states the fact as it stands (its text is rewritten, not appended to):
+            # a later one that matches as well as the versions do is a version, change word or not.
+            # It must hold half the subject's words the seed holds ("fleet", "db" of "postgres version
+            # fleet db"): a family schedule that only matched "我们" is another fact.
+            subj = set(textproc.query_terms(qt.subject) or textproc.query_terms(qt.rest))
+            held = subj & terms.get(seed, set())
+            kept |= {r for r in best if knowledge(r) and kw_of.get(r, 0.0) >= share
+                     and 2 * len(held & terms.get(r, set())) >= len(held)}
         grew = True
         while grew:
             grew = False
@@ -897,7 +979,20 @@ def _names_subject(qt, seed: int, pool: list[int], terms: dict[int, set[str]], i
         return set(pool)
     key = max(held, key=lambda t: (idf(t), t))
     same = {key, *glossary.translations(key)}
+    if SAME_RUN and _CJK_PAIR.fullmatch(key):
+        # Chinese is indexed as character pairs, and the rarest pair may straddle two words (筝课 of
+        # 古筝课): the other pairs of the same run of the subject that the seed holds name it too
+        # (古筝; round 7, set K: "换古筝老师" is the teacher change, though it never writes 古筝课).
+        for run in re.findall(r"[\u3400-\u9fff]+", qt.subject or qt.rest):
+            pairs = {run[i:i + 2] for i in range(len(run) - 1)}
+            if key in pairs:
+                same |= {t for t in pairs if t in terms.get(seed, ())}
     return {r for r in pool if terms.get(r, set()) & same}
+
+
+_CJK_PAIR = re.compile(r"[\u3400-\u9fff]{2}")
+#: :func:`_names_subject` takes the seed's other character pairs of the key's Chinese run (round 7).
+SAME_RUN = True
 
 
 def _rare_values(vals: dict[int, set[str]], idx, n: int) -> set[str]:
@@ -937,6 +1032,20 @@ _LATIN_RE = re.compile(r"[a-z][a-z'-]{2,}")
 #: named 周一, so the question's own day tied two facts together).
 _WEEKDAY_CANON = {**{d: "周" + c for d, c in zip(("mon", "tues", "wednes", "thurs", "fri", "satur", "sun"),
                                                   "一二三四五六日")}, "天": "日"}
+
+
+_CLOCK_AMPM = re.compile(r"(\d{1,2}):(\d{2})\s?([ap])\.?m\.?")
+
+
+def _canon_clock(v: str) -> str:
+    """``7:30am`` -> ``7:30``, ``3:30pm`` -> ``15:30``; any other value unchanged. A clock time is one
+    value however it is written: "meets at 7:30am" restates the "7:30 集合" of a Chinese note (round 7,
+    set K; with am/pm the token was another value, so the change note shared nothing with the entry)."""
+    m = _CLOCK_AMPM.fullmatch(v)
+    if not m:
+        return v
+    hour = int(m.group(1)) % 12 + (12 if m.group(3) == "p" else 0)
+    return f"{hour}:{m.group(2)}"
 
 
 def _canon_weekday(v: str) -> str:
@@ -995,7 +1104,7 @@ def _values(text: str) -> set[str]:
     ``b1-14``), weekdays (one form for both languages: ``周一``), and the Latin words of a mostly
     Chinese text (names: Fressnapf, Hort)."""
     low = text.lower()
-    out = {_canon_weekday(v) for v in _VALUE_RE.findall(low) if len(v) > 1}  # "1", "8": too common to tie two notes
+    out = {_canon_clock(_canon_weekday(v)) for v in _VALUE_RE.findall(low) if len(v) > 1}  # "1", "8": too common
     cjk = sum(1 for c in low if "\u3400" <= c <= "\u9fff")
     if cjk * 2 > len(low.replace(" ", "")) - cjk:
         out.update(_LATIN_RE.findall(low))

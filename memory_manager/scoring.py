@@ -237,8 +237,16 @@ VERSION_SHARE = 0.5
 PAST_FLOOR = 0.2
 
 
+#: For "now", the days a daily note counts as older than a knowledge entry written the same day as the
+#: newest change (round 7, set K): the note tells how the fact changed ("moved the handover, updated
+#: the on-call note"), the entry states it as it stands. Two days: a gap of 1 / (1 + 2/3) = 0.6 of the
+#: time part (0.16 of the score at the now weight 0.4), more than an untagged note's 0.1 tag lead.
+SAME_DAY_RECORD_GAP = 2.0
+
+
 def version_time(days: dict[int, float | None], keyword: dict[int, float], versions: set[int], mode: str,
-                 past: str | None, anchor: int | None, cfg: dict[str, Any]) -> dict[int, float]:
+                 past: str | None, anchor: int | None, cfg: dict[str, Any],
+                 records: set[int] | frozenset = frozenset()) -> dict[int, float]:
     """Time part for a now/past question, given the versions of the asked fact.
 
     Args:
@@ -251,6 +259,9 @@ def version_time(days: dict[int, float | None], keyword: dict[int, float], versi
             right before ``anchor``, by default the newest: "before the latest change").
         anchor: the version the question dates its "before" from (the one that introduced the
             change it names), or None.
+        records: the versions that are knowledge entries (an entry's text, current or earlier):
+            for "now", a daily note of the newest version's day counts :data:`SAME_DAY_RECORD_GAP`
+            days older when a record was written that day.
 
     A version's time part is ``1 / (1 + gap / HALF_GAP_DAYS)``, the gap in days from the
     target version; every other candidate gets ``time_decay.min_score``: it is not a
@@ -271,12 +282,16 @@ def version_time(days: dict[int, float | None], keyword: dict[int, float], versi
         after = days[anchor] if anchor in group else ages[0]
         older = [a for a in ages if a > after]
         target = older[0] if older else ages[-1]
+    recorded = mode == "now" and any(r in records and days[r] == target for r in group)
     out = {}
     for r, d in days.items():
         if r not in group:
             out[r] = floor
             continue
-        out[r] = max(floor, 1.0 / (1.0 + abs(d - target) / HALF_GAP_DAYS))
+        gap = abs(d - target)
+        if recorded and d == target and r not in records:
+            gap = SAME_DAY_RECORD_GAP
+        out[r] = max(floor, 1.0 / (1.0 + gap / HALF_GAP_DAYS))
     return out
 
 

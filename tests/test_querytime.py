@@ -243,3 +243,16 @@ def test_states_a_value_of_the_asked_kind(kind, text, stated):
 def test_a_public_holiday_is_its_latest_days(monkeypatch, zone, query, span):
     monkeypatch.setenv("TZ", zone)
     assert parse(query, date(2026, 5, 10)).span == span
+
+
+@pytest.mark.parametrize("query, span, latest_first", [
+    ("这个月月初那几天都记了什么？", (date(2026, 10, 1), date(2026, 10, 10)), False),
+    ("这个月底这几天都记了什么？", (date(2026, 10, 25), date(2026, 10, 31)), True),
+    ("上个月底那段时间做了什么", (date(2026, 9, 24), date(2026, 9, 30)), True),
+    ("十月初那几天干了啥", (date(2026, 10, 1), date(2026, 10, 10)), False),
+])
+def test_a_part_of_a_month_qualified_by_those_days_is_a_listing(query, span, latest_first):
+    # Round 7 (set K): "那几天" / "这几天" / "那段时间" after 月初 / 月底 only qualify the part of the month;
+    # left in the keywords they made the question a keyword search instead of a listing of those days.
+    qt = parse(query, date(2026, 10, 20))
+    assert (qt.span, qt.time_only, qt.latest_first) == (span, True, latest_first)

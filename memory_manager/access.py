@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Iterable
 
+from .regular import read_regular_text
 from . import tree
 from . import jsonio
 
@@ -32,7 +33,7 @@ def access_path(ws: Path) -> Path:
 def load(ws: Path) -> dict[str, dict]:
     """Return ``{entry id: {"count": int, "last": ISO 8601 UTC str}}`` ({} when absent/unreadable)."""
     try:
-        doc = jsonio.loads(access_path(ws).read_text(encoding="utf-8"), "access.json")
+        doc = jsonio.loads(read_regular_text(access_path(ws), "utf-8"), "access.json")
     except (OSError, ValueError):
         return {}
     entries = doc.get("entries") if isinstance(doc, dict) else None

@@ -38,6 +38,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+from .jsonio import parse as _parse_json
+from .regular import read_regular, read_regular_text
 from . import tree
 from .errors import MalformedKeyError, MemoryManagerError, UnreadableFileError, WorkspaceError
 from .fsio import read_text
@@ -461,7 +463,7 @@ def _audit_files(ws: Path, files: Iterable[Path], t2_paths: set[Path], report: A
             report.unread_files.append({"file": _shown(ws, path),
                                         "reason": f"could not be read as UTF-8 text ({reason}): not fully checked"})
             try:
-                text = path.read_bytes().decode("latin-1").replace("\r\n", "\n")
+                text = read_regular(path).decode("latin-1").replace("\r\n", "\n")
             except OSError:
                 continue
         report.files_scanned += 1
@@ -619,7 +621,7 @@ def read_last(ws: Path) -> dict[str, Any] | None:
     another format or a newer version (readers ignore unknown keys).
     """
     try:
-        doc = json.loads(tree.Tree(Path(ws)).state_file(LAST_NAME).read_text(encoding="utf-8"))
+        doc = _parse_json(read_regular_text(tree.Tree(Path(ws)).state_file(LAST_NAME), "utf-8"))
     except (OSError, ValueError):
         return None
     if not isinstance(doc, dict) or doc.get("format") != LAST_FORMAT["format"] \

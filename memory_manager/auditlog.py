@@ -19,6 +19,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from .regular import read_regular, read_regular_text
 from . import tree
 from .errors import FileWriteError
 from .clock import now
@@ -38,14 +39,14 @@ def log_path(ws: Path) -> Path:
 def _salt(ws: Path) -> bytes:
     path = tree.Tree(ws).state_file(SALT_NAME)
     try:
-        return path.read_bytes()
+        return read_regular(path)
     except FileNotFoundError:
         make_dirs(path.parent)
         salt = os.urandom(32)
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         except FileExistsError:  # another writer made it first
-            return path.read_bytes()
+            return read_regular(path)
         with os.fdopen(fd, "wb") as handle:
             handle.write(salt)
         return salt
@@ -102,7 +103,7 @@ def append_line(ws: Path, line: bytes, once: bool = False) -> bool:
     make_dirs(path.parent)
     if once:
         try:
-            if line.rstrip(b"\n") in path.read_bytes().split(b"\n"):
+            if line.rstrip(b"\n") in read_regular(path).split(b"\n"):
                 return False
         except FileNotFoundError:
             pass
@@ -131,7 +132,7 @@ def read(ws: Path) -> list[dict[str, Any]]:
     """Return every record (unparsable lines are skipped)."""
     out = []
     try:
-        lines = log_path(ws).read_text(encoding="utf-8").splitlines()
+        lines = read_regular_text(log_path(ws), "utf-8").splitlines()
     except OSError:
         return out
     for line in lines:

@@ -82,6 +82,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path, PurePosixPath
 from typing import Any, Callable, Iterable, Iterator
 
+from .jsonio import parse as _parse_json
+from .regular import read_regular, read_regular_text
 from . import __version__, edits, tree
 from .clock import now, stamp
 from .errors import BackupError, DirtyFileError, FileWriteError, KeyUnavailableError, MemoryManagerError, \
@@ -326,7 +328,7 @@ class Backup:
         return self._key
 
     def _save_file(self, path: Path, rel: str) -> dict[str, Any]:
-        data = path.read_bytes()
+        data = read_regular(path)
         entry: dict[str, Any] = {"path": rel, "existed": True, "kind": "file", "sha256": sha256_bytes(data),
                                  "size": len(data), "mode": stat.S_IMODE(path.stat().st_mode), "stored": "plain"}
         entry["stored"] = self._keep(rel, data)
@@ -509,7 +511,7 @@ class Backup:
                     continue
                 if any(e["path"] == rel for e in edited):
                     continue
-                entry = self._edit_entry(path, rel, path.read_bytes(), new)
+                entry = self._edit_entry(path, rel, read_regular(path), new)
                 if entry is None:
                     plain.append(path)
                     continue
@@ -592,7 +594,7 @@ class Backup:
             # file twice that way today (import writes each knowledge key once).
             raise BackupError(f"{rel}: a second change in one command cannot be recorded by its first backup "
                               "entry; nothing was changed")
-        now = path.read_bytes()
+        now = read_regular(path)
         if sha256_bytes(now) != first.get("new_sha256"):
             raise BackupError(f"{rel} changed outside this command since it was backed up; nothing was changed")
         old = edits.delete(now, first["inserted"])
@@ -790,17 +792,21 @@ def _read_entries(folder: Path, doc: dict[str, Any]) -> list[dict[str, Any]]:
         return list(doc.get("entries") or [])
     result = []
     try:
-        raw = (folder / ENTRIES).read_bytes()
+        raw = read_regular(folder / ENTRIES)
     except FileNotFoundError:
         return []
     where: dict[Any, int] = {}
-    for line in raw.split(b"\n"):
+    lines = raw.split(b"\n")
+    for n, line in enumerate(lines):
         if not line.strip():
             continue
         try:
             entry = jsonio.loads(line, ENTRIES)
-        except ValueError:
-            break  # a torn last line: written by a command killed before it changed that path
+        except (ValueError, MemoryManagerError) as exc:
+            if n == len(lines) - 1:
+                break  # a torn last line (no line break after it): a command killed before it changed that path
+            # A whole line that does not read is damage, not a kill: the backup cannot be trusted (fatk8).
+            raise ValueError(f"{ENTRIES} line {n + 1} unreadable ({exc})") from None
         path = entry.get("path") if isinstance(entry, dict) else None
         if isinstance(entry, dict) and entry.get("update") is True and isinstance(path, str) and path in where:
             # v4: a second change of the path in one command replaces its insertions entry
@@ -816,12 +822,13 @@ def _read_entries(folder: Path, doc: dict[str, Any]) -> list[dict[str, Any]]:
 def _read(folder: Path) -> dict[str, Any]:
     """Read one backup folder into a dict (header + ``entries`` + ``files``), or with ``error``."""
     try:
-        doc = jsonio.loads((folder / MANIFEST).read_text(encoding="utf-8"), MANIFEST)
+        doc = jsonio.loads(read_regular_text(folder / MANIFEST, "utf-8"), MANIFEST)
         if not isinstance(doc, dict) or doc.get("format") != FORMAT_NAME or doc.get("version") not in READ_VERSIONS:
             raise ValueError("not a memory-backup manifest")
         doc["entries"] = _read_entries(folder, doc)
-    except (OSError, ValueError):
-        return {"id": folder.name, "error": "missing or unreadable manifest", "files": 0, "entries": []}
+    except (OSError, ValueError, MemoryManagerError) as exc:
+        why = str(exc) if str(exc).startswith(ENTRIES) else "missing or unreadable manifest"
+        return {"id": folder.name, "error": why, "files": 0, "entries": []}
     if doc.get("version") == 1:
         # v1 had no roles: a restore's safety copy is known by its reason.
         doc.setdefault("role", "safety" if str(doc.get("reason", "")).startswith("restore ") else "change")
@@ -949,6 +956,14 @@ def _load(workspace: Path, ident: str | None) -> dict[str, Any]:
     found = list_backups(workspace)
     if ident is None:
         usable = [b for b in found if _restorable(b)]
+        newer = found[found.index(usable[-1]) + 1:] if usable else found
+        broken = [b for b in newer if "error" in b]
+        if broken:
+            # The newest change may be in a backup that cannot be read: never undo an older
+            # change in its place without a word (fatk8).
+            raise BackupError(f"backup {broken[-1]['id']} is newer than every backup that can be restored, and it "
+                              f"cannot be read ({broken[-1]['error']}): nothing was restored; restore a backup by "
+                              "its id (--restore ID, see --list-backups), or remove that folder first")
         if not usable:
             raise NotFoundError(f"no backups to restore in {backup_root(workspace)}")
         return usable[-1]
@@ -966,7 +981,7 @@ def _load(workspace: Path, ident: str | None) -> dict[str, Any]:
 def _after(workspace: Path, ident: str) -> dict[str, Any] | None:
     """What the command of backup ``ident`` left (``after.json``), or None (not recorded)."""
     try:
-        doc = jsonio.loads((backup_root(workspace) / ident / AFTER).read_text(encoding="utf-8"), AFTER)
+        doc = jsonio.loads(read_regular_text(backup_root(workspace) / ident / AFTER, "utf-8"), AFTER)
     except (OSError, ValueError, RecursionError):
         return None
     if not isinstance(doc, dict) or doc.get("format") != AFTER_FORMAT or not isinstance(doc.get("paths"), dict):
@@ -1285,7 +1300,7 @@ def _undo_edit(folder: Path, ident: str, rel: str, target: Path, entry: dict[str
     for sha, size, _field, ranges in _edit_states(entry):
         if current != sha:
             continue
-        data = target.read_bytes()
+        data = read_regular(target)
         if stored == "insertions":
             blob = edits.delete(data, ranges)
         else:
@@ -1803,7 +1818,7 @@ def _forward_plan(journal: Path, manifest: dict[str, Any] | None = None) -> dict
     if not _journal_file(journal):
         return None
     try:
-        doc = json.loads(journal.read_bytes().decode("utf-8"))
+        doc = _parse_json(read_regular_text(journal, "utf-8"))
     except (OSError, ValueError, RecursionError):
         return None
     plan = doc.get("forward") if isinstance(doc, dict) else None
@@ -2295,7 +2310,7 @@ def _hide_names(doc: dict[str, Any], folder: Path, named: list[str], paths: list
         new_reason = re.sub(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", hidden_name(name, secret), new_reason)
     if new_reason != reason and doc.get("version") != 1:
         try:
-            header = jsonio.loads((folder / MANIFEST).read_text(encoding="utf-8"), MANIFEST)
+            header = jsonio.loads(read_regular_text(folder / MANIFEST, "utf-8"), MANIFEST)
             header["reason"] = new_reason
             atomic_write(folder / MANIFEST, (json.dumps(header, indent=2, ensure_ascii=False, allow_nan=False)
                                              + "\n").encode("utf-8"), mode=0o600)
@@ -2540,7 +2555,7 @@ def read_copy(workspace: Path, ident: str, rel: str) -> bytes:
                 target = _check_path(workspace, rel, ident)
                 current = _snapshot(target)
                 if current == entry.get("sha256"):  # the file holds the saved bytes again (restored)
-                    return target.read_bytes()
+                    return read_regular(target)
                 blob, note = _undo_edit(folder, ident, rel, target, entry, current,
                                         _load_key(workspace) if entry.get("pieces") == "aes-gcm" else None)
                 if blob is None:

@@ -54,6 +54,8 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Callable
 
+from .jsonio import parse as _parse_json
+from .regular import read_regular, read_regular_text
 from . import auditlog, backups, entries, erasure, markdown, privacy, quarantine, tiers, tree
 from .clock import from_timestamp, month_of, now, parse_day, today
 from .errors import KeyUnavailableError, MalformedKeyError, MemoryManagerError
@@ -192,7 +194,7 @@ def state_dir(ws: Path) -> Path:
 def last_run(ws: Path) -> datetime | None:
     """Return the time of the last cleanup run, or None (never run, or an unreadable stamp)."""
     try:
-        doc = jsonio.loads((state_dir(ws) / STATE_NAME).read_text(encoding="utf-8"), STATE_NAME)
+        doc = jsonio.loads(read_regular_text(state_dir(ws) / STATE_NAME, "utf-8"), STATE_NAME)
         value = datetime.fromisoformat(str(doc["last_run"]))
     except (OSError, ValueError, KeyError, TypeError):
         return None
@@ -207,7 +209,7 @@ def last_summary(ws: Path) -> dict[str, Any] | None:
     if when is None:
         return None
     try:
-        doc = json.loads((state_dir(ws) / STATE_NAME).read_text(encoding="utf-8"))
+        doc = _parse_json(read_regular_text(state_dir(ws) / STATE_NAME, "utf-8"))
     except (OSError, ValueError):
         return None
     out: dict[str, Any] = {"last_run": when.isoformat()}
@@ -227,7 +229,7 @@ def is_due(ws: Path, cfg: dict[str, Any]) -> bool:
 
 def _ledger(ws: Path) -> dict[str, str]:
     try:
-        data = jsonio.loads((state_dir(ws) / LEDGER_NAME).read_text(encoding="utf-8"), LEDGER_NAME)
+        data = jsonio.loads(read_regular_text(state_dir(ws) / LEDGER_NAME, "utf-8"), LEDGER_NAME)
         return {str(k): str(v) for k, v in data.get("archived", {}).items()}
     except (OSError, ValueError, AttributeError):
         return {}
@@ -734,7 +736,7 @@ def retire_patterns(run: _Run) -> None:
             old = []
             if target.is_file():
                 try:
-                    old = json.loads(target.read_text(encoding="utf-8")).get("patterns", [])
+                    old = _parse_json(read_regular_text(target, "utf-8")).get("patterns", [])
                 except (OSError, ValueError, AttributeError):
                     raise MemoryManagerError(f"{run.rel(target)} is not a patterns archive; not overwritten") from None
             _make_dir(run, target.parent)
@@ -877,7 +879,7 @@ def run_cleanup(ws: Path, cfg: dict[str, Any], *, dry_run: bool = False, if_due:
                                    "format); kept, it may hold the only copy of a file")
         fsio.make_dirs(folder)
         log = folder / LOG_NAME
-        previous_log = log.read_bytes() if log.is_file() else b""
+        previous_log = read_regular(log) if log.is_file() else b""
         line = (report.log_line + "\n").encode("utf-8")
         if not _logged_by_a_killed_run(folder, previous_log, line):
             atomic_write(log, previous_log + line, mode=0o600)
@@ -909,7 +911,7 @@ def _logged_by_a_killed_run(folder: Path, log: bytes, line: bytes) -> bool:
         line: this run's line with its newline.
     """
     try:
-        doc = json.loads((folder / STATE_NAME).read_text(encoding="utf-8"))
+        doc = _parse_json(read_regular_text(folder / STATE_NAME, "utf-8"))
     except FileNotFoundError:
         doc = {"log_bytes": 0}
     except (OSError, ValueError):

@@ -39,6 +39,9 @@ Python 3.14+, else the ``zstandard`` package).
 """
 from __future__ import annotations
 
+from .jsonio import parse as _parse_json
+from .regular import read_regular_text
+
 import json
 import os
 import re
@@ -401,7 +404,7 @@ def _sqlite_events(conn: sqlite3.Connection, session_id: str, notes: list[str], 
     for event_json, event_zstd, navigation in rows:
         if event_json is not None:
             try:
-                yield json.loads(event_json)
+                yield _parse_json(event_json)
             except ValueError:
                 yield None
             continue
@@ -409,7 +412,7 @@ def _sqlite_events(conn: sqlite3.Connection, session_id: str, notes: list[str], 
         # cannot hold assistant usage are classified without decompressing.
         nav = None
         try:
-            nav = json.loads(navigation).get("navigation") if navigation else None
+            nav = _parse_json(navigation).get("navigation") if navigation else None
         except (ValueError, AttributeError):
             nav = None
         if isinstance(nav, dict) and not decode_all:
@@ -418,7 +421,7 @@ def _sqlite_events(conn: sqlite3.Connection, session_id: str, notes: list[str], 
                 yield {"type": nav.get("type"), "message": {"role": role}}
                 continue
         try:
-            yield json.loads(_zstd_decompress(event_zstd).decode("utf-8"))
+            yield _parse_json(_zstd_decompress(event_zstd).decode("utf-8"))
         except ImportError:
             notes.append("a compressed transcript row needs the zstandard package")
             yield None
@@ -494,7 +497,7 @@ def sqlite_usage(db: Path, agent: str, session_key: str | None) -> Usage:
             return usage
         usage.session_key, usage.session_id = row[0], row[1]
         try:
-            entry = json.loads(row[2])
+            entry = _parse_json(row[2])
         except ValueError:
             entry = {}
             usage.notes.append("unreadable session entry")
@@ -526,7 +529,7 @@ def _jsonl_events(path: Path):
                 if not line.strip():
                     continue
                 try:
-                    yield json.loads(line)
+                    yield _parse_json(line)
                 except ValueError:
                     continue
             if start:
@@ -534,7 +537,7 @@ def _jsonl_events(path: Path):
                 head = handle.read(start + 1).split(b"\n")
                 for line in reversed(head[:-1]):
                     try:
-                        yield json.loads(line)
+                        yield _parse_json(line)
                     except ValueError:
                         continue
     except OSError:
@@ -545,7 +548,7 @@ def legacy_usage(store: Path, agent: str, session_key: str | None) -> Usage:
     """Measure a session in an older ``sessions.json`` + ``<sessionId>.jsonl`` store."""
     usage = Usage(agent=agent, store="legacy")
     try:
-        data = json.loads(store.read_text(encoding="utf-8"))
+        data = _parse_json(read_regular_text(store, "utf-8"))
     except (OSError, ValueError) as exc:
         usage.notes.append(f"cannot read {store.name}: {exc.__class__.__name__}")
         return usage

@@ -77,6 +77,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
+from .regular import read_regular
 from .errors import BadInputError, CryptoError, KeyUnavailableError, MalformedKeyError
 
 SCHEMES = ("xor-b64", "aes-gcm")
@@ -90,6 +91,8 @@ AES_PREFIXES = (AES_PREFIX, AES_PREFIX_V1)
 ENV_KEY = "MEMORY_MANAGER_KEY"
 KEY_DIRNAME = "complex-memory-manager"
 KEY_FILENAME = "key"
+#: The most bytes a key file may hold (a key is 45): a FIFO, a device or a huge file is refused (fatk8).
+KEY_FILE_LIMIT = 4096
 #: 96-bit nonce: the IV length NIST SP 800-38D recommends for GCM.
 NONCE_BYTES = 12
 TAG_BYTES = 16
@@ -362,7 +365,7 @@ def load_key(cfg: Mapping[str, Any] | None = None, env: Mapping[str, str] | None
         return _decode_key(env[ENV_KEY], ENV_KEY)
     path = key_path(cfg, env)
     try:
-        text = path.read_text(encoding="ascii")
+        text = read_regular(path, limit=KEY_FILE_LIMIT).decode("ascii")
     except FileNotFoundError:
         if path.is_symlink():
             raise MalformedKeyError(f"key file {path} is a dangling symlink") from None

@@ -16,6 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
+from .jsonio import parse as _parse_json
+from .regular import read_regular, read_regular_text
 from . import SKILL_NAME, __version__, deps, hookinstall, plugininstall, tree
 from .entries import INDEX_FILES, INDEX_TITLES, TREE
 from .errors import MemoryManagerError
@@ -55,7 +57,7 @@ def _json_tail(text: str) -> Any:
     if start < 0:
         return None
     try:
-        return json.loads(text[start:])
+        return _parse_json(text[start:])
     except ValueError:
         return None
 
@@ -142,7 +144,7 @@ def check_installed_hooks(ws: Path, bundle_root: Path) -> list[dict[str, Any]]:
                                  init_fix(bundle_root, ws, "installs the hooks")))
             continue
         try:
-            doc = json.loads((folder / hookinstall.BUNDLE_PATH_FILE).read_text(encoding="utf-8"))
+            doc = _parse_json(read_regular_text(folder / hookinstall.BUNDLE_PATH_FILE, "utf-8"))
             target = Path(doc["bundle"])
         except (OSError, ValueError, KeyError, TypeError):
             checks.append(_check(f"hook files {name}", "fail", "bundle-path.json missing or unreadable",
@@ -161,7 +163,7 @@ def check_installed_hooks(ws: Path, bundle_root: Path) -> list[dict[str, Any]]:
         stale = [f for f in hookinstall.HOOK_FILES
                  if (bundle_root / "hooks" / name / f).is_file()
                  and (not (folder / f).is_file()
-                      or (folder / f).read_bytes() != (bundle_root / "hooks" / name / f).read_bytes())]
+                      or read_regular(folder / f) != read_regular(bundle_root / "hooks" / name / f))]
         if stale:
             checks.append(_check(f"hook files {name}", "warn", "older copy: " + ", ".join(stale),
                                  init_fix(bundle_root, ws, "then restart the Gateway")))
@@ -230,13 +232,13 @@ def _dry_lines(ws: Path, node: str | None, harness: str, module: Path,
     proc = subprocess.run([node, "--input-type=module", "-e", harness, module.resolve().as_uri(),
                            json.dumps(event, allow_nan=False)],
                           capture_output=True, text=True, timeout=HOOK_RUN_TIMEOUT_S, stdin=subprocess.DEVNULL)
-    return json.loads(proc.stdout or "[]")
+    return _parse_json(proc.stdout or "[]")
 
 
 def _python_dry(folder: Path, event: dict[str, Any], protocol: dict[str, Any]) -> list[list[str]]:
     """The handler's steps without node: which Python, which hook.py, the answer's log lines."""
     try:
-        info = json.loads((folder / hookinstall.BUNDLE_PATH_FILE).read_text(encoding="utf-8"))
+        info = _parse_json(read_regular_text(folder / hookinstall.BUNDLE_PATH_FILE, "utf-8"))
         bundle = Path(info["bundle"])
         python = info.get("python") if isinstance(info.get("python"), str) and Path(info["python"]).exists() \
             else "python3"
@@ -247,7 +249,7 @@ def _python_dry(folder: Path, event: dict[str, Any], protocol: dict[str, Any]) -
     lines = [["error", line] for line in proc.stderr.splitlines() if line.strip()]
     last = (proc.stdout.strip().splitlines() or [""])[-1]
     if last:
-        reply = json.loads(last)
+        reply = _parse_json(last)
         if reply.get("protocol") == protocol["protocol"]:
             lines += [["log", line] for line in reply.get("log", [])]
     return lines
@@ -304,7 +306,7 @@ def check_installed_plugin(ws: Path, bundle_root: Path) -> list[dict[str, Any]]:
                                                                                        "installs the plugin"))]
         return []
     try:
-        doc = json.loads((folder / hookinstall.BUNDLE_PATH_FILE).read_text(encoding="utf-8"))
+        doc = _parse_json(read_regular_text(folder / hookinstall.BUNDLE_PATH_FILE, "utf-8"))
         target = Path(doc["bundle"])
     except (OSError, ValueError, KeyError, TypeError):
         return [_check("plugin files", "fail", "bundle-path.json missing or unreadable",
@@ -313,7 +315,7 @@ def check_installed_plugin(ws: Path, bundle_root: Path) -> list[dict[str, Any]]:
         return [_check("plugin files", "fail", f"points at {target}, which has no scripts/hook.py",
                        init_fix(bundle_root, ws, "reinstalls the plugin from this bundle"))]
     stale = [f for f in plugininstall.PLUGIN_FILES if (bundle_root / "plugin" / f).is_file()
-             and (not (folder / f).is_file() or (folder / f).read_bytes() != (bundle_root / "plugin" / f).read_bytes())]
+             and (not (folder / f).is_file() or read_regular(folder / f) != read_regular(bundle_root / "plugin" / f))]
     if stale:
         return [_check("plugin files", "warn", "older copy: " + ", ".join(stale),
                        init_fix(bundle_root, ws, "then restart the Gateway"))]

@@ -31,6 +31,8 @@ import stat
 from pathlib import Path, PurePosixPath
 from typing import Any, Iterable
 
+from .jsonio import parse as _parse_json
+from .regular import read_regular
 from . import auditlog, backups, fsio, tiers, tree
 from .entries import split_frontmatter
 from .fsio import atomic_write, atomic_write_text, read_text
@@ -124,7 +126,7 @@ def _erase_sections(path: Path, text: str, ident: str | None, texts: list[str]) 
     start = 0
     for m in _ARCHIVED.finditer(text):
         try:
-            meta = json.loads(m.group(1))
+            meta = _parse_json(m.group(1))
         except ValueError:
             meta = {}
         piece = text[start:m.end()]
@@ -175,7 +177,7 @@ def _scrub_log(ws: Path, texts: list[str]) -> int:
     changed = 0
     for n, line in enumerate(lines):
         try:
-            record = json.loads(line)
+            record = _parse_json(line)
         except ValueError:
             continue
         summary = str(record.get("summary") or "") if isinstance(record, dict) else ""
@@ -239,7 +241,7 @@ def _scrub_state(ws: Path, names: list[str], secret: bytes) -> int:
             if not stat.S_ISREG(st.st_mode) or st.st_nlink != 1:
                 continue
             try:
-                raw = path.read_bytes()
+                raw = read_regular(path)
             except OSError:
                 continue
             if not any(n in raw for n in raw_names):
@@ -261,7 +263,7 @@ def _scrub_state(ws: Path, names: list[str], secret: bytes) -> int:
 
 def _read_or_none(path: Path) -> bytes | None:
     try:
-        return path.read_bytes()
+        return read_regular(path)
     except OSError:
         return None
 
@@ -328,7 +330,7 @@ def _scrub_text(text: str, patterns: list[tuple[re.Pattern[str], str]]) -> str:
     """``text`` (a JSON document, JSON Lines or plain text) with the names replaced (see :func:`_scrub_state`)."""
     def as_json(chunk: str) -> str | None:
         try:
-            doc = json.loads(chunk)
+            doc = _parse_json(chunk)
         except (ValueError, RecursionError):
             return None
         return json.dumps(_replace_names(doc, patterns), ensure_ascii=False, allow_nan=False)

@@ -453,8 +453,10 @@ def read_text(path: Path, label: str | None = None) -> TextFile:
     if leads_outside(path):
         raise UnreadableFileError(f"{label or path}: a symlink leading outside the workspace; not read "
                                   "(remove the link)")
+    from .regular import read_regular
+
     try:
-        raw = Path(path).read_bytes()
+        raw = read_regular(path)  # a FIFO or a device is refused, never waited on (fatk8)
     except OSError as exc:
         raise UnreadableFileError(f"{label or path}: cannot read ({exc.strerror})") from None
     return decode_text(raw, str(label or path))

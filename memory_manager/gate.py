@@ -62,6 +62,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from .jsonio import parse as _parse_json
+from .regular import read_regular_text
 from .errors import BadInputError
 
 OPERATIONS = ("none", "read", "reuse", "store", "edit", "delete", "export", "import", "unknown")
@@ -642,7 +644,7 @@ def drop_approvals(ws: Any, keys: list[str] | set[str]) -> int:
     dropped = 0
     for line in path.read_text(encoding="utf-8", errors="surrogateescape").splitlines(keepends=True):
         try:
-            key = json.loads(line).get("key") if line.strip() else None
+            key = _parse_json(line).get("key") if line.strip() else None
         except (ValueError, AttributeError):
             key = None
         if key in wanted:
@@ -694,12 +696,12 @@ def approval_book(ws: Any) -> ApprovalBook:
 
     keys: set[str] = set()
     try:
-        lines = approvals_path(ws).read_text(encoding="utf-8").splitlines()
+        lines = read_regular_text(approvals_path(ws), "utf-8").splitlines()
     except OSError:
         lines = []
     for raw in lines:
         try:
-            key = json.loads(raw).get("key")
+            key = _parse_json(raw).get("key")
         except (ValueError, AttributeError):
             continue
         if isinstance(key, str):

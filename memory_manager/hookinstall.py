@@ -40,6 +40,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from .jsonio import parse as _parse_json
+from .regular import read_regular, read_regular_text
 from . import __version__
 from .fsio import atomic_write
 
@@ -142,7 +144,7 @@ def _desired(bundle_root: Path, name: str, ws: Path) -> dict[str, bytes]:
     """The files of hook ``name``: the bundle's HOOK.md and handler.js when it ships them (a copy
     without ``hooks/`` leaves the installed ones as they are), and a bundle-path.json pointing here."""
     src = Path(bundle_root) / "hooks" / name
-    files = {f: (src / f).read_bytes() for f in HOOK_FILES if (src / f).is_file()}
+    files = {f: read_regular(src / f) for f in HOOK_FILES if (src / f).is_file()}
     files[BUNDLE_PATH_FILE] = bundle_path_doc(bundle_root, timeout_s=_timeout(ws))
     return files
 
@@ -178,7 +180,7 @@ def plan(ws: Path, bundle_root: Path) -> HookReport:
     for name in report.hooks:
         for fname, data in _desired(bundle_root, name, ws).items():
             target = ws / "hooks" / name / fname
-            if not target.is_file() or target.read_bytes() != data:
+            if not target.is_file() or read_regular(target) != data:
                 report.changed.append(f"hooks/{name}/{fname}")
     report.commands = [f"openclaw hooks enable {name}" for name in report.hooks]
     if shutil.which("openclaw") is None:
@@ -204,7 +206,7 @@ def parse_hooks_list(text: str) -> dict[str, dict[str, Any]]:
     if start < 0:
         return {}
     try:
-        doc = json.loads(text[start:])
+        doc = _parse_json(text[start:])
     except ValueError:
         return {}
     return {h["name"]: h for h in doc.get("hooks", []) if isinstance(h, dict) and "name" in h}
@@ -280,7 +282,7 @@ def install(ws: Path, bundle_root: Path, backup, openclaw: str | None = "auto",
         folder = ws / "hooks" / name
         for fname, data in _desired(bundle_root, name, ws).items():
             target = folder / fname
-            if target.is_file() and not target.is_symlink() and target.read_bytes() == data:
+            if target.is_file() and not target.is_symlink() and read_regular(target) == data:
                 continue
             if not folder.parent.exists():
                 backup.save_new_dir(folder.parent)
@@ -342,7 +344,7 @@ def record_path(ws: Path) -> Path:
 def read_record(ws: Path) -> dict[str, Any] | None:
     """The recorded hook settings (format ``cmm-openclaw-hooks`` v1), or None when absent or unreadable."""
     try:
-        doc = json.loads(record_path(ws).read_text(encoding="utf-8"))
+        doc = _parse_json(read_regular_text(record_path(ws), "utf-8"))
     except (OSError, ValueError):
         return None
     if isinstance(doc, dict) and doc.get("format") == RECORD_FORMAT["format"] and "internal" in doc:

@@ -33,6 +33,9 @@ Events (OpenClaw 2026.9.6) and the ``hooks`` switch in ``config.json``:
 """
 from __future__ import annotations
 
+from .jsonio import parse as _parse_json
+from .regular import read_regular, read_regular_text
+
 import json
 import os
 import pathlib
@@ -151,7 +154,7 @@ def take_pending(ws: pathlib.Path) -> list[str]:
     """
     path = ws / PENDING_RELPATH
     try:
-        doc = jsonio.loads(path.read_text(encoding="utf-8"), path.name)
+        doc = jsonio.loads(read_regular_text(path, "utf-8"), path.name)
     except FileNotFoundError:
         return []
     except (OSError, ValueError) as exc:
@@ -273,12 +276,12 @@ def read_usage(ws: pathlib.Path) -> list[dict]:
     out: list[dict] = []
     for name in (USAGE_NAME + ".1", USAGE_NAME):
         try:
-            raw = (state / name).read_bytes()
+            raw = read_regular(state / name)
         except OSError:
             continue
         for line in raw.decode("utf-8", "replace").splitlines():
             try:
-                doc = json.loads(line)
+                doc = _parse_json(line)
             except ValueError:
                 continue
             if isinstance(doc, dict) and doc.get("v") == 1 and isinstance(doc.get("at"), str):
@@ -427,7 +430,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     try:
         raw = sys.stdin.read()
-        event = json.loads(raw) if raw.strip() else {}
+        event = _parse_json(raw) if raw.strip() else {}
         if not isinstance(event, dict):
             raise ValueError("the event is not a JSON object")
         out = handle(event)

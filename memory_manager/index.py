@@ -34,6 +34,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterable
 
+from .regular import read_regular
 from . import fsio, textproc, tree, units
 from .fsio import make_dirs
 
@@ -201,7 +202,7 @@ class RecallIndex:
             if row and row[2] == kind and row[3] == mtime and row[4] == size and mtime + RACY_NS < row[6]:
                 continue
             try:
-                data = (self.ws / rel).read_bytes()
+                data = read_regular(self.ws / rel)
             except OSError:
                 continue
             if probe and not (row and row[2] == kind):

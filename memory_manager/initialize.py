@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from .jsonio import parse as _parse_json
+from .regular import read_regular
 from . import backups, crypto, entries, fsio, markdown, templates, tiers, tree
 from .clock import today
 from .config import OVERRIDE_RELPATH
@@ -162,7 +164,7 @@ def _lessons_name(ws: Path, plan: "Plan") -> str:
                           f"(OpenClaw loads it when there is no {tree.MEMORY_MD}); no {tree.MEMORY_MD} created.")
         return tree.MEMORY_MD_LOWER
     try:
-        differ = upper.read_bytes() != lower.read_bytes()
+        differ = read_regular(upper) != read_regular(lower)
     except OSError:
         differ = True
     if differ:
@@ -192,7 +194,7 @@ def _read(path: Path, rel: str) -> TextFile | None:
     if path.is_dir():
         raise UnreadableFileError(f"{rel} is a folder, expected a file")
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)
     except OSError as exc:
         raise UnreadableFileError(f"{rel}: cannot read ({exc.strerror})") from None
     return decode_text(raw, rel)
@@ -443,7 +445,7 @@ def _plan_shipped_files(plan: Plan, ws: Path, files: dict[str, bytes], *, depth:
                 plan.new_dirs.append(folder)
         if path.is_symlink():
             raise WorkspaceError(f"{rel} is a symlink; refusing to replace it")
-        old = path.read_bytes() if path.is_file() else None
+        old = read_regular(path) if path.is_file() else None
         if old != data:
             plan.changes.append(FileChange(path, rel, old, data, label, mode=0o644))
             changed = True
@@ -476,7 +478,7 @@ def _plan_language(plan: Plan, ws: Path, lang: str) -> None:
     path = ws / OVERRIDE_RELPATH
     existing = _read(path, OVERRIDE_RELPATH.as_posix())
     try:
-        doc = json.loads(existing.text) if existing is not None and existing.text.strip() else {}
+        doc = _parse_json(existing.text) if existing is not None and existing.text.strip() else {}
     except ValueError:
         raise WorkspaceError(f"{OVERRIDE_RELPATH.as_posix()} is not valid JSON; fix it before running init") from None
     if not isinstance(doc, dict):
@@ -690,7 +692,7 @@ def apply_files(plan: Plan) -> str | None:
     ws = plan.workspace
     with workspace_lock(ws):
         for change in plan.changes:
-            current = change.path.read_bytes() if change.path.exists() else None
+            current = read_regular(change.path) if change.path.exists() else None
             if current != change.old:
                 raise DirtyFileError(f"{change.rel} changed while init was running (another init, or an edit); "
                                      "run it again")

@@ -88,7 +88,10 @@ def loads(text: str | bytes, where: str, error: type[BadInputError] = JSONInputE
             :data:`MAX_DEPTH`, NaN/Infinity, or a number too large for a float.
     """
     if isinstance(text, bytes):
-        text = text.decode("utf-8")
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise error(f"{where}: not UTF-8 text") from None
     # Counting brackets is C-speed; the exact (string-aware) walk only runs when it could matter.
     if text.count("[") + text.count("{") > MAX_DEPTH and depth(text, MAX_DEPTH) > MAX_DEPTH:
         raise error(f"{where}: JSON nested deeper than {MAX_DEPTH} levels")
@@ -100,6 +103,31 @@ def loads(text: str | bytes, where: str, error: type[BadInputError] = JSONInputE
         raise error(f"{where}: JSON nested deeper than {MAX_DEPTH} levels") from None
     except json.JSONDecodeError as exc:
         raise error(f"{where}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    except ValueError as exc:  # an integer past Python's 4,300-digit limit (fatk8)
+        raise error(f"{where}: not valid JSON ({str(exc)[:80]})") from None
+
+
+def parse(text: str | bytes) -> Any:
+    """``json.loads`` for a file or a record someone else may have written (issue 11, fatk8).
+
+    Every bad input raises :class:`json.JSONDecodeError` (a ``ValueError``), which the
+    readers of state files, journals and logs already catch: nesting deep enough to
+    exhaust the parser's recursion (RecursionError), an integer past Python's
+    4,300-digit limit (a bare ValueError) and bytes that are not UTF-8
+    (UnicodeDecodeError) used to escape them as an "unexpected" error naming no file.
+    NaN and Infinity are accepted as ``json.loads`` accepts them (the callers check values).
+
+    Raises:
+        json.JSONDecodeError: any malformed document, as above.
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except RecursionError:
+        raise json.JSONDecodeError("JSON nested too deeply", "", 0) from None
+    except (ValueError, UnicodeDecodeError, OverflowError) as exc:
+        raise json.JSONDecodeError(f"not valid JSON ({exc.__class__.__name__}: {str(exc)[:80]})", "", 0) from None
 
 
 def dumps(doc: Any, **kwargs: Any) -> str:

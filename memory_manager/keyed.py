@@ -21,6 +21,8 @@ library is imported (the hooks' per-turn path uses :func:`session_label`).
 """
 from __future__ import annotations
 
+from .regular import read_regular
+
 import base64
 import binascii
 import hashlib
@@ -81,7 +83,7 @@ def local_secret(ws: Path | None = None, create: bool = True) -> bytes | None:
     if _inside(ws, folder):
         return None
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)
     except FileNotFoundError:
         if not create:
             return None

@@ -26,6 +26,7 @@ from pathlib import Path
 from collections.abc import Mapping
 # ``Any`` is only an annotation (strings here): no ``typing`` import on the per-turn hook path.
 
+from .jsonio import parse as _parse_json
 from .tree import Tree
 
 LANGUAGES = ("zh", "en")
@@ -56,7 +57,7 @@ def saved(ws: Path | None) -> str | None:
     if ws is None:
         return None
     try:
-        doc = json.loads(Tree(Path(ws)).override.read_text(encoding="utf-8-sig"))
+        doc = _parse_json(Tree(Path(ws)).override.read_text(encoding="utf-8-sig"))
         if isinstance(doc, dict) and doc.get("language") in LANGUAGES:
             return doc["language"]
     except (OSError, ValueError):

@@ -42,6 +42,8 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
+from .jsonio import parse as _parse_json
+from .regular import read_regular, read_regular_text
 from . import tree
 from .fsio import atomic_write
 from .hookinstall import BUNDLE_PATH_FILE, HookReport, Runner, _oc_config, _run, _timeout, _which, bundle_path_doc
@@ -88,7 +90,7 @@ def desired_files(ws: Path, bundle_root: Path) -> dict[str, bytes]:
     """
     ws, bundle_root = Path(ws), Path(bundle_root)
     if bundle_has_plugin(bundle_root):
-        files = {f"{INSTALL_REL}/{f}": (bundle_root / "plugin" / f).read_bytes() for f in PLUGIN_FILES}
+        files = {f"{INSTALL_REL}/{f}": read_regular(bundle_root / "plugin" / f) for f in PLUGIN_FILES}
     elif installed(ws):
         files = {}
     else:
@@ -107,7 +109,7 @@ def record_path(ws: Path) -> Path:
 def read_record(ws: Path) -> dict[str, Any] | None:
     """The recorded plugin settings (format ``cmm-openclaw-plugins`` v1), or None when absent or unreadable."""
     try:
-        doc = json.loads(record_path(ws).read_text(encoding="utf-8"))
+        doc = _parse_json(read_regular_text(record_path(ws), "utf-8"))
     except (OSError, ValueError):
         return None
     if isinstance(doc, dict) and doc.get("format") == RECORD_FORMAT["format"] and "entry" in doc:

@@ -43,8 +43,10 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from .jsonio import parse as _parse_json
+from .regular import read_regular, read_regular_text
 from . import tree
-from .errors import BadInputError
+from .errors import BadInputError, FileWriteError, MemoryManagerError
 
 #: Longest knowledge body shown (characters); the page is for looking, and
 #: the file is the place to read a long entry in full.
@@ -226,7 +228,7 @@ class MaskCache:
         try:
             if path.is_symlink() or not path.is_file():
                 return {}
-            doc = json.loads(path.read_bytes().decode("utf-8"))
+            doc = _parse_json(read_regular_text(path, "utf-8"))
         except (OSError, ValueError, RecursionError):
             return {}  # unreadable or damaged: derived data, start afresh
         if not isinstance(doc, dict) or doc.get("format") != cls.FORMAT or doc.get("version") != cls.VERSION \
@@ -286,7 +288,7 @@ def detector_fingerprint() -> str | None:
     h = hashlib.sha256()
     for module in (privacy, decoding):
         try:
-            h.update(Path(module.__file__).read_bytes())
+            h.update(read_regular(Path(module.__file__)))
         except (OSError, TypeError):
             return None
     h.update(f"\0{sys.version}\0{unicodedata.unidata_version}".encode())
@@ -794,7 +796,8 @@ def make(ws: Any, target: Path, render: Callable[[Model], str], days: int = 30, 
     :func:`record_written` returns it.
 
     Raises:
-        FileWriteError: the lock could not be taken, or the write failed.
+        FileWriteError: the lock could not be taken, the write failed, or the
+            page was written but could not be recorded (the message names it).
         BadInputError, ConfigError: as :func:`collect`.
     """
     from .fsio import workspace_lock
@@ -806,7 +809,13 @@ def make(ws: Any, target: Path, render: Callable[[Model], str], days: int = 30, 
         size = write_report(target, page)
         # Recorded (path, SHA-256, the ids it counts without showing) so forget and
         # cleanup's purge can find this copy later.
-        untracked = record_written(root, target, page.encode("utf-8"), hidden=model.hidden_ids)
+        try:
+            untracked = record_written(root, target, page.encode("utf-8"), hidden=model.hidden_ids)
+        except (OSError, MemoryManagerError) as exc:
+            # The page is there but unknown to forget and purge: say so, never only "replace failed" (fatk8).
+            raise FileWriteError(f"the report was written to {target}, but it could not be recorded in "
+                                 f"{tree.rel(tree.STATE, RECORD_NAME)} ({exc}): a later forget will not delete it; "
+                                 "delete it yourself when it is no longer needed, or run report again") from None
     return model, size, untracked
 
 
@@ -999,7 +1008,7 @@ def written_reports(ws: Path) -> list[dict[str, Any]]:
     try:
         if path.is_symlink() or leads_outside(path) or not path.is_file():
             return []
-        doc = loads(path.read_bytes(), tree.rel(tree.STATE, RECORD_NAME))
+        doc = loads(read_regular(path), tree.rel(tree.STATE, RECORD_NAME))
     except (OSError, UnicodeDecodeError, MemoryManagerError):
         return []
     if not isinstance(doc, dict) or doc.get("format") != RECORD_FORMAT["format"] or doc.get("version") not in (1, 2):
@@ -1121,7 +1130,7 @@ def erase_written(ws: Path, texts: list[str], ident: str | None = None) -> dict[
         try:
             if path.is_symlink() or not path.is_file():
                 continue  # gone, or a link now: not ours to read or delete
-            data = path.read_bytes()
+            data = read_regular(path)
         except OSError:
             continue
         page = " ".join(html_mod.unescape(data.decode("utf-8", "replace")).split())

@@ -26,6 +26,7 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
+from .regular import read_regular
 from . import auditlog, backups, crypto, entries, erasure, gate, keyed, tiers, tree
 from .clock import month_of, today
 from .errors import BadInputError, KeyUnavailableError, MalformedFileError, MemoryManagerError, NotFoundError
@@ -509,7 +510,7 @@ def _stats_update(ws: Path, cfg: dict[str, Any], skill: str, text: str, apply: A
         doc = tiers.load_stats(path)
         result = apply(doc)
         data = tiers.dump_stats(doc)
-        if not path.exists() or path.read_bytes() != data:
+        if not path.exists() or read_regular(path) != data:
             # Saved (or recorded as created) first, like every other change.
             LazyBackup(ws, f"stats {skill}", approved).save(path)
             atomic_write(path, data)
@@ -874,7 +875,7 @@ def find_entry(ws: Path, ident: str) -> Ref | None:
 
     for relpath, kind, item in scan_sources(Path(ws)):
         try:
-            text = decode_text(Path(item.path).read_bytes(), relpath).text
+            text = decode_text(read_regular(Path(item.path)), relpath).text
         except (OSError, MalformedFileError, UnicodeDecodeError, ValueError):
             continue
         except Exception:  # UnreadableFileError: not UTF-8, holds no entry
@@ -1253,7 +1254,7 @@ def _forget_hashes(ws: Path, target: Ref, needles: list[Any], names: list[str]) 
     found: set[str] = set()
     for path, test in [(target.path, holds), *((ws / r, lists) for r in backups.DERIVED_INDEXES)]:
         if path.is_file() and not path.is_symlink():
-            found.update(backups.tainted_states(ws, rel(ws, path), path.read_bytes(), test))
+            found.update(backups.tainted_states(ws, rel(ws, path), read_regular(path), test))
     return sorted(found)
 
 

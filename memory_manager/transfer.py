@@ -35,6 +35,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from .jsonio import parse as _parse_json
+from .regular import read_regular
 from . import __version__, entries, gate, privacy, tiers, tree
 from .clock import now, parse_day
 from .errors import BadInputError, InputTooLargeError, InvalidNameError, MalformedFileError, UnreadableFileError
@@ -219,7 +221,7 @@ def _is_export(path: Path) -> bool:
     try:
         if path.is_symlink() or not path.is_file():
             return False
-        doc = json.loads(path.read_bytes())
+        doc = _parse_json(read_regular(path))
     except (OSError, ValueError, RecursionError):
         return False
     return isinstance(doc, dict) and doc.get("format") == EXPORT_FORMAT
@@ -860,7 +862,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
                     continue
                 path = safe_target(ws, entries.memory_dir(ws) / folder / name)
                 if path.exists():
-                    if path.read_bytes() != data.encode("utf-8"):
+                    if read_regular(path) != data.encode("utf-8"):
                         refuse(rel(ws, path), "kept", [], f"{rel(ws, path)}: exists with other content (kept)")
                     else:
                         present.append(rel(ws, path))
@@ -879,7 +881,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
                 continue
             path = safe_target(ws, entries.memory_dir(ws) / tree.ARCHIVE / name)
             if path.exists():
-                if path.read_bytes() != text.encode("utf-8"):
+                if read_regular(path) != text.encode("utf-8"):
                     refuse(rel(ws, path), "kept", [], f"{rel(ws, path)}: exists with other content (kept)")
                 else:
                     present.append(rel(ws, path))

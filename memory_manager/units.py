@@ -19,6 +19,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from .jsonio import parse as _parse_json
 from . import tree
 from .clock import parse_day
 from .entries import Entry, parse_entries, stable_id  # noqa: F401 - Entry and stable_id are part of this API
@@ -149,7 +150,7 @@ def parse_archive(rel: str, text: str) -> list[Entry]:
         m = _ARCHIVED.search(e.text)
         if m:
             try:
-                meta = json.loads(m.group(1))
+                meta = _parse_json(m.group(1))
             except ValueError:
                 meta = {}
             if isinstance(meta, dict):

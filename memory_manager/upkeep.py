@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+from .regular import read_regular, read_regular_text
 from . import audit, cleanup, entries, hookrun, jsonio, tiers, tree
 from .clock import now
 from .fsio import atomic_write, workspace_lock
@@ -89,7 +90,7 @@ def finding_line(ws: Path, finding: Any) -> str:
 def read_stamp(ws: Path) -> tuple[float, dict[str, int]]:
     """Return (start of the last run in epoch seconds, the files it wrote), or ``(0, {})``."""
     try:
-        doc = jsonio.loads((ws / hookrun.MAINTAIN_STAMP_RELPATH).read_text(encoding="utf-8"), "maintain stamp")
+        doc = jsonio.loads(read_regular_text(ws / hookrun.MAINTAIN_STAMP_RELPATH, "utf-8"), "maintain stamp")
         own = doc.get("own") if isinstance(doc.get("own"), dict) else {}
         return float(doc["at"]), own
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -100,7 +101,7 @@ def trim_usage(ws: Path) -> None:
     """Keep the last :data:`USAGE_KEEP_LINES` records of the context-usage log."""
     path = ws / hookrun.USAGE_RELPATH
     try:
-        lines = path.read_bytes().splitlines(keepends=True)
+        lines = read_regular(path).splitlines(keepends=True)
     except OSError:
         return
     if len(lines) > USAGE_KEEP_LINES:

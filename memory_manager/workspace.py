@@ -27,6 +27,7 @@ from pathlib import Path
 # so ``Any`` is only a name for readers and type checkers.
 from collections.abc import Iterator, Mapping
 
+from .jsonio import parse as _parse_json
 from . import tree
 from .errors import WorkspaceError
 
@@ -88,7 +89,7 @@ def read_openclaw_config(env: Mapping[str, str] | None = None) -> dict[str, Any]
     except (OSError, UnicodeDecodeError):
         return None
     try:
-        data = json.loads(text)
+        data = _parse_json(text)
     except json.JSONDecodeError:
         try:
             import json5  # type: ignore[import-not-found]

@@ -26,6 +26,39 @@ ENV = {"MEMORY_MANAGER_NOW": NOW}  # keyless: init --no-key
 PATIENCE = 6
 
 
+#: What fatk8 found and round 8 left open, by test id (strict xfails, applied per parameter below):
+#: a fixed one fails until its line goes. Fixed in round 8: a key file, a backup file or a state
+#: file that is a FIFO or a device no longer hangs anything (memory_manager.regular.read_regular),
+#: over-deep, 5,000-digit and non-UTF-8 JSON in state files reads as malformed (jsonio.parse), a
+#: report whose record fails says the page was written, and a newest backup whose entries cannot
+#: be read stops a bare --restore.
+STILL_OPEN = {
+    'test_a_fifo_in_the_state_folder_is_named_not_waited_on[access.json, status]': 'fatk8: no longer waits (a FIFO is refused as not a regular file), but status and recall go on without naming access.json',
+    'test_a_fifo_in_the_state_folder_is_named_not_waited_on[access.json, recall]': 'fatk8: no longer waits, but recall goes on without naming access.json',
+    'test_a_fifo_in_the_state_folder_is_named_not_waited_on[cleanup.json, cleanup]': 'fatk8: no longer waits, but cleanup goes on without naming cleanup.json',
+    'test_a_fifo_in_the_state_folder_is_named_not_waited_on[archive-ledger.json, cleanup]': 'fatk8: no longer waits, but cleanup goes on without naming archive-ledger.json',
+    'test_a_report_written_while_forget_runs_does_not_keep_the_forgotten_text': 'fatk8: report now holds the workspace lock from reading to recording (attack/test_attack_trust_r8 checks it), so the paused report makes this forget wait for the lock and time out; the harness needs a pause outside the lock',
+    'test_a_write_to_a_fifo_refuses_naming_it[write]': 'fatk8: no longer waits, but the refusal does not name the FIFO',
+    'test_a_write_to_a_fifo_refuses_naming_it[learn]': 'fatk8: no longer waits, but the refusal does not name the FIFO',
+    'test_a_write_to_a_fifo_refuses_naming_it[remember]': 'fatk8: no longer waits, but the refusal does not name the FIFO',
+    'test_status_names_a_fifo_where_a_config_or_statistics_file_is_expected[memory/memory-manager.json]': 'fatk8: a FIFO at the config override is not named by status',
+    'test_lesson_names_a_memory_md_that_is_no_regular_file[fifo]': "fatk8: lesson says 'no MEMORY.md: run init.py first' for a FIFO at MEMORY.md",
+    'test_lesson_names_a_memory_md_that_is_no_regular_file[directory]': "fatk8: lesson says 'no MEMORY.md: run init.py first' for a folder at MEMORY.md",
+    'test_detect_names_an_unreadable_session_store[infinite updatedAt]': "fatk8: an updatedAt of 1e999 raises OverflowError in pick_session's int(): detect.py exits 1 'unexpected OverflowError'",
+    'test_restore_says_so_when_it_passes_over_a_newest_backup_it_cannot_read[manifest]': 'fatk8: a manifest seq of 400 digits is read; restore still passes over that backup in silence',
+    'test_a_fifo_in_a_backup_is_named_not_waited_on[args1-manifest.json]': 'fatk8: no longer waits, but the backup is not named',
+    'test_a_fifo_in_a_backup_is_named_not_waited_on[args1-entries.jsonl]': 'fatk8: no longer waits, but the backup is not named',
+    'test_a_huge_integer_is_bad_input_naming_the_key_or_file[config]': 'fatk8: a 5,000-digit recall.top_k in the config override is an internal error (exit 1), not exit 2 naming the key',
+    'test_a_bad_number_or_binary_state_file_is_named_not_an_internal_error[gate-audit.jsonl (binary), report]': "fatk8: a binary gate-audit.jsonl stops report with 'unexpected UnicodeDecodeError'"}
+
+
+@pytest.fixture(autouse=True)
+def _still_open(request):
+    reason = STILL_OPEN.get(request.node.name)
+    if reason:
+        request.node.add_marker(pytest.mark.xfail(strict=True, reason=reason))
+
+
 def _cap_memory() -> None:
     import resource
 
@@ -73,10 +106,6 @@ def _one_line_naming(code, out, err, name: str, want_code: int) -> None:
 
 # --- finding 1: a key file that is a FIFO or a device is read without a check ---------------------
 
-@pytest.mark.xfail(strict=True, reason="fatk8: crypto.load_key reads tiers.key_file (or the default key) with "
-                   "read_text and no regular-file or size check: a FIFO blocks remember/cleanup forever while "
-                   "they hold the workspace lock (every other writer then waits 30 s and fails), /dev/zero is "
-                   "read until memory runs out")
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
 def test_a_key_file_that_is_no_regular_file_is_named_not_waited_on(kind, tmp_path):
     ws = tmp_path / "ws"
@@ -109,10 +138,6 @@ STATE_FIFOS = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="fatk8: the files of memory/.state are read with read_text and no "
-                   "regular-file check (journals, the stale mark and the lock are checked; these are not): a FIFO "
-                   "at access.json hangs status, recall, used, prune, report, forget and cleanup; at cleanup.json "
-                   "or archive-ledger.json, cleanup and report; at gate-audit.jsonl, forget (under the lock)")
 @pytest.mark.parametrize("case", list(STATE_FIFOS))
 def test_a_fifo_in_the_state_folder_is_named_not_waited_on(case, tmp_path):
     ws = tmp_path / "ws"
@@ -158,7 +183,8 @@ def _report_paused(ws: Path, html: Path, ready: Path, go: Path, env: dict[str, s
 
             def paused(path, page):
                 ready.write_text("")
-                while not go.exists():
+                deadline = time.monotonic() + 120  # never outlive a failed test (an orphan fork of pytest)
+                while not go.exists() and time.monotonic() < deadline:
                     time.sleep(0.02)
                 return original(path, page)
 
@@ -174,10 +200,6 @@ def _report_paused(ws: Path, html: Path, ready: Path, go: Path, env: dict[str, s
     return pid
 
 
-@pytest.mark.xfail(strict=True, reason="fatk8: memory report reads the memory and writes its page without the "
-                   "workspace lock and records the page only afterwards: a forget that runs in between finds no "
-                   "recorded report to delete, and the page written after it keeps the forgotten entry's text "
-                   "(recorded, so nothing ever looks at it again)")
 def test_a_report_written_while_forget_runs_does_not_keep_the_forgotten_text(tmp_path):
     pytest.importorskip("jinja2")
     pytest.importorskip("matplotlib")
@@ -194,9 +216,11 @@ def test_a_report_written_while_forget_runs_does_not_keep_the_forgotten_text(tmp
     while not ready.exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert ready.exists(), "the report never got to writing its page"
-    code, out, err = _run("memory", ["forget", "deploy", "--approved"], ws, timeout=60)
+    try:
+        code, out, err = _run("memory", ["forget", "deploy", "--approved"], ws, timeout=60)
+    finally:
+        go.write_text("")  # the paused report goes on whatever happened
     assert code == 0, (code, out, err)
-    go.write_text("")
     _, status = os.waitpid(pid, 0)
     # Either the report waits for forget (and leaves the text out) or forget finds the page: the
     # forgotten text must be nowhere once both are done.
@@ -214,9 +238,6 @@ FIFO_WRITES = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="fatk8: a FIFO at the note, knowledge entry or T2 entry a write goes to "
-                   "is opened for reading under the workspace lock and waited on forever (issue 11: a write to a "
-                   "file it cannot read refuses and leaves it as it is, naming it)")
 @pytest.mark.parametrize("verb", list(FIFO_WRITES))
 def test_a_write_to_a_fifo_refuses_naming_it(verb, tmp_path):
     ws = tmp_path / "ws"
@@ -229,9 +250,6 @@ def test_a_write_to_a_fifo_refuses_naming_it(verb, tmp_path):
     assert snapshot(ws) == before
 
 
-@pytest.mark.xfail(strict=True, reason="fatk8: a FIFO at memory/memory-manager.json (the config override: "
-                   "config._load_json reads it with read_text) hangs every command, status included; a FIFO at "
-                   "a T1 statistics file hangs status, stats, export and cleanup")
 @pytest.mark.parametrize("rel", ["memory/memory-manager.json", "memory/tier1-public/news_stats.json"])
 def test_status_names_a_fifo_where_a_config_or_statistics_file_is_expected(rel, tmp_path):
     ws = tmp_path / "ws"
@@ -248,8 +266,6 @@ def test_status_names_a_fifo_where_a_config_or_statistics_file_is_expected(rel, 
 
 # --- finding 5: lesson says MEMORY.md is missing when it is a FIFO ------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="fatk8: with a FIFO or a directory at MEMORY.md, lesson says "
-                   "'no MEMORY.md: run init.py first', which is untrue: it is there, and init would not replace it")
 @pytest.mark.parametrize("kind", ["fifo", "directory"])
 def test_lesson_names_a_memory_md_that_is_no_regular_file(kind, tmp_path):
     ws = tmp_path / "ws"
@@ -287,11 +303,6 @@ STORES = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="fatk8: context.legacy_usage and _jsonl_events catch ValueError only: a "
-                   "sessions.json or transcript line nested past the recursion limit raises RecursionError, and "
-                   "an updatedAt of 1e999 an OverflowError (pick_session's int()); detect.py exits 1 with "
-                   "'unexpected RecursionError' instead of naming the file as unreadable, and the bootstrap hook "
-                   "logs the bare exception and adds no note")
 @pytest.mark.parametrize("case", list(STORES))
 def test_detect_names_an_unreadable_session_store(case, tmp_path):
     state = tmp_path / "state"
@@ -311,11 +322,6 @@ def _newest_backup(ws: Path) -> Path:
     return sorted(p for p in (ws / ".memory-backup").iterdir() if p.is_dir() and p.name[0].isdigit())[-1]
 
 
-@pytest.mark.xfail(strict=True, reason="fatk8: a newest backup whose manifest has a bad field (seq 1e999) or whose "
-                   "entries.jsonl holds a line of bad types (size 1e999) is passed over in silence: init --restore "
-                   "exits 0 having undone the change before it (remember), leaves the newest change (stats "
-                   "record) in place, and says nothing of the backup it skipped; --list-backups calls the second "
-                   "case 'empty' (an integer of 400 digits there is refused, naming the backup)")
 @pytest.mark.parametrize("broken", ["manifest", "entries"])
 def test_restore_says_so_when_it_passes_over_a_newest_backup_it_cannot_read(broken, tmp_path):
     ws = tmp_path / "ws"
@@ -340,10 +346,6 @@ def test_restore_says_so_when_it_passes_over_a_newest_backup_it_cannot_read(brok
 
 # --- finding 8: a backup's manifest or entries file that is no regular file hangs restore and cleanup ---
 
-@pytest.mark.xfail(strict=True, reason="fatk8: journals are checked for a regular file and a size (fatk7), a "
-                   "backup's manifest.json and entries.jsonl are not: a FIFO there (or a link to /dev/zero) hangs "
-                   "cleanup (retention reads every manifest), init --list-backups and init --restore, the last "
-                   "two under the workspace lock")
 @pytest.mark.parametrize("name", ["manifest.json", "entries.jsonl"])
 @pytest.mark.parametrize("args", [["--list-backups", "--json"], ["--restore", "--yes", "--json"]])
 def test_a_fifo_in_a_backup_is_named_not_waited_on(name, args, tmp_path):
@@ -361,9 +363,6 @@ def test_a_fifo_in_a_backup_is_named_not_waited_on(name, args, tmp_path):
 
 # --- finding 9: one deeply nested usage record stops the whole report ------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="fatk8: hookrun.read_usage skips a usage line that is no JSON object "
-                   "(ValueError) but not one nested past the recursion limit: memory report exits 1 with 'input "
-                   "nested too deeply to process' (kind internal), naming no file, instead of skipping the line")
 def test_a_deeply_nested_usage_record_is_skipped_by_the_report(tmp_path):
     pytest.importorskip("jinja2")
     pytest.importorskip("matplotlib")
@@ -392,11 +391,6 @@ DEEP_STATE = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="fatk8: these state files are read with json.loads and 'except ValueError' "
-                   "(cleanup._load_state, erasure._scrub_log, audit's last-run record, gate's approvals, "
-                   "plugininstall's record): JSON nested past the recursion limit reaches the top-level guard, "
-                   "which says 'input nested too deeply to process' (kind internal, exit 1) naming no file; "
-                   "forget has by then deleted the entry and erased its copies")
 @pytest.mark.parametrize("case", list(DEEP_STATE))
 def test_over_deep_json_in_a_state_file_is_named(case, tmp_path):
     ws = tmp_path / "ws"
@@ -429,10 +423,6 @@ BAD_NUMBER_OR_BYTES = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="fatk8: a JSON integer of 5,000 digits (int() refuses past 4,300 digits "
-                   "with a ValueError the readers do not expect) in a T1 statistics file stops status and stats, "
-                   "and in reports.json stops forget after it deleted the entry, both as 'unexpected ValueError' "
-                   "(kind internal); a binary gate-audit.jsonl stops report with 'unexpected UnicodeDecodeError'")
 @pytest.mark.parametrize("case", list(BAD_NUMBER_OR_BYTES))
 def test_a_bad_number_or_binary_state_file_is_named_not_an_internal_error(case, tmp_path):
     ws = tmp_path / "ws"
@@ -453,10 +443,6 @@ def test_a_bad_number_or_binary_state_file_is_named_not_an_internal_error(case, 
 
 # --- finding 12: a 5,000-digit integer in the config or an import file is an internal error -------------
 
-@pytest.mark.xfail(strict=True, reason="fatk8: a JSON integer past Python's 4,300-digit limit in "
-                   "memory/memory-manager.json ('recall.top_k') or in an import file ends in 'unexpected "
-                   "ValueError: Exceeds the limit (4300 digits)' (kind internal, exit 1) instead of exit 2 "
-                   "naming the key or the file (issue 11: validated bad input exits 2 with one line naming it)")
 @pytest.mark.parametrize("where", ["config", "import"])
 def test_a_huge_integer_is_bad_input_naming_the_key_or_file(where, tmp_path):
     ws = tmp_path / "ws"
@@ -480,10 +466,6 @@ def test_a_huge_integer_is_bad_input_naming_the_key_or_file(where, tmp_path):
 
 # --- finding 13: a report whose record cannot be saved is written, unrecorded, and called a failure ------
 
-@pytest.mark.xfail(strict=True, reason="fatk8: memory report writes the --html page first and records it in "
-                   "memory/.state/reports.json afterwards; when the record cannot be saved (a full disk on the "
-                   "workspace, a directory there) it exits 1 with only 'reports.json: replace failed', though "
-                   "the page (the masked memory) was written and is now unknown to forget and purge")
 def test_a_report_whose_record_fails_says_the_page_was_written_or_leaves_none(tmp_path):
     pytest.importorskip("jinja2")
     pytest.importorskip("matplotlib")
@@ -502,9 +484,6 @@ def test_a_report_whose_record_fails_says_the_page_was_written_or_leaves_none(tm
         assert not html.exists() or str(html) in doc["error"], (doc, html.exists())
 
 
-@pytest.mark.xfail(strict=True, reason="fatk8: init's planner reads AGENTS.md, MEMORY.md and .gitignore with no "
-                   "regular-file check: a FIFO at any of them hangs init --yes (on a new workspace and on a set-up "
-                   "one); a FIFO at memory/daily-index.md hangs write the same way")
 @pytest.mark.parametrize("rel", ["AGENTS.md", "MEMORY.md", ".gitignore"])
 def test_init_names_a_fifo_where_a_workspace_file_is_expected(rel, tmp_path):
     ws = tmp_path / "ws"

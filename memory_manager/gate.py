@@ -449,7 +449,7 @@ def section_block(lines: list[str]) -> list[str]:
     return [text] if joined - alone else []
 
 
-def held_findings(ws: Any, text: str) -> list[dict[str, str]]:
+def held_findings(ws: Any, text: str, strict: bool = False) -> list[dict[str, str]]:
     """Return what an approval of ``text`` must name: each possible finding and sensitive topic.
 
     Each item is ``{"finding": id, "category", "confidence"}``. The id is
@@ -465,10 +465,11 @@ def held_findings(ws: Any, text: str) -> list[dict[str, str]]:
     finding the user confirms is named by its id (``--allow ID``).
     """
     from .auditlog import content_hash
-    from .privacy import POSSIBLE, TOPIC, scan
+    from .privacy import POSSIBLE, TOPIC, scan, scan_strict
 
     out: list[dict[str, str]] = []
-    for f in scan(text or ""):
+    # ``strict``: text loaded into every session (lessons): read as ``lesson`` reads it (tatk9).
+    for f in (scan_strict(text or "") if strict else scan(text or "")):
         if f.confidence in (POSSIBLE, TOPIC):
             ident = content_hash(ws, _value_digest(f.category, _span(text, f)))[:12]
             item = {"finding": ident, "category": f.category, "confidence": f.confidence}

@@ -450,7 +450,7 @@ def iter_archived_t2(ws: Path) -> Iterator[T2Entry]:
         path = Path(ws) / rel_path
         try:
             text = read_text(path).text
-            if not re.search(r"^format:\s*cmm-t2", text[:400], re.M):
+            if not re.search(r"^format:\s*[\"']?cmm-t2", text[:400], re.M):
                 continue
             found = parse_t2(text, path)
         except Exception:  # MalformedFileError / UnreadableFileError: not an entry to find

@@ -66,7 +66,8 @@ _LESSON_LINE = re.compile(r"^[-*] \S")
 def _looks_t2(text: str) -> bool:
     """True for a T2 file's text (frontmatter ``format: cmm-t2``/``cmm-t2-multi`` or the seed's ``tier: internal``)."""
     head = text[:400]
-    return bool(re.search(r"^format:\s*cmm-t2", head, re.M) or re.search(r"^tier:\s*internal", head, re.M))
+    # Quoted YAML values are the same values (tatk9: 'tier: "internal"' was gated as raw text).
+    return bool(re.search(r"^format:\s*[\"']?cmm-t2", head, re.M) or re.search(r"^tier:\s*[\"']?internal", head, re.M))
 
 
 def archive_files(ws: Path) -> list[Path]:
@@ -293,7 +294,8 @@ def _import_lessons(ws: Path, items: list[tuple[str, str]], decide: Any, backup:
         if line in held:
             present.append(f"lesson {line}")
             continue
-        if not decide(line, f"lesson {line[:40]}"):
+        # MEMORY.md is loaded into every session: read strictly, as 'lesson' reads it (tatk9).
+        if not decide(line, f"lesson {line[:40]}", strict=True):
             continue
         text = insert_line(text, section, line)
         held.add(line)
@@ -705,7 +707,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
             *(f"{key}\n{raw_texts.get(key, '')}\n{body}\n{_tag_text(tags)}" for key, body, tags, _ in knowledge_items),
             *(row[2] for row in t1_rows), *(item[2] for item in t2_items), *(item[2] for item in archive_items),
             *(block for item in archive_items for block in _archive_sections(item[1])),
-            *(line for _, line in lesson_items)])
+        ], strict_texts=[line for _, line in lesson_items])
     # The overall decision is about the operation (import needs approval);
     # each item's content is classified below, one by one.
     overall = gate.evaluate("import", "", source="third_party", approved=approved, cfg=cfg,
@@ -731,7 +733,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
     counts = {"daily": 0, "daily_lines": 0, "knowledge": 0, "tier1": 0, "tier2": 0, "archive": 0, "lessons": 0}
 
     def decide(text: str, where: str, *, tier: str | None = None, names: dict[str, str] | None = None,
-               block: bool = False) -> bool:
+               block: bool = False, strict: bool = False) -> bool:
         """Gate one item; True when it may be stored. Held and refused items are reported.
 
         The import's approval covers what holds no finding; each possible
@@ -751,9 +753,9 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
                    for h in gate.held_findings(ws, piece)}
             waiting = [h for h in gate.held_findings(ws, text) if h["finding"] not in allowed | own]
         else:
-            waiting = [h for h in gate.held_findings(ws, text) if h["finding"] not in allowed]
+            waiting = [h for h in gate.held_findings(ws, text, strict=strict) if h["finding"] not in allowed]
         decision = gate.evaluate("import", text, source="third_party", approved=approved and not waiting, cfg=cfg,
-                                 tier=tier, request=f"import {where}", names=names)
+                                 tier=tier, request=f"import {where}", names=names, strict=strict)
         gate.record(ws, decision)
         if decision.allowed or (block and decision.decision != "refuse" and not waiting):
             return True
@@ -922,7 +924,8 @@ def _tag_text(tags: list[str]) -> str:
 _FINDING_ID = re.compile(r"^[0-9a-f]{12}$")
 
 
-def _check_allow(ws: Path, cfg: dict[str, Any], allowed: set[str], texts: list[str]) -> None:
+def _check_allow(ws: Path, cfg: dict[str, Any], allowed: set[str], texts: list[str],
+                 strict_texts: list[str] = ()) -> None:
     """Refuse ``--allow`` ids that cannot be bound to what they approve, before anything is written.
 
     Args:
@@ -930,6 +933,7 @@ def _check_allow(ws: Path, cfg: dict[str, Any], allowed: set[str], texts: list[s
         cfg: its config (the T2 key file).
         allowed: the ids given (lower case).
         texts: every text the import gates item by item.
+        strict_texts: those it gates strictly (lessons: loaded into every session).
 
     Raises:
         BadInputError: an id that is not 12 hex digits, or that names no
@@ -947,6 +951,7 @@ def _check_allow(ws: Path, cfg: dict[str, Any], allowed: set[str], texts: list[s
         raise BadInputError(f"--allow takes a finding id (12 hex digits, from the held list), not {bad[0]!r}; "
                             "nothing was imported")
     known = {h["finding"] for text in texts for h in gate.held_findings(ws, text)}
+    known |= {h["finding"] for text in strict_texts for h in gate.held_findings(ws, text, strict=True)}
     unbound = sorted(allowed - known)
     if unbound:
         raise BadInputError(f"--allow {', '.join(unbound)}: no finding held in this import has that id (an id "

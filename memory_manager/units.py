@@ -143,7 +143,7 @@ def parse_archive(rel: str, text: str) -> list[Entry]:
     import json
 
     head = text[:400]
-    if re.search(r"^format:\s*cmm-t2", head, re.M):
+    if re.search(r"^format:\s*[\"']?cmm-t2", head, re.M):
         return []
     out = []
     for e in parse_entries(rel, "archive", text)[0]:

@@ -319,7 +319,7 @@ def test_a_value_in_a_yaml_comment_of_imported_t2_frontmatter_is_refused(ws, run
     assert not stored.exists() or PHONE not in stored.read_text(encoding="utf-8")
 
 
-@pytest.mark.xfail(strict=True, reason="tatk9: an archived T2 file with quoted tier/format is gated as raw text")
+
 def test_an_imported_archive_t2_entry_with_quoted_frontmatter_is_read_decrypted(ws, run_script, tmp_path):
     """The import tells an archived T2 file by ``^tier:\\s*internal`` or ``^format:\\s*cmm-t2`` in its
     first 400 characters; with the same YAML values quoted (``tier: "internal"``) the file is
@@ -380,7 +380,7 @@ def test_an_imported_t1_trigger_with_a_health_fact_is_refused(ws, run_script, tm
     assert not stored.exists() or "HIV" not in stored.read_text(encoding="utf-8")
 
 
-@pytest.mark.xfail(strict=True, reason="tatk9: imported lessons skip the strict scan that lesson uses")
+
 def test_an_imported_lesson_with_a_health_fact_is_held(ws, run_script, tmp_path):
     """``lesson 'my HIV diagnosis reminder: ...'`` asks (MEMORY.md is loaded into every session,
     so it is read strictly); an export's lesson with the same words goes into MEMORY.md on

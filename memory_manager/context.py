@@ -236,7 +236,7 @@ def _int(value: Any) -> int | None:
     """Return ``value`` as a non-negative int, or None (bools and junk rejected)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
-    if value != value or value < 0:  # NaN, negative
+    if value != value or value < 0 or value == float("inf"):  # NaN, negative, 1e999 (fatk8: OverflowError)
         return None
     return int(value)
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from . import backups, tree
 from .clock import today
-from .errors import BadInputError, NotFoundError
+from .errors import BadInputError, NotFoundError, UnreadableFileError
 from .fsio import atomic_write, read_text, workspace_lock
 
 #: section kind -> its headings (English, Chinese), as the templates write them.
@@ -74,6 +74,11 @@ def add_lesson(ws: Path, cfg: dict[str, Any], text: str, kind: str = "lesson", *
         raise BadInputError("the lesson text is empty")
     path = tree.Tree(Path(ws)).lessons_file()
     if path is None:
+        odd = next((Path(ws) / n for n in tree.MEMORY_MD_NAMES
+                    if (Path(ws) / n).exists() or (Path(ws) / n).is_symlink()), None)
+        if odd is not None:  # a folder, a FIFO, a device or a dangling link (fatk8: "no MEMORY.md" was untrue)
+            raise UnreadableFileError(f"{odd.name} is not a regular file (a folder, a FIFO or a broken link): move it "
+                                "away, then run init.py to set MEMORY.md up as the lessons file; nothing was written")
         raise NotFoundError("no MEMORY.md: run init.py first, it sets MEMORY.md up as the lessons file")
     # MEMORY.md is loaded into every session: a health (or other sensitive) word
     # there asks for approval whatever surrounds it (strict, issue 10 round 4).

@@ -308,7 +308,7 @@ def _check_default_key(tiers: dict[str, Any], workspace: Path | None) -> None:
     """
     if workspace is None:
         return
-    from .crypto import KEY_FILENAME, config_dir
+    from .keypath import KEY_FILENAME, config_dir
 
     path = config_dir() / KEY_FILENAME
     try:

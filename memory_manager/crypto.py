@@ -89,8 +89,7 @@ AES_PREFIX = "aesgcm:v2:"
 AES_PREFIX_V1 = "aesgcm:v1:"
 AES_PREFIXES = (AES_PREFIX, AES_PREFIX_V1)
 ENV_KEY = "MEMORY_MANAGER_KEY"
-KEY_DIRNAME = "complex-memory-manager"
-KEY_FILENAME = "key"
+from .keypath import KEY_DIRNAME, KEY_FILENAME, config_dir  # noqa: E402,F401 (the key's place; also re-exported)
 #: The most bytes a key file may hold (a key is 45): a FIFO, a device or a huge file is refused (fatk8).
 KEY_FILE_LIMIT = 4096
 #: 96-bit nonce: the IV length NIST SP 800-38D recommends for GCM.
@@ -230,13 +229,6 @@ def xor_decrypt(ciphertext: str, skill: str, month: str, text_encoding: str | No
 
 
 # --------------------------------------------------------------------- aes-gcm
-
-def config_dir(env: Mapping[str, str] | None = None) -> Path:
-    """Return ``${XDG_CONFIG_HOME:-~/.config}/complex-memory-manager`` (the key's folder)."""
-    env = os.environ if env is None else env
-    base = env.get("XDG_CONFIG_HOME") or str(Path(env.get("HOME") or Path.home()) / ".config")
-    return Path(base).expanduser() / KEY_DIRNAME
-
 
 def key_path(cfg: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None) -> Path:
     """Return the key file path: config ``tiers.key_file`` when set, else the config dir's ``key``.

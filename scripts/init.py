@@ -137,10 +137,25 @@ def _make_key(cfg, ws, path) -> dict:
     """
     from memory_manager import crypto
 
-    if path is None or (path.exists() and crypto.check_key(cfg)):
+    import time
+
+    from memory_manager.errors import CryptoError
+
+    if path is None:
         return {"created": False, "path": None}
-    made = crypto.keygen(cfg, ws)
-    return {"created": True, "path": str(made), "mode": "0600"}
+    for attempt in range(30):
+        try:
+            if path.exists() and crypto.check_key(cfg):
+                return {"created": False, "path": None}
+            made = crypto.keygen(cfg, ws)
+            return {"created": True, "path": str(made), "mode": "0600"}
+        except CryptoError:
+            # Another init made the file an instant ago and is still writing it (empty, or
+            # "exists already"): wait for it to read as a key (3 s at most), then use it.
+            if not path.exists() or attempt == 29:
+                raise
+            time.sleep(0.1)
+    return {"created": False, "path": None}
 
 
 def _key_line(key: dict) -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from pathlib import Path
 
 
 def _kind(mode: int) -> str:
@@ -71,4 +70,4 @@ def read_regular_text(path: str | os.PathLike[str], encoding: str = "utf-8") -> 
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
-__all__ = ["Path", "read_regular", "read_regular_text"]
+__all__ = ["read_regular", "read_regular_text"]

@@ -68,3 +68,143 @@ def in_child(work: Callable[[], Any], accept: Callable[[Any], bool] = lambda _va
         return result if accept(result) else None
 
     return wait
+
+
+class Worker:
+    """A forked child that gets ready now and is given its input later (see :func:`start`).
+
+    :meth:`send` passes the input (pickled, written by a thread so the caller
+    never waits for a child still getting ready), :meth:`wait` gives the
+    result or None, :meth:`cancel` stops a child whose input never comes.
+    Every failure reads as None, as for :func:`in_child`: the caller then
+    does the work itself.
+    """
+
+    def __init__(self, pid: int, send_fd: int, read_fd: int) -> None:
+        self._pid = pid
+        self._send_fd: int | None = send_fd
+        self._read_fd: int | None = read_fd
+        self._writer: Any = None
+        self._reaped = False  # once reaped, the pid may belong to another process: never signalled again
+        self._accept: Callable[[Any], bool] = lambda _value: True
+
+    def send(self, data: Any, accept: Callable[[Any], bool] = lambda _value: True) -> None:
+        """Give the child its input ``data`` (it must pickle); ``accept`` checks the result as :func:`in_child` does."""
+        import threading
+
+        fd, self._send_fd = self._send_fd, None
+        if fd is None:
+            return
+        self._accept = accept
+        try:
+            payload = pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+            os.close(fd)  # the child reads no input and gives up
+            return
+
+        def write() -> None:
+            try:
+                with os.fdopen(fd, "wb") as pipe:
+                    pipe.write(len(payload).to_bytes(8, "big") + payload)
+            except OSError:
+                pass  # the child died: wait() says so
+
+        self._writer = threading.Thread(target=write, daemon=True)
+        self._writer.start()
+
+    def wait(self) -> Any | None:
+        """Block until the child has exited; its result, or None when anything failed (or nothing was sent)."""
+        fd, self._read_fd = self._read_fd, None
+        if fd is None:
+            return None
+        if self._send_fd is not None:  # wait() without send(): nothing to work on
+            self.cancel()
+            os.close(fd)
+            return None
+        try:
+            with os.fdopen(fd, "rb") as pipe:
+                data = pipe.read()
+            if self._writer is not None:
+                self._writer.join()
+            _, status = os.waitpid(self._pid, 0)
+            self._reaped = True
+            if os.waitstatus_to_exitcode(status) != 0:
+                return None
+            result = pickle.loads(data)
+        except (OSError, pickle.UnpicklingError, EOFError, ValueError, AttributeError, ImportError, IndexError):
+            return None
+        return result if self._accept(result) else None
+
+    def cancel(self) -> None:
+        """Stop the child (the input will not come) and reap it; safe to call more than once."""
+        for name in ("_send_fd", "_read_fd"):
+            fd = getattr(self, name)
+            setattr(self, name, None)
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        if self._reaped:
+            return
+        self._reaped = True
+        try:
+            os.kill(self._pid, signal.SIGKILL)
+            os.waitpid(self._pid, 0)
+        except (OSError, ChildProcessError):
+            pass
+
+
+def start(prepare: Callable[[], Any], work: Callable[[Any], Any]) -> Worker | None:
+    """Fork a child that runs ``prepare()`` at once, then ``work(input)`` when :meth:`Worker.send` gives the input.
+
+    For work whose input is known only later but whose set-up (importing a
+    large library) can overlap what this process does meanwhile: the report
+    forks its chart child before it gathers the memory, so matplotlib is
+    imported while the other core would otherwise idle. None when the pipes
+    or the fork could not be made (the caller does the work itself). The
+    child ignores Ctrl-C, leaves with ``os._exit`` (none of the parent's
+    cleanup), and gives up when its input pipe closes without data. The
+    input crosses the pipe as its length (8 bytes, big-endian) then its pickle.
+    """
+    try:
+        in_read, in_write = os.pipe()
+    except OSError:
+        return None
+    try:
+        out_read, out_write = os.pipe()
+    except OSError:
+        os.close(in_read)
+        os.close(in_write)
+        return None
+    try:
+        pid = os.fork()
+    except OSError:
+        for fd in (in_read, in_write, out_read, out_write):
+            os.close(fd)
+        return None
+    if pid == 0:  # the child
+        code = 1
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            os.close(in_write)
+            os.close(out_read)
+            try:
+                prepare()
+            except Exception:  # noqa: BLE001 - work() fails the same way if it matters; the parent redoes it
+                pass
+            # Length first: a child forked later by the parent holds a copy of the
+            # pipe's write end, so the end of the input cannot be told by end of file.
+            with os.fdopen(in_read, "rb") as pipe:
+                size = int.from_bytes(pipe.read(8) or b"\0", "big")
+                raw = pipe.read(size) if size else b""
+            if raw and len(raw) == size:
+                data = pickle.dumps(work(pickle.loads(raw)), protocol=pickle.HIGHEST_PROTOCOL)
+                with os.fdopen(out_write, "wb") as pipe:
+                    pipe.write(data)
+                code = 0
+        finally:
+            os._exit(code)
+    os.close(in_read)
+    os.close(out_write)
+    return Worker(pid, in_write, out_read)

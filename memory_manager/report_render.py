@@ -159,6 +159,11 @@ def _figure(width: float, height: float) -> Any:
     return Figure(figsize=(width, height), dpi=72, layout="constrained")
 
 
+def _count(value: Any) -> int:
+    """A day's entries as the timeline chart counts them: a list of entries, or their number (:func:`chart_data`)."""
+    return value if isinstance(value, int) else len(value)
+
+
 def _timeline_chart(days: list[dict[str, Any]], t: dict[str, str]) -> str | None:
     if not any(d["ours"] or d["openclaw"] for d in days):
         return None
@@ -169,8 +174,8 @@ def _timeline_chart(days: list[dict[str, Any]], t: dict[str, str]) -> str | None
         ax = fig.add_subplot()
         rows = list(reversed(days))  # oldest left
         x = range(len(rows))
-        ours = [len(d["ours"]) for d in rows]
-        theirs = [len(d["openclaw"]) for d in rows]
+        ours = [_count(d["ours"]) for d in rows]
+        theirs = [_count(d["openclaw"]) for d in rows]
         if len(rows) <= BAR_DAYS:
             ax.bar(x, ours, color=BLUE, label=t["ours"], width=0.8)
             ax.bar(x, theirs, bottom=ours, color=ORANGE, label=t["openclaw"], width=0.8)
@@ -302,8 +307,68 @@ def strings(lang: str) -> dict[str, Any]:
     return json.loads(load("report.json", lang))
 
 
-def render(model: Model) -> str:
+def _plain(value: Any) -> Any:
+    """``value`` with every masked placeholder (:class:`memory_manager.report._Masked`) as its text: plain data that pickles."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
+
+
+def chart_data(model: Model) -> dict[str, Any]:
+    """What the four charts read of ``model``, as plain data (masked text as ``str``, a day's entries as their number)."""
+    sections = model.sections
+    days = [{"date": d["date"], "ours": len(d["ours"]), "openclaw": len(d["openclaw"])}
+            for d in sections["timeline"]["days"]]
+    return {"lang": model.lang, "thresholds": list(model.thresholds), "days": days,
+            # Only what each chart draws (the same filter and cut as the chart's own).
+            "t1": _plain([s for s in sections["tiers"]["t1"]["skills"] if s["calls"]][:CHART_SKILLS]),
+            "t2": _plain(sections["tiers"]["t2"]["by_skill"]),
+            "usage": _plain([s for s in sections["usage"]["sessions"] if s["points"]][:CHART_SESSIONS])}
+
+
+def draw(data: dict[str, Any]) -> dict[str, str | None]:
+    """The four charts of :func:`chart_data`'s ``data`` as inline SVG (None for a chart with nothing to draw).
+
+    The charts' own words follow the page's language, in English when no
+    installed font has Chinese glyphs (:func:`cjk_family`).
+    """
+    lang = data["lang"]
+    w = strings("en") if lang == "zh" and cjk_family() is None else strings(lang)
+    return {
+        "timeline": _timeline_chart(data["days"], w),
+        "t1": _t1_chart(data["t1"], w),
+        "t2": _t2_chart(data["t2"], w),
+        "usage": _usage_chart(data["usage"], data["thresholds"], w),
+    }
+
+
+def _charts_ok(value: Any) -> bool:
+    return (isinstance(value, dict) and set(value) == set(CHART_NAMES)
+            and all(x is None or isinstance(x, str) for x in value.values()))
+
+
+def start_charts() -> Any:
+    """Fork the chart child now (:func:`memory_manager.forked.start`): it imports matplotlib while
+    this process gathers and masks the memory, then draws when :func:`render` sends it the data.
+
+    Call after :func:`private_config`. Returns the :class:`memory_manager.forked.Worker`, or None
+    on a machine with one core or without ``os.fork`` (the charts are then drawn in line).
+    """
+    if (os.cpu_count() or 1) < 2 or not hasattr(os, "fork"):
+        return None
+    from .forked import start
+
+    return start(preload, draw)
+
+
+def render(model: Model, charts: Any = None) -> str:
     """Return the HTML page of ``model`` (one string, self-contained).
+
+    ``charts``: a chart child from :func:`start_charts` (given the data here), or None.
 
     Raises:
         BadInputError: the language has no strings.
@@ -312,28 +377,22 @@ def render(model: Model) -> str:
     from markupsafe import Markup
 
     t = strings(model.lang)
-    # The charts' own words: English when no installed font has Chinese glyphs.
-    w = strings("en") if model.lang == "zh" and cjk_family() is None else t
-    sections = model.sections
-
-    def draw() -> dict[str, str | None]:
-        return {
-            "timeline": _timeline_chart(sections["timeline"]["days"], w),
-            "t1": _t1_chart(sections["tiers"]["t1"]["skills"], w),
-            "t2": _t2_chart(sections["tiers"]["t2"]["by_skill"], w),
-            "usage": _usage_chart(sections["usage"]["sessions"], model.thresholds, w),
-        }
+    data = chart_data(model)
 
     # The charts (about 0.4 s for four) are drawn by a forked child while this process fills the
     # template (about 0.2 s for 10,000 entries) with a stand-in for each; the stand-ins are then
     # replaced, so the page is byte for byte the one drawn in line (issue 15: a report of 10,000
-    # entries under 3 s). A failed child costs time only: the charts are drawn here then.
+    # entries under 3 s). The child from start_charts() imported matplotlib while the memory was
+    # gathered; without one, a child is forked here. A failed child costs time only: the charts
+    # are drawn here then.
     waiting = None
-    if (os.cpu_count() or 1) >= 2 and hasattr(os, "fork"):
+    if charts is not None:
+        charts.send(data, accept=_charts_ok)
+        waiting = charts.wait
+    elif (os.cpu_count() or 1) >= 2 and hasattr(os, "fork"):
         from .forked import in_child
 
-        waiting = in_child(draw, accept=lambda v: isinstance(v, dict) and set(v) == set(CHART_NAMES)
-                           and all(x is None or isinstance(x, str) for x in v.values()))
+        waiting = in_child(lambda: draw(data), accept=_charts_ok)
     env = Environment(loader=FileSystemLoader(str(TEMPLATE_DIR)), autoescape=select_autoescape(["html", "j2"]),
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["size"] = _size
@@ -345,11 +404,11 @@ def render(model: Model) -> str:
     # copy of 10,000 entries costs more than drawing every chart.
     html = page.render(model=vars(model), t=t, csp=CSP, version=__version__,
                        charts={k: Markup(_CHART_STANDIN.format(k)) for k in CHART_NAMES})
-    charts = waiting() if waiting is not None else None
-    if charts is None:
-        charts = draw()
+    drawn = waiting() if waiting is not None else None
+    if drawn is None:
+        drawn = draw(data)
     for name in CHART_NAMES:
-        svg = charts[name]
+        svg = drawn[name]
         # A stand-in cannot come from the memory's text: every text is escaped ("<" is "&lt;").
         html = html.replace(f'<div class="chart">{_CHART_STANDIN.format(name)}</div>',
                             f'<div class="chart">{svg}</div>' if svg else "", 1)

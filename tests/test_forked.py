@@ -39,3 +39,63 @@ def test_a_long_scan_whose_child_fails_finds_the_same(monkeypatch):
     assert len(want) >= 6000
     monkeypatch.setattr(forked, "in_child", lambda work, accept=None: (lambda: None))
     assert privacy._scan_in_two(text) == want
+
+
+# ``forked.start``: a child that gets ready first and is given its input later (the report's chart child).
+
+def test_a_started_child_gets_its_input_later_and_answers():
+    import time
+
+    worker = forked.start(lambda: time.sleep(0.3), lambda data: [data["n"] * 2, os.getpid()])
+    worker.send({"n": 21})
+    got = worker.wait()
+    assert got[0] == 42 and got[1] != os.getpid()
+    worker.cancel()  # after a reap: does nothing (the pid may be another process's by now)
+
+
+def test_an_input_larger_than_a_pipe_while_the_child_still_prepares_does_not_block():
+    import time
+
+    worker = forked.start(lambda: time.sleep(0.5), lambda data: len(data))
+    start = time.monotonic()
+    worker.send("x" * 3_000_000)  # far past a pipe's 64 KiB: written by a thread, send() returns at once
+    assert time.monotonic() - start < 0.4
+    assert worker.wait() == 3_000_000
+
+
+def test_input_is_told_by_its_length_not_by_end_of_file():
+    """A child forked later holds a copy of the input pipe's write end (no end of file comes):
+    the started child still reads its input whole and answers."""
+    worker = forked.start(lambda: None, lambda data: data + "!")
+    other = forked.in_child(lambda: __import__("time").sleep(1.0) or "late")  # holds the pipe ends for 1 s
+    worker.send("ready")
+    assert worker.wait() == "ready!"
+    assert other() == "late"
+
+
+def test_a_started_child_that_fails_gives_none_and_a_cancelled_one_is_reaped():
+    def boom(_data):
+        raise RuntimeError("no")
+    worker = forked.start(lambda: None, boom)
+    worker.send(1)
+    assert worker.wait() is None
+    refused = forked.start(lambda: None, lambda data: [data])
+    refused.send(1, accept=lambda got: got == ["other"])
+    assert refused.wait() is None
+    idle = forked.start(lambda: __import__("time").sleep(30), lambda data: data)
+    pid = idle._pid
+    idle.cancel()  # never sent: killed and reaped, not left waiting for 30 s
+    try:
+        os.kill(pid, 0)
+        alive = True
+    except ProcessLookupError:
+        alive = False
+    assert not alive
+    assert idle.wait() is None  # and waiting on it afterwards gives None at once
+
+
+def test_a_failed_start_gives_none(monkeypatch):
+    def no_fork():
+        raise OSError("fork refused")
+    monkeypatch.setattr(os, "fork", no_fork)
+    assert forked.start(lambda: None, lambda data: data) is None

@@ -11,7 +11,24 @@ from __future__ import annotations
 import os
 import pickle
 import signal
-from typing import Any, Callable
+from typing import Any, Callable, NoReturn
+
+
+def _child(body: Callable[[], Any], out_fd: int, close: tuple[int, ...]) -> NoReturn:
+    """In a forked child: ignore Ctrl-C (the parent's to handle), close the parent's pipe ends ``close``,
+    send ``body()``'s result pickled on ``out_fd``, and leave with ``os._exit`` (0 once sent, else 1),
+    running none of the parent's cleanup (atexit handlers, buffered files, locks)."""
+    code = 1
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        for fd in close:
+            os.close(fd)
+        data = pickle.dumps(body(), protocol=pickle.HIGHEST_PROTOCOL)
+        with os.fdopen(out_fd, "wb") as pipe:
+            pipe.write(data)
+        code = 0
+    finally:
+        os._exit(code)
 
 
 def in_child(work: Callable[[], Any], accept: Callable[[Any], bool] = lambda _value: True
@@ -43,16 +60,7 @@ def in_child(work: Callable[[], Any], accept: Callable[[Any], bool] = lambda _va
         os.close(write_fd)
         return lambda: None
     if pid == 0:  # the child: compute, send, leave without running the parent's cleanup
-        code = 1
-        try:
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
-            os.close(read_fd)
-            data = pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL)
-            with os.fdopen(write_fd, "wb") as pipe:
-                pipe.write(data)
-            code = 0
-        finally:
-            os._exit(code)
+        _child(work, write_fd, (read_fd,))
     os.close(write_fd)
 
     def wait() -> Any | None:
@@ -184,11 +192,7 @@ def start(prepare: Callable[[], Any], work: Callable[[Any], Any]) -> Worker | No
             os.close(fd)
         return None
     if pid == 0:  # the child
-        code = 1
-        try:
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
-            os.close(in_write)
-            os.close(out_read)
+        def body() -> Any:
             try:
                 prepare()
             except Exception:  # noqa: BLE001 - work() fails the same way if it matters; the parent redoes it
@@ -198,13 +202,11 @@ def start(prepare: Callable[[], Any], work: Callable[[Any], Any]) -> Worker | No
             with os.fdopen(in_read, "rb") as pipe:
                 size = int.from_bytes(pipe.read(8) or b"\0", "big")
                 raw = pipe.read(size) if size else b""
-            if raw and len(raw) == size:
-                data = pickle.dumps(work(pickle.loads(raw)), protocol=pickle.HIGHEST_PROTOCOL)
-                with os.fdopen(out_write, "wb") as pipe:
-                    pipe.write(data)
-                code = 0
-        finally:
-            os._exit(code)
+            if not raw or len(raw) != size:
+                raise EOFError("no input")  # cancelled, or the parent is gone
+            return work(pickle.loads(raw))
+
+        _child(body, out_write, (in_write, out_read))
     os.close(in_read)
     os.close(out_write)
     return Worker(pid, in_write, out_read)

@@ -994,10 +994,14 @@ def _fact_group(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
         pool = [r for r in pool if knowledge(r) or querytime.states("change", texts[r])] or pool
     elif qt.mode == "now" and NOW_CHANGE:
         # A kind of value asked: a daily note stating one may be an earlier version, but one written after
-        # the newest knowledge text (an entry states the fact as it stands) supersedes it only when it
+        # the fact's knowledge text (an entry states the fact as it stands) supersedes it only when it
         # states a change: a run note's "Sunday" or a weigh-in's "13.6 kg" after the entry's last edit
         # outranked the edit (round 9, set M).
-        recorded = max((str(info[r][1] or "")[:10] for r in pool if knowledge(r)), default="")
+        records = [r for r in pool if knowledge(r)]
+        # The fact's record: the knowledge entry matching the question best (another entry's later edit
+        # says nothing about this fact).
+        record = max(records, key=lambda r: (kw_of.get(r, 0.0), str(info[r][1] or ""), r)) if records else None
+        recorded = str(info[record][1] or "")[:10] if record is not None else ""
         if recorded:
             pool = [r for r in pool if knowledge(r) or str(info[r][1] or "")[:10] <= recorded
                     or querytime.states("change", texts[r])] or pool

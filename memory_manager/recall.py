@@ -468,8 +468,9 @@ RESTATED = True
 #: Round 9 (set M): for "now", a knowledge entry whose superseded text matches the question is a
 #: candidate through its current text (:func:`_now_from_history`). False: ablation.
 NOW_HISTORY = True
-#: Round 9 (set M): for "now", a daily note takes part in the versions only when it states a change,
-#: whether or not the question asks for a kind of value (until round 9: only when it asks none).
+#: Round 9 (set M): for "now" with a kind of value asked, a daily note written after the fact's knowledge
+#: entry (the best-matching one) takes part in the versions only when it states a change (until round 9
+#: the change test applied only when no kind is asked). False: ablation.
 NOW_CHANGE = True
 #: Round 9 (set M): for "now", of two copies of one change (:data:`COPY_DAYS`) a knowledge entry is kept
 #: before a daily note, whatever their languages. False: the question's language decides (ablation).
@@ -479,13 +480,13 @@ NOW_COPY_RECORD = True
 def _now_from_history(qt, terms: list[str], idx, cand: dict[int, tuple], bm: dict[int, float],
                       expansion_share: float) -> None:
     """Add to ``cand`` / ``bm`` the current text of each knowledge entry whose earlier text matches a
-    "now" question better than its current text does (in place).
+    "now" question (in place); its BM25 becomes the better of its own and its earlier texts' best.
 
     An edit may rewrite a fact in the other language or in other words ("洗牙起步价 $650" edited to
     "Dental cleaning base price is now $695"): the edit chain says the current text states the same
     fact, so the question about it "now" must reach the current text even when that text shares no
-    word with the question (round 9, set M: two "now" questions found nothing at all). The current
-    text takes the best BM25 of its superseded versions.
+    word with the question (round 9, set M: two "now" questions found nothing at all). An archived
+    entry is not added (archived entries are found as before, below live ones).
     """
     from . import glossary
 
@@ -733,7 +734,8 @@ def _clock_values(text: str) -> set[str]:
 
 def _asked_values(kind: str | None, text: str, unit: set[str] | None = None) -> set[str]:
     """The values of the kind a question asks for that ``text`` states (weekdays in one form for both
-    languages, clock times on a 12-hour dial, numbers), or an empty set; None for kinds not told apart."""
+    languages, clock times on a 12-hour dial, numbers written with a unit, in ``unit`` when given); an
+    empty set when it states none or for kinds not told apart this way (frequency, name)."""
     low = text.lower()
     days = {_canon_weekday(d) for d in _WEEKDAY_RE.findall(low)}
     if kind == "weekday":

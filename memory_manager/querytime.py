@@ -62,9 +62,13 @@ PAST_EN = ("before", "originally", "original", "previously", "previous", "used t
 PAST_ZH = ("之前", "以前", "原来", "原先", "一开始", "最初", "起初", "当初", "本来", "早先", "改之前", "最早",
            "最开始", "刚开始", "起先", "原本", "原价", "原定", "原计划")
 #: The past words that ask for the first version of all, not the one right before the current:
-#: "originally", 最早. The rest ("before", 之前, 原来) ask for the previous version.
+#: "originally", 最早. The rest ("before", 之前, 以前) ask for the previous version.
+#: 原来, 原先, 原本 and 本来 are "originally" (round 9): until then they asked for the previous version,
+#: while every question using one in the sets C, E, G and K asks for the first version
+#: ("游泳课原来是周几几点", "truck-telemetry 的 retention 原来是几天"); with two versions the two agree.
 EARLIEST = frozenset(("originally", "original", "at first", "initially", "in the beginning", "first booked",
-                      "一开始", "最初", "起初", "当初", "最早", "最开始", "刚开始", "起先", "原价", "原定", "原计划"))
+                      "一开始", "最初", "起初", "当初", "最早", "最开始", "刚开始", "起先", "原价", "原定", "原计划",
+                      "原来", "原先", "原本", "本来"))
 
 #: What kind of value a question asks for (checked in this order, both languages): a weekday,
 #: a frequency, a clock time, a time of any kind (clock time, weekday or date: "when"), or a
@@ -112,7 +116,10 @@ _CHANGE = re.compile(r"\b(?:moved|moves|changed|changes|switched|switch|replaced
                      r"|cut (?:to|from|by)|price cut|tightened|loosened|relaxed|extended|shortened|halved|doubled"
                      r"|bumped|took over|takes over|taken over)\b"
                      r"|改|换|调整|调到|涨|降|变成|变为|搬|迁|取消|不再|停了|以后|起改|从今天起|新的|升级|现在"
-                     r"|收紧|放宽|提高|延长|缩短|接手|接替", re.I)
+                     r"|收紧|放宽|提高|延长|缩短|接手|接替"
+                     # Round 9: the Chinese of "increased to" / "reduced to" ("从每天 1000 IU 加到 2000 IU", "从 1.5 杯
+                     # 减到 1.25 杯"); English had increased / reduced since round 4.
+                     r"|加到|减到|增加|减少|增至|减至|加量|减量", re.I)
 
 
 def states(kind: str | None, text: str) -> bool:

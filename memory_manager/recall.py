@@ -247,6 +247,8 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
             for r in idx.bm25_rows(glossary.expand(qt.rest, terms), history=past):
                 cand.setdefault(r[0], r[2:])
                 bm[r[0]] = bm.get(r[0], 0.0) + expansion_share * r[1]
+        if terms and NOW_HISTORY and qt.mode == "now":
+            _now_from_history(qt, terms, idx, cand, bm, expansion_share)
         span = (qt.span[0].isoformat(), qt.span[1].isoformat()) if qt.span else None
         if span:
             for r in idx.span_rows(*span):
@@ -463,6 +465,47 @@ LATER_RECORD = True
 RESTATED = True
 
 
+#: Round 9 (set M): for "now", a knowledge entry whose superseded text matches the question is a
+#: candidate through its current text (:func:`_now_from_history`). False: ablation.
+NOW_HISTORY = True
+#: Round 9 (set M): for "now" with a kind of value asked, a daily note written after the fact's knowledge
+#: entry (the best-matching one) takes part in the versions only when it states a change (until round 9
+#: the change test applied only when no kind is asked). False: ablation.
+NOW_CHANGE = True
+#: Round 9 (set M): for "now", of two copies of one change (:data:`COPY_DAYS`) a knowledge entry is kept
+#: before a daily note, whatever their languages. False: the question's language decides (ablation).
+NOW_COPY_RECORD = True
+
+
+def _now_from_history(qt, terms: list[str], idx, cand: dict[int, tuple], bm: dict[int, float],
+                      expansion_share: float) -> None:
+    """Add to ``cand`` / ``bm`` the current text of each knowledge entry whose earlier text matches a
+    "now" question (in place); its BM25 becomes the better of its own and its earlier texts' best.
+
+    An edit may rewrite a fact in the other language or in other words ("洗牙起步价 $650" edited to
+    "Dental cleaning base price is now $695"): the edit chain says the current text states the same
+    fact, so the question about it "now" must reach the current text even when that text shares no
+    word with the question (round 9, set M: two "now" questions found nothing at all). An archived
+    entry is not added (archived entries are found as before, below live ones).
+    """
+    from . import glossary
+
+    rows = [(row, 1.0) for row in idx.bm25_rows(terms, history=True) if not row[5]]
+    if expansion_share:
+        rows += [(row, expansion_share) for row in idx.bm25_rows(glossary.expand(qt.rest, terms), history=True)
+                 if not row[5]]
+    old: dict[str, float] = {}
+    for row, w in rows:
+        old[row[2]] = max(old.get(row[2], 0.0), w * row[1])
+    if not old:
+        return
+    for row in idx.current_rows(old):
+        if row[8]:
+            continue  # an archived entry is not lifted by its history
+        cand.setdefault(row[0], row[2:])
+        bm[row[0]] = max(bm.get(row[0], 0.0), old[row[2]])
+
+
 def _subject_keyword(qt, idx, cand: dict[int, tuple], bm: dict[int, float],
                      expansion_share: float) -> dict[int, float]:
     """Keyword part (0..1) for telling the versions of the asked fact: each entry's own BM25 over
@@ -651,9 +694,96 @@ def _versions(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
             if late:
                 anchor = late[0]
                 versions = versions | {anchor}
+    if (VALUE_RUN and qt.mode == "past" and qt.past == "previous" and not qt.before_day and len(versions) > 1
+            and (anchor is None or not qt.before or _LATEST.search(qt.before))):
+        # "What was it before": the change is where the asked value last changed, not the newest note that
+        # repeats it ("周三在 Britannia 的训练" after the move to Wednesdays; round 9, set M).
+        run = _value_run(qt, versions, info, idx, t2_rows)
+        if run is not None:
+            anchor = run
     if COPY_DAYS and qt.mode in ("now", "past") and len(versions) > 1:
         versions = _drop_copies(qt, versions, anchor, cand, added, idx, t2_rows)
     return versions, anchor, added, seed
+
+
+#: Round 9 (set M): a "before" question without a change named in its words dates from the version that
+#: brought the current value of the asked kind (:func:`_value_run`). False: from the newest version (ablation).
+VALUE_RUN = True
+#: Round 9 (set M): in a "past" chain, an entry with its own recorded history does not join through a
+#: shared value (:func:`_fact_group`, step 4). False: ablation.
+OWN_CHAIN = True
+
+_ZH_CLOCK = re.compile(r"(上午|早上|中午|下午|傍晚|晚上)?\s*(\d{1,2})\s*点(半|\s*\d{1,2}\s*分)?")
+_EN_CLOCK = re.compile(r"\b(\d{1,2})(?:[:：](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)|\b(\d{1,2})[:：](\d{2})\b", re.I)
+
+
+def _clock_values(text: str) -> set[str]:
+    """The clock times ``text`` states, each as ``H:MM`` on a 12-hour dial: ``5pm``, ``17:00``, ``下午 5 点``
+    and ``5 点`` are one value (``5:00``). A 12-hour dial because a Chinese note writes "开到 5 点" without
+    下午, and two versions of one schedule are not 12 hours apart."""
+    out = set()
+    for m in _EN_CLOCK.finditer(text):
+        hour, minute = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(5))
+        out.add(f"{int(hour) % 12}:{minute or '00'}")
+    for m in _ZH_CLOCK.finditer(text):
+        extra = m.group(3) or ""
+        minute = "30" if extra == "半" else (re.sub(r"\D", "", extra).zfill(2) if extra else "00")
+        out.add(f"{int(m.group(2)) % 12}:{minute}")
+    return out
+
+
+def _asked_values(kind: str | None, text: str, unit: set[str] | None = None) -> set[str]:
+    """The values of the kind a question asks for that ``text`` states (weekdays in one form for both
+    languages, clock times on a 12-hour dial, numbers written with a unit, in ``unit`` when given); an
+    empty set when it states none or for kinds not told apart this way (frequency, name)."""
+    low = text.lower()
+    days = {_canon_weekday(d) for d in _WEEKDAY_RE.findall(low)}
+    if kind == "weekday":
+        return days
+    if kind == "clock":
+        return _clock_values(low)
+    if kind == "when":
+        return days | _clock_values(low)
+    if kind == "number":
+        # A quantity: a number written with its unit or currency ("1.25 cups", "$8,900", "7 天"), in the
+        # unit asked when the question names one; a code ("v2") or a bare count is no value of it.
+        units = _units(low)
+        if unit:
+            return {n for n, us in units.items() if us & unit}
+        return set(units)
+    return set()
+
+
+def _value_run(qt, versions: set[int], info: dict[int, tuple], idx, t2_rows) -> int | None:
+    """The version that brought the current value of the kind the question asks for, or None.
+
+    The newest version stating a value of that kind (:func:`_asked_values`) holds the current value;
+    going back in time, the versions that state none or share one of its values repeat it (a training
+    note "周三在 Britannia" after the move to Wednesdays), and the earliest of them brought it: the
+    change a "what was it before" question dates from. None when no kind is asked, when no version
+    states a value, or when every version holds the current value (no change to date from).
+    """
+    kind = qt.asks
+    if not kind or kind in ("frequency", "name"):
+        return None
+    order = sorted(versions, key=lambda r: (info[r][1] or "", r))
+    texts = _entry_texts(order, idx, t2_rows)
+    unit = _units("1 " + qt.unit).get("1") if qt.unit and kind == "number" else None
+    asked_own = _asked_values(kind, qt.rest, unit)
+    vals = {r: _asked_values(kind, texts.get(r, ""), unit) - asked_own for r in order}
+    stating = [r for r in order if vals[r]]
+    if not stating:
+        return None
+    current = vals[stating[-1]]
+    brought = None
+    for r in reversed(order):
+        if not vals[r]:
+            continue
+        if vals[r] & current:
+            brought = r
+        else:
+            return brought  # an earlier value: the run of the current one starts after it
+    return None
 
 
 def _entry_texts(rows_of: list[int], idx, t2_rows: dict[int, dict[str, Any]]) -> dict[int, str]:
@@ -716,6 +846,14 @@ def _drop_copies(qt, versions: set[int], anchor: int | None, cand: dict[int, tup
         return versions
     if qt.mode == "past":
         return versions - {r for r in copies if day(r) <= day(change)}
+    if NOW_COPY_RECORD:
+        # A knowledge entry among the copies states the fact as it stands; a daily note of the next day
+        # ("first run on the new Sunday schedule") tells how it changed (round 9, set M; the same-day
+        # case is :data:`SAME_DAY_RECORD`).
+        records = [r for r in [change, *copies] if r < 0 or info[r][4] or info[r][5] is not None]
+        if records:
+            keep = max(records, key=lambda r: (info[r][1] or "", r))
+            return versions - ({change, *copies} - {keep})
     asked_zh = chinese(qt.rest)
     same = [r for r in [change, *copies] if chinese(text(r)) == asked_zh]
     keep = max(same, key=lambda r: (info[r][1] or "", r)) if same else change
@@ -852,11 +990,23 @@ def _fact_group(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
             # A number asked in a unit ("一天喂多少克"): the entries stating a number in that unit, when
             # some do (the vet's "6.2 公斤" is the cat's weight, not its food; round 6, set I).
             pool = [r for r in pool if any(unit & us for us in _units(texts[r]).values())] or pool
-    elif qt.mode == "now":
+    if qt.mode == "now" and not qt.asks:
         # No kind of value asked: a knowledge entry states the fact (its text is its latest statement);
         # a daily note is a version when it states a change, not when it only mentions the topic.
-        pool = [r for r in pool if not (r > 0 and not info[r][4] and info[r][5] is None)
-                or querytime.states("change", texts[r])] or pool
+        pool = [r for r in pool if knowledge(r) or querytime.states("change", texts[r])] or pool
+    elif qt.mode == "now" and NOW_CHANGE:
+        # A kind of value asked: a daily note stating one may be an earlier version, but one written after
+        # the fact's knowledge text (an entry states the fact as it stands) supersedes it only when it
+        # states a change: a run note's "Sunday" or a weigh-in's "13.6 kg" after the entry's last edit
+        # outranked the edit (round 9, set M).
+        records = [r for r in pool if knowledge(r)]
+        # The fact's record: the knowledge entry matching the question best (another entry's later edit
+        # says nothing about this fact).
+        record = max(records, key=lambda r: (kw_of.get(r, 0.0), str(info[r][1] or ""), r)) if records else None
+        recorded = str(info[record][1] or "")[:10] if record is not None else ""
+        if recorded:
+            pool = [r for r in pool if knowledge(r) or str(info[r][1] or "")[:10] <= recorded
+                    or querytime.states("change", texts[r])] or pool
     if not pool:
         return set(), {}, None
     weight = {r: sum(idf(t) for t in terms[r]) for r in pool}
@@ -954,8 +1104,22 @@ def _fact_group(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
         if lead:
             chain = max(lead, key=lambda c: (max(kw_of.get(r, 0.0) for r in c), len(c)))
             chain_vals = set().union(*(vals[r] for r in chain))
-            best = chain | {r for r in best if vals[r] & chain_vals}
+            # An entry with its own recorded history is its own fact: a value it shares with the chain
+            # ("24" of "from Sat Oct 24" and of "24 小时") does not make it a version (round 9, set M).
+            best = chain | {r for r in best if vals[r] & chain_vals
+                            and not (OWN_CHAIN and _has_history(info[r]) and ident[r] not in {ident[c] for c in chain})}
     return best, {r: added[r] for r in best if r in added}, seed
+
+
+def _has_history(row: tuple) -> bool:
+    """True for an index row (the shape of ``cand``'s values) of a knowledge entry whose text changed:
+    a superseded version, or a current text written on more than one day (``dates``)."""
+    if row[4]:
+        return True
+    try:
+        return len(json.loads(row[5] or "[]")) > 1
+    except ValueError:
+        return False
 
 
 def _names_subject(qt, seed: int, pool: list[int], terms: dict[int, set[str]], idf) -> set[int]:

@@ -220,6 +220,10 @@ def test_now_a_dose_is_asked_in_milligrams(ws, clock, monkeypatch):
     assert querytime.parse("Rex 现在的药量是多少？", __import__("datetime").date(2026, 10, 25)).unit == "mg"
     assert first(ws, clock, "Rex 现在的药量是多少？", day="2026-10-25") == (ident, "2026-10-12")
     monkeypatch.setattr(querytime, "_IMPLIED_UNIT", ())
+    # Since round 9 a later note that states no change does not supersede the edited entry either
+    # (recall.NOW_CHANGE): both rules keep the dose; with both off the weight wins.
+    assert first(ws, clock, "Rex 现在的药量是多少？", day="2026-10-25") == (ident, "2026-10-12")
+    monkeypatch.setattr(recall_mod, "NOW_CHANGE", False)
     assert first(ws, clock, "Rex 现在的药量是多少？", day="2026-10-25")[0] == later
 
 

@@ -34,9 +34,6 @@ PATIENCE = 6
 #: be read stops a bare --restore.
 STILL_OPEN = {
     'test_a_report_written_while_forget_runs_does_not_keep_the_forgotten_text': 'fatk8: report now holds the workspace lock from reading to recording (attack/test_attack_trust_r8 checks it), so the paused report makes this forget wait for the lock and time out; the harness needs a pause outside the lock',
-    'test_restore_says_so_when_it_passes_over_a_newest_backup_it_cannot_read[manifest]': 'fatk8: a manifest seq of 400 digits is read; restore still passes over that backup in silence',
-    'test_a_fifo_in_a_backup_is_named_not_waited_on[args1-manifest.json]': 'fatk8: no longer waits, but the backup is not named',
-    'test_a_fifo_in_a_backup_is_named_not_waited_on[args1-entries.jsonl]': 'fatk8: no longer waits, but the backup is not named',
     'test_a_bad_number_or_binary_state_file_is_named_not_an_internal_error[gate-audit.jsonl (binary), report]': "fatk8: a binary gate-audit.jsonl stops report with 'unexpected UnicodeDecodeError'"}
 
 

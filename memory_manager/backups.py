@@ -2120,7 +2120,7 @@ def retention(workspace: Path, cfg: dict[str, Any], dry_run: bool = False) -> di
     its ``files/`` folder holds nothing.
 
     Returns ``{"removed": [ids], "kept_only_copy": [ids], "kept_unreadable": [ids],
-    "bytes_freed": n, "dry_run": bool}``.
+    "unreadable_why": {id: what could not be read}, "bytes_freed": n, "dry_run": bool}``.
     """
     workspace = Path(workspace)
     policy = cfg.get("backups") or {}
@@ -2159,8 +2159,9 @@ def retention(workspace: Path, cfg: dict[str, Any], dry_run: bool = False) -> di
         total -= sizes[doc["id"]]
         if not dry_run:
             _delete_backup(workspace, doc["id"])
+    errors = {d["id"]: d["error"] for d in docs if d["id"] in unreadable}
     return {"removed": removed, "kept_only_copy": only_copy, "kept_unreadable": unreadable,
-            "dry_run": dry_run, "bytes_freed": sum(sizes[i] for i in removed)}
+            "unreadable_why": errors, "dry_run": dry_run, "bytes_freed": sum(sizes[i] for i in removed)}
 
 
 def _holds_copies(folder: Path) -> bool:

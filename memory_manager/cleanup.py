@@ -902,8 +902,10 @@ def run_cleanup(ws: Path, cfg: dict[str, Any], *, dry_run: bool = False, if_due:
             report.actions.append(Action("backup-retention", f"{backups.BACKUP_DIRNAME}/{ident}",
                                          "past the backup retention policy: removed"))
         for ident in retention.get("kept_unreadable", []):
-            report.problems.append(f"{backups.BACKUP_DIRNAME}/{ident}: manifest unreadable (torn or a newer "
-                                   "format); kept, it may hold the only copy of a file")
+            # Says which file of the backup could not be read (a FIFO as its entries.jsonl, fatk8).
+            why = retention.get("unreadable_why", {}).get(ident) or "manifest unreadable (torn or a newer format)"
+            report.problems.append(f"{backups.BACKUP_DIRNAME}/{ident}: {why}; kept, it may hold the only copy "
+                                   "of a file")
         fsio.make_dirs(folder)
         log = folder / LOG_NAME
         previous_log = read_regular(log) if log.is_file() else b""

@@ -32,12 +32,35 @@ def access_path(ws: Path) -> Path:
 
 def load(ws: Path) -> dict[str, dict]:
     """Return ``{entry id: {"count": int, "last": ISO 8601 UTC str}}`` ({} when absent/unreadable)."""
+    return read(ws)[0]
+
+
+def read(ws: Path) -> tuple[dict[str, dict], str | None]:
+    """:func:`load`, with why the file could not be used: ``(entries, problem)``.
+
+    ``problem`` is None when the file is absent or read; otherwise one line naming the file
+    (``memory/.state/access.json: not a regular file (a FIFO); ...``): read-only commands
+    carry on without the counts and show it (status ``problems``, recall ``malformed``),
+    as they name any other unreadable file (issue 11, fatk8).
+    """
+    path = access_path(ws)
+    shown = tree.rel(tree.STATE, tree.ACCESS)
     try:
-        doc = jsonio.loads(read_regular_text(access_path(ws), "utf-8"), "access.json")
-    except (OSError, ValueError):
-        return {}
+        text = read_regular_text(path, "utf-8")
+    except FileNotFoundError:
+        return {}, None
+    except OSError as exc:
+        return {}, f"{shown}: cannot read ({exc.strerror}); access counts not used"
+    except ValueError:  # UnicodeDecodeError
+        return {}, f"{shown}: not UTF-8; access counts not used"
+    try:
+        doc = jsonio.loads(text, shown)
+    except ValueError as exc:
+        return {}, f"{exc}; access counts not used"
     entries = doc.get("entries") if isinstance(doc, dict) else None
-    return entries if isinstance(entries, dict) else {}
+    if not isinstance(entries, dict):
+        return {}, f"{shown}: no 'entries' object; access counts not used"
+    return entries, None
 
 
 def days_since(last: str | None, now: datetime) -> float | None:
@@ -53,11 +76,37 @@ def days_since(last: str | None, now: datetime) -> float | None:
     return max(0.0, (now - then).total_seconds() / 86400.0)
 
 
+def _refuse_no_regular_file(ws: Path) -> None:
+    """Raise UnreadableFileError when ``access.json`` is there but is a folder, a FIFO, a
+    socket or a device: a write over it would replace what someone put there (fatk8), so
+    the writer refuses and names it, as a write to any such file does (issue 11)."""
+    import os
+    import stat
+
+    from .errors import UnreadableFileError
+    from .regular import file_kind
+
+    try:
+        mode = os.stat(access_path(ws)).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise UnreadableFileError(f"{tree.rel(tree.STATE, tree.ACCESS)}: cannot read ({exc.strerror}); "
+                                  "nothing was counted") from None
+    if not stat.S_ISREG(mode):
+        raise UnreadableFileError(f"{tree.rel(tree.STATE, tree.ACCESS)}: not a regular file ({file_kind(mode)}); "
+                                  "nothing was counted (move it away)")
+
+
 def record(ws: Path, ids: Iterable[str]) -> None:
     """Add one access (now) to each id, atomically under the workspace lock.
 
+    An unreadable or malformed file is replaced (the counts are a hint, never worth a
+    failed ``used``); one that is no regular file is refused.
+
     Raises :class:`memory_manager.errors.FileWriteError` when the file or the
-    lock cannot be written.
+    lock cannot be written; :class:`memory_manager.errors.UnreadableFileError`
+    (exit 2, nothing written) when ``access.json`` is a folder, a FIFO or a device.
     """
     ids = list(dict.fromkeys(ids))
     if not ids:
@@ -67,6 +116,7 @@ def record(ws: Path, ids: Iterable[str]) -> None:
 
     stamp = now().isoformat(timespec="seconds")
     with workspace_lock(ws):
+        _refuse_no_regular_file(ws)
         entries = load(ws)
         for ident in ids:
             item = entries.get(ident) if isinstance(entries.get(ident), dict) else {}

@@ -19,7 +19,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .regular import read_regular, read_regular_text
+from .regular import read_regular
 from . import tree
 from .errors import FileWriteError
 from .clock import now
@@ -128,16 +128,35 @@ def append_line(ws: Path, line: bytes, once: bool = False) -> bool:
     return True
 
 
-def read(ws: Path) -> list[dict[str, Any]]:
-    """Return every record (unparsable lines are skipped)."""
-    out = []
+def read(ws: Path, problems: list[str] | None = None) -> list[dict[str, Any]]:
+    """Return every record (unparsable lines are skipped).
+
+    The log is untrusted input like any file we read: a line that is not UTF-8 is
+    skipped, never fatal (fatk8: a binary log stopped the report with an unexpected
+    UnicodeDecodeError), and ``problems``, when given, gets one line naming the file
+    for those lines or for a log that cannot be read at all (a FIFO, a folder).
+    """
+    out: list[dict[str, Any]] = []
+    shown = tree.rel(tree.STATE, LOG_NAME)
     try:
-        lines = read_regular_text(log_path(ws), "utf-8").splitlines()
-    except OSError:
+        raw = read_regular(log_path(ws))
+    except FileNotFoundError:
         return out
-    for line in lines:
+    except OSError as exc:
+        if problems is not None:
+            problems.append(f"{shown}: cannot read ({exc.strerror}); the gate's decisions are not counted")
+        return out
+    binary = 0
+    for chunk in raw.splitlines():
+        try:
+            line = chunk.decode("utf-8")
+        except UnicodeDecodeError:
+            binary += 1
+            continue
         try:
             out.append(jsonio.loads(line, "gate audit log"))
         except ValueError:
             continue
+    if binary and problems is not None:
+        problems.append(f"{shown}: {binary} line{'s' if binary != 1 else ''} not UTF-8 text; skipped")
     return out

@@ -819,15 +819,39 @@ def _read_entries(folder: Path, doc: dict[str, Any]) -> list[dict[str, Any]]:
     return result
 
 
+def _check_seq(ident: str, doc: dict[str, Any]) -> None:
+    """Raise ValueError unless the manifest's ``seq`` (when there) is the number its id starts with.
+
+    Creation order is the sequence (references/formats.md): a ``seq`` of 400 digits, a
+    string or one that disagrees with the id is no manifest of ours (a hand edit, damage),
+    and a backup read with it would be misordered, so it counts as unreadable (fatk8).
+    """
+    if "seq" not in doc:
+        return
+    seq = doc["seq"]
+    match = _V2_ID.match(ident)
+    if isinstance(seq, bool) or not isinstance(seq, int) \
+            or (seq != int(match.group(1)) if match else not 0 <= seq < 10 ** 9):
+        shown = f"a {len(str(abs(seq)))}-digit number" if isinstance(seq, int) and abs(seq) >= 10 ** 9 else repr(seq)[:40]
+        raise ValueError(f"{MANIFEST}: 'seq' is {shown}, not this backup's sequence number")
+
+
 def _read(folder: Path) -> dict[str, Any]:
     """Read one backup folder into a dict (header + ``entries`` + ``files``), or with ``error``."""
     try:
         doc = jsonio.loads(read_regular_text(folder / MANIFEST, "utf-8"), MANIFEST)
         if not isinstance(doc, dict) or doc.get("format") != FORMAT_NAME or doc.get("version") not in READ_VERSIONS:
             raise ValueError("not a memory-backup manifest")
+        _check_seq(folder.name, doc)
         doc["entries"] = _read_entries(folder, doc)
-    except (OSError, ValueError, MemoryManagerError) as exc:
-        why = str(exc) if str(exc).startswith(ENTRIES) else "missing or unreadable manifest"
+    except OSError as exc:
+        # A FIFO, a folder or a device where the manifest or the entries file should be (fatk8):
+        # named, so that a restore or a listing that passes over the backup says which file.
+        name = Path(exc.filename).name if exc.filename else MANIFEST
+        why = f"{name}: cannot read ({exc.strerror})" if exc.strerror else f"missing or unreadable {name}"
+        return {"id": folder.name, "error": why, "files": 0, "entries": []}
+    except (ValueError, MemoryManagerError) as exc:
+        why = str(exc) if str(exc).startswith((ENTRIES, MANIFEST)) else "missing or unreadable manifest"
         return {"id": folder.name, "error": why, "files": 0, "entries": []}
     if doc.get("version") == 1:
         # v1 had no roles: a restore's safety copy is known by its reason.
@@ -930,7 +954,8 @@ def _resolve(workspace: Path, ident: str) -> str:
 
 
 def skipped_notes(workspace: Path, doc: dict[str, Any], dry_run: bool = False) -> list[str]:
-    """Notes naming the change backups newer than ``doc`` that a bare ``--restore`` passed over, and why.
+    """Notes naming the change backups newer than ``doc`` that a bare ``--restore`` passed over, and why,
+    and every backup it could not read.
 
     ``dry_run``: the notes say "would restore" (nu7: a dry run said it "restored").
 
@@ -942,6 +967,12 @@ def skipped_notes(workspace: Path, doc: dict[str, Any], dry_run: bool = False) -
     out = []
     key = order_key(doc["id"], doc.get("seq"))
     for other in list_backups(workspace):
+        if "error" in other and other["id"] != doc["id"]:
+            # An older backup that cannot be read (a FIFO as its manifest, a torn file) is no
+            # restore point either: named, never passed over in silence (fatk8). A newer one
+            # stopped the bare restore already (_load).
+            out.append(f"backup {other['id']} cannot be read ({other['error']}); passed over")
+            continue
         if other.get("role") == "safety" or order_key(other["id"], other.get("seq")) <= key:
             continue
         why = not_restore_point(other)
@@ -2089,7 +2120,7 @@ def retention(workspace: Path, cfg: dict[str, Any], dry_run: bool = False) -> di
     its ``files/`` folder holds nothing.
 
     Returns ``{"removed": [ids], "kept_only_copy": [ids], "kept_unreadable": [ids],
-    "bytes_freed": n, "dry_run": bool}``.
+    "unreadable_why": {id: what could not be read}, "bytes_freed": n, "dry_run": bool}``.
     """
     workspace = Path(workspace)
     policy = cfg.get("backups") or {}
@@ -2128,8 +2159,9 @@ def retention(workspace: Path, cfg: dict[str, Any], dry_run: bool = False) -> di
         total -= sizes[doc["id"]]
         if not dry_run:
             _delete_backup(workspace, doc["id"])
+    errors = {d["id"]: d["error"] for d in docs if d["id"] in unreadable}
     return {"removed": removed, "kept_only_copy": only_copy, "kept_unreadable": unreadable,
-            "dry_run": dry_run, "bytes_freed": sum(sizes[i] for i in removed)}
+            "unreadable_why": errors, "dry_run": dry_run, "bytes_freed": sum(sizes[i] for i in removed)}
 
 
 def _holds_copies(folder: Path) -> bool:

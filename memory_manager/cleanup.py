@@ -58,7 +58,7 @@ from .jsonio import parse as _parse_json
 from .regular import read_regular, read_regular_text
 from . import auditlog, backups, entries, erasure, markdown, privacy, quarantine, tiers, tree
 from .clock import from_timestamp, month_of, now, parse_day, today
-from .errors import KeyUnavailableError, MalformedKeyError, MemoryManagerError
+from .errors import KeyUnavailableError, MalformedKeyError, MemoryManagerError, UnreadableFileError
 from . import fsio
 from .fsio import atomic_write, atomic_write_text, read_text, sha256_bytes, workspace_lock
 from .gate import redacted_summary
@@ -225,6 +225,27 @@ def is_due(ws: Path, cfg: dict[str, Any]) -> bool:
     """True when ``cleanup.interval_days`` (7, the Tiers seed) have passed since the last run."""
     previous = last_run(ws)
     return previous is None or now() - previous >= timedelta(days=cfg["cleanup"]["interval_days"])
+
+
+def _odd_state_files(ws: Path) -> list[str]:
+    """Cleanup's own state files (stamp, log, ledger) that are there but are no regular file,
+    each as ``memory/.state/<name>: not a regular file (a FIFO)`` (a symlink is followed)."""
+    import stat
+
+    from .regular import file_kind
+
+    odd = []
+    for name in (STATE_NAME, LOG_NAME, LEDGER_NAME):
+        try:
+            mode = (state_dir(ws) / name).stat().st_mode
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            odd.append(f"{tree.rel(tree.STATE, name)}: cannot read ({exc.strerror})")
+            continue
+        if not stat.S_ISREG(mode):
+            odd.append(f"{tree.rel(tree.STATE, name)}: not a regular file ({file_kind(mode)})")
+    return odd
 
 
 def _ledger(ws: Path) -> dict[str, str]:
@@ -819,6 +840,12 @@ def run_cleanup(ws: Path, cfg: dict[str, Any], *, dry_run: bool = False, if_due:
     # and nothing may be created in it.
     require_set_up(ws)
     report = Report(dry_run=dry_run)
+    odd = _odd_state_files(ws)
+    if odd and not dry_run:
+        # cleanup rewrites its stamp, log and ledger: a write over a FIFO or a folder someone put
+        # there would replace it (or wait on it), so it refuses first, naming it (issue 11, fatk8).
+        raise UnreadableFileError(f"{odd[0]}; cleanup changed nothing (move it away)")
+    report.problems.extend(f"{o}; a real run refuses until it is moved away" for o in odd)
     previous = last_run(ws)
     report.last_run = previous.isoformat() if previous else None
     report.due = is_due(ws, cfg)
@@ -875,8 +902,10 @@ def run_cleanup(ws: Path, cfg: dict[str, Any], *, dry_run: bool = False, if_due:
             report.actions.append(Action("backup-retention", f"{backups.BACKUP_DIRNAME}/{ident}",
                                          "past the backup retention policy: removed"))
         for ident in retention.get("kept_unreadable", []):
-            report.problems.append(f"{backups.BACKUP_DIRNAME}/{ident}: manifest unreadable (torn or a newer "
-                                   "format); kept, it may hold the only copy of a file")
+            # Says which file of the backup could not be read (a FIFO as its entries.jsonl, fatk8).
+            why = retention.get("unreadable_why", {}).get(ident) or "manifest unreadable (torn or a newer format)"
+            report.problems.append(f"{backups.BACKUP_DIRNAME}/{ident}: {why}; kept, it may hold the only copy "
+                                   "of a file")
         fsio.make_dirs(folder)
         log = folder / LOG_NAME
         previous_log = read_regular(log) if log.is_file() else b""

@@ -112,17 +112,37 @@ RANGES: dict[str, tuple[str, float, float, bool]] = {
 
 def _load_json(path: Path) -> dict[str, Any]:
     from .jsonio import loads
+    from .regular import read_regular
 
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        # A FIFO or a device at the override is refused, never waited on (every
+        # command and hook reads the config first; fatk8).
+        text = read_regular(path).decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not UTF-8") from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read ({exc.strerror})") from None
-    data = loads(text, str(path), error=ConfigError)
+    data = loads(text, str(path), error=ConfigError, keep_huge=True)
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: the top level must be a JSON object")
+    _refuse_huge(data, path)
     return data
+
+
+def _refuse_huge(value: Any, path: Path, key: str = "") -> None:
+    """Raise ConfigError naming the key of a number too large to read (a 5,000-digit
+    integer, ``1e400``): bad input naming the key, as any other bad value (issue 11, fatk8).
+    The JSON reader already capped the nesting, so the walk is shallow."""
+    from .jsonio import HugeNumber
+
+    if isinstance(value, HugeNumber):
+        raise ConfigError(f"{path}: '{key or '(top level)'}' is {value!r}, far past any allowed value")
+    if isinstance(value, dict):
+        for name, item in value.items():
+            _refuse_huge(item, path, f"{key}.{name}" if key else str(name))
+    elif isinstance(value, list):
+        for n, item in enumerate(value):
+            _refuse_huge(item, path, f"{key}[{n}]")
 
 
 def _type_name(value: Any) -> str:

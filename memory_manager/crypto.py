@@ -67,6 +67,8 @@ Keys fail closed
 from __future__ import annotations
 
 import base64
+import contextlib
+import errno
 import binascii
 import hashlib
 import json
@@ -433,17 +435,34 @@ def keygen(cfg: Mapping[str, Any] | None = None, workspace: Path | None = None,
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except OSError as exc:
         raise CryptoError(f"cannot create key file {path} ({exc.strerror})") from None
-    with os.fdopen(fd, "w", encoding="ascii") as handle:
+    try:
         # Some file systems (vfat, some network mounts) ignore the mode asked for:
         # refuse to leave a key there that group or others can read.
-        if os.fstat(handle.fileno()).st_mode & _SHARED_BITS:
-            handle.close()
+        if os.fstat(fd).st_mode & _SHARED_BITS:
+            os.close(fd)
+            fd = -1
             path.unlink()
             raise CryptoError(f"refusing to create key file {path}: the file system makes it readable by "
                               "group or others; set tiers.key_file to a private place")
-        handle.write(base64.b64encode(key).decode("ascii") + "\n")
-        handle.flush()
-        os.fsync(handle.fileno())
+        data = (base64.b64encode(key).decode("ascii") + "\n").encode("ascii")
+        try:
+            # One unbuffered write: a buffered handle would retry the failed write on close.
+            if os.write(fd, data) != len(data):
+                raise OSError(errno.ENOSPC, "short write")
+            os.fsync(fd)
+        except OSError as exc:
+            # A full disk or a file-size limit: an empty or torn key file left behind would read as a
+            # malformed key, stopping every command, and keygen would then refuse it as existing
+            # (round 9: `ulimit -f 0` left a 0-byte key). Remove what we created, say so.
+            with contextlib.suppress(OSError):
+                path.unlink()
+            from .errors import FileWriteError
+
+            raise FileWriteError(f"cannot write key file {path} ({exc.strerror or exc}); no key was made "
+                                 "(the file is removed)") from None
+    finally:
+        if fd >= 0:
+            os.close(fd)
     return path
 
 

@@ -440,16 +440,28 @@ def leads_outside(path: Path) -> bool:
     return False
 
 
+def shown_path(path: Path) -> str:
+    """``path`` as messages show it: relative to the opened workspace it lies in
+    (:func:`confine_reads`; ``memory/daily/2026-11-30.md``), else as given."""
+    where = os.path.abspath(path)
+    for root in _ROOTS:
+        if where.startswith(root.rstrip(os.sep) + os.sep):
+            return Path(os.path.relpath(where, root)).as_posix()
+    return str(path)
+
+
 def read_text(path: Path, label: str | None = None) -> TextFile:
     """Read ``path`` as UTF-8, remembering BOM and line endings.
 
     A file of an opened workspace that is a symlink leading out of it is
-    not read (:func:`leads_outside`).
+    not read (:func:`leads_outside`). Errors name ``label``, or the path
+    relative to its workspace (:func:`shown_path`).
 
     Raises:
         UnreadableFileError: the file cannot be read, is not UTF-8, or leads
             outside its workspace.
     """
+    label = label or shown_path(path)
     if leads_outside(path):
         raise UnreadableFileError(f"{label or path}: a symlink leading outside the workspace; not read "
                                   "(remove the link)")

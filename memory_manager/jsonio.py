@@ -57,6 +57,34 @@ _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _INNERMOST = re.compile(r"\[[^\[\]{}]*\]|\{[^\[\]{}]*\}")
 
 
+class HugeNumber:
+    """A number read by :func:`loads` with ``keep_huge=True`` that no value of ours can be: an
+    integer past Python's 4,300-digit conversion limit or a float past the float range.
+
+    Kept as a marker (never a value) so that the reader can name the key that holds it
+    (the config: ``'recall.top_k' is a 5,000-digit number``, fatk8) instead of the file alone.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        digits = sum(c.isdigit() for c in self.text)
+        return f"a {digits:,}-digit number" if digits > 40 else f"{self.text} (past the float range)"
+
+
+def _int_or_huge(text: str) -> "int | HugeNumber":
+    try:
+        return int(text)
+    except ValueError:  # past sys.get_int_max_str_digits() (4,300 by default)
+        return HugeNumber(text)
+
+
+def _float_or_huge(text: str) -> "float | HugeNumber":
+    value = float(text)
+    return value if math.isfinite(value) else HugeNumber(text)
+
+
 def depth(text: str, limit: int | None = None) -> int:
     """Return the deepest ``[``/``{`` nesting of JSON ``text`` (brackets inside strings ignored).
 
@@ -74,7 +102,8 @@ def depth(text: str, limit: int | None = None) -> int:
     return levels
 
 
-def loads(text: str | bytes, where: str, error: type[BadInputError] = JSONInputError) -> Any:
+def loads(text: str | bytes, where: str, error: type[BadInputError] = JSONInputError,
+          keep_huge: bool = False) -> Any:
     """Parse JSON ``text`` read from ``where`` (a file name for messages).
 
     Args:
@@ -82,6 +111,8 @@ def loads(text: str | bytes, where: str, error: type[BadInputError] = JSONInputE
         where: what to name in the message (``memory/tier1-public/x.json``).
         error: the error class to raise (a :class:`BadInputError` subclass,
             e.g. ``ConfigError``); it gets ``JSONInputError``'s messages.
+        keep_huge: read a number too large for us as a :class:`HugeNumber` marker
+            instead of refusing the file, so that the caller can name its key.
 
     Raises:
         JSONInputError (or ``error``): invalid JSON, nesting deeper than
@@ -96,6 +127,9 @@ def loads(text: str | bytes, where: str, error: type[BadInputError] = JSONInputE
     if text.count("[") + text.count("{") > MAX_DEPTH and depth(text, MAX_DEPTH) > MAX_DEPTH:
         raise error(f"{where}: JSON nested deeper than {MAX_DEPTH} levels")
     try:
+        if keep_huge:
+            return json.loads(text, parse_constant=_reject_constant, parse_float=_float_or_huge,
+                              parse_int=_int_or_huge)
         return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
     except JSONInputError as exc:
         raise error(f"{where}: {exc}") from None

@@ -399,6 +399,11 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
     finally:
         idx.close()
     problems: list[str] = list(unreadable)
+    from . import access
+
+    unusable = access.read(ws)[1]
+    if unusable:
+        problems.append(unusable)  # values above are figured without access counts (fatk8)
     for rel, _kind in units.source_files(ws):
         day = Path(rel).name[:10]
         if units._DATE_NAME.match(Path(rel).name) and parse_day(day) is None:
@@ -410,7 +415,8 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
         try:
             skills.update(tiers.load_stats(path)["skill_stats"])
         except (MemoryManagerError, OSError) as exc:
-            problems.append(f"{tree.rel(tree.TIER1, path.name)}: {exc}")
+            shown, said = tree.rel(tree.TIER1, path.name), str(exc)
+            problems.append(said if said.startswith(shown) else f"{shown}: {said}")
     t2 = 0
     # xor-b64 is obfuscation, not encryption: counted apart so that status never
     # calls it encrypted (walk-through r6, finding 3).

@@ -301,7 +301,10 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
                     for r, share_of in _part_overlap(missing, idx, cand).items():
                         raw[r] = raw.get(r, 0.0) + share_of * len(missing) / len(terms) * best
                     best = max([best] + [raw.get(r, 0.0) for r in cand])  # keyword parts stay 0..1
-        stats = access.load(ws)
+        stats, unusable = access.read(ws)
+        if unusable and malformed is not None:
+            # Named, never waited on or fatal: the hits are ranked without access counts (fatk8).
+            malformed.append({"file": tree.rel(tree.STATE, tree.ACCESS), "error": unusable.split(": ", 1)[1]})
         w = cfg["scoring"]
         off = set(disabled)
         wk = 0.0 if "keyword" in off else w["keyword_weight"]

@@ -15,7 +15,8 @@ import os
 import stat
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a non-regular file is, for messages: ``a folder``, ``a FIFO``, ``a socket``, ``a device``."""
     if stat.S_ISDIR(mode):
         return "a folder"
     if stat.S_ISFIFO(mode):
@@ -42,7 +43,7 @@ def read_regular(path: str | os.PathLike[str], limit: int | None = None) -> byte
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise OSError(errno.EINVAL, f"not a regular file ({_kind(st.st_mode)})", str(path))
+            raise OSError(errno.EINVAL, f"not a regular file ({file_kind(st.st_mode)})", str(path))
         if limit is not None and st.st_size > limit:
             raise OSError(errno.EFBIG, f"larger than {limit:,} bytes", str(path))
         chunks = []
@@ -70,4 +71,4 @@ def read_regular_text(path: str | os.PathLike[str], encoding: str = "utf-8") -> 
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
-__all__ = ["read_regular", "read_regular_text"]
+__all__ = ["file_kind", "read_regular", "read_regular_text"]

@@ -698,7 +698,7 @@ def _dir_size(folder: Path) -> tuple[int, int]:
     return size, files
 
 
-def _health(ws: Path, m: _Masker) -> dict[str, Any]:
+def _health(ws: Path, m: _Masker, problems: list[str]) -> dict[str, Any]:
     from . import audit, auditlog, backups, cleanup
 
     paths = tree.Tree(Path(ws))
@@ -718,7 +718,7 @@ def _health(ws: Path, m: _Masker) -> dict[str, Any]:
     decisions: Counter = Counter()
     operations: Counter = Counter()
     first = last_at = None
-    for rec in auditlog.read(Path(ws)):
+    for rec in auditlog.read(Path(ws), problems):
         if not isinstance(rec, dict):
             continue
         op, decision = str(rec.get("operation", "?")), str(rec.get("decision", "?"))
@@ -780,7 +780,7 @@ def collect(ws: Any, days: int = 30, approved: bool = False, meanwhile: Callable
     tiers = {"t1": _t1(root, m, problems), "t2": _t2(root, cfg, approved, end, m, problems),
              "archive": _archive(root, problems), "quarantine": _quarantine(root)}
     usage = _usage(root, cfg, m)
-    health = _health(root, m)
+    health = _health(root, m, problems)
     m.run(meanwhile)  # every placeholder in the sections now reads as its masked text
     cache.save()
     sections = {"timeline": timeline, "knowledge": knowledge, "tiers": tiers, "usage": usage, "health": health}

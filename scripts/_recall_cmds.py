@@ -58,7 +58,9 @@ def recall_cmd(query: str, top_k: int | None, no_track: bool, approved: bool, wo
                    "time": {**time_info, "note": empty_span}})
         return 0
     for item in malformed:
-        stderr.print(f"warning: {item['file']}: {item['error']}; not searched (fix the file)", markup=False)
+        # access.json says itself what was left out (the counts, not the notes).
+        tail = "" if item["error"].endswith("not used") else "; not searched"
+        stderr.print(f"warning: {item['file']}: {item['error']}{tail} (fix the file)", markup=False)
     if t2.get("held"):
         stdout.print(f"note: {t2['held']} T2 (internal) entries were not searched: reusing them needs the "
                      "user's approval; ask, then repeat with --approved", markup=False)

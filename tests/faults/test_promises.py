@@ -3,7 +3,9 @@
 "A full disk or a file-size limit leaves every original byte-identical", "a
 second run changes nothing" and "``init --restore`` undoes it", checked on
 each scenario of ``test_faults.py`` and ``test_faults_commands.py`` (the same
-commands on the same workspaces, so a command added there is checked here):
+commands on the same workspaces, so a command added there is checked here),
+and on the writing commands only this file checks (:data:`EXTRA_SCENARIOS`:
+stats record, event, crypt reseal, crypt decrypt --file):
 
 - under ``RLIMIT_FSIZE`` (what a full disk looks like to a writer) at several
   sizes: exit 0 only when the whole job was done; any other exit either
@@ -18,6 +20,7 @@ out of the comparisons; backups and the derived cache are never compared.
 """
 from __future__ import annotations
 
+import json
 import os
 import resource
 import shutil
@@ -30,12 +33,53 @@ from tests.faults import harness
 from tests.faults.test_faults import SCENARIOS as INIT_SCENARIOS
 from tests.faults.test_faults_commands import ENV, SCENARIOS as COMMAND_SCENARIOS
 
-SCENARIOS = {**INIT_SCENARIOS, **COMMAND_SCENARIOS}
+
+
+def _with_sealed_t2(ws: Path) -> None:
+    """An initialised workspace (with the test key) holding one aes-gcm T2 entry."""
+    from tests.faults.test_faults import _initialised
+
+    _initialised(ws)
+    assert harness.run_forked("memory", ["remember", "--skill", "news", "--topic", "habit", "--text",
+                                         "Reads the headlines at seven.", "--approved", "-w", str(ws)], ENV) == 0
+
+
+def _with_plain_t2(ws: Path) -> None:
+    from datetime import date
+
+    from tests.faults.test_faults import _initialised, _t2
+
+    _initialised(ws)
+    _t2(ws, "news", "habit", "Reads headlines at 7.", date(2026, 11, 20))
+
+
+def _initialised(ws: Path) -> None:
+    from tests.faults.test_faults import _initialised as initialised
+
+    initialised(ws)
+
+
+#: Writing commands the kill-point suite does not cover, checked here for the three promises only
+#: (round 9: the README states the promises for every writing command; these are its evidence).
+EXTRA_SCENARIOS = {name: harness.Scenario(name, prepare, command, [], ENV) for name, prepare, command in [
+    ("memory stats record", _initialised, ("memory", ["stats", "record", "--skill", "news", "--ok", "--approved"])),
+    ("memory event", _initialised, ("memory", ["event", "skill_complete", "--skill", "news", "--text",
+                                               "Cache the feed for an hour.", "--approved"])),
+    ("crypt reseal", _with_plain_t2, ("crypt", ["reseal"])),
+    ("crypt decrypt --file", _with_sealed_t2, ("crypt", ["decrypt", "--file", "memory/tier2-internal/news_habit.md",
+                                                          "--approved"])),
+]}
+SCENARIOS = {**INIT_SCENARIOS, **COMMAND_SCENARIOS, **EXTRA_SCENARIOS}
+#: Commands whose output bytes differ run to run (aes-gcm draws a fresh nonce): "the whole job was
+#: done" is checked as "the same files changed" instead of "the same bytes".
+RANDOM_OUTPUT = {"crypt reseal"}
 #: File-size limits in bytes (0: not one byte can be written).
 LIMITS = [0, 700, 4096, 16384]
 #: Commands a restore cannot undo (strict: a fixed one fails until its line goes). Commands that
 #: only create files are undone too: their backup records each created path (format v3).
 NOT_RESTORABLE = {"memory forget": "forget erases every copy of the entry, its own backup's included (by design)"}
+#: Commands whose second run changes something by design (strict: a changed one fails until its line goes).
+NOT_IDEMPOTENT = {"memory stats record": "stats record counts calls: each run is one more call (by design)"}
 
 
 def _files(ws: Path) -> dict[str, bytes]:
@@ -112,7 +156,10 @@ def test_a_file_size_limit_leaves_every_original_byte_identical(prepared, tmp_pa
         code, said = _run_limited(script, [*args, "-w", str(ws)], env, limit)
         now = _files(ws)
         if code == 0:
-            if now != after:
+            if scenario.name in RANDOM_OUTPUT:
+                if harness.diff(now, before) != harness.diff(after, before):
+                    problems.append(f"{limit}: exit 0 but the job is not done: {harness.diff(now, before)}")
+            elif now != after:
                 problems.append(f"{limit}: exit 0 but the job is not done: {harness.diff(now, after)}")
         else:
             # Issue 11: any other exit either changed nothing or says exactly what it changed.
@@ -126,7 +173,9 @@ def test_a_file_size_limit_leaves_every_original_byte_identical(prepared, tmp_pa
     assert problems == []
 
 
-@pytest.mark.parametrize("prepared", list(SCENARIOS), indirect=True)
+@pytest.mark.parametrize("prepared", [
+    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=NOT_IDEMPOTENT[n])) if n in NOT_IDEMPOTENT else n
+    for n in SCENARIOS], indirect=True)
 def test_a_second_run_changes_nothing(prepared, tmp_path):
     scenario, template, env = prepared
     script, args = scenario.command
@@ -149,3 +198,29 @@ def test_init_restore_undoes_it(prepared, tmp_path):
     code, said = _run_limited("init", ["--restore", "-w", str(template)], env, None)
     assert code == 0, said
     assert harness.diff(_files(template), before) == []
+
+
+@pytest.mark.parametrize("limit", [0, 10])
+def test_keygen_under_a_file_size_limit_leaves_no_key_file(limit, tmp_path):
+    """``crypt.py keygen`` on a full disk: exit 1 naming the key file, and no empty or torn key left
+    behind (round 9: a 0-byte key read as a malformed key that stopped every command, and a second
+    keygen refused it as existing)."""
+    import subprocess
+
+    from conftest import ROOT
+
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    config = tmp_path / "config"
+    env = dict(os.environ, XDG_CONFIG_HOME=str(config), OPENCLAW_WORKSPACE_DIR="", **ENV)
+    env.pop("MEMORY_MANAGER_KEY", None)
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts/crypt.py"), "keygen", "-w", str(ws), "--json"],
+                          capture_output=True, text=True, env=env, timeout=60,
+                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit)))
+    key = config / "complex-memory-manager" / "key"
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, (proc.returncode, proc.stdout, proc.stderr)
+    assert str(key) in json.loads(proc.stdout)["error"], proc.stdout
+    assert not key.exists()
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts/crypt.py"), "keygen", "-w", str(ws), "--json"],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert proc.returncode == 0 and key.stat().st_size == 45, (proc.stdout, proc.stderr)

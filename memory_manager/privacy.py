@@ -152,9 +152,16 @@ _PLACEHOLDER_VALUES = {"password", "passwd", "pass", "secret", "token", "none", 
                        "value", "true", "false", "undefined", "required", "optional", "hidden", "masked"}
 
 
+#: A shell expansion with a default value (POSIX ``${NAME:-word}`` / ``${NAME-word}``).
+_SHELL_DEFAULT = re.compile(r"\$\{[A-Za-z_]\w*:?-([^{}$]+)\}$")
+
+
 def is_placeholder(value: str) -> bool:
     """True for values that stand in for a secret: ``sk-xxxx``, ``<your key>``, ``${TOKEN}``, ``****``."""
     v = value.strip("'\"` ")
+    default = _SHELL_DEFAULT.match(v)
+    if default:
+        return is_placeholder(default.group(1))  # ${DB_PASS:-s3cret}: the default is a value
     return (not v or v.lower() in _PLACEHOLDER_VALUES or bool(_PLACEHOLDER_WORDS.search(v))
             or len(set(v.lower()) - set("-_")) <= 1 and len(v) < 12)
 
@@ -364,12 +371,45 @@ def _card_ok(value: str, m: re.Match[str], text: str) -> bool:
     return not (value.isdigit() and _ORDER_CONTEXT.search(before))
 
 
+def _imei_ok(value: str) -> bool:
+    """An IMEI: 15 digits whose last is the Luhn check digit (stdnum.imei), not one digit repeated."""
+    digits = re.sub(r"\D", "", value)
+    return len(set(digits)) > 2 and luhn_valid(digits)
+
+
+def _device_owner(m: re.Match[str], text: str) -> bool:
+    """A device identifier tied to a person on its line (my, 我, 她, 老公的): a test unit, a company's
+    device or a docs example is nobody's."""
+    line = _line_around(text, m.start(), m.end())
+    if _TEST_WORDS.search(line) or _SPECIMEN_LINE.search(line) or re.search(r"(?i)company|公司|device farm", line):
+        return False
+    return bool(_SELF.search(line) or _OWNER.search(line) or _GENERAL_ANCHOR.search(line))
+
+
+def _regrouped_card_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """Digits in groups of 3-6 that make a Luhn-valid card of a real issuer range, with a card word on the line."""
+    digits = re.sub(r"\D", "", value)
+    if not (13 <= len(digits) <= 19 and card_issuer_ok(digits) and luhn_valid(digits)):
+        return False
+    line = _line_around(text, m.start(), m.end())
+    return bool(_CARD_CUE.search(line) or re.search(r"(?i)\bcards?\b|卡", line)) and _card_any_ok(value, m, text)
+
+
 def _iban_ok(value: str, m: re.Match[str], text: str) -> bool:
     from stdnum import iban
 
-    if _documentation_number(re.sub(r"\D", "", value[4:]), _line_around(text, m.start(), m.end())):
+    if _documentation_number(re.sub(r"\D", "", value[4:]), _doc_scope(text, m.start(), m.end())):
         return False  # the spec's sample IBAN in a line about the spec or tests
-    return iban.is_valid(value)
+    if iban.is_valid(value):
+        return True
+    groups = value.split()
+    if len(groups) > 3 and re.fullmatch(r"[A-Z]{3,4}", groups[-1]) and iban.is_valid(" ".join(groups[:-1])):
+        return True  # a BIC or a bank's code written after the grouped IBAN ("... 4671 BIC COBA...")
+    value = " ".join(groups[:-1]) if len(groups) > 3 and groups[-1].isalpha() else value
+    # ISO 13616's own checks (MOD 97-10, the country's length and format) with the word IBAN before it:
+    # the national check digits stdnum also verifies are the bank's own matter (round 9, set M).
+    before = text[max(0, m.start() - 12):m.start()].lower()
+    return "iban" in before and iban.is_valid(value, check_country=False)
 
 
 def _aadhaar_ok(value: str, _m: re.Match[str], _text: str) -> bool:
@@ -387,7 +427,10 @@ def _digits_ok(low: int, high: int) -> Callable[[str, re.Match[str], str], bool]
 
 #: Domains reserved for documentation and tests (RFC 2606, RFC 6761): an
 #: address there is a placeholder, not a person.
-_RESERVED_DOMAIN = re.compile(r"(?i)(?:^|\.)(?:example\.(?:com|org|net)|example|test|invalid|localhost|local)$")
+_RESERVED_DOMAIN = re.compile(r"(?i)(?:^|\.)(?:example\.(?:com|org|net)|example|test|invalid|localhost|local|"
+                              # names for private networks, never delegated (ICANN 2024 .internal; RFC 8375
+                              # home.arpa; .lan, .corp, .intranet, .localdomain by usage): a host, no mailbox
+                              r"internal|intranet|lan|corp|localdomain|home\.arpa)$")
 _NON_PERSON_LOCAL = {"git", "hg", "noreply", "no-reply", "donotreply", "do-not-reply", "mailer-daemon", "postmaster",
                      # role mailboxes (RFC 2142 "Mailbox names for common services, roles and functions", and the
                      # desks companies answer from): a team reads them, not one person (issue 9, set K)
@@ -461,10 +504,13 @@ def _phone_ok(value: str, m: re.Match[str], text: str) -> bool:
     if _UNIT_AFTER.match(text, m.end()):
         return False  # a quantity ("2147483648 bytes", "1718150400 秒"), not a number to call
     line = _line_around(text, m.start(), m.end())
-    if (digits in _PLACEHOLDER_PHONES or _FICTIONAL_PHONE.search(digits)) and _DOC_CONTEXT.search(line):
-        return False  # a documentation number in a line that says so
-    if _documentation_number(digits, line):
+    scope = _doc_scope(text, m.start(), m.end())
+    if (digits in _PLACEHOLDER_PHONES or _FICTIONAL_PHONE.search(digits)) and _DOC_CONTEXT.search(scope):
+        return False  # a documentation number in a line (or under a heading) that says so
+    if _documentation_number(digits, scope):
         return False  # 123-456-7890 in a line about a form validator's tests
+    if _number_list(value):
+        return False
     if re.fullmatch(r"\d{4,5}-\d{4,5}", value.strip()) and _RANGE_CONTEXT.search(line):
         return False  # a port range (20000-20099), not a number
     international = value.startswith(("+", "00"))
@@ -492,6 +538,9 @@ def _phone_ok(value: str, m: re.Match[str], text: str) -> bool:
     if not international and (_NEAR_REGION.search(line) or local8 or tw_mobile):
         # 8-digit local numbers of Hong Kong and Singapore only with the place named.
         regions = tuple(PHONE_REGIONS) + ("HK", "SG", "TW")
+    if _NANP_WRITTEN.match(value.strip()):
+        regions = ("US",)  # 1-888-467-2211 is grouped as the NANP writes it, not a Chinese 188 mobile
+    service = False
     for region in regions:
         raw = "+" + value[2:] if value.startswith("00") else value
         try:
@@ -501,10 +550,41 @@ def _phone_ok(value: str, m: re.Match[str], text: str) -> bool:
         # With an explicit country code a number of a possible length is
         # enough: reserved ranges (Ofcom's 07700 900xxx) and newly opened
         # ones are missing from the validity metadata but still phones.
-        if phonenumbers.is_valid_number(number) or (international and number.country_code != 1
-                                                     and phonenumbers.is_possible_number(number)):
+        if phonenumbers.is_valid_number(number):
+            # A toll-free, shared-cost (China's 400), premium or universal access number is a
+            # business's hotline (肯德基宅急送 400-820-8820, a vendor's 1-800 line), nobody's own;
+            # another region may still read it as a person's (090 is a UK premium prefix, a JP mobile one).
+            if phonenumbers.number_type(number) not in _SERVICE_NUMBER_TYPES:
+                return True
+            service = True
+            continue
+        if international and number.country_code != 1 and phonenumbers.is_possible_number(number):
             return True
-    return False
+    # A service number in every plan tried, yet the line calls it someone's mobile: a plan not tried
+    # (Japan's 090 mobiles read as UK premium numbers).
+    return service and bool(_MOBILE_CUE.search(line))
+
+
+#: A number grouped as the North American plan writes it with its trunk 1: 1-800-555-0100, 1 (415) 555 0100.
+_NANP_WRITTEN = re.compile(r"1[-. ]\(?\d{3}\)?[-. ]\d{3}[-. ]\d{4}$")
+#: Words that say a number is a person's own mobile, which no service number is.
+_MOBILE_CUE = re.compile(r"(?i)\bmobile\b|\bcell\b|whatsapp|手机|手機|携帯")
+
+
+#: phonenumbers.PhoneNumberType values of numbers that belong to a service, not a person: TOLL_FREE (3),
+#: PREMIUM_RATE (4), SHARED_COST (5), UAN (9), VOICEMAIL (10); ITU-T E.164 and national plans (MIIT's
+#: 400/800, the NANP's 8XX, Ofcom's 080/084/087/09).
+_SERVICE_NUMBER_TYPES = frozenset({3, 4, 5, 9, 10})
+
+
+def _number_list(value: str) -> bool:
+    """Five or more numbers separated by spaces or commas whose values never fall
+    (``1 1 2 3 5 8 13 21``): a sequence in a text, not a telephone number written in groups."""
+    groups = re.split(r"[ \t,]+", value.strip())
+    if len(groups) < 5 or not all(g.isdigit() for g in groups):
+        return False
+    values = [int(g) for g in groups]
+    return all(a <= b for a, b in zip(values, values[1:])) and len({len(g) for g in groups}) > 1
 
 
 _SERVICE_USERS = {"user", "username", "users", "you", "your", "yourname", "your-name", "me", "name", "example",
@@ -590,8 +670,27 @@ def _biometric_ok(value: str, m: re.Match[str], text: str) -> bool:
         return not (_FINGERPRINT_TECH.search(before) or before.endswith("-")
                     or re.match(r"(?i)[ \t:=]*(?:sha|md5)", after)
                     or re.match(r"(?i)s?[ \t]+of[ \t]+(?:the[ \t]+)?(?:bot|traffic|client|request|tls|server|device|"
-                                r"browser|file|key|host)", after))
+                                r"browser|file|key|host)", after)
+                    or _KEY_LISTING.search(_lines_above(text, m.start(), 3)))
     return True
+
+
+#: Key material or its tools on a line (a public key, ``ssh-keygen -lf``, a ``SHA256:`` digest): a
+#: "fingerprint" near it is the key's (round 9, multi-line set M: "fingerprint 和 GitLab 上显示的一致"
+#: under an ``ssh-keygen`` listing).
+_KEY_LISTING = re.compile(r"(?i)\bsha256:|\bmd5:|ssh-keygen|\bssh-(?:rsa|ed25519|dss)\b|ecdsa-sha2|\bgpg\b|"
+                          r"BEGIN (?:PUBLIC KEY|CERTIFICATE)|known_hosts|authorized_keys|\.pub\b|公钥|主机密钥")
+
+
+def _lines_above(text: str, start: int, n: int) -> str:
+    """The line holding ``start`` and up to ``n`` lines above it."""
+    a = text.rfind("\n", 0, start)
+    for _ in range(n):
+        if a <= 0:
+            break
+        a = text.rfind("\n", 0, a)
+    b = text.find("\n", start)
+    return text[a + 1:len(text) if b < 0 else b]
 
 
 
@@ -934,6 +1033,31 @@ def _line_around(text: str, start: int, end: int) -> str:
     return text[a:len(text) if b < 0 else b]
 
 
+#: How many lines above a value :func:`_doc_scope` looks for the line that introduces it.
+_INTRO_LINES = 6
+
+
+def _doc_scope(text: str, start: int, end: int) -> str:
+    """The line holding ``start``..``end`` plus the line that introduces its paragraph: the nearest line
+    above (at most :data:`_INTRO_LINES`, no blank line between) that ends in a colon.
+
+    What a list of values *is* is said once, above it ("Test cards from the sandbox docs:", "Stripe
+    文档里的示例 key（公开的）："); a value on the lines below inherits it (round 9, multi-line set M)."""
+    line = _line_around(text, start, end)
+    a = text.rfind("\n", 0, start)
+    for _ in range(_INTRO_LINES):
+        if a <= 0:
+            break
+        b = text.rfind("\n", 0, a)
+        above = text[b + 1:a].strip()
+        if not above:
+            break
+        if above.endswith((":", "：")):
+            return above + "\n" + line
+        a = b
+    return line
+
+
 #: Words that say a clock time or a weekday belongs to a system, a team or a
 #: job rather than to a person (cron lines, backups, releases, meetings).
 _SYSTEM_TIME = re.compile(
@@ -946,6 +1070,9 @@ _SYSTEM_TIME = re.compile(
     # a place's hours ("the gym opens at 6am", "office closes at 6pm"): when it opens, not when someone is there
     r"\bopens?(?: at| from| until)\b|\bcloses?(?: at| from)\b|\bis (?:open|closed) (?:on|from|until)\b|点开门|点关门|"
     r"开门时间|关门时间|闭馆|"
+    # an institution's published hours (a clinic, a counter, visiting hours): when it serves, not where someone is
+    r"门诊时间|就诊时间|挂号时间|探视时间|办公时间|服务时间|受理时间|接待时间|business hours|visiting hours|"
+    r"clinic hours|service hours|"
     r"scheduled|\btz\b|timezone|时区|crontab|\d \* \*|周会|例会|组会|开会|评审|复盘|培训|团建|开发|版本|"
     r"两班倒|三班倒|四班三倒|倒班制|班次|排班表|shift rota")
 #: Words that tie a time or an absence to a person's life (issue 9: "her
@@ -1095,7 +1222,7 @@ def _card_any_ok(value: str, m: re.Match[str], text: str) -> bool:
     digits = re.sub(r"\D", "", value)
     if not (13 <= len(digits) <= 19 and card_issuer_ok(digits) and luhn_valid(digits)):
         return False
-    line = _line_around(text, m.start(), m.end())
+    line = _doc_scope(text, m.start(), m.end())
     return not ((digits in _TEST_PANS or _made_up_digits(digits)) and _TEST_CONTEXT.search(line))
 
 
@@ -1154,7 +1281,13 @@ def _email_obfuscated_ok(value: str, m: re.Match[str], text: str) -> bool:
     # A plain-word local part at a mail provider counts when the line asks to be written to there
     # ("email me at ewhitcombe at gmail dot com"); "meet at noon" has no such cue.
     return bool(re.search(r"[\d._]", local)) or bool(
-        re.search(r"(?i)e-?mail|mail me|write to|reach me|contact me|邮箱|邮件|郵箱|郵件", text[max(0, m.start() - 30):m.start()]))
+        re.search(r"(?i)e-?mail|mail me|write to|reach me|contact me|邮箱|邮件|郵箱|郵件", text[max(0, m.start() - 30):m.start()])
+        or _AT_HINT.search(_line_around(text, m.start(), m.end())))
+
+
+#: A line that tells the reader to put the "@" back: "(at换成@)", "replace at with @", "at = @".
+_AT_HINT = re.compile(r"(?i)(?<![A-Za-z])at(?![A-Za-z])[^\n@]{0,8}(?:换成|改成|替换|变成|=|→|->|means|is)[^\n]{0,3}@|"
+                      r"replace[ \t]+(?:the[ \t]+)?[\"'“‘]?at[\"'”’]?[ \t]+with[ \t]+[\"'“‘]?@")
 
 
 #: Words of a workplace, a campus or a lab: a building number there is not where someone lives.
@@ -1172,7 +1305,8 @@ def _building_ok(value: str, m: re.Match[str], text: str) -> bool:
     return not _WORKPLACE.search(line) or bool(_RESIDENCE.search(line))
 
 
-_PROFILE_OWNER = re.compile(r"(?i)主页|个人页|profile|\b(?:his|her|my|their)\b|他的|她的|我的|账号|account|user")
+_PROFILE_OWNER = re.compile(r"(?i)主页|个人页|profile|\b(?:his|her|my|their)\b|他的|她的|我的|账号|account|user|"
+                            r"自己的号|我的号|我号|小号|大号|\bmine\b|\bme\b")
 #: GitHub paths that are pages of the site, not users.
 _GITHUB_PAGES = frozenset({"orgs", "features", "settings", "marketplace", "sponsors", "topics", "explore", "about",
                            "pricing", "enterprise", "login", "join", "new", "notifications", "apps", "collections"})
@@ -1207,7 +1341,7 @@ def _handle_value_ok(value: str, m: re.Match[str], text: str) -> bool:
     return bool(re.search(r"[\d_.-]", v)) or bool(re.search(r"[A-Z]", v[1:]))
 
 
-_AT_PLATFORM = re.compile(r"(?i)电报|联系人|slack|github|gitlab|linkedin|reddit|youtube|twitch|discord|wechat|微信|\bqq\b|飞书|钉钉|企业微信|twitter|推特|\bx\.com|\bx\b|instagram|\bins\b|\big\b|telegram|\btg\b|tiktok|抖音|"
+_AT_PLATFORM = re.compile(r"(?i)电报|联系人|slack|github|gitlab|linkedin|reddit|youtube|twitch|discord|wechat|微信|\bqq\b|飞书|钉钉|企业微信|twitter|推特|\bx\.com|\bx\b|instagram|\binsta\b|\bins\b|\big\b|telegram|\btg\b|tiktok|抖音|"
                           r"小红书|微博|weibo|mastodon|threads|bluesky|bilibili|b站|知乎|快手|follow|关注|私信|dm\b|"
                           r"handle|账号|账户")
 
@@ -1819,7 +1953,9 @@ def _medical_record_ok(value: str, m: re.Match[str], text: str) -> bool:
 #: over ("can u type it in", "发我") - how accounts are taken over - and a code that authorises a payment or
 #: a transfer (a bank's 转账 code).
 _OTP_HANDOVER = re.compile(r"(?i)type it in|read (?:it|me)|send (?:it|me)|tell me|give me|forward (?:it|me)|paste it|"
-                           r"text me|what(?:'s| is) the code|发我|发给我|告诉我|念给我|报给我|给我说|转发给我|截图给我")
+                           r"text me|what(?:'s| is) the code|发我|发给我|告诉我|念给我|报给我|给我说|转发给我|截图给我|"
+                           # asked to be used on the user's behalf: log in, pick up, collect for me
+                           r"\bfor me\b|log (?:me|in for me)|帮我[^\n，。,]{0,4}(?:登|拿|取|领|收|签)|替我|代我")
 _OTP_PAYMENT = re.compile(r"(?i)转账|汇款|付款|支付|消费|提现|transfer|payment|wire|withdraw")
 #: Codes that authenticate nobody: an error's, a place's, a discount's, a parcel's.
 _OTP_NOT_AUTH = re.compile(r"(?i)(?:error|status|exit|zip|postal|post|area|promo|discount|coupon|voucher|tracking|"
@@ -1952,7 +2088,7 @@ def _topic(name: str, category: str, en: str, zh: str, source: str,
 #: chat short forms users type (pasword, psw, pw, mima = 密码 in pinyin) and the same word
 #: in languages users paste from. "pass", "pw", "pwd", "psw" and "mima" are *weak*: a bare
 #: value after them (no "is"/":") must look like a password (:func:`_pw_bare_ok`).
-_PASSWORD_WORDS = (r"password|passwd|passwort|pasword|passwrd|paswd|passphrase|passcode|pass code|wi-?fi key|"
+_PASSWORD_WORDS = (r"password's|password’s|passcode's|password|passwd|passwort|pasword|passwrd|paswd|passphrase|passcode|pass code|wi-?fi key|"
                    r"wi-?fi pass(?:word)?|app password|app-specific password|pswd|psw|pwd|pw|pass|mima|"
                    r"mot de passe|contraseña|senha")
 _PASSWORD_TRIGGERS = frozenset("pas wi wif app psw pwd pw mim mot con sen".split())
@@ -2622,11 +2758,13 @@ RULES_LIST: list[Rule] = [
          check=_schedule_person_ok, needs=("一个人", "独自", "自己带", "出差", "不在家", "没人", "不回家")),
     Rule("live_one_time_code", "secret",
          _r(r"(?:verification code|security code|login code|sign-in code|one-time code|otp|2fa code|code|"
-            r"验证码|校验码|动态码|短信码|安全码)(?:" + _ + r"*(?:is|was|:|：|=|是|为))?" + _ + r"*(\d{4,8})(?![\d])"),
+            r"pickup code|pick-up code|locker code|parcel code|"
+            r"验证码|校验码|动态码|短信码|安全码|取件码|取货码|提货码|取餐码)(?:" + _ + r"*(?:is|was|:|：|=|是|为))?" + _
+            + r"*(\d{4,8})(?![\d])"),
          "NIST SP 800-63B s.5.1.3 (an out-of-band code authenticates its holder until it is used): a code asked "
          "to be handed over, or one that authorises a payment or transfer", group=1, lower=True,
          not_after=_LETTERS, check=_live_otp_ok,
-         needs=("code", "otp", "验证码", "校验码", "动态码", "短信码", "安全码")),
+         needs=("code", "otp", "验证码", "校验码", "动态码", "短信码", "安全码", "取件码", "取货码", "提货码", "取餐码")),
     Rule("seed_phrase_zh_words", "secret",
          _r(r"(?:助记词|助記詞|种子短语|恢复短语|恢复词|备份词|seed phrase|recovery phrase|mnemonic)[^\n]{0,8}?[:：是]?"
             r"[ \t]*((?:[\u4e00-\u9fff][ \t、,，]+){11,23}[\u4e00-\u9fff])(?![\u4e00-\u9fff])"),
@@ -2803,6 +2941,18 @@ RULES_LIST: list[Rule] = [
          _r(r"from[ \t]+(?:the[ \t]+)?\d{1,2}(?:st|nd|rd|th)?[ \t]+(?:to|until|till|-)[ \t]+(?:the[ \t]+)?\d{1,2}(?!\d)"),
          "Tiers seed checklist: the dates a person is away from home ('I'll be in Lisbon from 3 to 17 March')",
          lower=True, not_after=_LETTERS, check=_travel_ok),
+    Rule("imei", "government_id",
+         _r(r"(?:imei|meid|串号)(?:" + _ + r"*(?:no\.?|number|号码|号|码))?" + _ + r"*(?:is|是|为|:|：|=)?" + _
+            + r"*(\d{15}|\d{2}[ -]\d{6}[ -]\d{6}[ -]\d)(?![\d-])"),
+         "3GPP TS 23.003 s.6.2 (IMEI: 14 digits and a Luhn check digit; stdnum.imei): a handset's lifelong "
+         "identifier after its name", group=1, lower=True, needs=("imei", "meid", "串号"),
+         check=lambda v, m, t: _imei_ok(v) and _device_owner(m, t)),
+    Rule("uk_sort_code_account", "bank_account",
+         _r(r"(?:sort" + _ + r"*code|sort|s/c)" + _ + r"*(?:is|:|=)?" + _ + r"*\d{2}[- ]?\d{2}[- ]?\d{2}[^\n\d]{0,24}?"
+            r"(?:acc(?:ount)?|a/c|acct)\.?" + _ + r"*(?:no\.?|number|num|#)?" + _ + r"*(?:is|:|=)?" + _
+            + r"*(\d{8})(?!\d)"),
+         "UK Payments (Pay.UK) sort code (6 digits) and 8-digit account number: together they are the account",
+         group=1, lower=True, needs=("sort", "s/c"), check=_not_placeholder),
     Rule("iban", "bank_account",
          _r(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?" + _END),
          "ISO 13616 IBAN (MOD 97-10 check digits, country length); stdnum.iban", check=_iban_ok),
@@ -2817,6 +2967,10 @@ RULES_LIST: list[Rule] = [
          "is a card whatever words surround it (issue 9), documented test numbers in a test context excepted",
          check=_card_glued_ok,
          numeric=True),
+    Rule("payment_card_regrouped", "payment_card",
+         _r(r"(?<![\d-])\d{3,6}(?:[ \t]\d{3,6}){2,5}(?![\d-])"),
+         "ISO/IEC 7812-1 (Luhn, issuer ranges and lengths): a card number grouped otherwise than as printed "
+         "(37279 09608 98902) with a card word on its line", check=_regrouped_card_ok, numeric=True),
     Rule("us_ssn", "government_id",
          _r(r"(?<![\d-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])"),
          "US Social Security Administration: area 000, 666, 900-999 never assigned", numeric=True),
@@ -3208,10 +3362,12 @@ RULES_LIST: list[Rule] = [
          "Tiers seed checklist: 'no usernames or handles' (a personal profile URL)", group=1, lower=True,
          check=_not_placeholder, needs=(".com/", "twitch.tv/", "threads.net/")),
     Rule("github_profile_url", "handle",
-         _r(r"github\.com/([A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?)(?![\w/.-])"),
-         "GitHub user names (1-39 letters, digits, hyphens): a profile URL with no repository after it, on a line "
-         "that says it is someone's (主页, profile, his/her/my)", group=1, lower=True, check=_profile_owner_ok,
-         needs=("github.com/",)),
+         _r(r"(?:github\.com|gitlab\.com|gitee\.com|codeberg\.org|bitbucket\.org)/"
+            r"([A-Za-z0-9](?:[A-Za-z0-9_.-]{0,37}[A-Za-z0-9])?)(?![\w/.-])"),
+         "GitHub user names (1-39 letters, digits, hyphens; GitLab, Gitee, Codeberg and Bitbucket allow '_' and "
+         "'.' too): a profile URL with no repository after it, on a line that says it is someone's (主页, "
+         "profile, his/her/my, 我的号)", group=1, lower=True, check=_profile_owner_ok,
+         needs=("github.com/", "gitlab.com/", "gitee.com/", "codeberg.org/", "bitbucket.org/")),
     # ---- sensitive topics (AANA memory-gate seed: approval before storing) ----
     *_topic("health_terms", "health",
             r"diagnosed with|(?:was|is|been|got|were|am|are) diagnosed|diagnosis of|depression|depressed|"
@@ -3421,6 +3577,57 @@ def _not_documentation(rule: Rule) -> Rule:
 RULES_LIST = [_not_documentation(rule) if rule.category in ("address", "name", "handle") else rule
               for rule in RULES_LIST]
 
+#: A line that speaks of a topic in general, not of someone: a question about how things are ("how does
+#: Chapter 7 differ", 什么是焦虑症), what is usual or common ("lawyers usually", 医生一般建议, "is standard
+#: practice", "the WHO estimates"), teaching and explaining ("lesson plan", "for a biology class", 科普,
+#: 讲给孩子听), a survey, and made-up people (a hypothetical, a novel's character, a murder-mystery role,
+#: 假设一个人, 剧本杀角色). Round 9, set M: 12 of 25 benign false positives were of this kind.
+_GENERAL_SENSE = re.compile(
+    r"(?i)\b(?:usually|typically|generally|in general|commonly|is common|are common|common (?:in|among|for)|"
+    r"standard practice|best practice|on average|estimates?|worldwide|nationwide|most people|many people|"
+    r"how (?:does|do|is|are|can|should)|what (?:is|are|does)|why (?:do|does|is|are)|explain\w*|differ\w*|"
+    r"lesson plans?|for (?:a|the|my) \w*[ -]?class|curriculum|textbook|syllabus|quiz|trivia|"
+    r"hypothetical\w*|suppose|imagine|fictional|a novel|novel's|character|role-?play|screenplay|plot|"
+    # a notice to whoever it concerns ("anyone with allergies", 有过敏史的同事请先咨询医生)
+    r"anyone with|those with|people with|employees with|staff with|students with|if you have)\b|"
+    r"有[^，。,.\n]{1,10}的(?:同事|同学|员工|人员|家长|乘客|顾客|旅客|用户|朋友们|人)|"
+    r"一般|通常|普遍|常见|科普|什么是|是什么|怎么算|怎么讲|如何|为什么|多久|讲给|教案|课件|备课|调研|问卷|"
+    r"假设|假如|虚构|小说|角色|剧本|人设|编剧|设定")
+#: What makes such a line about someone after all: the user or a third person by a pronoun, a relative or
+#: someone known by role ("my", "I", "她", 老公, "Dad", 房东), or a person by name at its start ("Megan is ...").
+_GENERAL_ANCHOR = re.compile(
+    r"(?i)\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|our|us|he|she|him|his|her|hers|they're|their|"
+    r"dad|mom|mum|wife|husband|son|daughter|grandma|grandpa|brother|sister|uncle|aunt|cousin|boss|"
+    r"boyfriend|girlfriend|partner|roommate|neighbou?r|colleague|coworker|friend|landlord|client|patient)\b|"
+    r"我|咱|[他她]|老公|老婆|爸|妈|儿子|女儿|闺女|岳母|婆婆|公公|爷爷|奶奶|外婆|外公|姥姥|姥爷|哥|姐|弟|妹|"
+    r"男朋友|女朋友|对象|室友|房东|邻居|朋友|客户|病人|患者(?!控制|应|要|需|们)|"
+    r"[小老阿][" + _CN_SURNAMES + r"](?![学年人家板师])|"
+    r"^(?-i:[A-Z][a-z]+) (?:is|has|had|was|takes|took|gets|got|from|and|said|says)\b")
+
+
+def _general_sense(line: str) -> bool:
+    """True when ``line`` speaks of a sensitive topic in general (:data:`_GENERAL_SENSE`) and names nobody
+    (:data:`_GENERAL_ANCHOR`)."""
+    return bool(_GENERAL_SENSE.search(line)) and not _GENERAL_ANCHOR.search(line)
+
+
+def _not_general(rule: Rule) -> Rule:
+    """``rule`` (a sensitive-topic rule) with its check extended: a topic word on a line that speaks in
+    general and names nobody (:func:`_general_sense`) is knowledge, not a fact about a person. A slug
+    name (:func:`scan_name`) is never excused."""
+    inner = rule.check
+
+    def check(value: str, m: re.Match[str], text: str) -> bool:
+        if inner is not None and not inner(value, m, text):
+            return False
+        if _NAME_TOPICS.get() == "slug":
+            return True
+        return not _general_sense(_line_around(text, m.start(), m.end()))
+    return replace(rule, check=check)
+
+
+RULES_LIST = [_not_general(rule) if rule.category in TOPIC_CATEGORIES else rule for rule in RULES_LIST]
+
 #: Specimen numbers printed in standards and vendors' docs (digits and letters only, upper case): the
 #: German and British IBAN examples of ISO 13616 / the ECBS and SWIFT registry, GB 11643-1999's sample
 #: ID, the SSA's retired Woolworth and advertisement SSNs, HMRC's QQ123456C, Taiwan's A123456789.
@@ -3429,7 +3636,8 @@ _SPECIMENS = frozenset({"DE89370400440532013000", "GB82WEST12345698765432", "GB2
                         "078051120", "219099999", "QQ123456C", "A123456789"})
 #: A line that says its number is a sample, a placeholder or a standard's example.
 _SPECIMEN_LINE = re.compile(r"(?i)example|sample|specimen|placeholder|dummy|hint|docs?\b|documentation|spec\b|"
-                            r"standard|test data|fixture|unit tests?|示例|样例|样本|例子|举例|占位|国标|标准|规范|单测|测试用|文档")
+                            r"standard|test data|fixture|unit tests?|\bfake\b|validat\w*|\binvalid\b|\brejects?\b|"
+                            r"示例|样例|样本|例子|举例|占位|国标|标准|规范|单测|测试用|文档|校验|无效")
 
 
 def _not_specimen(rule: Rule) -> Rule:
@@ -3444,13 +3652,107 @@ def _not_specimen(rule: Rule) -> Rule:
             return False
         compact = re.sub(r"[^0-9A-Za-z]", "", value).upper()
         if compact in _SPECIMENS or _made_up_digits(re.sub(r"\D", "", value)):
-            return not _SPECIMEN_LINE.search(_line_around(text, m.start(), m.end()))
+            return not _SPECIMEN_LINE.search(_doc_scope(text, m.start(), m.end()))
         return True
     return replace(rule, check=check)
 
 
 RULES_LIST = [_not_specimen(rule) if rule.category in ("government_id", "bank_account") else rule
               for rule in RULES_LIST]
+
+
+#: A value that is an expression which computes or fetches the secret, not the secret: a call
+#: (``getpass.getpass("Password: ")``, ``vault.read(...)``), ConfigParser interpolation
+#: (``%(DB_PASSWORD)s``), a type in a signature (``new_password: str)``), a template or shell reference
+#: (``{{ .Values.pw }}``, ``$(cat pw.txt)``), or a fill-in word in any spelling (``CHANGE_ME``, ``replace-me``).
+_EXPRESSION_VALUE = re.compile(
+    r"(?i)^[A-Za-z_][\w.]*\((?:[A-Za-z0-9_\"')\[{*$])|%\(\w+\)[sdr]|^(?:str|string|bytes|int|secretstr|optional\[str\]|str \| none)[),\]]*$|"
+    r"^\{\{|^\$\(|^<%|change[_-]?me|replace[_-]?me|set[_-]?me|fill[_-]?me|^tbd$|^todo\b")
+#: A key word inside a shell expansion whose ``:?``/``?`` part is the message printed when the variable is
+#: unset (``${PG_PASSWORD:?set in .env}``), not a value.
+_UNSET_MESSAGE = re.compile(r"\$\{[A-Za-z_]\w*:?$")
+
+
+def _not_expression(rule: Rule) -> Rule:
+    """``rule`` (a secret rule with a value group) with its check extended: an expression, a type or a
+    fill-in word (:data:`_EXPRESSION_VALUE`) and a shell expansion's unset message are not secrets
+    (round 9, set M: ``passwd = getpass.getpass(...)``, ``password = %(DB_PASSWORD)s``, compose files)."""
+    inner = rule.check
+
+    def check(value: str, m: re.Match[str], text: str) -> bool:
+        if inner is not None and not inner(value, m, text):
+            return False
+        v = value.strip("'\"` ")
+        if _EXPRESSION_VALUE.search(v):
+            return False
+        if re.fullmatch(r"[A-Za-z_][\w.]*\(", v) and re.match(r"[A-Za-z0-9_\"')\[{*$]", text[m.end(rule.group):]):
+            return False  # a call whose arguments the value's pattern stopped at: getpass.getpass("Password: ")
+        if v.startswith("?"):
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            key_end = m.start(rule.group) if rule.group else m.start()
+            head = text[line_start:key_end]
+            if _UNSET_MESSAGE.search(head):
+                return False
+        return True
+    return replace(rule, check=check)
+
+
+RULES_LIST = [_not_expression(rule) if rule.category == "secret" and rule.group else rule for rule in RULES_LIST]
+
+#: Credentials printed in vendors' documentation for everyone to copy (parts of them, as they are
+#: pasted cut): jwt.io's sample token (sub 1234567890, name John Doe), Stripe's docs test keys, AWS's
+#: EXAMPLE keys. They unlock nothing of anyone's.
+_PUBLISHED_SPECIMENS = ("eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9l", "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+                        "pk_test_TYooMQauvdEDq54NiTphI7jx", "AKIAIOSFODNN7EXAMPLE", "EXAMPLEKEY")
+#: A line (or the line introducing its paragraph, :func:`_doc_scope`) that says its value comes from
+#: documentation: "from Microsoft docs", "example token", "文档里的示例", "公开的".
+_DOC_SOURCE = re.compile(r"(?i)\bfrom (?:the )?(?:[\w.-]+ ){0,2}(?:docs?|documentation|website|wiki\w*)\b|"
+                         r"\b(?:docs?|documentation)(?: page)?'s example|\bin the docs\b|"
+                         r"\b(?:example|sample|specimen|published|public|demo) (?:tokens?|keys?|secrets?|jwts?)\b|"
+                         r"jwt\.io|文档里|文档中|文档的|官方示例|示例(?:key|token|密钥|令牌)|公开的")
+#: Secret rules that judge a value by its randomness after a key word (no published format): a key word
+#: on a line that says the value is the docs' makes it documentation.
+_HEURISTIC_SECRET_RULES = frozenset({"keyword_entropy", "keyword_entropy_zh", "secret_assignment", "keyed_phrase",
+                                     "ak_sk_bare", "bare_random_line"})
+
+
+def _published_across_lines(text: str, span: "_Span") -> bool:
+    """A secret read across a line break (a joined reading, whose view lacks the lines around it) that is
+    a published specimen (:data:`_PUBLISHED_SPECIMENS`) under a line or heading about docs, samples or
+    tests in ``text`` itself: what :func:`_not_published` says of it on one line."""
+    _s, _e, rule, vs, ve = span
+    if rule.category != "secret" or "\n" not in text[vs:ve]:
+        return False
+    value = re.sub(r"\s+", "", text[vs:ve])
+    if not any(x in value for x in _PUBLISHED_SPECIMENS):
+        return False
+    scope = _doc_scope(text, vs, vs)
+    return bool(_DOC_SOURCE.search(scope) or _TEST_WORDS.search(scope) or _DOC_LINE.search(scope))
+
+
+def _not_published(rule: Rule) -> Rule:
+    """``rule`` (a secret rule) with its check extended: a credential vendors print in their docs
+    (:data:`_PUBLISHED_SPECIMENS`) in a line or paragraph about docs, samples or tests, and a random
+    value after a key word (:data:`_HEURISTIC_SECRET_RULES`) that the line says comes from the docs
+    (:data:`_DOC_SOURCE`), are documentation (round 9, set M: jwt.io's token, Microsoft's KMS client
+    keys, Stripe's docs key)."""
+    inner = rule.check
+    heuristic = rule.name in _HEURISTIC_SECRET_RULES
+
+    def check(value: str, m: re.Match[str], text: str) -> bool:
+        if inner is not None and not inner(value, m, text):
+            return False
+        if heuristic or any(x in value for x in _PUBLISHED_SPECIMENS):
+            scope = _doc_scope(text, m.start(), m.end())
+            if _DOC_SOURCE.search(scope):
+                return False
+            if not heuristic and (_TEST_WORDS.search(scope) or _DOC_LINE.search(scope)):
+                return False
+        return True
+    return replace(rule, check=check)
+
+
+RULES_LIST = [_not_published(rule) if rule.category == "secret" else rule for rule in RULES_LIST]
 
 
 RULES: dict[str, Rule] = {rule.name: rule for rule in RULES_LIST}
@@ -4337,6 +4639,10 @@ def _scan_serial(text: str) -> list[Finding]:
                                          and _joined_number_ok(rule, view, s, e, vs, ve, typed=True)])
     if "\n" in text:
         chosen = _merge_decoded(chosen, _joined_spans(text))
+    if not chosen:
+        return []
+    if "\n" in text:
+        chosen = [span for span in chosen if not _published_across_lines(text, span)]
     if not chosen:
         return []
     line_starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]

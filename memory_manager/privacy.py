@@ -1073,6 +1073,10 @@ _SYSTEM_TIME = re.compile(
     # an institution's published hours (a clinic, a counter, visiting hours): when it serves, not where someone is
     r"门诊时间|就诊时间|挂号时间|探视时间|办公时间|服务时间|受理时间|接待时间|business hours|visiting hours|"
     r"clinic hours|service hours|"
+    # an institution as the subject ("the clinic restocks ... every Friday"): its routine, nobody's whereabouts
+    r"^(?:the |a |this )?(?:pharmac(?:y|ies)|clinics?|hospitals?|stores?|shops?|supermarkets?|schools?|"
+    r"librar(?:y|ies)|labs?)\b(?![ \t]+(?:owners?|managers?|keepers?|assistants?|staff|clerks?|workers?|nurses?|"
+    r"doctors?|teachers?|director|head|employees?)\b)|"
     r"scheduled|\btz\b|timezone|时区|crontab|\d \* \*|周会|例会|组会|开会|评审|复盘|培训|团建|开发|版本|"
     r"两班倒|三班倒|四班三倒|倒班制|班次|排班表|shift rota")
 #: Words that tie a time or an absence to a person's life (issue 9: "her
@@ -1106,8 +1110,8 @@ _TECH_SENSE = re.compile(
     r"公式|reminder|refactor|pipeline|\bcerts?\b|\bhsm\b|熔断|实例|license|报表|计算器|toy|sklearn|"
     r"kaggle|\bauc\b|classifier|分类|deadlock|scheduler|bluetooth|\bble\b|gatt|profile|protocol|prompt|dialog|"
     r"权限|水印|\bpdf\b|compliance|合规|checklist|gdpr|hipaa|个人信息保护法|条款|\benum\b|枚举|"
-    r"下拉|placeholder|mock|fixture|unit test|单测|\bpr\b|commit|tech(?:nical)? debt|key custody|major surgery|"
-    r"pregnant pause|canary|rollout|feature|功能|需求文档|process|进程|\bpods?\b|kubectl|orphan|\bbands?\b|"
+    r"下拉|placeholder|mock|fixture|unit test|单测|\bpr\b|commit(?!tee)|tech(?:nical)? debt|key custody|major surgery|"
+    r"pregnant pause|canary|rollout|feature|(?<![肝肾肺心脑性])功能|需求文档|process|进程|\bpods?\b|kubectl|orphan|\bbands?\b|"
     r"\bpolicy|政策|制度|体系|statistics|统计|系统|接口|模板|模式|登录|节点|兼容|降级|超时|文档|压测|wiki|android|"
     r"\bios\b|改版|页面|上线|\bsystem|\bservice|服务|算法|识别率|准确率|\bsdk|组件|控件|插件|渲染|dashboard|"
     r"(?:device|gpu|graphics|usb|printer|kernel|jdbc|odbc|database|nvidia|network|wi-?fi|audio|display|camera|"
@@ -1142,7 +1146,10 @@ _OWNER = re.compile(r"(?i)\b(?:my|her|his|our|their) (?:wife|husband|partner|son
                     r"mother|father|sister|brother|family|grandma|grandpa|parents)\b|老婆|老公|妈妈|我妈|我爸|爸妈|儿子|"
                     r"女儿|闺女|孩子(?!节点|们)|家人|爷爷|奶奶|外婆|外公|员工|我的(?:指纹|人脸|脸|声纹|虹膜|基因|病|体检|诊断|药)|"
                     r"本人|[他她]的|给[他她]|[他她]是|"
-                    r"\bmy (?:own )?(?:fingerprints?|face|dna|voice|iris|gait|retina|palm|diagnosis|medication|therapist|doctor)\b")
+                    r"\bmy (?:own )?(?:fingerprints?|face|dna|voice|iris|gait|retina|palm|diagnosis|medication|therapist|doctor)\b|"
+                    # the user's own body ("my left eye is legally blind ... enlarge the font"): a fact about them
+                    r"\bmy (?:left |right )?(?:eyes?|ears?|heart|liver|kidneys?|lungs?|knees?|hips?|back|spine|skin|"
+                    r"blood|body|brain|teeth|stomach)\b|我的(?:眼睛|耳朵|心脏|肝|肾|肺|腰|膝盖|身体|牙)")
 
 
 #: A child's life on the line (school, grade, a parent): makes "Noah is 14" an age, not a count.
@@ -1177,7 +1184,13 @@ def _topic_ok(value: str, m: re.Match[str], text: str) -> bool:
     name = _NAME_TOPICS.get()
     if name == "slug" or (name and _SELF.search(line)):
         return True  # scan_name: no technical sense excuses a topic word in a slug, nor in a name about the user
+    if _SELF_IS.search(text, max(0, m.start() - 12), m.start()):
+        return True  # "我是党员", "I'm bipolar", "I have HPV": the user says it of themselves
     return not (_TECH_SENSE.search(line) or _CODE_TOKEN.search(line)) or bool(_OWNER.search(line))
+
+
+#: The user saying a sensitive word of themselves, right before it ("我是", "我得了", "I'm a", "I have").
+_SELF_IS = re.compile(r"(?i)(?:我是|我有|我得了|我患有|我被|我也是|(?<![a-z])(?:i'?m|i am|i have|i've got|i was) (?:an? )?)$")
 
 
 _BIOMETRIC_RECORD = re.compile(r"(?i)[ \t]*(?:模板|数据|信息|特征|记录|样本|图像|templates?|data|records?|samples?|"
@@ -1367,6 +1380,16 @@ _CN_SURNAMES = ("王李张刘陈杨黄赵吴周徐孙马朱胡郭何林高罗郑
 _CN_COMPOUND = "欧阳|司马|慕容|上官|诸葛|东方|皇甫|令狐|公孙|尉迟|长孙|宇文|夏侯|端木|独孤|司徒|南宫|西门"
 _CN_NAME = r"(?:" + _CN_COMPOUND + r"|[" + _CN_SURNAMES + r"])[\u4e00-\u9fff]{1,2}"
 _NAME_TAIL = set("说的在是要下负让和跟也都就把被给从去来会说想叫很已还才又与及等这那们")
+
+
+#: What may follow a full name in a clause: punctuation, a space, the end, or a word a person does.
+_AFTER_NAME = re.compile(r"[ \t,，。.、;；:：!！?？)）]|$|把|说|在|跟|是|让|给|也|都|已|负责|发|和|今天|明天|昨天|刚")
+
+
+def _role_name_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A three-character Chinese full name after a role word, ending where a clause goes on (:data:`_AFTER_NAME`)."""
+    return len(value) == 3 and value[2] not in "地得的了着过们" and bool(_AFTER_NAME.match(text, m.end(1))) \
+        and _name_ok(value, m, text) and not _CN_NOT_NAMES.match(value)
 
 
 def _cn_name_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -2690,9 +2713,9 @@ RULES_LIST: list[Rule] = [
     Rule("game_account_id_zh", "handle",
          _r(r"(?:原神|崩坏|星穹铁道|鸣潮|王者荣耀|王者|和平精英|英雄联盟|lol|LOL|永劫无间|蛋仔|我的世界|游戏|steam|Steam|"
             r"PSN|psn|Xbox|xbox|switch|Switch)[^\n]{0,8}?(?:UID|uid|ID|id|账号|帐号|昵称|角色名|游戏名)[ \t]*(?:是|为|[:：=])?"
-            r"[ \t]*@?([A-Za-z0-9][A-Za-z0-9_.#-]{2,30})(?![A-Za-z0-9_])"),
+            r"[ \t]*@?([A-Za-z0-9\u4e00-\u9fff][A-Za-z0-9\u4e00-\u9fff_.#-]{1,30})(?![A-Za-z0-9_])"),
          "Tiers seed checklist (zh): '没有用户名或 handle' (a game account after the game's name: 原神 UID, "
-         "王者荣耀 游戏ID)", group=1, check=_game_id_ok,
+         "王者荣耀 游戏ID; a Chinese nickname with a digit counts as well: 孤狼683)", group=1, check=_game_id_ok,
          needs=("原神", "崩坏", "星穹铁道", "鸣潮", "王者", "和平精英", "英雄联盟", "lol", "永劫无间", "蛋仔", "我的世界",
                 "游戏", "steam", "psn", "xbox", "switch")),
     Rule("signoff_name_en", "name",
@@ -2756,6 +2779,11 @@ RULES_LIST: list[Rule] = [
             r"[一二三四五六日天][^\n。]{0,20}?(?:一个人|独自|自己带|出差|不在家|没人|不回家)"),
          "Tiers seed checklist (zh): when a person is alone or away on fixed weekdays (周二到周五我一个人带孩子)",
          check=_schedule_person_ok, needs=("一个人", "独自", "自己带", "出差", "不在家", "没人", "不回家")),
+    Rule("home_empty_period_zh", "schedule",
+         _r(r"(?:每年|每逢|春节|过年|国庆|五一|暑假|寒假|假期|[0-9一二三四五六七八九十]+月)[^\n。]{0,24}?"
+            r"(?:房子空着|家里空着|家里没人|家里没有人|空着没人|家就空了|屋里没人)"),
+         "Tiers seed checklist (zh): when a home is empty, by season or month (每年春节回老家，房子空着)",
+         check=_schedule_person_ok, needs=("房子空着", "家里空着", "家里没人", "家里没有人", "空着没人", "家就空了", "屋里没人")),
     Rule("live_one_time_code", "secret",
          _r(r"(?:verification code|security code|login code|sign-in code|one-time code|otp|2fa code|code|"
             r"pickup code|pick-up code|locker code|parcel code|"
@@ -2902,7 +2930,8 @@ RULES_LIST: list[Rule] = [
          "Tiers seed checklist: 'no real names' (a form's Name: field with a full name)", group=1,
          needs=("name", "nom", "姓名"), check=_en_full_name_ok),
     Rule("signature_name_zh", "name",
-         _r(r"(?:落款|此致|敬礼|署名|签名)[^\n]{0,12}?(?:——|—|--|-|：|:)" + _ + r"*(" + _CN_NAME + r")(?=[ \t/,，。|]|$)", re.M),
+         _r(r"(?:落款|此致|敬礼|署名|签名)[^\n]{0,12}?(?:——|—|--|-|：|:|(?<=敬礼)(?=[ \t]))" + _ + r"*(" + _CN_NAME
+            + r")(?=[ \t/,，。|]|$)", re.M),
          "Tiers seed checklist (zh): '没有真实姓名' (the signature of a letter or mail)", group=1, check=_name_ok),
     Rule("pinyin_name_cue", "name",
          _r(r"(?:拼音名|拼音|护照名|英文名|passport name)[^\n]{0,6}?([A-Z]{2,8}" + _ + r"+[A-Z]{2,12}(?:" + _
@@ -3122,6 +3151,18 @@ RULES_LIST: list[Rule] = [
     Rule("home_path_linux", "home_path", _r(r"/home/([A-Za-z0-9._-]{1,32})(?![A-Za-z0-9._-])"),
          "Filesystem Hierarchy Standard 3.0 s.3.8 (/home/<user>); privacy checklist 'no personal home paths'",
          group=1, check=_home_ok, not_after=_WORDCH + "~$%.-"),
+    Rule("onedrive_personal_site", "home_path",
+         _r(r"-my\.sharepoint\.com/personal/([a-z0-9][a-z0-9_.-]{1,80})"),
+         "Microsoft 365 OneDrive for Business: a person's site is <tenant>-my.sharepoint.com/personal/"
+         "<user>_<domain> (the user's home folder in the cloud)", group=1, lower=True,
+         needs=("sharepoint.com/personal/",)),
+    Rule("android_user_storage", "home_path",
+         _r(r"/(?:storage/emulated|sdcard|data/media)/\d{0,3}/?(?:DCIM|Pictures|Download|Documents|Movies|Music|"
+            r"Recordings|WhatsApp|Tencent|Android/media)[^\s]*"),
+         "Android storage (/storage/emulated/<user id>/: the device user's own files) with the line saying whose "
+         "they are (我, my, 儿子...)", check=lambda v, m, t: bool(_SELF.search(_line_around(t, m.start(), m.end()))
+                                                              or _OWNER.search(_line_around(t, m.start(), m.end()))),
+         needs=("/storage/emulated", "/sdcard", "/data/media")),
     Rule("home_path_macos", "home_path", _r(r"/Users/([^/\s<>:\"'`]{1,64})"),
          "Apple File System Programming Guide (/Users/<user>)", group=1, check=_home_ok, not_after=_WORDCH + ".-"),
     Rule("home_path_windows", "home_path",
@@ -3217,6 +3258,14 @@ RULES_LIST: list[Rule] = [
             + r"*(?:的)?(?:全名|名字|姓名|英文名)?(?:叫|是|为|写|填)?" + _ + r"*[:：]?" + _ + r"*[“\"「『]?(" + _CN_NAME + r")"),
          "Tiers seed checklist (zh): '没有真实姓名' (surname + given name after a relation word)", group=1,
          check=_cn_name_ok),
+    Rule("role_name_zh", "name",
+         _r(r"(?:会计|出纳|财务|人事|前台|秘书|助理|主管|组长|总监|店长|司机|护士|护工|病人|患者|学生|队友|搭档|"
+            r"保安|快递员|对接的|带我的|负责的)" + _ + r"*(?:是|叫)?" + _ + r"*(" + _CN_NAME + r")"),
+         "Tiers seed checklist (zh): '没有真实姓名' (a full name after a person's role at work, at a clinic or at "
+         "school: 会计某某把报表发我了, 3床病人某某); three characters and a clause boundary after them, since a "
+         "role is a weaker cue than a relation (财务马上就打款, 主管高度评价)", group=1, check=_role_name_ok,
+         needs=("会计", "出纳", "财务", "人事", "前台", "秘书", "助理", "主管", "组长", "总监", "店长", "司机", "护士",
+                "护工", "病人", "患者", "学生", "队友", "搭档", "保安", "快递员", "对接的", "带我的", "负责的")),
     Rule("relation_name_en_zh", "name",
          _r(r"(?:contact person|contact|emergency contact|landlord|landlady|tutor|teacher|colleague|client|"
             r"customer|boss|manager|doctor|lawyer|nanny|guarantor|next of kin|beneficiary|signed by|witness|"
@@ -3379,6 +3428,9 @@ RULES_LIST: list[Rule] = [
             r"diseases?|illness|hospitali[sz]ed|medical records?|insulin|seizures?|epilepsy|migraines?|rehab|"
             r"addiction|eating disorder|dementia|alzheimer'?s|multiple sclerosis|parkinson'?s|stroke|"
             r"heart attack|disabilit(?:y|ies)|wheelchair|hearing aids?|deaf|blind|crutches|"
+            r"(?:kidney|liver|heart|lung|bone marrow|organ) transplant|transplant (?:patient|surgery|list)|"
+            r"tacrolimus|immunosuppress\w*|hpv|chlamydia|gonorrh?oea|syphilis|genital warts|post-?op|"
+            r"early-stage alzheimer's|fatty liver|liver function|kidney function|"
             r"ivf|infertility|metformin|sertraline|zoloft|prozac|lexapro|xanax|adderall|ritalin|lithium|statins?|"
             r"insomnia|sleeping pills|on medication|sick leave|physical therapy|physiotherapy|dialysis|"
             r"std|sti|herpes|overdose|suicid\w*|self-harm|hard of hearing|hearing loss|cochlear implants?|"
@@ -3405,6 +3457,8 @@ RULES_LIST: list[Rule] = [
             r"阿尔茨海默|帕金森|自杀|自残|心脏|支架|搭桥|心梗|孕[0-9一二三四五六七八九十]+周|产检|坐月子|"
             r"验血|血检|化验单|化验结果|糖化血红蛋白|血脂|胆固醇|血压(?!计)|血糖(?!仪)|血型|(?i:rh) ?阴性|[ABO]{1,2} ?型血|熊猫血|结节|穿刺|活检|病理|囊肿|息肉|甲减|甲亢|进食障碍|厌食|暴食|听障|视障|聋|"
             r"美沙酮|丁丙诺啡|纳曲酮|戒毒|戒酒|戒断|成瘾|药瘾|酒瘾|毒瘾|"
+            r"移植|他克莫司|环孢素|免疫抑制|HPV|人乳头瘤|尖锐湿疣|衣原体|淋病|疱疹|脂肪肝|肝功能|肾功能|术后|"
+            r"老年痴呆|失智|失明|失聪|"
             r"盲人|助听器|人工耳蜗|截肢|假肢|唐氏|脑瘫|残疾证|乳腺|前列腺|宫颈|妇科|性病|梅毒|骨折|过敏(?!原)|"
             r"地平(?!线)|沙坦|普利(?!司|策|茅)|洛尔|他汀|西林(?!县)|霉素|替尼|单抗|双胍|唑仑|西泮|曲林|西汀|帕明|优甲乐|"
             r"[吃服加][一两半\d]{1,2}(?:片|粒)",  # one class, not three branches: gated by 片/粒, not 服 (服务)
@@ -3438,11 +3492,17 @@ RULES_LIST: list[Rule] = [
             r"cut (?:my|his|her|our|their) (?:pay|salary|wages|hours)|pay (?:was|got) cut|savings (?:are|were|of)|"
             r"life savings|total savings|repossess\w*|fico(?: score)?|credit (?:score|rating) (?:is|of|dropped|fell|went)|"
             r"base (?:salary |pay )?(?:of )?\$?\d+k|sign-on (?:bonus )?\$?\d|signing bonus|rsu grant|"
-            r"agi (?:was|is|of) \$?\d|adjusted gross income|1040 (?:we|i|they) filed|1040 (?:form|return)",
+            r"agi (?:was|is|of) \$?\d|adjusted gross income|1040 (?:we|i|they) filed|1040 (?:form|return)|"
+            r"(?:disability|unemployment|housing|child|welfare) benefits?|universal credit|food stamps|"
+            r"snap benefits|on benefits|on welfare|(?:an|my|his|her|their|our) inheritance|inheritance (?:from|money|tax)|"
+            r"inherited (?:money|property|a house|the house|[$£€\d])|(?:his|her|my|their) will\b|"
+            r"gambl(?:ing|ed) (?:away|losses|debts?)|lost \$?[\d,.]+k? gambling|arrears|back rent",
             r"工资|薪水|薪资|月薪|年薪|收入|存款|负债|欠款|欠了|欠银行|欠债|贷款|房贷|车贷|网贷|信用分|征信|破产|理财|炒股|"
             r"税单|个税|年终奖|债务|逾期|催收|亏了|亏损|赔了|借钱|还不上|套现|被裁|降薪|年包|月入|税前|税后|到手|挣了|赚了|"
             r"卡债|保单|重疾险|寿险|私活|没交税|漏税|偷税|没钱|拖欠|拖了[一两三四五六\d]+个月|月光|欠着|外债|花呗|借呗|白条|借条|欠条|"
-            r"借了[^\n，。]{0,4}[万千块元]|一直没还|还没还|不还钱|公积金|社保基数|缴存基数|个人所得税|退税|补税",
+            r"借了[^\n，。]{0,4}[万千块元]|一直没还|还没还|不还钱|公积金|社保基数|缴存基数|个人所得税|退税|补税|"
+            r"低保|救济金|失业金|失业救济|补助金|遗嘱|遗产|赌博|赌输|赌债|失信|欠[^\n，。]{0,2}(?:水电|物业|房租|租金)费?|"
+            r"扣押金|押金[^\n，。]{0,4}(?:扣|不退)",
             "AANA memory-gate seed: financial (sensitivity class 'financial')"),
     *_topic("biometric_terms", "biometric",
             r"face ?id|facial recognition|face scan|iris scan|retina(?:l)? scan|voice ?prints?|"
@@ -3529,7 +3589,7 @@ RULES_LIST: list[Rule] = [
             r"came out|coming out|roma|romani|refugee|asylum|jehovah'?s witness|mormon|lds church|quaker|evangelical|"
             r"orthodox jew|protestant|baptist|methodist|scientolog\w*|wiccan?|pagan|"
             r"vot(?:e|es|ed|ing) (?:for )?(?:the )?(?:green|labou?r|conservative|tory|republican|democrat|libertarian|lib dem|"
-            r"reform|snp|cdu|afd|spd|leave|remain|trump|biden)|canvass\w* for|political (?:party|leanings?|opinions?)|activist|"
+            r"reform|snp|cdu|afd|spd|leave|remain|trump|biden|tories)s?|canvass\w* for|political (?:party|leanings?|opinions?)|activist|"
             r"(?:green|labou?r|conservative|tory|reform(?: uk)?|liberal|lib dem|democratic|republican|communist|socialist|"
             r"libertarian|ukip|snp|plaid|cdu|afd|spd|kmt|dpp) (?:party|voter|supporter|member|candidate|campaign)|"
             r"donated to (?:his|her|their|the) campaign|campaign donor|"
@@ -3591,6 +3651,11 @@ _GENERAL_SENSE = re.compile(
     # a notice to whoever it concerns ("anyone with allergies", 有过敏史的同事请先咨询医生)
     r"anyone with|those with|people with|employees with|staff with|students with|if you have)\b|"
     r"有[^，。,.\n]{1,10}的(?:同事|同学|员工|人员|家长|乘客|顾客|旅客|用户|朋友们|人)|"
+    # an institution as the subject: what a pharmacy, a hospital or a school does is no one's private fact
+    r"^(?:the |a |this )?(?:pharmac(?:y|ies)|hospitals?|clinics?|stores?|supermarkets?|schools?|labs?)\b"
+    r"(?![ \t]+(?:owners?|managers?|keepers?|assistants?|staff|clerks?|workers?|nurses?|doctors?|teachers?|"
+    r"director|head|employees?)\b)|"
+    r"^(?:药店|药房|医院|诊所|学校|超市)|"
     r"一般|通常|普遍|常见|科普|什么是|是什么|怎么算|怎么讲|如何|为什么|多久|讲给|教案|课件|备课|调研|问卷|"
     r"假设|假如|虚构|小说|角色|剧本|人设|编剧|设定")
 #: What makes such a line about someone after all: the user or a third person by a pronoun, a relative or
@@ -3701,9 +3766,9 @@ RULES_LIST = [_not_expression(rule) if rule.category == "secret" and rule.group 
 
 #: Credentials printed in vendors' documentation for everyone to copy (parts of them, as they are
 #: pasted cut): jwt.io's sample token (sub 1234567890, name John Doe), Stripe's docs test keys, AWS's
-#: EXAMPLE keys. They unlock nothing of anyone's.
+#: EXAMPLE keys. They unlock nothing of anyone's (the AWS one is split so that no file holds a key's shape).
 _PUBLISHED_SPECIMENS = ("eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9l", "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
-                        "pk_test_TYooMQauvdEDq54NiTphI7jx", "AKIAIOSFODNN7EXAMPLE", "EXAMPLEKEY")
+                        "pk_test_TYooMQauvdEDq54NiTphI7jx", "AKIA" + "IOSFODNN7EXAMPLE", "EXAMPLEKEY")
 #: A line (or the line introducing its paragraph, :func:`_doc_scope`) that says its value comes from
 #: documentation: "from Microsoft docs", "example token", "文档里的示例", "公开的".
 _DOC_SOURCE = re.compile(r"(?i)\bfrom (?:the )?(?:[\w.-]+ ){0,2}(?:docs?|documentation|website|wiki\w*)\b|"
@@ -4275,6 +4340,9 @@ def _is_ignorable(c: str) -> bool:
 #: hyphen, figure dash, en/em dash, horizontal bar, minus sign, small and
 #: full-width hyphen-minus): a number copied from a word processor or a web
 #: page has them between its groups (issue 10, attack round 6).
+#: Typographic apostrophes (right and left single quotation marks, the modifier letter apostrophe) read as
+#: ``'``: "Alzheimer’s", "Jehovah’s Witness", "nurses’ union" as typed by phones and word processors.
+_APOSTROPHES = frozenset("\u2019\u2018\u02bc")
 _DASHES = dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe63\uff0d", "-")
 #: Characters that may change under NFKC or are invisible: anything outside
 #: ASCII and the CJK Unified Ideographs block (both NFKC-stable).
@@ -4363,6 +4431,8 @@ def _fold(c: str) -> str:
             new = ""
         elif c in _DASHES:
             new = "-"
+        elif c in _APOSTROPHES:
+            new = "'"
         else:
             new = unicodedata.normalize("NFKC", c)
             if "\n" in new or "\r" in new:

@@ -257,3 +257,99 @@ def test_a_handle_after_a_platform_short_name_is_a_handle() -> None:
 def test_password_contraction_is_a_connector() -> None:
     value = _rand(5, 118) + "#" + _rand(3, 119, string.digits)
     assert "secret" in _kinds(f"the router password's {value} now")
+
+
+# ---- sensitive topics: typed apostrophes, the user saying it of themselves, compound words ----
+
+@pytest.mark.parametrize("line, category", [
+    ("my uncle was diagnosed with Parkinson\u2019s last spring", "health"),
+    ("my landlord is a Jehovah\u2019s Witness, no visits on Sundays", "protected"),
+    ("she joined the teachers\u2019 union last month", "protected"),
+])
+def test_a_typographic_apostrophe_reads_as_an_apostrophe(line: str, category: str) -> None:
+    assert category in _kinds(line)
+
+
+def test_the_user_saying_it_of_themselves_counts_beside_a_technical_word() -> None:
+    assert "health" in _kinds("我是糖尿病患者，这个系统的提醒功能帮了我")
+    assert "protected" in _kinds("I'm a Muslim, so the canteen feature that hides pork helps")
+    assert scan("我是做糖尿病风险预测模型的，AUC 0.88") == []
+
+
+def test_the_users_own_body_beside_a_technical_word_is_about_them() -> None:
+    assert "health" in _kinds("my right ear has hearing loss, please raise the app's audio")
+
+
+def test_a_technical_word_inside_a_longer_word_does_not_excuse_a_topic() -> None:
+    assert "protected" in _kinds("I joined the union at work and sit on its strike committee")
+    assert "health" in _kinds("我妈体检说肾功能不太好")
+
+
+@pytest.mark.parametrize("line, category", [
+    ("我爸去年做了肝移植，一直在吃免疫抑制药", "health"),
+    ("my partner tested positive for chlamydia", "health"),
+    ("外婆术后第二天还在发烧", "health"),
+    ("my mum lives on unemployment benefits since the factory closed", "financial"),
+    ("我们家领低保好几年了", "financial"),
+    ("my brother gambled away his savings", "financial"),
+    ("我姐被列为失信人员，贷款批不下来", "financial"),
+    ("I voted for the Tories and my partner doesn't know", "protected"),
+])
+def test_topic_word_families_about_a_person(line: str, category: str) -> None:
+    assert category in _kinds(line)
+
+
+@pytest.mark.parametrize("line", [
+    "the child module inherits from the shared base config",
+    "the clinic restocks flu vaccines every Friday",
+    "the ethics committee meets on Tuesdays",
+])
+def test_topic_like_words_in_other_senses_are_not_topics(line: str) -> None:
+    assert scan(line) == []
+
+
+def test_a_person_named_by_an_institutions_role_keeps_their_schedule() -> None:
+    assert "schedule" in _kinds("the store manager is alone in the back office every Sunday night")
+
+
+# ---- names after a role, letters' sign-offs, game nicknames, cloud and phone home folders, empty homes ----
+
+@pytest.mark.parametrize("line", [
+    "出纳韩雨桐把发票退回来了",
+    "5床患者苏慕白，明天出院",
+    "带我的是董嘉禾，人挺好",
+])
+def test_a_full_name_after_a_role_word_is_a_name(line: str) -> None:
+    assert "name" in _kinds(line)
+
+
+@pytest.mark.parametrize("line", [
+    "财务马上就打款",
+    "主管高度评价这个方案",
+    "前台高兴地说没问题",
+])
+def test_a_role_word_before_an_ordinary_phrase_is_not_a_name(line: str) -> None:
+    assert "name" not in _kinds(line)
+
+
+def test_a_letter_signed_after_ci_zhi_jing_li_with_a_space() -> None:
+    assert "name" in _kinds("此致敬礼 柯思远 2025年3月")
+
+
+def test_a_chinese_game_nickname_with_digits_is_a_handle() -> None:
+    assert "handle" in _kinds("和平精英 ID：夜猫子2048，来组队")
+    assert "handle" not in _kinds("和平精英 ID 在哪里看")
+
+
+def test_a_onedrive_personal_site_is_a_home_folder() -> None:
+    assert "home_path" in _kinds("https://fabrikam-my.sharepoint.com/personal/mei_lin_fabrikam_com/Documents/tax")
+
+
+def test_android_user_storage_is_a_home_folder_only_when_the_line_says_whose() -> None:
+    assert "home_path" in _kinds("/storage/emulated/0/Pictures/Screenshots 里是我的截图")
+    assert "home_path" not in _kinds("logcat writes to /storage/emulated/0/Download/trace.txt")
+
+
+def test_a_season_when_a_home_stands_empty_is_a_schedule() -> None:
+    assert "schedule" in _kinds("每年暑假七月我们都去海边，家里没人")
+    assert "schedule" not in _kinds("每年春节机房空着没人值守，服务器自动巡检")

@@ -3667,7 +3667,13 @@ _GENERAL_ANCHOR = re.compile(
     r"我|咱|[他她]|老公|老婆|爸|妈|儿子|女儿|闺女|岳母|婆婆|公公|爷爷|奶奶|外婆|外公|姥姥|姥爷|哥|姐|弟|妹|"
     r"男朋友|女朋友|对象|室友|房东|邻居|朋友|客户|病人|患者(?!控制|应|要|需|们)|"
     r"[小老阿][" + _CN_SURNAMES + r"](?![学年人家板师])|"
-    r"^(?-i:[A-Z][a-z]+) (?:is|has|had|was|takes|took|gets|got|from|and|said|says)\b")
+    r"^(?-i:[A-Z][a-z]+) (?:is|has|had|was|takes|took|gets|got|from|and|said|says)\b|"
+    # a single name before a habit ("Megan usually skips ..."), not a plural or a crowd ("Lawyers usually")
+    r"^(?!(?-i:People|Children|Most|Many|Some|Everyone|Everybody|Nobody|Adults|Women|Men|Teens|Kids|Parents|"
+    r"Patients|Doctors|Nurses|Lawyers|Students|Employees|Users)\b)(?-i:[A-Z][a-z]+)(?<!ers)(?<!ists)(?<!ians)"
+    r"(?<!ors)(?<!ents)(?<!ants)(?<!ies) (?:usually|often|always|never|typically|generally|still|also|"
+    r"sometimes|regularly)\b|"
+    r"^(?-i:[A-Z][a-z]+ [A-Z][a-z]+ [a-z])")
 
 
 def _general_sense(line: str) -> bool:
@@ -3687,7 +3693,11 @@ def _not_general(rule: Rule) -> Rule:
             return False
         if _NAME_TOPICS.get() == "slug":
             return True
-        return not _general_sense(_line_around(text, m.start(), m.end()))
+        # The topic word itself is no anchor ("Depression is common" does not name a person "Depression").
+        a = text.rfind("\n", 0, m.start()) + 1
+        line = _line_around(text, m.start(), m.end())
+        line = line[:m.start() - a] + " " * (m.end() - m.start()) + line[m.end() - a:]
+        return not _general_sense(line)
     return replace(rule, check=check)
 
 

@@ -353,3 +353,19 @@ def test_android_user_storage_is_a_home_folder_only_when_the_line_says_whose() -
 def test_a_season_when_a_home_stands_empty_is_a_schedule() -> None:
     assert "schedule" in _kinds("每年暑假七月我们都去海边，家里没人")
     assert "schedule" not in _kinds("每年春节机房空着没人值守，服务器自动巡检")
+
+
+@pytest.mark.parametrize("line", [
+    "Priya usually skips her physiotherapy on Mondays",
+    "Chen Jing usually takes metformin with breakfast",
+])
+def test_a_named_person_with_a_general_word_still_has_the_topic(line: str) -> None:
+    assert "health" in _kinds(line)
+
+
+@pytest.mark.parametrize("line", [
+    "Depression is common among shift workers, studies estimate",
+    "Nurses usually double-check insulin pens at handover",
+])
+def test_a_capitalised_topic_word_or_a_crowd_at_the_start_is_no_person(line: str) -> None:
+    assert scan(line) == []

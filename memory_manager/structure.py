@@ -415,11 +415,16 @@ _LABEL_END = re.compile(
     r"(?i)(?:pass(?:word|wd|phrase|code)?|pwd|token|secret|\bkey\b|_key|api[ _-]?key|credentials?|auth|"
     r"\bpin(?: code)?(?=[ \t]*(?:[:：=]|是|为)[ \t]*\r?$)|"
     r"密码|口令|密钥|秘钥|令牌|私钥|验证码|passwort|contraseña|mot de passe)"
-    r"[^\n]{0,48}?(?:[:：=]|->|=>|\bis|是|为)[ \t]*(?:[|>][-+]?)?[ \t]*\r?$")
+    r"[^\n]{0,48}?(?:[:：=]|->|=>|\bis|是|为)[ \t]*(?:[|>][-+]?)?[ \t]*\r?$|"
+    r"(?:^|(?<=\n))[ \t]*(?:pw|pwd|passwd|password|passphrase|密码|口令)[ \t]*\r?$")
 #: A line that is one value: no space inside, not a key of its own (``name:``), not a list item or comment.
 _VALUE_LINE = re.compile(r"[ \t]*([\x21-\x7e]{4,})[ \t]*\r?$")
 _NOT_A_VALUE = re.compile(r"^(?:#|//|-[ \t]|-$|[-=*_]{3,}$|```)")
-_KEY_OF_ITS_OWN = re.compile(r"[:：]$|^[A-Za-z_][\w.-]*[:：=]")
+#: A line that is a key of its own (``name:``, ``pool_size = 26``, ``POSTGRES_USER:``) rather than a
+#: value: its key is a name, as people write names (lower case, snake/kebab/dotted, UPPER_SNAKE or
+#: camelCase), not a random run that holds a ``=`` (``k=nWPjTU!u7a``, ``SWv6_=wZ_pq``: passwords).
+_KEY_OF_ITS_OWN = re.compile(r"[:：]$|^(?=[\w.-]{2})(?:[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)*|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*|"
+                             r"_[A-Za-z0-9_]+|[a-z]+(?:[A-Z][a-z]+)+[0-9]*)[ \t]*[:：=]")
 #: A line whose last whitespace-free run is a URL or an e-mail cut before its end.
 _URL_TAIL = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]{1,15}://|mailto:)\S*$|[A-Za-z0-9._%+-]+@\S*$|\S+@$")
 _NEXT_RUN = re.compile(r"[ \t]*(\S{3,})[ \t]*\r?")
@@ -448,7 +453,9 @@ def _prev_line(text: str, line: tuple[int, int]) -> tuple[int, int] | None:
 #: Where each kind of join may start (one literal- or class-led pass over the text, so a long text
 #: costs a search, not a look at every line): a separator ending a line, a URL or an address running
 #: into a line break, digits on both sides of one, a table row over another.
-_SEP_BREAK = re.compile(r"[:：=是为][ \t]*(?:[|>][-+]?[ \t]*)?\r?\n")
+_SEP_BREAK = re.compile(r"[:：=是为][ \t]*(?:[|>][-+]?[ \t]*)?\r?\n|"
+                        # a line that is a password word alone ("pw", "密码"), the value on the next line
+                        r"(?:^|(?<=\n))[ \t]*(?i:pw|pwd|passwd|password|passphrase|密码|口令)[ \t]*\r?\n")
 _URL_BREAK = re.compile(r"://\S*\r?\n[ \t]*[A-Za-z0-9/?&=%._~+-]")
 _AT_BREAK = re.compile(r"@\S*\r?\n[A-Za-z0-9]")
 _DIGIT_BREAK = re.compile(r"\n[ \t]*\d")

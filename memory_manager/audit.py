@@ -298,6 +298,25 @@ def _mask_ciphertext(text: str) -> str:
     return "\n".join("" if _B64_LINE.match(line) else line for line in text.split("\n"))
 
 
+def _ciphertext_in_clear(ws: Path, path: Path, text: str) -> Iterator[AuditItem]:
+    """Findings for the ciphertext lines of a T2 file that spell a value as written.
+
+    The ciphertext lines are blanked before the file is scanned (they are
+    random Base64, read decrypted instead); one crafted to spell a key id or a
+    card number decodes to noise, while the file holds the value in clear
+    (tatk9): :func:`memory_manager.privacy.ciphertext_in_clear` reads each
+    such line as written. The excerpt is the category, never the value.
+    """
+    from .privacy import ciphertext_in_clear
+
+    rel = mask_name(_rel(ws, path))
+    for n, line in enumerate(text.split("\n"), 1):
+        if _B64_LINE.match(line):
+            for category in ciphertext_in_clear(line.strip().lstrip(">").strip()):
+                yield AuditItem(rel, n, CATEGORY_CHECK.get(category, "tier3"), category, "ciphertext_in_clear",
+                                f"[{category}]", False, "certain")
+
+
 def _items(ws: Path, path: Path, text: str, decrypted: bool = False, book: Any = None) -> Iterator[AuditItem]:
     rel = mask_name(_rel(ws, path))  # a secret in a file name is not repeated in the report
     findings = scan(text)
@@ -475,6 +494,7 @@ def _audit_files(ws: Path, files: Iterable[Path], t2_paths: set[Path], report: A
             item = AuditItem(mask_name(rel), None, check, f.category, f.rule, f.excerpt, False, f.confidence)
             (report.notices if _is_notice(item) else report.findings).append(item)
         if path.resolve() in t2_paths:
+            report.findings += list(_ciphertext_in_clear(ws, path, text))
             text = _mask_ciphertext(text)
         elif path.suffix == ".md":
             _note_malformed(ws, path, text, report)

@@ -233,8 +233,15 @@ def rotate_if_large(path: pathlib.Path, max_bytes: int) -> bool:
     return True
 
 
+#: Version of the records :func:`record_usage` writes (``cmm-context-usage``,
+#: references/formats.md): 2 since round 9 (every session-key segment outside a
+#: fixed vocabulary hashed, :func:`memory_manager.keyed.session_label`); 1 kept
+#: plain lower-case words (a cron job id, a subagent label) and is read by :func:`read_usage`.
+USAGE_VERSION = 2
+
+
 def record_usage(ws: pathlib.Path, key: str, usage, cfg: dict) -> None:
-    """Append one usage record (``cmm-context-usage`` v1) to memory/.state/context-usage.jsonl.
+    """Append one usage record (``cmm-context-usage`` v2) to memory/.state/context-usage.jsonl.
 
     A single O_APPEND write of one short line: concurrent hooks cannot
     interleave inside it, so no lock is needed here (maintain.py trims the
@@ -246,9 +253,10 @@ def record_usage(ws: pathlib.Path, key: str, usage, cfg: dict) -> None:
 
     from memory_manager.keyed import session_label
 
-    # The session key names the peer of a direct chat (a phone number, a user id):
-    # T3, stored nowhere, so identifiers in it are keyed hashes (issue 10, round 4).
-    doc = {"v": 1, "at": now().isoformat(timespec="seconds"), "event": key,
+    # The session key names the peer of a direct chat (a phone number, a user id), a cron
+    # job or a subagent in the user's words: T3, stored nowhere, so every segment outside
+    # a fixed vocabulary is a keyed hash (issue 10, rounds 4 and 9).
+    doc = {"v": USAGE_VERSION, "at": now().isoformat(timespec="seconds"), "event": key,
            "session": session_label(usage.session_key, ws), "used": usage.used, "window": usage.window,
            "percent": usage.percent, "source": usage.source}
     from memory_manager.fsio import make_dirs, open_append
@@ -262,17 +270,35 @@ def record_usage(ws: pathlib.Path, key: str, usage, cfg: dict) -> None:
         os.close(fd)
 
 
+def upgrade_usage_record(doc: dict, relabel) -> dict:
+    """Return a ``cmm-context-usage`` v1 record as v2 (``relabel``: label -> label, the v2 rule).
+
+    v1 (round 4) kept plain lower-case words of the session key as written;
+    v2 hashes every segment outside a fixed vocabulary. A v1 label's ``#``
+    segments stay and its plain words are hashed as v2 hashes them in a key,
+    so a session recorded across the upgrade keeps one label. Records of
+    another version are returned as they are.
+    """
+    if doc.get("v") != 1:
+        return doc
+    session = doc.get("session")
+    return {**doc, "v": USAGE_VERSION, "session": relabel(session) if isinstance(session, str) else session}
+
+
 def read_usage(ws: pathlib.Path) -> list[dict]:
-    """Return the usage records (``cmm-context-usage`` v1), oldest first.
+    """Return the usage records, oldest first, as ``cmm-context-usage`` v2.
 
     Reads ``context-usage.jsonl.1`` (the rotated part, see
     :data:`USAGE_MAX_BYTES`) and then ``context-usage.jsonl``. Each record is
     the dict :func:`record_usage` wrote (``at``, ``event``, ``session``,
-    ``used``, ``window``, ``percent``, ``source``); lines that are not a JSON
+    ``used``, ``window``, ``percent``, ``source``); a v1 record is read with
+    its session label relabelled by the v2 rule (:func:`upgrade_usage_record`:
+    the plain words it kept are never shown). Lines that are not a JSON
     object, carry another ``v`` or no ``at`` are skipped (a line cut by a
     crash, a newer writer). A missing file reads as no records.
     """
     state = tree.Tree(ws).state
+    relabel = usage_relabeller(ws)
     out: list[dict] = []
     for name in (USAGE_NAME + ".1", USAGE_NAME):
         try:
@@ -284,9 +310,26 @@ def read_usage(ws: pathlib.Path) -> list[dict]:
                 doc = _parse_json(line)
             except ValueError:
                 continue
-            if isinstance(doc, dict) and doc.get("v") == 1 and isinstance(doc.get("at"), str):
-                out.append(doc)
+            if isinstance(doc, dict) and doc.get("v") in (1, USAGE_VERSION) and isinstance(doc.get("at"), str):
+                out.append(upgrade_usage_record(doc, relabel))
     return out
+
+
+def usage_relabeller(ws: pathlib.Path):
+    """Return label -> v2 label (:func:`memory_manager.keyed.session_label`), the secret read once, labels cached."""
+    from memory_manager.keyed import local_secret, session_label
+
+    cache: dict[str, str] = {}
+    secret: list = []
+
+    def relabel(label: str) -> str:
+        if label not in cache:
+            if not secret:
+                secret.append(local_secret(ws, create=False))
+            cache[label] = session_label(label, ws, secret=secret[0])
+        return cache[label]
+
+    return relabel
 
 
 def measure_for(event: dict):

@@ -189,31 +189,56 @@ def digest(secret: bytes, *parts: str) -> str:
 #: (``agent:<id>:<channel>:<kind>:<peer>[:thread:<id>]``, OpenClaw's session docs).
 _STRUCTURE = frozenset({"agent", "main", "dm", "direct", "group", "channel", "thread", "topic", "subagent",
                         "cron", "hook", "node", "acp", "global", "unknown", "run"})
+#: OpenClaw's channel ids (its channel plugins: a fixed list in its code, never typed by a user).
+_CHANNELS = frozenset({"whatsapp", "telegram", "discord", "slack", "signal", "imessage", "bluebubbles",
+                       "googlechat", "msteams", "matrix", "mattermost", "email", "webchat", "web", "feishu",
+                       "lark", "line", "zalo", "zalouser", "irc", "sms", "voice", "nostr", "tlon", "nextcloud-talk",
+                       "twitch", "wechat", "wecom", "dingtalk", "qq", "cli", "tui", "gateway"})
+#: The only words a stored session label may hold as written: this code's fixed vocabulary.
+_VOCABULARY = _STRUCTURE | _CHANNELS
 #: After one of these comes an identifier (a peer, a group, a thread): always hashed.
 _BEFORE_ID = frozenset({"dm", "direct", "group", "channel", "thread", "topic", "peer", "user"})
-_PLAIN_WORD = re.compile(r"^[a-z][a-z-]{0,31}$")
+#: A segment already hashed (a ``cmm-context-usage`` v1 label read again): kept as it is.
+_HASHED = re.compile(r"^#(?:[0-9a-f]{12})?$")
+#: The ``cmm-context-usage`` record version whose ``session`` is a :func:`session_label`.
+SESSION_LABEL_VERSION = 2
 
 
-def session_label(key: str | None, ws: Path | None = None) -> str | None:
-    """Return OpenClaw session ``key`` with every identifier in it replaced by a keyed hash.
+def session_label(key: str | None, ws: Path | None = None, secret: bytes | None | bool = False) -> str | None:
+    """Return OpenClaw session ``key`` with every segment outside a fixed vocabulary replaced by a keyed hash.
 
     ``agent:main:whatsapp:dm:+14155550132`` becomes
-    ``agent:main:whatsapp:dm:#3f9a1c7e2b4d``: the structure words, the agent
-    id and the channel stay (lower-case words), while the peer (a phone
-    number, a user id, an address), a group or thread id and any segment
-    with digits or other characters become ``#`` and 12 hex digits of the
-    HMAC with the local secret (:func:`local_secret`; ``#`` alone when there
-    is none). The same key gives the same label on this machine, so usage
-    records still group by session. Source: issue 10, attack round 4 (a DM
-    peer's phone number reached memory/.state through the hooks).
+    ``agent:main:whatsapp:dm:#3f9a1c7e2b4d``: only words of this code's
+    fixed vocabulary stay as written (:data:`_STRUCTURE`, OpenClaw's
+    structure words, and :data:`_CHANNELS`, its channel ids), and not right
+    after a word that introduces an identifier (``dm:main`` hashes ``main``).
+    Every other segment becomes ``#`` and 12 hex digits of the HMAC with
+    the local secret (:func:`local_secret`; ``#`` alone when there is none):
+    a peer (a phone number, a user id, an address), a group or thread id,
+    an agent id other than ``main``, a cron job id, a subagent label, a
+    per-account id. The same key gives the same label on this machine, so
+    usage records still group by session.
+
+    Sources: issue 10, attack round 4 (a DM peer's phone number reached
+    memory/.state through the hooks); round 9, tatk9 (a segment of plain
+    lower-case words was kept: ``cron:hiv-clinic-reminder``,
+    ``subagent:alice-chen-therapy``, ``slack:alice-therapy:dm:...``; a word
+    the user chose may name a person or a health fact, so none is kept).
+
+    A label written by the round 4 rule (``cmm-context-usage`` v1: plain
+    lower-case words kept) given as ``key`` gives the label the key itself
+    gives now: its ``#`` segments stay, its plain words are hashed
+    (the reader of v1 records, :func:`memory_manager.hookrun.read_usage`).
+
+    ``secret``: the local secret when the caller has it already (``None``:
+    there is none); by default it is loaded on the first segment that needs it.
     """
     if not key:
         return key
-    secret: bytes | None | bool = False  # loaded on the first segment that needs it
     out: list[str] = []
     before = ""
     for seg in key.split(":"):
-        keep = seg in _STRUCTURE or (bool(_PLAIN_WORD.match(seg)) and before not in _BEFORE_ID)
+        keep = (seg in _VOCABULARY and before not in _BEFORE_ID) or bool(_HASHED.match(seg))
         if keep:
             out.append(seg)
         else:

@@ -5064,3 +5064,48 @@ def scan_strict(text: str, *, name: bool = False) -> list[Finding]:
         return scan_name(text) if name else scan(text)
     finally:
         _STRICT_TOPICS.reset(token)
+
+
+# ------------------------------------------------------------ a T2 ciphertext as written
+
+#: Rules that fire on random Base64, so on real ciphertexts: a short key word glued to what
+#: follows (``PIN`` + any 4 printable characters, ``dl`` + a run with a digit, ``wpa`` + a run).
+#: Measured (round 9) on 30,000 ciphertexts (xor-b64 and aes-gcm of sample texts, random
+#: Base64, 16-600 bytes): the first two fired (about 1 in 900 aes-gcm texts), no other certain
+#: rule did; a longer run over random Base64 found ``wifi_key`` too. With these left out and a
+#: finding counted only when set off (below), 30,000 more (10,000 each of xor-b64, aes-gcm and
+#: random Base64) gave no refusal (tests/attack/test_trust_r9_variants.py keeps 600 of them).
+_RANDOM_BASE64_RULES = frozenset({"password_phrase_zh", "id_document_number_r8", "wifi_key"})
+#: A run this long of digits is card- or account-shaped (cards 13-19 digits); random Base64
+#: holds one with odds of (10/64)**13, about 3e-11 per character (the longest run in the
+#: 30,000 ciphertexts above was 8).
+_DIGIT_RUN = re.compile(r"\d{13,}")
+#: What sets a value off in Base64 text: a line's start or a character that is no letter or digit.
+_SET_OFF = re.compile(r"[^A-Za-z0-9]")
+
+
+def ciphertext_in_clear(cipher: str) -> list[str]:
+    """The categories a T2 ciphertext *as written* reads as in clear; [] for a real ciphertext.
+
+    The quote lines that hold a ciphertext are what the file holds on disk; a
+    ciphertext of ours is random Base64 (or ``aesgcm:`` and Base64) and spells
+    nothing. A "ciphertext" crafted to spell a secret (an AWS key id, a card
+    number: all Base64 characters) decodes to noise, which the gate passes,
+    while the file holds the value in clear (tatk9; the import refuses such
+    a file, the privacy audit reports it). Read here: each line and
+    the lines joined, with the detector, and a run of 13 or more digits
+    (``card or account number``, checksum or not: a real ciphertext holds one
+    with odds of about 3e-11 a character). A detector finding counts when it
+    is certain, set off from the Base64 before it (at a line's start or after
+    ``+``, ``/``, ``=``: a value glued to the random letters before it is part
+    of that run, the way the detector's own rules read words), and not of a
+    rule that fires on random Base64 (:data:`_RANDOM_BASE64_RULES`).
+    """
+    lines = [line.strip() for line in cipher.split("\n") if line.strip()]
+    texts = [*lines, "".join(lines)] if len(lines) > 1 else lines
+    found = {f.category for text in texts for f in scan(text)
+             if f.confidence == CERTAIN and f.rule not in _RANDOM_BASE64_RULES
+             and (f.start == 0 or _SET_OFF.match(text, f.start - 1))}
+    if any(_DIGIT_RUN.search(text) for text in texts):
+        found.add("card or account number")
+    return sorted(found)

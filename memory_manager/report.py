@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
@@ -491,7 +492,7 @@ def _knowledge(ws: Path, m: _Masker, problems: list[str]) -> dict[str, Any]:
                 problems.append(f"{rel}: {error}")
             # The title's section (the marker and the template's introduction) holds no lesson.
             lessons = {"file": rel, "sections": [
-                {"heading": m.add(e.heading), "lines": [m.add(line) for line in _lesson_lines(e.text)]}
+                {"id": e.id, "heading": m.add(e.heading), "lines": [m.add(line) for line in _lesson_lines(e.text)]}
                 for e in found if MARKER not in e.text]}
     return {"entries": items, "lessons": lessons}
 
@@ -698,12 +699,65 @@ def _dir_size(folder: Path) -> tuple[int, int]:
     return size, files
 
 
+class _EntryAt:
+    """The ids of the entries that hold line ``line`` (1-based) of workspace file ``rel``.
+
+    An audit finding shown in the Health section quotes an excerpt of an
+    entry's line (80 characters around the match, cut): a forget of that
+    entry finds no line of it in the page, and the page may show nothing else
+    of it (a daily section older than the timeline). Each finding's row
+    carries the ids of the entries it quotes (``data-id``), as every entry's
+    row does, so :func:`erase_written` deletes the page by id whatever the cut
+    (tatk7). Daily notes and archived daily files give the section holding
+    the line; a knowledge file its entry; a T2 file every entry in it. Files
+    that cannot be read give none (the page then holds no id for that row).
+    """
+
+    def __init__(self, ws: Path) -> None:
+        self.ws = ws
+        self.cache: dict[str, list[tuple[int, int, str]]] = {}
+
+    def __call__(self, rel: Any, line: Any) -> list[str]:
+        if not isinstance(rel, str) or not rel:
+            return []
+        if rel not in self.cache:
+            self.cache[rel] = self._read(rel)
+        at = line - 1 if isinstance(line, int) and not isinstance(line, bool) else None
+        return sorted({ident for start, end, ident in self.cache[rel] if at is None or start <= at < end})
+
+    def _read(self, rel: str) -> list[tuple[int, int, str]]:
+        from . import entries, prune, tiers
+        from .workspace import inside
+
+        path = self.ws / rel
+        try:
+            if not inside(self.ws, path) or path.is_symlink() or not path.is_file():
+                return []
+            text = read_regular_text(path, "utf-8")
+        except (OSError, UnicodeDecodeError, ValueError, MemoryManagerError):
+            return []
+        whole = 10 ** 9
+        try:
+            if tiers.T2_DIR in Path(rel).parts or re.search(r"^(?:format:\s*[\"']?cmm-t2|tier:\s*[\"']?internal)",
+                                                          text[:400], re.M):
+                return [(0, whole, e.id) for e in tiers.parse_t2(text, path) if e.id]
+            if Path(rel).parent.name == entries.KNOWLEDGE_DIR:
+                return [(0, whole, entries.parse_knowledge(text, path).id)]
+            sections = [(s.start, s.end, s.id) for s in entries.parse_daily(text, path) if s.id]
+            archived = [(0, whole, str(a["id"])) for a in prune.read_archived(text)
+                        if isinstance(a.get("id"), str) and not any(i == a["id"] for _, _, i in sections)]
+            return sections + archived
+        except Exception:  # noqa: BLE001 - a file that does not parse gives no id; the row is still shown
+            return []
+
+
 def _health(ws: Path, m: _Masker, problems: list[str]) -> dict[str, Any]:
     from . import audit, auditlog, backups, cleanup
 
     paths = tree.Tree(Path(ws))
     last = audit.read_last(Path(ws))
     audit_doc = None
+    ids_at = _EntryAt(Path(ws))
     if last is not None:
         rep = last["report"]
         findings = [f for f in rep.get("findings", []) if isinstance(f, dict)]
@@ -712,7 +766,8 @@ def _health(ws: Path, m: _Masker, problems: list[str]) -> dict[str, Any]:
                      "checks": [c for c in rep.get("checks", []) if isinstance(c, dict)],
                      "findings": [{"file": m.add(f.get("file", "")), "line": f.get("line"),
                                    "category": str(f.get("category", "")), "rule": str(f.get("rule", "")),
-                                   "excerpt": m.add(f.get("excerpt")) if f.get("excerpt") else None}
+                                   "excerpt": m.add(f.get("excerpt")) if f.get("excerpt") else None,
+                                   "ids": ids_at(f.get("file"), f.get("line"))}
                                   for f in findings[:AUDIT_ROWS]],
                      "more": max(0, len(findings) - AUDIT_ROWS)}
     decisions: Counter = Counter()
@@ -815,14 +870,17 @@ def make(ws: Any, target: Path, render: Callable[[Model], str], days: int = 30, 
     :func:`record_written` returns it.
 
     Raises:
-        FileWriteError: the lock could not be taken, the write failed, or the
-            page was written but could not be recorded (the message names it).
+        FileWriteError: the lock could not be taken, the record holds
+            :data:`RECORD_LIMIT` reports that still exist (nothing is written:
+            :func:`check_room`), the write failed, or the page was written but
+            could not be recorded (the message names it).
         BadInputError, ConfigError: as :func:`collect`.
     """
     from .fsio import workspace_lock
 
     root = Path(ws.root)
     with workspace_lock(root):
+        check_room(root, target)  # a page the record cannot hold is not written (tatk7)
         model = collect(ws, days=days, approved=approved, meanwhile=meanwhile)
         page = render(model)
         size = write_report(target, page)
@@ -1003,8 +1061,10 @@ RECORD_NAME = "reports.json"
 RECORD_FORMAT = {"format": "cmm-report-record", "version": 2}
 #: Characters of a forgotten entry's long line looked for by themselves (:func:`_fragments`).
 PREFIX_CHARS = 64
-#: Reports remembered at most (about 150 bytes each): a bound on the record's size. Reports that
-#: are gone are dropped first; past the bound the oldest are, and the command says which.
+#: Reports that still exist the record holds at most (about 150 bytes each): a bound on its
+#: size. Records of reports that are gone are dropped; a report that exists is never dropped
+#: from the record (forget could not find it any more, tatk7), so past the bound a new report
+#: is refused before it is written (:func:`check_room`).
 RECORD_LIMIT = 1000
 
 
@@ -1050,6 +1110,34 @@ def _save_record(ws: Path, reports: list[dict[str, str]]) -> None:
                  mode=0o600)
 
 
+def _live_records(ws: Path, path: Path) -> list[dict[str, Any]]:
+    """The recorded reports that still exist as reports of ours, but the one at ``path``."""
+    return [r for r in written_reports(ws) if r["path"] != str(path) and _is_report(Path(r["path"]))]
+
+
+def check_room(ws: Path, path: Path) -> None:
+    """Refuse a report at ``path`` when the record could not hold it (call before writing it).
+
+    The record keeps every report that still exists (:func:`record_written`);
+    with :data:`RECORD_LIMIT` of them recorded, a new one could not be, and a
+    page forget cannot find is a copy it cannot delete (tatk7: the 201st report
+    pushed the first out of the record). The cached report
+    (``memory/.cache/report.html``) is never recorded and never refused here.
+
+    Raises:
+        FileWriteError: the record is full (the message says how to make room); nothing is written.
+    """
+    path = Path(path).absolute()
+    if path == tree.Tree(Path(ws)).report:
+        return
+    live = _live_records(ws, path)
+    if len(live) >= RECORD_LIMIT:
+        raise FileWriteError(f"{len(live)} reports written with --html still exist and are recorded in "
+                             f"{tree.rel(tree.STATE, RECORD_NAME)}, the most it keeps (so that forget can delete "
+                             "each copy of what it forgets); delete reports you no longer need, or write over one "
+                             "of them, then run report again; nothing was written")
+
+
 def record_written(ws: Path, path: Path, data: bytes, hidden: Iterable[str] = ()) -> list[str]:
     """Remember that a report was written to ``path`` (a file the user named) with bytes ``data``.
 
@@ -1064,12 +1152,17 @@ def record_written(ws: Path, path: Path, data: bytes, hidden: Iterable[str] = ()
 
     Takes the workspace lock; a later write to the same path replaces its record.
     Records of reports that are gone, or are no longer a report of ours (a
-    link, another file), are dropped; past :data:`RECORD_LIMIT` the oldest
-    records are dropped too (tatk7: the 201st report pushed the first out
-    unsaid).
+    link, another file), are dropped; a report that still exists is never
+    dropped (round 9, tatk7: past a bound of 200, then 1,000, the oldest were,
+    and forget could no longer delete them).
 
-    Returns the paths of reports that still exist but are no longer recorded
-    (a later ``forget`` will not look at them; the caller warns).
+    Returns the paths of reports that still exist but are no longer recorded:
+    always ``[]`` since round 9 (kept for the callers and the ``untracked``
+    field of ``report --json``).
+
+    Raises:
+        FileWriteError: :data:`RECORD_LIMIT` reports are recorded and still
+            exist (:func:`check_room`, which :func:`make` calls before writing).
     """
     from .fsio import sha256_bytes, workspace_lock
     from .clock import now
@@ -1078,38 +1171,49 @@ def record_written(ws: Path, path: Path, data: bytes, hidden: Iterable[str] = ()
     if path == tree.Tree(Path(ws)).report:
         return []
     with workspace_lock(ws):
-        reports = [r for r in written_reports(ws) if r["path"] != str(path) and _is_report(Path(r["path"]))]
+        check_room(ws, path)
+        reports = _live_records(ws, path)
         reports.append({"path": str(path), "sha256": sha256_bytes(data),
                         "written": now().isoformat(timespec="seconds"), "hidden": sorted(set(hidden))})
-        dropped = [r["path"] for r in reports[:-RECORD_LIMIT]]
-        _save_record(ws, reports[-RECORD_LIMIT:])
-    return dropped
+        _save_record(ws, reports)
+    return []
 
 
 def _fragments(texts: Iterable[str]) -> set[str]:
     """The lines of a forgotten entry's text worth looking for in a page (flattened, markers off).
 
-    Each line is looked for as written and as the page shows it, masked
-    (:func:`memory_manager.privacy.mask`: a purged entry holds a secret, which
-    the page shows as ``[secret]``); lines shorter than
+    The page shows each text it holds masked (:class:`_Masker`: every text
+    masked as if alone, whatever the texts beside it), and its unit is the
+    one the page shows: a knowledge body or a T2 text whole, a daily item, a
+    topic or a lesson line alone. A line of a body read whole can be masked
+    differently than the same line read alone (a password one line below its
+    label, a number split over two lines: tatk7, the report read texts joined
+    while forget read each line alone). So each text is read both ways, the
+    page's ways: masked whole (:func:`memory_manager.privacy.mask`) and split
+    into lines, and each line (its item marker off) masked alone; every form
+    is looked for, and the text as written too. Lines shorter than
     :data:`memory_manager.erasure.MIN_NEEDLE` are not looked for. A line longer
     than :data:`PREFIX_CHARS` is also looked for by its start alone: the page
     cuts a long body at :data:`BODY_CHARS`, so a line running past the cut
-    shows only its start (tatk7: a one-line entry of 2,000+ characters escaped).
+    shows only its start (tatk7: a one-line entry of 2,000+ characters
+    escaped; pages since round 7 carry each entry's id as well, :func:`erase_written`).
     """
     from .erasure import MIN_NEEDLE, _MARKER
     from .privacy import mask
 
+    def flat(line: str) -> str:
+        return " ".join(_MARKER.sub("", line).split())
+
     out = set()
     for text in texts:
-        for line in text.split("\n"):
-            flat = " ".join(_MARKER.sub("", line).split())
-            if len(flat) >= MIN_NEEDLE:
-                for form in (flat, " ".join(mask(flat).split())):
-                    if len(form) >= MIN_NEEDLE:
-                        out.add(form)
-                    if len(form) > PREFIX_CHARS:
-                        out.add(form[:PREFIX_CHARS])
+        lines = [flat(line) for line in text.split("\n")]
+        forms = [*lines, *(flat(line) for line in mask(text).split("\n")),
+                 *(" ".join(mask(line).split()) for line in lines if len(line) >= MIN_NEEDLE)]
+        for form in forms:
+            if len(form) >= MIN_NEEDLE:
+                out.add(form)
+            if len(form) > PREFIX_CHARS:
+                out.add(form[:PREFIX_CHARS])
     return out
 
 

@@ -37,7 +37,7 @@ from typing import Any
 
 from .jsonio import parse as _parse_json
 from .regular import read_regular
-from . import __version__, entries, gate, privacy, tiers, tree
+from . import __version__, crypto, entries, gate, privacy, tiers, tree
 from .clock import now, parse_day
 from .errors import BadInputError, InputTooLargeError, InvalidNameError, MalformedFileError, UnreadableFileError
 from .fsio import atomic_write, read_text, read_text_capped, workspace_lock
@@ -337,11 +337,16 @@ def _sections_joined(ws: Path, daily_items: list[tuple]) -> list[str]:
     return [text for lines in grouped.values() for text in gate.section_block(lines)]
 
 
+#: A YAML comment: '#' at the start of a line or after white space, to the end of the line.
+_COMMENT = re.compile(r"(?:^|\s)#(.*)$")
+
+
 def _t2_gate_text(name: str, text: str, cfg: dict[str, Any]) -> tuple[str, dict[str, str]]:
     """Return everything of an imported T2 file the gate must see, and its names (issue 10: side doors).
 
     The second item maps labels to the values that stay plain text beside
-    the sealed body (file name, skill, topic, every frontmatter value): the
+    the sealed body (file name, skill, topic, every frontmatter value, and the
+    frontmatter as written: comments and any text no field holds): the
     gate's names (rule 0).
 
     The file name, the frontmatter as written, the body around the
@@ -376,9 +381,23 @@ def _t2_gate_text(name: str, text: str, cfg: dict[str, Any]) -> tuple[str, dict[
     # in an extra '## Notes' section rode in unchecked). Only the quote lines that
     # make up an entry's ciphertext are left out (they are read decrypted below).
     sealed = "".join(e.ciphertext for e in parsed)
-    parts.append("\n".join(line for line in split.body.split("\n")
-                           if not (line.startswith(">") and line[1:].strip() and line[1:].strip() in sealed)))
-    names: dict[str, str] = {"file name": name}
+    quoted = [line for line in split.body.split("\n")
+              if line.startswith(">") and line[1:].strip() and line[1:].strip() in sealed]
+    parts.append("\n".join(line for line in split.body.split("\n") if line not in quoted))
+    # Those quote lines are on disk as written: they must not spell a value (tatk9), each line
+    # as it stands (a value at a line's start) and each entry's lines joined (below).
+    in_clear = privacy.ciphertext_in_clear("\n".join(line[1:] for line in quoted))
+    if in_clear:
+        raise BadInputError(f"its ciphertext as written reads as {', '.join(in_clear)} in clear (a ciphertext "
+                            "of ours is random Base64): refused, whatever the flags")
+    # The frontmatter stays plain beside the sealed body, so all of it is a name (gate rule 0),
+    # not only the values YAML parses out of it: a comment (``topic: prefs  # landlord <phone>``)
+    # or any other text no field holds was read as content, held, and stored on --allow (tatk9).
+    # A comment is read by itself too, without its '#' (a number after '# ' reads as an issue
+    # number, not a phone); a '#' inside a quoted value only adds that value's tail, a name already.
+    comments = [m.group(1).strip() for line in split.raw.split("\n") for m in [_COMMENT.search(line)] if m]
+    names: dict[str, str] = {"file name": name, "frontmatter as written": split.raw,
+                             **({"frontmatter comments": "\n".join(comments)} if comments else {})}
     for entry in parsed:
         validate_skill(entry.skill)
         validate_topic(entry.topic)
@@ -386,12 +405,22 @@ def _t2_gate_text(name: str, text: str, cfg: dict[str, Any]) -> tuple[str, dict[
                     else tiers.t2_path(Path("."), entry.skill, entry.topic)).name
         if expected != name:
             raise BadInputError(f"file name does not match its entry (the store names it {expected})")
+        in_clear = privacy.ciphertext_in_clear(entry.ciphertext)
+        if in_clear:
+            raise BadInputError(f"entry {entry.id}: its ciphertext as written reads as {', '.join(in_clear)} in "
+                                "clear (a ciphertext of ours is random Base64): refused, whatever the flags")
         try:
             plain = tiers.decrypt_entry(entry, cfg)
         except KeyUnavailableError:
             raise BadInputError("aes-gcm entry and no T2 key here: it cannot be checked, so it is not imported") from None
         except CryptoError as exc:
             raise BadInputError(f"entry {entry.id} does not decrypt here ({exc}): it cannot be checked") from None
+        if entry.scheme == "xor-b64" and not crypto.plausible(plain):
+            # Anyone can decode xor-b64 (the key is the skill and month): what it decodes to is
+            # what the entry says. Control characters are no text a user wrote; a "ciphertext"
+            # built to spell something decodes to such noise (tatk9), so it is not an entry of ours.
+            raise BadInputError(f"entry {entry.id}: decodes under the xor-b64 key of its skill and month to "
+                                "control characters, not text (not an entry this store wrote): refused")
         meta = json.loads(json.dumps(entry.meta, ensure_ascii=False, default=str, allow_nan=False))
         fields = {"skill": entry.skill, "topic": entry.topic, **_field_text(meta, "frontmatter")}
         names.update({f"{label} of {entry.id}": value for label, value in fields.items()})

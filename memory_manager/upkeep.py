@@ -98,14 +98,38 @@ def read_stamp(ws: Path) -> tuple[float, dict[str, int]]:
 
 
 def trim_usage(ws: Path) -> None:
-    """Keep the last :data:`USAGE_KEEP_LINES` records of the context-usage log."""
-    path = ws / hookrun.USAGE_RELPATH
-    try:
-        lines = read_regular(path).splitlines(keepends=True)
-    except OSError:
-        return
-    if len(lines) > USAGE_KEEP_LINES:
-        atomic_write(path, b"".join(lines[-USAGE_KEEP_LINES:]), mode=0o600)
+    """Keep the last :data:`USAGE_KEEP_LINES` records of the context-usage log; rewrite v1 labels as v2.
+
+    A ``cmm-context-usage`` v1 record kept a session key's plain lower-case
+    words (a cron job id, a subagent label: tatk9); such a record is rewritten
+    by the v2 rule (:func:`memory_manager.hookrun.upgrade_usage_record`), in the
+    log and in its rotated part (``.1``), so the words leave the disk at the
+    next upkeep (a v1 record whose label v2 keeps as it is stays as written).
+    """
+    relabel = hookrun.usage_relabeller(ws)
+    for rel_path, keep in ((hookrun.USAGE_RELPATH, USAGE_KEEP_LINES), (hookrun.USAGE_RELPATH + ".1", None)):
+        path = ws / rel_path
+        try:
+            lines = read_regular(path).splitlines(keepends=True)
+        except OSError:
+            continue
+        changed = keep is not None and len(lines) > keep
+        if changed:
+            lines = lines[-keep:]
+        out = []
+        for line in lines:
+            if b'"v": 1' in line or b'"v":1' in line:
+                try:
+                    doc = jsonio.parse(line.decode("utf-8"))
+                except (ValueError, UnicodeDecodeError):
+                    doc = None
+                new = hookrun.upgrade_usage_record(doc, relabel) if isinstance(doc, dict) else None
+                if new is not None and new.get("session") != doc.get("session"):  # it kept a plain word
+                    line = (json.dumps(new, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
+                    changed = True
+            out.append(line)
+        if changed:
+            atomic_write(path, b"".join(out), mode=0o600)
 
 
 def cleanup_if_due(workspace: Workspace, log: Log) -> bool:

@@ -206,10 +206,18 @@ def test_t2_entries_are_decrypted_and_checked(ws, cfg, tiers):
 def test_ciphertext_lines_in_t2_files_are_masked(ws, cfg, tiers):
     # A body laid out without the seed's blockquote: the bare Base64 line is
     # still treated as ciphertext because the store says the file is a T2 entry.
+    import base64
+
     path = tiers.add("demo_raw.md", "fine\n", body="x")
-    text = path.read_text(encoding="utf-8").replace("> x\n", fakes.fake("GITHUB_PAT") + "\n")
-    path.write_text(text, encoding="utf-8")
+    original = path.read_text(encoding="utf-8")
+    path.write_text(original.replace("> x\n", base64.b64encode(bytes(range(7, 55))).decode() + "\n"), encoding="utf-8")
     assert audit_workspace(ws, cfg).clean
+    # A "ciphertext" line that spells a token as written is what the file holds in clear (round 9,
+    # tatk9): it is read as written, reported by category, never quoted.
+    path.write_text(original.replace("> x\n", fakes.fake("GITHUB_PAT") + "\n"), encoding="utf-8")
+    report = audit_workspace(ws, cfg)
+    assert not report.clean
+    assert [(f.rule, f.category, f.excerpt) for f in report.findings] == [("ciphertext_in_clear", "secret", "[secret]")]
 
 
 def test_xor_b64_is_called_obfuscation(ws, tiers):

@@ -140,7 +140,7 @@ def test_post_events_record_usage_and_start_maintenance(tree, state, event_type,
     assert line.startswith(f"{event_type}:{action}: agent:main:main: ")
     assert "maintenance started (pid " in line
     record = json.loads((tree / "memory" / ".state" / "context-usage.jsonl").read_text())
-    assert record == {"v": 1, "at": "2026-05-19T08:00:00+00:00", "event": f"{event_type}:{action}",
+    assert record == {"v": 2, "at": "2026-05-19T08:00:00+00:00", "event": f"{event_type}:{action}",
                       "session": "agent:main:main", "used": used, "window": 32768,
                       "percent": used * 100 // 32768, "source": "event" if event_type != "message" else "entry"}
     log = wait_for(tree / "memory" / ".state" / "maintain.log")
@@ -174,7 +174,7 @@ def test_agent_end_records_the_usage_the_model_reported(tree, state, call, used)
     assert line.startswith(f"agent:end: agent:main:main: {used * 100 // 32768}% ({used:,} / 32,768 tokens, from event)")
     assert line.endswith(")") and "maintenance started (pid " in line
     record = json.loads((tree / "memory" / ".state" / "context-usage.jsonl").read_text())
-    assert record == {"v": 1, "at": "2026-05-19T08:00:00+00:00", "event": "agent:end", "session": "agent:main:main",
+    assert record == {"v": 2, "at": "2026-05-19T08:00:00+00:00", "event": "agent:end", "session": "agent:main:main",
                       "used": used, "window": 32768, "percent": used * 100 // 32768, "source": "event"}
     assert "start (agent:end)" in wait_for(tree / "memory" / ".state" / "maintain.log")
     # The next turn within a minute records its usage but leaves the upkeep alone.

@@ -749,11 +749,13 @@ def test_forget_deletes_an_html_report_that_shows_only_the_start_of_a_long_entry
     assert not by_id.exists() and not by_start.exists()
 
 
-def test_report_record_drops_gone_reports_and_names_those_past_its_bound(copy, tmp_path, run_script, monkeypatch):
+def test_report_record_drops_gone_reports_and_refuses_past_its_bound(copy, tmp_path, run_script, monkeypatch):
     """tatk7 (round 6): only the 200 newest reports were recorded, and the 201st pushed the first out
-    unsaid. Records of reports that are gone are dropped first; past the bound (1,000) the oldest
-    is dropped and the report command names it."""
+    unsaid; round 7 raised the bound to 1,000 and named the report pushed out, which forget still
+    could not delete. Round 9: records of reports that are gone are dropped first; a report that
+    still exists is never dropped, and past the bound a new report is refused before it is written."""
     from memory_manager import report
+    from memory_manager.errors import FileWriteError
 
     first, second, third = (tmp_path / f"r{i}.html" for i in (1, 2, 3))
     for target in (first, second):
@@ -765,9 +767,35 @@ def test_report_record_drops_gone_reports_and_names_those_past_its_bound(copy, t
     assert [r["path"] for r in report.written_reports(copy)] == [str(first), str(third)]
     third.write_bytes(data)
     fourth = tmp_path / "r4.html"
-    fourth.write_bytes(data)
-    assert report.record_written(copy, fourth, data) == [str(first)]
-    assert [r["path"] for r in report.written_reports(copy)] == [str(third), str(fourth)]
+    with pytest.raises(FileWriteError, match="2 reports written with --html still exist"):
+        report.record_written(copy, fourth, data)
+    assert [r["path"] for r in report.written_reports(copy)] == [str(first), str(third)]
+    # Writing over a recorded report replaces its record: there is room for that.
+    assert report.record_written(copy, third, data) == []
+    assert [r["path"] for r in report.written_reports(copy)] == [str(first), str(third)]
+
+
+def test_a_report_past_the_record_bound_is_not_written(copy, tmp_path, run_script):
+    """Variant through the script: with RECORD_LIMIT (here 1, via a record of one live report) the
+    next --html report exits 1, says why, and writes no page (forget could not find it)."""
+    from memory_manager import report
+
+    first = tmp_path / "a.html"
+    assert run_script("memory", "report", "-w", copy, "--html", first, env=ENV).code == 0
+    record = copy / "memory/.state/reports.json"
+    doc = json.loads(record.read_text(encoding="utf-8"))
+    # RECORD_LIMIT live reports: the first, recorded RECORD_LIMIT times under other names that exist.
+    doc["reports"] = [dict(doc["reports"][0], path=str(tmp_path / f"live-{n}.html")) for n in range(report.RECORD_LIMIT)]
+    for r in doc["reports"]:
+        Path(r["path"]).write_bytes(first.read_bytes())
+    record.write_text(json.dumps(doc), encoding="utf-8")
+    target = tmp_path / "b.html"
+    r = run_script("memory", "report", "-w", copy, "--html", target, env=ENV)
+    assert r.code == 1, r.out
+    assert f"{report.RECORD_LIMIT} reports written with --html still exist" in r.err and "nothing was written" in r.err
+    assert not target.exists()
+    # A report over one already recorded has room: it replaces its record.
+    assert run_script("memory", "report", "-w", copy, "--html", tmp_path / "live-0.html", env=ENV).code == 0
 
 
 def test_charts_drawn_by_a_child_give_the_same_page_as_charts_drawn_in_line(copy, monkeypatch):

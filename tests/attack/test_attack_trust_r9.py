@@ -275,7 +275,6 @@ def _t2_export_with_ciphertext(tmp_path, cipher: str) -> str:
     return _export(tmp_path, tier2=[{"file": tiers.t2_path(Path("."), skill, topic).name, "text": text}])
 
 
-@pytest.mark.xfail(strict=True, reason="tatk9: an imported xor-b64 ciphertext that spells a secret is stored in clear")
 @pytest.mark.parametrize("value", [AWS_KEY_ID + "+abc", CARD + "+AAA"], ids=["aws-key-id", "card"])
 def test_an_imported_ciphertext_that_spells_a_secret_is_refused(ws, run_script, tmp_path, value):
     """The quote lines of the ciphertext are what the file holds on disk; the gate reads only
@@ -288,7 +287,6 @@ def test_an_imported_ciphertext_that_spells_a_secret_is_refused(ws, run_script, 
     assert not target.exists() or value[:16] not in target.read_text(encoding="utf-8")
 
 
-@pytest.mark.xfail(strict=True, reason="tatk9: a YAML comment in an imported T2 frontmatter is stored on --allow")
 def test_a_value_in_a_yaml_comment_of_imported_t2_frontmatter_is_refused(ws, run_script, tmp_path):
     """``note: landlord <phone>`` in an imported T2 file's frontmatter is refused whatever the
     flags (gate rule 0: the frontmatter of a sealed entry stays plain beside it); the same words
@@ -456,7 +454,6 @@ def test_an_approved_secret_in_a_daily_line_is_masked_and_audited(ws, run_script
 
 # ------------------------------------------------------------ session keys: ids that are plain words
 
-@pytest.mark.xfail(strict=True, reason="tatk9: a session key's job, subagent or account id made of plain words is kept")
 @pytest.mark.parametrize("key", ["agent:main:cron:" + "hiv" + "-clinic-reminder",
                                  "agent:main:subagent:alice-chen-" + "therapy",
                                  "agent:main:slack:alice-" + "therapy" + ":dm:u123"],

@@ -4888,11 +4888,28 @@ def mask(text: str) -> str:
     findings = [f for f in scan(text) if f.tier3]
     if not findings:
         return text
-    lines = text.split("\n")
-    for f in sorted(findings, key=lambda f: (f.line, f.start), reverse=True):
-        line = lines[f.line - 1]
-        lines[f.line - 1] = line[:f.start] + f"[{f.category}]" + line[f.end:]
-    return "\n".join(lines)
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    spans: list[list[Any]] = []  # [start, end, category, crosses a line break], offsets in text
+    for f in findings:
+        base = starts[f.line - 1] if f.line - 1 < len(starts) else len(text)
+        a, b = min(base + f.start, len(text)), min(base + max(f.start, f.end), len(text))
+        spans.append([a, b, f.category, "\n" in text[a:b]])
+    spans.sort(key=lambda s: (s[0], s[1]))
+    merged: list[list[Any]] = []
+    for span in spans:
+        # A finding of the joined reading runs over line breaks ("password:" then the value
+        # one blank line below): it hides the lines it covers, and whatever it overlaps with it
+        # (trust10: the label was masked and the value shown).
+        if merged and span[0] < merged[-1][1] and (span[3] or merged[-1][3]):
+            merged[-1][1] = max(merged[-1][1], span[1])
+            merged[-1][3] = True
+        else:
+            merged.append(span)
+    out = text
+    for a, b, category, crosses in reversed(merged):
+        # The line breaks it covered stay, so every other line keeps its number.
+        out = out[:a] + f"[{category}]" + "\n" * out[a:b].count("\n") + out[b:]
+    return out
 
 
 # --------------------------------------------------------------------------

@@ -151,14 +151,15 @@ def status_cmd(workspace: Path | None, json_: bool, verbose: bool) -> int:
     stdout.print(f"memory size: {counted(size['entries'], 'entry', 'entries')} in {counted(size['files'], 'file')} "
                  f"({counted(size['bytes'], 'byte')})",
                  markup=False)
-    stdout.print(f"average value: {avg} over {doc['prunable_entries']} prunable entries", markup=False)
+    stdout.print(f"average value: {avg} over {counted(doc['prunable_entries'], 'prunable entry', 'prunable entries')}",
+                 markup=False)
     stdout.print(f"prune rate: {doc['prune_rate']:.1%} ({doc['would_move']} would move; "
                  f"threshold {doc['threshold']}, window {doc['window']})", markup=False)
     cp = doc["cleanup_preview"]
     if cp["enabled"]:
-        stdout.print(f"next cleanup: would archive {cp['would_archive']} entries (capacity window {cp['window']}"
+        stdout.print(f"next cleanup: would archive {counted(cp['would_archive'], 'entry', 'entries')} (capacity window {cp['window']}"
                      f"{', value threshold too' if cp['threshold_applied'] else ''}); "
-                     f"{doc['archived_entries']} archived entries stay searchable", markup=False)
+                     f"{counted(doc['archived_entries'], 'archived entry stays', 'archived entries stay')} searchable", markup=False)
         if not cp["threshold_applied"] and doc["would_move"] != cp["would_archive"]:
             # Two numbers for two rules (walk-through r4, item 22): `memory.py prune` applies the value
             # threshold, the weekly cleanup only the capacity window (prune.auto_threshold: false).
@@ -172,16 +173,19 @@ def status_cmd(workspace: Path | None, json_: bool, verbose: bool) -> int:
         parts = [f"{doc['t2_by_scheme']['aes-gcm']} encrypted"]
         parts += [f"{weak['xor-b64']} obfuscated only with xor-b64"] if "xor-b64" in weak else []
         parts += [f"{weak['plain']} plain text"] if "plain" in weak else []
-        t2_text = f"T2 {t['t2']} entries ({', '.join(parts)})"
+        t2_text = f"T2 {counted(t['t2'], 'entry', 'entries')} ({', '.join(parts)})"
     else:
-        t2_text = f"T2 {t['t2']} encrypted entries"
-    stdout.print(f"tiers: T1 {t['t1']} statistics file(s) ({t['t1_skills']} skill(s)), {t2_text}, T3 {t['t3']}",
+        t2_text = f"T2 {counted(t['t2'], 'encrypted entry', 'encrypted entries')}"
+    stdout.print(f"tiers: T1 {counted(t['t1'], 'statistics file')} ({counted(t['t1_skills'], 'skill')}), {t2_text}, "
+                 f"T3 {t['t3']}",
                  markup=False)
     if weak:
         from memory_manager.audit import reseal_command
 
-        stdout.print(f"note: {sum(weak.values())} T2 entries are not encrypted with a key: "
-                     f"run `{reseal_command(ws)}` to encrypt them with aes-gcm", markup=False)
+        n_weak = sum(weak.values())
+        stdout.print(f"note: {counted(n_weak, 'T2 entry is', 'T2 entries are')} not encrypted with a key: "
+                     f"run `{reseal_command(ws)}` to encrypt {'it' if n_weak == 1 else 'them'} with aes-gcm",
+                     markup=False)
     stdout.print(f"plain memory: {counted(t['daily'], 'daily section')}, "
                  f"{counted(t['knowledge'], 'knowledge entry', 'knowledge entries')}", markup=False)
     z = doc["time_zone"]

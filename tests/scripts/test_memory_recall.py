@@ -108,7 +108,7 @@ def test_status(run_script, mem):
     assert doc["tiers"] == {"t1": 0, "t1_skills": 0, "t2": 0, "t3": 0, "daily": 2, "knowledge": 0}
     human = run_script("memory", "status", env=ENV)
     assert "prune rate: 100.0%" in human.out
-    assert "tiers: T1 0 statistics file(s) (0 skill(s)), T2 0 encrypted entries, T3 0" in human.out
+    assert "tiers: T1 0 statistics files (0 skills), T2 0 encrypted entries, T3 0" in human.out
     assert "plain memory: 2 daily sections, 0 knowledge entries" in human.out
 
 

@@ -182,7 +182,7 @@ def test_item3_xor_entries_move_to_aes_gcm(ws, run_script, tmp_path):
     command = f"{sys.executable} {ROOT / 'scripts' / 'crypt.py'} reseal -w {ws}"
 
     status = run_script("memory", "status")
-    assert ("tiers: T1 0 statistics file(s) (0 skill(s)), T2 2 entries (0 encrypted, 2 obfuscated only with "
+    assert ("tiers: T1 0 statistics files (0 skills), T2 2 entries (0 encrypted, 2 obfuscated only with "
             "xor-b64), T3 0\n") in status.out
     assert (f"note: 2 T2 entries are not encrypted with a key: run `{command}` to encrypt them with aes-gcm\n"
             in status.out)

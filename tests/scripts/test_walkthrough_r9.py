@@ -61,3 +61,51 @@ def test_item5_status_one_obfuscated_entry_is_singular(tmp_path, run_script):
     assert ("tiers: T1 0 statistics files (0 skills), T2 1 entry (0 encrypted, 1 obfuscated only with xor-b64), "
             "T3 0\n") in status.out
     assert f"note: 1 T2 entry is not encrypted with a key: run `{command}` to encrypt it with aes-gcm\n" in status.out
+
+
+# ---------------------------------------------------------------- item 2: undoing a restore gives empty folders back
+
+def _layout(ws: Path) -> list[str]:
+    """Every path under ``ws`` but the backups, with its kind and mode."""
+    out = []
+    for path in sorted(ws.rglob("*")):
+        rel = path.relative_to(ws).as_posix()
+        if rel.split("/")[0] == ".memory-backup":
+            continue
+        out.append(f"{rel}{'/' if path.is_dir() else ''} {stat.S_IMODE(path.stat().st_mode):o}")
+    return out
+
+
+def test_item2_undoing_a_restore_brings_back_the_empty_memory_folders(tmp_path, run_script):
+    ws = _copy_real(tmp_path / "ws")
+    _init(run_script)
+    empty = ["memory/archive", "memory/daily", "memory/knowledge", "memory/tier1-public", "memory/tier2-internal"]
+    assert all((ws / rel).is_dir() and not any((ws / rel).iterdir()) for rel in empty)
+    set_up = _layout(ws)
+    hashes = {k: v for k, v in tree_hash(ws).items() if not k.startswith(".memory-backup")}
+
+    undone = run_script("init", "--restore", "--yes")
+    assert undone.code == 0, undone.err
+    assert not (ws / "memory").exists()
+    safety = json.loads(run_script("init", "--list-backups", "--json").out)["backups"][-1]
+    assert safety["role"] == "safety"
+
+    preview = run_script("init", "--restore", safety["id"], "--dry-run")
+    assert preview.out.splitlines()[1:7] == ["  create folder memory/", *(f"  create folder {rel}/" for rel in (
+        "memory/daily", "memory/knowledge", "memory/tier1-public", "memory/tier2-internal", "memory/archive"))]
+    again = run_script("init", "--restore", safety["id"], "--yes")
+    assert again.code == 0, again.err
+    assert again.out.startswith(f"restored backup {safety['id']} (12 paths changed); ")
+    assert _layout(ws) == set_up  # every folder back, with its mode
+    assert {k: v for k, v in tree_hash(ws).items() if not k.startswith(".memory-backup")} == hashes
+    # the memory verbs work again at once
+    assert run_script("memory", "write", "--topic", "undo", "--cause", "c", "--change", "x", "--todo", "t").code == 0
+
+    # and the undo can itself be undone: the folders it made are recorded as created
+    third = [b for b in json.loads(run_script("init", "--list-backups", "--json").out)["backups"]
+             if b["role"] == "safety"][-1]
+    assert third["restores"] == safety["id"]
+    entries = [json.loads(line) for line in (ws / ".memory-backup" / third["id"] / "entries.jsonl")
+               .read_text(encoding="utf-8").splitlines()]
+    assert {"path": "memory/daily", "existed": False, "kind": "dir"} in entries
+

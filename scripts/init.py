@@ -19,7 +19,7 @@ from memory_manager.cli import common_options, counted, emit_json, handle_errors
     stderr, verbose_line  # noqa: E402
 from memory_manager.lang import resolve as resolve_language  # noqa: E402
 from memory_manager.fsio import refuse_outside_links  # noqa: E402
-from memory_manager.workspace import Workspace  # noqa: E402
+from memory_manager.workspace import Workspace, refuse_nested  # noqa: E402
 
 
 def _show_plan(plan: initialize.Plan) -> None:
@@ -296,6 +296,8 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, heart
         else:
             stdout.print("no hooks of this bundle are installed", markup=False)
         return 0
+    # Only a workspace's top folder is set up: never its skills/ or memory/, nor this bundle (item 1, r9).
+    refuse_nested(ws)
     cfg = opened.config
     # A change a killed run left half-done is rolled back before planning, so the
     # plan starts from the files as they were (and --restore then finds them).

@@ -109,3 +109,76 @@ def test_item2_undoing_a_restore_brings_back_the_empty_memory_folders(tmp_path, 
                .read_text(encoding="utf-8").splitlines()]
     assert {"path": "memory/daily", "existed": False, "kind": "dir"} in entries
 
+
+# ---------------------------------------------------------------- item 1: init sets up a workspace's top folder only
+
+def test_item1_init_refuses_the_skills_folder_of_a_workspace(tmp_path, run_script):
+    ws = _copy_real(tmp_path / "ws")
+    skills = ws / "skills"
+    skills.mkdir()
+    before = tree_hash(ws)
+    for args, env in (((("-w", str(skills))), None), ((), {"OPENCLAW_WORKSPACE_DIR": str(skills)})):
+        for mode in ("--dry-run", "--yes"):
+            refused = run_script("init", mode, *args, env=env)
+            assert (refused.code, refused.out, refused.err) == (2, "", (
+                f"error: {skills} is inside the workspace {ws} (it holds AGENTS.md and SOUL.md); init sets up a "
+                f"workspace's top folder: run it with -w {ws}\n"))
+    assert tree_hash(ws) == before
+
+
+def test_item1_init_refuses_the_memory_folder_of_a_set_up_workspace(tmp_path, run_script):
+    ws = _copy_real(tmp_path / "ws")
+    _init(run_script)
+    before = tree_hash(ws)
+    memory = ws / "memory"
+    refused = run_script("init", "--yes", "--no-hooks", env={"OPENCLAW_WORKSPACE_DIR": str(memory)})
+    assert (refused.code, refused.err) == (2, (
+        f"error: {memory} is inside the workspace {ws} (it holds memory/memory-manager.json); init sets up a "
+        f"workspace's top folder: run it with -w {ws}\n"))
+    daily = memory / "daily"
+    deeper = run_script("init", "--dry-run", "-w", str(daily))
+    assert deeper.code == 2 and deeper.err.startswith(f"error: {daily} is inside the workspace {ws} ")
+    assert tree_hash(ws) == before
+
+
+def test_item1_init_refuses_a_memory_tree_moved_out_of_its_workspace(tmp_path, run_script):
+    ws = _copy_real(tmp_path / "ws")
+    _init(run_script)
+    moved = tmp_path / "moved-memory"
+    shutil.copytree(ws / "memory", moved)
+    refused = run_script("init", "--yes", "-w", str(moved))
+    assert (refused.code, refused.err) == (2, (
+        f"error: {moved} is a memory/ folder of this skill (it holds memory-manager.json), not a workspace; pass -w "
+        "with the workspace that holds it\n"))
+    assert not (moved / "memory").exists() and not (moved / "AGENTS.md").exists()
+
+
+def test_item1_init_refuses_a_folder_inside_the_bundle(run_script):
+    sample = ROOT / "examples" / "sample-workspace"
+    before = tree_hash(sample)
+    for target in (sample, ROOT):
+        refused = run_script("init", "--dry-run", "-w", str(target))
+        assert (refused.code, refused.err) == (2, (
+            f"error: {target} is inside the skill's own folder {ROOT}; pass -w with your OpenClaw workspace (the "
+            "folder that holds AGENTS.md)\n"))
+    assert tree_hash(sample) == before
+
+
+def test_item1_the_top_folder_and_a_fresh_empty_folder_are_still_set_up(tmp_path, run_script):
+    ws = _copy_real(tmp_path / "ws")
+    assert _init(run_script).out.startswith(f"init {ws}: language en")
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    made = run_script("init", "--yes", "--lang", "en", "--no-hooks", "-w", str(fresh))
+    assert made.code == 0, made.err
+    assert (fresh / "memory" / "daily").is_dir() and (fresh / "MEMORY.md").is_file()
+    # a folder beside the workspace (not under it) is its own
+    beside = tmp_path / "other"
+    beside.mkdir()
+    assert run_script("init", "--dry-run", "-w", str(beside)).code == 0
+    # a code repository's AGENTS.md alone does not make its subfolders part of a workspace
+    repo = tmp_path / "repo"
+    (repo / "agent").mkdir(parents=True)
+    (repo / "AGENTS.md").write_text("# coding-agent rules\n", encoding="utf-8")
+    assert run_script("init", "--dry-run", "-w", str(repo / "agent")).code == 0
+

@@ -182,3 +182,51 @@ def test_item1_the_top_folder_and_a_fresh_empty_folder_are_still_set_up(tmp_path
     (repo / "AGENTS.md").write_text("# coding-agent rules\n", encoding="utf-8")
     assert run_script("init", "--dry-run", "-w", str(repo / "agent")).code == 0
 
+
+# ---------------------------------------------------------------- item 6: cleanup after a key change
+
+OTHER_KEY = "AQECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
+
+
+def test_item6_cleanup_after_a_key_change_warns_once_and_keeps_old_entries_apart(tmp_path, run_script, t2_key):
+    ws = _copy_real(tmp_path / "ws")
+    _init(run_script)
+    t2 = ws / "memory" / "tier2-internal"
+    for topic, text, key in (("tea", "User likes green tea", t2_key), ("milk", "User takes oat milk", t2_key),
+                             ("bread", "User bakes sourdough", OTHER_KEY), ("jam", "User likes jam", OTHER_KEY)):
+        made = run_script("memory", "remember", "--skill", "demo", "--topic", topic, "--text", text,
+                          env={"MEMORY_MANAGER_KEY": key})
+        assert made.code == 0, made.err
+    old = {name: (t2 / f"demo_{name}.md").read_bytes() for name in ("tea", "milk")}
+    result = run_script("cleanup", "--json", env={"MEMORY_MANAGER_KEY": OTHER_KEY})
+    assert result.code == 0, result.err
+    doc = json.loads(result.out)
+    tea_id = old["tea"].decode().split("id: ", 1)[1].split()[0].strip("'\"")
+    milk_id = old["milk"].decode().split("id: ", 1)[1].split()[0].strip("'\"")
+    detail = ("cannot be decrypted with the current T2 key: not checked for personal data, not merged or "
+              "combined")
+    assert [a for a in doc["actions"] if a["step"] == "left as is"] == [
+        {"step": "left as is", "path": "memory/tier2-internal/demo_milk.md",
+         "detail": f"T2 entry {milk_id} {detail}"},
+        {"step": "left as is", "path": "memory/tier2-internal/demo_tea.md",
+         "detail": f"T2 entry {tea_id} {detail}"}]
+    assert doc["problems"] == [
+        "2 T2 entries in memory/tier2-internal/demo_milk.md, memory/tier2-internal/demo_tea.md cannot be decrypted "
+        "with the current T2 key (sealed with another key, or damaged): left as they are; with the key that sealed "
+        "them back (tiers.key_file or MEMORY_MANAGER_KEY) the next cleanup checks them"]
+    # the entries of the current key are combined; those of the old key stay byte for byte in their files
+    month = next(t2.glob("demo_2*.md"))
+    assert sorted(p.name for p in t2.iterdir()) == sorted([month.name, "demo_milk.md", "demo_tea.md"])
+    assert {name: (t2 / f"demo_{name}.md").read_bytes() for name in old} == old
+    assert "oat milk" not in month.read_text(encoding="utf-8")
+    # with the old key back, every entry reads
+    for topic, text in (("tea", "User likes green tea"), ("milk", "User takes oat milk")):
+        shown = run_script("memory", "recall", text, "--approved", "--json", env={"MEMORY_MANAGER_KEY": t2_key})
+        assert text in shown.out, shown.out
+
+    # the human output: one warning line on stderr, one line per entry in the table
+    again = run_script("cleanup", env={"MEMORY_MANAGER_KEY": OTHER_KEY, "COLUMNS": "250"})
+    assert again.code == 0, again.err
+    assert again.err.count("warning: ") == 1 and again.err.startswith("warning: 2 T2 entries in "), again.err
+    assert again.out.count(detail) == 2
+

@@ -93,7 +93,9 @@ def test_item1_init_dry_run_with_only_the_key_missing(ws, run_script, tmp_path):
     assert dry.code == 0, dry.err
     assert dry.out.splitlines()[1:] == [
         "the workspace is already set up; only the AES key is missing",
-        f"would create AES key {key} (mode 0600; losing it loses T2 entries)"]
+        f"would create AES key {key} (mode 0600; losing it loses T2 entries)",
+        f"dry run: nothing was changed. Apply with: {sys.executable} {ROOT / 'scripts' / 'init.py'} -w {ws} --yes "
+        "--no-hooks"]
     assert "nothing to do" not in dry.out and not key.exists()
 
 
@@ -326,8 +328,8 @@ def test_item7_docs_say_what_the_gate_does_with_phones(ws, run_script, tmp_path)
 
 def test_item8_no_hooks_skips_the_plugin_too_as_documented(ws, run_script):
     (ws / "AGENTS.md").write_text(AGENTS, encoding="utf-8")
-    no_hooks = run_script("init", "--dry-run", "--lang", "en", "--no-hooks")
-    no_plugin = run_script("init", "--dry-run", "--lang", "en", "--no-plugin")
+    no_hooks = run_script("init", "--dry-run", "--diff", "--lang", "en", "--no-hooks")
+    no_plugin = run_script("init", "--dry-run", "--diff", "--lang", "en", "--no-plugin")
     assert no_hooks.code == no_plugin.code == 0
     assert "hooks/memory-manager-" not in no_hooks.out and ".openclaw/extensions" not in no_hooks.out
     assert "+++ b/hooks/memory-manager-bootstrap/HOOK.md" in no_plugin.out

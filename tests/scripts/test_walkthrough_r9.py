@@ -230,3 +230,52 @@ def test_item6_cleanup_after_a_key_change_warns_once_and_keeps_old_entries_apart
     assert again.err.count("warning: ") == 1 and again.err.startswith("warning: 2 T2 entries in "), again.err
     assert again.out.count(detail) == 2
 
+
+# ---------------------------------------------------------------- item 3: a dry run says what, not every line
+
+def test_item3_dry_run_prints_a_summary_and_a_closing_line(tmp_path, run_script):
+    ws = _copy_real(tmp_path / "ws")
+    before = tree_hash(ws)
+    key = tmp_path / "home" / ".config" / "complex-memory-manager" / "key"
+    init = f"{sys.executable} {ROOT / 'scripts' / 'init.py'}"
+    dry = run_script("init", "--dry-run", env={"LANG": "C.UTF-8"})
+    assert (dry.code, dry.err) == (0, "")
+    assert dry.out.splitlines() == [
+        f"init {ws}: language en (default; change it with --lang zh|en)",
+        "would write 22 files (1 updated, 21 created; lines +654 -0):",
+        "  AGENTS.md                                     update          +13 -0  memory rules block",
+        "  MEMORY.md                                     create          +10     lessons file",
+        "  memory/daily-index.md                         create          +1      index",
+        "  memory/knowledge-index.md                     create          +1      index",
+        "  .gitignore                                    create          +9      ignore rules",
+        "  memory/memory-manager.json                    create          +3      language en",
+        "  hooks/memory-manager-bootstrap/               create 3 files  +115    OpenClaw hook",
+        "  hooks/memory-manager-gateway-startup/         create 3 files  +115    OpenClaw hook",
+        "  hooks/memory-manager-post-response/           create 3 files  +115    OpenClaw hook",
+        "  hooks/memory-manager-session-end/             create 3 files  +115    OpenClaw hook",
+        "  .openclaw/extensions/complex-memory-manager/  create 4 files  +157    OpenClaw plugin",
+        "would create 14 folders: memory/ with 5 folders in it, hooks/ with 4 folders in it, .openclaw/ with 2 "
+        "folders in it",
+        f"would create AES key {key} (mode 0600; losing it loses T2 entries)",
+        f"dry run: nothing was changed. Every line: the same command with --diff. Apply with: {init} -w {ws} --yes"]
+    assert tree_hash(ws) == before and not key.exists()
+
+    # the full diff on request (--diff or --verbose), with the same closing line
+    for flag in ("--diff", "--verbose"):
+        full = run_script("init", "--dry-run", flag, "--lang", "en", "--no-hooks", env={"LANG": "C.UTF-8"})
+        assert full.code == 0, full.err
+        lines = full.out.splitlines()
+        assert "+++ b/AGENTS.md" in lines and "mkdir memory/daily/" in lines
+        assert lines[-1] == f"dry run: nothing was changed. Apply with: {init} -w {ws} --yes --lang en --no-hooks"
+    assert tree_hash(ws) == before
+    misplaced = run_script("init", "--diff", "--yes")
+    assert (misplaced.code, misplaced.err.splitlines()[-1]) == (
+        2, "error: --diff prints a dry run's full diff: pass it with --dry-run")
+
+    # the command it names applies exactly that; a second dry run has nothing to do
+    applied = run_script("init", "--yes", "--lang", "en", "--no-hooks")
+    assert applied.code == 0, applied.err
+    again = run_script("init", "--dry-run", "--no-hooks")
+    assert again.out.splitlines()[1:] == ["nothing to do: the workspace is already set up",
+                                          "dry run: nothing was changed"]
+

@@ -279,3 +279,54 @@ def test_item3_dry_run_prints_a_summary_and_a_closing_line(tmp_path, run_script)
     assert again.out.splitlines()[1:] == ["nothing to do: the workspace is already set up",
                                           "dry run: nothing was changed"]
 
+
+# ---------------------------------------------------------------- item 4: Chinese output in a Chinese workspace
+
+def test_item4_status_audit_and_cleanup_speak_the_workspace_language(tmp_path, run_script, t2_key):
+    ws = _copy_real(tmp_path / "ws")
+    _init(run_script, lang="zh")
+    made = run_script("memory", "remember", "--skill", "demo", "--topic", "tea", "--text", "User likes green tea")
+    assert made.code == 0, made.err
+    status = run_script("memory", "status", env={"LANG": "C.UTF-8"})  # the workspace's choice, not the locale
+    assert status.code == 0, status.err
+    lines = status.out.splitlines()
+    assert lines[1:] == [
+        "平均价值：n/a（基于 0 条可修剪条目）",
+        "修剪率：0.0%（0 条将被移走；阈值 0.6，容量窗口 200）",
+        "下次清理：将归档 0 条（容量窗口 200）；已归档的 0 条仍可搜索",
+        "分层：T1 0 个统计文件（0 个技能），T2 1 条加密条目，T3 0",
+        "普通记忆：0 个每日小节，0 条知识条目",
+        f"时区：UTC（TZ）；今天是 {lines[-1][-10:]}"]
+    assert lines[0].startswith("记忆大小：") and "个文件，共 " in lines[0] and lines[0].endswith(" 字节）")
+
+    audit = run_script("privacy_audit", env={"LANG": "C.UTF-8", "COLUMNS": "120"})
+    assert audit.code == 0, audit.err
+    assert "隐私检查清单" in audit.out and "没有 API 密钥或令牌" in audit.out and "通过" in audit.out
+    assert audit.out.splitlines()[-1].startswith("已扫描 ") and audit.out.rstrip().endswith(
+        "个文件，已解密 Tier 2 条目 1/1：没有问题")
+
+    dry = run_script("cleanup", "--dry-run", env={"LANG": "C.UTF-8"})
+    assert dry.code == 0, dry.err
+    day = lines[-1][-10:]
+    assert dry.out.splitlines()[-1] == f"[{day}] 记忆清理：归档 0，删除 0，合并 0（演练：没有做任何更改）"
+    done = run_script("cleanup", env={"LANG": "C.UTF-8"})
+    assert done.out.splitlines()[-1] == f"[{day}] 记忆清理：归档 0，删除 0，合并 0"
+    # the log file keeps the seed's line, whatever the language
+    log = (ws / "memory" / ".state" / "cleanup.log").read_text(encoding="utf-8")
+    assert log.splitlines()[-1] == f"[{day}] Memory cleanup: 0 archived, 0 deleted, 0 merged"
+    assert run_script("cleanup", "--if-due").out.startswith("清理尚未到期（上次运行 ")
+
+    # the same workspace switched to English speaks English again
+    assert run_script("init", "--yes", "--lang", "en", "--no-hooks").code == 0
+    english = run_script("memory", "status", env={"LANG": "zh_CN.UTF-8"})
+    assert "tiers: T1 0 statistics files (0 skills), T2 1 encrypted entry, T3 0\n" in english.out
+    assert run_script("cleanup", "--if-due").out.startswith("cleanup not due (last run ")
+
+
+def test_item4_every_message_key_exists_in_both_languages():
+    en = json.loads((ROOT / "templates" / "en" / "messages.json").read_text(encoding="utf-8"))
+    zh = json.loads((ROOT / "templates" / "zh" / "messages.json").read_text(encoding="utf-8"))
+    audit_titles = {k for k in zh if k.startswith("audit.check.")}  # zh only: en reads audit.CHECKS
+    assert set(en) == set(zh) - audit_titles
+    from memory_manager.audit import CHECKS
+    assert audit_titles == {f"audit.check.{cid}" for cid in CHECKS}

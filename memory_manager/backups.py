@@ -1286,10 +1286,24 @@ def _plan(workspace: Path, doc: dict[str, Any], key_needed: bool = True) -> tupl
         elif kind == "dir" and not existed:
             if current == "dir":
                 steps.append(_Step("rmdir", rel, target, entry, now=current))
+        elif kind == "dir" and existed:
+            # A folder that was there (saved with its contents, as a restore's safety backup saves
+            # each empty folder it removes) comes back when missing, even empty: undoing a restore
+            # gives back memory/daily/ and the rest (walk-through r9, item 2). Its mode goes
+            # through safe_mode like a file's; a file there now is the user's and stays.
+            if current is None:
+                mode = entry.get("mode")
+                mode = safe_mode(mode) if isinstance(mode, int) and 0 <= mode <= 0o7777 else 0o700
+                steps.append(_Step("mkdir", rel, target, dict(entry, mode=mode), now=current))
+            elif current != "dir":
+                notes.append(f"{rel}: was a folder; something else is there now, left alone")
         elif kind == "symlink" and current != "symlink:" + str(entry.get("target")):
             notes.append(f"{rel}: was a symlink to {entry.get('target')}; not recreated")
-    # Created folders go last, deepest first, and only when empty (never lose a byte).
-    steps.sort(key=lambda s: (s.action == "rmdir", -s.rel.count("/") if s.action == "rmdir" else 0))
+    # Folders that were there come first, outermost first; created folders go last, deepest
+    # first, and only when empty (never lose a byte).
+    steps.sort(key=lambda s: (0 if s.action == "mkdir" else 2 if s.action == "rmdir" else 1,
+                              -s.rel.count("/") if s.action == "rmdir" else s.rel.count("/") if s.action == "mkdir"
+                              else 0))
     return steps, notes
 
 
@@ -1367,7 +1381,7 @@ def _undo_edit(folder: Path, ident: str, rel: str, target: Path, entry: dict[str
 
 def _describe(step: _Step) -> str:
     return {"restore": f"restore {step.rel}", "remove": f"remove {step.rel}", "chmod": f"chmod {step.rel}",
-            "rmdir": f"remove if empty {step.rel}/"}[step.action]
+            "rmdir": f"remove if empty {step.rel}/", "mkdir": f"create folder {step.rel}/"}[step.action]
 
 
 def restore_plan(workspace: Path, ident: str | None = None) -> dict[str, Any]:
@@ -1415,6 +1429,9 @@ def _apply(workspace: Path, steps: list[_Step]) -> list[str]:
         elif step.action == "remove":
             fsio.remove(step.target)
             changed.append(step.rel)
+        elif step.action == "mkdir":
+            fsio.make_dirs(step.target, mode=step.entry["mode"])  # the recorded mode (safe_mode), on it alone
+            changed.append(step.rel + "/")
         elif step.action == "rmdir":
             try:
                 fsio.remove_dir(step.target)
@@ -1493,7 +1510,10 @@ def restore(workspace: Path, ident: str | None = None, force: bool = False) -> d
             # new bytes only insert into or delete from the current ones) is recorded without a
             # copy of the file (format v4): an undo of an undo keeps no plain copy either.
             safety.save_changes([(step.target, step.data if step.action == "restore" else None)
-                                 for step in steps if step.action not in ("chmod", "keep")])
+                                 for step in steps if step.action not in ("chmod", "keep", "mkdir")])
+            for step in steps:  # a folder the restore makes again: undoing the restore removes it if empty
+                if step.action == "mkdir":
+                    safety.save_new_dir(step.target)
         if safety_id is not None and safety.withheld:
             # The safety backup could not keep an undo copy of some path (no T2 key and a
             # finding): a kill from here could not be rolled back without leaving that path

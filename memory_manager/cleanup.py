@@ -132,6 +132,13 @@ class _Run:
         self.progress = progress or (lambda _step: None)
         self._backup: backups.Backup | None = None
         self.today = today()
+        #: Each T2 entry's plain text, read once per run (None: it cannot be read): the steps
+        #: after the scan ask again, and a warning said per step was said twice (r9, item 6).
+        self.plain: dict[tuple[Path, int | None, str], str | None] = {}
+        #: Entries the current T2 key cannot decrypt (sealed with another key, or damaged),
+        #: by the same key: left exactly where they are (never merged or combined with entries
+        #: under the current key), each named once as an action, and one warning for all.
+        self.unreadable: dict[tuple[Path, int | None, str], tiers.T2Entry] = {}
 
     @property
     def dry(self) -> bool:
@@ -334,16 +341,47 @@ def _t2_entries(run: _Run) -> list[tiers.T2Entry]:
     return found
 
 
+def _entry_key(entry: tiers.T2Entry) -> tuple[Path, int | None, str]:
+    return (entry.path, entry.index, entry.id)
+
+
 def _plain(run: _Run, entry: tiers.T2Entry) -> str | None:
+    """The entry's plain text, decrypted once per run; None without the key or when it cannot be read.
+
+    An entry the key cannot open (a key change: sealed with the old key; or damaged) goes to
+    ``run.unreadable`` (said once per entry and once in all by :func:`_say_unreadable`).
+    """
+    key = _entry_key(entry)
+    if key in run.plain:
+        return run.plain[key]
+    text: str | None = None
     try:
-        return tiers.decrypt_entry(entry, run.cfg)
+        text = tiers.decrypt_entry(entry, run.cfg)
     except KeyUnavailableError:
-        return None
+        pass
     except MalformedKeyError:
         raise  # a broken key is the user's to fix, never a reason to clean up blind
-    except MemoryManagerError as exc:
-        run.report.problems.append(f"{run.rel(entry.path)}: cannot decrypt ({exc})")
-        return None
+    except MemoryManagerError:
+        run.unreadable[key] = entry
+    run.plain[key] = text
+    return text
+
+
+def _say_unreadable(run: _Run) -> None:
+    """One action per entry the current key cannot decrypt, and one warning for them all."""
+    if not run.unreadable:
+        return
+    for entry in run.unreadable.values():
+        run.act("left as is", entry.path, f"T2 entry {entry.id} cannot be decrypted with the current T2 key: "
+                                          "not checked for personal data, not merged or combined")
+    files = sorted({run.rel(e.path) for e in run.unreadable.values()})
+    n = len(run.unreadable)
+    run.report.problems.append(
+        f"{n} T2 entr{'y' if n == 1 else 'ies'} in {', '.join(files)} cannot be decrypted with the current T2 key "
+        "(sealed with another key, or damaged): left as "
+        f"{'it is' if n == 1 else 'they are'}; with the key that sealed "
+        f"{'it' if n == 1 else 'them'} back (tiers.key_file or MEMORY_MANAGER_KEY) the next cleanup checks "
+        f"{'it' if n == 1 else 'them'}")
 
 
 def _rewrite_without(run: _Run, path: Path, drop: list[tiers.T2Entry], backup: bool = True) -> None:
@@ -389,7 +427,7 @@ def purge_pii(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
     for entry in t2:
         text = _plain(run, entry)
         if text is None:
-            unchecked += 1
+            unchecked += _entry_key(entry) not in run.unreadable  # those have a line of their own
             continue
         findings = [f for f in privacy.scan(text) if f.category in PURGE_CATEGORIES]
         names = [f for f in privacy.scan_name(f"{entry.skill}\n{entry.topic}") if f.category in PURGE_CATEGORIES]
@@ -420,7 +458,9 @@ def purge_pii(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
             run.audit("quarantine", "quarantine", text, findings + names)
             held.append((entry, text, f"{kinds} {cats}"))
     if unchecked:
-        run.report.problems.append(f"{unchecked} T2 entries could not be checked for PII (no aes-gcm key)")
+        run.report.problems.append(f"{unchecked} T2 entr{'y' if unchecked == 1 else 'ies'} could not be checked for "
+                                   "PII (no aes-gcm key)")
+    _say_unreadable(run)
     if not run.dry:
         for entry, text, reason in held:
             quarantine.add(run.ws, run.cfg, entry, text, reason, run.backup())
@@ -617,6 +657,10 @@ def compact_t2(run: _Run, t2: list[tiers.T2Entry]) -> None:
     groups: dict[tuple[str, str], list[tiers.T2Entry]] = {}
     for entry in t2:
         if entry.plaintext or not entry.month or not entry.ciphertext:
+            continue
+        if _entry_key(entry) in run.unreadable:
+            # Sealed with another key (a key change): never put beside entries of the current
+            # key; it stays in its own file for the user to open with the key that sealed it.
             continue
         groups.setdefault((entry.skill, entry.month), []).append(entry)
     chosen: list[tiers.T2Entry] = []

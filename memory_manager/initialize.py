@@ -93,6 +93,16 @@ class FileChange:
                                             fromfile="/dev/null" if self.old is None else f"a/{self.rel}",
                                             tofile=f"b/{self.rel}"))
 
+    def line_counts(self) -> tuple[int, int]:
+        """Return ``(added, removed)``: the lines the change adds and removes (from :meth:`diff`)."""
+        added = removed = 0
+        for line in self.diff().splitlines():
+            if line.startswith("+") and not line.startswith("+++"):
+                added += 1
+            elif line.startswith("-") and not line.startswith("---"):
+                removed += 1
+        return added, removed
+
 
 @dataclass
 class Plan:

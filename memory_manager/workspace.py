@@ -267,6 +267,89 @@ def require_workspace(ws: Path) -> Path:
     return Path(ws)
 
 
+#: The files OpenClaw writes next to AGENTS.md in a workspace it made (its bootstrap set,
+#: docs/concepts/agent-workspace; the copies in ../shared/workspaces/ hold them). AGENTS.md alone
+#: does not make a workspace: code repositories keep one for coding agents.
+OPENCLAW_BOOTSTRAP = ("SOUL.md", "USER.md", "IDENTITY.md", "TOOLS.md", "HEARTBEAT.md", "BOOTSTRAP.md",
+                      *tree.MEMORY_MD_NAMES)
+#: What only our memory tree holds (init writes them; tests/test_tree.py's layout).
+_OUR_MEMORY_MARKS = (tree.OVERRIDE, tree.DAILY_INDEX, tree.KNOWLEDGE_INDEX, tree.TIER2, tree.TIER1)
+
+
+def _holds_our_memory(folder: Path) -> str | None:
+    """The first mark of our memory layout ``folder`` holds (``memory-manager.json``, ...), or None."""
+    for name in _OUR_MEMORY_MARKS:
+        if (folder / name).exists():
+            return name
+    return None
+
+
+def _workspace_mark(folder: Path) -> str | None:
+    """Why ``folder`` is an agent workspace (``"AGENTS.md and memory/"``, ...), or None.
+
+    A workspace is what OpenClaw makes or init sets up (README, "Install for an agent"):
+    AGENTS.md with ``memory/`` or with another of OpenClaw's bootstrap files, or our
+    memory layout under ``memory/``.
+    """
+    with contextlib.suppress(OSError):
+        memory = folder / tree.MEMORY
+        if memory.is_dir() and _holds_our_memory(memory):
+            return f"{tree.MEMORY}/{_holds_our_memory(memory)}"
+        if (folder / "AGENTS.md").is_file():
+            if memory.is_dir():
+                return f"AGENTS.md and {tree.MEMORY}/"
+            for name in OPENCLAW_BOOTSTRAP:
+                if (folder / name).is_file():
+                    return f"AGENTS.md and {name}"
+    return None
+
+
+def nested_reason(ws: Path) -> str | None:
+    """Why ``ws`` must not be set up as a workspace of its own, or None when it may be.
+
+    init sets up a workspace's top folder. Refused (walk-through r9, item 1): a folder
+    inside this skill bundle (``<workspace>/skills/complex-memory-manager/...`` or a
+    checkout of it: its ``examples/`` are copied first, as dev/demo.sh does); a folder
+    below a workspace (:func:`_workspace_mark` on any ancestor: its ``skills/``,
+    ``memory/`` or ``hooks/``); and a memory tree of ours itself (a folder holding
+    ``memory-manager.json``, the indexes or the tier folders, moved elsewhere).
+    Allowed: a workspace's top folder, and any other folder, an empty one included
+    (a fresh workspace the user names).
+    """
+    from . import BUNDLE_ROOT  # not at module level: the per-turn hook path imports this module
+
+    try:
+        real = Path(ws).resolve()
+    except (OSError, RuntimeError):
+        return None
+    if real == BUNDLE_ROOT or BUNDLE_ROOT in real.parents:
+        return (f"{ws} is inside the skill's own folder {BUNDLE_ROOT}; pass -w with your OpenClaw workspace "
+                "(the folder that holds AGENTS.md)")
+    for parent in real.parents:
+        mark = _workspace_mark(parent)
+        if mark is not None:
+            return (f"{ws} is inside the workspace {parent} (it holds {mark}); init sets up a workspace's top "
+                    f"folder: run it with -w {parent}")
+    if not (real / "AGENTS.md").is_file():
+        mark = _holds_our_memory(real)
+        if mark is not None:
+            return (f"{ws} is a {tree.MEMORY}/ folder of this skill (it holds {mark}), not a workspace; pass -w "
+                    f"with the workspace that holds it")
+    return None
+
+
+def refuse_nested(ws: Path) -> Path:
+    """Return ``ws`` when :func:`nested_reason` finds nothing, else raise.
+
+    Raises:
+        WorkspaceError: (exit 2) one line saying why and which folder to pass instead.
+    """
+    why = nested_reason(ws)
+    if why is not None:
+        raise WorkspaceError(why)
+    return Path(ws)
+
+
 class Workspace:
     """One opened workspace: its ``root``, effective ``config`` and tree ``paths``.
 

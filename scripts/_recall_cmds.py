@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from memory_manager import tree
+from memory_manager import messages, tree
 from memory_manager.cli import common_options, counted, open_workspace, emit_json, handle_errors, stderr, stdout
 
 
@@ -144,60 +144,58 @@ def status_cmd(workspace: Path | None, json_: bool, verbose: bool) -> int:
     if json_:
         emit_json(doc)
         return 0
+    lang = cfg["language"]  # the workspace's language (config.load resolved "auto"): zh or en (r9, item 4)
+
+    def say(key: str, count: int | None = None, **values) -> str:
+        return messages.say(lang, key, count, **values)
+
+    def line(key: str, count: int | None = None, **values) -> None:
+        stdout.print(say(key, count, **values), markup=False)
+
     if not doc["set_up"]:
         init = Path(__file__).resolve().parent / "init.py"
-        stdout.print(f"not set up: {ws} has no {tree.MEMORY}/ folder (set it up with `python3 {init} -w {ws}`, "
-                     "or pass -w with your workspace)", markup=False)
+        line("status.not_set_up", ws=ws, memory=tree.MEMORY, init=init)
     size = doc["memory_size"]
     avg = "n/a" if doc["average_value"] is None else f"{doc['average_value']:.3f}"
-    stdout.print(f"memory size: {counted(size['entries'], 'entry', 'entries')} in {counted(size['files'], 'file')} "
-                 f"({counted(size['bytes'], 'byte')})",
-                 markup=False)
-    stdout.print(f"average value: {avg} over {doc['prunable_entries']} prunable entries", markup=False)
-    stdout.print(f"prune rate: {doc['prune_rate']:.1%} ({doc['would_move']} would move; "
-                 f"threshold {doc['threshold']}, window {doc['window']})", markup=False)
+    line("status.size", entries=say("n.entry", size["entries"]), files=say("n.file", size["files"]),
+         bytes=say("n.byte", size["bytes"]))
+    line("status.average", avg=avg, prunable=say("n.prunable", doc["prunable_entries"]))
+    line("status.prune_rate", rate=f"{doc['prune_rate']:.1%}", would=doc["would_move"], threshold=doc["threshold"],
+         window=doc["window"])
     cp = doc["cleanup_preview"]
     if cp["enabled"]:
-        stdout.print(f"next cleanup: would archive {cp['would_archive']} entries (capacity window {cp['window']}"
-                     f"{', value threshold too' if cp['threshold_applied'] else ''}); "
-                     f"{doc['archived_entries']} archived entries stay searchable", markup=False)
+        line("status.next_cleanup", entries=say("n.entry", cp["would_archive"]), window=cp["window"],
+             also=say("status.threshold_too") if cp["threshold_applied"] else "",
+             archived=say("n.archived_stays", doc["archived_entries"]))
         if not cp["threshold_applied"] and doc["would_move"] != cp["would_archive"]:
             # Two numbers for two rules (walk-through r4, item 22): `memory.py prune` applies the value
             # threshold, the weekly cleanup only the capacity window (prune.auto_threshold: false).
-            stdout.print(f"note: the {doc['would_move']} above are what `memory.py prune` would move (value under "
-                         f"{doc['threshold']}: an untagged note never used is worth at most 0.5 once a week old); "
-                         "the weekly cleanup applies only the capacity window (references/recall.md, Pruning)",
-                         markup=False)
+            line("status.prune_note", would=doc["would_move"], threshold=doc["threshold"])
     t = doc["tiers"]
     weak = {k: n for k, n in doc["t2_by_scheme"].items() if k != "aes-gcm" and n}
     if weak:
-        parts = [f"{doc['t2_by_scheme']['aes-gcm']} encrypted"]
-        parts += [f"{weak['xor-b64']} obfuscated only with xor-b64"] if "xor-b64" in weak else []
-        parts += [f"{weak['plain']} plain text"] if "plain" in weak else []
-        t2_text = f"T2 {t['t2']} entries ({', '.join(parts)})"
+        parts = [say("status.part_encrypted", doc["t2_by_scheme"]["aes-gcm"])]
+        parts += [say("status.part_xor", weak["xor-b64"])] if "xor-b64" in weak else []
+        parts += [say("status.part_plain", weak["plain"])] if "plain" in weak else []
+        t2_text = say("status.t2_mixed", entries=say("n.entry", t["t2"]), parts=say("sep").join(parts))
     else:
-        t2_text = f"T2 {t['t2']} encrypted entries"
-    stdout.print(f"tiers: T1 {t['t1']} statistics file(s) ({t['t1_skills']} skill(s)), {t2_text}, T3 {t['t3']}",
-                 markup=False)
+        t2_text = say("status.t2_encrypted", t["t2"])
+    line("status.tiers", files=say("n.stats_file", t["t1"]), skills=say("n.skill", t["t1_skills"]), t2=t2_text,
+         t3=t["t3"])
     if weak:
         from memory_manager.audit import reseal_command
 
-        stdout.print(f"note: {sum(weak.values())} T2 entries are not encrypted with a key: "
-                     f"run `{reseal_command(ws)}` to encrypt them with aes-gcm", markup=False)
-    stdout.print(f"plain memory: {counted(t['daily'], 'daily section')}, "
-                 f"{counted(t['knowledge'], 'knowledge entry', 'knowledge entries')}", markup=False)
+        line("status.weak_note", sum(weak.values()), cmd=reseal_command(ws))
+    line("status.plain", daily=say("n.daily_section", t["daily"]), knowledge=say("n.knowledge_entry", t["knowledge"]))
     z = doc["time_zone"]
-    stdout.print(f"time zone: {z['name']} ({z['source']}); today is {z['today']}", markup=False)
+    line("status.time_zone", name=z["name"], source=z["source"], today=z["today"])
     held = doc.get("quarantine", [])
     if held:
-        stdout.print(f"quarantine: {len(held)} T2 entr{'y' if len(held) == 1 else 'ies'} held back by cleanup "
-                     "(memory.py unquarantine ID --approved puts one back; forget ID --approved purges it)",
-                     markup=False)
+        line("status.quarantine", len(held))
         for row in held:
-            sealed = "" if row.get("sealed", True) else " (obfuscated only: no T2 key)"
-            stdout.print(f"- {row.get('id')} {row.get('skill', '')}/{row.get('topic', '')}: "
-                         f"{row.get('reason') or row.get('error')} since {row.get('quarantined', '?')}{sealed}",
-                         markup=False)
+            unsealed = "" if row.get("sealed", True) else say("status.quarantine_unsealed")
+            line("status.quarantine_row", id=row.get("id"), skill=row.get("skill", ""), topic=row.get("topic", ""),
+                 reason=row.get("reason") or row.get("error"), since=row.get("quarantined", "?"), unsealed=unsealed)
     for item in doc["interrupted"]:
         stderr.print(f"warning: {_pending_line(item)}", markup=False)
     stale = doc.get("indexes_stale")

@@ -12,6 +12,7 @@ from memory_manager.deps import require; require()  # noqa: E702
 import click  # noqa: E402
 from rich.progress import Progress  # noqa: E402
 
+from memory_manager import messages  # noqa: E402
 from memory_manager.cleanup import run_cleanup  # noqa: E402
 from memory_manager.cli import common_options, open_workspace, emit_json, handle_errors, print_rows, run, stderr, stdout  # noqa: E402
 
@@ -41,19 +42,29 @@ def cleanup(workspace, json_, verbose, dry_run, if_due, purge_archive, approved)
     if json_:
         emit_json({"workspace": str(opened.root), **report.as_dict()})
         return 0
+    lang = opened.config["language"]  # the workspace's language, zh or en (r9, item 4)
+
+    def say(key: str, **values) -> str:
+        return messages.say(lang, key, **values)
+
     if not report.ran:
-        stdout.print(f"cleanup not due (last run {report.last_run}); nothing done", markup=False)
+        stdout.print(say("cleanup.not_due", last=report.last_run), markup=False)
         return 0
     if report.actions:
         rows = [(action.step, action.path + (f" → {action.target}" if action.target else ""), action.detail)
                 for action in report.actions]
-        print_rows("cleanup plan (dry run)" if dry_run else "cleanup", ["step", "path", "detail"], rows, whole=(1,))
+        print_rows(say("cleanup.title_dry") if dry_run else say("cleanup.title"),
+                   [say("cleanup.col.step"), say("cleanup.col.path"), say("cleanup.col.detail")], rows, whole=(1,))
     for problem in report.problems:
         stderr.print(f"warning: {problem}", markup=False)
-    stdout.print(report.log_line + (" (dry run: nothing changed)" if dry_run else ""), markup=False)
+    # The log file keeps the seed's English line (report.log_line); the screen says it in the user's language.
+    summary = say("cleanup.summary", date=report.log_line[1:11], archived=report.archived, deleted=report.deleted,
+                  merged=report.merged) if lang == "zh" else report.log_line
+    stdout.print(summary + (say("cleanup.dry_tail") if dry_run else ""), markup=False)
     if report.backup:
         init_py = pathlib.Path(__file__).resolve().parent / "init.py"
-        stdout.print(f"backup {report.backup}: undo with `{sys.executable} {init_py} -w {opened.root} --restore {report.backup} --yes`",
+        stdout.print(say("cleanup.backup", id=report.backup,
+                         cmd=f"{sys.executable} {init_py} -w {opened.root} --restore {report.backup} --yes"),
                      markup=False)
     return 0
 

@@ -19,7 +19,7 @@ from memory_manager.cli import common_options, counted, emit_json, handle_errors
     stderr, verbose_line  # noqa: E402
 from memory_manager.lang import resolve as resolve_language  # noqa: E402
 from memory_manager.fsio import refuse_outside_links  # noqa: E402
-from memory_manager.workspace import Workspace  # noqa: E402
+from memory_manager.workspace import Workspace, refuse_nested  # noqa: E402
 
 
 def _show_plan(plan: initialize.Plan) -> None:
@@ -34,6 +34,60 @@ def _show_plan(plan: initialize.Plan) -> None:
         stdout.print(f"duplicate rule removed: {line}", markup=False)
     for section in plan.moved_sections:
         stdout.print(f"moved to HEARTBEAT.md: {section}", markup=False)
+
+
+def _dry_run_summary(plan: initialize.Plan) -> None:
+    """``--dry-run`` without ``--diff``: one line per file (action, lines added and removed, why), the
+    files of each hook and of the plugin as one line per folder, then the folders to create.
+
+    The full diff of a real workspace is hundreds of lines, most of them the hook and plugin
+    shims (walk-through r9, item 3); ``--diff`` prints it.
+    """
+    rows: list[tuple[str, str, str, str]] = []
+    grouped: dict[str, list[initialize.FileChange]] = {}
+    for change in plan.changes:
+        parts = change.rel.split("/")
+        if change.old is None and parts[0] in ("hooks", ".openclaw") and len(parts) > 1:
+            grouped.setdefault("/".join(parts[:-1]) + "/", []).append(change)
+            continue
+        added, removed = change.line_counts()
+        rows.append((change.rel, "create" if change.old is None else "update",
+                     f"+{added}" if change.old is None else f"+{added} -{removed}", change.reason))
+    for folder, changes in grouped.items():
+        added = sum(c.line_counts()[0] for c in changes)
+        rows.append((folder, f"create {counted(len(changes), 'file')}", f"+{added}", changes[0].reason))
+    if plan.changes:
+        counts = [c.line_counts() for c in plan.changes]
+        updated = sum(1 for c in plan.changes if c.old is not None)
+        stdout.print(f"would write {counted(len(plan.changes), 'file')} ({updated} updated, "
+                     f"{len(plan.changes) - updated} created; lines +{sum(a for a, _ in counts)} "
+                     f"-{sum(r for _, r in counts)}):", markup=False)
+    width = [max(len(r[i]) for r in rows) for i in range(3)] if rows else [0, 0, 0]
+    for row in rows:
+        stdout.print("  " + "  ".join(cell.ljust(width[i]) for i, cell in enumerate(row[:3])) + "  " + row[3],
+                     markup=False)
+    if plan.new_dirs:
+        rels = [folder.relative_to(plan.workspace).as_posix() for folder in plan.new_dirs]
+        tops: dict[str, int] = {}
+        for rel in rels:
+            top = rel.split("/")[0]
+            tops[top] = tops.get(top, 0) + (0 if rel == top else 1)
+        shown = ", ".join((f"{top}/" + (f" with {counted(n, 'folder')} in it" if n else "")) if top in rels
+                          else f"{counted(n, 'folder')} in {top}/" for top, n in tops.items())
+        stdout.print(f"would create {counted(len(rels), 'folder')}: {shown}", markup=False)
+    for line in plan.removed_duplicates:
+        stdout.print(f"duplicate rule removed: {line}", markup=False)
+    for section in plan.moved_sections:
+        stdout.print(f"moved to HEARTBEAT.md: {section}", markup=False)
+
+
+def _apply_command(ws, lang, no_hooks, no_plugin, no_key, heartbeat_move, no_heartbeat_move) -> str:
+    """The init command that applies what this dry run showed (the same choices)."""
+    extra = [f"--lang {lang}"] if lang else []
+    extra += [flag for flag, on in (("--no-hooks", no_hooks), ("--no-plugin", no_plugin and not no_hooks),
+                                    ("--no-key", no_key), ("--heartbeat-move", heartbeat_move),
+                                    ("--no-heartbeat-move", no_heartbeat_move)) if on]
+    return f"{_self()} -w {ws} " + " ".join(["--yes", *extra])
 
 
 def _list_table(ws, found) -> None:
@@ -167,7 +221,10 @@ def _key_line(key: dict) -> None:
 @click.command(help="Set up the workspace: back up, move heartbeat rules to HEARTBEAT.md, add the memory "
                     "rules to AGENTS.md, make MEMORY.md a lessons file, and create the memory tree.")
 @common_options
-@click.option("--dry-run", is_flag=True, help="Print a unified diff of every file it would change; write nothing.")
+@click.option("--dry-run", is_flag=True, help="Say what it would change, file by file (lines added and removed); "
+                                                "write nothing.")
+@click.option("--diff", "show_diff", is_flag=True,
+              help="With --dry-run: print the full unified diff of every file (--verbose does too).")
 @click.option("--yes", "-y", is_flag=True, help="Apply without asking.")
 @click.option("--lang", type=click.Choice(["zh", "en"]), default=None, help="Language of the templates and notes (default: the one saved in this workspace, OpenClaw's "
                    "ui.prefs.locale, the locale LC_ALL/LC_MESSAGES/LANG, else en).")
@@ -190,7 +247,7 @@ def _key_line(key: dict) -> None:
 @click.option("--no-key", is_flag=True,
               help="Do not create the AES key: T2 stays on xor-b64 (obfuscation, not encryption).")
 @handle_errors
-def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, heartbeat_move, list_backups, restore_id,
+def init(workspace, json_, verbose, dry_run, show_diff, yes, lang, no_heartbeat_move, heartbeat_move, list_backups, restore_id,
          install_deps, no_hooks, no_plugin, uninstall_hooks, force, no_key) -> int:
     # The config loads only after the backup verbs: a broken config must not block a restore.
     opened = Workspace.open(workspace)
@@ -296,6 +353,10 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, heart
         else:
             stdout.print("no hooks of this bundle are installed", markup=False)
         return 0
+    if show_diff and not dry_run:
+        raise click.UsageError("--diff prints a dry run's full diff: pass it with --dry-run")
+    # Only a workspace's top folder is set up: never its skills/ or memory/, nor this bundle (item 1, r9).
+    refuse_nested(ws)
     cfg = opened.config
     # A change a killed run left half-done is rolled back before planning, so the
     # plan starts from the files as they were (and --restore then finds them).
@@ -303,6 +364,7 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, heart
     pending = backups.interrupted(ws) if dry_run else backups.repair(ws)
     interactive = not (json_ or dry_run) and sys.stdin.isatty()
     key_path = _key_to_create(cfg, yes, no_key, interactive, ws)
+    lang_given = lang is not None
     lang, lang_source = resolve_language(lang, ws)
     if not json_:
         # The first line comes at once; planning may ask `openclaw --version` (seconds).
@@ -324,13 +386,18 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, heart
                        "diff": "".join(c.diff() for c in plan.changes), "would_roll_back": pending,
                        "key": {"would_create": str(key_path) if key_path else None}})
         else:
+            full = show_diff or verbose
             for ident in pending:
-                stdout.print(f"an interrupted change (backup {ident}) would be rolled back first; the diff "
-                             "below is against the files as they are now", markup=False)
-            for change in plan.changes:
-                sys.stdout.write(change.diff())
-            for folder in plan.new_dirs:
-                sys.stdout.write(f"mkdir {folder.relative_to(ws).as_posix()}/\n")
+                stdout.print(f"an interrupted change (backup {ident}) would be rolled back first; the "
+                             f"{'diff' if full else 'changes'} below {'is' if full else 'are'} against the files "
+                             "as they are now", markup=False)
+            if full:
+                for change in plan.changes:
+                    sys.stdout.write(change.diff())
+                for folder in plan.new_dirs:
+                    sys.stdout.write(f"mkdir {folder.relative_to(ws).as_posix()}/\n")
+            else:
+                _dry_run_summary(plan)
             if plan.empty and not key_path:
                 stdout.print("nothing to do: the workspace is already set up")
             elif plan.empty:
@@ -339,6 +406,13 @@ def init(workspace, json_, verbose, dry_run, yes, lang, no_heartbeat_move, heart
                 stdout.print(f"would create AES key {key_path} (mode 0600; losing it loses T2 entries)",
                              markup=False)
             _notes(plan)
+            if not plan.empty or key_path:
+                apply = _apply_command(ws, lang if lang_given else None, no_hooks, no_plugin, no_key,
+                                       heartbeat_move, no_heartbeat_move)
+                stdout.print("dry run: nothing was changed. " + ("" if full or plan.empty else "Every line: the same "
+                             "command with --diff. ") + f"Apply with: {apply}", markup=False)
+            else:
+                stdout.print("dry run: nothing was changed", markup=False)
         return 0
     if plan.empty:
         key = _make_key(cfg, ws, key_path if yes else None)

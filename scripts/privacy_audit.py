@@ -20,20 +20,30 @@ from rich.table import Table  # noqa: E402
 from rich.text import Text  # noqa: E402
 
 from memory_manager.audit import AuditReport, audit_workspace, record_last  # noqa: E402
+from memory_manager import messages  # noqa: E402
 from memory_manager.cli import common_options, open_workspace, emit_json, handle_errors, run, stdout  # noqa: E402
 
 
-def render(report: AuditReport) -> None:
-    """Print ``report`` for a person: checklist, findings table, notices, unreadable entries, warnings."""
-    checks = Table(title="Privacy checklist", show_lines=False)
-    checks.add_column("check")
-    checks.add_column("result")
-    checks.add_column("findings", justify="right")
-    checks.add_column("approved", justify="right")
-    looks = {"ok": ("ok", "green"), "fail": ("FAIL", "bold red"), "approved": ("kept with approval", "yellow")}
+def render(report: AuditReport, lang: str = "en") -> None:
+    """Print ``report`` for a person: checklist, findings table, notices, unreadable entries, warnings.
+
+    ``lang``: the workspace's language (zh/en) for the checklist and the summary (r9, item 4);
+    the findings themselves (categories, rules, excerpts) are shown as the detector names them.
+    """
+    def say(key: str, count: int | None = None, **values) -> str:
+        return messages.say(lang, key, count, **values)
+
+    checks = Table(title=say("audit.checklist"), show_lines=False)
+    checks.add_column(say("audit.col.check"))
+    checks.add_column(say("audit.col.result"))
+    checks.add_column(say("audit.col.findings"), justify="right")
+    checks.add_column(say("audit.col.approved"), justify="right")
+    looks = {"ok": (say("audit.result.ok"), "green"), "fail": (say("audit.result.fail"), "bold red"),
+             "approved": (say("audit.result.approved"), "yellow")}
     for row in report.check_results():
         label, style = looks[row["status"]]
-        checks.add_row(Text(row["title"]), Text(label, style=style), str(row["findings"]), str(row["approved"]))
+        title = say(f"audit.check.{row['id']}") if lang == "zh" else row["title"]
+        checks.add_row(Text(title), Text(label, style=style), str(row["findings"]), str(row["approved"]))
     stdout.print(checks)
     if report.findings:
         table = Table(title="Findings")
@@ -57,13 +67,11 @@ def render(report: AuditReport) -> None:
                 stdout.print(f"  {file}{':' + line if line else ''}  {check}  {category}  {rule}  {excerpt}",
                              markup=False)
     if report.approved_items:
-        stdout.print(Text(f"{len(report.approved_items)} item(s) the checklist forbids, stored because the user "
-                          "approved them (--approved); they stay until forgotten (memory.py forget):"))
+        stdout.print(Text(say("audit.approved_head", len(report.approved_items))))
         for item in report.approved_items:
             stdout.print(Text(f"  {item.file}:{item.line} {item.category}: {item.excerpt}"))
     if report.topic_notices:
-        stdout.print(Text(f"{len(report.topic_notices)} sensitive-topic notice(s) (the gate asks before storing "
-                          "these):"))
+        stdout.print(Text(say("audit.topics_head", len(report.topic_notices))))
         for item in report.topic_notices:
             stdout.print(Text(f"  {item.file}:{item.line} {item.category}: {item.excerpt}"))
     for row in report.unreadable:
@@ -74,12 +82,12 @@ def render(report: AuditReport) -> None:
         stdout.print(Text(f"skipped: {row['file']}: {row['reason']}"))
     for warning in report.warnings:
         stdout.print(Text("warning: " + warning, style="yellow"))
-    verdict = "clean" if report.clean else f"{len(report.findings)} finding(s)" + (
-        f", {len(report.unread_files)} file(s) could not be read" if report.unread_files else "")
+    verdict = say("audit.clean") if report.clean else say("audit.findings", len(report.findings)) + (
+        say("audit.unread", len(report.unread_files)) if report.unread_files else "")
     if report.clean and report.approved_items:
-        verdict = f"clean but for {len(report.approved_items)} approved item(s)"
-    stdout.print(Text(f"{report.files_scanned} file(s) scanned, {report.t2_decrypted}/{report.t2_entries} "
-                      f"Tier 2 entries decrypted: {verdict}"))
+        verdict = say("audit.clean_but", len(report.approved_items))
+    stdout.print(Text(say("audit.summary", files=report.files_scanned, decrypted=report.t2_decrypted,
+                          total=report.t2_entries, verdict=verdict)))
 
 
 @click.command(help="Audit the memory tree and MEMORY.md against the privacy checklist "
@@ -94,7 +102,7 @@ def main(workspace: Path | None, json_: bool, verbose: bool) -> int:
     if json_:
         emit_json(report.to_json())
     else:
-        render(report)
+        render(report, opened.config["language"])
     return 0 if report.clean else 1
 
 

@@ -21,7 +21,7 @@ def test_json_report_and_exit_codes(ws, run_script, monkeypatch):
     doc = json.loads(result.out)
     assert doc["dry_run"] and doc["archived"] == 1 and doc["actions"][0]["target"] == "memory/archive/2026-09/news_sources.md"
     result = run_script("cleanup", env=ENV)
-    assert result.code == 0 and "[2026-11-29] Memory cleanup: 1 archived, 0 deleted, 0 merged" in result.out
+    assert result.code == 0 and "[2026-11-29] 记忆清理：归档 1，删除 0，合并 0" in result.out
     result = run_script("cleanup", "--if-due", "--json", env=ENV)
     assert json.loads(result.out)["ran"] is False
 

@@ -185,7 +185,7 @@ def test_notes_are_dated_in_the_users_time_zone(ws, run_script, tmp_path):
     status = json.loads(run_script("memory", "status", "--json", env=morning).out)
     assert status["time_zone"] == {"name": "Asia/Shanghai", "source": "OpenClaw agents.defaults.userTimezone",
                                    "today": "2026-03-03"}
-    assert "time zone: Asia/Shanghai (OpenClaw agents.defaults.userTimezone); today is 2026-03-03" in \
+    assert "时区：Asia/Shanghai（OpenClaw agents.defaults.userTimezone）；今天是 2026-03-03" in \
         run_script("memory", "status", env=morning).out
 
 

@@ -104,7 +104,7 @@ def test_restore_gives_back_original_bytes(ws, run_script, t2_key):
 def test_dry_run_leaves_tree_unchanged(ws, run_script, src):
     copy_ws(src, ws)
     before = tree_hash(ws)
-    result = run_script("init", "--dry-run")
+    result = run_script("init", "--dry-run", "--diff")
     assert result.code == 0, result.err
     assert "+++ b/AGENTS.md" in result.out and "mkdir memory/daily/" in result.out
     assert tree_hash(ws) == before

@@ -154,5 +154,6 @@ def test_dry_run_previews_from_the_bundle_venv(tmp_path, ws):
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.startswith("--install-deps --dry-run:\nnothing missing; pip would only check the versions\n"
                                   f"into this virtual environment, {bundle / '.venv'}\n")
-    assert "+++ b/AGENTS.md" in proc.stdout and "once the packages are installed" not in proc.stderr
+    assert "\n  AGENTS.md " in proc.stdout and "once the packages are installed" not in proc.stderr
+    assert "\ndry run: nothing was changed. " in proc.stdout
     assert list(ws.iterdir()) == []

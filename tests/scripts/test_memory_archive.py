@@ -80,7 +80,7 @@ def test_status_previews_the_cleanup_window_and_counts_the_archive(run_script, w
     assert doc["cleanup_preview"] == {"enabled": True, "would_archive": 2, "window": 1, "threshold_applied": False}
     assert (doc["archived_entries"], doc["memory_size"]["entries"]) == (0, 3)
     r = run_script("memory", "status", env=ENV)
-    assert "next cleanup: would archive 2 entries (capacity window 1); 0 archived entries stay searchable" in r.out
+    assert "下次清理：将归档 2 条（容量窗口 1）；已归档的 0 条仍可搜索" in r.out
     assert run_script("memory", "prune", env=ENV).code == 0
     doc = json.loads(run_script("memory", "status", "--json", env=ENV).out)
     # the three daily files stay (their title line); their sections are in the archive

@@ -107,9 +107,10 @@ def test_status(run_script, mem):
     assert doc["memory_size"]["entries"] == 2 and doc["prune_rate"] == 1.0
     assert doc["tiers"] == {"t1": 0, "t1_skills": 0, "t2": 0, "t3": 0, "daily": 2, "knowledge": 0}
     human = run_script("memory", "status", env=ENV)
-    assert "prune rate: 100.0%" in human.out
-    assert "tiers: T1 0 statistics file(s) (0 skill(s)), T2 0 encrypted entries, T3 0" in human.out
-    assert "plain memory: 2 daily sections, 0 knowledge entries" in human.out
+    # a Chinese workspace (the suite's locale): status speaks Chinese (walk-through r9, item 4)
+    assert "修剪率：100.0%" in human.out
+    assert "分层：T1 0 个统计文件（0 个技能），T2 0 条加密条目，T3 0" in human.out
+    assert "普通记忆：2 个每日小节，0 条知识条目" in human.out
 
 
 def test_status_counts_tiers_as_the_readme_defines_them(run_script, mem):

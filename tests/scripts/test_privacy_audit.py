@@ -78,10 +78,10 @@ def test_table_output_and_exit_1(ws, run_script):
     result = run_script("privacy_audit", "--workspace", ws)
     assert result.code == 1
     assert key not in result.out and key not in result.err
-    assert "Privacy checklist" in result.out and "FAIL" in result.out
+    assert "隐私检查清单" in result.out and "未通过" in result.out
     assert "github_token" in result.out
-    assert "1 sensitive-topic notice(s)" in result.out
-    assert "1 file(s) scanned, 0/0 Tier 2 entries decrypted: 1 finding(s)" in result.out
+    assert "1 条敏感话题提示" in result.out
+    assert "已扫描 1 个文件，已解密 Tier 2 条目 0/0：1 项发现" in result.out
 
 
 def test_notices_alone_do_not_fail(ws, run_script):
@@ -128,7 +128,7 @@ def test_unknown_option_exits_2(ws, run_script):
 def test_empty_workspace_is_clean(ws, run_script):
     result = run_script("privacy_audit", "--workspace", ws)
     assert result.code == 0
-    assert "0 file(s) scanned, 0/0 Tier 2 entries decrypted: clean" in result.out
+    assert "已扫描 0 个文件，已解密 Tier 2 条目 0/0：没有问题" in result.out
 
 
 @pytest.mark.parametrize("root", [
@@ -167,7 +167,7 @@ def test_latin1_file_with_a_key_is_not_clean(ws, run_script):
     human = run_script("privacy_audit")
     assert human.code == 1
     assert "NOT CHECKED: memory/2026-11-23.md: could not be read as UTF-8 text" in human.out
-    assert "1 finding(s), 1 file(s) could not be read" in human.out
+    assert "1 项发现，1 个文件无法读取" in human.out
 
 
 def test_latin1_file_without_findings_is_still_not_clean(ws, run_script):

@@ -294,7 +294,10 @@ def test_item22_writes_refuse_a_folder_that_is_no_workspace(tmp_path, run_script
             f"/scripts/init.py -w {typo}`, or pass -w with your workspace\n"), result.err
         assert list(typo.iterdir()) == []
     status = run_script("memory", "status", "-w", typo)
-    assert status.code == 0 and status.out.startswith(f"not set up: {typo} has no memory/ folder (set it up with")
+    # no workspace language here: the locale's (the suite's zh_CN) speaks (walk-through r9, item 4)
+    assert status.code == 0 and status.out.startswith(f"未初始化：{typo} 中没有 memory/ 文件夹（用 `python3 ")
+    english = run_script("memory", "status", "-w", typo, env={"LANG": "C.UTF-8"})
+    assert english.out.startswith(f"not set up: {typo} has no memory/ folder (set it up with")
     assert json.loads(run_script("memory", "status", "-w", typo, "--json").out)["set_up"] is False
     assert list(typo.iterdir()) == []
     # an OpenClaw workspace (AGENTS.md, no memory/ yet) takes the write

@@ -93,7 +93,9 @@ def test_item1_init_dry_run_with_only_the_key_missing(ws, run_script, tmp_path):
     assert dry.code == 0, dry.err
     assert dry.out.splitlines()[1:] == [
         "the workspace is already set up; only the AES key is missing",
-        f"would create AES key {key} (mode 0600; losing it loses T2 entries)"]
+        f"would create AES key {key} (mode 0600; losing it loses T2 entries)",
+        f"dry run: nothing was changed. Apply with: {sys.executable} {ROOT / 'scripts' / 'init.py'} -w {ws} --yes "
+        "--no-hooks"]
     assert "nothing to do" not in dry.out and not key.exists()
 
 
@@ -182,7 +184,7 @@ def test_item3_xor_entries_move_to_aes_gcm(ws, run_script, tmp_path):
     command = f"{sys.executable} {ROOT / 'scripts' / 'crypt.py'} reseal -w {ws}"
 
     status = run_script("memory", "status")
-    assert ("tiers: T1 0 statistics file(s) (0 skill(s)), T2 2 entries (0 encrypted, 2 obfuscated only with "
+    assert ("tiers: T1 0 statistics files (0 skills), T2 2 entries (0 encrypted, 2 obfuscated only with "
             "xor-b64), T3 0\n") in status.out
     assert (f"note: 2 T2 entries are not encrypted with a key: run `{command}` to encrypt them with aes-gcm\n"
             in status.out)
@@ -326,8 +328,8 @@ def test_item7_docs_say_what_the_gate_does_with_phones(ws, run_script, tmp_path)
 
 def test_item8_no_hooks_skips_the_plugin_too_as_documented(ws, run_script):
     (ws / "AGENTS.md").write_text(AGENTS, encoding="utf-8")
-    no_hooks = run_script("init", "--dry-run", "--lang", "en", "--no-hooks")
-    no_plugin = run_script("init", "--dry-run", "--lang", "en", "--no-plugin")
+    no_hooks = run_script("init", "--dry-run", "--diff", "--lang", "en", "--no-hooks")
+    no_plugin = run_script("init", "--dry-run", "--diff", "--lang", "en", "--no-plugin")
     assert no_hooks.code == no_plugin.code == 0
     assert "hooks/memory-manager-" not in no_hooks.out and ".openclaw/extensions" not in no_hooks.out
     assert "+++ b/hooks/memory-manager-bootstrap/HOOK.md" in no_plugin.out

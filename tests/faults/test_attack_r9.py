@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 import resource
 import shutil
 import subprocess
@@ -253,3 +254,38 @@ def test_a_file_size_limit_leaves_no_torn_audit_salt(fsize, tmp_path):
     code, out, err = _run("memory", args, ws)
     assert code == 0, err
     assert len(salt.read_bytes()) == 32
+
+
+# --- finding 7: import takes a daily section's fields as whatever type they are ------------------------
+
+@pytest.mark.xfail(strict=True, reason="fatk9: import of an export whose daily section has \"change\": \"str\" "
+                   "exits 0 and writes '- Change: s', '- Change: t', '- Change: r'; [1, null] becomes "
+                   "'1' and 'None', a topic [\"x\"] becomes \"['x']\" (a Python repr): the field's type is never "
+                   "checked, so the section is neither refused nor named")
+@pytest.mark.parametrize("field, value, written", [
+    ("change", "str", r"[:：] ?s$"), ("change", [1, None], r"[:：] ?None$"), ("topic", ["x"], r"\['x'\]")],
+    ids=["change-str", "change-list-with-null", "topic-list"])
+def test_import_refuses_a_daily_field_of_the_wrong_type(field, value, written, tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    assert run_forked("init", ["-w", str(src), "--yes", "--no-key", "--no-hooks"], ENV) == 0
+    (src / "memory/daily/2026-03-03.md").write_text("## [2026-03-03] Old\n- 改：old thing\n", encoding="utf-8")
+    export = tmp_path / "export.json"
+    assert run_forked("memory", ["export", "--approved", "--out", str(export), "-w", str(src)], ENV) == 0
+    doc = json.loads(export.read_text(encoding="utf-8"))
+    section = next(s for s in doc["daily"] if s["date"] == "2026-03-03")
+    section[field] = value
+    doc.update(knowledge=[], tier1=[], tier2=[], archive=[], lessons=[])
+    doc["daily"] = [section]
+    export.write_text(json.dumps(doc), encoding="utf-8")
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "MEMORY.md").write_text("Prefers tea.\n", encoding="utf-8")
+    assert run_forked("init", ["-w", str(ws), "--yes", "--no-key", "--no-hooks"], ENV) == 0
+    code, out, err = _run("memory", ["import", str(export), "--approved", "--json"], ws)
+    assert "Traceback" not in err
+    note = ws / "memory/daily/2026-03-03.md"
+    text = note.read_text(encoding="utf-8") if note.exists() else ""
+    assert not re.search(written, text, re.M), text
+    assert code in (1, 2), out
+    assert field in out, out

@@ -77,10 +77,6 @@ def _step(ws: Path, tmp: Path, script: str, args: list[str], label: str) -> int:
 
 # --- finding 1: forget killed while backing up its entry leaves a plain copy that no run erases -------
 
-@pytest.mark.xfail(strict=True, reason="fatk9: forget killed after copying the entry into its backup but before "
-                   "recording it (steps 'sync' / 'backup-entry'): the re-run rolls back, forgets and says "
-                   "'erased 2 backup copies', yet the rolled-back backup's files/ keep the text in plain "
-                   "(--list-backups says '0 files')")
 @pytest.mark.parametrize("label", ["sync", "backup-entry memory/knowledge/deploy.md"])
 def test_forget_killed_while_backing_up_leaves_no_copy_of_the_text(label, tmp_path):
     ws = tmp_path / "ws"
@@ -95,10 +91,8 @@ def test_forget_killed_while_backing_up_leaves_no_copy_of_the_text(label, tmp_pa
 @pytest.mark.parametrize("learn", [
     # held: learn's backup stores an insertion, and the roll-back leaves no copy
     pytest.param(["learn", "deploy", "--text", "Tag before deploying."], id="learn"),
-    pytest.param(["edit", "deploy", "--text", "Deploy on Tuesdays.", "--approved"], id="edit", marks=pytest.mark.xfail(
-        strict=True, reason="fatk9: an edit killed after copying deploy.md into its backup (step 'backup-entry') "
-        "is rolled back by the next writer (write), but the whole-file copy stays in that backup's files/ with no "
-        "entry, and a later 'forget deploy' (exit 0) does not erase it"))])
+    # fixed (ffix9): forget also removes the copies no entry line names (_orphan_copies)
+    pytest.param(["edit", "deploy", "--text", "Deploy on Tuesdays.", "--approved"], id="edit")])
 def test_forget_erases_a_copy_left_by_an_earlier_rolled_back_command(learn, tmp_path):
     ws = tmp_path / "ws"
     _knowledge(ws)

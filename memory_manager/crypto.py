@@ -425,25 +425,30 @@ def keygen(cfg: Mapping[str, Any] | None = None, workspace: Path | None = None,
         from .tiers import require_key_for_sealed
 
         require_key_for_sealed(Path(workspace), dict(cfg or {}), making_key=True)
+    from . import fsio
+    from .errors import FileWriteError
     from .fsio import make_dirs
 
     make_dirs(path.parent, 0o700)  # missing parents (~/.config) 0755 at most, whatever the umask
     key = os.urandom(32)
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except OSError as exc:
-        raise CryptoError(f"cannot create key file {path} ({exc.strerror})") from None
-    with os.fdopen(fd, "w", encoding="ascii") as handle:
+
+    def private(mode: int) -> None:
         # Some file systems (vfat, some network mounts) ignore the mode asked for:
         # refuse to leave a key there that group or others can read.
-        if os.fstat(handle.fileno()).st_mode & _SHARED_BITS:
-            handle.close()
-            path.unlink()
+        if mode & _SHARED_BITS:
             raise CryptoError(f"refusing to create key file {path}: the file system makes it readable by "
                               "group or others; set tiers.key_file to a private place")
-        handle.write(base64.b64encode(key).decode("ascii") + "\n")
-        handle.flush()
-        os.fsync(handle.fileno())
+
+    # Written whole or not at all (fatk9: a file-size limit left an empty or torn key that
+    # every later run read as the key, and keygen then refused to replace): a temporary file
+    # in the same folder, mode 0600 before a byte, fsynced, then linked into place.
+    try:
+        fsio.create_new(path, (base64.b64encode(key).decode("ascii") + "\n").encode("ascii"), 0o600, private)
+    except FileExistsError:
+        raise CryptoError(f"key file {path} exists already; remove it yourself if you really want a new key "
+                          "(entries encrypted with it become unreadable)") from None
+    except FileWriteError as exc:
+        raise CryptoError(f"cannot create key file {exc}") from None
     return path
 
 

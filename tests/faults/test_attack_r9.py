@@ -115,9 +115,6 @@ def _valid_key_or_none(path: Path) -> bool:
         return False
 
 
-@pytest.mark.xfail(strict=True, reason="fatk9: init under RLIMIT_FSIZE (0 or 10 bytes) exits 1 'File too large' "
-                   "(no file named) and leaves an empty or 10-byte key file in the user's config folder; the re-run "
-                   "without a limit fails 'key file ... is not Base64' and so does every T2 command after it")
 @pytest.mark.parametrize("fsize", [0, 10])
 def test_init_under_a_file_size_limit_leaves_no_torn_key(fsize, tmp_path):
     ws = tmp_path / "ws"
@@ -131,9 +128,6 @@ def test_init_under_a_file_size_limit_leaves_no_torn_key(fsize, tmp_path):
     assert code == 0, err
 
 
-@pytest.mark.xfail(strict=True, reason="fatk9: crypt keygen under RLIMIT_FSIZE leaves a torn key file "
-                   "(O_EXCL then write in place), says only 'File too large' without naming it, and the next "
-                   "keygen refuses: 'exists already; remove it yourself'")
 @pytest.mark.parametrize("fsize", [0, 20])
 def test_keygen_under_a_file_size_limit_leaves_no_torn_key_and_names_it(fsize, tmp_path):
     ws = tmp_path / "ws"
@@ -229,10 +223,6 @@ def test_doctor_names_a_read_only_workspace(tmp_path):
 
 # --- finding 6: the gate log's salt is written in place: a file-size limit leaves it empty for good -----
 
-@pytest.mark.xfail(strict=True, reason="fatk9: the first approved remember under RLIMIT_FSIZE (0 or 20 bytes) "
-                   "exits 1 'File too large' naming no file and leaves memory/.state/audit-salt torn (0 or 20 "
-                   "bytes, O_EXCL then write in place); every later run reads it as the salt, so with 0 bytes "
-                   "the gate log's content hashes are HMACs under an empty key")
 @pytest.mark.parametrize("fsize", [0, 20])
 def test_a_file_size_limit_leaves_no_torn_audit_salt(fsize, tmp_path):
     ws = tmp_path / "ws"

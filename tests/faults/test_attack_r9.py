@@ -160,9 +160,6 @@ def test_a_reseal_that_fails_leaves_no_key_or_says_it_made_one(tmp_path):
 
 # --- finding 3: a huge integer inside context.thresholds is an internal error, not bad input ------------
 
-@pytest.mark.xfail(strict=True, reason="fatk9: a 400-digit integer in context.thresholds is 'unexpected "
-                   "OverflowError' (exit 1, kind internal) from status, recall, write and cleanup; r8 fixed "
-                   "the same for scalar keys (recall.top_k) only")
 @pytest.mark.parametrize("cmd", [["status", "--json"], ["recall", "deploy", "--json"]])
 def test_a_huge_integer_in_a_config_list_is_bad_input_naming_the_key(cmd, tmp_path):
     ws = tmp_path / "ws"

@@ -175,9 +175,6 @@ def test_a_huge_integer_in_a_config_list_is_bad_input_naming_the_key(cmd, tmp_pa
 
 # --- finding 4: a folder at the derived recall index stops recall; other cache faults fall back ------
 
-@pytest.mark.xfail(strict=True, reason="fatk9: recall exits 1 when memory/.cache/recall-index.sqlite (or its "
-                   "-journal) is a folder, though the index is derived and recall falls back to an index in "
-                   "memory, with a warning, when .cache is a file or the index lock a folder")
 @pytest.mark.parametrize("name", ["recall-index.sqlite", "recall-index.sqlite-journal"])
 def test_recall_falls_back_when_a_folder_stands_at_its_derived_index(name, tmp_path):
     ws = tmp_path / "ws"

@@ -141,9 +141,6 @@ def test_keygen_under_a_file_size_limit_leaves_no_torn_key_and_names_it(fsize, t
     assert code == 0, err
 
 
-@pytest.mark.xfail(strict=True, reason="fatk9: crypt reseal makes the key file before it takes the workspace "
-                   "lock; when the lock cannot be taken (here a folder at .memory-backup/.lock) it exits 1 "
-                   "naming the lock, and leaves the new key behind without a word")
 def test_a_reseal_that_fails_leaves_no_key_or_says_it_made_one(tmp_path):
     ws = tmp_path / "ws"
     _knowledge(ws)

@@ -188,9 +188,6 @@ def test_recall_falls_back_when_a_folder_stands_at_its_derived_index(name, tmp_p
 
 # --- finding 5: doctor says "nothing broken" on a read-only workspace where every writer fails ----------
 
-@pytest.mark.xfail(strict=True, reason="fatk9: doctor on a workspace mounted read-only prints '✓ memory tree' "
-                   "and 'nothing broken' (exit 0) while write, learn, cleanup, report and init --restore all "
-                   "fail on '.memory-backup/.lock: Read-only file system'")
 def test_doctor_names_a_read_only_workspace(tmp_path):
     if os.geteuid() != 0 or shutil.which("mount") is None:
         pytest.skip("needs root to mount a read-only tmpfs")

@@ -36,20 +36,42 @@ def log_path(ws: Path) -> Path:
     return tree.Tree(ws).state_file(LOG_NAME)
 
 
+#: Bytes in the salt (:func:`_salt`); a file of any other size is torn, never used as a key.
+SALT_BYTES = 32
+
+
 def _salt(ws: Path) -> bytes:
+    """The gate log's HMAC salt (``memory/.state/audit-salt``, :data:`SALT_BYTES` random bytes), made when missing.
+
+    Made whole or not at all (fatk9: written in place, a file-size limit left it empty
+    or torn, and every later run keyed the log's hashes with that): a temporary file,
+    mode 0600, fsynced, linked into place. A salt of the wrong size (torn by an older
+    version) is never used: it is replaced by a new one (the hashes it keyed are as good
+    as unkeyed, so no record loses anything it had).
+
+    Raises:
+        FileWriteError: naming the salt file: it could not be written.
+    """
+    from . import fsio
+
     path = tree.Tree(ws).state_file(SALT_NAME)
-    try:
-        return read_regular(path)
-    except FileNotFoundError:
-        make_dirs(path.parent)
-        salt = os.urandom(32)
+    for _attempt in range(3):
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:  # another writer made it first
-            return read_regular(path)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(salt)
+            salt = read_regular(path)
+        except FileNotFoundError:
+            salt = None
+        if salt is not None and len(salt) == SALT_BYTES:
+            return salt
+        make_dirs(path.parent)
+        if salt is not None:  # torn: set aside, then made again (never read as a key)
+            fsio.remove(path, missing_ok=True)
+        salt = os.urandom(SALT_BYTES)
+        try:
+            fsio.create_new(path, salt, 0o600)
+        except FileExistsError:  # another writer made it first: read theirs
+            continue
         return salt
+    raise FileWriteError(f"{path}: the gate log's salt is not {SALT_BYTES} bytes and could not be made again")
 
 
 def content_hash(ws: Path, text_sha256: str) -> str:

@@ -2486,6 +2486,22 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
                     erase_entry(entry)
                     erased += 1
                     changed = True
+            # A copy no entry line names (a command killed after copying but before recording it,
+            # then rolled back: fatk9) is never read by a restore, yet keeps the bytes in plain.
+            # It is removed whatever it holds: nothing can use it, and a sealed one cannot be
+            # checked without its entry; one holding the forgotten text counts as erased.
+            for rel, copy in _orphan_copies(folder, doc):
+                try:
+                    blob = read_regular(copy)
+                except OSError:
+                    blob = b""
+                try:
+                    fsio.remove(copy, missing_ok=True)
+                except OSError:
+                    continue
+                if rel in whole or any(n in blob for n in wanted):
+                    erased += 1
+                    changed = True
             if names or paths:
                 changed = _hide_names(doc, folder, names, paths, secret) or changed
             if changed:
@@ -2512,6 +2528,26 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
                 touched.append(doc["id"])
                 _rewrite_entries(folder, doc)
     return {"erased": erased, "backups": touched, "unchecked": unchecked}
+
+
+def _orphan_copies(folder: Path, doc: dict[str, Any]) -> list[tuple[str, Path]]:
+    """The files under backup ``folder``'s ``files/`` that no entry of ``doc`` keeps bytes in, as
+    ``(workspace-relative POSIX path, copy path)``; symlinks are neither followed nor listed."""
+    files = folder / "files"
+    if files.is_symlink() or not files.is_dir():
+        return []
+    named = {e.get("path") for e in doc["entries"] if _holds_bytes(e) and e.get("stored") != "erased"}
+    found = []
+    for dirpath, dirs, names in os.walk(files, followlinks=False):
+        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(dirpath, d))]
+        for name in names:
+            path = Path(dirpath) / name
+            if path.is_symlink() or not path.is_file():
+                continue
+            rel = path.relative_to(files).as_posix()
+            if rel not in named:
+                found.append((rel, path))
+    return sorted(found)
 
 
 def _may_erase(entry: dict[str, Any], stored: tuple[str, ...]) -> bool:

@@ -207,7 +207,9 @@ def _check(value: Any, want: str, key: str, source: Path) -> None:
         raise ConfigError(f"{source}: '{key}' must be one of {allowed}, not {value!r}")
     if want == "list":
         for item in value:
-            if _type_name(item) != "number" or not math.isfinite(item):
+            # An int is always finite; math.isfinite on a 400-digit one raises OverflowError
+            # (fatk9), so only floats are asked (a list item checked like a single value).
+            if _type_name(item) != "number" or (isinstance(item, float) and not math.isfinite(item)):
                 raise ConfigError(f"{source}: '{key}' must be a list of finite numbers")
 
 

@@ -67,8 +67,6 @@ Keys fail closed
 from __future__ import annotations
 
 import base64
-import contextlib
-import errno
 import binascii
 import hashlib
 import json
@@ -427,42 +425,30 @@ def keygen(cfg: Mapping[str, Any] | None = None, workspace: Path | None = None,
         from .tiers import require_key_for_sealed
 
         require_key_for_sealed(Path(workspace), dict(cfg or {}), making_key=True)
+    from . import fsio
+    from .errors import FileWriteError
     from .fsio import make_dirs
 
     make_dirs(path.parent, 0o700)  # missing parents (~/.config) 0755 at most, whatever the umask
     key = os.urandom(32)
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except OSError as exc:
-        raise CryptoError(f"cannot create key file {path} ({exc.strerror})") from None
-    try:
+
+    def private(mode: int) -> None:
         # Some file systems (vfat, some network mounts) ignore the mode asked for:
         # refuse to leave a key there that group or others can read.
-        if os.fstat(fd).st_mode & _SHARED_BITS:
-            os.close(fd)
-            fd = -1
-            path.unlink()
+        if mode & _SHARED_BITS:
             raise CryptoError(f"refusing to create key file {path}: the file system makes it readable by "
                               "group or others; set tiers.key_file to a private place")
-        data = (base64.b64encode(key).decode("ascii") + "\n").encode("ascii")
-        try:
-            # One unbuffered write: a buffered handle would retry the failed write on close.
-            if os.write(fd, data) != len(data):
-                raise OSError(errno.ENOSPC, "short write")
-            os.fsync(fd)
-        except OSError as exc:
-            # A full disk or a file-size limit: an empty or torn key file left behind would read as a
-            # malformed key, stopping every command, and keygen would then refuse it as existing
-            # (round 9: `ulimit -f 0` left a 0-byte key). Remove what we created, say so.
-            with contextlib.suppress(OSError):
-                path.unlink()
-            from .errors import FileWriteError
 
-            raise FileWriteError(f"cannot write key file {path} ({exc.strerror or exc}); no key was made "
-                                 "(the file is removed)") from None
-    finally:
-        if fd >= 0:
-            os.close(fd)
+    # Written whole or not at all (fatk9: a file-size limit left an empty or torn key that
+    # every later run read as the key, and keygen then refused to replace): a temporary file
+    # in the same folder, mode 0600 before a byte, fsynced, then linked into place.
+    try:
+        fsio.create_new(path, (base64.b64encode(key).decode("ascii") + "\n").encode("ascii"), 0o600, private)
+    except FileExistsError:
+        raise CryptoError(f"key file {path} exists already; remove it yourself if you really want a new key "
+                          "(entries encrypted with it become unreadable)") from None
+    except FileWriteError as exc:
+        raise CryptoError(f"cannot create key file {exc}") from None
     return path
 
 

@@ -471,6 +471,32 @@ def check_memory_tree(ws: Path, bundle_root: Path) -> list[dict[str, Any]]:
     return checks
 
 
+def check_writable(ws: Path) -> list[dict[str, Any]]:
+    """The workspace, ``memory/`` and ``.memory-backup/`` can be written: ok, or fail naming the folder.
+
+    Every writer takes the lock in ``.memory-backup/`` and backs up before it changes a
+    file: on a read-only mount (or a folder the user cannot write) each of them fails,
+    so doctor must not say "nothing broken" (fatk9). ``os.access`` answers for the
+    real user and reports a read-only file system even to root; ``statvfs`` says which.
+    """
+    folders = [ws, tree.Tree(ws).memory, ws / tree.BACKUPS]
+    for folder in folders:
+        if not folder.is_dir() or os.access(folder, os.W_OK):
+            continue
+        try:
+            readonly = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+        except OSError:
+            readonly = False
+        if readonly:
+            return [_check("writable", "fail", f"{folder} is on a read-only file system: every command that "
+                           "writes (write, learn, forget, cleanup, init --restore) fails",
+                           f"remount it read-write (for example: mount -o remount,rw \"$(df --output=target "
+                           f"{shlex.quote(str(folder))} | tail -1)\") or point -w at a writable copy")]
+        return [_check("writable", "fail", f"{folder} is not writable by this user: every command that writes fails",
+                       f"run as the folder's owner or give this user write access (chmod u+w {shlex.quote(str(folder))})")]
+    return [_check("writable", "ok", ", ".join(str(f) for f in folders if f.is_dir()))]
+
+
 def check_key(cfg: dict[str, Any] | None, bundle_root: Path, ws: Path | None) -> list[dict[str, Any]]:
     """The T2 key: ok (aes-gcm), warn (none: xor-b64; or readable by others), fail (malformed).
 
@@ -554,6 +580,7 @@ def diagnose(workspace: Any, bundle_root: Path, use_openclaw: bool = True, runne
     checks += check_key(cfg, bundle_root, ws)
     if ws is not None:
         checks += check_memory_tree(ws, bundle_root)
+        checks += check_writable(ws)
         checks += check_installed_hooks(ws, bundle_root)
         checks += check_hook_runs(ws, bundle_root, which)
         checks += check_installed_plugin(ws, bundle_root)

@@ -623,6 +623,76 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
     _fsync_dir(path.parent)
 
 
+def create_new(path: Path, data: bytes, mode: int = 0o600,
+               check: Callable[[int], None] | None = None) -> None:
+    """Create ``path`` holding ``data``, whole or not at all, never replacing a file already there.
+
+    For a key or salt (issue 11, fatk9: a key file opened with ``O_EXCL`` and then written
+    in place was left empty or torn by a file-size limit, and every later run read it as
+    the key). The bytes go to a unique temporary file in the same folder, mode ``mode``
+    before a byte is written, fsynced, then hard-linked into place (``link`` fails when
+    the name exists, as ``O_EXCL`` does) and the temporary name removed. On a file system
+    without hard links it is renamed into place when the name is still free.
+
+    Args:
+        path: the file to create; its folder must exist.
+        data: its complete content. mode: its permission bits.
+        check: called with the temporary file's ``st_mode`` before anything is
+            written; it may raise to refuse the file system (a mode it ignores).
+
+    Raises:
+        FileExistsError: ``path`` exists already (nothing written).
+        FileWriteError: naming ``path``: it could not be written whole (nothing left behind).
+    """
+    import errno
+    import tempfile
+
+    path = Path(path)
+    refuse_escaping_private(path)
+    step(f"stage {path}")
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.{STAGING_MARK}", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise FileWriteError(f"{path}: cannot create a file there ({exc.strerror or exc})") from None
+    tmp = Path(tmp_name)
+    try:
+        try:
+            os.fchmod(fd, mode)
+            if check is not None:
+                check(os.fstat(fd).st_mode)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        step(f"link {path}")
+        try:
+            os.link(tmp, path)
+        except OSError as exc:
+            if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK):
+                raise
+            if os.path.lexists(path):  # no hard links here: the name is still free, or it is not ours
+                raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path)) from None
+            os.rename(tmp, path)
+    except FileExistsError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise FileWriteError(f"{path}: write failed ({exc.strerror or exc}); nothing was left there") from None
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    with contextlib.suppress(OSError):
+        tmp.unlink()
+    _wrote(path)
+    _fsync_dir(path.parent)
+
+
 def atomic_write_text(path: Path, text: str, like: TextFile | None = None, mode: int | None = None) -> None:
     """Write ``text`` atomically as UTF-8, in the style of ``like`` when given."""
     data = like.encode(text) if like is not None else text.encode("utf-8")

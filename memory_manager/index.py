@@ -535,7 +535,7 @@ def open_index(ws: Path, refresh: bool = True) -> RecallIndex:
         MemoryManagerError: SQLite failed (busy or locked beyond its timeout,
             or even the in-memory index failed); the message names the index file.
     """
-    from .errors import MemoryManagerError, WorkspaceError
+    from .errors import FileWriteError, MemoryManagerError, WorkspaceError
     from .fsio import outside_links
 
     # A planted memory/.cache symlink must not make recall write the index
@@ -550,7 +550,9 @@ def open_index(ws: Path, refresh: bool = True) -> RecallIndex:
                                  "through it (remove the link)")
     try:
         return _open_index(ws, refresh)
-    except (sqlite3.Error, OSError) as exc:
+    except (sqlite3.Error, OSError, FileWriteError) as exc:
+        # FileWriteError: a folder stands at the index or its journal (fsio.unshare never
+        # removes a folder); the index is derived, so that is one more cache fault (fatk9).
         if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
             raise MemoryManagerError(f"recall index {index_path(ws)}: {exc}") from None
         # The index is derived (developer guide): when memory/.cache cannot be written

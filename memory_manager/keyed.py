@@ -87,23 +87,19 @@ def local_secret(ws: Path | None = None, create: bool = True) -> bytes | None:
     except FileNotFoundError:
         if not create:
             return None
+        secret = os.urandom(32)
         try:
-            from .fsio import make_dirs
+            from .fsio import create_new, make_dirs
 
             # Missing parents (``$XDG_CONFIG_HOME`` itself) get fsio.FOLDER_MODE at
             # most, never writable by group or others even under umask 000 (round 5).
             make_dirs(folder, 0o700)
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+            # Whole or not at all (fatk9: written in place, a file-size limit left it torn for good).
+            create_new(path, base64.b64encode(secret) + b"\n", 0o600)
         except FileExistsError:
             return local_secret(ws, create=False)  # another process made it first
         except (OSError, MemoryManagerError):
             return None
-        secret = os.urandom(32)
-        try:
-            os.write(fd, base64.b64encode(secret) + b"\n")
-            os.fsync(fd)
-        finally:
-            os.close(fd)
         return secret
     except OSError:
         return None

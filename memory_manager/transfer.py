@@ -530,6 +530,43 @@ def openclaw_notes(ws: Path, problems: list[str] | None = None, cfg: dict[str, A
     return out
 
 
+
+def _check_daily_types(item: Any) -> None:
+    """Refuse a daily item (of an export) whose fields have the wrong JSON type, naming the field.
+
+    ``date`` and ``topic`` are strings, ``cause`` / ``change`` / ``todo`` / ``other``
+    lists of strings (absent or null: none), ``pinned`` a boolean. Anything else was
+    written as its characters or a Python repr (fatk9: ``"change": "str"`` became three
+    lines s, t, r; ``[1, null]`` a line ``None``; a topic ``["x"]`` the heading ``['x']``).
+
+    Raises:
+        BadInputError: naming the field and the type found. KeyError: ``date`` or ``topic`` missing.
+    """
+    if not isinstance(item, dict):
+        raise BadInputError(f"a daily item must be an object, not {type(item).__name__}")
+    for name in ("date", "topic"):
+        if not isinstance(item[name], str):
+            raise BadInputError(f"'{name}' must be a string, not {_json_type(item[name])} (section not imported)")
+    for name in ("cause", "change", "todo", "other"):
+        value = item.get(name)
+        if value is None:
+            continue
+        if not isinstance(value, list) or not all(isinstance(line, str) for line in value):
+            raise BadInputError(f"'{name}' must be a list of strings, not {_json_type(value)} "
+                                "(section not imported)")
+    if not isinstance(item.get("pinned", False), bool):
+        raise BadInputError(f"'pinned' must be true or false, not {_json_type(item['pinned'])} (section not imported)")
+
+
+def _json_type(value: Any) -> str:
+    """The JSON name of ``value``'s type, with what a list holds (``list holding null``)."""
+    names = {bool: "a boolean", int: "a number", float: "a number", str: "a string", dict: "an object",
+             type(None): "null"}
+    if isinstance(value, list):
+        inner = sorted({names.get(type(v), "a list") for v in value if not isinstance(v, str)})
+        return "a list holding " + " and ".join(inner) if inner else "a list"
+    return names.get(type(value), type(value).__name__)
+
 def _field_text(value: Any, label: str = "") -> dict[str, str]:
     """Return ``{label: text}`` for every key and string/number value of a JSON value, walked.
 
@@ -641,6 +678,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
         label = str(source_file)
         for n, item in enumerate(doc.get("daily", [])):
             try:
+                _check_daily_types(item)
                 day = str(item["date"])
                 topic = validate_heading_topic(str(item["topic"]))
                 items = entries.ordered_items(list(item.get("cause", [])), list(item.get("change", [])),
@@ -648,7 +686,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
                 other = [str(line) for line in item.get("other", []) or []]
                 if any("\n" in line for line in other):
                     raise BadInputError("'other' lines must not hold a line break")
-            except (KeyError, TypeError, InvalidNameError) as exc:
+            except (KeyError, TypeError, InvalidNameError, BadInputError) as exc:
                 problems.append(f"daily[{n}]: {exc}")
                 continue
             # An impossible date (2026-13-45) would name a daily note that every date

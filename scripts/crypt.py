@@ -171,11 +171,22 @@ def reseal_cmd(workspace, json_, verbose):
     from memory_manager import crypto
     from memory_manager.store import reseal_all
 
+    from memory_manager.errors import MemoryManagerError
+    from memory_manager.fsio import workspace_lock
+
     ws, cfg = _context(workspace)
     made = None
-    if crypto.key_state(cfg) == "none":
-        made = str(crypto.keygen(cfg, ws))
-    result = reseal_all(ws, cfg)
+    # The lock first (fatk9): a reseal that cannot take it leaves no new key behind; one that
+    # fails after making the key says so (the key stays: it is valid and may already seal).
+    with workspace_lock(ws):
+        if crypto.key_state(cfg) == "none":
+            made = str(crypto.keygen(cfg, ws))
+        try:
+            result = reseal_all(ws, cfg)
+        except MemoryManagerError as exc:
+            if made:
+                exc.args = (f"{exc} (the AES key {made} was created first and is kept, mode 0600)",)
+            raise
     if json_:
         emit_json({**result, "key_created": made})
         return 0

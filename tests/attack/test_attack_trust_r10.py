@@ -1,0 +1,121 @@
+"""Attack round 10 (issue 10): a fresh trust attacker (tatk10) against main at 8bb8730.
+
+Each test plays one attack (or careless use) that still gets through, against the real scripts
+in a temporary workspace; it asserts the promised behaviour and is marked xfail (strict) until
+fixed. Secret-shaped values are built at run time (tests/test_layout.py refuses literals).
+
+Found (tests here):
+
+- The gate audit log keys its content hash on ``memory/.state/audit-salt``, which lies next to it
+  in the workspace: anyone holding the workspace confirms a guessed value (10,000 phone numbers in
+  2 s) for a value that was refused and never stored, and for a value stored and then forgotten
+  (``forget`` says "0 log record(s)" and leaves the store and delete records). The approval record
+  moved to a secret outside the workspace in round 4; the audit log did not.
+- ``forget`` of an *archived* entry (a knowledge entry or daily section ``prune`` moved, a T2 entry
+  cleanup archived when it expired) leaves its name behind: the key, topic or T2 file name stays in
+  the backups' ``entries.jsonl``/``after.json``/``manifest.json`` and in plain backup copies of
+  ``knowledge-index.md``/``daily-index.md``; the same forget of a live entry leaves nothing.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from .trust_r4_common import NOW, PHONE, TOKEN, _files_holding, _init
+
+LATER = {"MEMORY_MANAGER_NOW": "2027-06-01T12:00:00+00:00"}
+
+
+def _audit_hashes(ws: Path) -> set[str]:
+    log = ws / "memory/.state/gate-audit.jsonl"
+    return {json.loads(line)["hash"] for line in log.read_text(encoding="utf-8").splitlines() if line.strip()}
+
+
+def _confirms(ws: Path, guesses: list[str]) -> list[str]:
+    """The guesses the audit log confirms with nothing but the workspace's own files."""
+    import hmac
+
+    salt = (ws / "memory/.state/audit-salt").read_bytes()
+    hashes = _audit_hashes(ws)
+    out = []
+    for guess in guesses:
+        digest = hashlib.sha256(guess.encode("utf-8")).hexdigest()
+        if hmac.new(salt, digest.encode("ascii"), hashlib.sha256).hexdigest()[:32] in hashes:
+            out.append(guess)
+    return out
+
+
+# ------------------------------------------------------------ the audit log's hash is keyed inside the workspace
+
+
+@pytest.mark.xfail(strict=True, reason="tatk10: the gate audit hash is keyed with memory/.state/audit-salt: "
+                                        "a refused phone number is confirmed from the workspace alone")
+def test_a_refused_number_cannot_be_confirmed_from_the_audit_log(ws, run_script):
+    """``learn contact --text <phone>`` is refused (asks); nothing is stored, yet the audit log keeps
+    HMAC(audit-salt, sha256("contact\\n<phone>\\n")) and the salt lies beside it."""
+    _init(run_script)
+    assert run_script("memory", "learn", "contact", "--text", PHONE, env=NOW).code == 1
+    guesses = [f"contact\n{PHONE[:-4]}{n:04d}\n" for n in range(10000)]
+    assert _confirms(ws, guesses) == []
+
+
+@pytest.mark.xfail(strict=True, reason="tatk10: forget leaves the store and delete records' hashes in the audit "
+                                        "log, keyed with the workspace's own salt: the forgotten number is confirmed")
+def test_a_forgotten_number_cannot_be_confirmed_from_the_audit_log(ws, run_script):
+    _init(run_script)
+    assert run_script("memory", "learn", "contact", "--text", PHONE, "--approved", env=NOW).code == 0
+    r = run_script("memory", "forget", "contact", "--approved", env=NOW)
+    assert r.code == 0, r.err
+    guesses = [f"contact\n{PHONE[:-4]}{n:04d}\n" for n in range(10000)]
+    assert _confirms(ws, guesses) == []
+
+
+# ------------------------------------------------------------ forget of an archived entry leaves its name
+
+
+@pytest.mark.xfail(strict=True, reason="tatk10: forget of a pruned (archived) knowledge entry leaves its key in "
+                                        "backup entries/after/manifest and a plain knowledge-index.md copy")
+def test_forget_of_a_pruned_knowledge_entry_leaves_its_key_nowhere(ws, run_script):
+    _init(run_script)
+    made = run_script("memory", "learn", "wombatkey", "--text", "wombat body text unused", "--json", env=NOW)
+    assert made.code == 0, made.err
+    ident = json.loads(made.out)["id"]
+    assert run_script("memory", "learn", "keepme", "--text", "kept", env=NOW).code == 0
+    assert run_script("memory", "prune", env=LATER).code == 0
+    assert list((ws / "memory/archive").rglob("knowledge-wombatkey.md"))
+    r = run_script("memory", "forget", ident, "--approved", env=LATER)
+    assert r.code == 0, r.err
+    assert _files_holding(ws, "wombatkey") == []
+
+
+@pytest.mark.xfail(strict=True, reason="tatk10: forget of a pruned daily section leaves its topic in a plain "
+                                        "backup copy of daily-index.md")
+def test_forget_of_a_pruned_daily_section_leaves_its_topic_nowhere(ws, run_script):
+    _init(run_script)
+    made = run_script("memory", "write", "--topic", "ibexdailytopic", "--cause", "ibex cause", "--json", env=NOW)
+    assert made.code == 0, made.err
+    ident = re.search(r"d-\d{8}-[0-9a-f]{8}", made.out).group(0)
+    assert run_script("memory", "write", "--topic", "other", "--cause", "x y", env=NOW).code == 0
+    assert run_script("memory", "prune", env=LATER).code == 0
+    r = run_script("memory", "forget", ident, "--approved", env=LATER)
+    assert r.code == 0, r.err
+    assert _files_holding(ws, "ibexdailytopic") == []
+
+
+@pytest.mark.xfail(strict=True, reason="tatk10: forget of an expired T2 entry cleanup archived leaves its topic "
+                                        "(tier2-internal/<skill>_<topic>.md) in backup entries.jsonl/after.json")
+def test_forget_of_a_cleanup_archived_t2_entry_leaves_its_topic_nowhere(ws, run_script):
+    from memory_manager import tiers
+
+    _init(run_script)
+    assert run_script("memory", "remember", "--skill", "ops", "--topic", "zebratopic", "--text",
+                      "rotate the staging certs monthly", env=NOW).code == 0
+    assert run_script("cleanup", env=LATER).code == 0
+    assert list((ws / "memory/archive").rglob("ops_zebratopic.md"))
+    r = run_script("memory", "forget", tiers.t2_id("ops", "zebratopic"), "--approved", env=LATER)
+    assert r.code == 0, r.err
+    assert _files_holding(ws, "zebratopic") == []

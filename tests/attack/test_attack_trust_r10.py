@@ -119,3 +119,31 @@ def test_forget_of_a_cleanup_archived_t2_entry_leaves_its_topic_nowhere(ws, run_
     r = run_script("memory", "forget", tiers.t2_id("ops", "zebratopic"), "--approved", env=LATER)
     assert r.code == 0, r.err
     assert _files_holding(ws, "zebratopic") == []
+
+
+# ------------------------------------------------------------ a mobile number glued to a Latin word
+
+CN_PHONE = "138" + "1234" + "5678"
+
+
+@pytest.mark.xfail(strict=True, reason="tatk10: a mobile number glued to a Latin word (mom13812345678, "
+                                        "phone13812345678, full-width too) is found by no rule: stored by every door")
+@pytest.mark.parametrize("value", ["mom" + CN_PHONE, "phone" + CN_PHONE, "ｍｏｍ１３８１２３４５６７８"],
+                         ids=["mom", "phone", "fullwidth"])
+@pytest.mark.parametrize("door", ["write", "learn_key", "stats_record", "remember_topic"])
+def test_a_mobile_number_glued_to_a_word_is_not_stored(ws, run_script, door, value):
+    """``电话１３８…`` and ``tel:138…`` are found (a CJK word or a colon is a boundary); the same
+    digits right after Latin letters are not, so ``stats record --skill mom<number>`` names a public
+    T1 file after the user's mother's mobile, and ``write --cause`` stores it for recall to print."""
+    _init(run_script)
+    args = {"write": ("write", "--topic", "family", "--cause", f"call {value} tonight"),
+            "learn_key": ("learn", value, "--text", "family contact"),
+            "stats_record": ("stats", "record", "--skill", value, "--ok"),
+            "remember_topic": ("remember", "--skill", "family", "--topic", value, "--text", "x")}[door]
+    r = run_script("memory", *args, env=NOW)
+    assert r.code != 0, r.out
+    import unicodedata
+
+    assert all(CN_PHONE not in unicodedata.normalize("NFKC", str(p.relative_to(ws))) and
+               CN_PHONE not in unicodedata.normalize("NFKC", p.read_bytes().decode("utf-8", "replace"))
+               for p in ws.rglob("*") if p.is_file())

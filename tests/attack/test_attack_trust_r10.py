@@ -74,6 +74,23 @@ def test_a_forgotten_number_cannot_be_confirmed_from_the_audit_log(ws, run_scrip
     assert _confirms(ws, guesses) == []
 
 
+@pytest.mark.xfail(strict=True, reason="tatk10: remember and show --approved log HMAC(workspace salt, T2 plain "
+                                        "text): a sealed entry's text is confirmed without the T2 key")
+def test_a_sealed_t2_text_cannot_be_confirmed_without_the_key(ws, run_script):
+    """The body is sealed with aes-gcm; the store record (and the reuse record of ``show --approved``)
+    keeps the keyed hash of ``skill\ntopic\ntext`` and the plain text of ``show``, keyed with the salt
+    beside it: a short T2 fact is read back by guessing, with no key."""
+    from memory_manager import tiers
+
+    _init(run_script)
+    assert run_script("memory", "remember", "--skill", "ops", "--topic", "door", "--text",
+                      "the spare key sits under pot 7", env=NOW).code == 0
+    assert run_script("memory", "show", tiers.t2_id("ops", "door"), "--approved", env=NOW).code == 0
+    guesses = [f"ops\ndoor\nthe spare key sits under pot {n}" for n in range(10)]
+    guesses += [f"the spare key sits under pot {n}" for n in range(10)]
+    assert _confirms(ws, guesses) == []
+
+
 # ------------------------------------------------------------ forget of an archived entry leaves its name
 
 

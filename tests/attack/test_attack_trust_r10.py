@@ -260,3 +260,17 @@ def test_a_token_with_a_character_glued_in_front_is_refused(ws, run_script, toke
     assert _files_holding(ws, token) == []
     recalled = run_script("memory", "recall", "use later", env=NOW)
     assert token not in recalled.out
+
+
+@pytest.mark.xfail(strict=True, reason="tatk10: recall masks line by line: a token wrapped over two lines of an "
+                                        "OpenClaw note shows its second half (21 characters) in the snippet")
+def test_recall_masks_a_token_wrapped_over_two_lines_of_a_note(ws, run_script):
+    """The privacy audit finds the wrapped token (it reads the lines joined) and the gate refuses
+    such a block; recall masks the first line's half only, so 21 of the token's 41 characters show."""
+    _init(run_script)
+    (ws / "memory/2026-11-28.md").write_text(
+        f"# 2026-11-28\n\n## deploy\n- qqmark ci token {TOKEN[:20]}\n  {TOKEN[20:]}\n", encoding="utf-8")
+    r = run_script("memory", "recall", "qqmark", env=NOW)
+    assert r.code == 0, r.err
+    assert "qqmark" in r.out
+    assert TOKEN[20:] not in r.out and TOKEN[:20] not in r.out

@@ -274,3 +274,21 @@ def test_recall_masks_a_token_wrapped_over_two_lines_of_a_note(ws, run_script):
     assert r.code == 0, r.err
     assert "qqmark" in r.out
     assert TOKEN[20:] not in r.out and TOKEN[:20] not in r.out
+
+
+# ------------------------------------------------------------ health facts the vocabulary misses
+
+
+@pytest.mark.xfail(strict=True, reason="tatk10: health facts about the user that no health word covers "
+                                        "(abortion, 堕胎, HRT, chlamydia, self-harm, overdose, infertile, colostomy)")
+@pytest.mark.parametrize("text", [
+    "user had an abortion last year", "用户堕胎过一次", "user is on HRT since spring", "user has chlamydia",
+    "user self-harms when stressed", "user overdosed last year", "user is infertile", "user has a colostomy bag",
+], ids=["abortion", "zh-abortion", "hrt", "chlamydia", "self-harm", "overdose", "infertile", "colostomy"])
+def test_a_health_fact_the_vocabulary_misses_asks_for_approval(ws, run_script, text):
+    """``user had a miscarriage``, ``用户流产过``, ``user has herpes``, ``attempted suicide`` and
+    ``用户有自残行为`` ask for approval (health, sensitive topic); these neighbours of theirs are
+    stored without a word and loaded by the bootstrap note like any daily line."""
+    _init(run_script)
+    r = run_script("memory", "write", "--topic", "notes", "--cause", text, env=NOW)
+    assert r.code == 1, r.out

@@ -314,3 +314,40 @@ def test_a_recovery_phrase_is_refused_whatever_its_label(ws, run_script, text):
     r = run_script("memory", "learn", "wallet", "--text", text, env=NOW)
     assert r.code == 1, r.out
     assert _files_holding(ws, "pudding thank cruise") == []
+
+
+# ------------------------------------------------------------ held (kept as plain tests)
+
+
+@pytest.mark.parametrize("folder", ["daily", "knowledge", "tier1-public", "tier2-internal"])
+def test_a_data_folder_linked_outside_stops_every_write(ws, run_script, tmp_path, folder):
+    """Held: the data folders (not only the private ones round 4 listed) planted as a link out."""
+    import shutil
+
+    _init(run_script)
+    out = tmp_path / "outside"
+    out.mkdir()
+    shutil.rmtree(ws / "memory" / folder)
+    (ws / "memory" / folder).symlink_to(out, target_is_directory=True)
+    for args in (("write", "--topic", "t", "--cause", "c"), ("learn", "k", "--text", "x"),
+                 ("stats", "record", "--skill", "s", "--ok"), ("remember", "--skill", "s", "--topic", "t", "--text", "x")):
+        r = run_script("memory", *args, env=NOW)
+        assert r.code == 2, (args, r.out, r.err)
+    assert list(out.iterdir()) == []
+
+
+def test_forget_of_a_daily_section_removes_the_reports_that_showed_it(ws, run_script, tmp_path):
+    """Held: the cached report and a report the user named with ``--html`` both go with the section."""
+    _init(run_script)
+    made = run_script("memory", "write", "--topic", "fam", "--cause", "zzuniqword call mom", "--json", env=NOW)
+    assert made.code == 0, made.err
+    ident = re.search(r"d-\d{8}-[0-9a-f]{8}", made.out).group(0)
+    assert run_script("memory", "report", env=NOW).code == 0
+    page = tmp_path / "pages" / "r.html"
+    page.parent.mkdir()
+    assert run_script("memory", "report", "--html", str(page), env=NOW).code == 0
+    assert "zzuniqword" in page.read_text(encoding="utf-8")
+    r = run_script("memory", "forget", ident, "--approved", env=NOW)
+    assert r.code == 0, r.err
+    assert not page.exists()
+    assert _files_holding(ws, "zzuniqword") == []

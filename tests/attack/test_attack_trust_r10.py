@@ -9,12 +9,47 @@ Found (tests here):
 - The gate audit log keys its content hash on ``memory/.state/audit-salt``, which lies next to it
   in the workspace: anyone holding the workspace confirms a guessed value (10,000 phone numbers in
   2 s) for a value that was refused and never stored, and for a value stored and then forgotten
-  (``forget`` says "0 log record(s)" and leaves the store and delete records). The approval record
-  moved to a secret outside the workspace in round 4; the audit log did not.
+  (``forget`` says "0 log record(s)" and leaves the store and delete records), and for the plain
+  text of a T2 entry sealed with aes-gcm (no key needed). The approval record moved to a secret
+  outside the workspace in round 4; the audit log did not.
 - ``forget`` of an *archived* entry (a knowledge entry or daily section ``prune`` moved, a T2 entry
   cleanup archived when it expired) leaves its name behind: the key, topic or T2 file name stays in
   the backups' ``entries.jsonl``/``after.json``/``manifest.json`` and in plain backup copies of
   ``knowledge-index.md``/``daily-index.md``; the same forget of a live entry leaves nothing.
+- A second well-formed key (``MEMORY_MANAGER_KEY`` set to another machine's key): ``remember`` seals
+  new entries with it beside the key file's entries (a split store, where round 8 stops on a
+  *missing* key), and ``remember --approved`` on a topic it cannot decrypt replaces the approved
+  entry without history (its text survives only as a sealed backup copy, subject to retention).
+- Detector gaps that every door shares (text, names, T1 public file names, recall's mask): a
+  mobile number glued to a Latin word (``mom13812345678``, ``phone13812345678``, full-width); a
+  labelled SSN or passport number in JSON quotes, brackets or after a dash; a 10-digit phone
+  number with no separators even after "my phone is"; a provider token (GitHub, AWS, Slack) with
+  one letter, digit or ``_`` glued in front (certain without it, nothing with it: stored with no
+  flag, printed whole by recall); twelve recovery words a line below "seed phrase:" or after
+  "wallet:"/"seed:"; health facts outside the vocabulary (abortion, 堕胎, HRT, chlamydia,
+  self-harm, overdose, infertile, colostomy).
+- Recall masks line by line: a token wrapped over two lines of an OpenClaw note shows its second
+  half (the audit, which reads lines joined, finds it).
+
+Tried and held (plain tests here for the first two): data folders (daily, knowledge,
+tier1-public, tier2-internal) linked out, 4 verbs each; forget of a daily section shown in the
+cached report and an ``--html`` report (both removed); a secret as the QUERY/REF of recall, show,
+used, forget, unarchive, unquarantine, edit (5 values, nothing written); file links out in
+tier1/tier2/daily and an OpenClaw note through stats, remember, write, export, import, audit,
+show, cleanup, reseal; ``crypt.py encrypt/decrypt --file`` on a knowledge file, MEMORY.md, an
+outside file, a ``..`` path; an imported T2 file whose name and frontmatter differ, a knowledge
+import whose frontmatter repeats another entry's id; nested dicts/lists in every daily and
+knowledge import field; heading/frontmatter injection through line breaks; ``keygen --force``
+over aes-gcm entries; xor-b64 approved entries through ``reseal`` + cleanup (kept, backups
+sealed); cleanup under a wrong key (left alone); month-named topics and ``_`` collisions (3);
+unarchive and unquarantine onto a live entry of the same id (refused); re-``init`` in another
+language (lessons kept); backup copies of daily, knowledge and MEMORY.md with approved numbers
+(sealed); the recall index after forget (deleted) and after ``recall --approved`` (no T2 text);
+modes under umask 000 through 15 commands and the hooks; session labels of 12 chat-key shapes
+(keyed outside the workspace); maintain.log naming a plain T2 file (scrubbed by the purge).
+Not filed: ``alice@example.com`` as a skill/key (a reserved documentation domain, ignored by
+design); a BIP-39 test vector with repeated words (the uniqueness check; rare in real phrases).
+Round 6 judged "the gate log keeps keyed hashes only" as held: its key lies in the workspace.
 """
 from __future__ import annotations
 
@@ -145,7 +180,7 @@ CN_PHONE = "138" + "1234" + "5678"
 
 @pytest.mark.xfail(strict=True, reason="tatk10: a mobile number glued to a Latin word (mom13812345678, "
                                         "phone13812345678, full-width too) is found by no rule: stored by every door")
-@pytest.mark.parametrize("value", ["mom" + CN_PHONE, "phone" + CN_PHONE, "ｍｏｍ１３８１２３４５６７８"],
+@pytest.mark.parametrize("value", ["mom" + CN_PHONE, "phone" + CN_PHONE, "ｍｏｍ" + "１３８１２３４" + "５６７８"],
                          ids=["mom", "phone", "fullwidth"])
 @pytest.mark.parametrize("door", ["write", "learn_key", "stats_record", "remember_topic"])
 def test_a_mobile_number_glued_to_a_word_is_not_stored(ws, run_script, door, value):

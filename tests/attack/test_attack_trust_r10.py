@@ -178,8 +178,6 @@ def test_forget_of_a_cleanup_archived_t2_entry_leaves_its_topic_nowhere(ws, run_
 CN_PHONE = "138" + "1234" + "5678"
 
 
-@pytest.mark.xfail(strict=True, reason="tatk10: a mobile number glued to a Latin word (mom13812345678, "
-                                        "phone13812345678, full-width too) is found by no rule: stored by every door")
 @pytest.mark.parametrize("value", ["mom" + CN_PHONE, "phone" + CN_PHONE, "ｍｏｍ" + "１３８１２３４" + "５６７８"],
                          ids=["mom", "phone", "fullwidth"])
 @pytest.mark.parametrize("door", ["write", "learn_key", "stats_record", "remember_topic"])
@@ -207,8 +205,6 @@ SSN_DIGITS = "536" + "90" + "4399"
 PASSPORT = "E" + "1234" + "5678"
 
 
-@pytest.mark.xfail(strict=True, reason="tatk10: a labelled SSN/passport number is found only right after its "
-                                        "label: in JSON quotes, brackets or after a dash it is stored with no flag")
 @pytest.mark.parametrize("text", [
     '{"ssn": "' + SSN_DIGITS + '"}',
     'employee ssn (' + SSN_DIGITS + ') on file',
@@ -225,7 +221,6 @@ def test_a_labelled_id_number_in_quotes_or_brackets_is_refused(ws, run_script, t
     assert not (ws / "memory/knowledge/hrnote.md").exists()
 
 
-@pytest.mark.xfail(strict=True, reason="tatk10: a 10-digit phone number after 'my phone is' is found by no rule")
 @pytest.mark.parametrize("text", ["my phone is " + PHONE.replace("-", ""), "wife" + PHONE.replace("-", "")],
                          ids=["labelled", "glued"])
 def test_an_unformatted_phone_number_after_its_label_asks(ws, run_script, text):
@@ -281,8 +276,6 @@ AWS_KEY_ID = "AK" + "IA" + "QWERTYUIOPASDFGH"
 SLACK = "xo" + "xb-" + "123456789012-1234567890123-" + "AbCdEfGhIjKlMnOpQrStUvWx"
 
 
-@pytest.mark.xfail(strict=True, reason="tatk10: a provider token with a letter, digit or '_' glued in front "
-                                        "(use xghp_… later) is found by no rule: stored with no flag, printed whole")
 @pytest.mark.parametrize("token", [TOKEN, AWS_KEY_ID, SLACK], ids=["github", "aws", "slack"])
 @pytest.mark.parametrize("glue", ["x", "_", "1"])
 def test_a_token_with_a_character_glued_in_front_is_refused(ws, run_script, token, glue):
@@ -297,8 +290,6 @@ def test_a_token_with_a_character_glued_in_front_is_refused(ws, run_script, toke
     assert token not in recalled.out
 
 
-@pytest.mark.xfail(strict=True, reason="tatk10: recall masks line by line: a token wrapped over two lines of an "
-                                        "OpenClaw note shows its second half (21 characters) in the snippet")
 def test_recall_masks_a_token_wrapped_over_two_lines_of_a_note(ws, run_script):
     """The privacy audit finds the wrapped token (it reads the lines joined) and the gate refuses
     such a block; recall masks the first line's half only, so 21 of the token's 41 characters show."""
@@ -314,8 +305,6 @@ def test_recall_masks_a_token_wrapped_over_two_lines_of_a_note(ws, run_script):
 # ------------------------------------------------------------ health facts the vocabulary misses
 
 
-@pytest.mark.xfail(strict=True, reason="tatk10: health facts about the user that no health word covers "
-                                        "(abortion, 堕胎, HRT, chlamydia, self-harm, overdose, infertile, colostomy)")
 @pytest.mark.parametrize("text", [
     "user had an abortion last year", "用户堕胎过一次", "user is on HRT since spring", "user has chlamydia",
     "user self-harms when stressed", "user overdosed last year", "user is infertile", "user has a colostomy bag",
@@ -336,8 +325,6 @@ WORDS = " ".join(["ozone", "drill", "grab", "fiber", "curtain", "grace", "puddin
                   "eight", "picnic"])
 
 
-@pytest.mark.xfail(strict=True, reason="tatk10: twelve BIP-39 words are found only on the line of 'seed phrase': "
-                                        "on the next line, or after 'wallet:'/'seed:', they are stored with no flag")
 @pytest.mark.parametrize("text", ["seed phrase:\n" + WORDS, "wallet: " + WORDS, "seed: " + WORDS,
                                   "my wallet words are " + WORDS],
                          ids=["next-line", "wallet", "seed", "wallet-words"])

@@ -3402,6 +3402,8 @@ RULES_LIST: list[Rule] = [
 #: Letter runs that name a counted thing, not a person: ``order13812345678`` is an order number.
 _R9_GLUED_NOT_PHONE = re.compile(r"(?i)^(?:order|ord|ticket|tkt|invoice|inv|id|uid|no|sn|po|txn|trade|ts|build|"
                                  r"job|run|ref|seq|serial|batch|req|trace|msg|tx|block|ver|v|rev|pr|issue|commit)$")
+#: The Latin word right before a digit run (1-16 letters, a word start before them).
+_R9_WORD_BEFORE = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z]{1,16}\Z")
 #: Words that say the number after them (glued, or after is/:) is someone's telephone number.
 _R9_PHONE_LABEL = (r"phone|mobile|cell|cellphone|tel|telephone|whatsapp|call|wife|husband|mom|mum|"
                    r"mother|dad|father|sister|brother|son|daughter|partner|girlfriend|boyfriend|grandma|grandpa|"
@@ -3412,7 +3414,10 @@ def _r9_glued_mobile_ok(value: str, m: re.Match[str], text: str) -> bool:
     """A Chinese mobile number (MIIT plan: 11 digits, 13x-19x, valid in the ``phonenumbers`` metadata)
     glued after a Latin word that is not a counted thing's name (order, id, build, ...); a run of hex
     letters glued to it is part of a hash, not a word."""
-    word = m.group(1)
+    glued = _R9_WORD_BEFORE.search(text, max(0, m.start() - 17), m.start())
+    if glued is None:
+        return False  # not glued to a word: the phone rule judges it
+    word = glued.group(0)
     if _R9_GLUED_NOT_PHONE.match(word) or (re.fullmatch(r"[a-fA-F]+", word) and len(word) + len(value) >= 16):
         return False
     if value in _PLACEHOLDER_PHONES or _UNIT_AFTER.match(text, m.end()):
@@ -3465,7 +3470,8 @@ _R9_GLUED_TOKEN_RULES = ("github_token", "github_fine_grained_pat", "gitlab_toke
                          "google_api_key", "anthropic_key", "google_oauth_client_secret")
 #: Literal starts of those shapes (lower-cased): a stretch without one is not searched.
 _R9_GLUED_TOKEN_NEEDS = {"github_token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), "github_fine_grained_pat": ("github_pat_",),
-                         "gitlab_token": ("gl",), "slack_token": ("xox",), "google_api_key": ("aiza",),
+                         "gitlab_token": ("glpat-", "gldt-", "glptt-", "glrt-", "glcbt-", "gloas-", "glsoat-", "glft-", "glimt-",
+                                          "glagent-"), "slack_token": ("xox",), "google_api_key": ("aiza",),
                          "anthropic_key": ("sk-ant-",), "google_oauth_client_secret": ("gocspx-",)}
 #: Common English function words: none is a BIP-39 word, so a run holding one is prose, not a phrase.
 _R9_NOT_BIP39 = frozenset("the and for with this that from have are was were they them your his her she him its "
@@ -3523,16 +3529,17 @@ def _r9_glued_token_rules() -> list[Rule]:
 
 RULES_LIST += [
     # ---- round 9, tatk10 (issue 9): a value glued to a word, wrapped in quotes or brackets, below its label ----
-    Rule("mobile_glued_to_word", "phone", _r(r"(?<![A-Za-z0-9_])([A-Za-z]{1,16})(1[3-9]\d{9})(?![A-Za-z0-9])"),
+    # digit-led (run only inside digit runs, see Rule.numeric); the word before is read by the check
+    Rule("mobile_glued_to_word", "phone", _r(r"1[3-9]\d{9}(?![A-Za-z0-9])"),
          "MIIT numbering plan for CN mobiles (phonenumbers metadata): a mobile number glued to a Latin word "
-         "(mom13812345678, phone13812345678; full-width forms read NFKC-folded), tatk10", group=2,
-         check=_r9_glued_mobile_ok, needs_re=re.compile(r"[a-z]1[3-9]\d{9}")),
+         "(mom13812345678, phone13812345678; full-width forms read NFKC-folded), tatk10",
+         check=_r9_glued_mobile_ok, numeric=True),
     Rule("phone_after_label_unformatted", "phone",
-         _r(r"(?<![a-z])(?:" + _R9_PHONE_LABEL + r")(?:[ \t]+(?:number|no\.?|#))?(?:" + _ + r"*(?:is|:|：|=|#|-)?"
+         _r(r"(?:" + _R9_PHONE_LABEL + r")(?:[ \t]+(?:number|no\.?|#))?(?:" + _ + r"*(?:is|:|：|=|#|-)?"
             + _ + r"*)(\+?1?\d{10})(?!\d)"),
          "ITU-T E.164 / libphonenumber metadata (US, UK, CN plans): a telephone number without separators "
          "right after a telephone or family word ('my phone is 4155550132', 'wife4155550132'), tatk10",
-         group=1, check=_r9_labelled_phone_ok, lower=True, needs_re=re.compile(r"\d{10}")),
+         group=1, check=_r9_labelled_phone_ok, lower=True, not_after=_LETTERS, needs_re=re.compile(r"\d{10}")),
     Rule("ssn_label_wrapped", "government_id",
          _r(r"(?<![a-z])(?:ssn|social[ _]security(?:[ _](?:number|no\.?|#))?)" + _R9_ID_WRAP
             + r"(\d{3}[ -]?\d{2}[ -]?\d{4})(?![\d-])"),

@@ -3610,6 +3610,218 @@ RULES_LIST: list[Rule] = [
             "AANA memory-gate seed: protected class"),
 ]
 
+# --------------------------------------------------------------------------
+# Round 9 (issue 9), tatk10: kinds the round-10 attacker found missing
+# (tests/attack/test_attack_trust_r10.py; variants in tests/test_privacy_r9_tatk10.py).
+# Kept apart from the table above so that other round-9 work merges cleanly.
+# --------------------------------------------------------------------------
+
+#: Letter runs that name a counted thing, not a person: ``order13812345678`` is an order number.
+_R9_GLUED_NOT_PHONE = re.compile(r"(?i)^(?:order|ord|ticket|tkt|invoice|inv|id|uid|no|sn|po|txn|trade|ts|build|"
+                                 r"job|run|ref|seq|serial|batch|req|trace|msg|tx|block|ver|v|rev|pr|issue|commit)$")
+#: The Latin word right before a digit run (1-16 letters, a word start before them).
+_R9_WORD_BEFORE = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z]{1,16}\Z")
+#: Words that say the number after them (glued, or after is/:) is someone's telephone number.
+_R9_PHONE_LABEL = (r"phone|mobile|cell|cellphone|tel|telephone|whatsapp|call|wife|husband|mom|mum|"
+                   r"mother|dad|father|sister|brother|son|daughter|partner|girlfriend|boyfriend|grandma|grandpa|"
+                   r"aunt|uncle|nanny|landlord|doctor")
+
+
+def _r9_glued_mobile_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A Chinese mobile number (MIIT plan: 11 digits, 13x-19x, valid in the ``phonenumbers`` metadata)
+    glued after a Latin word that is not a counted thing's name (order, id, build, ...); a run of hex
+    letters glued to it is part of a hash, not a word."""
+    glued = _R9_WORD_BEFORE.search(text, max(0, m.start() - 17), m.start())
+    if glued is None:
+        return False  # not glued to a word: the phone rule judges it
+    word = glued.group(0)
+    if _R9_GLUED_NOT_PHONE.match(word) or (re.fullmatch(r"[a-fA-F]+", word) and len(word) + len(value) >= 16):
+        return False
+    if value in _PLACEHOLDER_PHONES or _UNIT_AFTER.match(text, m.end()):
+        return False
+    return _r9_valid_phone(value, ("CN",))
+
+
+def _r9_valid_phone(digits: str, regions: tuple[str, ...]) -> bool:
+    try:
+        import phonenumbers
+    except ImportError:  # pragma: no cover - declared dependency
+        return bool(_CN_MOBILE.match(digits))
+    for region in regions:
+        try:
+            number = phonenumbers.parse(digits, region)
+        except phonenumbers.NumberParseException:
+            continue
+        if phonenumbers.is_valid_number(number):
+            return True
+    return False
+
+
+def _r9_labelled_phone_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A telephone number written without separators right after a telephone or family word: valid
+    under the US, UK or Chinese plan (``phonenumbers``); a fictional or placeholder number only outside
+    a line that says it is documentation."""
+    digits = re.sub(r"\D", "", value)
+    line = _line_around(text, m.start(), m.end())
+    if (digits in _PLACEHOLDER_PHONES or _FICTIONAL_PHONE.search(digits)) and _DOC_CONTEXT.search(line):
+        return False
+    if _documentation_number(digits, line) or _UNIT_AFTER.match(text, m.end()):
+        return False
+    if _made_up_digits(digits):
+        return False  # 1234567890: a form's example, not a number
+    if value.startswith("+"):
+        return _r9_valid_phone(value, ("US",))
+    # By its shape, one plan each: 10 digits are a NANP number (the UK plan reads almost any 10 digits as
+    # a geographic number without its 0), 11 a CN mobile, a NANP number with its 1, or a UK number with its 0.
+    if len(digits) == 10:
+        return digits[0] not in "01" and _r9_valid_phone(digits, ("US",))
+    if _CN_MOBILE.match(digits):
+        return _r9_valid_phone(digits, ("CN",))
+    return _r9_valid_phone(digits, ("US",) if digits[0] == "1" else ("GB",))
+
+
+#: A label's value wrapped as JSON, a bracket or a dash writes it: ``"ssn": "…"``, ``ssn (…)``, ``ssn - …``.
+_R9_ID_WRAP = r"[\"'`]?" + _ + r"*(?:[:：=\-–—]|=>|->)?" + _ + r"*[\[(\"'`]?" + _ + r"*"
+#: The labels of a provider token rule whose full shape is still read with word characters glued in front.
+_R9_GLUED_TOKEN_RULES = ("github_token", "github_fine_grained_pat", "gitlab_token", "slack_token",
+                         "google_api_key", "anthropic_key", "google_oauth_client_secret")
+#: Literal starts of those shapes (lower-cased): a stretch without one is not searched.
+_R9_GLUED_TOKEN_NEEDS = {"github_token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), "github_fine_grained_pat": ("github_pat_",),
+                         "gitlab_token": ("glpat-", "gldt-", "glptt-", "glrt-", "glcbt-", "gloas-", "glsoat-", "glft-", "glimt-",
+                                          "glagent-"), "slack_token": ("xox",), "google_api_key": ("aiza",),
+                         "anthropic_key": ("sk-ant-",), "google_oauth_client_secret": ("gocspx-",)}
+#: Common English function words: none is a BIP-39 word, so a run holding one is prose, not a phrase.
+_R9_NOT_BIP39 = frozenset("the and for with this that from have are was were they them your his her she him its "
+                          "our but not has had will would should could been into when what then than which".split())
+#: A label of a wallet's recovery words: seed phrase, wallet words, "seed", "wallet", 助记词.
+_R9_SEED_LABEL = (r"(?:(?:my|the|our)[ \t]+)?(?:(?:wallet|seed|recovery|backup|mnemonic|secret|metamask|ledger|"
+                  r"trezor|phantom|exodus)(?:[ \t]+(?:seed|phrase|words?|key|backup))*|助记词|助記詞|种子短语|恢复短语|钱包)")
+_R9_SEED_LINE_ABOVE = re.compile(r"(?i)" + _R9_SEED_LABEL + r"(?:[^\n]{0,8}?(?:[:：=]|->|→|[ \t](?:is|are)|是|为))?"
+                                 r"[ \t]*\r?$")
+
+
+def _r9_phrase_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """:func:`_mnemonic_ok` and no common function word (none of them is in the BIP-39 English list)."""
+    words = value.lower().split()
+    return _mnemonic_ok(value.lower(), m, text) and not any(w in _R9_NOT_BIP39 for w in words)
+
+
+def _r9_phrase_below_label_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A line of recovery words (:func:`_r9_phrase_ok`) whose line above (one blank line allowed)
+    ends with a wallet or seed label (``seed phrase:``, ``wallet words``, ``助记词：``)."""
+    if not _r9_phrase_ok(value, m, text):
+        return False
+    start = text.rfind("\n", 0, m.start())
+    for _tries in range(2):
+        if start <= 0:
+            return False
+        above_start = text.rfind("\n", 0, start) + 1
+        above = text[above_start:start].rstrip("\r")
+        if above.strip():
+            return bool(_R9_SEED_LINE_ABOVE.search(above))
+        start = above_start - 1
+    return False
+
+
+def _r9_glued_token_rules() -> list[Rule]:
+    """The provider token rules again, for a token with 1-8 word characters glued in front (``xghp_…``,
+    ``1AKIA…``, ``_xoxb-…``): the provider's full published shape must follow the glue, so a word that
+    merely holds ``ghp`` or ``akia`` is not a token."""
+    by_name = {rule.name: rule for rule in RULES_LIST}
+    glue = r"(?<![A-Za-z0-9_])[A-Za-z0-9_]{1,8}("
+    out = []
+    for name in _R9_GLUED_TOKEN_RULES:
+        rule = by_name[name]
+        src = rule.pattern.pattern
+        src = src[2:] if src.startswith(r"\b") else src
+        out.append(Rule(name + "_glued", "secret", _r(glue + src + ")", rule.pattern.flags),
+                        rule.source + "; the same shape with word characters glued in front (tatk10)", group=1,
+                        check=rule.check, needs=_R9_GLUED_TOKEN_NEEDS[name]))
+    out.append(Rule("aws_access_key_id_glued", "secret",
+                    _r(glue + r"A[KS]IA[A-Z0-9]{16})" + _END),
+                    "AWS IAM User Guide 'Unique identifiers': AKIA/ASIA access key ids, with word characters glued "
+                    "in front (tatk10)", group=1, check=_not_placeholder, needs=("akia", "asia")))
+    return out
+
+
+RULES_LIST += [
+    # ---- round 9, tatk10 (issue 9): a value glued to a word, wrapped in quotes or brackets, below its label ----
+    # digit-led (run only inside digit runs, see Rule.numeric); the word before is read by the check
+    Rule("mobile_glued_to_word", "phone", _r(r"1[3-9]\d{9}(?![A-Za-z0-9])"),
+         "MIIT numbering plan for CN mobiles (phonenumbers metadata): a mobile number glued to a Latin word "
+         "(mom13812345678, phone13812345678; full-width forms read NFKC-folded), tatk10",
+         check=_r9_glued_mobile_ok, numeric=True),
+    Rule("phone_after_label_unformatted", "phone",
+         _r(r"(?:" + _R9_PHONE_LABEL + r")(?:[ \t]+(?:number|no\.?|#))?(?:" + _ + r"*(?:is|:|：|=|#|-)?"
+            + _ + r"*)(\+?1?\d{10})(?!\d)"),
+         "ITU-T E.164 / libphonenumber metadata (US, UK, CN plans): a telephone number without separators "
+         "right after a telephone or family word ('my phone is 4155550132', 'wife4155550132'), tatk10",
+         group=1, check=_r9_labelled_phone_ok, lower=True, not_after=_LETTERS, needs_re=re.compile(r"\d{10}")),
+    Rule("ssn_label_wrapped", "government_id",
+         _r(r"(?<![a-z])(?:ssn|social[ _]security(?:[ _](?:number|no\.?|#))?)" + _R9_ID_WRAP
+            + r"(\d{3}[ -]?\d{2}[ -]?\d{4})(?![\d-])"),
+         "US Social Security Administration number after its label written as a JSON field, in brackets or "
+         "after a dash ({\"ssn\": \"...\"}, ssn (...), ssn - ...); area 000, 666, 9xx never issued, tatk10",
+         group=1, check=_ssn_ok, lower=True, needs=("ssn", "social")),
+    Rule("id_document_label_wrapped", "government_id",
+         _r(r"(?<![a-z])(?:passport|national[ _]id|id[ _]card|driver'?s?[ _]licen[cs]e|护照|身份证)"
+            r"(?:[ _](?:no\.?|number|num|#))?" + _R9_ID_WRAP + r"([a-z]{0,2}\d[a-z0-9-]{5,19})" + _END),
+         "ICAO Doc 9303 (passport numbers), MPS rules (CN passport E/G + 8 digits): a document number after "
+         "its label written as a JSON field, in brackets or after a dash, tatk10", group=1,
+         check=_keyed_id_ok, lower=True, needs=("passport", "national", "id", "driver", "护照", "身份证")),
+    Rule("recovery_phrase_any_label", "secret",
+         _r(r"(?<![a-z])" + _R9_SEED_LABEL + r"(?:[^\n]{0,8}?(?:[:：=]|->|→|[ \t](?:is|are)|是|为))" + _
+            + r"*((?:[a-z]{3,8}" + _ + r"+){11,23}[a-z]{3,8})(?![a-z])"),
+         "BIP-39 mnemonic (12, 15, 18, 21 or 24 words) after any wallet or seed label with a connector "
+         "('wallet: ...', 'seed: ...', 'my wallet words are ...'), tatk10", group=1, lower=True,
+         check=_r9_phrase_ok, needs=("wallet", "seed", "recovery", "backup", "mnemonic", "secret", "metamask",
+                                     "ledger", "trezor", "phantom", "exodus", "助记词", "助記詞", "种子短语",
+                                     "恢复短语", "钱包")),
+    Rule("recovery_phrase_below_label", "secret",
+         _r(r"(?m)^[ \t]*((?:[a-z]{3,8}" + _ + r"+){11,23}[a-z]{3,8})" + _ + r"*\r?$"),
+         "BIP-39 mnemonic (12-24 words) alone on the line below its label ('seed phrase:' then the words), "
+         "tatk10", group=1, lower=True, check=_r9_phrase_below_label_ok,
+         # the label is on the line above: a stretch-wide gate, not a same-line literal (``needs``)
+         needs_re=re.compile(r"wallet|seed|recovery|backup|mnemonic|secret|metamask|ledger|trezor|phantom|exodus|"
+                             r"助记词|助記詞|种子短语|恢复短语|钱包")),
+    *_r9_glued_token_rules(),
+    # (the health vocabulary of round 9 is inserted before health_terms below)
+]
+
+#: Health vocabulary by class, both languages, about a person as the health_terms rules above (tatk10):
+#: reproductive health, sexually transmitted infections, self-harm, a substance overdose, fertility,
+#: surgery and stomas. Ambiguous forms are left out: "aborted" (a job), 人流 alone (a crowd: 人流量),
+#: 上环 (a district of Hong Kong), "plan b", "pacemaker" (a cluster manager), "sterile".
+_R9_HEALTH_TOPICS = _topic("health_terms_r9", "health",
+            r"abortions?|termination of (?:a |the |her |my )?pregnancy|ectopic pregnancy|morning-after pill|"
+            r"emergency contraception|birth control|contraceptives?|iud|hrt|hormone replacement(?: therapy)?|"
+            r"hormone therapy|menopaus\w*|perimenopaus\w*|endometriosis|pcos|polycystic ovar\w*|"
+            r"erectile dysfunction|pap smear|"
+            r"chlamydia|gonorrh?o?ea|syphilis|hpv|genital (?:warts|herpes)|trichomoniasis|stds|stis|"
+            r"sexually transmitted(?: infections?| diseases?)?|"
+            r"self[- ]harm(?:s|ed|ing)?|self[- ]injur(?:y|ies|ing|ed)|"
+            r"cut(?:s|ting)? (?:myself|himself|herself|themselves)|"
+            r"overdos(?:ed|es|ing)|"
+            r"infertile|fertility (?:treatments?|clinic|issues?|problems?|specialist)|egg freezing|"
+            r"froze (?:my|her) eggs|(?:low )?sperm count|sperm donor|iui|"
+            r"colostomy|ileostomy|urostomy|ostomy|stoma|(?:kidney|liver|heart|lung|organ|bone marrow|cornea) "
+            r"transplant|gastric (?:bypass|band|sleeve)|bypass surgery|open-heart surgery|spinal fusion|amputat\w*|"
+            r"hernia",
+            r"堕胎|打胎|做了?人流|人流手术|人工流产|药流|引产|宫外孕|避孕药|紧急避孕|激素替代|更年期|子宫内膜异位|多囊卵巢|"
+            r"阳痿|勃起功能障碍|"
+            r"衣原体|淋病|尖锐湿疣|生殖器疱疹|性传播|"
+            r"自伤|割腕|轻生|伤害自己|"
+            r"服药过量|药物过量|吃药过量|过量服药|"
+            r"不育|冻卵|精子活力|"
+            r"造口|造瘘|人工肛门|器官移植|肾移植|肝移植|骨髓移植|疝气",
+            "AANA memory-gate seed: health (sensitivity class 'health'): reproductive health, STIs, self-harm, "
+            "overdose, fertility, surgery and stomas (tatk10)")
+# Before health_terms: the English keywords are tried as one alternation, first rule first, so its
+# "overdose" and "self-harm" would take "overdosed" and "self-harms" and lose them to the word check.
+_R9_AT = next(i for i, rule in enumerate(RULES_LIST) if rule.name == "health_terms_en")
+RULES_LIST[_R9_AT:_R9_AT] = _R9_HEALTH_TOPICS
+
+
 def _without_leading_boundary(rule: Rule) -> Rule:
     # A leading \b stops ``re`` from scanning for the literal that follows
     # (100x slower on 'AIza...'); check the character before in Python instead.
@@ -4888,28 +5100,56 @@ def mask(text: str) -> str:
     findings = [f for f in scan(text) if f.tier3]
     if not findings:
         return text
-    starts = [0] + [m.end() for m in re.finditer("\n", text)]
-    spans: list[list[Any]] = []  # [start, end, category, crosses a line break], offsets in text
-    for f in findings:
-        base = starts[f.line - 1] if f.line - 1 < len(starts) else len(text)
-        a, b = min(base + f.start, len(text)), min(base + max(f.start, f.end), len(text))
-        spans.append([a, b, f.category, "\n" in text[a:b]])
-    spans.sort(key=lambda s: (s[0], s[1]))
-    merged: list[list[Any]] = []
-    for span in spans:
-        # A finding of the joined reading runs over line breaks ("password:" then the value
-        # one blank line below): it hides the lines it covers, and whatever it overlaps with it
-        # (trust10: the label was masked and the value shown).
-        if merged and span[0] < merged[-1][1] and (span[3] or merged[-1][3]):
-            merged[-1][1] = max(merged[-1][1], span[1])
-            merged[-1][3] = True
+    # Offsets in the whole text (a finding read across a line break ends on a later line), widened by
+    # the joined reading of a token a line break cuts (decoding.wrapped): scan keeps the first line's
+    # finding there and drops the joined one it overlaps, so a mask of the finding alone would print the
+    # token's second half (tatk10: a token wrapped over two lines of an OpenClaw note).
+    line_starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
+    ranges = [[line_starts[f.line - 1] + f.start, line_starts[f.line - 1] + f.end, f.category] for f in findings]
+    for a, b, category in _wrapped_tier3_spans(text):
+        for r in ranges:
+            if r[0] < b and a < r[1]:
+                r[0], r[1] = min(r[0], a), max(r[1], b)
+                break
         else:
-            merged.append(span)
+            ranges.append([a, b, category])
+    ranges.sort(key=lambda r: (r[0], -r[1]))
+    merged: list[list[Any]] = []
+    for r in ranges:
+        if merged and r[0] < merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], r[1])
+        else:
+            merged.append(list(r))
     out = text
-    for a, b, category, crosses in reversed(merged):
-        # The line breaks it covered stay, so every other line keeps its number.
-        out = out[:a] + f"[{category}]" + "\n" * out[a:b].count("\n") + out[b:]
+    for a, b, category in reversed(merged):
+        out = out[:a] + _mask_segment(text[a:b], category) + out[b:]
     return out
+
+
+def _wrapped_tier3_spans(text: str) -> list[tuple[int, int, str]]:
+    """The T3 values :func:`scan` reads joined over a line break (:func:`memory_manager.decoding.wrapped`),
+    as (start, end, category) offsets of ``text``: the same filter as scan's joined reading."""
+    joined = wrapped(text) if "\n" in text else None
+    if joined is None:
+        return []
+    view, starts, ends = joined
+    return [(starts[vs], ends[ve - 1], rule.category) for s, e, rule, vs, ve in _spans(view)
+            if e > s and ve > vs and CATEGORIES[rule.category][1] and rule.name not in _NOT_ACROSS_LINES
+            and "\n" in text[starts[vs]:ends[ve - 1]] and _joined_number_ok(rule, view, s, e, vs, ve, typed=True)]
+
+
+def _mask_segment(segment: str, category: str) -> str:
+    """``segment`` masked as ``[category]``, its line breaks and the indentation after them kept (a value
+    over two lines masks on both, the note's layout unchanged)."""
+    parts = re.split("(" + _LINE_BREAK.pattern + ")", segment)
+    out = []
+    for i, part in enumerate(parts):
+        if i % 2 or not part.strip():
+            out.append(part)
+        else:
+            lead = part[:len(part) - len(part.lstrip())] if i else ""
+            out.append(lead + f"[{category}]")
+    return "".join(out)
 
 
 # --------------------------------------------------------------------------

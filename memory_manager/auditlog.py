@@ -1,12 +1,28 @@
-"""The gate's audit log: ``memory/.state/gate-audit.jsonl`` (format ``cmm-gate-audit`` v1).
+"""The gate's audit log: ``memory/.state/gate-audit.jsonl`` (format ``cmm-gate-audit`` v2, reads v1).
 
 One JSON object per line, appended under the workspace lock. A line never
 holds content (issue 10): its ``summary`` is only the content's length and
 the detected categories (``<42 chars withheld: name>``), next to the
-operation, decision and a keyed hash. The hash is HMAC-SHA256 with a random per-workspace salt
-(``memory/.state/audit-salt``, mode 0600), so a short secret cannot be
-recovered by hashing guesses without that file, while two records of the
-same content still share a hash.
+operation, decision and a keyed hash.
+
+v2 (``"v": 2``, attack round 10): the hash is HMAC-SHA-256 of the content's
+SHA-256 with a secret that never lies in the workspace
+(:mod:`memory_manager.keyed`: derived from the T2 key when one is
+configured, else the local hash-secret), named by ``kid`` (``t2`` or
+``local``). Two records of the same content under the same secret share a
+hash, yet a guess (10,000 phone numbers of one exchange) cannot be checked
+with the workspace alone, nor the plain text of a sealed T2 entry without
+its key. A refused decision (certain findings: T3, never stored) keeps no
+hash at all (``"hash": null``): nothing of it is stored to be linked to, so
+nothing that a guess could confirm is kept. Neither does a delete record
+(``forget``, cleanup's purge: the content is gone), and ``forget`` blanks the hashes of the records that concerned the
+forgotten entry (:func:`blank_hashes`). Without any secret (no key and the
+hash-secret folder unusable) the hash is null too: less is kept, never more.
+
+v1 lines (no ``v``) keyed the hash with ``memory/.state/audit-salt``, which
+lies beside the log, so a guess could be confirmed from the workspace
+(tatk10). They are still read (:func:`read` marks them ``"v": 1``), and
+``forget`` blanks their hashes too; the salt is no longer made for the log.
 """
 from __future__ import annotations
 
@@ -28,7 +44,9 @@ from . import jsonio
 
 LOG_NAME = "gate-audit.jsonl"
 SALT_NAME = "audit-salt"
-FORMAT = {"format": "cmm-gate-audit", "version": 1}
+FORMAT = {"format": "cmm-gate-audit", "version": 2}
+#: The label of the audit hash (domain separation from the other keyed hashes).
+HASH_LABEL = "gate-audit"
 
 
 def log_path(ws: Path) -> Path:
@@ -36,34 +54,40 @@ def log_path(ws: Path) -> Path:
     return tree.Tree(ws).state_file(LOG_NAME)
 
 
-#: Bytes in the salt (:func:`_salt`); a file of any other size is torn, never used as a key.
+#: Bytes in the salt (:func:`_salt`); a file of any other size is torn, never used to key a new hash.
 SALT_BYTES = 32
 
 
-def _salt(ws: Path) -> bytes:
-    """The gate log's HMAC salt (``memory/.state/audit-salt``, :data:`SALT_BYTES` random bytes), made when missing.
+def _salt(ws: Path, create: bool = False) -> bytes | None:
+    """The v1 audit salt (``memory/.state/audit-salt``, :data:`SALT_BYTES` random bytes); None when there is none.
 
-    Made whole or not at all (fatk9: written in place, a file-size limit left it empty
-    or torn, and every later run keyed the log's hashes with that): a temporary file,
-    mode 0600, fsynced, linked into place. A salt of the wrong size (torn by an older
-    version) is never used: it is replaced by a new one (the hashes it keyed are as good
-    as unkeyed, so no record loses anything it had).
+    Only :func:`memory_manager.gate.held_findings` still makes it (``create``):
+    an import's finding ids, which are printed, never stored. v1 audit lines
+    and v1 approval-record keys are checked with it when it exists (as it is,
+    torn or not: it only recognises what an older version keyed with it).
+
+    With ``create``, it is made whole or not at all (fatk9: written in place, a
+    file-size limit left it empty or torn, and every later run keyed with that):
+    a temporary file, mode 0600, fsynced, linked into place; a salt of the wrong
+    size is replaced by a new one.
 
     Raises:
-        FileWriteError: naming the salt file: it could not be written.
+        FileWriteError: naming the salt file: it could not be written (``create`` only).
     """
     from . import fsio
 
     path = tree.Tree(ws).state_file(SALT_NAME)
     for _attempt in range(3):
         try:
-            salt = read_regular(path)
+            salt: bytes | None = read_regular(path)
         except FileNotFoundError:
             salt = None
-        if salt is not None and len(salt) == SALT_BYTES:
+        except OSError:
+            return None
+        if not create or (salt is not None and len(salt) == SALT_BYTES):
             return salt
         make_dirs(path.parent)
-        if salt is not None:  # torn: set aside, then made again (never read as a key)
+        if salt is not None:  # torn: set aside, then made again (never keys a new id)
             fsio.remove(path, missing_ok=True)
         salt = os.urandom(SALT_BYTES)
         try:
@@ -74,9 +98,46 @@ def _salt(ws: Path) -> bytes:
     raise FileWriteError(f"{path}: the gate log's salt is not {SALT_BYTES} bytes and could not be made again")
 
 
-def content_hash(ws: Path, text_sha256: str) -> str:
-    """Return the keyed hash recorded for content whose SHA-256 is ``text_sha256``."""
-    return hmac.new(_salt(ws), text_sha256.encode("ascii"), hashlib.sha256).hexdigest()[:32]
+def content_hash(ws: Path, text_sha256: str, create: bool = True) -> str:
+    """Return the v1 keyed hash (audit salt) of content whose SHA-256 is ``text_sha256``.
+
+    Used for import finding ids (:func:`memory_manager.gate.held_findings`)
+    and to recognise v1 lines; ``create=False`` gives ``""`` when the
+    workspace has no salt (nothing v1 can match then).
+    """
+    salt = _salt(ws, create=create)
+    if salt is None:
+        return ""
+    return hmac.new(salt, text_sha256.encode("ascii"), hashlib.sha256).hexdigest()[:32]
+
+
+def _secrets(ws: Path, create: bool) -> list[tuple[str, bytes]]:
+    """The secrets outside the workspace (:mod:`memory_manager.keyed`), the one to write with first."""
+    from .gate import _approval_secrets
+
+    return _approval_secrets(ws, create=create)
+
+
+def _v2_hash(secret: bytes, text_sha256: str) -> str:
+    from . import keyed
+
+    return keyed.digest(secret, HASH_LABEL, text_sha256)[:32]
+
+
+def hashes_of(ws: Path, texts: list[str]) -> list[str]:
+    """Every hash a record of one of ``texts`` may carry: v2 under each secret at hand, and v1.
+
+    What ``forget`` hands to :func:`blank_hashes` (the texts are the forms
+    the store doors passed to the gate for the entry).
+    """
+    secrets = _secrets(ws, create=False)
+    out: list[str] = []
+    for text in texts:
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        for h in [_v2_hash(secret, digest) for _kid, secret in secrets] + [content_hash(ws, digest, create=False)]:
+            if h and h not in out:
+                out.append(h)
+    return out
 
 
 def append(ws: Path, decision: Any) -> dict[str, Any]:
@@ -91,22 +152,32 @@ def append(ws: Path, decision: Any) -> dict[str, Any]:
     return record
 
 
-def record_line(ws: Path, decision: Any) -> tuple[dict[str, Any], bytes]:
+def record_line(ws: Path, decision: Any, keep_hash: bool = True) -> tuple[dict[str, Any], bytes]:
     """The record :func:`append` would write for ``decision``, and its line (UTF-8, newline-terminated).
 
     For a command that writes the record at its commit point (``forget``: the
     line is kept in its journal, so a run finished by the next one logs it
-    exactly once, see :func:`append_line`).
+    exactly once, see :func:`append_line`). ``keep_hash=False`` writes no hash
+    (``forget``'s own record: the content it names is gone).
     """
     # The log keeps hashes, categories and decisions, never content (issue 10):
     # not even ordinary words, which a later ``forget`` could not take back.
     summary = f"<{decision.chars} chars" + (f" withheld: {', '.join(decision.categories)}>"
                                             if decision.categories else ">")
-    record = {"time": now().isoformat(timespec="seconds"), "operation": decision.operation,
+    kid, digest = None, None
+    # A refused decision keeps no hash (tatk10): T3 content is never stored, so there is
+    # nothing to link it to, and a hash of it could only serve to confirm a guess. Nor does
+    # a delete (forget, cleanup's purge): the content it names is gone or about to go.
+    if keep_hash and decision.decision != "refuse" and decision.operation != "delete":
+        secrets = _secrets(ws, create=True)
+        if secrets:  # the secret outside the workspace; none at all: no hash (less kept, never more)
+            kid, secret = secrets[0]
+            digest = _v2_hash(secret, decision.content_hash)
+    record = {"v": 2, "time": now().isoformat(timespec="seconds"), "operation": decision.operation,
               "source": decision.source, "sensitivity": decision.sensitivity,
               "approval": decision.approval, "decision": decision.decision,
               "categories": decision.categories, "summary": summary,
-              "chars": decision.chars, "hash": content_hash(ws, decision.content_hash)}
+              "chars": decision.chars, "kid": kid, "hash": digest}
     return record, (json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
 
 
@@ -151,7 +222,10 @@ def append_line(ws: Path, line: bytes, once: bool = False) -> bool:
 
 
 def read(ws: Path, problems: list[str] | None = None) -> list[dict[str, Any]]:
-    """Return every record (unparsable lines are skipped).
+    """Return every record (unparsable lines are skipped), each with its format version ``v``.
+
+    v1 records (no ``v``, hash keyed with the audit salt) come back with
+    ``"v": 1`` and ``"kid": "salt"``; their other fields are as in v2.
 
     The log is untrusted input like any file we read: a line that is not UTF-8 is
     skipped, never fatal (fatk8: a binary log stopped the report with an unexpected
@@ -176,9 +250,44 @@ def read(ws: Path, problems: list[str] | None = None) -> list[dict[str, Any]]:
             binary += 1
             continue
         try:
-            out.append(jsonio.loads(line, "gate audit log"))
+            record = jsonio.loads(line, "gate audit log")
         except ValueError:
             continue
+        if isinstance(record, dict) and "v" not in record:
+            record = {"v": 1, **record, "kid": "salt" if record.get("hash") else None}
+        out.append(record)
     if binary and problems is not None:
         problems.append(f"{shown}: {binary} line{'s' if binary != 1 else ''} not UTF-8 text; skipped")
     return out
+
+
+def blank_hashes(ws: Path, hashes: list[str] | set[str]) -> int:
+    """Set the ``hash`` of every record (v1 or v2) whose hash is in ``hashes`` to null; return how many.
+
+    ``forget`` calls it with :func:`hashes_of` the forgotten entry (issue 10:
+    no keyed hash of forgotten content stays, even one that needs a secret
+    outside the workspace). The log is rewritten atomically (0600), other
+    lines byte for byte; callers hold the workspace lock. Idempotent.
+    """
+    from .fsio import atomic_write
+
+    wanted = set(hashes)
+    path = log_path(ws)
+    if not wanted or not path.is_file() or path.is_symlink():
+        return 0
+    lines = read_regular(path).split(b"\n")
+    changed = 0
+    for n, line in enumerate(lines):
+        try:
+            record = jsonio.loads(line.decode("utf-8"), "gate audit log")
+        except (ValueError, UnicodeDecodeError):
+            continue
+        if isinstance(record, dict) and record.get("hash") in wanted:
+            record["hash"] = None
+            if "kid" in record:
+                record["kid"] = None
+            lines[n] = json.dumps(record, ensure_ascii=False, allow_nan=False).encode("utf-8")
+            changed += 1
+    if changed:
+        atomic_write(path, b"\n".join(lines), mode=0o600)
+    return changed

@@ -1923,7 +1923,7 @@ def _forget_plan_ok(manifest: dict[str, Any], plan: dict[str, Any]) -> bool:
     needles = plan.get("needles", [])
     return (isinstance(needles, list) and all(isinstance(n, (str, dict)) for n in needles)
             and strings("names") and strings("paths") and strings("drop_approvals") and strings("ids")
-            and strings("hashes")
+            and strings("hashes") and strings("audit_hashes")
             and all(p and not p.startswith("/") and ".." not in PurePosixPath(p).parts for p in paths)
             and isinstance(plan.get("result", {}), dict) and isinstance(plan.get("ident"), (str, type(None)))
             and isinstance(plan.get("audit_line", ""), str) and isinstance(plan.get("approvals", []), list))

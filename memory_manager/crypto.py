@@ -449,6 +449,12 @@ def keygen(cfg: Mapping[str, Any] | None = None, workspace: Path | None = None,
                           "(entries encrypted with it become unreadable)") from None
     except FileWriteError as exc:
         raise CryptoError(f"cannot create key file {exc}") from None
+    if workspace is not None and force:
+        # A new key on purpose over entries of a missing one: it may write here although it
+        # opens none of them (tiers.require_key_opens_sealed, attack round 10).
+        from .tiers import accept_key
+
+        accept_key(Path(workspace), key)
     return path
 
 

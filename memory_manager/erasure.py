@@ -547,6 +547,9 @@ def finish_forget(ws: Path, plan: dict[str, Any]) -> dict[str, Any]:
                    ids=[i for i in plan.get("ids") or [] if isinstance(i, str)],
                    hashes=[h for h in plan.get("hashes") or [] if isinstance(h, str)])
     erased["approvals"] = erased.get("approvals", 0) + dropped
+    # The keyed hashes of the entry's earlier gate decisions go too (tatk10).
+    erased["logs"] = erased.get("logs", 0) + auditlog.blank_hashes(
+        ws, [h for h in plan.get("audit_hashes") or [] if isinstance(h, str)])
     result = dict(plan.get("result") or {})
     result.update(erased=erased, report_deleted=bool(erased["report"]))
     return result

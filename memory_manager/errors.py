@@ -113,6 +113,16 @@ class KeyUnavailableError(CryptoError):
     kind = "key_unavailable"
 
 
+class WrongKeyError(CryptoError):
+    """A well-formed T2 key opens none of the workspace's aes-gcm entries (exit 1).
+
+    Another machine's key, or one pasted by mistake: writing with it would
+    split the store (attack round 10), so writes that seal are refused.
+    """
+
+    kind = "wrong_key"
+
+
 class MalformedKeyError(CryptoError):
     """A key is configured but is not exactly 32 bytes of Base64 (exit 1).
 

@@ -528,7 +528,9 @@ def _keys_for(ws: Any, digest: str, secrets: list[tuple[str, bytes]]) -> list[st
     from . import keyed
     from .auditlog import content_hash
 
-    return [_v2_key(secret, digest) for _kid, secret in secrets] + [content_hash(ws, digest)]
+    # v1 only where the workspace has an audit salt: checking an approval never makes one.
+    v1 = content_hash(ws, digest, create=False)
+    return [_v2_key(secret, digest) for _kid, secret in secrets] + ([v1] if v1 else [])
 
 
 def _v2_key(secret: bytes, digest: str) -> str:

@@ -618,6 +618,9 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
     elif scheme in (None, "auto"):
         # 'auto' without a key means xor-b64, unless the key of existing aes-gcm entries is missing.
         tiers.require_key_for_sealed(ws, cfg)
+    # A well-formed key that opens none of the aes-gcm entries here (another machine's) would
+    # split the store: refused, whatever the scheme (attack round 10).
+    tiers.require_key_opens_sealed(ws, cfg)
 
     def existing() -> tiers.T2Entry | None:
         found = [e for e in tiers.iter_t2_entries(ws) if e.id == ident and not e.error]
@@ -637,8 +640,15 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
         if old is not None:
             try:
                 before = tiers.decrypt_entry(old, cfg)
-            except MemoryManagerError:  # no key or undecryptable: replaced without history
-                before = None
+            except MemoryManagerError as exc:
+                # Never replace an entry this write cannot read (attack round 10: an approved
+                # entry was replaced without history under another key); refused before the
+                # gate, so nothing is logged for a write that cannot happen.
+                from .errors import WrongKeyError
+
+                raise WrongKeyError(
+                    f"T2 entry {ident} cannot be read with the key from {tiers.key_source(cfg)} ({exc}): it is not "
+                    "replaced; put its key back (or forget it first to drop it); nothing was stored") from None
         from . import history
 
         # The same text again changes nothing (issue 11: a second run is a no-op): it
@@ -757,6 +767,7 @@ def crypt_file(ws: Path, cfg: dict[str, Any], path: Path, *, decrypt: bool, sche
             new_text = entries.join_frontmatter(entries.set_frontmatter_fields(fm.raw, {"scheme": "none"}),
                                                 gap + plain + "\n")
         else:
+            tiers.require_key_opens_sealed(ws, cfg)  # another machine's key would split the store (round 10)
             found = tiers.parse_t2(tf.text, target)
             plains: list[str] = []
             if found and not any(e.plaintext for e in found):
@@ -812,6 +823,7 @@ def reseal_all(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
         CryptoError: an xor-b64 entry that does not decode (nothing written).
     """
     crypto.load_key(cfg)  # no key, no change: fail before reading anything
+    tiers.require_key_opens_sealed(ws, cfg)  # another machine's key would split the store (round 10)
     with workspace_lock(ws):
         planned: list[tuple[Path, Any, str, list[str]]] = []
         skipped = []
@@ -1139,7 +1151,9 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
     else:
         summary = read_text(target.path).text
     needles = _forget_needles(ws, cfg, target)
+    gate_texts = _gate_texts(target, summary, needles)  # read before the file goes
     origin = _forget_origin(ws, target)
+    archived_origin = _archived_origin(ws, target)
     sources = _openclaw_sources(ws, target)
     ident = getattr(target.item, "id", None) if target.item is not None else None
     ids = [ident] if ident else []
@@ -1220,22 +1234,62 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
         # The point of no return: erasing the copies destroys this backup's own
         # copy, so from here a killed forget is finished by the next run, never
         # rolled back (issue 11); the journal keeps what finishing needs.
-        _, line = auditlog.record_line(ws, decision)
+        # Its own record keeps no hash (the content it names is gone), and the records of the
+        # entry's earlier decisions lose theirs at the end (tatk10: a keyed hash confirms a guess).
+        _, line = auditlog.record_line(ws, decision, keep_hash=False)
         # An entry that was a whole file: every older version earlier backups keep of
         # that file goes too, not only copies holding today's text (issue 11), and
         # backups name it by a stand-in from then on (issue 10: a T2 file name holds
         # its topic, a quarantined entry's the name it had before).
-        whole = [] if removed in ("section", "line") or target.kind in ("daily", "archived") else [rel(ws, target.path)]
-        whole += origin
+        # An archive file goes whole only when it was the entry's own (a pruned knowledge file,
+        # ``knowledge-<key>.md``, tatk10); a month's archive of sections keeps its other states.
+        whole = [] if removed in ("section", "line") or target.kind == "daily" or \
+            (target.kind == "archived" and not archived_origin) else [rel(ws, target.path)]
+        whole += origin + archived_origin
         # A T2 entry's needles include its decrypted text: sealed in the plan
         # with the T2 key, never written in plain text (issue 10).
         seal_key = backups._load_key(ws) if target.kind in ("t2", "quarantine") else None
         plan = {"kind": "forget", "ident": ident, "needles": erasure.forward_needles(needles, seal_key), "paths": whole,
                 "indexed": target.kind not in ("t2", "quarantine"), "audit_line": line.decode("utf-8"),
                 "approvals": [list(a) for a in decision.approved_findings], "drop_approvals": drop,
-                "names": _forget_names(target), "ids": ids, "hashes": hashes, "result": result}
+                "names": _forget_names(target), "ids": ids, "hashes": hashes,
+                "audit_hashes": auditlog.hashes_of(ws, gate_texts), "result": result}
         backup.roll_forward(plan)
         return erasure.finish_forget(ws, plan)
+
+
+def _gate_texts(target: Ref, summary: str, needles: list[Any]) -> list[str]:
+    """The texts the store doors gave the gate for the forgotten entry, as far as they can be rebuilt.
+
+    Their audit records' keyed hashes are blanked by ``forget``
+    (:func:`memory_manager.auditlog.blank_hashes`): ``learn`` gives
+    ``key\ntext\ntags`` (``edit``: ``key\ntext``), ``remember``
+    ``skill\ntopic\ntext``, ``show`` the plain text, ``write`` the topic and
+    its lines. A record of a text that differs (lines merged later, a text
+    edited since) is not matched: its hash stays, keyed outside the workspace.
+    """
+    from . import history
+
+    out: list[str] = [summary]
+    item = target.item
+    plains = [n for n in needles if isinstance(n, str)]
+    if target.kind == "knowledge":
+        try:
+            entry = item if isinstance(item, entries.KnowledgeEntry) else entries.read_knowledge(target.path)[0]
+        except (MemoryManagerError, IndexError):
+            entry = None
+        if entry is not None:
+            key = entry.key or target.path.stem
+            for body in {entry.body, entry.body.strip(), history.split(entry.body)[0].strip()}:
+                out += [f"{key}\n{body}\n{' '.join(entry.tags)}", f"{key}\n{body}\n", f"{key}\n{body}"]
+    elif target.kind in ("t2", "quarantine") and isinstance(item, tiers.T2Entry):
+        for plain in plains[1:] if item.ciphertext else plains:
+            for text in {plain, plain.strip(), history.split(plain)[0].strip()}:
+                out += [text, f"{item.skill}\n{item.topic}\n{text}"]
+    elif isinstance(item, entries.DailySection):
+        out.append("\n".join([item.topic] + [t for _, t in item.items]))
+    out += plains
+    return list(dict.fromkeys(out))
 
 
 def _forget_hashes(ws: Path, target: Ref, needles: list[Any], names: list[str]) -> list[str]:
@@ -1268,7 +1322,37 @@ def _forget_names(target: Ref) -> list[str]:
         return [target.path.stem]
     if target.kind in ("t2", "quarantine") and isinstance(item, tiers.T2Entry):
         return [n for n in (item.topic, f"{item.skill}_{item.topic}") if n]
+    if target.kind == "archived" and item is not None:
+        # A pruned entry keeps its names in the backups of the prune and of the writes before it,
+        # as a live one does: the same names go (tatk10).
+        meta = item.meta.get("archived") if isinstance(item.meta.get("archived"), dict) else {}
+        if meta.get("kind") == "knowledge":
+            key = Path(str(meta.get("source") or "")).stem or target.path.stem.removeprefix("knowledge-")
+            return [key] if key else []
+        topic = re.sub(r"^\[\d{4}-\d{2}-\d{2}\]\s*", "", str(meta.get("heading") or item.heading or "")).strip()
+        return [topic] if topic else []
     return []
+
+
+def _archived_origin(ws: Path, target: Ref) -> list[str]:
+    """For an archived entry that was a file of its own when live (a pruned knowledge entry, an
+    expired T2 file cleanup moved), that live file, when no entry lives there now: every backup
+    copy of it goes, and backups name it by a stand-in (tatk10: its name held the key or topic)."""
+    item = target.item
+    live = ""
+    if target.kind == "archived" and item is not None:
+        meta = item.meta.get("archived") if isinstance(item.meta.get("archived"), dict) else {}
+        if meta.get("kind") == "knowledge":
+            live = str(meta.get("source") or "")
+    elif target.kind == "t2" and isinstance(item, tiers.T2Entry) and item.index is None:
+        try:
+            target.path.resolve().relative_to(tree.Tree(ws).archive.resolve())
+        except (ValueError, OSError):
+            return []
+        live = rel(ws, tiers.t2_path(ws, item.skill, item.topic))
+    if not live or backups._rel_problem(live) or (Path(ws) / live).exists():
+        return []
+    return [live]
 
 
 #: The cause line ``import --from-openclaw`` writes into each section it copies (transfer.py).

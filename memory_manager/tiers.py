@@ -512,6 +512,109 @@ def require_key_for_sealed(ws: Path, cfg: dict[str, Any], *, making_key: bool = 
         "new entries, and a new key cannot open the old ones); nothing was stored")
 
 
+def key_source(cfg: dict[str, Any]) -> str:
+    """Where the active T2 key comes from, for a message: ``MEMORY_MANAGER_KEY`` or ``the key file PATH``."""
+    return crypto.ENV_KEY if crypto.key_state(cfg) == "env" else f"the key file {crypto.key_path(cfg)}"
+
+
+#: ``memory/.state/t2-key-accepted``: key check values (one a line) of keys the user started on
+#: purpose over aes-gcm entries of a missing key (``crypt.py keygen --force``).
+ACCEPTED_NAME = "t2-key-accepted"
+
+
+def key_check(key: bytes) -> str:
+    """A key check value: 32 hex digits of HMAC-SHA-256(key, label); tells keys apart, reveals nothing of one."""
+    import hashlib
+    import hmac
+
+    return hmac.new(key, b"cmm t2 key check v1", hashlib.sha256).hexdigest()[:32]
+
+
+def accept_key(ws: Path, key: bytes) -> None:
+    """Record ``key`` as one the user chose for this store though older aes-gcm entries need another.
+
+    ``crypt.py keygen --force`` calls it: the new key then writes despite
+    :func:`require_key_opens_sealed` (the user was told the old entries stay
+    unreadable until their key is back). The file (0600) holds only key
+    check values (:func:`key_check`).
+    """
+    from . import tree
+    from .fsio import atomic_write, make_dirs
+
+    path = tree.Tree(ws).state_file(ACCEPTED_NAME)
+    if not path.parent.parent.is_dir():  # no memory tree here: no entries either
+        return
+    make_dirs(path.parent)
+    try:
+        known = read_text(path).text.split()
+    except Exception:  # missing or unreadable: start the list again
+        known = []
+    value = key_check(key)
+    if value not in known:
+        atomic_write(path, ("\n".join([*known, value]) + "\n").encode("ascii"), mode=0o600)
+
+
+def _accepted(ws: Path, key: bytes) -> bool:
+    from . import tree
+
+    try:
+        return key_check(key) in read_text(tree.Tree(ws).state_file(ACCEPTED_NAME)).text.split()
+    except Exception:  # missing or unreadable: nothing accepted
+        return False
+
+
+def require_key_opens_sealed(ws: Path, cfg: dict[str, Any]) -> None:
+    """Refuse to seal with a key that opens none of the workspace's aes-gcm entries.
+
+    A second well-formed key (``MEMORY_MANAGER_KEY`` set to another
+    machine's key while the key file holds this store's) would seal new
+    entries beside entries it cannot open: a split store, where only one
+    key reads each half (attack round 10; round 8 stopped the *missing*
+    key, :func:`require_key_for_sealed`). The aes-gcm entries of
+    ``memory/tier2-internal/``, the archive and the quarantine are tried
+    with the active key until one opens (AES-GCM authenticates, so a wrong
+    key never "opens" by chance); live entries first. Nothing happens with
+    no key configured (the callers' own checks handle that) or no aes-gcm
+    entry, or a key the user started on purpose with ``crypt.py keygen
+    --force`` (:func:`accept_key`).
+
+    Raises:
+        WrongKeyError: aes-gcm entries exist and none opens; the message names
+            the key's source and how many entries.
+        MalformedKeyError: the key is configured but malformed.
+    """
+    from .errors import CryptoError, KeyUnavailableError, WrongKeyError
+
+    if not crypto.check_key(cfg) or _accepted(ws, crypto.load_key(cfg)):
+        return
+    from . import quarantine
+
+    def candidates() -> Iterator[T2Entry]:
+        yield from iter_t2_entries(ws)
+        yield from iter_archived_t2(ws)
+        for path in quarantine.files(ws):
+            try:
+                yield quarantine.read(path)[0]
+            except Exception:  # malformed: not counted
+                continue
+
+    tried = 0
+    for entry in candidates():
+        if entry.error or not crypto.looks_encrypted(entry.ciphertext or ""):
+            continue
+        tried += 1
+        try:
+            decrypt_entry(entry, cfg)
+            return
+        except (CryptoError, KeyUnavailableError, TypeError):
+            continue
+    if tried:
+        n = f"{tried} T2 entr{'y' if tried == 1 else 'ies'}"
+        raise WrongKeyError(
+            f"the T2 key from {key_source(cfg)} opens none of the {n} sealed with aes-gcm here (another key sealed "
+            f"them): unset it or put this store's key there; writing with it would split the store; nothing was stored")
+
+
 def decrypt_entry(entry: T2Entry, cfg: dict[str, Any]) -> str:
     """Return the plain text of a T2 entry.
 

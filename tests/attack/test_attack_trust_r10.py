@@ -74,12 +74,19 @@ def _confirms(ws: Path, guesses: list[str]) -> list[str]:
     """The guesses the audit log confirms with nothing but the workspace's own files."""
     import hmac
 
-    salt = (ws / "memory/.state/audit-salt").read_bytes()
+    # tfix10: the fix stops making the salt for the log (v2 hashes are keyed outside the
+    # workspace); a workspace without it confirms nothing with it, and an unkeyed hash of the
+    # guess (whole or cut to 32 digits) would confirm it too, so that is checked as well.
+    salt_file = ws / "memory/.state/audit-salt"
+    salt = salt_file.read_bytes() if salt_file.exists() else None
     hashes = _audit_hashes(ws)
     out = []
     for guess in guesses:
         digest = hashlib.sha256(guess.encode("utf-8")).hexdigest()
-        if hmac.new(salt, digest.encode("ascii"), hashlib.sha256).hexdigest()[:32] in hashes:
+        seen = {digest, digest[:32]}
+        if salt is not None:
+            seen.add(hmac.new(salt, digest.encode("ascii"), hashlib.sha256).hexdigest()[:32])
+        if seen & hashes:
             out.append(guess)
     return out
 
@@ -87,8 +94,6 @@ def _confirms(ws: Path, guesses: list[str]) -> list[str]:
 # ------------------------------------------------------------ the audit log's hash is keyed inside the workspace
 
 
-@pytest.mark.xfail(strict=True, reason="tatk10: the gate audit hash is keyed with memory/.state/audit-salt: "
-                                        "a refused phone number is confirmed from the workspace alone")
 def test_a_refused_number_cannot_be_confirmed_from_the_audit_log(ws, run_script):
     """``learn contact --text <phone>`` is refused (asks); nothing is stored, yet the audit log keeps
     HMAC(audit-salt, sha256("contact\\n<phone>\\n")) and the salt lies beside it."""
@@ -98,8 +103,6 @@ def test_a_refused_number_cannot_be_confirmed_from_the_audit_log(ws, run_script)
     assert _confirms(ws, guesses) == []
 
 
-@pytest.mark.xfail(strict=True, reason="tatk10: forget leaves the store and delete records' hashes in the audit "
-                                        "log, keyed with the workspace's own salt: the forgotten number is confirmed")
 def test_a_forgotten_number_cannot_be_confirmed_from_the_audit_log(ws, run_script):
     _init(run_script)
     assert run_script("memory", "learn", "contact", "--text", PHONE, "--approved", env=NOW).code == 0
@@ -109,8 +112,6 @@ def test_a_forgotten_number_cannot_be_confirmed_from_the_audit_log(ws, run_scrip
     assert _confirms(ws, guesses) == []
 
 
-@pytest.mark.xfail(strict=True, reason="tatk10: remember and show --approved log HMAC(workspace salt, T2 plain "
-                                        "text): a sealed entry's text is confirmed without the T2 key")
 def test_a_sealed_t2_text_cannot_be_confirmed_without_the_key(ws, run_script):
     """The body is sealed with aes-gcm; the store record (and the reuse record of ``show --approved``)
     keeps the keyed hash of ``skill\ntopic\ntext`` and the plain text of ``show``, keyed with the salt
@@ -129,8 +130,6 @@ def test_a_sealed_t2_text_cannot_be_confirmed_without_the_key(ws, run_script):
 # ------------------------------------------------------------ forget of an archived entry leaves its name
 
 
-@pytest.mark.xfail(strict=True, reason="tatk10: forget of a pruned (archived) knowledge entry leaves its key in "
-                                        "backup entries/after/manifest and a plain knowledge-index.md copy")
 def test_forget_of_a_pruned_knowledge_entry_leaves_its_key_nowhere(ws, run_script):
     _init(run_script)
     made = run_script("memory", "learn", "wombatkey", "--text", "wombat body text unused", "--json", env=NOW)
@@ -144,8 +143,6 @@ def test_forget_of_a_pruned_knowledge_entry_leaves_its_key_nowhere(ws, run_scrip
     assert _files_holding(ws, "wombatkey") == []
 
 
-@pytest.mark.xfail(strict=True, reason="tatk10: forget of a pruned daily section leaves its topic in a plain "
-                                        "backup copy of daily-index.md")
 def test_forget_of_a_pruned_daily_section_leaves_its_topic_nowhere(ws, run_script):
     _init(run_script)
     made = run_script("memory", "write", "--topic", "ibexdailytopic", "--cause", "ibex cause", "--json", env=NOW)
@@ -158,8 +155,6 @@ def test_forget_of_a_pruned_daily_section_leaves_its_topic_nowhere(ws, run_scrip
     assert _files_holding(ws, "ibexdailytopic") == []
 
 
-@pytest.mark.xfail(strict=True, reason="tatk10: forget of an expired T2 entry cleanup archived leaves its topic "
-                                        "(tier2-internal/<skill>_<topic>.md) in backup entries.jsonl/after.json")
 def test_forget_of_a_cleanup_archived_t2_entry_leaves_its_topic_nowhere(ws, run_script):
     from memory_manager import tiers
 
@@ -237,8 +232,6 @@ def test_an_unformatted_phone_number_after_its_label_asks(ws, run_script, text):
 OTHER_KEY = "ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8="
 
 
-@pytest.mark.xfail(strict=True, reason="tatk10: with another well-formed key in MEMORY_MANAGER_KEY, remember "
-                                        "seals new entries with it beside entries of the key file: a split store")
 def test_remember_with_a_key_that_opens_no_existing_entry_is_refused(ws, run_script):
     """Round 8 stops ``remember`` when the key of existing aes-gcm entries is missing; a different
     key of the right shape is used without a word: the new entry opens only with it, the old ones
@@ -254,8 +247,6 @@ def test_remember_with_a_key_that_opens_no_existing_entry_is_refused(ws, run_scr
     assert not tiers.t2_path(ws, "ops", "second").exists()
 
 
-@pytest.mark.xfail(strict=True, reason="tatk10: remember --approved under a wrong key replaces an approved entry it "
-                                        "cannot decrypt, without history: the approved text survives only in a backup")
 def test_an_approved_entry_is_not_replaced_by_a_write_that_cannot_read_it(ws, run_script):
     from memory_manager import tiers
 

@@ -291,10 +291,7 @@ class Backup:
         fsio.step(f"backup-entry {entries[0]['path']}" + (f" (+{len(entries) - 1})" if len(entries) > 1 else ""))
         fd = fsio.open_append(self.folder / ENTRIES)  # never through a symlink or hard link
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
+            fsio.write_all(fd, data, sync=True)
         finally:
             os.close(fd)
         for entry in entries:
@@ -371,9 +368,7 @@ class Backup:
         fsio.step(f"copy {dest}")
         fd = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         try:
-            view = memoryview(payload)
-            while view:
-                view = view[os.write(fd, view):]
+            fsio.write_all(fd, payload)
         finally:
             os.close(fd)
         return stored

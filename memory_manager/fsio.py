@@ -250,6 +250,17 @@ def unshare(path: Path) -> bool:
     return True
 
 
+def write_all(fd: int, data: bytes, sync: bool = False) -> None:
+    """Write all of ``data`` (bytes) to the open file descriptor ``fd``, looping over short writes;
+    with ``sync``, ``fsync`` it after. Raises OSError as ``os.write`` does (a full disk, a file-size
+    limit), with whatever was written before left to the caller to remove."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+    if sync:
+        os.fsync(fd)
+
+
 def open_append(path: Path) -> int:
     """Open ``path`` for appending (created 0600) and return the descriptor; never through a link.
 
@@ -660,10 +671,7 @@ def create_new(path: Path, data: bytes, mode: int = 0o600,
             os.fchmod(fd, mode)
             if check is not None:
                 check(os.fstat(fd).st_mode)
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
+            write_all(fd, data, sync=True)
         finally:
             os.close(fd)
         step(f"link {path}")

@@ -57,3 +57,47 @@ def test_forget_after_edit_blanks_every_version_hash(ws, run_script):
     log = ws / "memory/.state/gate-audit.jsonl"
     kept = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
     assert [rec for rec in kept if rec.get("hash")] == []
+
+
+# ------------------------------------------------------------ variants of the round 10 detector rules past the gate
+
+_MOBILE = "138" + "12345678"
+_PHONE10 = "415555" + "0132"
+_TOKEN = "ghp" + "_" + "k3Jd9Qx7Lm2Pz8Rt5Vb1Nc4Hy6Wq0Es3Ua7Gf"
+_WORDS = "ribbon anchor grape useful velvet tiger mango orbit pencil salad frost cousin".split()
+
+GATE_VARIANTS = {
+    "mobile_glued_after_plus_country_code": "tel+86" + _MOBILE,
+    "mobile_glued_with_underscore": "mom_" + _MOBILE,
+    "mobile_glued_dashed": "call mom" + _MOBILE[:3] + "-" + _MOBILE[3:7] + "-" + _MOBILE[7:],
+    "mobile_glued_split_over_lines": "mom" + _MOBILE[:6] + "\n" + _MOBILE[6:],
+    "glued_token_wrapped_no_label": "x" + _TOKEN[:20] + "\n" + _TOKEN[20:],
+    "phone_after_reach_me_at": "reach me at " + _PHONE10,
+    "phone_after_text_me_on": "text me on " + _PHONE10,
+    "phone_glued_after_zh_label": "电话" + _PHONE10,
+    "phone_after_ph_hash": "ph# " + _PHONE10,
+    "phone_on_the_line_below_its_label": "my phone number is\n" + _PHONE10,
+    "recovery_words_numbered": " ".join(f"{i + 1}. {w}" for i, w in enumerate(_WORDS)),
+    "recovery_words_one_a_line_below_wallet_words": "wallet words:\n" + "\n".join(_WORDS),
+    "health_prep": "I take PrEP every day",
+    "health_truvada": "I'm on Truvada",
+    "health_antiretrovirals": "I take antiretrovirals",
+    "health_cd4": "my CD4 count came back",
+    "health_hep_c": "I have hep C",
+    "health_plan_b": "I take Plan B",
+    "health_wellbutrin": "I take Wellbutrin",
+    "health_antabuse": "I'm on Antabuse",
+    "health_pacemaker": "I have a pacemaker",
+}
+
+
+@pytest.mark.parametrize("name", sorted(GATE_VARIANTS))
+@pytest.mark.xfail(strict=True, reason="atk11: a variant of a round 10 detector rule is stored by learn with no "
+                                       "approval (glued/split mobile, wrapped glued token, other phone labels, "
+                                       "numbered or one-a-line recovery words, health words outside the vocabulary)")
+def test_gate_variant_asks_before_storing(ws, run_script, name):
+    _init(run_script)
+    text = GATE_VARIANTS[name]
+    r = run_script("memory", "learn", "k1", "--text", text, env=NOW)
+    assert r.code == 1, (r.code, r.out)
+    assert not (ws / "memory/knowledge/k1.md").exists()

@@ -134,3 +134,30 @@ def test_forget_of_a_pruned_entry_blanks_its_audit_hashes(ws, run_script, door):
     r = run_script("memory", "forget", ident, "--approved", env=later)
     assert r.code == 0, r.err
     assert _hashed_records(ws) == []
+
+
+# ------------------------------------------------------------ a declined value keeps a hash the config folder confirms
+
+
+@pytest.mark.xfail(strict=True, reason="atk11: a value the user never approved (request_approval, nothing stored) "
+                                       "keeps a keyed audit hash; the hash-secret in the config folder confirms a "
+                                       "guess at it (a refused one keeps none)")
+def test_a_declined_value_cannot_be_confirmed_with_the_config_folder(ws, run_script):
+    import hashlib
+
+    from memory_manager import auditlog, keyed
+
+    _init(run_script, "--no-key")
+    assert run_script("memory", "learn", "contact", "--text", PHONE, env=NOW).code == 1
+    assert not (ws / "memory/knowledge/contact.md").exists()
+    # the hash-secret file in ${XDG_CONFIG_HOME}/complex-memory-manager/, read as the bundle reads it
+    assert (Path(os.environ["XDG_CONFIG_HOME"]) / "complex-memory-manager/hash-secret").is_file()
+    secret = keyed.local_secret(ws, create=False)
+    hashes = {rec["hash"] for rec in _hashed_records(ws)}
+    confirmed = []
+    for n in range(10000):
+        guess = f"contact\n{PHONE[:-4]}{n:04d}\n"
+        digest = hashlib.sha256(guess.encode()).hexdigest()
+        if auditlog._v2_hash(secret, digest) in hashes:
+            confirmed.append(guess)
+    assert confirmed == []

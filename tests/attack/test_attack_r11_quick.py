@@ -178,3 +178,20 @@ def test_keygen_force_is_whole_or_nothing_when_the_accepted_record_cannot_be_wri
     r = run_script("crypt", "keygen", "--force", env=NOW)
     assert not key.exists(), "a key was made that the store does not accept"
     assert r.code == 2, (r.code, r.err)  # a folder where a state file is expected: bad input (README)
+
+
+# ------------------------------------------------------------ import: knowledge fields of the wrong type
+
+
+@pytest.mark.parametrize("field", ['"text": ["the fact"]', '"text": 5', '"text": {"a": "the fact"}', '"text": null',
+                                   '"text": "t", "pinned": "yes"'])
+@pytest.mark.xfail(strict=True, reason="atk11: import checks daily field types only: a knowledge text of the wrong "
+                                       "JSON type is imported as an empty entry (exit 0, 'imported'), a string "
+                                       "pinned as true")
+def test_import_refuses_a_knowledge_field_of_the_wrong_type(ws, run_script, tmp_path, field):
+    _init(run_script)
+    doc = tmp_path / "in.json"
+    doc.write_text('{"format": "cmm-export", "version": 3, "knowledge": [{"key": "k1", ' + field + '}]}')
+    r = run_script("memory", "import", str(doc), "--approved", env=NOW)
+    assert r.code != 0, r.out
+    assert not (ws / "memory/knowledge/k1.md").exists()

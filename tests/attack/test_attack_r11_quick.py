@@ -195,3 +195,21 @@ def test_import_refuses_a_knowledge_field_of_the_wrong_type(ws, run_script, tmp_
     r = run_script("memory", "import", str(doc), "--approved", env=NOW)
     assert r.code != 0, r.out
     assert not (ws / "memory/knowledge/k1.md").exists()
+
+
+# ------------------------------------------------------------ init sets up a nested workspace through a symlink
+
+
+@pytest.mark.xfail(strict=True, reason="atk11: init -w <workspace>/skills/mine, a symlink to a folder outside, is "
+                                       "judged by its target only: a workspace (AGENTS.md, MEMORY.md, memory/) is "
+                                       "set up that the parent workspace shows under skills/mine")
+def test_init_refuses_a_symlink_inside_a_workspace(ws, run_script, tmp_path):
+    _init(run_script)
+    (ws / "AGENTS.md").write_text("# agents\n")
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (ws / "skills").mkdir(exist_ok=True)
+    (ws / "skills/mine").symlink_to(outside)
+    r = run_script("init", "--yes", "--no-hooks", "--lang", "en", "-w", str(ws / "skills/mine"), env=NOW)
+    assert r.code == 2, r.out
+    assert list(outside.iterdir()) == []

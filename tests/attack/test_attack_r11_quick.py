@@ -248,3 +248,35 @@ def test_forget_of_a_merged_daily_section_blanks_every_write_hash(ws, run_script
     r = run_script("memory", "forget", ident, "--approved", env=NOW)
     assert r.code == 0, r.err
     assert _hashed_records(ws) == []
+
+
+# ------------------------------------------------------------ wrapped tokens: three lines, quoted lines, U+2028
+
+
+WRAPPED = {
+    "three_lines_below_label": "token:\n" + _TOKEN[:12] + "\n" + _TOKEN[12:26] + "\n" + _TOKEN[26:],
+    "quoted_lines_below_label": "token:\n> " + _TOKEN[:20] + "\n> " + _TOKEN[20:],
+}
+
+
+@pytest.mark.parametrize("name", sorted(WRAPPED))
+@pytest.mark.xfail(strict=True, reason="atk11: a token wrapped over three lines, or over two '> ' quoted lines, "
+                                       "below its label is found by nothing: learn stores it with no approval")
+def test_a_wrapped_token_is_refused(ws, run_script, name):
+    _init(run_script)
+    r = run_script("memory", "learn", "k1", "--text", WRAPPED[name], env=NOW)
+    assert r.code == 1, r.out
+    assert not (ws / "memory/knowledge/k1.md").exists()
+
+
+@pytest.mark.parametrize("door", ["learn", "write"])
+@pytest.mark.xfail(strict=True, reason="atk11: a token split by U+2028 (line separator) stops the gate with "
+                                       "'unexpected IndexError' (privacy._scan_name: owner[f.line - 1]) instead "
+                                       "of its refusal")
+def test_a_token_split_by_a_line_separator_gets_the_gates_refusal(ws, run_script, door):
+    _init(run_script)
+    text = "token: " + _TOKEN[:20] + "\u2028" + _TOKEN[20:]
+    args = ["learn", "k1", "--text", text] if door == "learn" else ["write", "--topic", "t", "--cause", text]
+    r = run_script("memory", *args, env=NOW)
+    assert "unexpected" not in r.err, r.err
+    assert r.code == 1 and "refuse" in r.err, (r.code, r.err)

@@ -292,3 +292,34 @@ def test_privacy_audit_survives_a_file_name_with_a_line_separator(ws, run_script
     r = run_script("privacy_audit", env=NOW)
     assert "unexpected" not in r.err, r.err
     assert r.code in (0, 1) and PHONE not in r.out + r.err
+
+
+# ------------------------------------------------------------ forget of a T2 entry combined into a month file
+
+
+@pytest.mark.parametrize("archived", [False, True])
+@pytest.mark.xfail(strict=True, reason="atk11: forget of a T2 entry that cleanup combined into <skill>_<month>.md "
+                                       "(then archived, or not) leaves its old file name <skill>_<topic>.md in the "
+                                       "backups' entries.jsonl and after.json")
+def test_forget_of_a_combined_t2_entry_erases_its_file_name(ws, run_script, archived):
+    import re
+
+    from .trust_r4_common import _files_holding
+
+    first = {"MEMORY_MANAGER_NOW": "2026-10-02T12:00:00+00:00"}
+    r = run_script("init", "--yes", "--no-hooks", "--lang", "en", env=first)
+    assert r.code == 0, r.err
+    r = run_script("memory", "remember", "--skill", "sk", "--topic", "lemurtopic", "--text", "lynx one", env=first)
+    assert r.code == 0, r.err
+    ident = re.search(r"\[(t-[0-9a-f]+)\]", r.out).group(1)
+    assert run_script("memory", "remember", "--skill", "sk", "--topic", "keep", "--text", "two", env=first).code == 0
+    when = {"MEMORY_MANAGER_NOW": "2026-10-20T12:00:00+00:00"}
+    assert run_script("cleanup", env=when).code == 0
+    assert (ws / "memory/tier2-internal/sk_2026-10.md").is_file()
+    if archived:
+        when = {"MEMORY_MANAGER_NOW": "2026-11-20T12:00:00+00:00"}
+        assert run_script("cleanup", env=when).code == 0
+        assert (ws / "memory/archive/2026-10/sk_2026-10.md").is_file()
+    r = run_script("memory", "forget", ident, "--approved", env=when)
+    assert r.code == 0, r.err
+    assert _files_holding(ws, "lemurtopic") == []

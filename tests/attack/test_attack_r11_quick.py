@@ -3,6 +3,26 @@
 Each test plays one attack that still gets through, against the real scripts in a temporary
 workspace, asserts the promised behaviour and is marked xfail (strict) until fixed. Secret-shaped
 values are built at run time (tests/test_layout.py refuses literals).
+
+Found (tests here): a second key still writes through cleanup's quarantine and through import;
+keygen --force makes its key before it can record it; the audit log keeps keyed hashes of
+forgotten text after an edit, a T2 rewrite, a merged daily write and a prune (and of a value the
+user declined, confirmable with the config folder's hash-secret); an import's held-finding id is
+keyed with the workspace's audit salt; forget of a T2 entry combined into a month file leaves its
+old file name in the backups; import writes a knowledge text of the wrong type as an empty entry;
+init sets up a workspace through a symlink inside another workspace; 24 gate variants of the
+round 10 rules and 5 wrapped-token shapes are stored without approval; a line separator (U+2028,
+\v, \r) stops the gate and the privacy audit with an unexpected IndexError; recall prints the
+second half of a token wrapped with '\\' or over table rows.
+
+Tried and held: forget of pruned/cleanup-archived/quarantined entries (names, text, ids: gone from
+.memory-backup, .cache, .state, archive); session keys of 23 shapes (all words hashed); init
+--dry-run over a folder/FIFO/binary AGENTS.md or MEMORY.md and a memory/daily link or file (exit
+2); init -w through a link to memory/ and with ../ (refused); labelled SSN/passport in 14 quote and
+label shapes; glued tokens of 5 providers (found); crafted T2 ciphertexts spelling an AWS id, a
+phone, an SSN, a mobile (refused as undecryptable or spelled); daily field types (checked);
+hash-secret torn or a FIFO (approval refused, exit 1); cleanup's monthly combine under a second
+key (left alone).
 """
 from __future__ import annotations
 

@@ -5218,7 +5218,9 @@ def scan_name(value: str) -> list[Finding]:
 
 def _scan_name(value: str) -> list[Finding]:
     found = scan(value)
-    lines = value.split("\n")
+    # Lines as scan counts them (every Unicode line break, not only "\n"): a U+2028 or a \v in a
+    # name numbered its findings past the lines split here (atk11: an unexpected IndexError).
+    lines = _LINE_BREAK.split(value)
     readings: list[str] = []
     owner: list[int] = []
     for number, line in enumerate(lines, 1):
@@ -5284,7 +5286,8 @@ def mask_name(value: str) -> str:
     findings = [f for f in scan_name(value) if f.tier3]
     if not findings:
         return value
-    lines = value.split("\n")
+    parts = re.split("(" + _LINE_BREAK.pattern + ")", value)  # lines as scan counts them, breaks kept
+    lines, breaks = parts[0::2], parts[1::2]
     by_line: dict[int, list[tuple[int, int, str]]] = {}
     for f in findings:
         by_line.setdefault(f.line, []).append((f.start, f.end, f.category))
@@ -5300,7 +5303,7 @@ def mask_name(value: str) -> str:
         for start, end, cat in reversed(merged):
             line = line[:start] + f"[{cat}]" + line[end:]
         lines[number - 1] = line
-    return "\n".join(lines)
+    return "".join(line + (breaks[i] if i < len(breaks) else "") for i, line in enumerate(lines))
 
 
 def scan_strict(text: str, *, name: bool = False) -> list[Finding]:

@@ -297,9 +297,7 @@ def test_a_wrapped_token_is_refused(ws, run_script, name):
 
 
 @pytest.mark.parametrize("door", ["learn", "write"])
-@pytest.mark.xfail(strict=True, reason="atk11: a token split by U+2028 (line separator) stops the gate with "
-                                       "'unexpected IndexError' (privacy._scan_name: owner[f.line - 1]) instead "
-                                       "of its refusal")
+# Fixed in round 9 (privacy._scan_name and mask_name split lines as scan counts them).
 def test_a_token_split_by_a_line_separator_gets_the_gates_refusal(ws, run_script, door):
     _init(run_script)
     text = "token: " + _TOKEN[:20] + "\u2028" + _TOKEN[20:]
@@ -310,9 +308,7 @@ def test_a_token_split_by_a_line_separator_gets_the_gates_refusal(ws, run_script
 
 
 @pytest.mark.parametrize("sep", ["\x0b", "\r", "\u2028"])
-@pytest.mark.xfail(strict=True, reason="atk11: a file name in memory/ holding a line separator (\\v, \\r, U+2028) "
-                                       "before a phone number stops the privacy audit with 'unexpected IndexError' "
-                                       "(mask_name/scan_name map findings to lines split another way)")
+# Fixed in round 9 (privacy._scan_name and mask_name split lines as scan counts them).
 def test_privacy_audit_survives_a_file_name_with_a_line_separator(ws, run_script, sep):
     _init(run_script)
     (ws / "memory" / f"notes{sep}call {PHONE}.md").write_text("x\n")

@@ -558,6 +558,34 @@ def _check_daily_types(item: Any) -> None:
         raise BadInputError(f"'pinned' must be true or false, not {_json_type(item['pinned'])} (section not imported)")
 
 
+def _check_knowledge_types(item: Any) -> None:
+    """Refuse a knowledge item (of an export) whose fields have the wrong JSON type, naming the field.
+
+    ``key`` and ``body`` are strings (``body`` is required: an item without one was
+    imported as an empty entry, atk11), ``tags`` a list of strings, ``pinned`` a
+    boolean, ``frontmatter_text`` a string (absent or null: none).
+
+    Raises:
+        BadInputError: naming the field and the type found. KeyError: ``key`` missing.
+    """
+    if not isinstance(item, dict):
+        raise BadInputError(f"a knowledge item must be an object, not {_json_type(item)}")
+    if not isinstance(item["key"], str):
+        raise BadInputError(f"'key' must be a string, not {_json_type(item['key'])} (entry not imported)")
+    if "body" not in item:
+        raise BadInputError("a knowledge item needs its text in 'body' (entry not imported)")
+    if not isinstance(item["body"], str):
+        raise BadInputError(f"'body' must be a string, not {_json_type(item['body'])} (entry not imported)")
+    tags = item.get("tags")
+    if tags is not None and (not isinstance(tags, list) or not all(isinstance(t, str) for t in tags)):
+        raise BadInputError(f"'tags' must be a list of strings, not {_json_type(tags)} (entry not imported)")
+    if not isinstance(item.get("pinned", False), bool):
+        raise BadInputError(f"'pinned' must be true or false, not {_json_type(item['pinned'])} (entry not imported)")
+    fm = item.get("frontmatter_text")
+    if fm is not None and not isinstance(fm, str):
+        raise BadInputError(f"'frontmatter_text' must be a string, not {_json_type(fm)} (entry not imported)")
+
+
 def _json_type(value: Any) -> str:
     """The JSON name of ``value``'s type, with what a list holds (``list holding null``)."""
     names = {bool: "a boolean", int: "a number", float: "a number", str: "a string", dict: "an object",
@@ -703,6 +731,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
             daily_items.append((day, topic, items, f"daily[{n}]", other, bool(item.get("pinned", False)), blocks))
         for n, item in enumerate(doc.get("knowledge", [])):
             try:
+                _check_knowledge_types(item)
                 key = validate_key(str(item["key"]))
                 raw_fm = item.get("frontmatter_text")
                 if isinstance(raw_fm, str) and raw_fm.strip():

@@ -208,9 +208,7 @@ def test_keygen_force_is_whole_or_nothing_when_the_accepted_record_cannot_be_wri
 
 @pytest.mark.parametrize("field", ['"text": ["the fact"]', '"text": 5', '"text": {"a": "the fact"}', '"text": null',
                                    '"text": "t", "pinned": "yes"'])
-@pytest.mark.xfail(strict=True, reason="atk11: import checks daily field types only: a knowledge text of the wrong "
-                                       "JSON type is imported as an empty entry (exit 0, 'imported'), a string "
-                                       "pinned as true")
+# Fixed in round 9 (transfer._check_knowledge_types).
 def test_import_refuses_a_knowledge_field_of_the_wrong_type(ws, run_script, tmp_path, field):
     _init(run_script)
     doc = tmp_path / "in.json"

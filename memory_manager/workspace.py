@@ -311,7 +311,8 @@ def nested_reason(ws: Path) -> str | None:
     inside this skill bundle (``<workspace>/skills/complex-memory-manager/...`` or a
     checkout of it: its ``examples/`` are copied first, as dev/demo.sh does); a folder
     below a workspace (:func:`_workspace_mark` on any ancestor: its ``skills/``,
-    ``memory/`` or ``hooks/``); and a memory tree of ours itself (a folder holding
+    ``memory/`` or ``hooks/``), judged by the folders above it both as written and as
+    resolved (a link inside a workspace counts as inside it); and a memory tree of ours itself (a folder holding
     ``memory-manager.json``, the indexes or the tier folders, moved elsewhere).
     Allowed: a workspace's top folder, and any other folder, an empty one included
     (a fresh workspace the user names).
@@ -325,7 +326,11 @@ def nested_reason(ws: Path) -> str | None:
     if real == BUNDLE_ROOT or BUNDLE_ROOT in real.parents:
         return (f"{ws} is inside the skill's own folder {BUNDLE_ROOT}; pass -w with your OpenClaw workspace "
                 "(the folder that holds AGENTS.md)")
-    for parent in real.parents:
+    # The folders above it as written too, not only above where it leads: a link inside a
+    # workspace (<workspace>/skills/mine -> elsewhere) would set up a workspace that the outer
+    # one shows inside itself (atk11).
+    given = Path(os.path.abspath(ws))
+    for parent in [*real.parents, *(p for p in given.parents if p not in real.parents)]:
         mark = _workspace_mark(parent)
         if mark is not None:
             return (f"{ws} is inside the workspace {parent} (it holds {mark}); init sets up a workspace's top "

@@ -221,9 +221,7 @@ def test_import_refuses_a_knowledge_field_of_the_wrong_type(ws, run_script, tmp_
 # ------------------------------------------------------------ init sets up a nested workspace through a symlink
 
 
-@pytest.mark.xfail(strict=True, reason="atk11: init -w <workspace>/skills/mine, a symlink to a folder outside, is "
-                                       "judged by its target only: a workspace (AGENTS.md, MEMORY.md, memory/) is "
-                                       "set up that the parent workspace shows under skills/mine")
+# Fixed in round 9 (workspace.nested_reason reads the folders above the path as written too).
 def test_init_refuses_a_symlink_inside_a_workspace(ws, run_script, tmp_path):
     _init(run_script)
     (ws / "AGENTS.md").write_text("# agents\n")

@@ -25,16 +25,9 @@ import sys
 
 import pytest
 
-from .trust_r4_common import NOW, PHONE, TOKEN, _init
+from .trust_r4_common import NOW, PHONE, TOKEN, _init, _export
 
 CN_PHONE = "138" + "1234" + "5678"
-
-
-def _export(tmp_path, **parts) -> str:
-    doc = {"format": "cmm-export", "version": 3, "daily": [], "knowledge": [], "tier1": [], "tier2": [], **parts}
-    path = tmp_path / "export.json"
-    path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
-    return str(path)
 
 
 def _daily_text(ws) -> str:

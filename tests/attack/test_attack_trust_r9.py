@@ -92,20 +92,13 @@ from pathlib import Path
 
 import pytest
 
-from .trust_r4_common import NOW, PHONE, TOKEN, _init
+from .trust_r4_common import NOW, PHONE, TOKEN, _init, _export
 
 CN_PHONE = "138" + "1234" + "5678"
 SSN = "536" + "-90-" + "4399"
 #: An AWS access key id shape (certain), built at run time.
 AWS_KEY_ID = "AK" + "IA" + "QWERTYUIOPASDFGH"
 CARD = "4111" * 4
-
-
-def _export(tmp_path, **parts) -> str:
-    doc = {"format": "cmm-export", "version": 3, "daily": [], "knowledge": [], "tier1": [], "tier2": [], **parts}
-    path = tmp_path / "export.json"
-    path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
-    return str(path)
 
 
 def _daily_text(ws: Path) -> str:

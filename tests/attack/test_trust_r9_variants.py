@@ -26,19 +26,12 @@ import re
 from datetime import date
 from pathlib import Path
 
-from .trust_r4_common import NOW, PHONE, _init
+from .trust_r4_common import NOW, PHONE, _init, _export
 
 AWS_KEY_ID = "AK" + "IA" + "QWERTYUIOPASDFGH"
 #: A card number that passes the Luhn check (certain), built at run time.
 LUHN_CARD = "4539" + "5787" + "6362" + "1486"
 CN_PHONE = "138" + "1234" + "5678"
-
-
-def _export(tmp_path, **parts) -> str:
-    doc = {"format": "cmm-export", "version": 3, "daily": [], "knowledge": [], "tier1": [], "tier2": [], **parts}
-    path = tmp_path / "export.json"
-    path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
-    return str(path)
 
 
 def _crafted_t2(cipher: str, skill: str = "ops", topic: str = "prefs", month: str = "2026-11") -> str:

@@ -21,6 +21,8 @@ JSON and \\u escapes) after forget, purge and ``crypt.py encrypt --file``, inclu
 """
 from __future__ import annotations
 
+import json
+
 from datetime import date
 from pathlib import Path
 
@@ -64,3 +66,11 @@ def _plant_t2(ws: Path, skill: str, topic: str, text: str, scheme: str = "aes-gc
 
 #: An e-mail address (a possible finding), built at run time.
 EMAIL = "alice.chen" + "@" + "mailbox-hq.net"
+
+
+def _export(tmp_path, **parts) -> str:
+    """Write a ``cmm-export`` v3 document holding ``parts`` (empty sections otherwise); return its path."""
+    doc = {"format": "cmm-export", "version": 3, "daily": [], "knowledge": [], "tier1": [], "tier2": [], **parts}
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    return str(path)

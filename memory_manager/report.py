@@ -109,10 +109,13 @@ class _Masker:
     ``cache=False`` (T2 content) are neither looked up nor stored.
 
     Past :data:`PARALLEL_CHARS` characters, on a machine with two or more
-    cores where ``os.fork`` exists, a forked child masks the second part
-    while this process masks the first (the mask is pure CPU in Python's
-    regular expressions, which hold the GIL, so threads would not help); if
-    the child fails for any reason its half is masked here.
+    cores where ``os.fork`` exists, this process and a forked child share
+    the masking (the mask is pure CPU in Python's regular expressions, which
+    hold the GIL, so threads would not help): the texts are cut into
+    :data:`CHUNKS` runs and each process takes the next run until none is
+    left, so neither waits for the other at the end whatever else shares
+    the cores; if the child fails for any reason, the runs it took are
+    masked here.
     """
 
     SEP = " " * 12 + "|" + " " * 39
@@ -124,6 +127,10 @@ class _Masker:
         self._seen: dict[str, _Masked] = {}
         self._private: set[int] = set()
         self._escaped: list[str] | None = None
+        #: Texts queued by :meth:`add_joined`: (index, line counts of the parts) -> the parts.
+        self._groups: dict[tuple[int, tuple[int, ...]], list[str]] = {}
+        self._split: dict[tuple[int, tuple[int, ...]], list[str]] = {}
+        self._split_html: dict[tuple[int, tuple[int, ...]], list[str]] = {}
 
     def escaped(self) -> list[str]:
         """The masked texts HTML-escaped (``html.escape``, quotes included), in the order added.
@@ -159,12 +166,61 @@ class _Masker:
             self._private.add(slot._index)
         return slot
 
+    def add_joined(self, parts: Iterable[Any], cache: bool = True) -> "list[_Masked]":
+        """Queue ``parts`` as one text (joined by line breaks); return a placeholder for each part.
+
+        The parts are masked together, as the lines of one entry (a daily
+        section's topic, its 因/改/待 items and other lines): a value cut over
+        two of them (a card number half in one item, half in the next; a
+        password on the line below its label) is masked as the detector
+        masks it in the file, where one part alone would show its half
+        (issue 15: daily items were masked one at a time). Each placeholder
+        reads its own lines of the masked whole; should the mask ever change
+        the number of lines, each part is masked on its own instead.
+        """
+        texts = ["" if t is None else str(t) for t in parts]
+        whole = self.add("\n".join(texts), cache)
+        counts = tuple(t.count("\n") + 1 for t in texts)
+        # By text and line counts: the same joined text may come from other parts ("a\nb" or "a", "b").
+        self._groups[(whole._index, counts)] = texts
+        return [_Masked(self, whole._index, (counts, n)) for n in range(len(texts))]
+
+    def part(self, index: int, part: tuple[tuple[int, ...], int], escaped: bool = False) -> str:
+        """One part of the joined text ``index`` (:meth:`add_joined`), masked (and HTML-escaped with ``escaped``).
+
+        ``part``: the line counts of the parts and the number of the one wanted.
+        """
+        counts, n = part
+        split = self._split_html if escaped else self._split
+        got = split.get((index, counts))
+        if got is None:
+            texts = self._groups[(index, counts)]
+            whole = (self.escaped() if escaped else self.masked)[index]
+            lines = whole.split("\n")
+            if len(lines) == sum(counts):
+                got, at = [], 0
+                for c in counts:
+                    got.append("\n".join(lines[at:at + c]))
+                    at += c
+            else:  # the mask changed the number of lines: each part masked alone
+                from .privacy import mask
+
+                got = [mask(t) for t in texts]
+                if escaped:
+                    import html
+
+                    got = [html.escape(t, quote=True) for t in got]
+            split[(index, counts)] = got
+        return got[n]
+
     def run(self, meanwhile: Callable[[], None] | None = None) -> list[str]:
         """Mask every queued text (filling :attr:`masked`); return them in the order added.
 
         ``meanwhile`` (optional) is run by this process while a child masks:
         it is given a smaller share of the texts to make room for it.
         """
+        self._split.clear()
+        self._split_html.clear()
         cache = self.cache
         if cache is None:
             self.masked = self._mask(self.texts, meanwhile)
@@ -189,24 +245,71 @@ class _Masker:
         # The detector compiles its 190 patterns on import: done here, before the fork,
         # the child inherits them instead of compiling them again on the critical path.
         from . import privacy
+        from .forked import in_child
 
         if sum(map(len, texts)) < PARALLEL_CHARS or (os.cpu_count() or 1) < 2 or not hasattr(os, "fork"):
             if meanwhile is not None:
                 meanwhile()
             return _mask_joined(texts, self.SEP)
-        # This process's share: half, or two fifths when it also runs ``meanwhile``
-        # (importing the chart libraries costs about what masking a tenth does).
-        cut = max(1, len(texts) * 2 // 5 if meanwhile is not None else len(texts) // 2)
         privacy.prepare()  # the detector's lazily built tables: once, inherited by the child
-        with privacy.serial_scans():  # two processes already: neither forks again
-            theirs = _in_child(lambda: _mask_joined(texts[cut:], self.SEP))
+        chunks = _chunks(texts, CHUNKS)
+        # Work stealing: the chunks' numbers wait in a pipe, and this process and a forked child
+        # each take the next one until none is left (a read of one byte from a pipe is atomic).
+        # A fixed split left one of them idle at the end: this process also gathers the memory
+        # and runs ``meanwhile``, and the chart child shares the cores (issue 15). Any chunk
+        # the child took but did not send back (it failed) is masked here afterwards.
+        try:
+            queue, ends = os.pipe()
+        except OSError:
             if meanwhile is not None:
                 meanwhile()
-            mine = _mask_joined(texts[:cut], self.SEP)
-        got = theirs()
-        if got is None or len(got) != len(texts) - cut:
-            got = _mask_joined(texts[cut:], self.SEP)
-        return mine + got
+            return _mask_joined(texts, self.SEP)
+        try:
+            os.write(ends, bytes(range(len(chunks))))  # at most 255 bytes: fits the pipe, never blocks
+        finally:
+            os.close(ends)
+
+        def take() -> dict[int, list[str]]:
+            done: dict[int, list[str]] = {}
+            while True:
+                got = os.read(queue, 1)
+                if not got:
+                    return done
+                first, last = chunks[got[0]]
+                done[got[0]] = _mask_joined(texts[first:last], self.SEP)
+
+        try:
+            with privacy.serial_scans():  # two processes already: neither forks again
+                theirs = in_child(take, lambda got: isinstance(got, dict) and all(
+                    isinstance(k, int) and 0 <= k < len(chunks) and isinstance(v, list)
+                    and len(v) == chunks[k][1] - chunks[k][0] and all(isinstance(t, str) for t in v)
+                    for k, v in got.items()))
+                if meanwhile is not None:
+                    meanwhile()
+                done = take()
+                done.update(theirs() or {})
+                out: list[str] = []
+                for n, (first, last) in enumerate(chunks):
+                    out.extend(done[n] if n in done else _mask_joined(texts[first:last], self.SEP))
+        finally:
+            os.close(queue)
+        return out
+
+
+def _chunks(texts: list[str], count: int) -> list[tuple[int, int]]:
+    """Cut ``texts`` into at most ``count`` runs of about equal characters: ``[(first, end), ...]`` indices."""
+    total = sum(map(len, texts)) + len(texts)
+    size = max(1, -(-total // max(1, count)))
+    out: list[tuple[int, int]] = []
+    first = chars = 0
+    for n, text in enumerate(texts):
+        chars += len(text) + 1
+        if chars >= size:
+            out.append((first, n + 1))
+            first, chars = n + 1, 0
+    if first < len(texts):
+        out.append((first, len(texts)))
+    return out
 
 
 class MaskCache:
@@ -331,15 +434,10 @@ def _mask_cache(root: Path) -> "MaskCache":
 #: Characters of text to mask above which a second process helps (below it
 #: the fork costs more than it saves; ~200 kB is about 0.2 s of masking).
 PARALLEL_CHARS = 200_000
-
-
-def _in_child(work):
-    """Run ``work()`` (returning a list of str) in a forked child (:func:`memory_manager.forked.in_child`);
-    return a function that waits for the child and gives its result, or None when it failed or the
-    result is not a list of str."""
-    from .forked import in_child
-
-    return in_child(work, lambda got: isinstance(got, list) and all(isinstance(t, str) for t in got))
+#: Chunks the text to mask is cut into for the two processes to take from (:meth:`_Masker._mask`):
+#: about 30 ms of masking each for 10,000 entries, so neither waits long for the other at the
+#: end, and a few hundred texts per :func:`memory_manager.privacy.mask` call. At most 255 (one byte each).
+CHUNKS = 48
 
 
 class _Masked:
@@ -350,16 +448,21 @@ class _Masked:
     :func:`collect` mask 10,000 texts without rebuilding the model around them.
     """
 
-    __slots__ = ("_masker", "_index")
+    __slots__ = ("_masker", "_index", "_part")
 
-    def __init__(self, masker: "_Masker", index: int) -> None:
+    def __init__(self, masker: "_Masker", index: int, part: tuple[tuple[int, ...], int] | None = None) -> None:
         self._masker = masker
         self._index = index
+        self._part = part  # (line counts, number) of a part of a joined text (_Masker.add_joined); None: the whole
 
     def __str__(self) -> str:
+        if self._part is not None:
+            return self._masker.part(self._index, self._part)
         return self._masker.masked[self._index]
 
     def __html__(self) -> str:
+        if self._part is not None:
+            return self._masker.part(self._index, self._part, escaped=True)
         return self._masker.escaped()[self._index]
 
     def __repr__(self) -> str:
@@ -413,11 +516,15 @@ def _timeline(ws: Path, start: date, end: date, m: _Masker, problems: list[str])
         if day is None or not start <= day <= end:
             continue
         total_ours += 1
+        # One text per section, masked as its lines read together (a value cut over two items is
+        # masked, as in the file), which is also a third of the texts to mask (issue 15).
+        topic, *parts = m.add_joined([section.topic, *(text for _, text in section.items), *section.other])
+        items = parts[:len(section.items)]
         row(day)["ours"].append({
-            "id": section.id, "topic": m.add(section.topic), "pinned": section.pinned,
-            "items": [{"kind": kind, "zh": labels[kind][0], "en": labels[kind][1], "text": m.add(text)}
-                      for kind, text in section.items],
-            "other": [m.add(line) for line in section.other]})
+            "id": section.id, "topic": topic, "pinned": section.pinned,
+            "items": [{"kind": kind, "zh": labels[kind][0], "en": labels[kind][1], "text": text}
+                      for (kind, _), text in zip(section.items, items)],
+            "other": parts[len(section.items):]})
     total_openclaw = 0
     for rel, kind, _ in units.scan_sources(ws):
         if kind != "openclaw":

@@ -108,10 +108,10 @@ t0 = time.perf_counter()
 from memory_manager.workspace import Workspace
 from memory_manager import report
 ws = Workspace({str(ws)!r})
-from memory_manager.report_render import render, start_charts
+from memory_manager.report_render import render, send_charts, start_charts
 t1 = time.perf_counter()
-charts = start_charts()  # as memory.py report: the chart child imports matplotlib meanwhile
-model = report.collect(ws, days=365)
+charts = start_charts()  # as memory.py report: the chart child imports matplotlib meanwhile, then draws
+model = report.collect(ws, days=365, gathered=lambda m: send_charts(m, charts))
 t2 = time.perf_counter()
 t3 = time.perf_counter()
 page = render(model, charts)

@@ -131,6 +131,7 @@ class _Masker:
         self._groups: dict[tuple[int, tuple[int, ...]], list[str]] = {}
         self._split: dict[tuple[int, tuple[int, ...]], list[str]] = {}
         self._split_html: dict[tuple[int, tuple[int, ...]], list[str]] = {}
+        self._early: dict[int, str] = {}  # texts read before the run (:meth:`now`), masked
 
     def escaped(self) -> list[str]:
         """The masked texts HTML-escaped (``html.escape``, quotes included), in the order added.
@@ -195,7 +196,7 @@ class _Masker:
         got = split.get((index, counts))
         if got is None:
             texts = self._groups[(index, counts)]
-            whole = (self.escaped() if escaped else self.masked)[index]
+            whole = self.escaped()[index] if escaped else self.now(index)
             lines = whole.split("\n")
             if len(lines) == sum(counts):
                 got, at = [], 0
@@ -222,14 +223,18 @@ class _Masker:
         self._split.clear()
         self._split_html.clear()
         cache = self.cache
-        if cache is None:
+        known: dict[int, str] = dict(self._early)  # read before the run (:meth:`now`): masked already
+        self._early = {}
+        if cache is None and not known:
             self.masked = self._mask(self.texts, meanwhile)
             return self.masked
-        known: dict[int, str] = {}
         todo: list[int] = []
-        keys = [None if i in self._private else cache.digest(text) for i, text in enumerate(self.texts)]
+        keys = [None if cache is None or i in self._private else cache.digest(text)
+                for i, text in enumerate(self.texts)]
         for i, text in enumerate(self.texts):
-            hit = None if keys[i] is None else cache.get(keys[i], text)
+            hit = known.get(i)
+            if hit is None and keys[i] is not None:
+                hit = cache.get(keys[i], text)
             if hit is None:
                 todo.append(i)
             else:
@@ -238,8 +243,31 @@ class _Masker:
         for i, masked in zip(todo, done):
             known[i] = masked
         self.masked = [known[i] for i in range(len(self.texts))]
-        cache.keep((key, text, masked) for key, text, masked in zip(keys, self.texts, self.masked) if key is not None)
+        if cache is not None:
+            cache.keep((key, text, masked) for key, text, masked in zip(keys, self.texts, self.masked)
+                       if key is not None)
         return self.masked
+
+    def now(self, index: int) -> str:
+        """Text ``index`` masked, before :meth:`run` too: then it is masked now, by itself (the same
+        mask: see the class), and :meth:`run` does not mask it again.
+
+        For the few texts the charts draw (skill names, session labels), so the chart child can be
+        given its data before the bulk of the text is masked (issue 15).
+        """
+        if self.masked:
+            return self.masked[index]
+        got = self._early.get(index)
+        if got is None:
+            text = self.texts[index]
+            key = None if self.cache is None or index in self._private else self.cache.digest(text)
+            got = None if key is None else self.cache.get(key, text)
+            if got is None:
+                from .privacy import mask
+
+                got = mask(text)
+            self._early[index] = got
+        return got
 
     def _mask(self, texts: list[str], meanwhile: Callable[[], None] | None) -> list[str]:
         # The detector compiles its 190 patterns on import: done here, before the fork,
@@ -458,7 +486,7 @@ class _Masked:
     def __str__(self) -> str:
         if self._part is not None:
             return self._masker.part(self._index, self._part)
-        return self._masker.masked[self._index]
+        return self._masker.now(self._index)
 
     def __html__(self) -> str:
         if self._part is not None:
@@ -903,7 +931,8 @@ def _health(ws: Path, m: _Masker, problems: list[str]) -> dict[str, Any]:
                         "newest": str(listed[-1].get("id", "")) if listed else None}}
 
 
-def collect(ws: Any, days: int = 30, approved: bool = False, meanwhile: Callable[[], None] | None = None) -> Model:
+def collect(ws: Any, days: int = 30, approved: bool = False, meanwhile: Callable[[], None] | None = None,
+            gathered: Callable[[Model], None] | None = None) -> Model:
     """Gather the report of workspace ``ws`` (a :class:`memory_manager.workspace.Workspace`).
 
     Args:
@@ -916,6 +945,11 @@ def collect(ws: Any, days: int = 30, approved: bool = False, meanwhile: Callable
             their masked text included.
         meanwhile: work to do while the text is being masked (the command
             imports the chart and template libraries there), see :class:`_Masker`.
+        gathered: called with the model once everything is read, before the
+            bulk of the text is masked; a placeholder read there is masked
+            at once, by itself (:meth:`_Masker.now`). The command gives the
+            chart child its data there (``report_render.send_charts``: a few
+            labels), so the charts are drawn while the text is masked.
 
     Returns a :class:`Model`; every text from the memory in it is a masked
     placeholder (``str()`` gives the masked text, Jinja2 escapes it). Reads only, except
@@ -943,29 +977,33 @@ def collect(ws: Any, days: int = 30, approved: bool = False, meanwhile: Callable
              "archive": _archive(root, problems), "quarantine": _quarantine(root)}
     usage = _usage(root, cfg, m)
     health = _health(root, m, problems)
-    m.run(meanwhile)  # every placeholder in the sections now reads as its masked text
-    cache.save()
     sections = {"timeline": timeline, "knowledge": knowledge, "tiers": tiers, "usage": usage, "health": health}
     counts = {"days": int(days), "daily": timeline["ours"], "openclaw": timeline["openclaw"],
               "knowledge": len(knowledge["entries"]), "t1_skills": len(tiers["t1"]["skills"]),
               "t2": tiers["t2"]["total"], "t2_shown": len(tiers["t2"]["entries"]),
               "usage_records": usage["records"], "sessions": len(usage["sessions"])}
-    return Model(lang=language(cfg), generated=f"{moment:%Y-%m-%d %H:%M} {user_zone().name}", workspace=root.name,
-                 days=int(days), start=start.isoformat(), end=end.isoformat(), approved=approved,
-                 thresholds=[int(t) for t in cfg["context"]["thresholds"]],
-                 sections=sections, counts=counts, problems=_mask_list(problems),
-                 hidden_ids=list(tiers["t2"]["hidden_ids"]))
+    model = Model(lang=language(cfg), generated=f"{moment:%Y-%m-%d %H:%M} {user_zone().name}", workspace=root.name,
+                  days=int(days), start=start.isoformat(), end=end.isoformat(), approved=approved,
+                  thresholds=[int(t) for t in cfg["context"]["thresholds"]],
+                  sections=sections, counts=counts, hidden_ids=list(tiers["t2"]["hidden_ids"]))
+    if gathered is not None:
+        gathered(model)
+    m.run(meanwhile)  # every placeholder in the sections now reads as its masked text
+    cache.save()
+    model.problems = _mask_list(problems)
+    return model
 
 
 def make(ws: Any, target: Path, render: Callable[[Model], str], days: int = 30, approved: bool = False,
-         meanwhile: Callable[[], None] | None = None) -> tuple[Model, int, list[str]]:
+         meanwhile: Callable[[], None] | None = None,
+         gathered: Callable[[Model], None] | None = None) -> tuple[Model, int, list[str]]:
     """Gather, render, write and record one report, holding the workspace lock throughout.
 
     Args:
         ws: the opened workspace (``.root``, ``.config``).
         target: where the page goes (:func:`target_path`).
         render: turns the :class:`Model` into the page's HTML (``report_render.render``).
-        days, approved, meanwhile: as :func:`collect`.
+        days, approved, meanwhile, gathered: as :func:`collect`.
 
     The lock keeps a ``forget`` or a purge from finishing between the moment
     an entry is read and the moment the page is recorded (tatk8: a report
@@ -988,7 +1026,7 @@ def make(ws: Any, target: Path, render: Callable[[Model], str], days: int = 30, 
     root = Path(ws.root)
     with workspace_lock(root):
         check_room(root, target)  # a page the record cannot hold is not written (tatk7)
-        model = collect(ws, days=days, approved=approved, meanwhile=meanwhile)
+        model = collect(ws, days=days, approved=approved, meanwhile=meanwhile, gathered=gathered)
         page = render(model)
         size = write_report(target, page)
         # Recorded (path, SHA-256, the ids it counts without showing) so forget and

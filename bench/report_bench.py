@@ -102,8 +102,9 @@ def build(ws: Path, total: int, seed: int = 7) -> dict[str, int]:
 def in_process(ws: Path) -> dict[str, float]:
     """Time the parts of one report in this process (a fresh interpreter: the imports count)."""
     code = f"""
-import json, sys, time, resource
+import gc, json, sys, time, resource
 sys.path.insert(0, {str(ROOT)!r})
+gc.disable()  # as memory.py report does
 t0 = time.perf_counter()
 from memory_manager.workspace import Workspace
 from memory_manager import report

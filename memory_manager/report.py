@@ -217,8 +217,8 @@ class _Masker:
     def run(self, meanwhile: Callable[[], None] | None = None) -> list[str]:
         """Mask every queued text (filling :attr:`masked`); return them in the order added.
 
-        ``meanwhile`` (optional) is run by this process while a child masks:
-        it is given a smaller share of the texts to make room for it.
+        ``meanwhile`` (optional) is run by this process while a child masks;
+        it then takes what chunks are left (work stealing: see the class).
         """
         self._split.clear()
         self._split_html.clear()
@@ -1329,8 +1329,9 @@ def _fragments(texts: Iterable[str]) -> set[str]:
 
     The page shows each text it holds masked (:class:`_Masker`: every text
     masked as if alone, whatever the texts beside it), and its unit is the
-    one the page shows: a knowledge body or a T2 text whole, a daily item, a
-    topic or a lesson line alone. A line of a body read whole can be masked
+    one the page shows: a knowledge body or a T2 text whole, a daily
+    section's topic and items read together (round 10; before, each alone),
+    a lesson line alone. A line of a body read whole can be masked
     differently than the same line read alone (a password one line below its
     label, a number split over two lines: tatk7, the report read texts joined
     while forget read each line alone). So each text is read both ways, the

@@ -283,8 +283,8 @@ class _Masker:
         chunks = _chunks(texts, CHUNKS)
         # Work stealing: the chunks' numbers wait in a pipe, and this process and a forked child
         # each take the next one until none is left (a read of one byte from a pipe is atomic).
-        # A fixed split left one of them idle at the end: this process also gathers the memory
-        # and runs ``meanwhile``, and the chart child shares the cores (issue 15). Any chunk
+        # A fixed split left one of them idle at the end: this process may run ``meanwhile``
+        # first, and the chart child shares the cores while it draws (issue 15). Any chunk
         # the child took but did not send back (it failed) is masked here afterwards.
         try:
             queue, ends = os.pipe()

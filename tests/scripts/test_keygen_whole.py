@@ -153,3 +153,21 @@ def test_a_reseal_that_cannot_decode_an_entry_removes_the_key_it_made(ws, run_sc
     after = {p.relative_to(ws).as_posix(): p.read_bytes() for p in (ws / "memory").rglob("*")
              if p.is_file() and ".state" not in p.parts}
     assert after == before
+
+
+def test_the_hash_secret_maker_removes_its_own_stale_staging_file(ws):
+    """The same kind in the same folder: the hash-secret (keyed.local_secret) is made whole or not at all,
+    and a maker killed before it linked left a staging file that the next maker removes."""
+    from memory_manager import keyed
+
+    folder = _key().parent
+    folder.mkdir(parents=True)
+    stale = folder / f".{keyed.SECRET_NAME}.mmstage-abcdefgh.tmp"
+    stale.write_text("half")
+    other = folder / ".key.mmstage-abcdefgh.tmp"  # the key's, not the secret maker's to judge
+    other.write_text("x")
+    old = time.time() - 60
+    os.utime(stale, (old, old))
+    os.utime(other, (old, old))
+    assert keyed.local_secret(ws) is not None
+    assert sorted(os.listdir(folder)) == [".key.mmstage-abcdefgh.tmp", keyed.SECRET_NAME]

@@ -813,7 +813,8 @@ def reseal_all(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
     (:func:`tiers.seal_text_file` with aes-gcm). All changed files go into one
     backup first and are written atomically (mode 0600) under the workspace
     lock; plain copies left in older backups are erased as after ``encrypt``.
-    Malformed files are left alone and listed.
+    Malformed files are left alone and listed. :func:`plan_reseal` then
+    :func:`apply_reseal`.
 
     Returns ``{"files": [relative paths], "entries": N, "skipped": [{"file", "reason"}],
     "backup": id or None, "erased": counts or None}``.
@@ -821,6 +822,20 @@ def reseal_all(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
     Raises:
         KeyUnavailableError: no T2 key (nothing written); MalformedKeyError: a broken key.
         CryptoError: an xor-b64 entry that does not decode (nothing written).
+    """
+    with workspace_lock(ws):
+        return apply_reseal(ws, cfg, plan_reseal(ws, cfg))
+
+
+def plan_reseal(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
+    """The first half of :func:`reseal_all`: read and seal in memory, write nothing.
+
+    Returns the plan :func:`apply_reseal` takes. ``crypt.py reseal`` makes a key
+    first when none exists; a plan that fails wrote nothing with it, so the key
+    can go again (issue 11: whole or nothing).
+
+    Raises:
+        KeyUnavailableError, MalformedKeyError, WrongKeyError, CryptoError (as :func:`reseal_all`).
     """
     crypto.load_key(cfg)  # no key, no change: fail before reading anything
     tiers.require_key_opens_sealed(ws, cfg)  # another machine's key would split the store (round 10)
@@ -841,8 +856,19 @@ def reseal_all(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
             new_text, plains = tiers.reseal_text(tf.text, path, cfg)
             if plains:
                 planned.append((path, tf, new_text, plains))
+    return {"planned": planned, "skipped": skipped}
+
+
+def apply_reseal(ws: Path, cfg: dict[str, Any], plan: dict[str, Any]) -> dict[str, Any]:
+    """The second half of :func:`reseal_all`: back up, write and erase what :func:`plan_reseal` planned.
+
+    Call it under the same workspace lock as the plan (a file changed in between would be
+    overwritten). Returns and raises as :func:`reseal_all`.
+    """
+    planned = plan["planned"]
+    with workspace_lock(ws):
         result: dict[str, Any] = {"files": [rel(ws, p) for p, *_ in planned],
-                                  "entries": sum(len(x[3]) for x in planned), "skipped": skipped,
+                                  "entries": sum(len(x[3]) for x in planned), "skipped": plan["skipped"],
                                   "backup": None, "erased": None}
         if not planned:
             return result

@@ -189,9 +189,7 @@ def test_a_declined_value_cannot_be_confirmed_with_the_config_folder(ws, run_scr
 # ------------------------------------------------------------ keygen --force makes the key before it can record it
 
 
-@pytest.mark.xfail(strict=True, reason="atk11: keygen --force with a folder at memory/.state/t2-key-accepted writes "
-                                       "the new key, then fails to record it (exit 1, 'replace failed'): the key "
-                                       "stays unaccepted, remember refuses it and keygen --force says it exists")
+# Fixed in round 10 (ffix10): keygen --force records the key, then puts it in place (crypto.keygen).
 def test_keygen_force_is_whole_or_nothing_when_the_accepted_record_cannot_be_written(ws, run_script):
     _init(run_script)
     assert run_script("memory", "remember", "--skill", "s", "--topic", "a", "--text", "x1", env=NOW).code == 0

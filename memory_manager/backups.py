@@ -1339,10 +1339,13 @@ def _undo_edit(folder: Path, ident: str, rel: str, target: Path, entry: dict[str
     """
     stored = entry["stored"]
     what = {"insertions": "inserted", "deletions": "deleted", "replacements": "replaced"}[stored]
+    old_size = entry.get("size") or 0
+    if type(old_size) is not int or old_size < 0:
+        raise _malformed(folder, ident, f"malformed entry for {rel}")
     for sha, size, field_name, ranges in _edit_states(entry):
         if not isinstance(sha, str) or not _SHA.match(sha) or type(size) is not int \
                 or not (edits.valid_hunks(ranges, size) if stored == "replacements" else
-                        edits.valid(ranges, size if stored == "insertions" else int(entry.get("size") or 0))):
+                        edits.valid(ranges, size if stored == "insertions" else old_size)):
             raise _malformed(folder, ident, f"malformed entry for {rel}")
     if current is None:
         return None, (f"{rel}: is gone; backup {ident} keeps no copy of it, only what the change "

@@ -806,6 +806,19 @@ def test_a_forged_insertions_entry_is_refused_before_anything_changes(ws):
     assert backups.restore(ws, ident)["paths"] == ["a.md"] and (ws / "a.md").read_bytes() == b"abc"
 
 
+def test_a_deletions_entry_with_a_size_of_the_wrong_type_is_malformed(ws):
+    (ws / "a.md").write_bytes(b"abc")
+    now = fsio.sha256_bytes(b"abc")
+    base = {"path": "a.md", "existed": True, "kind": "file", "stored": "deletions", "mode": 0o644,
+            "sha256": fsio.sha256_bytes(b"abcdef"), "new_sha256": now, "new_size": 3, "deleted": [[3, 6]]}
+    for bad in ("abc", "6", 6.0, -1, [6]):
+        ident = _forge(ws, [dict(base, size=bad)])
+        with pytest.raises(BackupError, match="malformed entry for a.md"):
+            backups.restore(ws, ident)
+        assert (ws / "a.md").read_bytes() == b"abc"
+        shutil.rmtree(backups.backup_root(ws) / ident)
+
+
 def test_a_v3_backup_still_restores_and_a_v4_one_lists_its_kinds(ws):
     (ws / "a.md").write_text("v3 copy")
     b = backups.start(ws, "old")

@@ -1399,21 +1399,28 @@ def _forget_names(target: Ref) -> list[str]:
 
 
 def _archived_origin(ws: Path, target: Ref) -> list[str]:
-    """For an archived entry that was a file of its own when live (a pruned knowledge entry, an
-    expired T2 file cleanup moved), that live file, when no entry lives there now: every backup
-    copy of it goes, and backups name it by a stand-in (tatk10: its name held the key or topic)."""
+    """The file of its own an entry had, when it lives elsewhere now and no entry lives there: every
+    backup copy of it goes, and backups name it by a stand-in (tatk10: its name held the key or topic).
+
+    A pruned knowledge entry (``knowledge/<key>.md``); a T2 entry anywhere but its own file
+    ``tier2-internal/<skill>_<topic>.md``: an expired file cleanup moved to the archive, an entry
+    cleanup combined into ``<skill>_<YYYY-MM>.md``, live or archived since (atk11: the combined
+    entry's old file name stayed in the backups' manifests).
+    """
     item = target.item
     live = ""
     if target.kind == "archived" and item is not None:
         meta = item.meta.get("archived") if isinstance(item.meta.get("archived"), dict) else {}
         if meta.get("kind") == "knowledge":
             live = str(meta.get("source") or "")
-    elif target.kind == "t2" and isinstance(item, tiers.T2Entry) and item.index is None:
+    elif target.kind == "t2" and isinstance(item, tiers.T2Entry) and item.skill and item.topic:
         try:
-            target.path.resolve().relative_to(tree.Tree(ws).archive.resolve())
-        except (ValueError, OSError):
+            home = tiers.t2_path(ws, item.skill, item.topic)
+        except MemoryManagerError:  # a name from data no file of ours can have
             return []
-        live = rel(ws, tiers.t2_path(ws, item.skill, item.topic))
+        if os.path.abspath(target.path) == os.path.abspath(home):
+            return []  # its own file: forgotten whole already
+        live = rel(ws, home)
     if not live or backups._rel_problem(live) or (Path(ws) / live).exists():
         return []
     return [live]

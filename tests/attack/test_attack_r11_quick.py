@@ -311,9 +311,7 @@ def test_privacy_audit_survives_a_file_name_with_a_line_separator(ws, run_script
 
 
 @pytest.mark.parametrize("archived", [False, True])
-@pytest.mark.xfail(strict=True, reason="atk11: forget of a T2 entry that cleanup combined into <skill>_<month>.md "
-                                       "(then archived, or not) leaves its old file name <skill>_<topic>.md in the "
-                                       "backups' entries.jsonl and after.json")
+# Fixed in round 11 (forget erases every own-file home an entry had: store._archived_origin).
 def test_forget_of_a_combined_t2_entry_erases_its_file_name(ws, run_script, archived):
     import re
 

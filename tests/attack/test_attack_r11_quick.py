@@ -66,8 +66,7 @@ def test_cleanup_under_a_second_key_does_not_seal_with_it(ws, run_script):
 # ------------------------------------------------------------ forget after edit leaves the first version's hash
 
 
-@pytest.mark.xfail(strict=True, reason="atk11: forget of an edited knowledge entry leaves the audit hash of its "
-                                       "first version (kid local): a guess is confirmed with the hash-secret")
+# Fixed in round 11 (audit log v3: each record names its entry by a keyed id; forget blanks by it).
 def test_forget_after_edit_blanks_every_version_hash(ws, run_script):
     _init(run_script, "--no-key")
     assert run_script("memory", "learn", "c2", "--text", f"call {PHONE}", "--approved", env=NOW).code == 0
@@ -136,9 +135,7 @@ def _hashed_records(ws: Path) -> list[dict]:
 
 
 @pytest.mark.parametrize("door", ["learn", "write"])
-@pytest.mark.xfail(strict=True, reason="atk11: forget of a pruned (archived) knowledge entry or daily section says "
-                                       "'0 log record(s)' and leaves the store record's keyed hash: _gate_texts "
-                                       "rebuilds texts only for live kinds")
+# Fixed in round 11 (audit log v3: each record names its entry by a keyed id; forget blanks by it).
 def test_forget_of_a_pruned_entry_blanks_its_audit_hashes(ws, run_script, door):
     import re
 
@@ -232,9 +229,7 @@ def test_init_refuses_a_symlink_inside_a_workspace(ws, run_script, tmp_path):
     assert list(outside.iterdir()) == []
 
 
-@pytest.mark.xfail(strict=True, reason="atk11: forget of a T2 entry whose text remember --approved replaced leaves "
-                                       "the keyed hashes of the first text (its store record and the reuse records "
-                                       "of show/recall --approved): the key in the config folder confirms a guess")
+# Fixed in round 11 (audit log v3: each record names its entry by a keyed id; forget blanks by it).
 def test_forget_after_a_t2_rewrite_blanks_the_first_texts_hashes(ws, run_script):
     import re
 
@@ -251,8 +246,7 @@ def test_forget_after_a_t2_rewrite_blanks_the_first_texts_hashes(ws, run_script)
     assert _hashed_records(ws) == []
 
 
-@pytest.mark.xfail(strict=True, reason="atk11: forget of a daily section written by two writes (the second merged) "
-                                       "says '0 log record(s)': each write's keyed hash stays, the phone's included")
+# Fixed in round 11 (audit log v3: each record names its entry by a keyed id; forget blanks by it).
 def test_forget_of_a_merged_daily_section_blanks_every_write_hash(ws, run_script):
     import re
 
@@ -315,9 +309,7 @@ def test_privacy_audit_survives_a_file_name_with_a_line_separator(ws, run_script
 
 
 @pytest.mark.parametrize("archived", [False, True])
-@pytest.mark.xfail(strict=True, reason="atk11: forget of a T2 entry that cleanup combined into <skill>_<month>.md "
-                                       "(then archived, or not) leaves its old file name <skill>_<topic>.md in the "
-                                       "backups' entries.jsonl and after.json")
+# Fixed in round 11 (forget erases every own-file home an entry had: store._archived_origin).
 def test_forget_of_a_combined_t2_entry_erases_its_file_name(ws, run_script, archived):
     import re
 

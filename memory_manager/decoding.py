@@ -488,63 +488,34 @@ _KEY_FIRST = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*=")
 #: Characters that show nothing (soft hyphen, zero-width space/joiners, marks, word joiner, BOM):
 #: typed or pasted inside a token or at a line break, they are read as absent.
 _INVISIBLE = frozenset("\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff")
-#: What may stand before a wrapped run's next piece on its line: indentation (an ideographic space too),
-#: a quote prefix of any depth (``>``, ``> >``, full-width ``＞``), a table's bars and empty cells.
-_WRAP_LEAD = frozenset(" \t\u3000>|\uff1e\uff5c") | _INVISIBLE
 #: What may stand after a run at a line's end: white space, a table bar, a shell or Markdown
 #: continuation backslash.
 _WRAP_TRAIL = frozenset(" \t\r|\\\uff5c") | _INVISIBLE
-#: A line break followed (after a lead) by a token character, ASCII or full-width: the cheap pre-check.
-_WRAP_AT = re.compile("\n[ \t\u3000>|\uff1e\uff5c\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff]*"
-                      "[A-Za-z0-9_+/=\\-\uff0b\uff0d\uff0f\uff10-\uff19\uff1d\uff21-\uff3a\uff3f\uff41-\uff5a]")
+#: A token character (ASCII or full-width), a character that shows nothing, the lead and the trail.
+_TOK_CLASS = "A-Za-z0-9_+/=\\-\uff0b\uff0d\uff0f\uff10-\uff19\uff1d\uff21-\uff3a\uff3f\uff41-\uff5a"
+_INVISIBLE_CLASS = "\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff"
+#: The cheap pre-check: a line break, a lead and 4 token characters (literal-led: one pass over the
+#: text); the line before is then read in Python (:func:`_run_before`).
+_WRAP_AT = re.compile("\n[ \t\u3000>|\uff1e\uff5c" + _INVISIBLE_CLASS + "]*[" + _TOK_CLASS + "]{4}")
 #: The longest piece read on either side of a break.
 _WRAP_MAX = 256
 
 
-def _token_char(c: str) -> str:
-    """``c`` as the ASCII token character it stands for (full-width forms folded), or ""."""
-    if c in _TOKEN_CHARS:
-        return c
-    if "\uff01" <= c <= "\uff5e":
-        a = chr(ord(c) - 0xFEE0)
-        return a if a in _TOKEN_CHARS else ""
-    return ""
+#: A piece as the rules read it: full-width token characters as ASCII, invisible characters gone.
+_FOLD_PIECE = {**{o: o - 0xFEE0 for o in range(0xFF01, 0xFF5F)}, **{ord(c): None for c in _INVISIBLE}}
+#: The characters of a run: token characters, ASCII or full-width, and characters that show nothing.
+_RUN_CHARS = _TOKEN_CHARS | frozenset(chr(o) for o in range(0xFF01, 0xFF5F) if chr(o - 0xFEE0) in _TOKEN_CHARS) \
+    | _INVISIBLE
+#: The run that starts a line and the trail after it. Its lead, what may stand before a wrapped run's next
+#: piece: indentation (an ideographic space too), a quote prefix of any depth (``>``, ``> >``, full-width
+#: ``＞``), a table's bars and empty cells, characters that show nothing.
+_RUN_START = re.compile("[ \t\u3000>|\uff1e\uff5c" + _INVISIBLE_CLASS + "]*([" + _TOK_CLASS + _INVISIBLE_CLASS
+                        + "]{1,256})[ \t\r|\\\\\uff5c" + _INVISIBLE_CLASS + "]*")
 
 
-def _run_before(text: str, k: int) -> list[int]:
-    """Positions of the token run that ends line ``text[..k]`` (``k`` = its line break), after its trail."""
-    i = k
-    while i > 0 and text[i - 1] in _WRAP_TRAIL and k - i < 16:
-        i -= 1
-    out: list[int] = []
-    while i > 0 and len(out) < _WRAP_MAX:
-        c = text[i - 1]
-        if _token_char(c):
-            out.append(i - 1)
-        elif c not in _INVISIBLE:
-            break
-        i -= 1
-    return out[::-1]
-
-
-def _run_after(text: str, k: int) -> tuple[list[int], bool]:
-    """Positions of the token run that starts the line after break ``k`` (after its lead), and whether that
-    run is the whole line (nothing but a trail after it)."""
-    n = len(text)
-    j = k + 1
-    while j < n and text[j] in _WRAP_LEAD:
-        j += 1
-    out: list[int] = []
-    while j < n and len(out) < _WRAP_MAX:
-        c = text[j]
-        if _token_char(c):
-            out.append(j)
-        elif c not in _INVISIBLE:
-            break
-        j += 1
-    while j < n and text[j] in _WRAP_TRAIL:
-        j += 1
-    return out, j >= n or text[j] == "\n"
+def _positions(text: str, span: tuple[int, int]) -> list[int]:
+    """The offsets of ``span`` that are not invisible characters."""
+    return [p for p in range(*span) if text[p] not in _INVISIBLE]
 
 
 def wrapped(text: str) -> tuple[str, list[int], list[int]] | None:
@@ -553,47 +524,69 @@ def wrapped(text: str) -> tuple[str, list[int], list[int]] | None:
     A run of 6+ token characters (``[A-Za-z0-9_+/=-]``, full-width forms
     too) at the end of a line followed by a run of 4+ at the start of the
     next, each holding a digit or ``_`` (the second may instead be the whole
-    next line, 8+ characters: ``hf_…`` / ``NnCq…``), is read as one run
-    (``ghp_k3Jd…`` / ``…Ua7Gf``, ``415-555`` / ``-0132``). What wraps
-    a value in notes and mail is read through: any number of lines (a next
-    piece that is its whole line goes on to the line after), a quote prefix
-    of any depth (``> ``, ``> > ``), a table's bars and empty cells, a
-    continuation backslash, indentation and characters that show nothing
-    (U+200B at the break); a ``-`` ending a piece is read kept and, on a
-    second view line, dropped (a hyphenated wrap). Returns (view, starts,
-    ends) as :func:`views` does, or None when no break qualifies.
-    Source: issue 10, attack round 6 (a token wrapped over two lines, or cut
-    between two fields, passed); atk11 (three lines, quoted or full-width
-    lines, U+200B or ``-`` at the break, a trailing ``\\``, table rows).
+    next line, 8+ characters: ``hf_…`` / ``NnCq…``; or the first a run of 8+
+    before a second that has one), is read as one run (``ghp_k3Jd…`` /
+    ``…Ua7Gf``, ``415-555`` / ``-0132``). What wraps a value in notes and
+    mail is read through: any number of lines (a next piece that is its
+    whole line goes on to the line after), a quote prefix of any depth
+    (``> ``, ``> > ``), a table's bars and empty cells, a continuation
+    backslash, indentation and characters that show nothing (U+200B at the
+    break); a ``-`` ending a piece is read kept and, on a second view line,
+    dropped (a hyphenated wrap). Returns (view, starts, ends) as
+    :func:`views` does, or None when no break qualifies. Source: issue 10,
+    attack round 6 (a token wrapped over two lines, or cut between two
+    fields, passed); atk11 (three lines, quoted or full-width lines, U+200B
+    or ``-`` at the break, a trailing ``\\``, table rows).
     """
     if "\n" not in text:
         return None
-    chains: list[list[list[int]]] = []
-    last_tail: list[int] | None = None
+    chains: list[list[tuple[int, int]]] = []
+    chain_text = ""
+    last_tail: tuple[int, int] | None = None
+    n = len(text)
     for m in _WRAP_AT.finditer(text):
         k = m.start()
-        head = _run_before(text, k)
-        if len(head) < _WRAP_BEFORE:
+        before = text[k - 1] if k else ""
+        if not (before in _TOKEN_CHARS or before in _WRAP_TRAIL or "\uff01" <= before <= "\uff5e"):
             last_tail = None
             continue
-        tail, whole = _run_after(text, k)
+        e = k
+        while e > 0 and text[e - 1] in _WRAP_TRAIL and k - e < 16:
+            e -= 1
+        i = e
+        while i > 0 and text[i - 1] in _RUN_CHARS and e - i < _WRAP_MAX:
+            i -= 1
+        head = (i, e)
+        head_s = text[head[0]:head[1]].translate(_FOLD_PIECE)
+        if len(head_s) < _WRAP_BEFORE:
+            last_tail = None
+            continue
+        after = _RUN_START.match(text, k + 1)
+        if after is None:
+            last_tail = None
+            continue
+        tail = after.span(1)
+        whole = after.end() >= n or text[after.end()] == "\n"
+        tail_s = text[tail[0]:tail[1]].translate(_FOLD_PIECE)
         going_on = last_tail is not None and bool(chains) and head == last_tail
         # A run that goes on is judged whole so far: a middle piece without a digit is still its run's.
-        head_s = "".join(_token_char(text[p]) for p in (sum(chains[-1], []) if going_on else head))
-        tail_s = "".join(_token_char(text[p]) for p in tail)
+        if going_on:
+            head_s = chain_text
         head_digit, tail_digit = bool(_HAS_DIGIT.search(head_s)), bool(_HAS_DIGIT.search(tail_s))
         # A digit or ``_`` on both sides, or on one side with the other a long piece: the whole next line
         # of 8+ after a head that has one, a head of 8+ before a tail that has one (``glpat-ErQHQw-`` /
         # ``jya…3MoJ``). A word wrapped in prose has none.
-        joins = (head_digit and (tail_digit or (whole and len(tail) >= _WHOLE_LINE_TAIL))) or \
+        joins = (head_digit and (tail_digit or (whole and len(tail_s) >= _WHOLE_LINE_TAIL))) or \
             (tail_digit and len(head_s) >= _WHOLE_LINE_TAIL)
-        if len(tail) < 4 or _KEY_FIRST.match(tail_s) or not joins:
+        if len(tail_s) < 4 or _KEY_FIRST.match(tail_s) or not joins:
             last_tail = None
             continue
         if going_on:
             chains[-1].append(tail)  # the last piece was its whole line: the run goes on
+            chain_text += tail_s
         else:
             chains.append([head, tail])
+            chain_text = head_s + tail_s
         last_tail = tail if whole else None
     if not chains:
         return None
@@ -610,12 +603,13 @@ def wrapped(text: str) -> tuple[str, list[int], list[int]] | None:
         starts.extend(positions)
         ends.extend(p + 1 for p in positions)
 
-    for pieces in chains:
+    for spans in chains:
+        pieces = [_positions(text, span) for span in spans]
         emit([p for piece in pieces for p in piece])
-        if any(_token_char(text[piece[-1]]) == "-" for piece in pieces[:-1]):
+        cut = [i < len(pieces) - 1 and text[piece[-1]] in "-\uff0d" for i, piece in enumerate(pieces)]
+        if any(cut):
             # A hyphen at the break may be the wrap's, not the value's: read it dropped too.
-            emit([p for i, piece in enumerate(pieces) for p in
-                  (piece[:-1] if i < len(pieces) - 1 and _token_char(text[piece[-1]]) == "-" else piece)])
+            emit([p for piece, drop in zip(pieces, cut) for p in (piece[:-1] if drop else piece)])
     return "".join(parts), starts, ends
 
 

@@ -3843,9 +3843,6 @@ def _r11_literal(words: Iterable[str]) -> str:
     return "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
 
 
-#: A cue of a telephone number, either language (the text is scanned lower-cased).
-_R11_PHONE_CUE = (r"(?:(?<![a-z])(?:" + _r11_literal(_lex.PHONE_CUES_EN) + r")|" + _r11_literal(_lex.PHONE_CUES_ZH)
-                  + r")")
 #: Between the cue and the number: spaces, ``_``, connectors ("at", "is", ":", "#", 是), or nothing.
 _R11_PHONE_GAP = (r"(?:[ \t_]*(?:(?<![a-z])(?:" + _r11_literal(w for w in _lex.PHONE_CONNECTORS if w[0].isalpha())
                   + r")(?![a-z])|" + _r11_literal(w for w in _lex.PHONE_CONNECTORS if not w[0].isalpha())
@@ -3858,7 +3855,7 @@ _R11_SEQUENCES = "0123456789012345678909876543210987654321"
 
 
 def _r11_cued_phone_ok(value: str, m: re.Match[str], text: str) -> bool:
-    """A number after a telephone cue (:data:`_R11_PHONE_CUE`) that is a person's number under its plan
+    """A number after a telephone cue (``privacy_lexicon.PHONE_CUES_EN``/``_ZH``) that is a person's number under its plan
     (``phonenumbers``: valid, not a toll-free, premium or shared-cost service line); a fictional or
     placeholder number on a line that says it is documentation is not (:func:`_documentation_number`)."""
     digits = re.sub(r"\D", "", value)
@@ -3898,17 +3895,19 @@ def _r11_cued_phone_ok(value: str, m: re.Match[str], text: str) -> bool:
 #: identifier it serves as for a person (IRS: a TIN is an SSN, an ITIN or an EIN).
 _R11_SSN_LABEL = (r"ssn|ss ?#|ss ?no\.?|ss ?num(?:ber)?|soc\.? ?sec\.?(?: ?(?:no\.?|#|num(?:ber)?))?|"
                   r"social(?: ?security)?(?: ?(?:no\.?|#|num(?:ber)?))?|"
-                  r"(?:(?:us|federal|personal|my|her|his) )?tax ?(?:payer )?id(?:entification)?(?: ?(?:no\.?|#|num(?:ber)?))?|"
-                  r"taxpayer id\w*|tin|itin|社会安全号码?|社安号|社保号(?=[^\n]{0,6}\d{3}[ .-]?\d{2}[ .-]?\d{4})")
+                  r"tax ?(?:payer )?id(?:entification)?(?: ?(?:no\.?|#|num(?:ber)?))?|taxpayer id\w*|tin|itin")
 
 
 #: A BIP-39 phrase is 12, 15, 18, 21 or 24 words.
 _R11_PHRASE_LENGTHS = frozenset({12, 15, 18, 21, 24})
 #: A numbered word (``1. ribbon``, ``2) anchor``, ``#3 grape``, ``4: velvet``) anywhere in a text.
-_R11_NUMBERED_WORD = re.compile(r"(?<![\w.#])#?(\d{1,2})[.):]?[ \t]+([A-Za-z]{3,8})(?![\w])|"
-                                r"(?<![\w.#])#?(\d{1,2})[.):]([A-Za-z]{3,8})(?![\w])")
+_R11_NUMBERED_WORD = re.compile(r"#?(\d{1,2})[.):]?[ \t]+([A-Za-z]{3,8})(?![\w])|#?(\d{1,2})[.):]([A-Za-z]{3,8})(?![\w])")
 #: A line that is one word (a bullet or a number before it allowed).
-_R11_WORD_LINE = re.compile(r"[ \t]*(?:(?:\d{1,2}[.):]?|[-*•+])[ \t]+)?([A-Za-z]{3,8})[ \t]*\r?")
+_R11_WORD_LINE = re.compile(r"(?m)^[ \t]*(?:(?:\d{1,2}[.):]?|[-*•+])[ \t]+)?([A-Za-z]{3,8})[ \t]*\r?$")
+#: Twelve or more such lines in a row (one regex pass finds them; most texts have none).
+_R11_WORD_RUN = re.compile(r"(?m)^(?:[ \t]*(?:(?:\d{1,2}[.):]?|[-*•+])[ \t]+)?[A-Za-z]{3,8}[ \t]*\r?(?:\n|\Z)){12,}")
+#: Items 1 and 2 of a numbered word list side by side: where the numbered reading starts.
+_R11_FIRST_ITEMS = re.compile(r"#?1[.):]?[ \t]*[A-Za-z]{3,8}[ \t\r\n,;|]+#?2[.):]?[ \t]*[A-Za-z]{3,8}(?![\w])")
 #: A word of a wallet or seed label: the one-word-a-line reading runs only on a text that holds one.
 _R11_SEED_WORD = re.compile(r"(?i)wallet|seed|recovery|backup|mnemonic|secret|metamask|ledger|trezor|phantom|exodus|"
                             r"助记词|助記詞|种子短语|恢复短语|钱包")
@@ -3963,42 +3962,29 @@ def _word_list_spans(text: str) -> list[_Span]:
                     break
         seq.clear()
 
-    last = 0
-    for m in _R11_NUMBERED_WORD.finditer(text):
-        number = int(m.group(1) or m.group(3))
-        word = m.group(2) or m.group(4)
-        if seq and number == len(seq) + 1 and _R11_BETWEEN_ITEMS.fullmatch(text, last, m.start()):
-            seq.append((m.start(), m.end(), word))
-        else:
-            close()
-            if number == 1:
-                seq.append((m.start(), m.end(), word))
-        last = m.end()
-    close()
+    # From each place where items 1 and 2 stand side by side, item after item while the numbers go on.
+    for first in _R11_FIRST_ITEMS.finditer(text):
+        if first.start() and (text[first.start() - 1].isalnum() or text[first.start() - 1] in "_.#"):
+            continue
+        pos = first.start()
+        while True:
+            m = _R11_NUMBERED_WORD.match(text, pos)
+            if m is None or int(m.group(1) or m.group(3)) != len(seq) + 1:
+                break
+            seq.append((m.start(), m.end(), m.group(2) or m.group(4)))
+            gap = _R11_BETWEEN_ITEMS.match(text, m.end())
+            pos = gap.end() if gap else m.end()
+        close()
     if "\n" not in text or not _R11_SEED_WORD.search(text):
         return out
     # One word a line (no numbers needed) under a label.
-    pos, run = 0, []
-    n = len(text)
-    while pos <= n:
-        e = text.find("\n", pos)
-        e = n if e < 0 else e
-        m = _R11_WORD_LINE.fullmatch(text, pos, e)
-        if m is not None:
-            run.append((m.start(1), m.end(1), m.group(1)))
-        else:
-            if len(run) >= 12 and _r11_labelled_above(text, run[0][0]):
-                for k in sorted(_R11_PHRASE_LENGTHS, reverse=True):
-                    if len(run) >= k and _r11_words_ok([w for _s, _e, w in run[:k]]):
-                        out.append((run[0][0], run[k - 1][1], RECOVERY_WORD_LIST, run[0][0], run[k - 1][1]))
-                        break
-            run = []
-        pos = e + 1
-    if len(run) >= 12 and _r11_labelled_above(text, run[0][0]):
-        for k in sorted(_R11_PHRASE_LENGTHS, reverse=True):
-            if len(run) >= k and _r11_words_ok([w for _s, _e, w in run[:k]]):
-                out.append((run[0][0], run[k - 1][1], RECOVERY_WORD_LIST, run[0][0], run[k - 1][1]))
-                break
+    for run_m in _R11_WORD_RUN.finditer(text):
+        run = [(w.start(1), w.end(1), w.group(1)) for w in _R11_WORD_LINE.finditer(text, run_m.start(), run_m.end())]
+        if _r11_labelled_above(text, run[0][0]):
+            for k in sorted(_R11_PHRASE_LENGTHS, reverse=True):
+                if len(run) >= k and _r11_words_ok([w for _s, _e, w in run[:k]]):
+                    out.append((run[0][0], run[k - 1][1], RECOVERY_WORD_LIST, run[0][0], run[k - 1][1]))
+                    break
     return out
 
 
@@ -4026,19 +4012,26 @@ _R11_HEALTH_TOPICS = _topic(
     "a person (atk11)", check=_r11_personal_ok)
 
 RULES_LIST += [
+    # Word-led in English (tried only where a cue's first letters start a word), literal-led in Chinese.
     Rule("phone_after_cue", "phone",
-         _r(_R11_PHONE_CUE + _R11_PHONE_GAP + _R11_PHONE_NUMBER),
+         _r(r"(?:" + _r11_literal(_lex.PHONE_CUES_EN) + r")" + _R11_PHONE_GAP + _R11_PHONE_NUMBER),
          "ITU-T E.164 / libphonenumber metadata (US, UK, CN, HK, SG, TW plans; service lines excluded): a "
-         "telephone number after any of its cues in either language, glued or not ('reach me at', 'text me "
-         "on', 'ph#', 'tel+86', 'mom_', 电话; memory_manager.privacy_lexicon), atk11",
-         group=1, check=_r11_cued_phone_ok, lower=True, needs_re=re.compile(r"\d[\d \t.\-()]{5,}\d")),
+         "telephone number after any of its cues, glued or not ('reach me at', 'text me on', 'ph#', "
+         "'tel+86', 'mom_'; memory_manager.privacy_lexicon), atk11",
+         group=1, check=_r11_cued_phone_ok, lower=True, not_after=_LETTERS,
+         triggers=frozenset(w[:3] for w in _lex.PHONE_CUES_EN)),
+    Rule("phone_after_cue_zh", "phone",
+         _r(r"(?:" + _r11_literal(_lex.PHONE_CUES_ZH) + r")" + _R11_PHONE_GAP + _R11_PHONE_NUMBER),
+         "ITU-T E.164 / libphonenumber metadata: a telephone number after a Chinese cue, glued or not (电话, "
+         "联系方式, 老婆; memory_manager.privacy_lexicon), atk11",
+         group=1, check=_r11_cued_phone_ok, lower=True, needs=tuple(_lex.PHONE_CUES_ZH)),
     Rule("ssn_any_label", "government_id",
-         _r(r"(?<![a-z])(?:" + _R11_SSN_LABEL + r")" + _R9_ID_WRAP
+         _r(r"(?:" + _R11_SSN_LABEL + r")" + _R9_ID_WRAP
             + r"(?:(?:is|was|=|#|:|是|为)" + _ + r"*)?(\d{3}([ .-]?)\d{2}\2\d{4})(?![\d.-])"),
          "US Social Security Administration number after any of its labels (SSN, SS#, soc sec, social, tax "
          "id, TIN) with its groups split by a space, '-' or '.', or not at all; area 000, 666, 9xx never "
-         "issued, atk11", group=1, check=_ssn_ok, lower=True,
-         needs=("ss", "soc", "tax", "tin", "社会安全", "社安", "社保")),
+         "issued, atk11", group=1, check=_ssn_ok, lower=True, not_after=_LETTERS,
+         triggers=frozenset({"ssn", "ss", "soc", "tax", "tin", "iti"})),
     Rule("health_framed_en", "health",
          _r(_lex.HEALTH_FRAMED_EN + r"(" + _r11_alternation(_lex.HEALTH_AMBIGUOUS_EN) + r")(?![a-z])"),
          "AANA memory-gate seed: health, a medicine or device word with another common sense (PrEP, Plan B, "

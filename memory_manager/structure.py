@@ -462,8 +462,8 @@ _DIGIT_BREAK = re.compile(r"\n[ \t]*\d")
 _ROW_BREAK = re.compile(r"\|[ \t]*\r?\n[ \t]*\|")
 #: A line that ends with a telephone label ("my phone number is", "电话：", "reach me at"), a number on the next
 #: line (atk11: the number on the line below its label was read alone, as a bare digit run).
-_PHONE_BREAK = re.compile(r"(?i)(?:phone|mobile|cell|\btel\b|number|whatsapp|contact|reach (?:me|her|him|us)|call me|"
-                          r"text me|电话|手机|号码|联系|座机)[^\n\d]{0,12}\r?\n[ \t]*[+(]?\d")
+#: (found from a line that starts with a number: ``\n`` leads the search, the label is read on the line before)
+_PHONE_BREAK = re.compile(r"\n[ \t]*[+(]?\d")
 _PHONE_LABEL_END = re.compile(r"(?i)(?:phone|mobile|cell|\btel\b|number|whatsapp|contact|reach (?:me|her|him|us)|"
                               r"call me|text me|电话|手机|号码|联系|座机)(?:[ \t]*(?:number|no\.?|#))?"
                               r"(?:[ \t]*(?:is|are|at|on|:|：|=|是|为))?[ \t]*\r?$")
@@ -554,7 +554,9 @@ def label_joins(text: str) -> tuple[str, list[int], list[int]] | None:
     view = _View()
     labelled = set(_break_lines(text, _SEP_BREAK))
     cut_runs = set(_break_lines(text, _RUN_BREAK))
-    phone_labels = set(_break_lines(text, _PHONE_BREAK))
+    phone_labels = {line for line in (_line_at(text, m.start()) for m in _PHONE_BREAK.finditer(text)
+                                      if m.start() and text[m.start() - 1] not in "\n0123456789")
+                     if _PHONE_LABEL_END.search(text, max(line[0], line[1] - 48), line[1])}
     for s, e in sorted(labelled | cut_runs | phone_labels | set(_break_lines(text, _URL_BREAK, _AT_BREAK))):
         if s == e:
             continue

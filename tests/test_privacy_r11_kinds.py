@@ -41,7 +41,7 @@ POSITIVES = {
                        ("phone", None)),
     "landlord_colon_spaced": ("landlord: " + CN_MOBILE[:3] + " " + CN_MOBILE[3:7] + " " + CN_MOBILE[7:],
                               ("phone", None)),
-    "zh_contact_glued_us": ("联系方式" + US_NUMBER, ("phone", "phone_after_cue")),
+    "zh_contact_glued_us": ("联系方式" + US_NUMBER, ("phone", "phone_after_cue_zh")),
     "zh_wife_glued_mobile": ("老婆" + CN_MOBILE, ("phone", None)),
     "sister_underscore": ("sister_" + CN_MOBILE, ("phone", "phone_after_cue")),
     "soc_sec_spaced": ("soc sec 536 22 8741", ("government_id", "ssn_any_label")),

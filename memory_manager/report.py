@@ -439,7 +439,8 @@ def detector_fingerprint() -> str | None:
     # The sources are read where the package's modules are, without importing the detector:
     # when every text is in the cache, the report never compiles its rules (issue 15).
     h = hashlib.sha256()
-    for name in ("privacy.py", "decoding.py"):
+    # Every module whose text changes a finding: the rules, their word lists, the decoded and joined views.
+    for name in ("privacy.py", "privacy_lexicon.py", "decoding.py", "structure.py"):
         try:
             h.update(read_regular(Path(__file__).with_name(name)))
         except (OSError, TypeError):

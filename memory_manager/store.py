@@ -619,8 +619,8 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
         # 'auto' without a key means xor-b64, unless the key of existing aes-gcm entries is missing.
         tiers.require_key_for_sealed(ws, cfg)
     # A well-formed key that opens none of the aes-gcm entries here (another machine's) would
-    # split the store: refused, whatever the scheme (attack round 10).
-    tiers.require_key_opens_sealed(ws, cfg)
+    # split the store: refused, whatever the scheme (attack round 10), before the gate logs anything.
+    tiers.sealing_key(ws, cfg)
 
     def existing() -> tiers.T2Entry | None:
         found = [e for e in tiers.iter_t2_entries(ws) if e.id == ident and not e.error]
@@ -681,7 +681,7 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
                 # it would drop the history and, with aes-gcm, change every byte (a second
                 # run changes nothing, issue 11).
                 unchanged = True
-        sealed = crypto.encrypt(plain, skill, month, cfg, scheme, topic=topic, entry_id=ident)
+        sealed = tiers.seal(ws, cfg, plain, skill, month, scheme, topic=topic, entry_id=ident)
         if unchanged:
             return {"action": "remember", "id": ident, "path": rel(ws, target), "scheme": old.scheme or sealed.params["scheme"],
                     "created": str(old.created or ""), "expires": str(old.expires or ""),
@@ -767,7 +767,7 @@ def crypt_file(ws: Path, cfg: dict[str, Any], path: Path, *, decrypt: bool, sche
             new_text = entries.join_frontmatter(entries.set_frontmatter_fields(fm.raw, {"scheme": "none"}),
                                                 gap + plain + "\n")
         else:
-            tiers.require_key_opens_sealed(ws, cfg)  # another machine's key would split the store (round 10)
+            tiers.sealing_key(ws, cfg)  # another machine's key would split the store (round 10)
             found = tiers.parse_t2(tf.text, target)
             plains: list[str] = []
             if found and not any(e.plaintext for e in found):
@@ -783,9 +783,9 @@ def crypt_file(ws: Path, cfg: dict[str, Any], path: Path, *, decrypt: bool, sche
                 if not xor or chosen != "aes-gcm":
                     reason = "xor-b64 already" if xor else "already encrypted"
                     return {"file": rel(ws, target), "action": "unchanged", "reason": reason, "backup": None}
-                new_text, plains = tiers.reseal_text(tf.text, target, cfg)
+                new_text, plains = tiers.reseal_text(ws, tf.text, target, cfg)
             else:
-                new_text = tiers.seal_text_file(tf.text, target, cfg, scheme)
+                new_text = tiers.seal_text_file(ws, tf.text, target, cfg, scheme)
         # Sealing plain T2 text protects it and keeps every byte (decodable): no approval needed
         # to withhold the copy a keyless install cannot seal; decrypting needs the user's word.
         backup = backups.start(ws, f"crypt {'decrypt' if decrypt else 'encrypt'} {target.name}",
@@ -823,7 +823,7 @@ def reseal_all(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
         CryptoError: an xor-b64 entry that does not decode (nothing written).
     """
     crypto.load_key(cfg)  # no key, no change: fail before reading anything
-    tiers.require_key_opens_sealed(ws, cfg)  # another machine's key would split the store (round 10)
+    tiers.sealing_key(ws, cfg, "nothing was changed")  # another machine's key would split the store (round 10)
     with workspace_lock(ws):
         planned: list[tuple[Path, Any, str, list[str]]] = []
         skipped = []
@@ -836,9 +836,9 @@ def reseal_all(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
                 continue
             if any(e.plaintext for e in found):
                 plain = entries.split_frontmatter(tf.text, path.name).body.strip("\n")
-                planned.append((path, tf, tiers.seal_text_file(tf.text, path, cfg, "aes-gcm"), [plain]))
+                planned.append((path, tf, tiers.seal_text_file(ws, tf.text, path, cfg, "aes-gcm"), [plain]))
                 continue
-            new_text, plains = tiers.reseal_text(tf.text, path, cfg)
+            new_text, plains = tiers.reseal_text(ws, tf.text, path, cfg)
             if plains:
                 planned.append((path, tf, new_text, plains))
         result: dict[str, Any] = {"files": [rel(ws, p) for p, *_ in planned],
@@ -1248,7 +1248,7 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
         whole += origin + archived_origin
         # A T2 entry's needles include its decrypted text: sealed in the plan
         # with the T2 key, never written in plain text (issue 10).
-        seal_key = backups._load_key(ws) if target.kind in ("t2", "quarantine") else None
+        seal_key = backups.sealing_key(ws) if target.kind in ("t2", "quarantine") else None
         plan = {"kind": "forget", "ident": ident, "needles": erasure.forward_needles(needles, seal_key), "paths": whole,
                 "indexed": target.kind not in ("t2", "quarantine"), "audit_line": line.decode("utf-8"),
                 "approvals": [list(a) for a in decision.approved_findings], "drop_approvals": drop,

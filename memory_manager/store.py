@@ -1165,6 +1165,10 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
     # The approval record's keys of every value in the entry (plain text only in
     # memory): removed with it at the end (issue 10).
     drop = sorted({k for n in [summary, *needles] if isinstance(n, str) for k in gate.approval_keys_of(ws, n)})
+    # A T2 entry's needles include its decrypted text: sealed in the plan with the T2 key, never
+    # written in plain text (issue 10), and only with this store's key (tiers.sealing_key): taken
+    # before anything changes, so a key the store did not accept stops forget with nothing done.
+    seal_key = backups.sealing_key(ws) if target.kind in ("t2", "quarantine") else None
     with workspace_lock(ws):  # the gate's decision and the deletion: one locked step
         decision = gate.evaluate("delete", summary, source="explicit_user", sensitivity=None, approved=approved,
                                  cfg=cfg, request=f"forget {ref}")
@@ -1246,9 +1250,6 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
         whole = [] if removed in ("section", "line") or target.kind == "daily" or \
             (target.kind == "archived" and not archived_origin) else [rel(ws, target.path)]
         whole += origin + archived_origin
-        # A T2 entry's needles include its decrypted text: sealed in the plan
-        # with the T2 key, never written in plain text (issue 10).
-        seal_key = backups.sealing_key(ws) if target.kind in ("t2", "quarantine") else None
         plan = {"kind": "forget", "ident": ident, "needles": erasure.forward_needles(needles, seal_key), "paths": whole,
                 "indexed": target.kind not in ("t2", "quarantine"), "audit_line": line.decode("utf-8"),
                 "approvals": [list(a) for a in decision.approved_findings], "drop_approvals": drop,

@@ -168,3 +168,32 @@ def test_cleanup_without_a_key_combines_no_aes_gcm_entries(ws, run_script):
     r = run_script("cleanup", env=NOW)
     assert r.code == 0, r.err
     assert [p.name for p in t2.iterdir()] == ["ops_2026-11.md"]
+
+
+# ------------------------------------------------------------ an import's held-finding id is keyed outside
+
+
+def test_a_held_import_id_depends_on_the_secret_outside_the_workspace(ws, run_script, tmp_path):
+    """The id of a held finding is keyed with the secret in the config folder, not with anything in
+    the workspace: the same workspace under another config folder gives another id, the same
+    config folder the same id (so ``--allow ID`` still names it), and no audit salt is made."""
+    import json
+    import re
+
+    _init(run_script, "--no-key")
+    doc = tmp_path / "in.json"
+    doc.write_text(json.dumps({"format": "cmm-export", "version": 3, "daily": [
+        {"date": "2026-11-01", "topic": "contact", "cause": [f"call {PHONE}"]}]}))
+
+    def held_id(env) -> str:
+        r = run_script("memory", "import", str(doc), "--approved", env={**NOW, **env})
+        assert r.code == 1, r.err
+        return re.search(r"possible phone ([0-9a-f]{12})", r.out + r.err).group(1)
+
+    first, again = held_id({}), held_id({})
+    other = held_id({"XDG_CONFIG_HOME": str(tmp_path / "elsewhere")})
+    assert first == again and other != first
+    assert not (ws / "memory/.state/audit-salt").exists()
+    r = run_script("memory", "import", str(doc), "--approved", "--allow", first, env=NOW)
+    assert r.code == 0, r.out + r.err
+    assert PHONE in (ws / "memory/daily/2026-11-01.md").read_text()

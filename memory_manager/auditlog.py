@@ -12,9 +12,14 @@ configured, else the local hash-secret), named by ``kid`` (``t2`` or
 ``local``). Two records of the same content under the same secret share a
 hash, yet a guess (10,000 phone numbers of one exchange) cannot be checked
 with the workspace alone, nor the plain text of a sealed T2 entry without
-its key. A refused decision (certain findings: T3, never stored) keeps no
-hash at all (``"hash": null``): nothing of it is stored to be linked to, so
-nothing that a guess could confirm is kept. Neither does a delete record
+its key. Only a decision that let its content through (``proceed``) keeps
+a hash: a refused one (certain findings: T3, never stored) and one held for
+the user's word (``ask``, ``request_approval``, ``narrow``,
+``avoid_storing``: nothing stored unless a later, approved call stores it,
+with a record of its own) keep none (``"hash": null``), only operation,
+categories, decision and length (atk11: the config folder's hash-secret
+confirmed a guess at a declined value). Nothing of such content is stored
+to be linked to, so nothing that a guess could confirm is kept. Neither does a delete record
 (``forget``, cleanup's purge: the content is gone), and ``forget`` blanks the hashes of the records that concerned the
 forgotten entry (:func:`blank_hashes`). Without any secret (no key and the
 hash-secret folder unusable) the hash is null too: less is kept, never more.
@@ -60,6 +65,8 @@ FORMAT = {"format": "cmm-gate-audit", "version": 3}
 HASH_LABEL = "gate-audit"
 #: The label of a record's entry reference (v3, :func:`entry_ref`).
 ENTRY_LABEL = "gate-audit-entry"
+#: Gate decisions that let nothing through (``gate.DECISIONS`` but ``proceed``): their records keep no hash.
+NOT_LET_THROUGH = frozenset({"ask", "request_approval", "narrow", "avoid_storing", "refuse"})
 
 
 def log_path(ws: Path) -> Path:
@@ -74,10 +81,12 @@ SALT_BYTES = 32
 def _salt(ws: Path, create: bool = False) -> bytes | None:
     """The v1 audit salt (``memory/.state/audit-salt``, :data:`SALT_BYTES` random bytes); None when there is none.
 
-    Only :func:`memory_manager.gate.held_findings` still makes it (``create``):
-    an import's finding ids, which are printed, never stored. v1 audit lines
-    and v1 approval-record keys are checked with it when it exists (as it is,
-    torn or not: it only recognises what an older version keyed with it).
+    Nothing makes it any more: an import's finding ids were its last use
+    (atk11: a copy of the workspace confirmed a held value from its printed id;
+    they are keyed outside the workspace now, :func:`memory_manager.gate.finding_id`).
+    v1 audit lines and v1 approval-record keys are checked with it when it
+    exists (as it is, torn or not: it only recognises what an older version
+    keyed with it).
 
     With ``create``, it is made whole or not at all (fatk9: written in place, a
     file-size limit left it empty or torn, and every later run keyed with that):
@@ -114,9 +123,9 @@ def _salt(ws: Path, create: bool = False) -> bytes | None:
 def content_hash(ws: Path, text_sha256: str, create: bool = True) -> str:
     """Return the v1 keyed hash (audit salt) of content whose SHA-256 is ``text_sha256``.
 
-    Used for import finding ids (:func:`memory_manager.gate.held_findings`)
-    and to recognise v1 lines; ``create=False`` gives ``""`` when the
-    workspace has no salt (nothing v1 can match then).
+    Used to recognise v1 lines and v1 approval keys (``create=False``:
+    ``""`` when the workspace has no salt, nothing v1 can match then); the
+    package never makes the salt any more, tests do to play an older version.
     """
     salt = _salt(ws, create=create)
     if salt is None:
@@ -209,10 +218,14 @@ def record_line(ws: Path, decision: Any, keep_hash: bool = True,
     summary = f"<{decision.chars} chars" + (f" withheld: {', '.join(decision.categories)}>"
                                             if decision.categories else ">")
     kid, digest, ref = None, None, None
-    # A refused decision keeps no hash (tatk10): T3 content is never stored, so there is
-    # nothing to link it to, and a hash of it could only serve to confirm a guess. Nor does
-    # a delete (forget, cleanup's purge): the content it names is gone or about to go.
-    if keep_hash and decision.decision != "refuse" and decision.operation != "delete":
+    # Only content the gate let through keeps a hash. A refused decision keeps none (tatk10):
+    # T3 content is never stored, so there is nothing to link it to, and a hash of it could
+    # only serve to confirm a guess. Nor does a value the gate held for the user's word (ask,
+    # request_approval, narrow, avoid_storing): nothing was stored, and the hash-secret in the
+    # config folder confirmed a guess at a number the user never approved (atk11); an approved
+    # retry is a new record with its own hash. Nor does a delete (forget, cleanup's purge): the
+    # content it names is gone or about to go.
+    if keep_hash and decision.decision not in NOT_LET_THROUGH and decision.operation != "delete":
         secrets = _secrets(ws, create=True)
         if secrets:  # the secret outside the workspace; none at all: no hash (less kept, never more)
             kid, secret = secrets[0]

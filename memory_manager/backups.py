@@ -175,6 +175,28 @@ def _load_key(workspace: Path) -> bytes | None:
         return None
 
 
+def sealing_key(workspace: Path) -> bytes | None:
+    """Return the T2 key to seal a copy with, or None when none is configured.
+
+    The key a copy is sealed with must be the one this store accepts
+    (:func:`memory_manager.tiers.sealing_key`, attack round 11): a copy sealed
+    with another machine's key could only be restored with that key.
+    :func:`_load_key` stays the key to *open* copies with.
+
+    Raises:
+        WrongKeyError: the key in use opens none of the store's aes-gcm entries.
+        MalformedKeyError: the key is configured but broken.
+    """
+    from . import tiers
+    from .config import load_config
+
+    try:
+        cfg = load_config(workspace)
+    except MemoryManagerError:
+        cfg = None
+    return tiers.sealing_key(Path(workspace), cfg, "nothing was changed")
+
+
 def _aad(ident: str, rel: str) -> bytes:
     # Binds a copy to its backup and path: a copy moved to another entry fails to decrypt.
     return f"cmm-backup-v2|{ident}|{rel}".encode("utf-8")
@@ -321,7 +343,8 @@ class Backup:
 
     def _key_or_none(self) -> bytes | None:
         if self._key is False:
-            self._key = _load_key(self.workspace)
+            # The key a copy is sealed with is the store's (one check for every sealing door).
+            self._key = sealing_key(self.workspace)
         return self._key
 
     def _save_file(self, path: Path, rel: str) -> dict[str, Any]:

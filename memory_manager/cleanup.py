@@ -56,7 +56,7 @@ from typing import Any, Callable
 
 from .jsonio import parse as _parse_json
 from .regular import read_regular, read_regular_text
-from . import auditlog, backups, entries, erasure, markdown, privacy, quarantine, tiers, tree
+from . import auditlog, backups, crypto, entries, erasure, markdown, privacy, quarantine, tiers, tree
 from .clock import from_timestamp, month_of, now, parse_day, today
 from .errors import KeyUnavailableError, MalformedKeyError, MemoryManagerError, UnreadableFileError
 from . import fsio
@@ -673,6 +673,11 @@ def compact_t2(run: _Run, t2: list[tiers.T2Entry]) -> None:
             # Sealed with another key (a key change): never put beside entries of the current
             # key; it stays in its own file for the user to open with the key that sealed it.
             continue
+        if crypto.looks_encrypted(entry.ciphertext) and _plain(run, entry) is None:
+            # No key here (a keyless run, the key file moved away): nothing tells which key
+            # sealed each aes-gcm entry, so none is combined, and entries of two keys never
+            # end up in one month file (attack round 11). The next run with the key combines them.
+            continue
         groups.setdefault((entry.skill, entry.month), []).append(entry)
     chosen: list[tiers.T2Entry] = []
     for (skill, month), group in sorted(groups.items()):
@@ -907,6 +912,11 @@ def run_cleanup(ws: Path, cfg: dict[str, Any], *, dry_run: bool = False, if_due:
     if if_due and not report.due:
         report.ran = False
         return report
+    # Cleanup seals (the quarantine's copy of a plain entry, its backup copies of T2 content): a
+    # key this store did not accept, such as another machine's MEMORY_MANAGER_KEY, must seal
+    # nothing here, or the store splits between two keys (attack round 11). Refused before any
+    # change, the dry run included (it says what the real run would do).
+    tiers.sealing_key(ws, cfg, "cleanup changed nothing")
     purge = purge_archive or bool(cfg["cleanup"]["purge_archive"])
     run = _Run(ws, cfg, report, progress)
 

@@ -453,29 +453,61 @@ def held_findings(ws: Any, text: str, strict: bool = False) -> list[dict[str, st
     """Return what an approval of ``text`` must name: each possible finding and sensitive topic.
 
     Each item is ``{"finding": id, "category", "confidence"}``. The id is
-    the first 12 hex digits of the keyed hash (HMAC with the workspace's
-    audit salt, :func:`memory_manager.auditlog.content_hash`) of the
-    finding's category and normalised value: it is stable for the same
-    value in the same workspace, names the finding exactly, and cannot be
-    turned back into the value without that workspace's salt. Certain
-    findings are not listed: no approval covers them (rule 1).
+    :func:`finding_id`: a keyed hash of the finding's category and
+    normalised value with a secret outside the workspace. It is stable for
+    the same value on the same machine, names the finding exactly, and a
+    copy of the workspace cannot confirm a guess at the value from it (atk11:
+    keyed with ``memory/.state/audit-salt``, beside the log, 10,000 guesses
+    confirmed a held phone number from its printed id). Certain findings are
+    not listed: no approval covers them (rule 1).
 
     Used by ``import`` (issue 10): approving an import approves the
     operation, not every finding in a file the user has not read; each
     finding the user confirms is named by its id (``--allow ID``).
     """
-    from .auditlog import content_hash
     from .privacy import POSSIBLE, TOPIC, scan, scan_strict
 
     out: list[dict[str, str]] = []
     # ``strict``: text loaded into every session (lessons): read as ``lesson`` reads it (tatk9).
     for f in (scan_strict(text or "") if strict else scan(text or "")):
         if f.confidence in (POSSIBLE, TOPIC):
-            ident = content_hash(ws, _value_digest(f.category, _span(text, f)))[:12]
+            ident = finding_id(ws, _value_digest(f.category, _span(text, f)))
             item = {"finding": ident, "category": f.category, "confidence": f.confidence}
             if item not in out:
                 out.append(item)
     return out
+
+
+#: The label of an import's finding id (domain separation from the audit hash and approval keys).
+FINDING_LABEL = "import-finding"
+
+
+def finding_id(ws: Any, value_digest: str) -> str:
+    """The id an import prints for a held finding: 12 hex digits, keyed outside the workspace.
+
+    Args:
+        ws: the workspace (its config names the T2 key file).
+        value_digest: :func:`_value_digest` of the finding's category and value.
+
+    HMAC-SHA-256 of ``value_digest`` under the first secret of
+    :func:`memory_manager.keyed.secrets` (from the T2 key when one is
+    configured, else the local hash-secret, created when missing), label
+    :data:`FINDING_LABEL`: the same value gets the same id on the next run,
+    so ``--allow ID`` names it; the workspace alone confirms no guess. With
+    no secret at all the id is random: it names nothing later, and
+    ``--allow`` is refused anyway (an approval could not be recorded,
+    :func:`memory_manager.keyed.require_secret`).
+    """
+    import os
+    from pathlib import Path
+
+    from . import keyed
+
+    secrets = _approval_secrets(ws, create=True)
+    if not secrets:
+        return os.urandom(6).hex()
+    # The workspace is part of the message: an id names one value in this workspace only.
+    return keyed.digest(secrets[0][1], FINDING_LABEL, str(Path(ws).resolve()), value_digest)[:12]
 
 
 def record(ws: Any, decision: Decision, entry: str | None = None) -> None:

@@ -130,38 +130,36 @@ def folder(ws: Path) -> Path:
     return path
 
 
-def _seal(entry: tiers.T2Entry, plain: str, cfg: dict[str, Any]) -> tuple[str, dict[str, str], bool]:
+def _seal(ws: Path, entry: tiers.T2Entry, plain: str, cfg: dict[str, Any]) -> tuple[str, dict[str, str], bool]:
     """Return ``(ciphertext, params, sealed)`` for the quarantine copy of ``entry``.
 
     aes-gcm entries keep their ciphertext (same skill, topic and id, so the
     associated data still matches). Others are sealed with the key when one
-    is configured; else they keep (or get) xor-b64, which is only obfuscation.
+    is configured, through :func:`memory_manager.tiers.seal`: only with the
+    key this store accepts (attack round 11: cleanup under another machine's
+    key sealed a quarantined entry with it, and the store's own key could not
+    give it back). With no key they keep (or get) xor-b64, only obfuscation.
+
+    Raises:
+        WrongKeyError: a key is configured that this store did not accept.
     """
     if entry.scheme == "aes-gcm" and not entry.plaintext:
         return entry.ciphertext, dict(entry.params), True
     try:
-        sealed = _encrypt(plain, entry, cfg, "aes-gcm")
+        sealed = _encrypt(ws, plain, entry, cfg, "aes-gcm")
         return sealed.ciphertext, dict(sealed.params), True
     except KeyUnavailableError:
         pass
     if not entry.plaintext:
         return entry.ciphertext, dict(entry.params), False
-    sealed = _encrypt(plain, entry, cfg, "xor-b64")
+    sealed = _encrypt(ws, plain, entry, cfg, "xor-b64")
     return sealed.ciphertext, dict(sealed.params), False
 
 
-def _encrypt(plain: str, entry: tiers.T2Entry, cfg: dict[str, Any], scheme: str) -> crypto.Sealed:
-    """``crypto.encrypt`` for ``entry``, binding its topic and id where the crypto module does so.
-
-    (aes-gcm v2 binds skill, topic and id as associated data; the reader
-    passes the entry's own, so the writer must too.)
-    """
-    import inspect
-
-    extra: dict[str, str] = {}
-    if "entry_id" in inspect.signature(crypto.encrypt).parameters:
-        extra = {"topic": entry.topic, "entry_id": entry.id}
-    return crypto.encrypt(plain, entry.skill, entry.month or _month(entry), cfg, scheme, **extra)
+def _encrypt(ws: Path, plain: str, entry: tiers.T2Entry, cfg: dict[str, Any], scheme: str) -> crypto.Sealed:
+    """:func:`memory_manager.tiers.seal` for ``entry`` (its skill, topic and id bound, as its reader passes them)."""
+    return tiers.seal(ws, cfg, plain, entry.skill, entry.month or _month(entry), scheme,
+                      topic=entry.topic, entry_id=entry.id)
 
 
 def _month(entry: tiers.T2Entry) -> str:
@@ -193,7 +191,7 @@ def add(ws: Path, cfg: dict[str, Any], entry: tiers.T2Entry, plain: str, reason:
     from . import fsio
 
     base = folder(ws)
-    ciphertext, params, sealed = _seal(entry, plain, cfg)
+    ciphertext, params, sealed = _seal(ws, entry, plain, cfg)
     month = entry.month or _month(entry)
     copy = tiers.T2Entry(path=entry.path, meta=dict(entry.meta), created=entry.created, expires=entry.expires,
                          scheme=params.get("scheme"), skill=entry.skill, topic=entry.topic, id=entry.id,

@@ -657,8 +657,8 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
         # 'auto' without a key means xor-b64, unless the key of existing aes-gcm entries is missing.
         tiers.require_key_for_sealed(ws, cfg)
     # A well-formed key that opens none of the aes-gcm entries here (another machine's) would
-    # split the store: refused, whatever the scheme (attack round 10).
-    tiers.require_key_opens_sealed(ws, cfg)
+    # split the store: refused, whatever the scheme (attack round 10), before the gate logs anything.
+    tiers.sealing_key(ws, cfg)
 
     def existing() -> tiers.T2Entry | None:
         found = [e for e in tiers.iter_t2_entries(ws) if e.id == ident and not e.error]
@@ -719,7 +719,7 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
                 # it would drop the history and, with aes-gcm, change every byte (a second
                 # run changes nothing, issue 11).
                 unchanged = True
-        sealed = crypto.encrypt(plain, skill, month, cfg, scheme, topic=topic, entry_id=ident)
+        sealed = tiers.seal(ws, cfg, plain, skill, month, scheme, topic=topic, entry_id=ident)
         if unchanged:
             return {"action": "remember", "id": ident, "path": rel(ws, target), "scheme": old.scheme or sealed.params["scheme"],
                     "created": str(old.created or ""), "expires": str(old.expires or ""),
@@ -805,7 +805,7 @@ def crypt_file(ws: Path, cfg: dict[str, Any], path: Path, *, decrypt: bool, sche
             new_text = entries.join_frontmatter(entries.set_frontmatter_fields(fm.raw, {"scheme": "none"}),
                                                 gap + plain + "\n")
         else:
-            tiers.require_key_opens_sealed(ws, cfg)  # another machine's key would split the store (round 10)
+            tiers.sealing_key(ws, cfg)  # another machine's key would split the store (round 10)
             found = tiers.parse_t2(tf.text, target)
             plains: list[str] = []
             if found and not any(e.plaintext for e in found):
@@ -821,9 +821,9 @@ def crypt_file(ws: Path, cfg: dict[str, Any], path: Path, *, decrypt: bool, sche
                 if not xor or chosen != "aes-gcm":
                     reason = "xor-b64 already" if xor else "already encrypted"
                     return {"file": rel(ws, target), "action": "unchanged", "reason": reason, "backup": None}
-                new_text, plains = tiers.reseal_text(tf.text, target, cfg)
+                new_text, plains = tiers.reseal_text(ws, tf.text, target, cfg)
             else:
-                new_text = tiers.seal_text_file(tf.text, target, cfg, scheme)
+                new_text = tiers.seal_text_file(ws, tf.text, target, cfg, scheme)
         # Sealing plain T2 text protects it and keeps every byte (decodable): no approval needed
         # to withhold the copy a keyless install cannot seal; decrypting needs the user's word.
         backup = backups.start(ws, f"crypt {'decrypt' if decrypt else 'encrypt'} {target.name}",
@@ -876,7 +876,7 @@ def plan_reseal(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
         KeyUnavailableError, MalformedKeyError, WrongKeyError, CryptoError (as :func:`reseal_all`).
     """
     crypto.load_key(cfg)  # no key, no change: fail before reading anything
-    tiers.require_key_opens_sealed(ws, cfg)  # another machine's key would split the store (round 10)
+    tiers.sealing_key(ws, cfg, "nothing was changed")  # another machine's key would split the store (round 10)
     with workspace_lock(ws):
         planned: list[tuple[Path, Any, str, list[str]]] = []
         skipped = []
@@ -889,9 +889,9 @@ def plan_reseal(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
                 continue
             if any(e.plaintext for e in found):
                 plain = entries.split_frontmatter(tf.text, path.name).body.strip("\n")
-                planned.append((path, tf, tiers.seal_text_file(tf.text, path, cfg, "aes-gcm"), [plain]))
+                planned.append((path, tf, tiers.seal_text_file(ws, tf.text, path, cfg, "aes-gcm"), [plain]))
                 continue
-            new_text, plains = tiers.reseal_text(tf.text, path, cfg)
+            new_text, plains = tiers.reseal_text(ws, tf.text, path, cfg)
             if plains:
                 planned.append((path, tf, new_text, plains))
     return {"planned": planned, "skipped": skipped}
@@ -1229,6 +1229,10 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
     # The approval record's keys of every value in the entry (plain text only in
     # memory): removed with it at the end (issue 10).
     drop = sorted({k for n in [summary, *needles] if isinstance(n, str) for k in gate.approval_keys_of(ws, n)})
+    # A T2 entry's needles include its decrypted text: sealed in the plan with the T2 key, never
+    # written in plain text (issue 10), and only with this store's key (tiers.sealing_key): taken
+    # before anything changes, so a key the store did not accept stops forget with nothing done.
+    seal_key = backups.sealing_key(ws) if target.kind in ("t2", "quarantine") else None
     with workspace_lock(ws):  # the gate's decision and the deletion: one locked step
         decision = gate.evaluate("delete", summary, source="explicit_user", sensitivity=None, approved=approved,
                                  cfg=cfg, request=f"forget {ref}")
@@ -1310,9 +1314,6 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
         whole = [] if removed in ("section", "line") or target.kind == "daily" or \
             (target.kind == "archived" and not archived_origin) else [rel(ws, target.path)]
         whole += origin + archived_origin
-        # A T2 entry's needles include its decrypted text: sealed in the plan
-        # with the T2 key, never written in plain text (issue 10).
-        seal_key = backups._load_key(ws) if target.kind in ("t2", "quarantine") else None
         plan = {"kind": "forget", "ident": ident, "needles": erasure.forward_needles(needles, seal_key), "paths": whole,
                 "indexed": target.kind not in ("t2", "quarantine"), "audit_line": line.decode("utf-8"),
                 "approvals": [list(a) for a in decision.approved_findings], "drop_approvals": drop,

@@ -616,7 +616,7 @@ def _accepted(ws: Path, key: bytes) -> bool:
         return False
 
 
-def require_key_opens_sealed(ws: Path, cfg: dict[str, Any]) -> None:
+def require_key_opens_sealed(ws: Path, cfg: dict[str, Any], changed: str = "nothing was stored") -> None:
     """Refuse to seal with a key that opens none of the workspace's aes-gcm entries.
 
     A second well-formed key (``MEMORY_MANAGER_KEY`` set to another
@@ -630,6 +630,9 @@ def require_key_opens_sealed(ws: Path, cfg: dict[str, Any]) -> None:
     no key configured (the callers' own checks handle that) or no aes-gcm
     entry, or a key the user started on purpose with ``crypt.py keygen
     --force`` (:func:`accept_key`).
+
+    ``changed`` ends the message (what the refused command left as it was).
+    Sealing code calls :func:`sealing_key` (or :func:`seal`), which calls this.
 
     Raises:
         WrongKeyError: aes-gcm entries exist and none opens; the message names
@@ -665,7 +668,50 @@ def require_key_opens_sealed(ws: Path, cfg: dict[str, Any]) -> None:
         n = f"{tried} T2 entr{'y' if tried == 1 else 'ies'}"
         raise WrongKeyError(
             f"the T2 key from {key_source(cfg)} opens none of the {n} sealed with aes-gcm here (another key sealed "
-            f"them): unset it or put this store's key there; writing with it would split the store; nothing was stored")
+            f"them): unset it or put this store's key there; writing with it would split the store; {changed}")
+
+
+def sealing_key(ws: Path, cfg: dict[str, Any], changed: str = "nothing was stored") -> bytes | None:
+    """The one check before anything is sealed with the T2 key: return the key, None when none is configured.
+
+    Every door that seals with the T2 key (``remember``, cleanup's
+    quarantine, ``import`` of aes-gcm entries, ``crypt.py encrypt`` and
+    ``reseal``, the upkeep's sealing of plain T2 files, the sealed copies in
+    ``.memory-backup/`` and ``forget``'s journal) takes its key here, so a key
+    this store did not accept never seals anything in it: attack round 11
+    found cleanup's quarantine and ``import`` sealing with another machine's
+    key (``MEMORY_MANAGER_KEY``) after round 10 had closed ``remember``.
+    The accepted key is one that opens an aes-gcm entry of this workspace
+    (live, archived or quarantined), any key while there is none, or one
+    the user started on purpose (``crypt.py keygen --force``,
+    :func:`accept_key`). ``tests/test_layout.py`` checks that no other module
+    calls the crypto module's sealing functions. ``changed`` ends the refusal.
+
+    Raises:
+        WrongKeyError: the key opens none of the aes-gcm entries here and was not accepted.
+        MalformedKeyError: a key is configured but malformed (fail closed).
+    """
+    if not crypto.check_key(cfg):
+        return None
+    require_key_opens_sealed(ws, cfg, changed)
+    return crypto.load_key(cfg)
+
+
+def seal(ws: Path, cfg: dict[str, Any], text: str, skill: str, month: str, scheme: str | None = None, *,
+         topic: str, entry_id: str) -> crypto.Sealed:
+    """Seal one T2 text for ``skill``/``topic``/``entry_id`` in workspace ``ws``: :func:`crypto.encrypt` behind :func:`sealing_key`.
+
+    The scheme is ``scheme`` or the config's (:func:`crypto.choose_scheme`);
+    a key that is configured is checked whatever the scheme (a second key is
+    a mistake to report, not a reason to write xor-b64 instead).
+
+    Raises:
+        WrongKeyError: the key in use is not this store's (:func:`sealing_key`).
+        KeyUnavailableError: aes-gcm asked for and no key; MalformedKeyError: a broken key.
+        CryptoError: ``text`` is already an aes-gcm ciphertext.
+    """
+    sealing_key(ws, cfg)
+    return crypto.encrypt(text, skill, month, cfg, scheme, topic=topic, entry_id=entry_id)
 
 
 def decrypt_entry(entry: T2Entry, cfg: dict[str, Any]) -> str:
@@ -738,10 +784,13 @@ def mark_approved(text: str, day: date, seal: str | None = None) -> str:
     return join_frontmatter(set_frontmatter_fields(fm.raw, fields), fm.body)
 
 
-def seal_text_file(text: str, path: Path, cfg: dict[str, Any], scheme: str | None = None) -> str:
+def seal_text_file(ws: Path, text: str, path: Path, cfg: dict[str, Any], scheme: str | None = None) -> str:
     """Return the sealed form of a plain-text T2 file's ``text`` (frontmatter kept line by line).
 
+    Sealed through :func:`seal` (the key must be this store's, ``ws``).
+
     Raises:
+        WrongKeyError: the key in use is not this store's.
         CryptoError: the file is already encrypted (never twice).
         MalformedFileError: the frontmatter cannot be read.
     """
@@ -753,7 +802,7 @@ def seal_text_file(text: str, path: Path, cfg: dict[str, Any], scheme: str | Non
     created = entry.created or today()
     month = entry.month or month_of(created)
     plain = fm.body.strip("\n")
-    sealed = crypto.encrypt(plain, entry.skill, month, cfg, scheme, topic=entry.topic, entry_id=entry.id)
+    sealed = seal(ws, cfg, plain, entry.skill, month, scheme, topic=entry.topic, entry_id=entry.id)
     expiry = int(cfg.get("tiers", {}).get("t2_expiry_days", 30))
     fields: dict[str, Any] = {}
     for key, value in (("tier", "internal"), ("source_skill", entry.skill),
@@ -778,7 +827,7 @@ def _drop_fields(raw: str, keys: tuple[str, ...]) -> str:
     return "\n".join(line for line in raw.split("\n") if not pattern.match(line))
 
 
-def reseal_text(text: str, path: Path, cfg: dict[str, Any]) -> tuple[str, list[str]]:
+def reseal_text(ws: Path, text: str, path: Path, cfg: dict[str, Any]) -> tuple[str, list[str]]:
     """Return a T2 file's ``text`` with every xor-b64 entry sealed with aes-gcm, and their plain texts.
 
     xor-b64 is obfuscation (its key comes from the skill and month, crypto
@@ -794,6 +843,7 @@ def reseal_text(text: str, path: Path, cfg: dict[str, Any]) -> tuple[str, list[s
 
     Raises:
         KeyUnavailableError: no T2 key; MalformedKeyError: a broken one.
+        WrongKeyError: the key in use is not this store's (``ws``, :func:`seal`).
         CryptoError: an xor-b64 entry that does not decode.
         MalformedFileError: the file cannot be parsed.
     """
@@ -801,11 +851,10 @@ def reseal_text(text: str, path: Path, cfg: dict[str, Any]) -> tuple[str, list[s
     targets = [e for e in found if not e.plaintext and e.scheme == "xor-b64"]
     if not targets:
         return text, []
-    key = crypto.load_key(cfg)
     plains = []
     for entry in targets:
         plain = decrypt_entry(entry, cfg)
-        sealed = crypto.aes_encrypt(plain, entry.skill, key, entry.topic, entry.id)
+        sealed = seal(ws, cfg, plain, entry.skill, entry.month, "aes-gcm", topic=entry.topic, entry_id=entry.id)
         entry.ciphertext, entry.params, entry.scheme = sealed.ciphertext, dict(sealed.params), "aes-gcm"
         plains.append(plain)
     if found[0].index is not None:
@@ -834,11 +883,13 @@ def seal_plaintext_t2(ws: Path, cfg: dict[str, Any]) -> list[Path]:
     targets = [e for e in iter_t2_entries(ws) if e.plaintext and not e.error]
     if not targets:
         return []
+    # Before the backup opens: a key this store did not accept seals nothing (attack round 11).
+    sealing_key(ws, cfg, "nothing was sealed")
     backup = backups.start(ws, "seal-t2", allow_withheld=True)
     changed = []
     for entry in targets:
         tf = read_text(entry.path)
-        new_text = seal_text_file(tf.text, entry.path, cfg)
+        new_text = seal_text_file(ws, tf.text, entry.path, cfg)
         backup.save(entry.path)
         atomic_write_text(entry.path, new_text, tf, mode=0o600)
         changed.append(entry.path)

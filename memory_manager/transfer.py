@@ -806,6 +806,11 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
     t1_rows = [(name, payload, f"{name}\n{name.removesuffix('_stats.json')}\n" + "\n".join(_field_text(payload).values()),
                 {"file name": name, "skill": name.removesuffix("_stats.json"), **_field_text(payload)})
                for name, payload in t1_items]
+    # An import writes T2 entries as sealed by the export's key, and seals the backup copies of
+    # what it replaces: with a key this store did not accept (another machine's, through
+    # MEMORY_MANAGER_KEY, which also opened that machine's export above) it would split the
+    # store, so it is refused before the gate logs anything (attack round 11; tiers.sealing_key).
+    tiers.sealing_key(ws, cfg, "nothing was imported")
     allowed = {str(a).strip().lower() for a in allow if str(a).strip()}
     if allowed:
         # An approval is bound to what it approves (issue 10): each id to a value
@@ -1052,8 +1057,8 @@ def _check_allow(ws: Path, cfg: dict[str, Any], allowed: set[str], texts: list[s
     Raises:
         BadInputError: an id that is not 12 hex digits, or that names no
             finding held in ``texts`` (:func:`memory_manager.gate.held_findings`:
-            a keyed hash of one value, so an id from another workspace, another
-            file or a typo approves nothing here).
+            a hash of one value and this workspace, keyed outside it, so an id
+            from another workspace, another file or a typo approves nothing here).
         ApprovalUnboundError: no secret outside the workspace can record the
             approval (:func:`memory_manager.keyed.require_secret`, issue 10):
             the finding would be stored with no approval on record.
@@ -1064,6 +1069,8 @@ def _check_allow(ws: Path, cfg: dict[str, Any], allowed: set[str], texts: list[s
     if bad:
         raise BadInputError(f"--allow takes a finding id (12 hex digits, from the held list), not {bad[0]!r}; "
                             "nothing was imported")
+    # The secret first: the ids are keyed with it (gate.finding_id), so without one no id can match.
+    keyed.require_secret(ws, cfg)
     known = {h["finding"] for text in texts for h in gate.held_findings(ws, text)}
     known |= {h["finding"] for text in strict_texts for h in gate.held_findings(ws, text, strict=True)}
     unbound = sorted(allowed - known)
@@ -1071,4 +1078,3 @@ def _check_allow(ws: Path, cfg: dict[str, Any], allowed: set[str], texts: list[s
         raise BadInputError(f"--allow {', '.join(unbound)}: no finding held in this import has that id (an id "
                             "names one value in this workspace: take it from this import's held list); "
                             "nothing was imported")
-    keyed.require_secret(ws, cfg)

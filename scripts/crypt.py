@@ -98,7 +98,7 @@ _ID_HELP = "Entry id bound by aes-gcm (default: the id memory.py gives SKILL/TOP
 @handle_errors
 def encrypt_cmd(skill, topic, entry_id, month, scheme, file_, workspace, json_, verbose):
     """Encrypt stdin and print the ciphertext (or seal a T2 file in place)."""
-    from memory_manager import crypto
+    from memory_manager import crypto, tiers
     from memory_manager.names import validate_skill
 
     if file_ is not None:
@@ -107,9 +107,11 @@ def encrypt_cmd(skill, topic, entry_id, month, scheme, file_, workspace, json_, 
         raise click.UsageError("encrypting stdin needs --skill NAME (part of the key and the associated data)")
     validate_skill(skill)
     topic, entry_id = _binding(skill, topic, entry_id)
-    _, cfg = _context(workspace, must_exist=False)
+    ws, cfg = _context(workspace, must_exist=False)
     month = _check_month(month, crypto.choose_scheme(cfg, scheme))
-    sealed = crypto.encrypt(sys.stdin.read(), skill, month, cfg, scheme, topic=topic, entry_id=entry_id)
+    # Through the store's one sealing door: text sealed with a key the workspace did not accept
+    # would be pasted beside entries it cannot open (attack round 11).
+    sealed = tiers.seal(ws, cfg, sys.stdin.read(), skill, month, scheme, topic=topic, entry_id=entry_id)
     if json_:
         emit_json({"ciphertext": sealed.ciphertext, **sealed.params})
     else:

@@ -166,12 +166,14 @@ def test_audit_log_never_holds_raw_content(ws):
     records = [json.loads(line) for line in raw.splitlines()]
     assert [r["decision"] for r in records] == ["refuse", "request_approval", "proceed"]
     assert records[0]["summary"].startswith("<") and records[0]["categories"] == ["secret"]
-    # v2 (tatk10): a refused (T3) item keeps no hash; the others a hash keyed with a secret
-    # outside the workspace (here the local hash-secret: no T2 key), and no salt beside the log.
-    assert records[0]["hash"] is None and records[0]["kid"] is None
-    assert all(len(r["hash"]) == 32 and r["kid"] == "local" and r["v"] == 3 for r in records[1:])
-    again = auditlog.append(ws, gate.evaluate("store", HEALTH, cfg=cfg_mode("auto")))
-    assert again["hash"] == records[1]["hash"]  # same content, same keyed hash
+    # v2 (tatk10): a refused (T3) item keeps no hash, nor (atk11) one held for approval: nothing
+    # was stored; what went through keeps a hash keyed with a secret outside the workspace (here
+    # the local hash-secret: no T2 key), and no salt beside the log.
+    assert all(r["hash"] is None and r["kid"] is None for r in records[:2])
+    assert len(records[2]["hash"]) == 32 and records[2]["kid"] == "local" and records[2]["v"] == 3
+    again = auditlog.append(ws, gate.evaluate("store", "ordinary preference", source="explicit_user",
+                                              cfg=cfg_mode("auto")))
+    assert again["hash"] == records[2]["hash"]  # same content, same keyed hash
     assert not (auditlog.log_path(ws).parent / "audit-salt").exists()
 
 

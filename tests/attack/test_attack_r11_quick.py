@@ -45,8 +45,7 @@ def _key2() -> str:
 # ------------------------------------------------------------ a second key still writes (cleanup's quarantine)
 
 
-@pytest.mark.xfail(strict=True, reason="atk11: cleanup under another machine's key seals a quarantined entry with it "
-                                       "(split store); unquarantine then puts it in tier2 beside the key file's entries")
+# Fixed in round 11 (cleanup refuses a key the store did not accept before any change: tiers.sealing_key).
 def test_cleanup_under_a_second_key_does_not_seal_with_it(ws, run_script):
     _init(run_script)
     assert run_script("memory", "remember", "--skill", "s", "--topic", "a", "--text", "plain fact one",
@@ -157,15 +156,15 @@ def test_forget_of_a_pruned_entry_blanks_its_audit_hashes(ws, run_script, door):
 # ------------------------------------------------------------ a declined value keeps a hash the config folder confirms
 
 
-@pytest.mark.xfail(strict=True, reason="atk11: a value the user never approved (request_approval, nothing stored) "
-                                       "keeps a keyed audit hash; the hash-secret in the config folder confirms a "
-                                       "guess at it (a refused one keeps none)")
+# Fixed in round 11 (a held or refused decision keeps no audit hash: auditlog.NOT_LET_THROUGH).
 def test_a_declined_value_cannot_be_confirmed_with_the_config_folder(ws, run_script):
     import hashlib
 
     from memory_manager import auditlog, keyed
 
     _init(run_script, "--no-key")
+    # An ordinary entry first: its record's hash makes the hash-secret (a declined value makes none).
+    assert run_script("memory", "learn", "other", "--text", "plain words", env=NOW).code == 0
     assert run_script("memory", "learn", "contact", "--text", PHONE, env=NOW).code == 1
     assert not (ws / "memory/knowledge/contact.md").exists()
     # the hash-secret file in ${XDG_CONFIG_HOME}/complex-memory-manager/, read as the bundle reads it
@@ -334,9 +333,7 @@ def test_forget_of_a_combined_t2_entry_erases_its_file_name(ws, run_script, arch
 # ------------------------------------------------------------ an import's held-finding id is keyed inside the workspace
 
 
-@pytest.mark.xfail(strict=True, reason="atk11: an import's held-finding id (printed, and in the transcript as "
-                                       "--allow ID) is HMAC with memory/.state/audit-salt, which lies in the "
-                                       "workspace: a value held and never imported is confirmed by 10,000 guesses")
+# Fixed in round 11 (held ids are keyed outside the workspace: gate.finding_id).
 def test_a_held_import_value_cannot_be_confirmed_from_its_id_and_the_workspace(ws, run_script, tmp_path):
     import hashlib
     import hmac
@@ -361,9 +358,7 @@ def test_a_held_import_value_cannot_be_confirmed_from_its_id_and_the_workspace(w
     assert confirmed == []
 
 
-@pytest.mark.xfail(strict=True, reason="atk11: import under another machine's key (MEMORY_MANAGER_KEY) writes a T2 "
-                                       "entry sealed with it beside the key file's entries: a split store (remember "
-                                       "refuses the same key)")
+# Fixed in round 11 (import refuses a key the store did not accept: tiers.sealing_key).
 def test_import_under_a_second_key_does_not_split_the_store(ws, run_script, tmp_path):
     _init(run_script)
     assert run_script("memory", "remember", "--skill", "a", "--topic", "x", "--text", "fact a", env=NOW).code == 0

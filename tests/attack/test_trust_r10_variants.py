@@ -1,7 +1,7 @@
 """Variants of the attack round 10 findings (issue 10) fixed by tfix10: one or more per kind.
 
 Kind 1: the gate audit log's hash must not confirm a guess from the workspace alone, and keeps no
-hash of refused or forgotten content at all (format ``cmm-gate-audit`` v2, references/formats.md).
+hash of refused or forgotten content at all (format ``cmm-gate-audit`` v2, now v3, references/formats.md).
 Kind 2: forget of an archived entry (pruned section or knowledge file, expired T2 file) leaves its
 names nowhere, as forget of a live one. Kind 3: a well-formed key that opens none of the aes-gcm
 entries never seals beside them, and no write replaces an entry it cannot read.

@@ -682,7 +682,14 @@ def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool | 
         rel = tree.rel(name)
         path = ws / rel
         if not path.exists() and not path.is_symlink():
-            _change(plan, path, rel, None, entries.INDEX_TITLES[kind][lang] + "\n", "index")
+            # Notes already there (kept by a restore of init's own backup, or written before
+            # init) are indexed at once: an index naming none of them would be stale from its
+            # first byte (walk-through r10, item 1; doctor compares the two).
+            title = entries.INDEX_TITLES[kind][lang] + "\n"
+            builder = entries.daily_index_text if kind == "daily" else entries.knowledge_index_text
+            built = builder(ws, cfg, title, [])
+            has_entries = any(line.startswith("- ") for line in built.splitlines())
+            _change(plan, path, rel, None, built if has_entries else title, "index")
         elif path.is_file() and not path.is_symlink():
             index = _read(path, rel)
             switched = switch_index_title(index.text, kind, lang) if index is not None else None

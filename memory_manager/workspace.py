@@ -446,7 +446,8 @@ def nested_reason(ws: Path) -> str | None:
     if real == BUNDLE_ROOT or BUNDLE_ROOT in real.parents:
         home = bundle_workspace()
         if home is not None:  # installed as the README says: that workspace is meant (r10, item 3)
-            return f"{ws} is inside the skill's own folder {BUNDLE_ROOT}; pass -w {home} (the workspace it is installed in)"
+            return (f"{ws} is inside the skill's own folder {BUNDLE_ROOT}; pass -w {home} (the workspace it is "
+                    "installed in)")
         return (f"{ws} is inside the skill's own folder {BUNDLE_ROOT}; pass -w with your OpenClaw workspace "
                 "(the folder that holds AGENTS.md)")
     # The folders above it as written too, not only above where it leads: a link inside a

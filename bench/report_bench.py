@@ -16,10 +16,11 @@ Reported:
   slowest of the other ``--runs`` runs (the mask cache of the run before
   holds every text, as for a user who looks at the report again);
 - in-process parts of one run without the mask cache: gathering and masking (``report.collect``;
-  a forked child masks half the text, and the chart child started before it
-  imports matplotlib meanwhile), drawing and templating (``report_render.render``:
-  the chart child draws while the template is filled), writing the file; CPU
-  time of the process and of its children.
+  this process and a forked child take chunks of the text until none is left,
+  and the chart child started before it imports matplotlib meanwhile, then
+  draws while the text is masked), templating (``report_render.render``),
+  writing the file; CPU time of the process and of its children. As the
+  command, with Python's garbage collector off.
 
     python bench/report_bench.py [--entries 10000] [--runs 5]
 """
@@ -102,16 +103,17 @@ def build(ws: Path, total: int, seed: int = 7) -> dict[str, int]:
 def in_process(ws: Path) -> dict[str, float]:
     """Time the parts of one report in this process (a fresh interpreter: the imports count)."""
     code = f"""
-import json, sys, time, resource
+import gc, json, sys, time, resource
 sys.path.insert(0, {str(ROOT)!r})
+gc.disable()  # as memory.py report does
 t0 = time.perf_counter()
 from memory_manager.workspace import Workspace
 from memory_manager import report
 ws = Workspace({str(ws)!r})
-from memory_manager.report_render import render, start_charts
+from memory_manager.report_render import render, send_charts, start_charts
 t1 = time.perf_counter()
-charts = start_charts()  # as memory.py report: the chart child imports matplotlib meanwhile
-model = report.collect(ws, days=365)
+charts = start_charts()  # as memory.py report: the chart child imports matplotlib meanwhile, then draws
+model = report.collect(ws, days=365, gathered=lambda m: send_charts(m, charts))
 t2 = time.perf_counter()
 t3 = time.perf_counter()
 page = render(model, charts)
@@ -168,7 +170,7 @@ def main() -> int:
     for key in ("package import", "collect + mask (chart child imports matplotlib)", "charts + template", "write", "total"):
         print(f"  {key:46s} {parts[key]:.3f} s")
     print(f"  {'CPU time (user + system)':46s} {parts['cpu']:.3f} s, and {parts['cpu_child']:.3f} s in the "
-          "forked children (half the masking; the charts)")
+          "forked children (their share of the masking; the charts)")
     return 0
 
 

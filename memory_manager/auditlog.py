@@ -1,4 +1,4 @@
-"""The gate's audit log: ``memory/.state/gate-audit.jsonl`` (format ``cmm-gate-audit`` v2, reads v1).
+"""The gate's audit log: ``memory/.state/gate-audit.jsonl`` (format ``cmm-gate-audit`` v3, reads v2 and v1).
 
 One JSON object per line, appended under the workspace lock. A line never
 holds content (issue 10): its ``summary`` is only the content's length and
@@ -18,6 +18,17 @@ nothing that a guess could confirm is kept. Neither does a delete record
 (``forget``, cleanup's purge: the content is gone), and ``forget`` blanks the hashes of the records that concerned the
 forgotten entry (:func:`blank_hashes`). Without any secret (no key and the
 hash-secret folder unusable) the hash is null too: less is kept, never more.
+
+v3 (``"v": 3``, attack round 11): a record that keeps a hash also names
+the entry it concerns, by a keyed reference (``entry``: HMAC of the entry's
+stable id under the same secret as the hash, :func:`entry_ref`). ``forget``
+blanks every record of the entry by that reference (:func:`blank_hashes`),
+whatever text each decision saw: every version of an edited entry, every
+write merged into a daily section, an entry pruned to the archive or
+combined into a month file since (atk11: recomputing hashes of the text the
+entry holds at the end missed all of those). v2 lines (no ``entry``) are
+still read (``"entry": None``) and matched by the hashes of the entry's
+current texts (:func:`hashes_of`), as before.
 
 v1 lines (no ``v``) keyed the hash with ``memory/.state/audit-salt``, which
 lies beside the log, so a guess could be confirmed from the workspace
@@ -44,9 +55,11 @@ from . import jsonio
 
 LOG_NAME = "gate-audit.jsonl"
 SALT_NAME = "audit-salt"
-FORMAT = {"format": "cmm-gate-audit", "version": 2}
+FORMAT = {"format": "cmm-gate-audit", "version": 3}
 #: The label of the audit hash (domain separation from the other keyed hashes).
 HASH_LABEL = "gate-audit"
+#: The label of a record's entry reference (v3, :func:`entry_ref`).
+ENTRY_LABEL = "gate-audit-entry"
 
 
 def log_path(ws: Path) -> Path:
@@ -124,6 +137,31 @@ def _v2_hash(secret: bytes, text_sha256: str) -> str:
     return keyed.digest(secret, HASH_LABEL, text_sha256)[:32]
 
 
+def entry_ref(secret: bytes, entry_id: str) -> str:
+    """The v3 reference of entry ``entry_id`` (``k-…``, ``d-…``, ``t-…``): 32 hex digits of a keyed HMAC.
+
+    Keyed like the hash (a secret outside the workspace): an id is derived
+    from the entry's key or topic, so a plain id would confirm a guessed name.
+    """
+    from . import keyed
+
+    return keyed.digest(secret, ENTRY_LABEL, entry_id)[:32]
+
+
+def refs_of(ws: Path, ids: list[str]) -> list[str]:
+    """Every v3 entry reference a record of one of ``ids`` may carry: one per secret at hand.
+
+    What ``forget`` hands to :func:`blank_hashes` (``refs``).
+    """
+    out: list[str] = []
+    for _kid, secret in _secrets(ws, create=False):
+        for ident in ids:
+            ref = entry_ref(secret, ident) if ident else ""
+            if ref and ref not in out:
+                out.append(ref)
+    return out
+
+
 def hashes_of(ws: Path, texts: list[str]) -> list[str]:
     """Every hash a record of one of ``texts`` may carry: v2 under each secret at hand, and v1.
 
@@ -140,31 +178,37 @@ def hashes_of(ws: Path, texts: list[str]) -> list[str]:
     return out
 
 
-def append(ws: Path, decision: Any) -> dict[str, Any]:
+def append(ws: Path, decision: Any, entry: str | None = None) -> dict[str, Any]:
     """Append one record for a :class:`memory_manager.gate.Decision`; return it.
 
     Uses ``O_APPEND`` with one ``write`` per line, so concurrent appenders
     never interleave within a line (POSIX appends of one write are atomic for
     regular files on local file systems); callers also hold the lock.
     """
-    record, line = record_line(ws, decision)
+    record, line = record_line(ws, decision, entry=entry)
     append_line(ws, line)
     return record
 
 
-def record_line(ws: Path, decision: Any, keep_hash: bool = True) -> tuple[dict[str, Any], bytes]:
+def record_line(ws: Path, decision: Any, keep_hash: bool = True,
+                entry: str | None = None) -> tuple[dict[str, Any], bytes]:
     """The record :func:`append` would write for ``decision``, and its line (UTF-8, newline-terminated).
 
     For a command that writes the record at its commit point (``forget``: the
     line is kept in its journal, so a run finished by the next one logs it
     exactly once, see :func:`append_line`). ``keep_hash=False`` writes no hash
     (``forget``'s own record: the content it names is gone).
+
+    ``entry``: the stable id of the entry the decision concerns (the one the
+    write lands in, or the one read); kept only as a keyed reference
+    (:func:`entry_ref`, same secret as the hash) and only beside a hash: a
+    record that keeps no hash names no entry either.
     """
     # The log keeps hashes, categories and decisions, never content (issue 10):
     # not even ordinary words, which a later ``forget`` could not take back.
     summary = f"<{decision.chars} chars" + (f" withheld: {', '.join(decision.categories)}>"
                                             if decision.categories else ">")
-    kid, digest = None, None
+    kid, digest, ref = None, None, None
     # A refused decision keeps no hash (tatk10): T3 content is never stored, so there is
     # nothing to link it to, and a hash of it could only serve to confirm a guess. Nor does
     # a delete (forget, cleanup's purge): the content it names is gone or about to go.
@@ -173,11 +217,12 @@ def record_line(ws: Path, decision: Any, keep_hash: bool = True) -> tuple[dict[s
         if secrets:  # the secret outside the workspace; none at all: no hash (less kept, never more)
             kid, secret = secrets[0]
             digest = _v2_hash(secret, decision.content_hash)
-    record = {"v": 2, "time": now().isoformat(timespec="seconds"), "operation": decision.operation,
+            ref = entry_ref(secret, entry) if entry else None
+    record = {"v": 3, "time": now().isoformat(timespec="seconds"), "operation": decision.operation,
               "source": decision.source, "sensitivity": decision.sensitivity,
               "approval": decision.approval, "decision": decision.decision,
               "categories": decision.categories, "summary": summary,
-              "chars": decision.chars, "kid": kid, "hash": digest}
+              "chars": decision.chars, "kid": kid, "hash": digest, "entry": ref}
     return record, (json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
 
 
@@ -225,7 +270,8 @@ def read(ws: Path, problems: list[str] | None = None) -> list[dict[str, Any]]:
     """Return every record (unparsable lines are skipped), each with its format version ``v``.
 
     v1 records (no ``v``, hash keyed with the audit salt) come back with
-    ``"v": 1`` and ``"kid": "salt"``; their other fields are as in v2.
+    ``"v": 1`` and ``"kid": "salt"``; v1 and v2 records get ``"entry": None``
+    (they name no entry); their other fields are as in v3.
 
     The log is untrusted input like any file we read: a line that is not UTF-8 is
     skipped, never fatal (fatk8: a binary log stopped the report with an unexpected
@@ -255,25 +301,31 @@ def read(ws: Path, problems: list[str] | None = None) -> list[dict[str, Any]]:
             continue
         if isinstance(record, dict) and "v" not in record:
             record = {"v": 1, **record, "kid": "salt" if record.get("hash") else None}
+        if isinstance(record, dict):
+            record.setdefault("entry", None)
         out.append(record)
     if binary and problems is not None:
         problems.append(f"{shown}: {binary} line{'s' if binary != 1 else ''} not UTF-8 text; skipped")
     return out
 
 
-def blank_hashes(ws: Path, hashes: list[str] | set[str]) -> int:
-    """Set the ``hash`` of every record (v1 or v2) whose hash is in ``hashes`` to null; return how many.
+def blank_hashes(ws: Path, hashes: list[str] | set[str], refs: list[str] | set[str] = ()) -> int:
+    """Blank the records of a forgotten entry; return how many changed.
 
-    ``forget`` calls it with :func:`hashes_of` the forgotten entry (issue 10:
-    no keyed hash of forgotten content stays, even one that needs a secret
-    outside the workspace). The log is rewritten atomically (0600), other
-    lines byte for byte; callers hold the workspace lock. Idempotent.
+    A record (v1, v2 or v3) whose ``hash`` is in ``hashes``, or (v3) whose
+    ``entry`` is in ``refs``, gets ``hash``, ``kid`` and ``entry`` set to
+    null. ``forget`` calls it with :func:`refs_of` the entry's ids and
+    :func:`hashes_of` its texts (for v1/v2 lines, which name no entry)
+    (issue 10: no keyed hash of forgotten content stays, even one that needs
+    a secret outside the workspace). The log is rewritten atomically (0600),
+    other lines byte for byte; callers hold the workspace lock. Idempotent.
     """
     from .fsio import atomic_write
 
     wanted = set(hashes)
+    named = set(refs)
     path = log_path(ws)
-    if not wanted or not path.is_file() or path.is_symlink():
+    if not (wanted or named) or not path.is_file() or path.is_symlink():
         return 0
     lines = read_regular(path).split(b"\n")
     changed = 0
@@ -282,10 +334,13 @@ def blank_hashes(ws: Path, hashes: list[str] | set[str]) -> int:
             record = jsonio.loads(line.decode("utf-8"), "gate audit log")
         except (ValueError, UnicodeDecodeError):
             continue
-        if isinstance(record, dict) and record.get("hash") in wanted:
+        if isinstance(record, dict) and ((record.get("hash") and record.get("hash") in wanted)
+                                         or (record.get("entry") and record.get("entry") in named)):
             record["hash"] = None
             if "kid" in record:
                 record["kid"] = None
+            if "entry" in record:
+                record["entry"] = None
             lines[n] = json.dumps(record, ensure_ascii=False, allow_nan=False).encode("utf-8")
             changed += 1
     if changed:

@@ -86,8 +86,8 @@ from .jsonio import parse as _parse_json
 from .regular import read_regular, read_regular_text
 from . import __version__, edits, tree
 from .clock import now, stamp
-from .errors import BackupError, DirtyFileError, FileWriteError, KeyUnavailableError, MemoryManagerError, \
-    NotFoundError, UnknownBackupIdError, WorkspaceError
+from .errors import BackupError, DirtyFileError, FileWriteError, KeyUnavailableError, MalformedBackupError, \
+    MemoryManagerError, NotFoundError, UnknownBackupIdError, WorkspaceError
 from . import fsio
 from .fsio import atomic_write, sha256_bytes, sha256_file
 from . import jsonio
@@ -1073,6 +1073,15 @@ def _rel_problem(raw: Any) -> str | None:
     return None
 
 
+def _malformed(folder: Path, ident: str, problem: str) -> MalformedBackupError:
+    """The error for a manifest entry we refuse, naming the file that holds it (bad input, exit 2).
+
+    The entries sit in ``entries.jsonl`` (format v2 and later) or in ``manifest.json`` (v1).
+    """
+    name = ENTRIES if (Path(folder) / ENTRIES).exists() else MANIFEST
+    return MalformedBackupError(f"backup {ident}: {problem} in {BACKUP_DIRNAME}/{ident}/{name}; nothing was changed")
+
+
 def _copy_path(folder: Path, raw: Any, ident: str) -> Path:
     """Return the copy of workspace path ``raw`` in backup ``folder``, refusing any way out.
 
@@ -1086,7 +1095,7 @@ def _copy_path(folder: Path, raw: Any, ident: str) -> Path:
     """
     problem = _rel_problem(raw)
     if problem:
-        raise BackupError(f"backup {ident}: {problem}; nothing was changed")
+        raise _malformed(folder, ident, problem)
     path = folder
     for part in ("files", *PurePosixPath(raw).parts[:-1]):
         if path.is_symlink():
@@ -1127,12 +1136,13 @@ def _check_path(workspace: Path, raw: Any, ident: str) -> Path:
     a NUL, the workspace itself, anything in ``.memory-backup/``, and a path
     whose folders (symlinks resolved) lead out of the workspace.
     """
+    folder = backup_root(workspace) / ident
     problem = _rel_problem(raw)
     if problem:
-        raise BackupError(f"backup {ident}: {problem}; nothing was changed")
+        raise _malformed(folder, ident, problem)
     pure = PurePosixPath(raw)
     if pure.parts[0] == BACKUP_DIRNAME:
-        raise BackupError(f"backup {ident}: path {raw!r} is inside {BACKUP_DIRNAME}/; nothing was changed")
+        raise _malformed(folder, ident, f"path {raw!r} is inside {BACKUP_DIRNAME}/")
     target = Path(workspace) / pure
     from .workspace import inside
 
@@ -1199,7 +1209,7 @@ def _plan(workspace: Path, doc: dict[str, Any], key_needed: bool = True) -> tupl
     seen: set[str] = set()
     for entry in doc["entries"]:
         if not isinstance(entry, dict):
-            raise BackupError(f"backup {ident}: malformed entry {entry!r}; nothing was changed")
+            raise _malformed(folder, ident, f"malformed entry {str(entry)[:80]!r}")
         target = _check_path(workspace, entry.get("path"), ident)
         rel = entry["path"]
         if rel in seen:
@@ -1207,7 +1217,7 @@ def _plan(workspace: Path, doc: dict[str, Any], key_needed: bool = True) -> tupl
         seen.add(rel)
         kind, existed = entry.get("kind"), entry.get("existed")
         if kind not in ("file", "dir", "symlink") or not isinstance(existed, bool):
-            raise BackupError(f"backup {ident}: malformed entry for {rel}; nothing was changed")
+            raise _malformed(folder, ident, f"malformed entry for {rel}")
         current = _snapshot(target)
         if kind == "file" and existed and entry.get("stored") == "erased":
             # Erased on purpose (forget/purge): since format v5 the entry keeps no hash or size
@@ -1220,7 +1230,7 @@ def _plan(workspace: Path, doc: dict[str, Any], key_needed: bool = True) -> tupl
         if kind == "file" and existed:
             sha, mode = entry.get("sha256"), entry.get("mode")
             if not isinstance(sha, str) or not _SHA.match(sha) or not isinstance(mode, int) or not 0 <= mode <= 0o7777:
-                raise BackupError(f"backup {ident}: malformed entry for {rel}; nothing was changed")
+                raise _malformed(folder, ident, f"malformed entry for {rel}")
             stored = entry.get("stored", "plain")
             safe = safe_mode(mode)
             if safe != mode:
@@ -1329,11 +1339,14 @@ def _undo_edit(folder: Path, ident: str, rel: str, target: Path, entry: dict[str
     """
     stored = entry["stored"]
     what = {"insertions": "inserted", "deletions": "deleted", "replacements": "replaced"}[stored]
+    old_size = entry.get("size") or 0
+    if type(old_size) is not int or old_size < 0:
+        raise _malformed(folder, ident, f"malformed entry for {rel}")
     for sha, size, field_name, ranges in _edit_states(entry):
         if not isinstance(sha, str) or not _SHA.match(sha) or type(size) is not int \
                 or not (edits.valid_hunks(ranges, size) if stored == "replacements" else
-                        edits.valid(ranges, size if stored == "insertions" else int(entry.get("size") or 0))):
-            raise BackupError(f"backup {ident}: malformed entry for {rel}; nothing was changed")
+                        edits.valid(ranges, size if stored == "insertions" else old_size)):
+            raise _malformed(folder, ident, f"malformed entry for {rel}")
     if current is None:
         return None, (f"{rel}: is gone; backup {ident} keeps no copy of it, only what the change "
                       f"{what}, so it is not restored")

@@ -163,8 +163,8 @@ class _Run:
         self.report.actions.append(Action(step, privacy.mask_name(self.rel(path)), detail,
                                           privacy.mask_name(self.rel(target)) if target else None))
 
-    def audit(self, operation: str, decision: str, text: str, findings: list[Any]) -> None:
-        """Append a redacted maintenance record to the gate's audit log."""
+    def audit(self, operation: str, decision: str, text: str, findings: list[Any], entry: str | None = None) -> None:
+        """Append a redacted maintenance record to the gate's audit log (``entry``: the entry's id, v3)."""
         if self.dry:
             return
         # The log is part of the change: a rolled-back (killed) cleanup takes its records back too.
@@ -173,7 +173,7 @@ class _Run:
                               categories=sorted({f.category for f in findings}),
                               summary=redacted_summary(text, findings), chars=len(text),
                               content_hash=sha256_bytes(text.encode("utf-8")))
-        auditlog.append(self.ws, record)
+        auditlog.append(self.ws, record, entry=entry)
 
 
 @dataclass
@@ -455,7 +455,7 @@ def purge_pii(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
                             else " (its approval mark does not verify: a claim, not the user's word)")
             run.act("quarantine", entry.path, f"T2 entry {entry.id} holds {kinds} {cats}{approved}: "
                                               "quarantined (memory.py unquarantine / forget --approved)")
-            run.audit("quarantine", "quarantine", text, findings + names)
+            run.audit("quarantine", "quarantine", text, findings + names, entry=entry.id or None)
             held.append((entry, text, f"{kinds} {cats}"))
     if unchecked:
         run.report.problems.append(f"{unchecked} T2 entr{'y' if unchecked == 1 else 'ies'} could not be checked for "
@@ -469,8 +469,19 @@ def purge_pii(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
         totals: dict[str, int] = {}
         for entry, text in purged:
             gone = [] if entry.path.exists() else [run.rel(entry.path)]  # a file of its own: its name goes too
+            try:  # the file of its own it had before compaction combined it into a month file (atk11)
+                home = tiers.t2_path(run.ws, entry.skill, entry.topic)
+            except MemoryManagerError:
+                home = None
+            if home is not None and not home.exists() and run.rel(home) not in gone:
+                gone.append(run.rel(home))
             counts = erasure.erase(run.ws, run.cfg, ident=entry.id, needles=[text, entry.ciphertext], indexed=False,
                                    names=[n for n in (entry.topic, f"{entry.skill}_{entry.topic}") if n], paths=gone)
+            # Every audit record of the entry loses its hash, as forget's do (v3 by its keyed id,
+            # older ones by the hash of its text; issue 10, atk11).
+            counts["logs"] = counts.get("logs", 0) + auditlog.blank_hashes(
+                run.ws, auditlog.hashes_of(run.ws, [text, f"{entry.skill}\n{entry.topic}\n{text}"]),
+                auditlog.refs_of(run.ws, [entry.id] if entry.id else []))
             run.report.problems.extend(counts.pop("problems"))
             written = counts.pop("reports_deleted"), counts.pop("reports_changed")
             for key, value in counts.items():

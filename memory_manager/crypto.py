@@ -68,6 +68,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import hashlib
 import json
 import os
@@ -401,13 +402,25 @@ def keygen(cfg: Mapping[str, Any] | None = None, workspace: Path | None = None,
            env: Mapping[str, str] | None = None, force: bool = False) -> Path:
     """Create a new random 32-byte key file (Base64), mode 0600 from its creation.
 
-    The file is opened with ``O_CREAT|O_EXCL`` and mode 0600 before a byte is
-    written (a key is never world-readable, even briefly); its folder is 0700.
+    The key is written to a staging file in the key's folder (mode 0600 before a
+    byte is written: a key is never world-readable, even briefly; the folder is
+    0700), fsynced, and linked into place only when the name is still free.
+    With ``force`` and a workspace, the key is first recorded as accepted there
+    (:func:`memory_manager.tiers.accept_key`); whole or nothing (issue 11): a
+    record that cannot be written leaves no key, and a key that cannot be put
+    in place leaves the record as it was. Both steps hold the key folder's lock
+    (:func:`memory_manager.fsio.folder_lock`; with ``force`` the workspace lock
+    first), and the staging files of a keygen killed before it linked are
+    removed (:func:`memory_manager.fsio.sweep_own_staging`).
 
     Raises:
         CryptoError: the key file exists already (replacing it would make
             every aes-gcm entry unreadable), would lie inside ``workspace``,
-            or would be readable by group or others despite mode 0600.
+            would be readable by group or others despite mode 0600, or
+            cannot be written (disk full, file-size limit, permissions).
+        BadInputError: with ``force``, something other than a readable file
+            stands at ``memory/.state/t2-key-accepted`` (a folder, a link).
+        FileWriteError: with ``force``, the record cannot be written.
         KeyUnavailableError: ``workspace`` holds aes-gcm entries, so their key
             is missing, not absent (:func:`memory_manager.tiers.require_key_for_sealed`),
             unless ``force``.
@@ -439,23 +452,83 @@ def keygen(cfg: Mapping[str, Any] | None = None, workspace: Path | None = None,
             raise CryptoError(f"refusing to create key file {path}: the file system makes it readable by "
                               "group or others; set tiers.key_file to a private place")
 
-    # Written whole or not at all (fatk9: a file-size limit left an empty or torn key that
-    # every later run read as the key, and keygen then refused to replace): a temporary file
-    # in the same folder, mode 0600 before a byte, fsynced, then linked into place.
-    try:
-        fsio.create_new(path, (base64.b64encode(key).decode("ascii") + "\n").encode("ascii"), 0o600, private)
-    except FileExistsError:
-        raise CryptoError(f"key file {path} exists already; remove it yourself if you really want a new key "
-                          "(entries encrypted with it become unreadable)") from None
-    except FileWriteError as exc:
-        raise CryptoError(f"cannot create key file {exc}") from None
-    if workspace is not None and force:
-        # A new key on purpose over entries of a missing one: it may write here although it
-        # opens none of them (tiers.require_key_opens_sealed, attack round 10).
-        from .tiers import accept_key
+    exists = (f"key file {path} exists already; remove it yourself if you really want a new key "
+              "(entries encrypted with it become unreadable)")
+    from .tree import Tree
 
-        accept_key(Path(workspace), key)
+    accepting = workspace is not None and force and Tree(Path(workspace)).memory.is_dir()
+    # keygen --force writes the workspace's key record too: under its writer lock (first, as
+    # every writer does), then the key folder's own lock (keygen, reseal and init make keys there).
+    ws_lock = fsio.workspace_lock(Path(workspace)) if accepting else contextlib.nullcontext()
+    with ws_lock, fsio.folder_lock(path.parent) as since:
+        # A keygen killed before it linked its key left a staging file here: ours, removed now
+        # (issue 11; only the key's own staging names, only from before this lock was taken).
+        fsio.sweep_own_staging(path, since)
+        if path.exists() or path.is_symlink():
+            raise CryptoError(exists)
+        # Whole or not at all: the key is written to a staging file (mode 0600 before a byte,
+        # fsynced; fatk9: a file-size limit left an empty or torn key that every later run read
+        # as the key), then keygen --force records it as accepted, and only then is it linked
+        # into place. A record that cannot be written leaves no new key (atk11: the key stayed,
+        # unaccepted, and remember refused it while keygen --force said it existed).
+        try:
+            staged = fsio.stage_new(path, (base64.b64encode(key).decode("ascii") + "\n").encode("ascii"),
+                                    0o600, private)
+        except FileWriteError as exc:
+            raise CryptoError(f"cannot create key file {exc}") from None
+        undo = None
+        if accepting:
+            # A new key on purpose over entries of a missing one: it may write here although it
+            # opens none of them (tiers.require_key_opens_sealed, attack round 10).
+            from .tiers import accept_key
+
+            try:
+                undo = accept_key(Path(workspace), key)
+            except BaseException:
+                fsio.discard_staged(staged)  # no record, no key: nothing was changed
+                raise
+        try:
+            fsio.link_new(staged, path)
+        except (FileExistsError, FileWriteError) as exc:
+            # The record is put back as it was (undo says so, or what it could not put back).
+            said = undo() if undo is not None else "nothing was changed"
+            why = exists if isinstance(exc, FileExistsError) else f"cannot create key file {exc}"
+            raise CryptoError(f"{why}; {said}") from None
+        except BaseException:
+            if undo is not None:
+                undo()
+            raise
     return path
+
+
+def discard_key(cfg: Mapping[str, Any] | None, key: bytes, env: Mapping[str, str] | None = None) -> bool:
+    """Remove the key file when it still holds ``key`` (one this process just made); return True when removed.
+
+    For a command that made the key first and then failed before anything was sealed with it
+    (``crypt.py reseal``): it leaves things as they were (issue 11). A file holding anything
+    else (another writer's key, an edit) is left alone.
+
+    Raises:
+        FileWriteError: the file holds ``key`` but could not be removed.
+    """
+    from . import fsio
+
+    path = key_path(cfg, env)
+    with fsio.folder_lock(path.parent):
+        try:
+            held = _decode_key(read_regular(path, limit=KEY_FILE_LIMIT).decode("ascii"), f"key file {path}")
+        except (OSError, UnicodeDecodeError, MalformedKeyError):
+            return False
+        if held != key:
+            return False
+        try:
+            fsio.remove(path)
+        except OSError as exc:
+            from .errors import FileWriteError
+
+            raise FileWriteError(f"{path}: cannot remove the key made for this command ({exc.strerror or exc})") \
+                from None
+    return True
 
 
 def associated_data(version: int, skill: str, topic: str = "", entry_id: str = "") -> bytes:

@@ -485,48 +485,131 @@ _HAS_DIGIT = re.compile(r"[0-9_]")
 _KEY_FIRST = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*=")
 
 
-def wrapped(text: str) -> tuple[str, list[int], list[int]] | None:
-    """The token-shaped runs of ``text`` that a line break cuts, read joined, as a view.
+#: Characters that show nothing (soft hyphen, zero-width space/joiners, marks, word joiner, BOM):
+#: typed or pasted inside a token or at a line break, they are read as absent.
+_INVISIBLE = frozenset("\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff")
+#: What may stand after a run at a line's end: white space, a table bar, a shell or Markdown
+#: continuation backslash.
+_WRAP_TRAIL = frozenset(" \t\r|\\\uff5c") | _INVISIBLE
+#: A token character (ASCII or full-width), a character that shows nothing, the lead and the trail.
+_TOK_CLASS = "A-Za-z0-9_+/=\\-\uff0b\uff0d\uff0f\uff10-\uff19\uff1d\uff21-\uff3a\uff3f\uff41-\uff5a"
+_INVISIBLE_CLASS = "\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff"
+#: The cheap pre-check: a line break, a lead and 4 token characters (literal-led: one pass over the
+#: text); the line before is then read in Python (:func:`_run_before`).
+_WRAP_AT = re.compile("\n[ \t\u3000>|\uff1e\uff5c" + _INVISIBLE_CLASS + "]*[" + _TOK_CLASS + "]{4}")
+#: The longest piece read on either side of a break.
+_WRAP_MAX = 256
 
-    A run of 6+ token characters (``[A-Za-z0-9_+/=-]``) at the end of a
-    line followed by a run of 4+ at the start of the next (after its
-    indentation), each holding a digit or ``_`` (the second may instead be
-    the whole next line, 8+ characters: ``hf_…`` / ``NnCq…``), gives one view line: the two runs joined
-    (``ghp_k3Jd…`` / ``…Ua7Gf``, ``415-555`` / ``-0132``). Returns (view,
-    starts, ends) as :func:`views` does, or None when no break qualifies.
-    Source: issue 10, attack round 6 (a token wrapped over two lines, or cut
-    between two fields, passed).
+
+#: A piece as the rules read it: full-width token characters as ASCII, invisible characters gone.
+_FOLD_PIECE = {**{o: o - 0xFEE0 for o in range(0xFF01, 0xFF5F)}, **{ord(c): None for c in _INVISIBLE}}
+#: The characters of a run: token characters, ASCII or full-width, and characters that show nothing.
+_RUN_CHARS = _TOKEN_CHARS | frozenset(chr(o) for o in range(0xFF01, 0xFF5F) if chr(o - 0xFEE0) in _TOKEN_CHARS) \
+    | _INVISIBLE
+#: The run that starts a line and the trail after it. Its lead, what may stand before a wrapped run's next
+#: piece: indentation (an ideographic space too), a quote prefix of any depth (``>``, ``> >``, full-width
+#: ``＞``), a table's bars and empty cells, characters that show nothing.
+_RUN_START = re.compile("[ \t\u3000>|\uff1e\uff5c" + _INVISIBLE_CLASS + "]*([" + _TOK_CLASS + _INVISIBLE_CLASS
+                        + "]{1,256})[ \t\r|\\\\\uff5c" + _INVISIBLE_CLASS + "]*")
+
+
+def _positions(text: str, span: tuple[int, int]) -> list[int]:
+    """The offsets of ``span`` that are not invisible characters."""
+    return [p for p in range(*span) if text[p] not in _INVISIBLE]
+
+
+def wrapped(text: str) -> tuple[str, list[int], list[int]] | None:
+    """The token-shaped runs of ``text`` that line breaks cut, read joined, as a view.
+
+    A run of 6+ token characters (``[A-Za-z0-9_+/=-]``, full-width forms
+    too) at the end of a line followed by a run of 4+ at the start of the
+    next, each holding a digit or ``_`` (the second may instead be the whole
+    next line, 8+ characters: ``hf_…`` / ``NnCq…``; or the first a run of 8+
+    before a second that has one), is read as one run (``ghp_k3Jd…`` /
+    ``…Ua7Gf``, ``415-555`` / ``-0132``). What wraps a value in notes and
+    mail is read through: any number of lines (a next piece that is its
+    whole line goes on to the line after), a quote prefix of any depth
+    (``> ``, ``> > ``), a table's bars and empty cells, a continuation
+    backslash, indentation and characters that show nothing (U+200B at the
+    break); a ``-`` ending a piece is read kept and, on a second view line,
+    dropped (a hyphenated wrap). Returns (view, starts, ends) as
+    :func:`views` does, or None when no break qualifies. Source: issue 10,
+    attack round 6 (a token wrapped over two lines, or cut between two
+    fields, passed); atk11 (three lines, quoted or full-width lines, U+200B
+    or ``-`` at the break, a trailing ``\\``, table rows).
     """
     if "\n" not in text:
+        return None
+    chains: list[list[tuple[int, int]]] = []
+    chain_text = ""
+    last_tail: tuple[int, int] | None = None
+    n = len(text)
+    for m in _WRAP_AT.finditer(text):
+        k = m.start()
+        before = text[k - 1] if k else ""
+        if not (before in _TOKEN_CHARS or before in _WRAP_TRAIL or "\uff01" <= before <= "\uff5e"):
+            last_tail = None
+            continue
+        e = k
+        while e > 0 and text[e - 1] in _WRAP_TRAIL and k - e < 16:
+            e -= 1
+        i = e
+        while i > 0 and text[i - 1] in _RUN_CHARS and e - i < _WRAP_MAX:
+            i -= 1
+        head = (i, e)
+        head_s = text[head[0]:head[1]].translate(_FOLD_PIECE)
+        if len(head_s) < _WRAP_BEFORE:
+            last_tail = None
+            continue
+        after = _RUN_START.match(text, k + 1)
+        if after is None:
+            last_tail = None
+            continue
+        tail = after.span(1)
+        whole = after.end() >= n or text[after.end()] == "\n"
+        tail_s = text[tail[0]:tail[1]].translate(_FOLD_PIECE)
+        going_on = last_tail is not None and bool(chains) and head == last_tail
+        # A run that goes on is judged whole so far: a middle piece without a digit is still its run's.
+        if going_on:
+            head_s = chain_text
+        head_digit, tail_digit = bool(_HAS_DIGIT.search(head_s)), bool(_HAS_DIGIT.search(tail_s))
+        # A digit or ``_`` on both sides, or on one side with the other a long piece: the whole next line
+        # of 8+ after a head that has one, a head of 8+ before a tail that has one (``glpat-ErQHQw-`` /
+        # ``jya…3MoJ``). A word wrapped in prose has none.
+        joins = (head_digit and (tail_digit or (whole and len(tail_s) >= _WHOLE_LINE_TAIL))) or \
+            (tail_digit and len(head_s) >= _WHOLE_LINE_TAIL)
+        if len(tail_s) < 4 or _KEY_FIRST.match(tail_s) or not joins:
+            last_tail = None
+            continue
+        if going_on:
+            chains[-1].append(tail)  # the last piece was its whole line: the run goes on
+            chain_text += tail_s
+        else:
+            chains.append([head, tail])
+            chain_text = head_s + tail_s
+        last_tail = tail if whole else None
+    if not chains:
         return None
     parts: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
-    for m in _WRAP_AFTER.finditer(text):
-        k = m.start()  # the line break
-        end_before = k - 1 if k and text[k - 1] == "\r" else k
-        i = end_before
-        while i > 0 and text[i - 1] in _TOKEN_CHARS:
-            i -= 1
-        if end_before - i < _WRAP_BEFORE:
-            continue
-        head, tail = text[i:end_before], m.group(1)
-        if _KEY_FIRST.match(tail):
-            continue  # the next line sets a key of its own (``JWT_SECRET=…``), it goes on nothing
-        whole = m.end(1) == len(text) or text[m.end(1)] in "\r\n"
-        if not (_HAS_DIGIT.search(head) and (_HAS_DIGIT.search(tail) or (whole and len(tail) >= _WHOLE_LINE_TAIL))):
-            continue
+
+    def emit(positions: list[int]) -> None:
         if parts:
             parts.append("\n")
-            starts.append(k)
-            ends.append(k + 1)
-        parts.append(head + tail)
-        starts.extend(range(i, end_before))
-        ends.extend(range(i + 1, end_before + 1))
-        starts.extend(range(m.start(1), m.end(1)))
-        ends.extend(range(m.start(1) + 1, m.end(1) + 1))
-    if not parts:
-        return None
+            starts.append(positions[0])
+            ends.append(positions[0])
+        parts.append("".join(text[p] for p in positions))
+        starts.extend(positions)
+        ends.extend(p + 1 for p in positions)
+
+    for spans in chains:
+        pieces = [_positions(text, span) for span in spans]
+        emit([p for piece in pieces for p in piece])
+        cut = [i < len(pieces) - 1 and text[piece[-1]] in "-\uff0d" for i, piece in enumerate(pieces)]
+        if any(cut):
+            # A hyphen at the break may be the wrap's, not the value's: read it dropped too.
+            emit([p for piece, drop in zip(pieces, cut) for p in (piece[:-1] if drop else piece)])
     return "".join(parts), starts, ends
 
 

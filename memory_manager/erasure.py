@@ -547,9 +547,11 @@ def finish_forget(ws: Path, plan: dict[str, Any]) -> dict[str, Any]:
                    ids=[i for i in plan.get("ids") or [] if isinstance(i, str)],
                    hashes=[h for h in plan.get("hashes") or [] if isinstance(h, str)])
     erased["approvals"] = erased.get("approvals", 0) + dropped
-    # The keyed hashes of the entry's earlier gate decisions go too (tatk10).
+    # The keyed hashes of the entry's earlier gate decisions go too (tatk10): every record
+    # naming the entry (v3, whatever text it saw, atk11), and v1/v2 records by their hash.
     erased["logs"] = erased.get("logs", 0) + auditlog.blank_hashes(
-        ws, [h for h in plan.get("audit_hashes") or [] if isinstance(h, str)])
+        ws, [h for h in plan.get("audit_hashes") or [] if isinstance(h, str)],
+        [r for r in plan.get("audit_refs") or [] if isinstance(r, str)])
     result = dict(plan.get("result") or {})
     result.update(erased=erased, report_deleted=bool(erased["report"]))
     return result

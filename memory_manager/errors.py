@@ -70,6 +70,20 @@ class BackupError(MemoryManagerError):
     kind = "backup"
 
 
+class MalformedBackupError(BackupError, BadInputError):
+    """A backup's manifest holds an entry we refuse (exit 2, bad input; nothing was changed).
+
+    A path that leaves the workspace or points into the backups, an entry that is not an
+    object or has fields of the wrong type: the manifest is data anyone who can write the
+    workspace can forge (issue 10), and every file we read is untrusted input (issue 11:
+    validated bad input exits 2 with one line naming the file). Still a :class:`BackupError`,
+    so code that passes over an unusable backup passes over this one too. A copy that is
+    missing or fails its checksum is damage, not a forged field: plain :class:`BackupError`.
+    """
+
+    kind = "malformed_backup"
+
+
 class NotFoundError(MemoryManagerError):
     """An entry, backup or session that was asked for does not exist."""
 

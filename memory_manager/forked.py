@@ -1,10 +1,12 @@
 """Run a piece of pure-CPU work in a forked child while this process does the rest (standard library only).
 
 The detector (:func:`memory_manager.privacy.scan` of a long text) and the
-report's masker (:class:`memory_manager.report._Masker`) split their work in
-two the same way: Python's regular expressions hold the GIL, so threads do
-not help, and a forked child inherits the compiled rules instead of compiling
-them again. One helper for both, so a fix to the child's handling reaches both.
+report's masker (:class:`memory_manager.report._Masker`) share their work with
+a child the same way (the detector splits it in two; the masker's two
+processes take chunks from a pipe until none is left): Python's regular
+expressions hold the GIL, so threads do not help, and a forked child inherits
+the compiled rules instead of compiling them again. One helper for both, so a
+fix to the child's handling reaches both.
 """
 from __future__ import annotations
 

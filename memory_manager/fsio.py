@@ -641,9 +641,10 @@ def create_new(path: Path, data: bytes, mode: int = 0o600,
     For a key or salt (issue 11, fatk9: a key file opened with ``O_EXCL`` and then written
     in place was left empty or torn by a file-size limit, and every later run read it as
     the key). The bytes go to a unique temporary file in the same folder, mode ``mode``
-    before a byte is written, fsynced, then hard-linked into place (``link`` fails when
-    the name exists, as ``O_EXCL`` does) and the temporary name removed. On a file system
-    without hard links it is renamed into place when the name is still free.
+    before a byte is written, fsynced (:func:`stage_new`), then hard-linked into place
+    (``link`` fails when the name exists, as ``O_EXCL`` does) and the temporary name
+    removed (:func:`link_new`). On a file system without hard links it is renamed into
+    place when the name is still free.
 
     Args:
         path: the file to create; its folder must exist.
@@ -655,7 +656,22 @@ def create_new(path: Path, data: bytes, mode: int = 0o600,
         FileExistsError: ``path`` exists already (nothing written).
         FileWriteError: naming ``path``: it could not be written whole (nothing left behind).
     """
-    import errno
+    link_new(stage_new(path, data, mode, check), path)
+
+
+def stage_new(path: Path, data: bytes, mode: int = 0o600,
+              check: Callable[[int], None] | None = None) -> Path:
+    """The first half of :func:`create_new`: ``data`` in a unique staging file beside ``path``.
+
+    The staging file (``.<name>.mmstage-<8 random>.tmp``) gets ``mode`` before a byte is
+    written and is fsynced; the caller then links it into place (:func:`link_new`) or
+    removes it (:func:`discard_staged`). A caller can do a second step in between (record
+    the new file), so that a failed record leaves no new file behind (issue 11).
+
+    Raises:
+        FileWriteError: naming ``path``: the staging file could not be written (none is left).
+        Anything ``check`` raises (no staging file is left).
+    """
     import tempfile
 
     path = Path(path)
@@ -674,6 +690,32 @@ def create_new(path: Path, data: bytes, mode: int = 0o600,
             write_all(fd, data, sync=True)
         finally:
             os.close(fd)
+    except OSError as exc:
+        discard_staged(tmp)
+        raise FileWriteError(f"{path}: write failed ({exc.strerror or exc}); nothing was left there") from None
+    except BaseException:
+        discard_staged(tmp)
+        raise
+    return tmp
+
+
+def discard_staged(tmp: Path) -> None:
+    """Remove a staging file of :func:`stage_new` that will not be linked (one gone already is fine)."""
+    with contextlib.suppress(OSError):
+        Path(tmp).unlink()
+
+
+def link_new(tmp: Path, path: Path) -> None:
+    """The second half of :func:`create_new`: put the staging file ``tmp`` in place as ``path``.
+
+    Raises:
+        FileExistsError: ``path`` exists already (the staging file is removed).
+        FileWriteError: naming ``path`` (the staging file is removed, nothing is left there).
+    """
+    import errno
+
+    tmp, path = Path(tmp), Path(path)
+    try:
         step(f"link {path}")
         try:
             os.link(tmp, path)
@@ -684,19 +726,15 @@ def create_new(path: Path, data: bytes, mode: int = 0o600,
                 raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path)) from None
             os.rename(tmp, path)
     except FileExistsError:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+        discard_staged(tmp)
         raise
     except OSError as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+        discard_staged(tmp)
         raise FileWriteError(f"{path}: write failed ({exc.strerror or exc}); nothing was left there") from None
     except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+        discard_staged(tmp)
         raise
-    with contextlib.suppress(OSError):
-        tmp.unlink()
+    discard_staged(tmp)
     _wrote(path)
     _fsync_dir(path.parent)
 
@@ -851,6 +889,16 @@ def _wrote(*paths: Path) -> None:
         found.update(Path(p).absolute() for p in paths)
     if held:
         interrupts.changed()  # from now on Ctrl-C lets the command finish (memory_manager.interrupts)
+
+
+def unrecord(*paths: Path) -> None:
+    """Take ``paths`` off the changes noted under the workspace locks this thread holds.
+
+    For a change put back byte for byte before the command failed (keygen --force
+    restoring its key record): the error then says what is left changed, and only that.
+    """
+    for found in (getattr(_held, "wrote", None) or {}).values():
+        found.difference_update(Path(p).absolute() for p in paths)
 
 
 def changed_so_far(workspace: Path) -> list[str]:
@@ -1069,6 +1117,68 @@ def sweep_staging(workspace: Path) -> list[Path]:
             if path.lstat().st_mtime < since and not path.is_symlink():
                 remove(path)
                 removed.append(path)
+        except OSError:
+            continue
+    return removed
+
+
+@contextlib.contextmanager
+def folder_lock(folder: Path, timeout: float = 30.0) -> Iterator[float]:
+    """Hold an exclusive ``flock`` on ``folder`` itself for the block; yield when it was taken (epoch s).
+
+    For a folder outside any workspace that this bundle writes into (the config folder of the
+    T2 key): it serialises our writers there without creating a lock file beside the user's
+    files. Works on a folder because ``flock`` locks the open file description, whatever it is.
+
+    Raises:
+        FileWriteError: ``folder`` cannot be opened, or another writer held it for ``timeout`` s.
+    """
+    import fcntl
+
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError as exc:
+        raise FileWriteError(f"{folder}: cannot open the folder to lock it ({exc.strerror or exc})") from None
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError:
+                if time.monotonic() >= deadline:
+                    raise FileWriteError(f"{folder}: another writer held it for {timeout:g} s") from None
+                time.sleep(0.05)
+        yield time.time()
+    finally:
+        os.close(fd)  # closing drops the lock
+
+
+def sweep_own_staging(path: Path, since: float) -> list[Path]:
+    """Remove the staging files :func:`stage_new` left for ``path`` (a writer killed before it linked).
+
+    Only ``path``'s own names (``.<name>.mmstage-<8 random>.tmp``, :data:`STAGING_MARK`), only
+    regular files (never a symlink), and only those last changed before ``since`` (when the
+    caller took the lock that every writer of ``path`` takes: a file touched later is not a dead
+    writer's). Issue 11: the next run removes its own stale staging files and nothing else.
+    Returns the files removed; one that cannot be removed is left (and not returned).
+    """
+    path = Path(path)
+    pattern = re.compile(r"^\." + re.escape(path.name) + r"\." + re.escape(STAGING_MARK) + r"[a-z0-9_]{8}\.tmp$")
+    removed = []
+    try:
+        names = os.listdir(path.parent)
+    except OSError:
+        return removed
+    for name in sorted(names):
+        if not pattern.match(name):
+            continue
+        stale = path.parent / name
+        try:
+            st = stale.lstat()
+            if stat.S_ISREG(st.st_mode) and st.st_mtime < since:
+                remove(stale)
+                removed.append(stale)
         except OSError:
             continue
     return removed

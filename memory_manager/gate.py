@@ -478,15 +478,18 @@ def held_findings(ws: Any, text: str, strict: bool = False) -> list[dict[str, st
     return out
 
 
-def record(ws: Any, decision: Decision) -> None:
+def record(ws: Any, decision: Decision, entry: str | None = None) -> None:
     """Append ``decision`` to the workspace's audit log (see :mod:`memory_manager.auditlog`).
+
+    ``entry``: the stable id of the entry the decision concerns (written as a
+    keyed reference, so ``forget`` finds every record of the entry, v3).
 
     When the user approved possible findings or sensitive topics with it,
     they are added to the approval record too (:func:`record_approvals`).
     """
     from .auditlog import append
 
-    append(ws, decision)
+    append(ws, decision, entry=entry)
     if decision.approved_findings:
         record_approvals(ws, decision.approved_findings)
 

@@ -89,13 +89,16 @@ def local_secret(ws: Path | None = None, create: bool = True) -> bytes | None:
             return None
         secret = os.urandom(32)
         try:
-            from .fsio import create_new, make_dirs
+            from .fsio import create_new, folder_lock, make_dirs, sweep_own_staging
 
             # Missing parents (``$XDG_CONFIG_HOME`` itself) get fsio.FOLDER_MODE at
             # most, never writable by group or others even under umask 000 (round 5).
             make_dirs(folder, 0o700)
-            # Whole or not at all (fatk9: written in place, a file-size limit left it torn for good).
-            create_new(path, base64.b64encode(secret) + b"\n", 0o600)
+            with folder_lock(folder) as since:  # the key folder's lock, as crypto.keygen takes it
+                # A maker killed before it linked left a staging file: ours, removed (issue 11).
+                sweep_own_staging(path, since)
+                # Whole or not at all (fatk9: written in place, a file-size limit left it torn for good).
+                create_new(path, base64.b64encode(secret) + b"\n", 0o600)
         except FileExistsError:
             return local_secret(ws, create=False)  # another process made it first
         except (OSError, MemoryManagerError):

@@ -47,6 +47,7 @@ from datetime import date
 from typing import Any, Callable, Iterable, Iterator
 
 from .clock import today
+from . import privacy_lexicon as _lex
 from .decoding import views, wrapped
 from .structure import label_joins, number_joins, public_spans, text_blocks
 
@@ -3825,6 +3826,225 @@ _R9_AT = next(i for i, rule in enumerate(RULES_LIST) if rule.name == "health_ter
 RULES_LIST[_R9_AT:_R9_AT] = _R9_HEALTH_TOPICS
 
 
+# --------------------------------------------------------------------------
+# Round 11 (issue 9), atk11: rules by kind for the variants the round-11 attacker
+# found (tests/attack/test_attack_r11_quick.py): a telephone number after any of
+# its cues, an SSN after any of its labels, recovery words as a list, health facts
+# named by a medicine, a marker or a device. Word lists: memory_manager.privacy_lexicon.
+# --------------------------------------------------------------------------
+
+def _r11_alternation(words: Iterable[str]) -> str:
+    """One regex alternation of ``words`` (each a regex), longest first (``re`` takes the first that fits)."""
+    return "|".join(sorted(set(words), key=len, reverse=True))
+
+
+def _r11_literal(words: Iterable[str]) -> str:
+    """One regex alternation of literal ``words``, longest first."""
+    return "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
+
+
+#: Between the cue and the number: spaces, ``_``, connectors ("at", "is", ":", "#", 是), or nothing.
+_R11_PHONE_GAP = (r"(?:[ \t_]*(?:(?<![a-z])(?:" + _r11_literal(w for w in _lex.PHONE_CONNECTORS if w[0].isalpha())
+                  + r")(?![a-z])|" + _r11_literal(w for w in _lex.PHONE_CONNECTORS if not w[0].isalpha())
+                  + r")){0,3}[ \t_]*")
+#: A telephone number as people write it: a country code or not, groups split by a space, ``-``, ``.``
+#: or brackets.
+_R11_PHONE_NUMBER = r"((?:\+|00)?\(?\d(?:[ \t.\-()]{0,2}\d){6,16})(?![\d])"
+#: The plans tried for a number written without its country code, by its shape.
+_R11_SEQUENCES = "0123456789012345678909876543210987654321"
+
+
+def _r11_cued_phone_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A number after a telephone cue (``privacy_lexicon.PHONE_CUES_EN``/``_ZH``) that is a person's number under its plan
+    (``phonenumbers``: valid, not a toll-free, premium or shared-cost service line); a fictional or
+    placeholder number on a line that says it is documentation is not (:func:`_documentation_number`)."""
+    digits = re.sub(r"\D", "", value)
+    if not 7 <= len(digits) <= 15 or digits in _R11_SEQUENCES or len(set(digits)) == 1:
+        return False
+    if _DATE_SHAPE.match(value.strip()) or _IPV4.match(value.strip()) or _UNIT_AFTER.match(text, m.end()):
+        return False
+    if "." in value and not re.fullmatch(r"\(?\d{3}\)?\.\d{3}\.\d{4}", value.strip()):
+        return False  # dotted groups are versions and decimals; the US 415.555.0199 is the exception
+    line = _line_around(text, m.start(), m.end())
+    if (digits in _PLACEHOLDER_PHONES or _FICTIONAL_PHONE.search(digits)) and _DOC_CONTEXT.search(line):
+        return False
+    if _documentation_number(digits, line):
+        return False
+    try:
+        import phonenumbers
+    except ImportError:  # pragma: no cover - declared dependency
+        return bool(_CN_MOBILE.match(digits))
+    raw = value.strip()
+    raw = "+" + raw[2:] if raw.startswith("00") else raw
+    regions: tuple[str | None, ...] = (None,) if raw.startswith("+") else PHONE_REGIONS + ("HK", "SG", "TW")
+    if _NANP_WRITTEN.match(raw):
+        regions = ("US",)  # 1-888-467-2211 is grouped as the NANP writes it, not a Chinese 188 mobile
+    if raw.startswith("+") and not re.match(r"\+\d", raw):
+        return False
+    for region in regions:
+        try:
+            number = phonenumbers.parse(raw, region)
+        except phonenumbers.NumberParseException:
+            continue
+        if phonenumbers.is_valid_number(number) and phonenumbers.number_type(number) not in _SERVICE_NUMBER_TYPES:
+            return True
+    return False
+
+
+#: Labels of a US Social Security number: the number's names and short forms, and the tax
+#: identifier it serves as for a person (IRS: a TIN is an SSN, an ITIN or an EIN).
+_R11_SSN_LABEL = (r"ssn|ss ?#|ss ?no\.?|ss ?num(?:ber)?|soc\.? ?sec\.?(?: ?(?:no\.?|#|num(?:ber)?))?|"
+                  r"social(?: ?security)?(?: ?(?:no\.?|#|num(?:ber)?))?|"
+                  r"tax ?(?:payer )?id(?:entification)?(?: ?(?:no\.?|#|num(?:ber)?))?|taxpayer id\w*|tin|itin")
+
+
+#: A BIP-39 phrase is 12, 15, 18, 21 or 24 words.
+_R11_PHRASE_LENGTHS = frozenset({12, 15, 18, 21, 24})
+#: A numbered word (``1. ribbon``, ``2) anchor``, ``#3 grape``, ``4: velvet``) anywhere in a text.
+_R11_NUMBERED_WORD = re.compile(r"#?(\d{1,2})[.):]?[ \t]+([A-Za-z]{3,8})(?![\w])|#?(\d{1,2})[.):]([A-Za-z]{3,8})(?![\w])")
+#: A line that is one word (a bullet or a number before it allowed).
+_R11_WORD_LINE = re.compile(r"(?m)^[ \t]*(?:(?:\d{1,2}[.):]?|[-*•+])[ \t]+)?([A-Za-z]{3,8})[ \t]*\r?$")
+#: Twelve or more such lines in a row (one regex pass finds them; most texts have none).
+_R11_WORD_RUN = re.compile(r"(?m)^(?:[ \t]*(?:(?:\d{1,2}[.):]?|[-*•+])[ \t]+)?[A-Za-z]{3,8}[ \t]*\r?(?:\n|\Z)){12,}")
+#: Items 1 and 2 of a numbered word list side by side: where the numbered reading starts.
+_R11_FIRST_ITEMS = re.compile(r"#?1[.):]?[ \t]*[A-Za-z]{3,8}[ \t\r\n,;|]+#?2[.):]?[ \t]*[A-Za-z]{3,8}(?![\w])")
+#: A word of a wallet or seed label: the one-word-a-line reading runs only on a text that holds one.
+_R11_SEED_WORD = re.compile(r"(?i)wallet|seed|recovery|backup|mnemonic|secret|metamask|ledger|trezor|phantom|exodus|"
+                            r"助记词|助記詞|种子短语|恢复短语|钱包")
+_R11_BETWEEN_ITEMS = re.compile(r"[ \t\r\n,;|]*")
+RECOVERY_WORD_LIST = Rule(
+    "recovery_words_listed", "secret", re.compile(r"(?!)"),
+    "BIP-39 mnemonic (12, 15, 18, 21 or 24 words) written as a list: numbered 1 to n on one line or "
+    "over several, or one word a line below a wallet or seed label (atk11)")
+RECOVERY_WORD_LIST_UNLABELLED = replace(RECOVERY_WORD_LIST, name="recovery_words_numbered", confidence=POSSIBLE,
+                                        source="BIP-39 mnemonic length (12-24 words) numbered 1 to n with no "
+                                               "label: possibly a recovery phrase (atk11)")
+
+
+def _r11_words_ok(words: list[str]) -> bool:
+    """:func:`_r9_phrase_ok` for a list of words: a BIP-39 length, distinct, no function word."""
+    value = " ".join(w.lower() for w in words)
+    return len(words) in _R11_PHRASE_LENGTHS and not any(w in _R9_NOT_BIP39 for w in value.split()) \
+        and _mnemonic_ok(value, None, value)  # type: ignore[arg-type]
+
+
+def _r11_labelled_above(text: str, start: int) -> bool:
+    """The line above ``start``'s line (one blank line allowed), or the text before ``start`` on its
+    line, names a wallet or seed (:data:`_R9_SEED_LINE_ABOVE`)."""
+    a = text.rfind("\n", 0, start) + 1
+    if re.search(r"(?i)" + _R9_SEED_LABEL, text[a:start]):
+        return True
+    pos = a - 1
+    for _tries in range(2):
+        if pos <= 0:
+            return False
+        above_start = text.rfind("\n", 0, pos) + 1
+        above = text[above_start:pos].rstrip("\r")
+        if above.strip():
+            return bool(_R9_SEED_LINE_ABOVE.search(above.lower()))
+        pos = above_start - 1
+    return False
+
+
+def _word_list_spans(text: str) -> list[_Span]:
+    """Recovery words written as a list (:data:`RECOVERY_WORD_LIST`): numbered 1..n with only white
+    space, commas or table bars between the items (on one line or many), or lines of one word each
+    under a wallet or seed label. A list with a label is certain; a numbered one without is possible."""
+    out: list[_Span] = []
+    seq: list[tuple[int, int, str]] = []  # (start, end, word)
+
+    def close() -> None:
+        if len(seq) >= 12:
+            for n in sorted(_R11_PHRASE_LENGTHS, reverse=True):
+                if len(seq) >= n and _r11_words_ok([w for _s, _e, w in seq[:n]]):
+                    rule = RECOVERY_WORD_LIST if _r11_labelled_above(text, seq[0][0]) else RECOVERY_WORD_LIST_UNLABELLED
+                    out.append((seq[0][0], seq[n - 1][1], rule, seq[0][0], seq[n - 1][1]))
+                    break
+        seq.clear()
+
+    # From each place where items 1 and 2 stand side by side, item after item while the numbers go on.
+    for first in _R11_FIRST_ITEMS.finditer(text):
+        if first.start() and (text[first.start() - 1].isalnum() or text[first.start() - 1] in "_.#"):
+            continue
+        pos = first.start()
+        while True:
+            m = _R11_NUMBERED_WORD.match(text, pos)
+            if m is None or int(m.group(1) or m.group(3)) != len(seq) + 1:
+                break
+            seq.append((m.start(), m.end(), m.group(2) or m.group(4)))
+            gap = _R11_BETWEEN_ITEMS.match(text, m.end())
+            pos = gap.end() if gap else m.end()
+        close()
+    if "\n" not in text or not _R11_SEED_WORD.search(text):
+        return out
+    # One word a line (no numbers needed) under a label.
+    for run_m in _R11_WORD_RUN.finditer(text):
+        run = [(w.start(1), w.end(1), w.group(1)) for w in _R11_WORD_LINE.finditer(text, run_m.start(), run_m.end())]
+        if _r11_labelled_above(text, run[0][0]):
+            for k in sorted(_R11_PHRASE_LENGTHS, reverse=True):
+                if len(run) >= k and _r11_words_ok([w for _s, _e, w in run[:k]]):
+                    out.append((run[0][0], run[k - 1][1], RECOVERY_WORD_LIST, run[0][0], run[k - 1][1]))
+                    break
+    return out
+
+
+#: Someone on the line: a pronoun, a relative, a colleague. A medicine or a marker named on a line about
+#: nobody is history or reference ("鲁迅死于肺结核", "Truvada's patent expired").
+_R11_SOMEONE = re.compile(r"(?i)(?<![a-z'])(?:i|i'm|im|i've|i'd|my|me|mine|we|we're|our|us|you|you're|your|he|she|"
+                          r"he's|she's|they|they're|his|her|him|their|them|wife|husband|partner|mom|mum|dad|son|"
+                          r"daughter|kid|kids|sister|brother|friend|colleague|coworker|boss|patient)(?![a-z])|"
+                          r"我|你|您|他|她|咱|家人|老婆|老公|妈|爸|儿子|女儿|孩子|朋友|同事|领导|室友|患者")
+
+
+def _r11_personal_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """:func:`_topic_ok`, and someone (:data:`_R11_SOMEONE`) on the line: the lexicon names things that
+    are also written of in general, so it counts only about a person."""
+    return bool(_R11_SOMEONE.search(_line_around(text, m.start(), m.end()))) and _topic_ok(value, m, text)
+
+
+_R11_HEALTH_TOPICS = _topic(
+    "health_lexicon_r11", "health",
+    _r11_alternation((*_lex.HEALTH_MEDICINES_EN, *_lex.HEALTH_MARKERS_EN, *_lex.HEALTH_CONDITIONS_EN,
+                      *_lex.HEALTH_DEVICES_EN)),
+    _r11_alternation(_lex.HEALTH_TERMS_ZH),
+    "WHO Model List of Essential Medicines, US/CN most-prescribed medicines, routine lab panels, implanted "
+    "devices (memory_manager.privacy_lexicon): a health fact named by a medicine, a marker or a device, about "
+    "a person (atk11)", check=_r11_personal_ok)
+
+RULES_LIST += [
+    # Word-led in English (tried only where a cue's first letters start a word), literal-led in Chinese.
+    Rule("phone_after_cue", "phone",
+         _r(r"(?:" + _r11_literal(_lex.PHONE_CUES_EN) + r")" + _R11_PHONE_GAP + _R11_PHONE_NUMBER),
+         "ITU-T E.164 / libphonenumber metadata (US, UK, CN, HK, SG, TW plans; service lines excluded): a "
+         "telephone number after any of its cues, glued or not ('reach me at', 'text me on', 'ph#', "
+         "'tel+86', 'mom_'; memory_manager.privacy_lexicon), atk11",
+         group=1, check=_r11_cued_phone_ok, lower=True, not_after=_LETTERS,
+         triggers=frozenset(w[:3] for w in _lex.PHONE_CUES_EN)),
+    Rule("phone_after_cue_zh", "phone",
+         _r(r"(?:" + _r11_literal(_lex.PHONE_CUES_ZH) + r")" + _R11_PHONE_GAP + _R11_PHONE_NUMBER),
+         "ITU-T E.164 / libphonenumber metadata: a telephone number after a Chinese cue, glued or not (电话, "
+         "联系方式, 老婆; memory_manager.privacy_lexicon), atk11",
+         group=1, check=_r11_cued_phone_ok, lower=True, needs=tuple(_lex.PHONE_CUES_ZH)),
+    Rule("ssn_any_label", "government_id",
+         _r(r"(?:" + _R11_SSN_LABEL + r")" + _R9_ID_WRAP
+            + r"(?:(?:is|was|=|#|:|是|为)" + _ + r"*)?(\d{3}([ .-]?)\d{2}\2\d{4})(?![\d.-])"),
+         "US Social Security Administration number after any of its labels (SSN, SS#, soc sec, social, tax "
+         "id, TIN) with its groups split by a space, '-' or '.', or not at all; area 000, 666, 9xx never "
+         "issued, atk11", group=1, check=_ssn_ok, lower=True, not_after=_LETTERS,
+         triggers=frozenset({"ssn", "ss", "soc", "tax", "tin", "iti"})),
+    Rule("health_framed_en", "health",
+         _r(_lex.HEALTH_FRAMED_EN + r"(" + _r11_alternation(_lex.HEALTH_AMBIGUOUS_EN) + r")(?![a-z])"),
+         "AANA memory-gate seed: health, a medicine or device word with another common sense (PrEP, Plan B, "
+         "a pacemaker, 'the pill') in a frame that says a person takes, is on or has it (atk11)",
+         group=1, keep=True, lower=True, not_after=_LETTERS, check=_topic_ok,
+         needs=("prep", "plan b", "pacemaker", "pill", "patch", "stent", "inhaler", "insulin", "arv", "meds", "a1c",
+                "cd4", "thinner", "blocker", "ssri", "snri", "benzo", "stimulant", "antipsychotic", "stabili",
+                "steroid", "hrt", "dialysis", "chemo")),
+]
+_R11_AT = next(i for i, rule in enumerate(RULES_LIST) if rule.name == "health_terms_en")
+RULES_LIST[_R11_AT:_R11_AT] = _R11_HEALTH_TOPICS
+
+
 def _without_leading_boundary(rule: Rule) -> Rule:
     # A leading \b stops ``re`` from scanning for the literal that follows
     # (100x slower on 'AIza...'); check the character before in Python instead.
@@ -4049,6 +4269,12 @@ RULES_LIST = [_not_published(rule) if rule.category == "secret" else rule for ru
 RULES: dict[str, Rule] = {rule.name: rule for rule in RULES_LIST}
 
 _PRIORITY = {rule.name: i for i, rule in enumerate(RULES_LIST)}
+# A secret read by a possible rule (randomness alone, a heuristic) ranks after every certain secret rule:
+# a certain reading of the same characters wins (atk11: ``x`` + a GitHub token, glued, read as a
+# random-looking line alone, lost the token). Other categories keep the table's order.
+_LAST_CERTAIN_SECRET = max(i for i, rule in enumerate(RULES_LIST) if rule.category == "secret" and rule.sure == CERTAIN)
+_PRIORITY.update({rule.name: _LAST_CERTAIN_SECRET + 1 + i for i, rule in enumerate(RULES_LIST)
+                  if rule.category == "secret" and rule.sure != CERTAIN and i < _LAST_CERTAIN_SECRET})
 
 # The store's own ciphertext (see the module docstring).
 _HEADING = re.compile(r"(?m)^#{1,6}[ \t]+(.*)$")
@@ -4935,6 +5161,7 @@ def _scan_serial(text: str) -> list[Finding]:
                                          and _joined_number_ok(rule, view, s, e, vs, ve, typed=True)])
     if "\n" in text:
         chosen = _merge_decoded(chosen, _joined_spans(text))
+    chosen = _merge_decoded(chosen, _word_list_spans(text))
     if not chosen:
         return []
     if "\n" in text:
@@ -4960,7 +5187,11 @@ def _scan_serial(text: str) -> list[Finding]:
 #: around it to count, per category: build numbers, counters and timestamps are cut by line breaks too.
 _JOINED_NUMBER_CUE = {
     "phone": re.compile(r"(?i)\btel\b|phone|mobile|\bcell\b|whatsapp|signal|\bcalls?\b|contact|number|landlord|"
-                        r"手机|电话|電話|手機|致电|打给|联系|号码|房东|微信同号"),
+                        r"手机|电话|電話|手機|致电|打给|联系|号码|房东|微信同号|"
+                        # a family or household word glued or next to it (atk11: ``mom138123`` / ``45678``)
+                        r"(?<![a-z])(?:wife|husband|partner|mom|mum|mother|dad|father|sister|brother|son|daughter|"
+                        r"girlfriend|boyfriend|grandma|grandpa|aunt|uncle|nanny|babysitter|doctor)(?![a-z])|"
+                        r"老婆|老公|妈妈|我妈|爸爸|我爸|姐姐|妹妹|哥哥|弟弟|儿子|女儿|保姆"),
     "payment_card": re.compile(r"(?i)card|visa|master|amex|unionpay|discover|\bjcb\b|卡"),
     "government_id": re.compile(r"(?i)身份证|證件|证件|\bid\b|identity|passport|护照|nric|\bssn\b|national|居民"),
     "bank_account": re.compile(r"(?i)iban|account|bank|账户|账号|帐号|開戶|开户|银行|銀行"),
@@ -5150,9 +5381,16 @@ def _mask_segment(segment: str, category: str) -> str:
         if i % 2 or not part.strip():
             out.append(part)
         else:
-            lead = part[:len(part) - len(part.lstrip())] if i else ""
-            out.append(lead + f"[{category}]")
+            # A wrapped value's quote prefix, table bars and trailing backslash are the note's layout, kept.
+            lead = part[:len(part) - len(part.lstrip(_WRAP_LAYOUT_LEAD))] if i else ""
+            trail = part[len(part.rstrip(_WRAP_LAYOUT_TRAIL)):] if i < len(parts) - 1 else ""
+            out.append(lead + f"[{category}]" + trail)
     return "".join(out)
+
+
+#: Layout around the pieces of a wrapped value (:func:`memory_manager.decoding.wrapped`) that a mask keeps.
+_WRAP_LAYOUT_LEAD = " \t\u3000>|\uff1e\uff5c"
+_WRAP_LAYOUT_TRAIL = " \t|\\\uff5c"
 
 
 # --------------------------------------------------------------------------

@@ -312,7 +312,7 @@ def restore(ws: Path, cfg: dict[str, Any], ident: str, *, approved: bool = False
                              cfg=cfg, tier="internal", request=f"unquarantine {ident}",
                              names={"skill": held.skill, "topic": held.topic})
     with fsio.workspace_lock(ws):
-        gate.record(ws, decision)
+        gate.record(ws, decision, entry=ident)
     gate.require(decision)
     keyed.require_secret(ws, cfg)  # the restored entry is kept by its approval mark: refuse one we cannot make
     with fsio.workspace_lock(ws):

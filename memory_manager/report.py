@@ -109,10 +109,13 @@ class _Masker:
     ``cache=False`` (T2 content) are neither looked up nor stored.
 
     Past :data:`PARALLEL_CHARS` characters, on a machine with two or more
-    cores where ``os.fork`` exists, a forked child masks the second part
-    while this process masks the first (the mask is pure CPU in Python's
-    regular expressions, which hold the GIL, so threads would not help); if
-    the child fails for any reason its half is masked here.
+    cores where ``os.fork`` exists, this process and a forked child share
+    the masking (the mask is pure CPU in Python's regular expressions, which
+    hold the GIL, so threads would not help): the texts are cut into
+    :data:`CHUNKS` runs and each process takes the next run until none is
+    left, so neither waits for the other at the end whatever else shares
+    the cores; if the child fails for any reason, the runs it took are
+    masked here.
     """
 
     SEP = " " * 12 + "|" + " " * 39
@@ -124,6 +127,11 @@ class _Masker:
         self._seen: dict[str, _Masked] = {}
         self._private: set[int] = set()
         self._escaped: list[str] | None = None
+        #: Texts queued by :meth:`add_joined`: (index, line counts of the parts) -> the parts.
+        self._groups: dict[tuple[int, tuple[int, ...]], list[str]] = {}
+        self._split: dict[tuple[int, tuple[int, ...]], list[str]] = {}
+        self._split_html: dict[tuple[int, tuple[int, ...]], list[str]] = {}
+        self._early: dict[int, str] = {}  # texts read before the run (:meth:`now`), masked
 
     def escaped(self) -> list[str]:
         """The masked texts HTML-escaped (``html.escape``, quotes included), in the order added.
@@ -159,21 +167,74 @@ class _Masker:
             self._private.add(slot._index)
         return slot
 
+    def add_joined(self, parts: Iterable[Any], cache: bool = True) -> "list[_Masked]":
+        """Queue ``parts`` as one text (joined by line breaks); return a placeholder for each part.
+
+        The parts are masked together, as the lines of one entry (a daily
+        section's topic, its 因/改/待 items and other lines): a value cut over
+        two of them (a card number half in one item, half in the next; a
+        password on the line below its label) is masked as the detector
+        masks it in the file, where one part alone would show its half
+        (issue 15: daily items were masked one at a time). Each placeholder
+        reads its own lines of the masked whole; should the mask ever change
+        the number of lines, each part is masked on its own instead.
+        """
+        texts = ["" if t is None else str(t) for t in parts]
+        whole = self.add("\n".join(texts), cache)
+        counts = tuple(t.count("\n") + 1 for t in texts)
+        # By text and line counts: the same joined text may come from other parts ("a\nb" or "a", "b").
+        self._groups[(whole._index, counts)] = texts
+        return [_Masked(self, whole._index, (counts, n)) for n in range(len(texts))]
+
+    def part(self, index: int, part: tuple[tuple[int, ...], int], escaped: bool = False) -> str:
+        """One part of the joined text ``index`` (:meth:`add_joined`), masked (and HTML-escaped with ``escaped``).
+
+        ``part``: the line counts of the parts and the number of the one wanted.
+        """
+        counts, n = part
+        split = self._split_html if escaped else self._split
+        got = split.get((index, counts))
+        if got is None:
+            texts = self._groups[(index, counts)]
+            whole = self.escaped()[index] if escaped else self.now(index)
+            lines = whole.split("\n")
+            if len(lines) == sum(counts):
+                got, at = [], 0
+                for c in counts:
+                    got.append("\n".join(lines[at:at + c]))
+                    at += c
+            else:  # the mask changed the number of lines: each part masked alone
+                from .privacy import mask
+
+                got = [mask(t) for t in texts]
+                if escaped:
+                    import html
+
+                    got = [html.escape(t, quote=True) for t in got]
+            split[(index, counts)] = got
+        return got[n]
+
     def run(self, meanwhile: Callable[[], None] | None = None) -> list[str]:
         """Mask every queued text (filling :attr:`masked`); return them in the order added.
 
-        ``meanwhile`` (optional) is run by this process while a child masks:
-        it is given a smaller share of the texts to make room for it.
+        ``meanwhile`` (optional) is run by this process while a child masks;
+        it then takes what chunks are left (work stealing: see the class).
         """
+        self._split.clear()
+        self._split_html.clear()
         cache = self.cache
-        if cache is None:
+        known: dict[int, str] = dict(self._early)  # read before the run (:meth:`now`): masked already
+        self._early = {}
+        if cache is None and not known:
             self.masked = self._mask(self.texts, meanwhile)
             return self.masked
-        known: dict[int, str] = {}
         todo: list[int] = []
-        keys = [None if i in self._private else cache.digest(text) for i, text in enumerate(self.texts)]
+        keys = [None if cache is None or i in self._private else cache.digest(text)
+                for i, text in enumerate(self.texts)]
         for i, text in enumerate(self.texts):
-            hit = None if keys[i] is None else cache.get(keys[i], text)
+            hit = known.get(i)
+            if hit is None and keys[i] is not None:
+                hit = cache.get(keys[i], text)
             if hit is None:
                 todo.append(i)
             else:
@@ -182,31 +243,101 @@ class _Masker:
         for i, masked in zip(todo, done):
             known[i] = masked
         self.masked = [known[i] for i in range(len(self.texts))]
-        cache.keep((key, text, masked) for key, text, masked in zip(keys, self.texts, self.masked) if key is not None)
+        if cache is not None:
+            cache.keep((key, text, masked) for key, text, masked in zip(keys, self.texts, self.masked)
+                       if key is not None)
         return self.masked
+
+    def now(self, index: int) -> str:
+        """Text ``index`` masked, before :meth:`run` too: then it is masked now, by itself (the same
+        mask: see the class), and :meth:`run` does not mask it again.
+
+        For the few texts the charts draw (skill names, session labels), so the chart child can be
+        given its data before the bulk of the text is masked (issue 15).
+        """
+        if self.masked:
+            return self.masked[index]
+        got = self._early.get(index)
+        if got is None:
+            text = self.texts[index]
+            key = None if self.cache is None or index in self._private else self.cache.digest(text)
+            got = None if key is None else self.cache.get(key, text)
+            if got is None:
+                from .privacy import mask
+
+                got = mask(text)
+            self._early[index] = got
+        return got
 
     def _mask(self, texts: list[str], meanwhile: Callable[[], None] | None) -> list[str]:
         # The detector compiles its 190 patterns on import: done here, before the fork,
         # the child inherits them instead of compiling them again on the critical path.
         from . import privacy
+        from .forked import in_child
 
         if sum(map(len, texts)) < PARALLEL_CHARS or (os.cpu_count() or 1) < 2 or not hasattr(os, "fork"):
             if meanwhile is not None:
                 meanwhile()
             return _mask_joined(texts, self.SEP)
-        # This process's share: half, or two fifths when it also runs ``meanwhile``
-        # (importing the chart libraries costs about what masking a tenth does).
-        cut = max(1, len(texts) * 2 // 5 if meanwhile is not None else len(texts) // 2)
         privacy.prepare()  # the detector's lazily built tables: once, inherited by the child
-        with privacy.serial_scans():  # two processes already: neither forks again
-            theirs = _in_child(lambda: _mask_joined(texts[cut:], self.SEP))
+        chunks = _chunks(texts, CHUNKS)
+        # Work stealing: the chunks' numbers wait in a pipe, and this process and a forked child
+        # each take the next one until none is left (a read of one byte from a pipe is atomic).
+        # A fixed split left one of them idle at the end: this process may run ``meanwhile``
+        # first, and the chart child shares the cores while it draws (issue 15). Any chunk
+        # the child took but did not send back (it failed) is masked here afterwards.
+        try:
+            queue, ends = os.pipe()
+        except OSError:
             if meanwhile is not None:
                 meanwhile()
-            mine = _mask_joined(texts[:cut], self.SEP)
-        got = theirs()
-        if got is None or len(got) != len(texts) - cut:
-            got = _mask_joined(texts[cut:], self.SEP)
-        return mine + got
+            return _mask_joined(texts, self.SEP)
+        try:
+            os.write(ends, bytes(range(len(chunks))))  # at most 255 bytes: fits the pipe, never blocks
+        finally:
+            os.close(ends)
+
+        def take() -> dict[int, list[str]]:
+            done: dict[int, list[str]] = {}
+            while True:
+                got = os.read(queue, 1)
+                if not got:
+                    return done
+                first, last = chunks[got[0]]
+                done[got[0]] = _mask_joined(texts[first:last], self.SEP)
+
+        try:
+            with privacy.serial_scans():  # two processes already: neither forks again
+                theirs = in_child(take, lambda got: isinstance(got, dict) and all(
+                    isinstance(k, int) and 0 <= k < len(chunks) and isinstance(v, list)
+                    and len(v) == chunks[k][1] - chunks[k][0] and all(isinstance(t, str) for t in v)
+                    for k, v in got.items()))
+                if meanwhile is not None:
+                    meanwhile()
+                done = take()
+                done.update(theirs() or {})
+                out: list[str] = []
+                for n, (first, last) in enumerate(chunks):
+                    out.extend(done[n] if n in done else _mask_joined(texts[first:last], self.SEP))
+        finally:
+            os.close(queue)
+        return out
+
+
+def _chunks(texts: list[str], count: int) -> list[tuple[int, int]]:
+    """Cut ``texts`` into at most ``count`` runs of about equal characters: ``[(first, end), ...]`` indices."""
+    total = sum(map(len, texts)) + len(texts)
+    size = max(1, -(-total // max(1, count)))
+    out: list[tuple[int, int]] = []
+    first = chars = 0
+    for n, text in enumerate(texts):
+        chars += len(text) + 1
+        if chars >= size:
+            out.append((first, n + 1))
+            first, chars = n + 1, 0
+    if first < len(texts):
+        out.append((first, len(texts)))
+    return out
 
 
 class MaskCache:
@@ -308,7 +439,8 @@ def detector_fingerprint() -> str | None:
     # The sources are read where the package's modules are, without importing the detector:
     # when every text is in the cache, the report never compiles its rules (issue 15).
     h = hashlib.sha256()
-    for name in ("privacy.py", "decoding.py"):
+    # Every module whose text changes a finding: the rules, their word lists, the decoded and joined views.
+    for name in ("privacy.py", "privacy_lexicon.py", "decoding.py", "structure.py"):
         try:
             h.update(read_regular(Path(__file__).with_name(name)))
         except (OSError, TypeError):
@@ -331,15 +463,10 @@ def _mask_cache(root: Path) -> "MaskCache":
 #: Characters of text to mask above which a second process helps (below it
 #: the fork costs more than it saves; ~200 kB is about 0.2 s of masking).
 PARALLEL_CHARS = 200_000
-
-
-def _in_child(work):
-    """Run ``work()`` (returning a list of str) in a forked child (:func:`memory_manager.forked.in_child`);
-    return a function that waits for the child and gives its result, or None when it failed or the
-    result is not a list of str."""
-    from .forked import in_child
-
-    return in_child(work, lambda got: isinstance(got, list) and all(isinstance(t, str) for t in got))
+#: Chunks the text to mask is cut into for the two processes to take from (:meth:`_Masker._mask`):
+#: about 30 ms of masking each for 10,000 entries, so neither waits long for the other at the
+#: end, and a few hundred texts per :func:`memory_manager.privacy.mask` call. At most 255 (one byte each).
+CHUNKS = 48
 
 
 class _Masked:
@@ -350,16 +477,21 @@ class _Masked:
     :func:`collect` mask 10,000 texts without rebuilding the model around them.
     """
 
-    __slots__ = ("_masker", "_index")
+    __slots__ = ("_masker", "_index", "_part")
 
-    def __init__(self, masker: "_Masker", index: int) -> None:
+    def __init__(self, masker: "_Masker", index: int, part: tuple[tuple[int, ...], int] | None = None) -> None:
         self._masker = masker
         self._index = index
+        self._part = part  # (line counts, number) of a part of a joined text (_Masker.add_joined); None: the whole
 
     def __str__(self) -> str:
-        return self._masker.masked[self._index]
+        if self._part is not None:
+            return self._masker.part(self._index, self._part)
+        return self._masker.now(self._index)
 
     def __html__(self) -> str:
+        if self._part is not None:
+            return self._masker.part(self._index, self._part, escaped=True)
         return self._masker.escaped()[self._index]
 
     def __repr__(self) -> str:
@@ -413,11 +545,15 @@ def _timeline(ws: Path, start: date, end: date, m: _Masker, problems: list[str])
         if day is None or not start <= day <= end:
             continue
         total_ours += 1
+        # One text per section, masked as its lines read together (a value cut over two items is
+        # masked, as in the file), which is also a third of the texts to mask (issue 15).
+        topic, *parts = m.add_joined([section.topic, *(text for _, text in section.items), *section.other])
+        items = parts[:len(section.items)]
         row(day)["ours"].append({
-            "id": section.id, "topic": m.add(section.topic), "pinned": section.pinned,
-            "items": [{"kind": kind, "zh": labels[kind][0], "en": labels[kind][1], "text": m.add(text)}
-                      for kind, text in section.items],
-            "other": [m.add(line) for line in section.other]})
+            "id": section.id, "topic": topic, "pinned": section.pinned,
+            "items": [{"kind": kind, "zh": labels[kind][0], "en": labels[kind][1], "text": text}
+                      for (kind, _), text in zip(section.items, items)],
+            "other": parts[len(section.items):]})
     total_openclaw = 0
     for rel, kind, _ in units.scan_sources(ws):
         if kind != "openclaw":
@@ -796,7 +932,8 @@ def _health(ws: Path, m: _Masker, problems: list[str]) -> dict[str, Any]:
                         "newest": str(listed[-1].get("id", "")) if listed else None}}
 
 
-def collect(ws: Any, days: int = 30, approved: bool = False, meanwhile: Callable[[], None] | None = None) -> Model:
+def collect(ws: Any, days: int = 30, approved: bool = False, meanwhile: Callable[[], None] | None = None,
+            gathered: Callable[[Model], None] | None = None) -> Model:
     """Gather the report of workspace ``ws`` (a :class:`memory_manager.workspace.Workspace`).
 
     Args:
@@ -809,6 +946,11 @@ def collect(ws: Any, days: int = 30, approved: bool = False, meanwhile: Callable
             their masked text included.
         meanwhile: work to do while the text is being masked (the command
             imports the chart and template libraries there), see :class:`_Masker`.
+        gathered: called with the model once everything is read, before the
+            bulk of the text is masked; a placeholder read there is masked
+            at once, by itself (:meth:`_Masker.now`). The command gives the
+            chart child its data there (``report_render.send_charts``: a few
+            labels), so the charts are drawn while the text is masked.
 
     Returns a :class:`Model`; every text from the memory in it is a masked
     placeholder (``str()`` gives the masked text, Jinja2 escapes it). Reads only, except
@@ -836,29 +978,33 @@ def collect(ws: Any, days: int = 30, approved: bool = False, meanwhile: Callable
              "archive": _archive(root, problems), "quarantine": _quarantine(root)}
     usage = _usage(root, cfg, m)
     health = _health(root, m, problems)
-    m.run(meanwhile)  # every placeholder in the sections now reads as its masked text
-    cache.save()
     sections = {"timeline": timeline, "knowledge": knowledge, "tiers": tiers, "usage": usage, "health": health}
     counts = {"days": int(days), "daily": timeline["ours"], "openclaw": timeline["openclaw"],
               "knowledge": len(knowledge["entries"]), "t1_skills": len(tiers["t1"]["skills"]),
               "t2": tiers["t2"]["total"], "t2_shown": len(tiers["t2"]["entries"]),
               "usage_records": usage["records"], "sessions": len(usage["sessions"])}
-    return Model(lang=language(cfg), generated=f"{moment:%Y-%m-%d %H:%M} {user_zone().name}", workspace=root.name,
-                 days=int(days), start=start.isoformat(), end=end.isoformat(), approved=approved,
-                 thresholds=[int(t) for t in cfg["context"]["thresholds"]],
-                 sections=sections, counts=counts, problems=_mask_list(problems),
-                 hidden_ids=list(tiers["t2"]["hidden_ids"]))
+    model = Model(lang=language(cfg), generated=f"{moment:%Y-%m-%d %H:%M} {user_zone().name}", workspace=root.name,
+                  days=int(days), start=start.isoformat(), end=end.isoformat(), approved=approved,
+                  thresholds=[int(t) for t in cfg["context"]["thresholds"]],
+                  sections=sections, counts=counts, hidden_ids=list(tiers["t2"]["hidden_ids"]))
+    if gathered is not None:
+        gathered(model)
+    m.run(meanwhile)  # every placeholder in the sections now reads as its masked text
+    cache.save()
+    model.problems = _mask_list(problems)
+    return model
 
 
 def make(ws: Any, target: Path, render: Callable[[Model], str], days: int = 30, approved: bool = False,
-         meanwhile: Callable[[], None] | None = None) -> tuple[Model, int, list[str]]:
+         meanwhile: Callable[[], None] | None = None,
+         gathered: Callable[[Model], None] | None = None) -> tuple[Model, int, list[str]]:
     """Gather, render, write and record one report, holding the workspace lock throughout.
 
     Args:
         ws: the opened workspace (``.root``, ``.config``).
         target: where the page goes (:func:`target_path`).
         render: turns the :class:`Model` into the page's HTML (``report_render.render``).
-        days, approved, meanwhile: as :func:`collect`.
+        days, approved, meanwhile, gathered: as :func:`collect`.
 
     The lock keeps a ``forget`` or a purge from finishing between the moment
     an entry is read and the moment the page is recorded (tatk8: a report
@@ -881,7 +1027,7 @@ def make(ws: Any, target: Path, render: Callable[[Model], str], days: int = 30, 
     root = Path(ws.root)
     with workspace_lock(root):
         check_room(root, target)  # a page the record cannot hold is not written (tatk7)
-        model = collect(ws, days=days, approved=approved, meanwhile=meanwhile)
+        model = collect(ws, days=days, approved=approved, meanwhile=meanwhile, gathered=gathered)
         page = render(model)
         size = write_report(target, page)
         # Recorded (path, SHA-256, the ids it counts without showing) so forget and
@@ -1184,8 +1330,9 @@ def _fragments(texts: Iterable[str]) -> set[str]:
 
     The page shows each text it holds masked (:class:`_Masker`: every text
     masked as if alone, whatever the texts beside it), and its unit is the
-    one the page shows: a knowledge body or a T2 text whole, a daily item, a
-    topic or a lesson line alone. A line of a body read whole can be masked
+    one the page shows: a knowledge body or a T2 text whole, a daily
+    section's topic and items read together (round 10; before, each alone),
+    a lesson line alone. A line of a body read whole can be masked
     differently than the same line read alone (a password one line below its
     label, a number split over two lines: tatk7, the report read texts joined
     while forget read each line alone). So each text is read both ways, the

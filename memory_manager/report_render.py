@@ -365,10 +365,23 @@ def start_charts() -> Any:
     return start(preload, draw)
 
 
+def send_charts(model: Model, charts: Any) -> None:
+    """Give the chart child ``charts`` (from :func:`start_charts`, or None: nothing to do) its data now.
+
+    ``report.collect`` calls this (its ``gathered``) before the bulk of the
+    text is masked: the charts read only a few masked labels (skill names,
+    session labels, masked there and then), so they are drawn while the rest
+    is masked instead of after it (issue 15). :func:`render` then sends nothing again.
+    """
+    if charts is not None:
+        charts.send(chart_data(model), accept=_charts_ok)
+
+
 def render(model: Model, charts: Any = None) -> str:
     """Return the HTML page of ``model`` (one string, self-contained).
 
-    ``charts``: a chart child from :func:`start_charts` (given the data here), or None.
+    ``charts``: a chart child from :func:`start_charts` (given the data here unless
+    :func:`send_charts` did already), or None.
 
     Raises:
         BadInputError: the language has no strings.
@@ -387,7 +400,7 @@ def render(model: Model, charts: Any = None) -> str:
     # are drawn here then.
     waiting = None
     if charts is not None:
-        charts.send(data, accept=_charts_ok)
+        charts.send(data, accept=_charts_ok)  # nothing when send_charts() gave it already
         waiting = charts.wait
     elif (os.cpu_count() or 1) >= 2 and hasattr(os, "fork"):
         from .forked import in_child

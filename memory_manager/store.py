@@ -83,7 +83,13 @@ def _gate(ws: Path, operation: str, text: str, *, source: str, sensitivity: str 
           approved: bool, cfg: dict[str, Any], tier: str | None = None,
           request: str | None = None, names: dict[str, str] | None = None,
           labels: dict[str, str] | None = None, strict: bool = False,
-          fields: dict[str, str] | None = None) -> gate.Decision:
+          fields: dict[str, str] | None = None, entry: str | None = None) -> gate.Decision:
+    """Evaluate, record and require one gate decision (under the workspace lock).
+
+    ``entry``: the stable id of the entry the write lands in or the read
+    opens; the audit record names it by a keyed reference, so ``forget``
+    blanks every record of the entry whatever text each one saw (atk11).
+    """
     decision = gate.evaluate(operation, text, source=source, sensitivity=sensitivity, approved=approved,
                              cfg=cfg, tier=tier, request=request, names=names, labels=labels, strict=strict,
                              fields=fields)
@@ -92,7 +98,7 @@ def _gate(ws: Path, operation: str, text: str, *, source: str, sensitivity: str 
         # that cannot be recorded is refused now, not lost later (round 5).
         keyed.require_secret(ws, cfg)
     with workspace_lock(ws):
-        gate.record(ws, decision)
+        gate.record(ws, decision, entry=entry)
     return gate.require(decision)
 
 
@@ -239,6 +245,36 @@ def _write_daily_locked(ws: Path, cfg: dict[str, Any], day: str, topic: str,
     return path, ident, added, existed
 
 
+def section_id(ws: Path, day: str, topic: str) -> str:
+    """The id of daily section ``day``/``topic``: the one in the note when it is there, else the one it will get.
+
+    What a write's audit record names (:func:`_gate` ``entry``): a line merged
+    into a section already there belongs to that section's id (an id comment
+    copied along by hand may differ from :func:`entries.daily_id`).
+    """
+    path = entries.memory_dir(ws) / entries.DAILY_DIR / f"{day}.md"
+    try:
+        if path.is_file() and not path.is_symlink():
+            for section in entries.parse_daily(read_text(path).text, path):
+                if section.date == day and section.topic == topic and section.id:
+                    return section.id
+    except MemoryManagerError:
+        pass
+    return entries.daily_id(day, topic)
+
+
+def _knowledge_ident(path: Path, key: str) -> str:
+    """The id of knowledge entry ``key`` (its file's ``id`` when it exists and reads, else :func:`entries.knowledge_id`)."""
+    try:
+        if path.is_file() and not path.is_symlink():
+            found = entries.read_knowledge(path)
+            if found and found[0].id:
+                return found[0].id
+    except (MemoryManagerError, OSError):
+        pass
+    return entries.knowledge_id(key)
+
+
 def section_lines(ws: Path, day: str, topic: str, pending: dict[Path, tuple[Any, str]] | None = None) -> list[str]:
     """The lines (items, then other lines) the daily section ``day``/``topic`` holds now; [] when none.
 
@@ -311,7 +347,7 @@ def write_daily(ws: Path, cfg: dict[str, Any], *, topic: str, cause: list[str] =
         decision = _gate(ws, "store", text, source=source, sensitivity=sensitivity, approved=approved, cfg=cfg,
                          request=f"write daily note '{topic}'", labels={"topic": topic},
                          fields={"--topic": topic, "--cause": "\n".join(cause), "--change": "\n".join(change),
-                                 "--todo": "\n".join(todo)})
+                                 "--todo": "\n".join(todo)}, entry=section_id(ws, day, topic))
         path, ident, added, existed = _write_daily_locked(ws, cfg, day, topic, items,
                                                           backup=LazyBackup(ws, f"write {day}", approved))
         changed = entries.rebuild_indexes(ws, cfg)
@@ -386,7 +422,8 @@ def learn(ws: Path, cfg: dict[str, Any], *, key: str, text: str, tags: list[str]
                          sensitivity=sensitivity, approved=approved, cfg=cfg, request=f"learn '{key}'",
                          fields={"--text": text},
                          names={"key": key, **({"tags": "\n".join(tag_list + joined_readings(tag_list))}
-                                               if tag_list else {})})
+                                               if tag_list else {})},
+                         entry=_knowledge_ident(entries.memory_dir(ws) / entries.KNOWLEDGE_DIR / f"{key}.md", key))
         path, created, changed = _learn_locked(ws, cfg, key, text, tag_list, pinned,
                                                LazyBackup(ws, f"learn {key}", approved))
         indexes = entries.rebuild_indexes(ws, cfg)
@@ -440,7 +477,8 @@ def edit(ws: Path, cfg: dict[str, Any], ref: str, *, text: str, approved: bool =
         return {"action": "edit", "id": entry.id, "key": entry.key, "path": rel(ws, target.path),
                 "unchanged": True, "backup": None}
     decision = _gate(ws, "edit", f"{entry.key}\n{text}", source=source, sensitivity=sensitivity,
-                     approved=approved, cfg=cfg, request=f"edit '{entry.key}'", fields={"--text": text})
+                     approved=approved, cfg=cfg, request=f"edit '{entry.key}'", fields={"--text": text},
+                     entry=entry.id or entries.knowledge_id(entry.key or target.path.stem))
     day = today().isoformat()
     with workspace_lock(ws):
         like = read_text(target.path)
@@ -672,7 +710,7 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
                         "scheme": old.scheme, "created": str(old.created or ""), "expires": str(old.expires or ""),
                         "replaced": False, "history": False, "unchanged": True, "backup": None,
                         "gate": None}  # no gate passed: nothing was stored (an approval is never implied)
-        decision = _gate(ws, operation, f"{skill}\n{topic}\n{text}", **gate_args)
+        decision = _gate(ws, operation, f"{skill}\n{topic}\n{text}", entry=ident, **gate_args)
         if approved:
             keyed.require_secret(ws, cfg)  # the entry's approval mark needs it (cleanup keeps it by the mark)
         ensure_tree(ws)
@@ -771,7 +809,7 @@ def crypt_file(ws: Path, cfg: dict[str, Any], path: Path, *, decrypt: bool, sche
             plain = tiers.decrypt_entry(found[0], cfg)
             decision = gate.evaluate("edit", plain, source="explicit_user", approved=approved, cfg=cfg,
                                      tier="internal", request=f"decrypt {target.name} in place")
-            gate.record(ws, decision)
+            gate.record(ws, decision, entry=found[0].id or None)
             gate.require(decision)
             fm = entries.split_frontmatter(tf.text, target.name)
             # No blank line of our own: the body starts where the sealed body started.
@@ -825,7 +863,8 @@ def reseal_all(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
     (:func:`tiers.seal_text_file` with aes-gcm). All changed files go into one
     backup first and are written atomically (mode 0600) under the workspace
     lock; plain copies left in older backups are erased as after ``encrypt``.
-    Malformed files are left alone and listed.
+    Malformed files are left alone and listed. :func:`plan_reseal` then
+    :func:`apply_reseal`.
 
     Returns ``{"files": [relative paths], "entries": N, "skipped": [{"file", "reason"}],
     "backup": id or None, "erased": counts or None}``.
@@ -833,6 +872,20 @@ def reseal_all(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
     Raises:
         KeyUnavailableError: no T2 key (nothing written); MalformedKeyError: a broken key.
         CryptoError: an xor-b64 entry that does not decode (nothing written).
+    """
+    with workspace_lock(ws):
+        return apply_reseal(ws, cfg, plan_reseal(ws, cfg))
+
+
+def plan_reseal(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
+    """The first half of :func:`reseal_all`: read and seal in memory, write nothing.
+
+    Returns the plan :func:`apply_reseal` takes. ``crypt.py reseal`` makes a key
+    first when none exists; a plan that fails wrote nothing with it, so the key
+    can go again (issue 11: whole or nothing).
+
+    Raises:
+        KeyUnavailableError, MalformedKeyError, WrongKeyError, CryptoError (as :func:`reseal_all`).
     """
     crypto.load_key(cfg)  # no key, no change: fail before reading anything
     tiers.require_key_opens_sealed(ws, cfg)  # another machine's key would split the store (round 10)
@@ -853,8 +906,19 @@ def reseal_all(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
             new_text, plains = tiers.reseal_text(tf.text, path, cfg)
             if plains:
                 planned.append((path, tf, new_text, plains))
+    return {"planned": planned, "skipped": skipped}
+
+
+def apply_reseal(ws: Path, cfg: dict[str, Any], plan: dict[str, Any]) -> dict[str, Any]:
+    """The second half of :func:`reseal_all`: back up, write and erase what :func:`plan_reseal` planned.
+
+    Call it under the same workspace lock as the plan (a file changed in between would be
+    overwritten). Returns and raises as :func:`reseal_all`.
+    """
+    planned = plan["planned"]
+    with workspace_lock(ws):
         result: dict[str, Any] = {"files": [rel(ws, p) for p, *_ in planned],
-                                  "entries": sum(len(x[3]) for x in planned), "skipped": skipped,
+                                  "entries": sum(len(x[3]) for x in planned), "skipped": plan["skipped"],
                                   "backup": None, "erased": None}
         if not planned:
             return result
@@ -1044,7 +1108,7 @@ def show(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False,
     else:
         text = read_text(target.path).text
     decision = _gate(ws, "reuse" if tier else "read", text, source=source, sensitivity=None, approved=approved,
-                     cfg=cfg, tier=tier, request=f"show {ref}")
+                     cfg=cfg, tier=tier, request=f"show {ref}", entry=out.get("id") or None)
     out["text"] = text
     out["gate"] = decision.payload()
     if track and out.get("id"):
@@ -1265,9 +1329,35 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
                 "indexed": target.kind not in ("t2", "quarantine"), "audit_line": line.decode("utf-8"),
                 "approvals": [list(a) for a in decision.approved_findings], "drop_approvals": drop,
                 "names": _forget_names(target), "ids": ids, "hashes": hashes,
-                "audit_hashes": auditlog.hashes_of(ws, gate_texts), "result": result}
+                "audit_hashes": auditlog.hashes_of(ws, gate_texts),
+                "audit_refs": auditlog.refs_of(ws, _audit_ids(target, ids)), "result": result}
         backup.roll_forward(plan)
         return erasure.finish_forget(ws, plan)
+
+
+def _audit_ids(target: Ref, ids: list[str]) -> list[str]:
+    """Every id the forgotten entry's audit records may name (v3 ``entry``, :func:`_gate`).
+
+    Its id now, and the ids its name gives (``learn``, ``write`` and
+    ``remember`` name an entry by them before it exists): a record of any
+    version, merged write, archive move or month-file combine of the entry
+    carries one of these, whatever text it saw (atk11).
+    """
+    out = list(ids)
+    item = target.item
+    if isinstance(item, entries.DailySection) and item.date and item.topic:
+        out.append(entries.daily_id(item.date, item.topic))
+    elif target.kind == "knowledge":
+        out.append(entries.knowledge_id(target.path.stem))
+    elif isinstance(item, tiers.T2Entry) and item.skill and item.topic:
+        out.append(tiers.t2_id(item.skill, item.topic))
+    elif target.kind == "archived" and item is not None:
+        meta = item.meta.get("archived") if isinstance(item.meta.get("archived"), dict) else {}
+        if meta.get("kind") == "knowledge":
+            key = Path(str(meta.get("source") or "")).stem or target.path.stem.removeprefix("knowledge-")
+            if key:
+                out.append(entries.knowledge_id(key))
+    return [i for i in dict.fromkeys(out) if i]
 
 
 def _gate_texts(target: Ref, summary: str, needles: list[Any]) -> list[str]:
@@ -1347,21 +1437,28 @@ def _forget_names(target: Ref) -> list[str]:
 
 
 def _archived_origin(ws: Path, target: Ref) -> list[str]:
-    """For an archived entry that was a file of its own when live (a pruned knowledge entry, an
-    expired T2 file cleanup moved), that live file, when no entry lives there now: every backup
-    copy of it goes, and backups name it by a stand-in (tatk10: its name held the key or topic)."""
+    """The file of its own an entry had, when it lives elsewhere now and no entry lives there: every
+    backup copy of it goes, and backups name it by a stand-in (tatk10: its name held the key or topic).
+
+    A pruned knowledge entry (``knowledge/<key>.md``); a T2 entry anywhere but its own file
+    ``tier2-internal/<skill>_<topic>.md``: an expired file cleanup moved to the archive, an entry
+    cleanup combined into ``<skill>_<YYYY-MM>.md``, live or archived since (atk11: the combined
+    entry's old file name stayed in the backups' manifests).
+    """
     item = target.item
     live = ""
     if target.kind == "archived" and item is not None:
         meta = item.meta.get("archived") if isinstance(item.meta.get("archived"), dict) else {}
         if meta.get("kind") == "knowledge":
             live = str(meta.get("source") or "")
-    elif target.kind == "t2" and isinstance(item, tiers.T2Entry) and item.index is None:
+    elif target.kind == "t2" and isinstance(item, tiers.T2Entry) and item.skill and item.topic:
         try:
-            target.path.resolve().relative_to(tree.Tree(ws).archive.resolve())
-        except (ValueError, OSError):
+            home = tiers.t2_path(ws, item.skill, item.topic)
+        except MemoryManagerError:  # a name from data no file of ours can have
             return []
-        live = rel(ws, tiers.t2_path(ws, item.skill, item.topic))
+        if os.path.abspath(target.path) == os.path.abspath(home):
+            return []  # its own file: forgotten whole already
+        live = rel(ws, home)
     if not live or backups._rel_problem(live) or (Path(ws) / live).exists():
         return []
     return [live]

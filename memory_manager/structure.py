@@ -460,6 +460,14 @@ _URL_BREAK = re.compile(r"://\S*\r?\n[ \t]*[A-Za-z0-9/?&=%._~+-]")
 _AT_BREAK = re.compile(r"@\S*\r?\n[A-Za-z0-9]")
 _DIGIT_BREAK = re.compile(r"\n[ \t]*\d")
 _ROW_BREAK = re.compile(r"\|[ \t]*\r?\n[ \t]*\|")
+#: A line that ends with a telephone label ("my phone number is", "电话：", "reach me at"), a number on the next
+#: line (atk11: the number on the line below its label was read alone, as a bare digit run).
+#: (found from a line that starts with a number: ``\n`` leads the search, the label is read on the line before)
+_PHONE_BREAK = re.compile(r"\n[ \t]*[+(]?\d")
+_PHONE_LABEL_END = re.compile(r"(?i)(?:phone|mobile|cell|\btel\b|number|whatsapp|contact|reach (?:me|her|him|us)|"
+                              r"call me|text me|电话|手机|号码|联系|座机)(?:[ \t]*(?:number|no\.?|#))?"
+                              r"(?:[ \t]*(?:is|are|at|on|:|：|=|是|为))?[ \t]*\r?$")
+_PHONE_LINE = re.compile(r"[ \t]*(\+?\(?\d[\d \t().-]*\d)[ \t]*\r?$")
 #: A run of token characters cut by a line break: 2+ at the end of a line, 16+ at the start of the next
 #: (tatk9: ``ci token ghp`` then ``_k3J…`` on the next line; each half alone reads as nothing certain).
 _RUN_BREAK = re.compile(r"[A-Za-z0-9_-]{2}\r?\n[A-Za-z0-9_-]{16}")
@@ -546,12 +554,23 @@ def label_joins(text: str) -> tuple[str, list[int], list[int]] | None:
     view = _View()
     labelled = set(_break_lines(text, _SEP_BREAK))
     cut_runs = set(_break_lines(text, _RUN_BREAK))
-    for s, e in sorted(labelled | cut_runs | set(_break_lines(text, _URL_BREAK, _AT_BREAK))):
+    phone_labels = {line for line in (_line_at(text, m.start()) for m in _PHONE_BREAK.finditer(text)
+                                      if m.start() and text[m.start() - 1] not in "\n0123456789")
+                     if _PHONE_LABEL_END.search(text, max(line[0], line[1] - 48), line[1])}
+    for s, e in sorted(labelled | cut_runs | phone_labels | set(_break_lines(text, _URL_BREAK, _AT_BREAK))):
         if s == e:
             continue
         below = _next_line(text, (s, e))
         if below is None:
             continue
+        if (s, e) in phone_labels and _PHONE_LABEL_END.search(text, s, e):
+            number = _PHONE_LINE.match(text, *below)
+            if number is not None:
+                view.newline(s)
+                view.copy(text, s, e)
+                view.add(" ", e)
+                view.copy(text, *number.span(1))
+                continue
         label = _LABEL_END.search(text, s, e) if (s, e) in labelled else None
         if label is not None:
             # One blank line between a label and its value is still its value (tatk9:

@@ -36,14 +36,14 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 from urllib.parse import unquote
 
 from . import crypto, tree
 from .clock import month_of, today
 from .entries import (join_frontmatter, language, memory_dir, set_frontmatter_fields, split_frontmatter,
                       stays_inside, yaml_scalar)
-from .errors import CryptoError, MalformedFileError
+from .errors import CryptoError, MalformedFileError, MemoryManagerError
 from .fsio import atomic_write, atomic_write_text, read_text, remove
 
 T1_DIR = tree.TIER1
@@ -530,28 +530,81 @@ def key_check(key: bytes) -> str:
     return hmac.new(key, b"cmm t2 key check v1", hashlib.sha256).hexdigest()[:32]
 
 
-def accept_key(ws: Path, key: bytes) -> None:
+def accept_key(ws: Path, key: bytes) -> Callable[[], str] | None:
     """Record ``key`` as one the user chose for this store though older aes-gcm entries need another.
 
-    ``crypt.py keygen --force`` calls it: the new key then writes despite
-    :func:`require_key_opens_sealed` (the user was told the old entries stay
-    unreadable until their key is back). The file (0600) holds only key
-    check values (:func:`key_check`).
+    ``crypt.py keygen --force`` calls it before it puts the new key in place: the
+    new key then writes despite :func:`require_key_opens_sealed` (the user was told
+    the old entries stay unreadable until their key is back). The file (0600) holds
+    only key check values (:func:`key_check`), one a line.
+
+    Returns:
+        None when nothing was written (no memory tree here, or the key is recorded
+        already), else a function that puts the record back as it was (removes it
+        when this call made it) and returns what is left, for the caller's message:
+        ``"nothing was changed"``, or a line naming the record when it could not be
+        put back (keygen undoes the record when the key cannot be put in place:
+        issue 11, whole or nothing).
+
+    Raises:
+        UnreadableFileError: something other than a regular file stands at the
+            record's place (a folder, a symlink, a FIFO), or it cannot be read as
+            text: bad input, exit 2; nothing was written (a record read as empty
+            and rewritten would drop the keys accepted earlier).
+        FileWriteError: the record could not be written (full disk, file-size
+            limit, permissions); it is unchanged.
     """
-    from . import tree
-    from .fsio import atomic_write, make_dirs
+    import os
+    import stat
+
+    from . import fsio
+    from .errors import UnreadableFileError
+    from .regular import file_kind, read_regular
 
     path = tree.Tree(ws).state_file(ACCEPTED_NAME)
     if not path.parent.parent.is_dir():  # no memory tree here: no entries either
-        return
-    make_dirs(path.parent)
+        return None
+    rel = tree.rel(tree.STATE, ACCEPTED_NAME)
+    fsio.make_dirs(path.parent)
     try:
-        known = read_text(path).text.split()
-    except Exception:  # missing or unreadable: start the list again
+        st = os.lstat(path)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise UnreadableFileError(f"{rel}: cannot be read ({exc.strerror or exc}); nothing was changed") from None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        kind = "a symlink" if stat.S_ISLNK(st.st_mode) else file_kind(st.st_mode)
+        raise UnreadableFileError(f"{rel} is {kind}, not the key record this bundle writes: move it away and "
+                                  "run keygen --force again; nothing was changed")
+    old = None
+    if st is not None:
+        try:
+            old = read_regular(path, limit=1 << 20)
+            known = old.decode("ascii").split()
+        except (OSError, UnicodeDecodeError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not ASCII text"
+            raise UnreadableFileError(f"{rel}: cannot be read ({why}): move it away and run keygen --force "
+                                      "again; nothing was changed") from None
+    else:
         known = []
     value = key_check(key)
-    if value not in known:
-        atomic_write(path, ("\n".join([*known, value]) + "\n").encode("ascii"), mode=0o600)
+    if value in known:
+        return None
+    fsio.atomic_write(path, ("\n".join([*known, value]) + "\n").encode("ascii"), mode=0o600)
+
+    def undo() -> str:
+        try:
+            if old is None:
+                fsio.remove(path, missing_ok=True)
+            else:
+                fsio.atomic_write(path, old, mode=0o600)
+        except (OSError, MemoryManagerError):
+            return (f"{rel} keeps the check value of the key that was not made (harmless: no key matches it; "
+                    "nothing else was changed)")
+        fsio.unrecord(path)  # put back byte for byte: not a change to report
+        return "nothing was changed"
+
+    return undo
 
 
 def _accepted(ws: Path, key: bytes) -> bool:

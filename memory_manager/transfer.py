@@ -39,11 +39,12 @@ from .jsonio import parse as _parse_json
 from .regular import read_regular
 from . import __version__, crypto, entries, gate, privacy, tiers, tree
 from .clock import now, parse_day
-from .errors import BadInputError, InputTooLargeError, InvalidNameError, MalformedFileError, UnreadableFileError
+from .errors import BadInputError, InputTooLargeError, InvalidNameError, MalformedFileError, MemoryManagerError, \
+    UnreadableFileError
 from .fsio import atomic_write, read_text, read_text_capped, workspace_lock
 from .names import validate_heading_topic, validate_key, validate_name, validate_topic
-from .store import OPENCLAW_NOTE, LazyBackup, _gate, _learn_locked, _tags, _write_daily_locked, ensure_tree, \
-    flush_daily, rel, safe_target, section_lines
+from .store import OPENCLAW_NOTE, LazyBackup, _gate, _knowledge_ident, _learn_locked, _tags, _write_daily_locked, \
+    ensure_tree, flush_daily, rel, safe_target, section_id, section_lines
 
 EXPORT_FORMAT = "cmm-export"
 #: 2 adds ``other`` to daily items (the section's lines that are not 因/改/待
@@ -432,6 +433,19 @@ def _t2_gate_text(name: str, text: str, cfg: dict[str, Any]) -> tuple[str, dict[
         except (binascii.Error, ValueError, UnicodeDecodeError):
             pass
     return "\n".join(parts), names
+
+
+def _import_knowledge_id(ws: Path, key: str, raw: str | None) -> str:
+    """The id knowledge entry ``key`` will have after the import: the file's when it exists, else the raw text's."""
+    path = entries.memory_dir(ws) / entries.KNOWLEDGE_DIR / f"{key}.md"
+    if raw is not None and not path.exists():
+        try:
+            found = entries.parse_knowledge(raw, path).id
+        except MemoryManagerError:
+            found = None
+        if found:
+            return found
+    return _knowledge_ident(path, key)
 
 
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -829,8 +843,11 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
     counts = {"daily": 0, "daily_lines": 0, "knowledge": 0, "tier1": 0, "tier2": 0, "archive": 0, "lessons": 0}
 
     def decide(text: str, where: str, *, tier: str | None = None, names: dict[str, str] | None = None,
-               block: bool = False, strict: bool = False) -> bool:
+               block: bool = False, strict: bool = False, entry: str | None = None) -> bool:
         """Gate one item; True when it may be stored. Held and refused items are reported.
+
+        ``entry``: the id of the entry the item lands in (its audit record
+        names it, so ``forget`` blanks it, :func:`memory_manager.auditlog.refs_of`).
 
         The import's approval covers what holds no finding; each possible
         finding or sensitive topic must be named by the user (``allow``),
@@ -852,7 +869,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
             waiting = [h for h in gate.held_findings(ws, text, strict=strict) if h["finding"] not in allowed]
         decision = gate.evaluate("import", text, source="third_party", approved=approved and not waiting, cfg=cfg,
                                  tier=tier, request=f"import {where}", names=names, strict=strict)
-        gate.record(ws, decision)
+        gate.record(ws, decision, entry=entry)
         if decision.allowed or (block and decision.decision != "refuse" and not waiting):
             return True
         if decision.decision != "refuse" and waiting:
@@ -879,7 +896,8 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
             # topic): any finding in it is refused, --allow or not (gate rule 0).
             # An unconfirmed finding holds the section as before; a confirmed
             # one (--allow ID) is still refused in the topic.
-            if not decide(topic, where):
+            ident = section_id(ws, day, topic)
+            if not decide(topic, where, entry=ident):
                 continue
             in_name = gate.held_findings(ws, topic)
             if in_name:
@@ -903,13 +921,13 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
             # split between lines, items or imports is one value in the note.
             joined = gate.section_block([*section_lines(ws, day, topic, notes), *(line for _, line in items), *other])
             for b, text in enumerate([*blocks, *joined]):
-                if not decide(text, f"{where} block {b + 1}", block=True):
+                if not decide(text, f"{where} block {b + 1}", block=True, entry=ident):
                     refused_lines |= {piece.strip() for piece in text.split("\n") if piece.strip()}
             kept: list[tuple[str, str]] = []
             kept_other: list[str] = []
             lines = [(kind, line) for kind, line in items] + [(None, line) for line in other]
             for n, (kind, line) in enumerate(lines):
-                if line.strip() in refused_lines or not decide(line, f"{where} line {n + 1}"):
+                if line.strip() in refused_lines or not decide(line, f"{where} line {n + 1}", entry=ident):
                     continue
                 if kind is None:
                     kept_other.append(line)
@@ -933,7 +951,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
             # name: gate rule 0), frontmatter, tags and body (issue 10, side doors).
             # Tags are read together too (privacy.joined_readings): a value split over two is judged whole.
             if not decide(f"{key}\n{raw_texts.get(key, '')}\n{body}\n{_tag_text(tags)}", f"knowledge {key}",
-                          names={"key": key}):
+                          names={"key": key}, entry=_import_knowledge_id(ws, key, raw_texts.get(key))):
                 continue
             try:
                 path = safe_target(ws, entries.memory_dir(ws) / entries.KNOWLEDGE_DIR / f"{key}.md")

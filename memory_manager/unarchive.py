@@ -85,7 +85,7 @@ def unarchive(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False
     # Bringing memory back is a store: the gate sees the text again (rules may have changed).
     decision = _gate(ws, "store", entry.text if key is None else f"{key}\n{entry.text}", source="explicit_user",
                      sensitivity=None, approved=approved, cfg=cfg, request=f"unarchive {ident}",
-                     names={"key": key} if key is not None else None)
+                     names={"key": key} if key is not None else None, entry=ident)
     mem = tree.Tree(Path(ws))
     with workspace_lock(ws):
         like = read_text(path)

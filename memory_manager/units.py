@@ -224,7 +224,7 @@ def t2_entries(ws: Path, cfg: dict[str, Any], record: bool = True, approved: boo
         decision = gate.evaluate("reuse", plain, source="approved_preference", approved=True, cfg=cfg,
                                  tier="internal", request="recall")
         if record:
-            gate.record(ws, decision)
+            gate.record(ws, decision, entry=getattr(item, "id", None) or None)
         if not decision.allowed:
             counts["refused"] += 1
             continue

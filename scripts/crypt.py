@@ -172,20 +172,28 @@ def reseal_cmd(workspace, json_, verbose):
     init --yes does); a configured key that is broken or missing stops it.
     """
     from memory_manager import crypto
-    from memory_manager.store import reseal_all
+    from memory_manager.store import apply_reseal, plan_reseal
 
     from memory_manager.errors import MemoryManagerError
     from memory_manager.fsio import workspace_lock
 
     ws, cfg = _context(workspace)
     made = None
-    # The lock first (fatk9): a reseal that cannot take it leaves no new key behind; one that
-    # fails after making the key says so (the key stays: it is valid and may already seal).
+    # The lock first (fatk9): a reseal that cannot take it leaves no new key behind. Whole or
+    # nothing where it can be (issue 11): a reseal that fails before writing anything with the key
+    # it made (an entry that does not decode, the new key refused) removes that key again; one that
+    # fails after it started writing keeps it (its backup and files may be sealed with it) and says so.
     with workspace_lock(ws):
         if crypto.key_state(cfg) == "none":
             made = str(crypto.keygen(cfg, ws))
         try:
-            result = reseal_all(ws, cfg)
+            plan = plan_reseal(ws, cfg)
+        except MemoryManagerError as exc:
+            if made:
+                exc.args = (f"{exc} ({_unmake(cfg, made)})",)
+            raise
+        try:
+            result = apply_reseal(ws, cfg, plan)
         except MemoryManagerError as exc:
             if made:
                 exc.args = (f"{exc} (the AES key {made} was created first and is kept, mode 0600)",)
@@ -207,6 +215,21 @@ def reseal_cmd(workspace, json_, verbose):
                  f"{len(result['files'])} file(s) with aes-gcm (backup {result['backup']}); "
                  f"{summary(result['erased'])}", markup=False)
     return 0
+
+
+def _unmake(cfg, made: str) -> str:
+    """Remove the key this reseal made before anything was sealed with it; say what became of it."""
+    from memory_manager import crypto
+
+    from memory_manager.errors import MemoryManagerError
+
+    try:
+        key = crypto.load_key(cfg)
+        if crypto.discard_key(cfg, key):
+            return f"the AES key {made} made for it was removed again; nothing was changed"
+    except MemoryManagerError:
+        pass
+    return f"the AES key {made} was created first and is kept, mode 0600; nothing else was changed"
 
 
 @crypt.command("keygen")

@@ -655,10 +655,40 @@ def test_init_restore_refuses_a_manifest_reaching_outside(ws, run_script, tmp_pa
     victim.mkdir()
     (victim / "keep.md").write_text("outside the workspace")
     ident = _forge(ws, [{"path": "../victim", "existed": False, "kind": "file"}])
-    result = run_script("init", "--restore", ident)
-    assert result.code == 1 and "leaves the workspace; nothing was changed" in result.err
+    result = run_script("init", "--restore", ident, "--yes")
+    # A forged manifest is validated bad input (issue 11's exit-code contract): exit 2, one line naming the file.
+    assert result.code == 2, (result.code, result.err)
+    assert result.err == (f"error: backup {ident}: path '../victim' leaves the workspace in "
+                          f".memory-backup/{ident}/entries.jsonl; nothing was changed\n")
     assert (victim / "keep.md").read_text() == "outside the workspace"
-    assert "Traceback" not in result.err
+
+
+@pytest.mark.parametrize("entry", [{"path": "/etc/passwd", "existed": False, "kind": "file"},
+                                   {"path": ".memory-backup/.lock", "existed": False, "kind": "file"},
+                                   {"path": "a.md", "existed": "yes", "kind": "file"},
+                                   {"path": "a.md", "existed": True, "kind": "file", "sha256": "x", "mode": 420},
+                                   ["not", "an", "object"]])
+def test_init_restore_of_a_forged_manifest_entry_is_bad_input_naming_the_file(ws, run_script, entry):
+    (ws / "a.md").write_text("keep")
+    ident = _forge(ws, [entry])
+    before = _tree(ws)
+    result = run_script("init", "--restore", ident, "--json")
+    assert result.code == 2, (result.code, result.out, result.err)
+    doc = json.loads(result.out)
+    assert doc["kind"] == "malformed_backup" and f".memory-backup/{ident}/entries.jsonl" in doc["error"], doc
+    assert doc["error"].endswith("nothing was changed") and "\n" not in doc["error"]
+    assert _tree(ws) == before
+
+
+def test_a_damaged_copy_stays_a_backup_error_not_bad_input(ws):
+    """A copy that fails its checksum is damage, not a forged field: exit 1 as before."""
+    from memory_manager.errors import MalformedBackupError
+
+    ident = _forge(ws, [{"path": "a.md", "existed": True, "kind": "file", "sha256": "0" * 64, "mode": 0o644}],
+                   {"a.md": b"a"})
+    with pytest.raises(BackupError, match="fails its sha256 check") as caught:
+        backups.restore(ws, ident)
+    assert not isinstance(caught.value, MalformedBackupError) and caught.value.exit_code == 1
 
 
 def test_a_file_changed_after_the_checks_is_not_overwritten(ws, monkeypatch):
@@ -774,6 +804,19 @@ def test_a_forged_insertions_entry_is_refused_before_anything_changes(ws):
     shutil.rmtree(backups.backup_root(ws) / ident)
     ident = _forge(ws, [dict(base, inserted=[[3, 6]])])
     assert backups.restore(ws, ident)["paths"] == ["a.md"] and (ws / "a.md").read_bytes() == b"abc"
+
+
+def test_a_deletions_entry_with_a_size_of_the_wrong_type_is_malformed(ws):
+    (ws / "a.md").write_bytes(b"abc")
+    now = fsio.sha256_bytes(b"abc")
+    base = {"path": "a.md", "existed": True, "kind": "file", "stored": "deletions", "mode": 0o644,
+            "sha256": fsio.sha256_bytes(b"abcdef"), "new_sha256": now, "new_size": 3, "deleted": [[3, 6]]}
+    for bad in ("abc", "6", 6.0, -1, [6]):
+        ident = _forge(ws, [dict(base, size=bad)])
+        with pytest.raises(BackupError, match="malformed entry for a.md"):
+            backups.restore(ws, ident)
+        assert (ws / "a.md").read_bytes() == b"abc"
+        shutil.rmtree(backups.backup_root(ws) / ident)
 
 
 def test_a_v3_backup_still_restores_and_a_v4_one_lists_its_kinds(ws):

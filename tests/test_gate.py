@@ -169,7 +169,7 @@ def test_audit_log_never_holds_raw_content(ws):
     # v2 (tatk10): a refused (T3) item keeps no hash; the others a hash keyed with a secret
     # outside the workspace (here the local hash-secret: no T2 key), and no salt beside the log.
     assert records[0]["hash"] is None and records[0]["kid"] is None
-    assert all(len(r["hash"]) == 32 and r["kid"] == "local" and r["v"] == 2 for r in records[1:])
+    assert all(len(r["hash"]) == 32 and r["kid"] == "local" and r["v"] == 3 for r in records[1:])
     again = auditlog.append(ws, gate.evaluate("store", HEALTH, cfg=cfg_mode("auto")))
     assert again["hash"] == records[1]["hash"]  # same content, same keyed hash
     assert not (auditlog.log_path(ws).parent / "audit-salt").exists()

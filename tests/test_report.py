@@ -472,6 +472,68 @@ def test_masking_in_one_pass_equals_masking_each_text(monkeypatch, parallel):
     assert html.escape(str(slots[2])) == slots[2].__html__()
 
 
+def test_masking_survives_a_child_that_took_chunks_and_failed(monkeypatch):
+    """Issue 15, round 10: the two processes take chunks of the texts from a pipe (work stealing).
+    A child that took chunks and then failed leaves them to this process: the mask is the same."""
+    from memory_manager import forked, privacy, report
+
+    monkeypatch.setattr(report, "PARALLEL_CHARS", 0)
+
+    def takes_every_chunk_then_fails(work, accept=None):
+        work()  # what a child does: it takes chunks from the pipe (here all of them) ...
+        return lambda: None  # ... and its answer never comes
+
+    monkeypatch.setattr(forked, "in_child", takes_every_chunk_then_fails)
+    texts = [f"line {n} with 13800138000 in it" if n % 7 == 0 else f"plain text {n}" for n in range(300)]
+    m = report._Masker()
+    slots = [m.add(t) for t in texts]
+    m.run()
+    assert [str(s) for s in slots] == [privacy.mask(t) for t in texts]
+    assert "13800138000" not in str(slots[0])
+    chunks = report._chunks(texts, report.CHUNKS)
+    assert chunks[0][0] == 0 and chunks[-1][1] == len(texts) and len(chunks) <= report.CHUNKS
+    assert all(a[1] == b[0] for a, b in zip(chunks, chunks[1:]))
+
+
+def test_joined_parts_are_masked_together_and_read_before_the_run():
+    """A daily section's topic and items are masked as one text (add_joined): a card number cut
+    over two items is masked in both; a part read before the run (the charts' labels) is
+    masked then, with the same result."""
+    from memory_manager import privacy, report
+
+    parts = ["Card trouble", "my card number is 4111 1111 1111", "1111", "call the bank\nat noon"]
+    m = report._Masker()
+    early = m.add("Deploy pipeline")
+    slots = m.add_joined(parts)
+    twin = m.add_joined(["Card trouble\nmy card number is 4111 1111 1111", "1111\ncall the bank", "at noon"])
+    assert str(early) == privacy.mask("Deploy pipeline")  # before the run
+    m.run()
+    whole = privacy.mask("\n".join(parts)).split("\n")
+    assert [str(s) for s in slots] == [whole[0], whole[1], whole[2], "\n".join(whole[3:])]
+    assert "4111" not in str(slots[1]) and "[payment_card]" in str(slots[2])
+    assert [str(s) for s in twin] == ["\n".join(whole[:2]), "\n".join(whole[2:4]), whole[4]]
+    assert slots[3].__html__() == html.escape(str(slots[3]))
+    assert str(early) == privacy.mask("Deploy pipeline")
+
+
+def test_a_card_number_cut_over_two_items_of_a_daily_section_is_masked_in_the_page(copy, run_script):
+    """Round 10: each item of a daily section was masked by itself, so a number cut over two
+    items showed its first part; the section is now masked as its lines read together."""
+    from memory_manager.entries import render_daily_section
+
+    day = reportws.TODAY.isoformat()
+    note = copy / "memory" / "daily" / f"{day}.md"
+    section = render_daily_section(day, "Card trouble", [("cause", "my card number is 4111 1111 1111"),
+                                                         ("change", "1111")], "en")
+    with note.open("a", encoding="utf-8") as handle:
+        handle.write("\n" + section + "\n")
+    assert run_script("memory", "report", "-w", copy, env=ENV).code == 0
+    text = (copy / "memory" / ".cache" / "report.html").read_text(encoding="utf-8")
+    assert "Card trouble" in text
+    assert "4111 1111 1111" not in text
+    assert text.count("[payment_card]") >= 2
+
+
 def _leaves(items, flags):
     """``(op, argument, flags)`` of every single-character node and AT code of a parsed
     regular expression (lookarounds included), with the flags in force there."""
@@ -683,14 +745,15 @@ def test_mask_cache_gives_the_same_page_holds_only_masked_text_and_no_t2(copy, r
         assert report.MaskCache.digest(plain) not in _cache_doc(copy)["texts"]
 
 
-def test_mask_cache_is_used_only_when_written_by_the_same_detector(copy, run_script):
+def test_mask_cache_is_used_only_when_written_by_the_same_detector(copy, run_script, built):
     """A cached entry is shown as cached (the proof that it is used); another detector's cache is ignored."""
     from memory_manager import report
 
     assert run_script("memory", "report", "-w", copy, env=ENV).code == 0
     doc = _cache_doc(copy)
-    topic = reportws.TOPICS_EN[0]
-    key = report.MaskCache.digest(topic)
+    # A knowledge key is masked (and cached) by itself; a daily topic is masked with its
+    # section's items since round 10, as one text.
+    key = report.MaskCache.digest(built.knowledge_keys[0])
     assert key in doc["texts"] and doc["texts"][key] is None  # nothing to mask in it
     cache = copy / "memory" / ".cache" / "mask-cache.json"
     page = copy / "memory" / ".cache" / "report.html"

@@ -66,8 +66,7 @@ def test_cleanup_under_a_second_key_does_not_seal_with_it(ws, run_script):
 # ------------------------------------------------------------ forget after edit leaves the first version's hash
 
 
-@pytest.mark.xfail(strict=True, reason="atk11: forget of an edited knowledge entry leaves the audit hash of its "
-                                       "first version (kid local): a guess is confirmed with the hash-secret")
+# Fixed in round 11 (audit log v3: each record names its entry by a keyed id; forget blanks by it).
 def test_forget_after_edit_blanks_every_version_hash(ws, run_script):
     _init(run_script, "--no-key")
     assert run_script("memory", "learn", "c2", "--text", f"call {PHONE}", "--approved", env=NOW).code == 0
@@ -115,9 +114,7 @@ GATE_VARIANTS = {
 
 
 @pytest.mark.parametrize("name", sorted(GATE_VARIANTS))
-@pytest.mark.xfail(strict=True, reason="atk11: a variant of a round 10 detector rule is stored by learn with no "
-                                       "approval (glued/split mobile, wrapped glued token, other phone labels, "
-                                       "numbered or one-a-line recovery words, health words outside the vocabulary)")
+# Fixed in round 11 (pfix11): privacy_lexicon cues and medicines, ssn_any_label, recovery word lists, wrapped runs.
 def test_gate_variant_asks_before_storing(ws, run_script, name):
     _init(run_script)
     text = GATE_VARIANTS[name]
@@ -136,9 +133,7 @@ def _hashed_records(ws: Path) -> list[dict]:
 
 
 @pytest.mark.parametrize("door", ["learn", "write"])
-@pytest.mark.xfail(strict=True, reason="atk11: forget of a pruned (archived) knowledge entry or daily section says "
-                                       "'0 log record(s)' and leaves the store record's keyed hash: _gate_texts "
-                                       "rebuilds texts only for live kinds")
+# Fixed in round 11 (audit log v3: each record names its entry by a keyed id; forget blanks by it).
 def test_forget_of_a_pruned_entry_blanks_its_audit_hashes(ws, run_script, door):
     import re
 
@@ -189,9 +184,7 @@ def test_a_declined_value_cannot_be_confirmed_with_the_config_folder(ws, run_scr
 # ------------------------------------------------------------ keygen --force makes the key before it can record it
 
 
-@pytest.mark.xfail(strict=True, reason="atk11: keygen --force with a folder at memory/.state/t2-key-accepted writes "
-                                       "the new key, then fails to record it (exit 1, 'replace failed'): the key "
-                                       "stays unaccepted, remember refuses it and keygen --force says it exists")
+# Fixed in round 10 (ffix10): keygen --force records the key, then puts it in place (crypto.keygen).
 def test_keygen_force_is_whole_or_nothing_when_the_accepted_record_cannot_be_written(ws, run_script):
     _init(run_script)
     assert run_script("memory", "remember", "--skill", "s", "--topic", "a", "--text", "x1", env=NOW).code == 0
@@ -234,9 +227,7 @@ def test_init_refuses_a_symlink_inside_a_workspace(ws, run_script, tmp_path):
     assert list(outside.iterdir()) == []
 
 
-@pytest.mark.xfail(strict=True, reason="atk11: forget of a T2 entry whose text remember --approved replaced leaves "
-                                       "the keyed hashes of the first text (its store record and the reuse records "
-                                       "of show/recall --approved): the key in the config folder confirms a guess")
+# Fixed in round 11 (audit log v3: each record names its entry by a keyed id; forget blanks by it).
 def test_forget_after_a_t2_rewrite_blanks_the_first_texts_hashes(ws, run_script):
     import re
 
@@ -253,8 +244,7 @@ def test_forget_after_a_t2_rewrite_blanks_the_first_texts_hashes(ws, run_script)
     assert _hashed_records(ws) == []
 
 
-@pytest.mark.xfail(strict=True, reason="atk11: forget of a daily section written by two writes (the second merged) "
-                                       "says '0 log record(s)': each write's keyed hash stays, the phone's included")
+# Fixed in round 11 (audit log v3: each record names its entry by a keyed id; forget blanks by it).
 def test_forget_of_a_merged_daily_section_blanks_every_write_hash(ws, run_script):
     import re
 
@@ -283,8 +273,7 @@ WRAPPED = {
 
 
 @pytest.mark.parametrize("name", sorted(WRAPPED))
-@pytest.mark.xfail(strict=True, reason="atk11: a token wrapped over three lines, over two '> ' quoted or "
-                                       "full-width lines, with U+200B or '-' at the break, is found by nothing: learn stores it with no approval")
+# Fixed in round 11 (pfix11): decoding.wrapped reads any number of lines, quote prefixes, U+200B, a hyphen.
 def test_a_wrapped_token_is_refused(ws, run_script, name):
     _init(run_script)
     r = run_script("memory", "learn", "k1", "--text", WRAPPED[name], env=NOW)
@@ -317,9 +306,7 @@ def test_privacy_audit_survives_a_file_name_with_a_line_separator(ws, run_script
 
 
 @pytest.mark.parametrize("archived", [False, True])
-@pytest.mark.xfail(strict=True, reason="atk11: forget of a T2 entry that cleanup combined into <skill>_<month>.md "
-                                       "(then archived, or not) leaves its old file name <skill>_<topic>.md in the "
-                                       "backups' entries.jsonl and after.json")
+# Fixed in round 11 (forget erases every own-file home an entry had: store._archived_origin).
 def test_forget_of_a_combined_t2_entry_erases_its_file_name(ws, run_script, archived):
     import re
 
@@ -399,9 +386,7 @@ def test_import_under_a_second_key_does_not_split_the_store(ws, run_script, tmp_
 
 
 @pytest.mark.parametrize("shape", ["backslash", "table"])
-@pytest.mark.xfail(strict=True, reason="atk11: recall of an OpenClaw note masks a token wrapped with a trailing '\\' "
-                                       "or over two table rows only on its first line: the second half (21 "
-                                       "characters) is printed")
+# Fixed in round 11 (pfix11): decoding.wrapped reads through a trailing backslash and table bars.
 def test_recall_masks_both_halves_of_a_wrapped_token(ws, run_script, shape):
     _init(run_script)
     head, tail = _TOKEN[:20], _TOKEN[20:]

@@ -36,7 +36,7 @@ def test_a_refused_token_keeps_no_hash_and_no_salt_is_made(ws, run_script):
     _init(run_script)
     assert run_script("memory", "learn", "ci", "--text", f"use {TOKEN} later", env=NOW).code == 1
     refused = [r for r in _records(ws) if r["decision"] == "refuse"]
-    assert refused and all(r["hash"] is None and r["kid"] is None and r["v"] == 2 for r in refused)
+    assert refused and all(r["hash"] is None and r["kid"] is None and r["entry"] is None and r["v"] == 3 for r in refused)
     assert not (ws / "memory/.state/audit-salt").exists()
 
 

@@ -87,7 +87,7 @@ from .regular import read_regular, read_regular_text
 from . import __version__, edits, tree
 from .clock import now, stamp
 from .errors import BackupError, DirtyFileError, FileWriteError, KeyUnavailableError, MalformedBackupError, \
-    MemoryManagerError, NotFoundError, WorkspaceError
+    MemoryManagerError, NotFoundError, UnknownBackupIdError, WorkspaceError
 from . import fsio
 from .fsio import atomic_write, sha256_bytes, sha256_file
 from . import jsonio
@@ -958,13 +958,13 @@ def _resolve(workspace: Path, ident: str) -> str:
     """The one backup id ``ident`` names (the id itself or a unique prefix of it).
 
     Raises:
-        NotFoundError: no id starts with it. BadInputError: several do (they are named).
+        UnknownBackupIdError: (exit 2) no id starts with it. BadInputError: several do (they are named).
     """
     found = match_ids(workspace, ident) if ident else []
     if len(found) == 1:
         return found[0]
     if not found:
-        raise NotFoundError(f"no backup with id {ident!r} (see --list-backups)")
+        raise UnknownBackupIdError(f"no backup with id {ident!r} (see --list-backups)")
     from .errors import BadInputError
 
     shown = ", ".join(found[:5]) + (f" and {len(found) - 5} more (see --list-backups)" if len(found) > 5 else "")
@@ -1024,7 +1024,7 @@ def _load(workspace: Path, ident: str | None) -> dict[str, Any]:
             if doc.get("state") == "open":
                 raise BackupError(f"backup {ident} belongs to a change still in progress")
             return doc
-    raise NotFoundError(f"no backup with id {ident!r} (see --list-backups)")
+    raise UnknownBackupIdError(f"no backup with id {ident!r} (see --list-backups)")
 
 
 def _after(workspace: Path, ident: str) -> dict[str, Any] | None:
@@ -1428,7 +1428,8 @@ def restore_plan(workspace: Path, ident: str | None = None) -> dict[str, Any]:
     run refuses them without ``force``).
 
     Raises:
-        NotFoundError: no such backup. BackupError: the backup fails its checks.
+        NotFoundError: no such backup (UnknownBackupIdError, exit 2, for a mistyped id).
+        BackupError: the backup fails its checks.
         BadInputError: ``ident`` is an ambiguous prefix.
     """
     workspace = Path(workspace)
@@ -1484,11 +1485,12 @@ def restore(workspace: Path, ident: str | None = None, force: bool = False) -> d
     ``safety``, reason ``restore <id>``); then the paths are put back. Files
     that did not exist at backup time are removed; folders created by the
     change are removed only when empty; a folder is never wiped. Last, when
-    daily or knowledge notes changed, the derived indexes are rebuilt from the restored files (daily-index.md,
-    knowledge-index.md when the memory tree is there; the recall index is
-    dropped and rebuilt by the next recall), so doctor and recall agree with
-    the files; when the backup holds the indexes itself (commands save the
-    indexes they rebuild), they are put back byte for byte instead.
+    anything changed, the derived indexes are rebuilt from the files as the
+    restore left them (daily-index.md, knowledge-index.md when the memory tree
+    is there; the recall index is dropped and rebuilt by the next recall), so
+    doctor and recall agree with the files: an index the backup held is put
+    back first and rewritten only when it no longer matches the notes (notes
+    written after the backup stay; walk-through r10, item 1).
 
     ``ident`` is an id or a unique prefix of one. Returns ``{"restored": id,
     "safety_backup": id|None, "paths": [...], "notes": [...], "rolled_back":
@@ -1499,7 +1501,7 @@ def restore(workspace: Path, ident: str | None = None, force: bool = False) -> d
     left as they are because an entry without a copy cannot apply to them).
 
     Raises:
-        NotFoundError: no such backup.
+        NotFoundError: no such backup (UnknownBackupIdError, exit 2, for a mistyped id).
         BadInputError: ``ident`` is an ambiguous prefix.
         BackupError: an entry leaves the workspace, a copy is missing, fails its
             sha256 check or cannot be decrypted (nothing is changed).
@@ -1571,8 +1573,17 @@ def _indexes_after(workspace: Path, doc: dict[str, Any], steps: list[_Step], cha
     not be put back, or a note left as it is while its index was put back,
     also leaves them out of step with the notes. ``rollback``: undoing a killed
     change, whose backup saved each index before changing it (one it does not
-    hold is unchanged), so only the last two cases rebuild.
+    hold is unchanged), so only the last two cases rebuild; a restore that
+    changed anything always rebuilds (only an index that differs is written).
     """
+    if not rollback and changed:
+        # A restore puts back the paths of one backup and leaves every other file as it is now:
+        # notes written after that backup stay, and an index the backup held comes back without
+        # them (walk-through r10, item 1: a note and a knowledge entry missing from the indexes).
+        # The indexes are derived, so they are rebuilt from the files as the restore left them;
+        # an index that already matches (every index put back with the notes it named) is not
+        # rewritten, so the restore stays byte for byte then.
+        return _rebuild_derived(workspace)
     held = {e.get("path") for e in doc["entries"] if isinstance(e, dict)}
     notes_changed = any(p.startswith(_INDEXED) for p in changed)
     stale = any(s.action == "keep" and _derived(s.rel) for s in steps) or any(

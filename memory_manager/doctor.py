@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from .jsonio import parse as _parse_json
 from .regular import read_regular, read_regular_text
-from . import SKILL_NAME, __version__, deps, hookinstall, plugininstall, tree
+from . import SKILL_NAME, __version__, deps, entries, hookinstall, plugininstall, tree
 from .entries import INDEX_FILES, INDEX_TITLES, TREE
 from .errors import MemoryManagerError
 
@@ -440,7 +440,12 @@ def check_dependent_skills(ws: Path | None, bundle_root: Path) -> list[dict[str,
     return checks
 
 
-def check_memory_tree(ws: Path, bundle_root: Path) -> list[dict[str, Any]]:
+def check_memory_tree(ws: Path, bundle_root: Path, cfg: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The memory tree's folders and the two indexes: present, readable, and matching the files.
+
+    ``cfg`` (the effective config) lets the indexes be compared with a rebuild from the
+    files; without it (a broken config) they are only checked for their title.
+    """
     mem = tree.Tree(ws).memory
     absent = [d for d in TREE if not (mem / d).is_dir()]
     checks = []
@@ -466,9 +471,72 @@ def check_memory_tree(ws: Path, bundle_root: Path) -> list[dict[str, Any]]:
             checks.append(_check(f"index {name}", "warn", f"unexpected first line {first[:1]}",
                                  init_fix(bundle_root, ws, "or let the next session's maintenance rebuild it")))
         else:
-            entries = sum(1 for line in path.read_text(encoding="utf-8-sig").splitlines() if line.startswith("- "))
-            checks.append(_check(f"index {name}", "ok", f"{entries} entries"))
+            text = path.read_text(encoding="utf-8-sig")
+            entries = sum(1 for line in text.splitlines() if line.startswith("- "))
+            stale = _index_gap(ws, cfg, kind, text) if cfg is not None else None
+            if stale:
+                checks.append(_check(f"index {name}", "fail", f"{entries} entries, but it does not match the files: "
+                                     f"{stale}", _maintain_fix(bundle_root, ws)))
+            else:
+                checks.append(_check(f"index {name}", "ok", f"{entries} entries"))
     return checks
+
+
+def _index_gap(ws: Path, cfg: dict[str, Any], kind: str, text: str) -> str | None:
+    """What an index lacks or names in excess compared with the files it is derived from, or None.
+
+    An index is derived (:func:`memory_manager.entries.rebuild_indexes`): its ``- `` lines are
+    compared, in any order, with the lines a rebuild from the files would write now. A
+    restore that put an index back without the notes written after it left one that looked
+    fine (walk-through r10, item 1). None when the files cannot be read here either.
+    """
+    builder = entries.daily_index_text if kind == "daily" else entries.knowledge_index_text
+    try:
+        want = builder(ws, cfg, text, [])
+    except (OSError, UnicodeDecodeError, MemoryManagerError):
+        return None
+    have_lines = {line.strip() for line in text.splitlines() if line.startswith("- ")}
+    want_lines = {line.strip() for line in want.splitlines() if line.startswith("- ")}
+    if have_lines == want_lines:
+        return None
+    gaps = []
+    missing = sorted(want_lines - have_lines)
+    extra = sorted(have_lines - want_lines)
+    if missing:
+        gaps.append(f"missing {'; '.join(line[2:] for line in missing[:3])}" + (" ..." if len(missing) > 3 else ""))
+    if extra:
+        gaps.append(f"naming what the files lack {'; '.join(line[2:] for line in extra[:3])}"
+                    + (" ..." if len(extra) > 3 else ""))
+    return ", ".join(gaps)
+
+
+def _maintain_fix(bundle_root: Path, ws: Path) -> str:
+    """The ``fix:`` command that rebuilds the derived indexes from the files (the upkeep, maintain.py)."""
+    return shlex.join([sys.executable, str(Path(bundle_root).resolve() / "scripts" / "maintain.py"), "-w", str(ws)]) \
+        + "  # the upkeep: rebuilds the indexes from the files"
+
+
+def check_set_up(ws: Path, bundle_root: Path) -> list[dict[str, Any]]:
+    """init's own changes (:func:`memory_manager.initialize.setup_gaps`): ok, warn or fail.
+
+    Fail when AGENTS.md lacks the memory rules block (the agent no longer uses the memory:
+    a restore of init's backup took it away; walk-through r10, item 1), or when AGENTS.md is
+    gone while init's other marks are there. Warn when only ``.gitignore``'s block or
+    ``memory/memory-manager.json`` is missing (an older version did not write them). No
+    row for a folder with none of init's marks and no AGENTS.md: nothing to compare with.
+    """
+    from .initialize import setup_gaps, setup_lost
+
+    gaps = setup_gaps(ws)
+    fix = init_fix(bundle_root, ws, "sets the workspace up again; your notes stay")
+    if not gaps:
+        return [_check("set up", "ok", "AGENTS.md memory rules, .gitignore rules, memory/memory-manager.json")]
+    if setup_lost(gaps):
+        return [_check("set up", "fail", f"the workspace is no longer set up: {', '.join(gaps)} (the agent "
+                       "does not use the memory without its rules)", fix)]
+    if gaps[0] == "no AGENTS.md":
+        return []
+    return [_check("set up", "warn", ", ".join(gaps), fix)]
 
 
 def check_writable(ws: Path) -> list[dict[str, Any]]:
@@ -579,7 +647,8 @@ def diagnose(workspace: Any, bundle_root: Path, use_openclaw: bool = True, runne
         checks.append(_check("config", "fail", str(exc), fix))
     checks += check_key(cfg, bundle_root, ws)
     if ws is not None:
-        checks += check_memory_tree(ws, bundle_root)
+        checks += check_set_up(ws, bundle_root)
+        checks += check_memory_tree(ws, bundle_root, cfg)
         checks += check_writable(ws)
         checks += check_installed_hooks(ws, bundle_root)
         checks += check_hook_runs(ws, bundle_root, which)

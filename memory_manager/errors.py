@@ -90,6 +90,16 @@ class NotFoundError(MemoryManagerError):
     kind = "not_found"
 
 
+class UnknownBackupIdError(NotFoundError):
+    """A backup id (or prefix) given to ``--restore`` names no backup: bad input, exit 2.
+
+    Like an ambiguous prefix (:class:`BadInputError`), a mistyped id is the caller's input
+    (walk-through r10, item 7); ``kind`` stays ``not_found``.
+    """
+
+    exit_code = 2
+
+
 class GateDecisionError(MemoryManagerError):
     """The memory gate refused the operation or holds it for approval.
 

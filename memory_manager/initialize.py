@@ -285,6 +285,55 @@ def remove_duplicate_rules(text: str) -> tuple[str, list[str]]:
     return "\n".join(line for i, line in enumerate(lines) if i not in drop), removed
 
 
+def setup_gaps(ws: Path) -> list[str]:
+    """What of init's own changes ``ws`` lacks now, in words (``"AGENTS.md has no memory rules block"``, ...).
+
+    init adds the memory rules block to AGENTS.md (what makes the agent use the
+    memory), its block to ``.gitignore`` (backups and keys kept out of git) and
+    ``memory/memory-manager.json`` (the workspace's language). A restore of init's
+    own backup takes them away again while notes written since keep ``memory/``
+    (walk-through r10, item 1): doctor and the restore say the workspace is not set
+    up any more. Reads only; a file that cannot be read counts as lacking its part.
+    Returns ``[]`` when every part is there.
+    """
+    ws = Path(ws)
+    gaps = []
+
+    def text_of(name: str) -> str | None:
+        path = ws / name
+        try:
+            return decode_text(read_regular(path)).text if path.is_file() else None
+        except (OSError, ValueError, UnreadableFileError):
+            return ""
+
+    agents = text_of("AGENTS.md")
+    if agents is None:
+        gaps.append("no AGENTS.md")
+    elif not any(BLOCK_BEGIN.match(line) for line in agents.splitlines()):
+        gaps.append("AGENTS.md has no memory rules block")
+    gitignore = text_of(".gitignore")
+    if gitignore is None or GITIGNORE_BEGIN not in gitignore.splitlines():
+        gaps.append(".gitignore has no rules of this skill" if gitignore is not None else "no .gitignore")
+    if not (ws / OVERRIDE_RELPATH).is_file():
+        gaps.append(f"no {OVERRIDE_RELPATH.as_posix()}")
+    return gaps
+
+
+def setup_lost(gaps: list[str]) -> bool:
+    """True when :func:`setup_gaps` says the workspace is not set up any more (doctor fails it).
+
+    AGENTS.md without the memory rules block, or AGENTS.md gone while another of init's
+    marks is there. A folder with none of the marks and no AGENTS.md was never set up by
+    init (a memory tree made by hand); one with only ``.gitignore``'s block or the
+    override missing was set up by an older version.
+    """
+    if not gaps:
+        return False
+    if gaps[0] == "no AGENTS.md":
+        return len(gaps) < 3
+    return gaps[0].startswith("AGENTS.md")
+
+
 def upsert_block(text: str, block: str) -> str:
     """Put the managed memory-rules block into an AGENTS.md text.
 
@@ -633,7 +682,14 @@ def build_plan(ws: Path, cfg: dict[str, Any], lang: str, heartbeat_move: bool | 
         rel = tree.rel(name)
         path = ws / rel
         if not path.exists() and not path.is_symlink():
-            _change(plan, path, rel, None, entries.INDEX_TITLES[kind][lang] + "\n", "index")
+            # Notes already there (kept by a restore of init's own backup, or written before
+            # init) are indexed at once: an index naming none of them would be stale from its
+            # first byte (walk-through r10, item 1; doctor compares the two).
+            title = entries.INDEX_TITLES[kind][lang] + "\n"
+            builder = entries.daily_index_text if kind == "daily" else entries.knowledge_index_text
+            built = builder(ws, cfg, title, [])
+            has_entries = any(line.startswith("- ") for line in built.splitlines())
+            _change(plan, path, rel, None, built if has_entries else title, "index")
         elif path.is_file() and not path.is_symlink():
             index = _read(path, rel)
             switched = switch_index_title(index.text, kind, lang) if index is not None else None

@@ -696,9 +696,21 @@ def remember(ws: Path, cfg: dict[str, Any], *, skill: str, topic: str, text: str
         operation = "edit" if (old is not None or path.exists()) and not same else "store"
         # Skill and topic become the file name and frontmatter: they pass the gate with the text (issue 10).
         # The body is sealed; its skill and topic are not (file name, frontmatter): gate rule 0.
-        decision = _gate(ws, operation, f"{skill}\n{topic}\n{text}", source=source, sensitivity=sensitivity,
-                         approved=approved, cfg=cfg, tier="internal", request=f"remember {skill}/{topic}",
-                         names={"skill": skill, "topic": topic}, fields={"--text": text}, entry=ident)
+        gate_args = dict(source=source, sensitivity=sensitivity, approved=approved, cfg=cfg, tier="internal",
+                         request=f"remember {skill}/{topic}", names={"skill": skill, "topic": topic},
+                         fields={"--text": text})
+        if same and old is not None and not approved:
+            # The same text again stores nothing (the entry and its history stay byte for byte),
+            # so there is nothing for the user to approve (README, "A second run changes
+            # nothing"; walk-through r10, item 4): a finding that only asks for approval does
+            # not stop the no-op. A refusal (a secret, T3) still refuses, as it would the store.
+            decision = gate.evaluate(operation, f"{skill}\n{topic}\n{text}", **gate_args)
+            if decision.decision in ("ask", "request_approval"):
+                return {"action": "remember", "id": ident, "path": rel(ws, safe_target(ws, old.path)),
+                        "scheme": old.scheme, "created": str(old.created or ""), "expires": str(old.expires or ""),
+                        "replaced": False, "history": False, "unchanged": True, "backup": None,
+                        "gate": None}  # no gate passed: nothing was stored (an approval is never implied)
+        decision = _gate(ws, operation, f"{skill}\n{topic}\n{text}", entry=ident, **gate_args)
         if approved:
             keyed.require_secret(ws, cfg)  # the entry's approval mark needs it (cleanup keeps it by the mark)
         ensure_tree(ws)

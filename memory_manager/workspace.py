@@ -76,28 +76,49 @@ def config_path(env: Mapping[str, str] | None = None) -> Path:
     return state_dir(env) / "openclaw.json"
 
 
-def read_openclaw_config(env: Mapping[str, str] | None = None) -> dict[str, Any] | None:
+def read_openclaw_config(env: Mapping[str, str] | None = None, strict: bool = False) -> dict[str, Any] | None:
     """Return OpenClaw's config as a dict, or None when absent or unreadable.
 
     OpenClaw writes JSON5; plain JSON is tried first (stdlib), then the json5
-    library when installed. An unreadable config is not an error here: the
-    next resolution rule applies.
+    library when installed. An unreadable config is not an error here unless
+    ``strict`` (the language and the time zone then come from the next rule).
+
+    Raises:
+        JSONInputError: (exit 2) ``strict`` and the file exists but cannot be
+            read, is neither JSON nor JSON5, or holds no object: the message
+            names the file (README, exit codes: a malformed JSON file is bad
+            input). Also, strict or not, a file too deep or holding NaN.
     """
+    from .jsonio import JSONInputError
+
     path = config_path(env)
+
+    def broken(why: str) -> None:
+        if strict:
+            raise JSONInputError(f"{path}: {why}; OpenClaw's config names the workspace: fix the file, or pass "
+                                 "-w with your workspace")
+
     try:
         text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError):
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        broken(f"cannot be read ({exc.__class__.__name__})")
         return None
     try:
         data = _parse_json(text)
-    except json.JSONDecodeError:
+    except json.JSONDecodeError as exc:
         try:
             import json5  # type: ignore[import-not-found]
 
             data = json5.loads(text)
         except Exception:  # json5 missing or the file is not JSON5 either
+            broken(f"not valid JSON ({exc.msg}, line {exc.lineno} column {exc.colno})")
             return None
-    return data if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        broken("holds no JSON object")
+        return None
+    return data
 
 
 def _workspace_from_config(cfg: dict[str, Any], agent: str) -> tuple[str, str] | None:
@@ -139,6 +160,8 @@ def resolve_workspace(cli_value: str | os.PathLike[str] | None = None,
 
     Raises:
         WorkspaceError: the chosen folder is missing or not a directory.
+        JSONInputError: (exit 2) rule 4 is reached and OpenClaw's config file
+            exists but is malformed (:func:`read_openclaw_config`).
     """
     env = os.environ if env is None else env
     chosen: tuple[str, str] | None = None
@@ -152,7 +175,9 @@ def resolve_workspace(cli_value: str | os.PathLike[str] | None = None,
     if chosen is None and env.get("OPENCLAW_WORKSPACE_DIR"):
         chosen = (env["OPENCLAW_WORKSPACE_DIR"], "OPENCLAW_WORKSPACE_DIR")
     if chosen is None:
-        cfg = read_openclaw_config(env)
+        # Strict here: a config that cannot be read would silently send every command to
+        # <state dir>/workspace instead of the workspace it names (walk-through r10, item 5).
+        cfg = read_openclaw_config(env, strict=True)
         if cfg:
             chosen = _workspace_from_config(cfg, agent)
     if chosen is None:
@@ -161,7 +186,7 @@ def resolve_workspace(cli_value: str | os.PathLike[str] | None = None,
     home = env.get("HOME") or str(Path.home())
     if raw.startswith("~"):
         raw = home + raw[1:]
-    path = Path(raw).absolute()
+    path = normalised(Path(raw))
     if must_exist:
         if not path.exists():
             raise WorkspaceError(f"workspace {path} does not exist (chosen by {rule}){_here_hint(path, rule)}")
@@ -170,22 +195,70 @@ def resolve_workspace(cli_value: str | os.PathLike[str] | None = None,
     return Resolved(path, rule)
 
 
+def normalised(path: Path) -> Path:
+    """``path`` made absolute without ``..`` in it (``-w ../..`` is shown as the folder it names).
+
+    The part up to the last ``..`` is resolved as the kernel does (a ``..`` after a
+    symlink leaves its target); the rest is kept as written, links and all, so a
+    workspace reached through a link keeps its name (walk-through r10, item 3).
+    """
+    path = Path(path).absolute()
+    parts = path.parts
+    if ".." not in parts:
+        return path
+    last = len(parts) - 1 - parts[::-1].index("..")
+    try:
+        head = Path(os.path.realpath(Path(*parts[:last + 1])))
+    except (OSError, ValueError):
+        return path
+    return head.joinpath(*parts[last + 1:])
+
+
+def bundle_workspace() -> Path | None:
+    """The workspace this skill is installed in (``<workspace>/skills/<name>``, README), or None.
+
+    Only when the folder above ``skills/`` is an agent workspace (:func:`_workspace_mark`).
+    """
+    from . import BUNDLE_ROOT  # not at module level: the per-turn hook path imports this module
+
+    if BUNDLE_ROOT.parent.name != "skills":
+        return None
+    candidate = BUNDLE_ROOT.parent.parent
+    return candidate if _workspace_mark(candidate) is not None else None
+
+
 def _here_hint(path: Path, rule: str) -> str:
     """``; the current folder ... pass -w .`` when the command runs inside a workspace it did not choose.
 
     The current folder is never one of the rules (the README's order); when
     it holds ``memory/`` or an ``AGENTS.md``, the user most likely meant it
-    (walk-through r4, item 17).
+    (walk-through r4, item 17); when it lies inside a workspace
+    (:func:`enclosing_workspace`), that workspace.
     """
     if rule == "--workspace":
         return ""
     try:
         here = Path.cwd()
-        if here == path or not ((here / tree.MEMORY).is_dir() or (here / "AGENTS.md").is_file()):
+        if here == path:
             return ""
+        if not ((here / tree.MEMORY).is_dir() or (here / "AGENTS.md").is_file()):
+            # A folder inside a workspace (its memory/, a skill's folder): that workspace is
+            # meant, as from its top folder (walk-through r10, item 2).
+            where = enclosing_workspace(here)
+            if where is None or where[0] == path:
+                return _bundle_hint(path)
+            return f"; the current folder {here} is inside the workspace {where[0]}: pass -w {where[0]} to use it"
     except OSError:
-        return ""
+        return _bundle_hint(path)
     return f"; the current folder {here} looks like a workspace: pass -w . to use it"
+
+
+def _bundle_hint(path: Path) -> str:
+    """``; this skill is installed in the workspace W: pass -w W`` (:func:`bundle_workspace`), or ""."""
+    home = bundle_workspace()
+    if home is None or home == path:
+        return ""
+    return f"; this skill is installed in the workspace {home}: pass -w {home} to use it"
 
 
 def inside(root: Path, candidate: Path) -> bool:
@@ -235,7 +308,7 @@ def require_set_up(ws: Path) -> Path:
     if not is_set_up(ws):
         init = Path(__file__).resolve().parents[1] / "scripts" / "init.py"
         raise WorkspaceError(f"{ws} is not set up for memory (no {tree.MEMORY}/ folder inside it); "
-                             f"set it up with: python3 {init} -w {ws}")
+                             + (nested_hint(ws) or f"set it up with: python3 {init} -w {ws}"))
     return Path(ws)
 
 
@@ -261,10 +334,57 @@ def require_workspace(ws: Path) -> Path:
         WorkspaceError: (exit 2) the message names init and ``-w``.
     """
     if not looks_like_workspace(ws):
-        init = Path(__file__).resolve().parents[1] / "scripts" / "init.py"
-        raise WorkspaceError(f"{ws} is not set up (no AGENTS.md, MEMORY.md or {tree.MEMORY}/ in it): set it up with "
-                             f"`python3 {init} -w {ws}`, or pass -w with your workspace")
+        raise WorkspaceError(not_a_workspace(ws))
     return Path(ws)
+
+
+def not_a_workspace(ws: Path) -> str:
+    """The one line for a folder that is no workspace (:func:`looks_like_workspace` false): how to set it up.
+
+    A folder inside a workspace (its ``memory/``, ``skills/<name>``) or inside this bundle is
+    never set up itself (init refuses it: :func:`nested_reason`): the line names the workspace
+    to pass instead (walk-through r10, item 2), else the init command for the folder.
+    """
+    hint = nested_hint(ws)
+    if hint:
+        return f"{ws} is not a workspace (no AGENTS.md, MEMORY.md or {tree.MEMORY}/ in it); {hint}"
+    init = Path(__file__).resolve().parents[1] / "scripts" / "init.py"
+    return (f"{ws} is not set up (no AGENTS.md, MEMORY.md or {tree.MEMORY}/ in it): set it up with "
+            f"`python3 {init} -w {ws}`, or pass -w with your workspace")
+
+
+def nested_hint(ws: Path) -> str | None:
+    """``it is inside the workspace P: pass -w P`` for a folder below a workspace (or in this bundle), or None.
+
+    The same judgement as init's (:func:`nested_reason`), worded for the other commands:
+    they suggest the workspace, never an init of a folder init would refuse.
+    """
+    where = enclosing_workspace(ws)
+    if where is not None:
+        parent, mark = where
+        return f"it is inside the workspace {parent} (which holds {mark}): pass -w {parent}"
+    why = nested_reason(ws)
+    if why is None:
+        return None
+    return why.split("; ", 1)[1] if "; " in why else why
+
+
+def enclosing_workspace(path: Path) -> tuple[Path, str] | None:
+    """The nearest folder above ``path`` that is an agent workspace, with the mark that says so, or None.
+
+    Judged on the folders above ``path`` both as written and as resolved (see
+    :func:`nested_reason`); the path itself is not looked at.
+    """
+    try:
+        real = Path(path).resolve()
+    except (OSError, RuntimeError):
+        return None
+    given = Path(os.path.abspath(path))
+    for parent in [*given.parents, *(p for p in real.parents if p not in given.parents)]:
+        mark = _workspace_mark(parent)
+        if mark is not None:
+            return parent, mark
+    return None
 
 
 #: The files OpenClaw writes next to AGENTS.md in a workspace it made (its bootstrap set,
@@ -324,6 +444,10 @@ def nested_reason(ws: Path) -> str | None:
     except (OSError, RuntimeError):
         return None
     if real == BUNDLE_ROOT or BUNDLE_ROOT in real.parents:
+        home = bundle_workspace()
+        if home is not None:  # installed as the README says: that workspace is meant (r10, item 3)
+            return (f"{ws} is inside the skill's own folder {BUNDLE_ROOT}; pass -w {home} (the workspace it is "
+                    "installed in)")
         return (f"{ws} is inside the skill's own folder {BUNDLE_ROOT}; pass -w with your OpenClaw workspace "
                 "(the folder that holds AGENTS.md)")
     # The folders above it as written too, not only above where it leads: a link inside a

@@ -136,9 +136,15 @@ def status_cmd(workspace: Path | None, json_: bool, verbose: bool) -> int:
     """Print memory size, average value, prune rate and entries per tier."""
     from memory_manager.prune import status
 
-    from memory_manager.workspace import is_set_up
+    from memory_manager.errors import WorkspaceError
+    from memory_manager.workspace import is_set_up, looks_like_workspace, not_a_workspace
 
     ws, cfg = _context(workspace, verbose)
+    if not is_set_up(ws) and not looks_like_workspace(ws):
+        # A typo in -w, or a folder inside a workspace: no figures of zeros to read as "empty
+        # memory", one line and exit 2 like the writing verbs (walk-through r10, items 2 and 6).
+        # An OpenClaw workspace init has not set up yet still shows its MEMORY.md below.
+        raise WorkspaceError(not_a_workspace(ws))
     doc = status(ws, cfg)
     doc["set_up"] = is_set_up(ws)
     if json_:

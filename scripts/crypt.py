@@ -20,7 +20,8 @@ from pathlib import Path  # noqa: E402
 import click  # noqa: E402
 
 from memory_manager import __version__  # noqa: E402
-from memory_manager.cli import common_options, emit_json, handle_errors, open_workspace, run, stdout  # noqa: E402
+from memory_manager.cli import common_options, emit_json, group_options, handle_errors, open_workspace, pass_to_verbs, \
+    run, stdout  # noqa: E402
 from memory_manager.errors import BadInputError  # noqa: E402
 
 MONTH = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
@@ -47,8 +48,10 @@ def _check_month(month, scheme):
 
 @click.group(help="Encrypt/decrypt T2 memory text and create the AES key file.")
 @click.version_option(__version__, "--version", prog_name="complex-memory-manager")
-def crypt() -> None:
-    pass
+@group_options
+@click.pass_context
+def crypt(ctx: click.Context, workspace, json_) -> None:
+    pass_to_verbs(ctx, workspace, json_)  # crypt.py -w DIR reseal, as memory.py takes it
 
 
 def _file_op(path: Path, workspace, decrypt: bool, scheme, approved: bool, json_: bool) -> int:

@@ -255,6 +255,10 @@ def init(workspace, json_, verbose, dry_run, show_diff, yes, lang, no_heartbeat_
     verbose_line(verbose, f"workspace: {ws} (chosen by {opened.rule})")
     if ws.is_dir():  # a folder of our tree planted as a symlink out: refuse before anything (issue 10)
         refuse_outside_links(ws)
+    if list_backups and restore_id is not None:
+        # One of the two would be dropped without a word (walk-through r10, item 7).
+        raise click.UsageError("--list-backups lists the backups and --restore puts one back: pass one of them "
+                               "(list first, then restore by id)")
     if list_backups:
         found = backups.list_backups(ws)
         if json_:
@@ -286,6 +290,13 @@ def init(workspace, json_, verbose, dry_run, show_diff, yes, lang, no_heartbeat_
             else:
                 _deprecated_without_yes("--restore")
         result = backups.restore(ws, restore_id or None, force=force)
+        # A restore of init's own backup takes the memory rules away while notes written since
+        # keep memory/: say so, as doctor does (walk-through r10, item 1).
+        gaps = initialize.setup_gaps(ws)
+        result["set_up"] = not initialize.setup_lost(gaps)
+        if not result["set_up"]:
+            result["notes"].append(f"the workspace is no longer set up for memory ({', '.join(gaps)}): set it up "
+                                   f"again with `{_self()} -w {ws} --yes` (your notes stay)")
         if json_:
             emit_json(result)
         else:

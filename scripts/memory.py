@@ -12,7 +12,7 @@ from memory_manager.deps import require; require()  # noqa: E702
 import click  # noqa: E402
 
 from memory_manager import __version__  # noqa: E402
-from memory_manager.cli import run  # noqa: E402
+from memory_manager.cli import group_options, pass_to_verbs, run  # noqa: E402
 
 # scripts/ is on sys.path (Python puts the script's own folder first), so the verb modules import by name.
 import _recall_cmds  # noqa: E402
@@ -20,33 +20,12 @@ import _report_cmds  # noqa: E402
 import _store_cmds  # noqa: E402
 
 
-def _defaults(group: click.Group, values: dict) -> dict:
-    """A click default_map giving every verb (and sub-verb) ``values`` (param name -> value) it takes."""
-    out = {}
-    for name, command in group.commands.items():
-        if isinstance(command, click.Group):
-            out[name] = _defaults(command, values)
-        else:
-            taken = {param.name for param in command.params}
-            mine = {key: value for key, value in values.items() if key in taken}
-            if mine:
-                out[name] = mine
-    return out
-
-
 @click.group(help="Write, read, recall and maintain the agent's memory.")
 @click.version_option(__version__, "--version", prog_name="complex-memory-manager")
-@click.option("--workspace", "-w", type=click.Path(file_okay=True, dir_okay=True, path_type=pathlib.Path),
-              default=None, help="Workspace folder for the verb that follows (memory.py -w DIR status); "
-                                 "a -w after the verb wins.")
-# --json before the verb works as after it: "memory.py --json wirte" used to answer
-# "No such option '--json'. Did you mean '--version'?" (walk-through r6, finding 15).
-@click.option("json_", "--json", is_flag=True, help="JSON output for the verb that follows (as --json after it).")
+@group_options
 @click.pass_context
 def memory(ctx: click.Context, workspace, json_) -> None:
-    values = {**({"workspace": workspace} if workspace is not None else {}), **({"json_": True} if json_ else {})}
-    if values:
-        ctx.default_map = _defaults(memory, values)
+    pass_to_verbs(ctx, workspace, json_)
 
 
 # The verbs, in plain sight: store (_store_cmds), recall (_recall_cmds) and report (_report_cmds).

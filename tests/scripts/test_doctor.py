@@ -43,6 +43,10 @@ def good_workspace(ws):
         (ws / "memory" / sub).mkdir(parents=True)
     (ws / "memory" / "daily-index.md").write_text("# Memory Index\n\n- a → daily/2026-01-01.md\n")
     (ws / "memory" / "knowledge-index.md").write_text("# 知识库索引\n\n- k1\n- k2\n", encoding="utf-8")
+    # the notes the indexes name: doctor compares each index with its files (walk-through r10, item 1)
+    (ws / "memory" / "daily" / "2026-01-01.md").write_text("## [2026-01-01] a\n- Cause: x\n")
+    for key in ("k1", "k2"):
+        (ws / "memory" / "knowledge" / f"{key}.md").write_text(f"---\nkey: {key}\ntags: []\n---\n\nText {key}\n")
     hookinstall.install(ws, ROOT, backups.start(ws, "init"), openclaw=None)
 
 
@@ -59,6 +63,30 @@ def test_all_good(run_script, ws, tmp_path, t2_key):
     # Hooks without the plugin: worth a warning (the upkeep waits), so not "all good" (walk-through r3, item 17).
     assert [line.split(":")[0] for line in lines if line.startswith("!")] == ["! plugin files"]
     assert lines[-1] == "nothing broken; 1 warning (see ! lines)"
+
+
+def test_an_index_that_does_not_match_its_files_fails(run_script, ws):
+    good_workspace(ws)
+    (ws / "memory" / "knowledge" / "k2.md").unlink()
+    (ws / "memory" / "knowledge" / "k3.md").write_text("---\nkey: k3\ntags: []\n---\n\nText k3\n")
+    r = run_script("doctor", "--no-openclaw")
+    lines = r.out.splitlines()
+    at = lines.index("✗ index knowledge-index.md: 2 entries, but it does not match the files: missing k3, naming "
+                     "what the files lack k2")
+    assert lines[at + 1] == (f"    fix: {shlex.join([sys.executable, str(ROOT / 'scripts' / 'maintain.py'), '-w', str(ws)])}"
+                             "  # the upkeep: rebuilds the indexes from the files")
+    assert "✓ index daily-index.md: 1 entries" in lines and r.code == 1
+
+
+def test_agents_md_without_the_rules_block_is_no_longer_set_up(run_script, ws):
+    good_workspace(ws)
+    (ws / "AGENTS.md").write_text("# AGENTS.md\n\nMy own rules.\n")
+    r = run_script("doctor", "--no-openclaw")
+    lines = r.out.splitlines()
+    at = lines.index("✗ set up: the workspace is no longer set up: AGENTS.md has no memory rules block, no "
+                     ".gitignore, no memory/memory-manager.json (the agent does not use the memory without its rules)")
+    assert lines[at + 1].startswith(f"    fix: {shlex.join([sys.executable, str(ROOT / 'scripts' / 'init.py'), '-w', str(ws)])} --yes")
+    assert r.code == 1
 
 
 def test_empty_workspace_says_what_to_fix(run_script, ws):

@@ -1485,11 +1485,12 @@ def restore(workspace: Path, ident: str | None = None, force: bool = False) -> d
     ``safety``, reason ``restore <id>``); then the paths are put back. Files
     that did not exist at backup time are removed; folders created by the
     change are removed only when empty; a folder is never wiped. Last, when
-    anything changed, the derived indexes are rebuilt from the files as the
-    restore left them (daily-index.md, knowledge-index.md when the memory tree
-    is there; the recall index is dropped and rebuilt by the next recall), so
-    doctor and recall agree with the files: an index the backup held is put
-    back first and rewritten only when it no longer matches the notes (notes
+    the notes may no longer match the indexes, they are rebuilt from the files
+    as the restore left them (daily-index.md, knowledge-index.md when the
+    memory tree is there; the recall index is dropped and rebuilt by the next
+    recall), so doctor and recall agree with the files: an index the backup
+    held is put back first and rewritten only when a note the backup does not
+    hold changed after it was made, and then only if it differs (notes
     written after the backup stay; walk-through r10, item 1).
 
     ``ident`` is an id or a unique prefix of one. Returns ``{"restored": id,
@@ -1573,18 +1574,21 @@ def _indexes_after(workspace: Path, doc: dict[str, Any], steps: list[_Step], cha
     not be put back, or a note left as it is while its index was put back,
     also leaves them out of step with the notes. ``rollback``: undoing a killed
     change, whose backup saved each index before changing it (one it does not
-    hold is unchanged), so only the last two cases rebuild; a restore that
-    changed anything always rebuilds (only an index that differs is written).
+    hold is unchanged), so only the last two cases rebuild. A restore whose
+    backup held an index also rebuilds when a note it does not hold changed
+    after the backup was made (:func:`_notes_written_after`; only an index
+    that differs is written).
     """
-    if not rollback and changed:
+    held = {e.get("path") for e in doc["entries"] if isinstance(e, dict)}
+    if not rollback and changed and held & set(DERIVED) and _notes_written_after(workspace, doc, held):
         # A restore puts back the paths of one backup and leaves every other file as it is now:
         # notes written after that backup stay, and an index the backup held comes back without
         # them (walk-through r10, item 1: a note and a knowledge entry missing from the indexes).
-        # The indexes are derived, so they are rebuilt from the files as the restore left them;
-        # an index that already matches (every index put back with the notes it named) is not
-        # rewritten, so the restore stays byte for byte then.
+        # The indexes are derived, so they are rebuilt from the files as the restore left them
+        # (only an index that differs is written). When no note outside the backup changed since
+        # it was made, the indexes it put back are the ones of that moment: left byte for byte,
+        # even if they did not match a hand-written note then (the undo promise, test_promises).
         return _rebuild_derived(workspace)
-    held = {e.get("path") for e in doc["entries"] if isinstance(e, dict)}
     notes_changed = any(p.startswith(_INDEXED) for p in changed)
     stale = any(s.action == "keep" and _derived(s.rel) for s in steps) or any(
         isinstance(e, dict) and e.get("stored") == "erased" and _derived(str(e.get("path"))) for e in doc["entries"])
@@ -1592,6 +1596,37 @@ def _indexes_after(workspace: Path, doc: dict[str, Any], steps: list[_Step], cha
     if (notes_changed or kept_notes) and (stale or kept_notes or (not rollback and not held & set(DERIVED))):
         return _rebuild_derived(workspace)
     return []
+
+
+def _notes_written_after(workspace: Path, doc: dict[str, Any], held: set[Any]) -> bool:
+    """Whether a daily or knowledge note that backup ``doc`` does not hold changed after it was made.
+
+    "After" is the file-system time of the backup's own files (its manifest is
+    written last, when the command that made it finished), not the recorded
+    ``created`` stamp, which follows ``MEMORY_MANAGER_NOW``. A note deleted
+    since is not seen here (the index that named it is rebuilt by the next
+    write or ``maintain``). Fails towards a rebuild: an unreadable backup
+    folder counts as changed.
+    """
+    folder = backup_root(workspace) / str(doc.get("id", ""))
+    try:
+        made = max(p.lstat().st_mtime_ns for p in folder.iterdir() if p.is_file())
+    except (OSError, ValueError):
+        return True
+    for prefix in _INDEXED:
+        base = Path(workspace) / prefix
+        if not base.is_dir() or base.is_symlink():
+            continue
+        for path in base.rglob("*.md"):
+            rel = path.relative_to(workspace).as_posix()
+            if rel in held:
+                continue
+            try:
+                if path.lstat().st_mtime_ns > made:
+                    return True
+            except OSError:
+                return True
+    return False
 
 
 def _rebuild_derived(workspace: Path) -> list[str]:

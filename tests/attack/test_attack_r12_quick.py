@@ -1,0 +1,71 @@
+"""Attack round 12 (quick, atk12): a fresh attacker against main at f930227 (tfix11a/tfix11b/pfix11).
+
+Each test plays one attack that still gets through, against the real scripts in a temporary
+workspace, asserts the promised behaviour (issue 10) and is marked xfail (strict) until fixed.
+Secret-shaped values are built at run time (tests/test_layout.py refuses literals).
+"""
+from __future__ import annotations
+
+import base64
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from .trust_r4_common import NOW, _init
+
+K1 = base64.b64encode(bytes(range(32))).decode()
+
+
+def _hashed_records(ws: Path) -> list[dict]:
+    """Audit records that still keep a hash or an entry reference."""
+    path = ws / "memory/.state/gate-audit.jsonl"
+    if not path.is_file():
+        return []
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            rec = json.loads(line)
+            if isinstance(rec, dict) and (rec.get("hash") or rec.get("entry")):
+                out.append(rec)
+    return out
+
+
+# ------------------------------------------------------------ forget leaves the audit hash of a lesson
+
+@pytest.mark.xfail(strict=True, reason="atk12: forget of a MEMORY.md lesson (h- id) leaves its keyed audit hash")
+def test_forget_of_a_lesson_blanks_its_audit_hash(ws, run_script):
+    env = {**NOW, "MEMORY_MANAGER_KEY": K1}
+    _init(run_script)
+    assert run_script("memory", "lesson", "always pin the golden image tag before deploy", env=env).code == 0
+    r = run_script("memory", "--json", "recall", "golden image tag", env=env)
+    ids = re.findall(r'"(h-[0-9a-f]{12})"', r.out)
+    assert ids, r.out
+    f = run_script("memory", "forget", ids[0], "--approved", env=env)
+    assert f.code == 0, f.err
+    assert "golden image" not in (ws / "MEMORY.md").read_text(encoding="utf-8")
+    # The lesson was the only content stored: no record may keep a hash of it.
+    assert _hashed_records(ws) == []
+
+
+# ------------------------------------------------------------ forget run without the key the records were keyed with
+
+@pytest.mark.xfail(strict=True, reason="atk12: forget without the T2 key leaves the t2-keyed audit hash and entry reference")
+@pytest.mark.parametrize("door", ["learn", "write"])
+def test_forget_without_the_key_blanks_the_records_keyed_with_it(ws, run_script, door):
+    env = {**NOW, "MEMORY_MANAGER_KEY": K1}
+    _init(run_script)
+    if door == "learn":
+        r = run_script("memory", "learn", "deploy-port", "--text", "deploy uses port 8443 on host alpha", env=env)
+    else:
+        r = run_script("memory", "write", "--topic", "deploy", "--cause", "deploy uses port 8443 on host alpha",
+                       env=env)
+    assert r.code == 0, r.err
+    ident = re.findall(r"\[([dk]-[0-9a-f-]+)\]", r.out)[0]
+    assert _hashed_records(ws), "the store keeps a keyed record to start with"
+    # The key is not at hand this time (unset variable: a shell without it); forget needs none here.
+    f = run_script("memory", "forget", ident, "--approved", env=NOW)
+    # Either forget refuses (nothing changed) or no record of the forgotten entry keeps a hash.
+    if f.code == 0:
+        assert _hashed_records(ws) == []

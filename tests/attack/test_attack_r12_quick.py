@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import re
 from pathlib import Path
 
@@ -55,7 +56,9 @@ def test_forget_of_a_lesson_blanks_its_audit_hash(ws, run_script):
 @pytest.mark.parametrize("door", ["learn", "write", "remember"])
 def test_forget_without_the_key_blanks_the_records_keyed_with_it(ws, run_script, door):
     env = {**NOW, "MEMORY_MANAGER_KEY": K1}
-    _init(run_script)
+    # Set up with the key in the environment (no key file is made): later shells may lack the variable.
+    assert run_script("init", "--yes", "--no-hooks", "--lang", "en", env=env).code == 0
+    assert not list(Path(os.environ["XDG_CONFIG_HOME"]).rglob("key"))
     if door == "learn":
         r = run_script("memory", "learn", "deploy-port", "--text", "deploy uses port 8443 on host alpha", env=env)
     elif door == "remember":
@@ -164,3 +167,15 @@ def test_forget_after_unarchive_leaves_no_archive_name(ws, run_script):
     assert f.code == 0, f.err
     assert _files_holding(ws, "pelican") == []
     assert _files_holding(ws, ident) == []
+
+
+@pytest.mark.xfail(strict=True, reason="atk12: forget under the key file's key leaves the records keyed with the "
+                                       "MEMORY_MANAGER_KEY the entry was written under")
+def test_forget_under_another_key_blanks_the_records_keyed_with_the_first(ws, run_script):
+    _init(run_script)  # makes the key file
+    env = {**NOW, "MEMORY_MANAGER_KEY": K1}  # a knowledge entry written while the variable was set
+    r = run_script("memory", "learn", "deploy-port", "--text", "deploy uses port 8443 on host alpha", env=env)
+    assert r.code == 0, r.err
+    f = run_script("memory", "forget", "deploy-port", "--approved", env=NOW)
+    assert f.code == 0, f.err
+    assert _hashed_records(ws) == []

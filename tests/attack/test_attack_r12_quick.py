@@ -195,3 +195,23 @@ def test_forget_blanks_the_gate_scripts_record_of_the_same_text(ws, run_script):
     f = run_script("memory", "forget", "k1", "--approved", env=env)
     assert f.code == 0, f.err
     assert _hashed_records(ws) == []
+
+
+# ------------------------------------------------------------ a first key on a store whose sealed copies are in its backups
+
+@pytest.mark.xfail(strict=True, reason="atk12: with no aes-gcm entry left live (decrypt --file), another key is accepted "
+                                       "though the backups are sealed with the first: that backup no longer restores")
+def test_a_second_key_is_not_accepted_while_the_backups_are_sealed_with_the_first(ws, run_script):
+    env = {**NOW, "MEMORY_MANAGER_KEY": K1}
+    assert run_script("init", "--yes", "--no-hooks", "--lang", "en", env=env).code == 0
+    assert run_script("memory", "remember", "--skill", "s", "--topic", "a", "--text", "alpha fact one",
+                      env=env).code == 0
+    d = run_script("crypt", "decrypt", "--file", str(ws / "memory/tier2-internal/s_a.md"), "--approved", env=env)
+    assert d.code == 0, d.err
+    backup = re.findall(r"backup (\d{6}-\d{8}T\d{6}Z)", d.out)[0]
+    env2 = {**NOW, "MEMORY_MANAGER_KEY": K2}
+    r = run_script("memory", "remember", "--skill", "s", "--topic", "b", "--text", "beta fact two", env=env2)
+    # Either the other key is refused, or the store's backups still restore under the key it now uses.
+    if r.code == 0:
+        back = run_script("init", "--restore", backup, "--yes", "--force", env=env2)
+        assert back.code == 0, back.err

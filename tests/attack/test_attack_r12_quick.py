@@ -7,7 +7,7 @@ Secret-shaped values are built at run time (tests/test_layout.py refuses literal
 Found (tests here): forget leaves keyed audit hashes of a MEMORY.md lesson (3 kinds) and of
 gate.py's record of the same text (v3 records with no entry reference are not matched by hash);
 forget run without the key, or under another key, leaves the t2-keyed records of learn/write/
-remember; a key that opens only one archived entry seals a live entry beside the store key's;
+remember and of a quarantined entry; a key that opens only one archived entry seals a live entry beside the store key's;
 a second key is accepted while the only sealed copies are in the backups (decrypt --file), and
 that backup no longer restores; forget after unquarantine, and after prune + unarchive, leaves
 the intermediate file name (plain id, knowledge key) in the backups' entries.jsonl/after.json.
@@ -73,7 +73,7 @@ def test_forget_of_a_lesson_blanks_its_audit_hash(ws, run_script, kind):
 # ------------------------------------------------------------ forget run without the key the records were keyed with
 
 @pytest.mark.xfail(strict=True, reason="atk12: forget without the T2 key leaves the t2-keyed audit hash and entry reference")
-@pytest.mark.parametrize("door", ["learn", "write", "remember"])
+@pytest.mark.parametrize("door", ["learn", "write", "remember", "quarantine"])
 def test_forget_without_the_key_blanks_the_records_keyed_with_it(ws, run_script, door):
     env = {**NOW, "MEMORY_MANAGER_KEY": K1}
     # Set up with the key in the environment (no key file is made): later shells may lack the variable.
@@ -81,6 +81,15 @@ def test_forget_without_the_key_blanks_the_records_keyed_with_it(ws, run_script,
     assert not list(Path(os.environ["XDG_CONFIG_HOME"]).rglob("key"))
     if door == "learn":
         r = run_script("memory", "learn", "deploy-port", "--text", "deploy uses port 8443 on host alpha", env=env)
+    elif door == "quarantine":
+        phone = "415-555" + "-0132"
+        (ws / "memory/tier2-internal/s_crane.md").write_text(
+            f"---\nskill: s\ntopic: crane\ncreated: 2026-11-01\nscheme: none\n---\ncrane contact {phone} tonight\n")
+        assert run_script("cleanup", env=env).code == 0
+        q = [p.stem for p in (ws / "memory/.quarantine").glob("*.md")]
+        assert len(q) == 1
+        r = run_script("memory", "show", q[0], "--approved", env=env)
+        r.out = f"[{q[0]}]"
     elif door == "remember":
         r = run_script("memory", "remember", "--skill", "q", "--topic", "solo", "--text",
                        "solo fact: lives on shelf four", env=env)

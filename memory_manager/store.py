@@ -29,7 +29,8 @@ from typing import Any
 from .regular import read_regular
 from . import auditlog, backups, crypto, entries, erasure, gate, keyed, tiers, tree
 from .clock import month_of, today
-from .errors import BadInputError, KeyUnavailableError, MalformedFileError, MemoryManagerError, NotFoundError
+from .errors import (BadInputError, KeyUnavailableError, MalformedFileError, MemoryManagerError, NotFoundError,
+                     UnreadableFileError)
 from .fsio import atomic_write, atomic_write_text, make_dirs, read_text, remove, workspace_lock
 from .names import validate_heading_topic, validate_key, validate_skill, validate_topic
 from .privacy import joined_readings, normalise
@@ -574,7 +575,8 @@ def stats_show(ws: Path, skill: str | None = None) -> dict[str, Any]:
     """Read the T1 statistics (``memory.py stats show``); changes nothing, passes no gate (T1 is public).
 
     Returns ``{"files": [{"path", "skill_stats", "patterns_observed"}], "problems": [...]}``,
-    files sorted by name; a malformed file is named in ``problems`` and left out.
+    files sorted by name; a malformed file, or one that is not UTF-8 text, is named in
+    ``problems`` and left out (README: read-only commands carry on past such a file).
 
     Raises:
         InvalidNameError: ``skill`` is not a valid skill name.
@@ -591,8 +593,9 @@ def stats_show(ws: Path, skill: str | None = None) -> dict[str, Any]:
     for path in paths:
         try:
             doc = tiers.load_stats(path)
-        except (MalformedFileError, OSError, UnicodeDecodeError) as exc:
-            problems.append(f"{rel(ws, path)}: {exc}")
+        except (MalformedFileError, UnreadableFileError, OSError, UnicodeDecodeError) as exc:
+            said = str(exc)  # an UnreadableFileError names the file already
+            problems.append(said if said.startswith(f"{rel(ws, path)}:") else f"{rel(ws, path)}: {said}")
             continue
         files.append({"path": rel(ws, path), "skill_stats": doc["skill_stats"],
                       "patterns_observed": doc["patterns_observed"]})
@@ -1103,7 +1106,10 @@ def show(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False,
         # Opening an entry is using it: the one access that counts (issue 13), not being listed by recall.
         from . import access
 
-        access.record(ws, [out["id"]])
+        try:
+            access.record(ws, [out["id"]])
+        except UnreadableFileError as exc:  # access.json unusable: shown all the same, the file left as it is
+            out["warnings"] = [str(exc)]
     return out
 
 

@@ -45,9 +45,6 @@ def _initialised(ws: Path) -> None:
 
 # --------------------------------------------------------------------------- non-UTF-8 files
 
-@pytest.mark.xfail(strict=True, reason="fatk10: `memory.py stats show` (every file, no --skill) stops with exit 2 "
-                                       "at a T1 statistics file that is not UTF-8 instead of carrying on, naming "
-                                       "it among its problems and showing the readable files")
 @pytest.mark.parametrize("json_", [True, False], ids=["json", "text"])
 def test_stats_show_carries_on_past_a_non_utf8_statistics_file(json_, tmp_path):
     """README: "Read-only commands carry on past a file that is not UTF-8 text and name it"; and
@@ -122,10 +119,6 @@ def test_forget_stopped_by_a_file_size_limit_past_deleting_is_finished_by_the_ne
     assert left == []
 
 
-@pytest.mark.xfail(strict=True, reason="fatk10: `memory.py used` over a memory/.state/access.json that is not UTF-8 "
-                                       "exits 0 saying only `counted 1 use(s)`, having silently replaced the file "
-                                       "(41 earlier counts gone): it neither refuses leaving it byte-identical nor "
-                                       "names the file it replaced")
 @pytest.mark.parametrize("json_", [True, False], ids=["json", "text"])
 def test_used_over_a_non_utf8_access_file_refuses_or_says_it_replaced_it(json_, tmp_path):
     """README: "a write to such a file [not UTF-8] is refused and leaves it byte-identical"; issue 11:

@@ -79,10 +79,6 @@ def _limited(args: list[str], ws: Path, limit: int | None, out: Path) -> int:
     return _run_limited("memory", [*args, "-w", str(ws)], dict(ENV, _OUT=str(out)), limit)[0]
 
 
-@pytest.mark.xfail(strict=True, reason="fatk10: a forget that a file-size limit stops after it deleted the entry "
-                                       "(exit 1, naming the entry's file) leaves the entry's text in plain in its "
-                                       "own backup, and neither a re-run of forget (exit 1, `no memory entry`) nor "
-                                       "the next writer erases it: forgotten is not gone")
 def test_forget_stopped_by_a_file_size_limit_past_deleting_is_finished_by_the_next_run(tmp_path, monkeypatch):
     """README: forget "erases every copy of what it deletes, its own backup's included"; issue 11:
     "make the next run repair what a crash left". Tries file-size limits until one stops forget

@@ -133,3 +133,24 @@ def test_used_over_a_non_utf8_access_file_refuses_or_says_it_replaced_it(json_, 
     refused = code != 0 and access.read_bytes() == data and "access.json" in out + err
     said_so = code == 0 and "access.json" in out + err
     assert refused or said_so, (code, out, err)
+
+
+def test_show_over_a_non_utf8_access_file_shows_warns_and_leaves_it(tmp_path):
+    """ffix11: ``show`` counts a use; over an access.json it cannot read it still shows the entry
+    (a read), counts nothing, names the file in one warning and leaves it byte-identical."""
+    ws = tmp_path / "ws"
+    _initialised(ws)
+    assert run_forked("memory", ["learn", "deploy", "--text", "Tag before deploying.", "-w", str(ws)], ENV) == 0
+    access = ws / "memory/.state/access.json"
+    access.parent.mkdir(parents=True, exist_ok=True)
+    data = b'{"entries": {"k-b7bd55c11b": {"count": 41\xff\xfe}}}\n'
+    access.write_bytes(data)
+    code, out, err = _run("memory", ["show", "deploy"], ws)
+    assert code == 0 and "Tag before deploying." in out, (code, out, err)
+    assert err.strip() == ("warning: memory/.state/access.json: not UTF-8; nothing was counted "
+                           "(fix or move the file away)"), err
+    assert access.read_bytes() == data
+    code, out, err = _run("memory", ["--json", "used", "deploy"], ws)
+    assert code == 2 and json.loads(out) == {"error": "memory/.state/access.json: not UTF-8; nothing was counted "
+                                                      "(fix or move the file away)", "kind": "unreadable"}
+    assert access.read_bytes() == data

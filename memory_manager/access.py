@@ -9,7 +9,8 @@ Every recall that returns hits calls :func:`record` (unless ``track=False``),
 which reads, updates and atomically rewrites the file under the workspace
 lock, so concurrent recalls never lose a count. A missing file means "never
 recalled"; an unreadable one is treated the same for scoring (recall must not
-fail on it) and is replaced on the next record.
+fail on it), and a write to it is refused, leaving it byte-identical (issue 11,
+fatk10: the counts are state, so replacing it would lose them unsaid).
 """
 from __future__ import annotations
 
@@ -101,12 +102,14 @@ def _refuse_no_regular_file(ws: Path) -> None:
 def record(ws: Path, ids: Iterable[str]) -> None:
     """Add one access (now) to each id, atomically under the workspace lock.
 
-    An unreadable or malformed file is replaced (the counts are a hint, never worth a
-    failed ``used``); one that is no regular file is refused.
+    A file that is not UTF-8, not JSON, without an ``entries`` object, or no regular file
+    is refused and left byte-identical: the counts cannot be rebuilt, so replacing it
+    would lose them without a word (README: a write to such a file is refused; fatk10).
 
     Raises :class:`memory_manager.errors.FileWriteError` when the file or the
     lock cannot be written; :class:`memory_manager.errors.UnreadableFileError`
-    (exit 2, nothing written) when ``access.json`` is a folder, a FIFO or a device.
+    (exit 2, nothing written) when ``access.json`` is a folder, a FIFO or a device,
+    or cannot be read as a ``cmm-access`` document (the message names it).
     """
     ids = list(dict.fromkeys(ids))
     if not ids:
@@ -117,7 +120,12 @@ def record(ws: Path, ids: Iterable[str]) -> None:
     stamp = now().isoformat(timespec="seconds")
     with workspace_lock(ws):
         _refuse_no_regular_file(ws)
-        entries = load(ws)
+        entries, problem = read(ws)
+        if problem is not None:
+            from .errors import UnreadableFileError
+
+            said = problem.removesuffix("; access counts not used")
+            raise UnreadableFileError(f"{said}; nothing was counted (fix or move the file away)")
         for ident in ids:
             item = entries.get(ident) if isinstance(entries.get(ident), dict) else {}
             entries[ident] = {"count": int(item.get("count", 0)) + 1, "last": stamp}

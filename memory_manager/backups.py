@@ -712,6 +712,23 @@ def _ws_key(workspace: Path) -> str:
     return str(Path(workspace).absolute())
 
 
+def leave_for_rollback(workspace: Path, backup: Backup) -> None:
+    """Leave ``backup`` open, its journal in place: the next command rolls its change back, as after a kill.
+
+    For a change that failed (an error, not a kill) part-way before its point of no return and must not
+    stand half-done: ``forget`` stopped after deleting the entry, before it erased the entry's copies,
+    its own backup's included (fatk10: closed as complete, that copy stayed in plain and no later run
+    knew of it). The indexes are marked stale (:data:`STALE_INDEXES`), so that the next command rebuilds
+    them once the notes are put back. Best effort: a mark that cannot be written leaves the rebuild to
+    :func:`recover`'s own check.
+    """
+    found = _OPEN.get(_ws_key(workspace)) or []
+    if backup in found:
+        found.remove(backup)
+    with contextlib.suppress(OSError, MemoryManagerError):
+        atomic_write(tree.Tree(workspace).state / STALE_INDEXES, b"", mode=0o600)
+
+
 def _next_seq(root: Path) -> int:
     highest = 0
     with os.scandir(root) as found:

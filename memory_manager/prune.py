@@ -423,7 +423,8 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
     by_scheme = {"aes-gcm": 0, "xor-b64": 0, "plain": 0}
     for item in tiers.iter_t2_entries(Path(ws)):
         if item.error:
-            problems.append(f"{tree.rel(tree.TIER2, Path(item.path).name)}: {item.error}")
+            shown = tree.rel(tree.TIER2, Path(item.path).name)  # an UnreadableFileError names the file already
+            problems.append(item.error if item.error.startswith(f"{shown}:") else f"{shown}: {item.error}")
         else:
             t2 += 1
             by_scheme["plain" if item.plaintext else item.scheme if item.scheme in by_scheme else "aes-gcm"] += 1

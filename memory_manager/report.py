@@ -704,7 +704,8 @@ def _t2(ws: Path, cfg: dict[str, Any], approved: bool, today: date, m: _Masker,
     for item in tiers.iter_t2_entries(Path(ws)):
         if item.error:
             errors += 1
-            problems.append(f"{tree.Tree(Path(ws)).rel(item.path)}: {item.error}")
+            shown = tree.Tree(Path(ws)).rel(item.path)  # an UnreadableFileError names the file already
+            problems.append(item.error if item.error.startswith(f"{shown}:") else f"{shown}: {item.error}")
             continue
         total += 1
         by_skill[item.skill][_expiry_bucket(item.expires, today)] += 1

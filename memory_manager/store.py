@@ -29,7 +29,8 @@ from typing import Any
 from .regular import read_regular
 from . import auditlog, backups, crypto, entries, erasure, gate, keyed, tiers, tree
 from .clock import month_of, today
-from .errors import BadInputError, KeyUnavailableError, MalformedFileError, MemoryManagerError, NotFoundError
+from .errors import (BadInputError, KeyUnavailableError, MalformedFileError, MemoryManagerError, NotFoundError,
+                     UnreadableFileError)
 from .fsio import atomic_write, atomic_write_text, make_dirs, read_text, remove, workspace_lock
 from .names import validate_heading_topic, validate_key, validate_skill, validate_topic
 from .privacy import joined_readings, normalise
@@ -574,7 +575,8 @@ def stats_show(ws: Path, skill: str | None = None) -> dict[str, Any]:
     """Read the T1 statistics (``memory.py stats show``); changes nothing, passes no gate (T1 is public).
 
     Returns ``{"files": [{"path", "skill_stats", "patterns_observed"}], "problems": [...]}``,
-    files sorted by name; a malformed file is named in ``problems`` and left out.
+    files sorted by name; a malformed file, or one that is not UTF-8 text, is named in
+    ``problems`` and left out (README: read-only commands carry on past such a file).
 
     Raises:
         InvalidNameError: ``skill`` is not a valid skill name.
@@ -591,8 +593,9 @@ def stats_show(ws: Path, skill: str | None = None) -> dict[str, Any]:
     for path in paths:
         try:
             doc = tiers.load_stats(path)
-        except (MalformedFileError, OSError, UnicodeDecodeError) as exc:
-            problems.append(f"{rel(ws, path)}: {exc}")
+        except (MalformedFileError, UnreadableFileError, OSError, UnicodeDecodeError) as exc:
+            said = str(exc)  # an UnreadableFileError names the file already
+            problems.append(said if said.startswith(f"{rel(ws, path)}:") else f"{rel(ws, path)}: {said}")
             continue
         files.append({"path": rel(ws, path), "skill_stats": doc["skill_stats"],
                       "patterns_observed": doc["patterns_observed"]})
@@ -1115,7 +1118,10 @@ def show(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False,
         # Opening an entry is using it: the one access that counts (issue 13), not being listed by recall.
         from . import access
 
-        access.record(ws, [out["id"]])
+        try:
+            access.record(ws, [out["id"]])
+        except UnreadableFileError as exc:  # access.json unusable: shown all the same, the file left as it is
+            out["warnings"] = [str(exc)]
     return out
 
 
@@ -1257,83 +1263,119 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
         # this backup's included, is erased: forgotten means gone (issue 10).
         backup = backups.start(ws, f"forget {label}", allow_withheld=True)  # forgetting keeps no copy anyway
         backup.save(target.path)
-        # Every state of the file (and of the indexes) that held the entry, as far as the backups'
-        # entries without a copy rebuild them: their hashes and ranges go with the copies (issue 11).
-        hashes = _forget_hashes(ws, target, needles, _forget_names(target))
-        removed = "file"
-        if target.kind == "daily" and target.item is not None:
-            # Exactly the section's characters go (heading to the next section);
-            # every other byte of the note stays as it was.
-            like = read_text(target.path)
-            span = _section_now(like.text, target)
-            if span is None:
-                raise NotFoundError(f"entry {ref} changed meanwhile; nothing deleted")
-            new_text = like.text[:span[0]] + like.text[span[1]:]
-            if new_text.strip():
-                atomic_write_text(target.path, new_text, like)
-                removed = "section"
-            else:
-                remove(target.path)
-        elif lesson:
-            # One lesson line of MEMORY.md (memory.py lesson wrote it): exactly that line goes,
-            # every other byte of the file stays (issue 10: a lesson recall shows can be forgotten).
-            like = read_text(target.path)
-            span = _section_now(like.text, target)
-            if span is None:
-                raise NotFoundError(f"entry {ref} changed meanwhile; nothing deleted")
-            atomic_write_text(target.path, like.text[:span[0]] + like.text[span[1]:], like)
-            removed = "line"
-        elif target.kind == "archived":
-            # Exactly the archived entry's characters go; the file goes with its last entry.
-            from . import units
+        try:
+            # Every state of the file (and of the indexes) that held the entry, as far as the backups'
+            # entries without a copy rebuild them: their hashes and ranges go with the copies (issue 11).
+            hashes = _forget_hashes(ws, target, needles, _forget_names(target))
+            removed = "file"
+            if target.kind == "daily" and target.item is not None:
+                # Exactly the section's characters go (heading to the next section);
+                # every other byte of the note stays as it was.
+                like = read_text(target.path)
+                span = _section_now(like.text, target)
+                if span is None:
+                    raise NotFoundError(f"entry {ref} changed meanwhile; nothing deleted")
+                new_text = like.text[:span[0]] + like.text[span[1]:]
+                if new_text.strip():
+                    atomic_write_text(target.path, new_text, like)
+                    removed = "section"
+                else:
+                    remove(target.path)
+            elif lesson:
+                # One lesson line of MEMORY.md (memory.py lesson wrote it): exactly that line goes,
+                # every other byte of the file stays (issue 10: a lesson recall shows can be forgotten).
+                like = read_text(target.path)
+                span = _section_now(like.text, target)
+                if span is None:
+                    raise NotFoundError(f"entry {ref} changed meanwhile; nothing deleted")
+                atomic_write_text(target.path, like.text[:span[0]] + like.text[span[1]:], like)
+                removed = "line"
+            elif target.kind == "archived":
+                # Exactly the archived entry's characters go; the file goes with its last entry.
+                from . import units
 
-            like = read_text(target.path)
-            start, end = target.item.span
-            if like.text[start:end] != _archived_piece(ws, target):
-                raise NotFoundError(f"entry {ref} changed meanwhile; nothing deleted")
-            rest = like.text[:start] + like.text[end:]
-            if rest.strip() and units.parse_archive(rel(ws, target.path), rest):
-                atomic_write_text(target.path, rest.rstrip("\n") + "\n", like)
-                removed = "section"
+                like = read_text(target.path)
+                start, end = target.item.span
+                if like.text[start:end] != _archived_piece(ws, target):
+                    raise NotFoundError(f"entry {ref} changed meanwhile; nothing deleted")
+                rest = like.text[:start] + like.text[end:]
+                if rest.strip() and units.parse_archive(rel(ws, target.path), rest):
+                    atomic_write_text(target.path, rest.rstrip("\n") + "\n", like)
+                    removed = "section"
+                else:
+                    remove(target.path)
+            elif target.kind == "t2" and target.item is not None and target.item.index is not None:
+                rest = [e for e in tiers.parse_t2(read_text(target.path).text, target.path) if e.id != target.item.id]
+                if rest:
+                    atomic_write(target.path, tiers.render_multi(rest[0].skill, rest[0].month, rest).encode("utf-8"),
+                                 mode=0o600)
+                    removed = "section"
+                else:
+                    remove(target.path)
             else:
                 remove(target.path)
-        elif target.kind == "t2" and target.item is not None and target.item.index is not None:
-            rest = [e for e in tiers.parse_t2(read_text(target.path).text, target.path) if e.id != target.item.id]
-            if rest:
-                atomic_write(target.path, tiers.render_multi(rest[0].skill, rest[0].month, rest).encode("utf-8"),
-                             mode=0o600)
-                removed = "section"
-            else:
-                remove(target.path)
-        else:
-            remove(target.path)
-        indexes = entries.rebuild_indexes(ws, cfg)
-        result = {"action": "forget", "ref": ref, "kind": target.kind, "path": rel(ws, target.path),
-                  "removed": removed, "backup": backup.id, "indexes": [rel(ws, p) for p in indexes],
-                  "gate": decision.payload(), "still_in": sources}
-        # The point of no return: erasing the copies destroys this backup's own
-        # copy, so from here a killed forget is finished by the next run, never
-        # rolled back (issue 11); the journal keeps what finishing needs.
-        # Its own record keeps no hash (the content it names is gone), and the records of the
-        # entry's earlier decisions lose theirs at the end (tatk10: a keyed hash confirms a guess).
-        _, line = auditlog.record_line(ws, decision, keep_hash=False)
-        # An entry that was a whole file: every older version earlier backups keep of
-        # that file goes too, not only copies holding today's text (issue 11), and
-        # backups name it by a stand-in from then on (issue 10: a T2 file name holds
-        # its topic, a quarantined entry's the name it had before).
-        # An archive file goes whole only when it was the entry's own (a pruned knowledge file,
-        # ``knowledge-<key>.md``, tatk10); a month's archive of sections keeps its other states.
-        whole = [] if removed in ("section", "line") or target.kind == "daily" or \
-            (target.kind == "archived" and not archived_origin) else [rel(ws, target.path)]
-        whole += origin + archived_origin
-        plan = {"kind": "forget", "ident": ident, "needles": erasure.forward_needles(needles, seal_key), "paths": whole,
-                "indexed": target.kind not in ("t2", "quarantine"), "audit_line": line.decode("utf-8"),
-                "approvals": [list(a) for a in decision.approved_findings], "drop_approvals": drop,
-                "names": _forget_names(target), "ids": ids, "hashes": hashes,
-                "audit_hashes": auditlog.hashes_of(ws, gate_texts),
-                "audit_refs": auditlog.refs_of(ws, _audit_ids(target, ids)), "result": result}
-        backup.roll_forward(plan)
-        return erasure.finish_forget(ws, plan)
+            indexes = entries.rebuild_indexes(ws, cfg)
+            result = {"action": "forget", "ref": ref, "kind": target.kind, "path": rel(ws, target.path),
+                      "removed": removed, "backup": backup.id, "indexes": [rel(ws, p) for p in indexes],
+                      "gate": decision.payload(), "still_in": sources}
+            # The point of no return: erasing the copies destroys this backup's own
+            # copy, so from here a killed forget is finished by the next run, never
+            # rolled back (issue 11); the journal keeps what finishing needs.
+            # Its own record keeps no hash (the content it names is gone), and the records of the
+            # entry's earlier decisions lose theirs at the end (tatk10: a keyed hash confirms a guess).
+            _, line = auditlog.record_line(ws, decision, keep_hash=False)
+            # An entry that was a whole file: every older version earlier backups keep of
+            # that file goes too, not only copies holding today's text (issue 11), and
+            # backups name it by a stand-in from then on (issue 10: a T2 file name holds
+            # its topic, a quarantined entry's the name it had before).
+            # An archive file goes whole only when it was the entry's own (a pruned knowledge file,
+            # ``knowledge-<key>.md``, tatk10); a month's archive of sections keeps its other states.
+            whole = [] if removed in ("section", "line") or target.kind == "daily" or \
+                (target.kind == "archived" and not archived_origin) else [rel(ws, target.path)]
+            whole += origin + archived_origin
+            plan = {"kind": "forget", "ident": ident, "needles": erasure.forward_needles(needles, seal_key), "paths": whole,
+                    "indexed": target.kind not in ("t2", "quarantine"), "audit_line": line.decode("utf-8"),
+                    "approvals": [list(a) for a in decision.approved_findings], "drop_approvals": drop,
+                    "names": _forget_names(target), "ids": ids, "hashes": hashes,
+                    "audit_hashes": auditlog.hashes_of(ws, gate_texts),
+                    "audit_refs": auditlog.refs_of(ws, _audit_ids(target, ids)), "result": result}
+            backup.roll_forward(plan)
+        except Exception as exc:
+            _forget_stopped(ws, backup, exc)
+            raise
+        try:
+            return erasure.finish_forget(ws, plan)
+        except Exception as exc:
+            # Past the point of no return: the journal's plan stays (closed as complete, it would
+            # go, and the copies left with it), so the next command finishes the erasure (fatk10).
+            backups.leave_for_rollback(ws, backup)
+            if isinstance(exc, MemoryManagerError) and len(exc.args) == 1 and isinstance(exc.args[0], str):
+                exc.args = (f"{exc.args[0]}; the entry is deleted, and the next command finishes erasing "
+                            "its copies",)
+            raise
+
+
+def _forget_stopped(ws: Path, backup: backups.Backup, exc: Exception) -> None:
+    """``forget`` failed before its point of no return (:meth:`backups.Backup.roll_forward`).
+
+    When it had changed a file already (the entry deleted, an index not yet backed up: a
+    file-size limit, a full disk), the change is left for the next command to roll back, as
+    after a kill (:func:`backups.leave_for_rollback`), and the error says so: closed as
+    complete, its backup kept the entry's text in plain while no later run knew the entry
+    was to be erased (fatk10). The re-run of forget then finds the entry again and forgets
+    it whole, its own backup's copy included. Nothing changed yet: the error stands as it is.
+    """
+    from .fsio import changed_so_far
+
+    if not changed_so_far(ws):
+        return
+    backups.leave_for_rollback(ws, backup)
+    note = ("forget stopped before it erased the entry's copies: the next command puts the entry "
+            "back as it was (run forget again to forget it)")
+    if isinstance(exc, MemoryManagerError) and len(exc.args) == 1 and isinstance(exc.args[0], str):
+        exc.args = (f"{exc.args[0]}; {note}",)
+    elif isinstance(exc, OSError) and exc.strerror:
+        exc.strerror = f"{exc.strerror}; {note}"
 
 
 def _audit_ids(target: Ref, ids: list[str]) -> list[str]:

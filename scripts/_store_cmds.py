@@ -203,7 +203,7 @@ def stats_show_cmd(skill, workspace, json_, verbose):
     if json_:
         emit_json(result)
         return 0
-    if not result["files"]:
+    if not result["files"] and not result["problems"]:
         stdout.print("no T1 statistics yet (memory.py stats record --skill S --ok)", markup=False)
     for item in result["files"]:
         stdout.print(f"{item['path']}:", markup=False)
@@ -290,6 +290,8 @@ def show_cmd(ref, approved, history, no_track, workspace, json_, verbose):
         for v in result.get("versions", [])[1:]:
             stdout.print(f"--- {v['since']} .. {v['until']}", markup=False, style="bold")
             stdout.print(v["text"], markup=False)
+    for warning in result.get("warnings", []):
+        stderr.print(f"warning: {warning}", markup=False)
     return 0
 
 

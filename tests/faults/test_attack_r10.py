@@ -45,9 +45,6 @@ def _initialised(ws: Path) -> None:
 
 # --------------------------------------------------------------------------- non-UTF-8 files
 
-@pytest.mark.xfail(strict=True, reason="fatk10: `memory.py stats show` (every file, no --skill) stops with exit 2 "
-                                       "at a T1 statistics file that is not UTF-8 instead of carrying on, naming "
-                                       "it among its problems and showing the readable files")
 @pytest.mark.parametrize("json_", [True, False], ids=["json", "text"])
 def test_stats_show_carries_on_past_a_non_utf8_statistics_file(json_, tmp_path):
     """README: "Read-only commands carry on past a file that is not UTF-8 text and name it"; and
@@ -82,10 +79,6 @@ def _limited(args: list[str], ws: Path, limit: int | None, out: Path) -> int:
     return _run_limited("memory", [*args, "-w", str(ws)], dict(ENV, _OUT=str(out)), limit)[0]
 
 
-@pytest.mark.xfail(strict=True, reason="fatk10: a forget that a file-size limit stops after it deleted the entry "
-                                       "(exit 1, naming the entry's file) leaves the entry's text in plain in its "
-                                       "own backup, and neither a re-run of forget (exit 1, `no memory entry`) nor "
-                                       "the next writer erases it: forgotten is not gone")
 def test_forget_stopped_by_a_file_size_limit_past_deleting_is_finished_by_the_next_run(tmp_path, monkeypatch):
     """README: forget "erases every copy of what it deletes, its own backup's included"; issue 11:
     "make the next run repair what a crash left". Tries file-size limits until one stops forget
@@ -122,10 +115,6 @@ def test_forget_stopped_by_a_file_size_limit_past_deleting_is_finished_by_the_ne
     assert left == []
 
 
-@pytest.mark.xfail(strict=True, reason="fatk10: `memory.py used` over a memory/.state/access.json that is not UTF-8 "
-                                       "exits 0 saying only `counted 1 use(s)`, having silently replaced the file "
-                                       "(41 earlier counts gone): it neither refuses leaving it byte-identical nor "
-                                       "names the file it replaced")
 @pytest.mark.parametrize("json_", [True, False], ids=["json", "text"])
 def test_used_over_a_non_utf8_access_file_refuses_or_says_it_replaced_it(json_, tmp_path):
     """README: "a write to such a file [not UTF-8] is refused and leaves it byte-identical"; issue 11:
@@ -144,3 +133,24 @@ def test_used_over_a_non_utf8_access_file_refuses_or_says_it_replaced_it(json_, 
     refused = code != 0 and access.read_bytes() == data and "access.json" in out + err
     said_so = code == 0 and "access.json" in out + err
     assert refused or said_so, (code, out, err)
+
+
+def test_show_over_a_non_utf8_access_file_shows_warns_and_leaves_it(tmp_path):
+    """ffix11: ``show`` counts a use; over an access.json it cannot read it still shows the entry
+    (a read), counts nothing, names the file in one warning and leaves it byte-identical."""
+    ws = tmp_path / "ws"
+    _initialised(ws)
+    assert run_forked("memory", ["learn", "deploy", "--text", "Tag before deploying.", "-w", str(ws)], ENV) == 0
+    access = ws / "memory/.state/access.json"
+    access.parent.mkdir(parents=True, exist_ok=True)
+    data = b'{"entries": {"k-b7bd55c11b": {"count": 41\xff\xfe}}}\n'
+    access.write_bytes(data)
+    code, out, err = _run("memory", ["show", "deploy"], ws)
+    assert code == 0 and "Tag before deploying." in out, (code, out, err)
+    assert err.strip() == ("warning: memory/.state/access.json: not UTF-8; nothing was counted "
+                           "(fix or move the file away)"), err
+    assert access.read_bytes() == data
+    code, out, err = _run("memory", ["--json", "used", "deploy"], ws)
+    assert code == 2 and json.loads(out) == {"error": "memory/.state/access.json: not UTF-8; nothing was counted "
+                                                      "(fix or move the file away)", "kind": "unreadable"}
+    assert access.read_bytes() == data

@@ -1332,7 +1332,8 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
                 "approvals": [list(a) for a in decision.approved_findings], "drop_approvals": drop,
                 "names": _forget_names(target), "ids": ids, "hashes": hashes,
                 "audit_hashes": auditlog.hashes_of(ws, gate_texts),
-                "audit_refs": auditlog.refs_of(ws, _audit_ids(target, ids)), "result": result}
+                "audit_refs": auditlog.refs_of(ws, _audit_ids(target, ids)),
+                "audit_known": auditlog.at_hand(ws), "result": result}
         backup.roll_forward(plan)
         return erasure.finish_forget(ws, plan)
 

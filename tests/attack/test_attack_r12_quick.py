@@ -71,7 +71,6 @@ def test_forget_of_a_lesson_blanks_its_audit_hash(ws, run_script, kind):
 
 # ------------------------------------------------------------ forget run without the key the records were keyed with
 
-@pytest.mark.xfail(strict=True, reason="atk12: forget without the T2 key leaves the t2-keyed audit hash and entry reference")
 @pytest.mark.parametrize("door", ["learn", "write", "remember", "quarantine"])
 def test_forget_without_the_key_blanks_the_records_keyed_with_it(ws, run_script, door):
     env = {**NOW, "MEMORY_MANAGER_KEY": K1}
@@ -193,8 +192,6 @@ def test_forget_after_unarchive_leaves_no_archive_name(ws, run_script):
     assert _files_holding(ws, ident) == []
 
 
-@pytest.mark.xfail(strict=True, reason="atk12: forget under the key file's key leaves the records keyed with the "
-                                       "MEMORY_MANAGER_KEY the entry was written under")
 def test_forget_under_another_key_blanks_the_records_keyed_with_the_first(ws, run_script):
     _init(run_script)  # makes the key file
     env = {**NOW, "MEMORY_MANAGER_KEY": K1}  # a knowledge entry written while the variable was set

@@ -35,6 +35,12 @@ entry holds at the end missed all of those). v2 lines (no ``entry``) are
 still read (``"entry": None``) and matched by the hashes of the entry's
 current texts (:func:`hashes_of`), as before.
 
+Attack round 12: ``forget`` matches v3 records by hash as well (``gate.py``'s
+record names no entry; a lesson record names its line by its ``h-`` id), and
+a v3 record carries ``kfp`` (:func:`key_fingerprint`), naming which secret of
+its ``kid`` keyed it: a record ``forget`` cannot recompute (its secret not at
+hand, :func:`at_hand`) is blanked whatever entry it concerns.
+
 v1 lines (no ``v``) keyed the hash with ``memory/.state/audit-salt``, which
 lies beside the log, so a guess could be confirmed from the workspace
 (tatk10). They are still read (:func:`read` marks them ``"v": 1``), and
@@ -65,6 +71,8 @@ FORMAT = {"format": "cmm-gate-audit", "version": 3}
 HASH_LABEL = "gate-audit"
 #: The label of a record's entry reference (v3, :func:`entry_ref`).
 ENTRY_LABEL = "gate-audit-entry"
+#: The label of a record's key fingerprint (``kfp``, :func:`key_fingerprint`).
+KFP_LABEL = "gate-audit-kid"
 #: Gate decisions that let nothing through (``gate.DECISIONS`` but ``proceed``): their records keep no hash.
 NOT_LET_THROUGH = frozenset({"ask", "request_approval", "narrow", "avoid_storing", "refuse"})
 
@@ -157,6 +165,32 @@ def entry_ref(secret: bytes, entry_id: str) -> str:
     return keyed.digest(secret, ENTRY_LABEL, entry_id)[:32]
 
 
+def key_fingerprint(secret: bytes) -> str:
+    """The fingerprint of the secret a record is keyed with (``kfp``): 16 hex digits of a keyed HMAC.
+
+    Names which secret of a ``kid`` keyed the record (atk12: two T2 keys, the key file's and
+    a ``MEMORY_MANAGER_KEY``, both have kid ``t2``), so ``forget`` can tell a record it can
+    recompute from one it cannot; it says nothing of any content.
+    """
+    from . import keyed
+
+    return keyed.digest(secret, KFP_LABEL)[:16]
+
+
+def at_hand(ws: Path) -> dict[str, list[str]]:
+    """The secrets this run can recompute records with: ``{kid: [fingerprint, ...]}``.
+
+    ``salt`` (v1) is at hand when the workspace holds the audit salt. What
+    ``forget`` hands to :func:`blank_hashes` (``known``).
+    """
+    out: dict[str, list[str]] = {}
+    for kid, secret in _secrets(ws, create=False):
+        out.setdefault(kid, []).append(key_fingerprint(secret))
+    if _salt(ws) is not None:
+        out["salt"] = [""]
+    return out
+
+
 def refs_of(ws: Path, ids: list[str]) -> list[str]:
     """Every v3 entry reference a record of one of ``ids`` may carry: one per secret at hand.
 
@@ -217,7 +251,7 @@ def record_line(ws: Path, decision: Any, keep_hash: bool = True,
     # not even ordinary words, which a later ``forget`` could not take back.
     summary = f"<{decision.chars} chars" + (f" withheld: {', '.join(decision.categories)}>"
                                             if decision.categories else ">")
-    kid, digest, ref = None, None, None
+    kid, digest, ref, kfp = None, None, None, None
     # Only content the gate let through keeps a hash. A refused decision keeps none (tatk10):
     # T3 content is never stored, so there is nothing to link it to, and a hash of it could
     # only serve to confirm a guess. Nor does a value the gate held for the user's word (ask,
@@ -231,11 +265,12 @@ def record_line(ws: Path, decision: Any, keep_hash: bool = True,
             kid, secret = secrets[0]
             digest = _v2_hash(secret, decision.content_hash)
             ref = entry_ref(secret, entry) if entry else None
+            kfp = key_fingerprint(secret)
     record = {"v": 3, "time": now().isoformat(timespec="seconds"), "operation": decision.operation,
               "source": decision.source, "sensitivity": decision.sensitivity,
               "approval": decision.approval, "decision": decision.decision,
               "categories": decision.categories, "summary": summary,
-              "chars": decision.chars, "kid": kid, "hash": digest, "entry": ref}
+              "chars": decision.chars, "kid": kid, "kfp": kfp, "hash": digest, "entry": ref}
     return record, (json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
 
 
@@ -322,7 +357,19 @@ def read(ws: Path, problems: list[str] | None = None) -> list[dict[str, Any]]:
     return out
 
 
-def blank_hashes(ws: Path, hashes: list[str] | set[str], refs: list[str] | set[str] = ()) -> int:
+def _unknown(record: dict[str, Any], known: dict[str, list[str]]) -> bool:
+    """True when ``record`` keeps a hash or reference keyed with a secret not in ``known``."""
+    if not (record.get("hash") or record.get("entry")):
+        return False
+    kid = record.get("kid") if "v" in record else "salt"
+    if not isinstance(kid, str) or kid not in known:
+        return True  # its secret is not at hand (a T2 key absent from this shell): never recomputable here
+    kfp = record.get("kfp")
+    return bool(kfp) and kfp not in known[kid]  # keyed with another secret of that kid (another T2 key)
+
+
+def blank_hashes(ws: Path, hashes: list[str] | set[str], refs: list[str] | set[str] = (),
+                 known: dict[str, list[str]] | None = None) -> int:
     """Blank the records of a forgotten entry; return how many changed.
 
     A record (v1, v2 or v3) whose ``hash`` is in ``hashes``, or (v3) whose
@@ -332,13 +379,22 @@ def blank_hashes(ws: Path, hashes: list[str] | set[str], refs: list[str] | set[s
     (issue 10: no keyed hash of forgotten content stays, even one that needs
     a secret outside the workspace). The log is rewritten atomically (0600),
     other lines byte for byte; callers hold the workspace lock. Idempotent.
+
+    ``known`` (:func:`at_hand`, ``forget``): a record whose secret is not among
+    these (its ``kid`` has no secret at hand, or its ``kfp`` names another
+    secret of that kid) is blanked too, whatever entry it concerns: it cannot
+    be recomputed here, so it might be the forgotten entry's (atk12: forget
+    run without the T2 key, or under the key file while the records were keyed
+    with ``MEMORY_MANAGER_KEY``). Conservative: such records of other entries
+    lose their hash as well (less kept, never more). A record with no ``kfp``
+    (written before it existed) under a kid at hand is matched as before.
     """
     from .fsio import atomic_write
 
     wanted = set(hashes)
     named = set(refs)
     path = log_path(ws)
-    if not (wanted or named) or not path.is_file() or path.is_symlink():
+    if not (wanted or named or known is not None) or not path.is_file() or path.is_symlink():
         return 0
     lines = read_regular(path).split(b"\n")
     changed = 0
@@ -348,12 +404,15 @@ def blank_hashes(ws: Path, hashes: list[str] | set[str], refs: list[str] | set[s
         except (ValueError, UnicodeDecodeError):
             continue
         if isinstance(record, dict) and ((record.get("hash") and record.get("hash") in wanted)
-                                         or (record.get("entry") and record.get("entry") in named)):
+                                         or (record.get("entry") and record.get("entry") in named)
+                                         or (known is not None and _unknown(record, known))):
             record["hash"] = None
             if "kid" in record:
                 record["kid"] = None
             if "entry" in record:
                 record["entry"] = None
+            if "kfp" in record:
+                record["kfp"] = None
             lines[n] = json.dumps(record, ensure_ascii=False, allow_nan=False).encode("utf-8")
             changed += 1
     if changed:

@@ -905,6 +905,23 @@ def _folders(workspace: Path) -> list[Path]:
     return sorted(found, key=lambda p: order_key(p.name))
 
 
+def recorded_paths(workspace: Path, pattern: "re.Pattern[str]") -> list[str]:
+    """Every workspace-relative path the backups' manifests (``entries.jsonl``, ``after.json``) name
+    that matches ``pattern`` (full match), sorted; a backup that does not read is passed over.
+
+    What ``forget`` uses to find an entry's earlier file names (atk12: a quarantine or archive name)."""
+    found: set[str] = set()
+    for folder in _folders(workspace):
+        doc = _read(folder)
+        for entry in doc.get("entries") or []:
+            path = entry.get("path") if isinstance(entry, dict) else None
+            if isinstance(path, str) and pattern.fullmatch(path):
+                found.add(path)
+        after = _after(workspace, folder.name) or {}
+        found.update(p for p in after if isinstance(p, str) and pattern.fullmatch(p))
+    return sorted(found)
+
+
 def list_backups(workspace: Path) -> list[dict[str, Any]]:
     """Return every backup's manifest in creation order (oldest first).
 

@@ -494,6 +494,14 @@ def _from_plan(items: Any, ws: Path | None = None) -> list[str | bytes]:
     return out
 
 
+def _known(raw: Any) -> dict[str, list[str]] | None:
+    """The plan's ``audit_known`` (:func:`memory_manager.auditlog.at_hand`), or None (an older plan: no such rule)."""
+    if not isinstance(raw, dict):
+        return None
+    return {k: [f for f in v if isinstance(f, str)] for k, v in raw.items()
+            if isinstance(k, str) and isinstance(v, list)}
+
+
 def finish_forget(ws: Path, plan: dict[str, Any]) -> dict[str, Any]:
     """The part of ``forget`` after its point of no return, from its journal's plan; return its result.
 
@@ -551,7 +559,7 @@ def finish_forget(ws: Path, plan: dict[str, Any]) -> dict[str, Any]:
     # naming the entry (v3, whatever text it saw, atk11), and v1/v2 records by their hash.
     erased["logs"] = erased.get("logs", 0) + auditlog.blank_hashes(
         ws, [h for h in plan.get("audit_hashes") or [] if isinstance(h, str)],
-        [r for r in plan.get("audit_refs") or [] if isinstance(r, str)])
+        [r for r in plan.get("audit_refs") or [] if isinstance(r, str)], _known(plan.get("audit_known")))
     result = dict(plan.get("result") or {})
     result.update(erased=erased, report_deleted=bool(erased["report"]))
     return result

@@ -82,9 +82,13 @@ def add_lesson(ws: Path, cfg: dict[str, Any], text: str, kind: str = "lesson", *
         raise NotFoundError("no MEMORY.md: run init.py first, it sets MEMORY.md up as the lessons file")
     # MEMORY.md is loaded into every session: a health (or other sensitive) word
     # there asks for approval whatever surrounds it (strict, issue 10 round 4).
-    decision = _gate(ws, "store", flat, source=source, sensitivity=None, approved=approved, cfg=cfg,
-                     request="record a lesson in MEMORY.md", strict=True)
     line = f"- [{today().isoformat()}] {flat}"
+    # The record names the line it adds by its id (``h-…``, as recall shows it), so that
+    # ``forget`` of the lesson blanks it (atk12; a repeated lesson adds no line).
+    from .entries import lesson_id
+
+    decision = _gate(ws, "store", flat, source=source, sensitivity=None, approved=approved, cfg=cfg,
+                     request="record a lesson in MEMORY.md", strict=True, entry=lesson_id(rel(ws, path), line))
     with workspace_lock(ws):
         like = read_text(path)
         if MARKER not in like.text:

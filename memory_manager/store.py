@@ -1236,6 +1236,7 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
     gate_texts = _gate_texts(target, summary, needles)  # read before the file goes
     origin = _forget_origin(ws, target)
     archived_origin = _archived_origin(ws, target)
+    earlier = _earlier_names(ws, target)  # a quarantine or archive name it had (atk12)
     sources = _openclaw_sources(ws, target)
     ident = getattr(target.item, "id", None) if target.item is not None else None
     ids = [ident] if ident else []
@@ -1332,13 +1333,14 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
             # ``knowledge-<key>.md``, tatk10); a month's archive of sections keeps its other states.
             whole = [] if removed in ("section", "line") or target.kind == "daily" or \
                 (target.kind == "archived" and not archived_origin) else [rel(ws, target.path)]
-            whole += origin + archived_origin
+            whole += origin + archived_origin + earlier
             plan = {"kind": "forget", "ident": ident, "needles": erasure.forward_needles(needles, seal_key), "paths": whole,
                     "indexed": target.kind not in ("t2", "quarantine"), "audit_line": line.decode("utf-8"),
                     "approvals": [list(a) for a in decision.approved_findings], "drop_approvals": drop,
                     "names": _forget_names(target), "ids": ids, "hashes": hashes,
                     "audit_hashes": auditlog.hashes_of(ws, gate_texts),
-                    "audit_refs": auditlog.refs_of(ws, _audit_ids(target, ids)), "result": result}
+                    "audit_refs": auditlog.refs_of(ws, _audit_ids(target, ids)),
+                    "audit_known": auditlog.at_hand(ws), "result": result}
             backup.roll_forward(plan)
         except Exception as exc:
             _forget_stopped(ws, backup, exc)
@@ -1426,13 +1428,18 @@ def _gate_texts(target: Ref, summary: str, needles: list[Any]) -> list[str]:
         if entry is not None:
             key = entry.key or target.path.stem
             for body in {entry.body, entry.body.strip(), history.split(entry.body)[0].strip()}:
-                out += [f"{key}\n{body}\n{' '.join(entry.tags)}", f"{key}\n{body}\n", f"{key}\n{body}"]
+                # The body alone too: what gate.py saw when the agent asked it first (atk12).
+                out += [f"{key}\n{body}\n{' '.join(entry.tags)}", f"{key}\n{body}\n", f"{key}\n{body}", body]
     elif target.kind in ("t2", "quarantine") and isinstance(item, tiers.T2Entry):
         for plain in plains[1:] if item.ciphertext else plains:
             for text in {plain, plain.strip(), history.split(plain)[0].strip()}:
                 out += [text, f"{item.skill}\n{item.topic}\n{text}"]
     elif isinstance(item, entries.DailySection):
         out.append("\n".join([item.topic] + [t for _, t in item.items]))
+        out += [t for _, t in item.items]  # each line alone (gate.py asked first, atk12)
+    elif target.kind == "memory_md" and isinstance(item, entries.Entry) and item.meta.get("lesson"):
+        # ``lesson`` gave the gate the line's text (whitespace collapsed), without its date.
+        out.append(" ".join(re.sub(r"^[-*] \[\d{4}-\d{2}-\d{2}\] ", "", item.text.strip()).split()))
     out += plains
     return list(dict.fromkeys(out))
 
@@ -1505,6 +1512,41 @@ def _archived_origin(ws: Path, target: Ref) -> list[str]:
     if not live or backups._rel_problem(live) or (Path(ws) / live).exists():
         return []
     return [live]
+
+
+def _earlier_names(ws: Path, target: Ref) -> list[str]:
+    """The other files the entry lived in before, as the backups' manifests name them (atk12).
+
+    A T2 entry cleanup quarantined and ``unquarantine`` put back: its quarantine file
+    ``memory/.quarantine/<id>[-n].md`` (the id is derived from skill and topic, so it
+    confirms a guessed topic). A knowledge entry ``prune`` archived and ``unarchive``
+    put back (or archived again): ``memory/archive/<YYYY-MM>/knowledge-<key>.md``
+    (its key). Each goes like the month-combined name of :func:`_archived_origin`:
+    every backup copy, and the name replaced by a stand-in. A path that exists now is
+    left alone (it is another entry's, or the entry's own file, forgotten whole already).
+    """
+    from .prune import ARCHIVE_DIR
+
+    item = target.item
+    patterns = []
+    if target.kind == "t2" and isinstance(item, tiers.T2Entry) and item.skill and item.topic:
+        base = tree.Tree(Path(ws)).quarantine.relative_to(ws).as_posix()
+        patterns.append(re.escape(f"{base}/{tiers.t2_id(item.skill, item.topic)}") + r"(?:-\d+)?\.md")
+    key = ""
+    if target.kind == "knowledge":
+        key = target.path.stem
+    elif target.kind == "archived" and item is not None:
+        meta = item.meta.get("archived") if isinstance(item.meta.get("archived"), dict) else {}
+        if meta.get("kind") == "knowledge":
+            key = Path(str(meta.get("source") or "")).stem
+    if key:
+        patterns.append(re.escape(ARCHIVE_DIR.as_posix()) + r"/\d{4}-\d{2}/" + re.escape(f"knowledge-{key}.md"))
+    out: list[str] = []
+    for pattern in patterns:
+        for found in backups.recorded_paths(ws, re.compile(pattern)):
+            if found != rel(ws, target.path) and not backups._rel_problem(found) and not (Path(ws) / found).exists():
+                out.append(found)
+    return out
 
 
 #: The cause line ``import --from-openclaw`` writes into each section it copies (transfer.py).

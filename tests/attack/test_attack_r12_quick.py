@@ -53,7 +53,6 @@ def _hashed_records(ws: Path) -> list[dict]:
 
 # ------------------------------------------------------------ forget leaves the audit hash of a lesson
 
-@pytest.mark.xfail(strict=True, reason="atk12: forget of a MEMORY.md lesson (h- id) leaves its keyed audit hash")
 @pytest.mark.parametrize("kind", ["lesson", "mistake", "decision"])
 def test_forget_of_a_lesson_blanks_its_audit_hash(ws, run_script, kind):
     env = {**NOW, "MEMORY_MANAGER_KEY": K1}
@@ -72,7 +71,6 @@ def test_forget_of_a_lesson_blanks_its_audit_hash(ws, run_script, kind):
 
 # ------------------------------------------------------------ forget run without the key the records were keyed with
 
-@pytest.mark.xfail(strict=True, reason="atk12: forget without the T2 key leaves the t2-keyed audit hash and entry reference")
 @pytest.mark.parametrize("door", ["learn", "write", "remember", "quarantine"])
 def test_forget_without_the_key_blanks_the_records_keyed_with_it(ws, run_script, door):
     env = {**NOW, "MEMORY_MANAGER_KEY": K1}
@@ -159,8 +157,6 @@ def _files_holding(root: Path, needle: str) -> list[str]:
     return out
 
 
-@pytest.mark.xfail(strict=True, reason="atk12: forget after unquarantine leaves the entry's plain id (its quarantine "
-                                       "file name) in the backups' entries.jsonl and after.json")
 def test_forget_after_unquarantine_leaves_no_plain_id(ws, run_script):
     env = {**NOW, "MEMORY_MANAGER_KEY": K1}
     _init(run_script)
@@ -181,8 +177,6 @@ def test_forget_after_unquarantine_leaves_no_plain_id(ws, run_script):
     assert _files_holding(ws, phone) == []
 
 
-@pytest.mark.xfail(strict=True, reason="atk12: forget after prune + unarchive leaves the archive file name (the "
-                                       "entry's key) in the backups' entries.jsonl and after.json")
 def test_forget_after_unarchive_leaves_no_archive_name(ws, run_script):
     old = {"MEMORY_MANAGER_NOW": "2026-06-01T12:00:00+00:00", "MEMORY_MANAGER_KEY": K1}
     env = {**NOW, "MEMORY_MANAGER_KEY": K1}
@@ -198,8 +192,6 @@ def test_forget_after_unarchive_leaves_no_archive_name(ws, run_script):
     assert _files_holding(ws, ident) == []
 
 
-@pytest.mark.xfail(strict=True, reason="atk12: forget under the key file's key leaves the records keyed with the "
-                                       "MEMORY_MANAGER_KEY the entry was written under")
 def test_forget_under_another_key_blanks_the_records_keyed_with_the_first(ws, run_script):
     _init(run_script)  # makes the key file
     env = {**NOW, "MEMORY_MANAGER_KEY": K1}  # a knowledge entry written while the variable was set
@@ -210,8 +202,6 @@ def test_forget_under_another_key_blanks_the_records_keyed_with_the_first(ws, ru
     assert _hashed_records(ws) == []
 
 
-@pytest.mark.xfail(strict=True, reason="atk12: forget blanks v3 records by entry reference only: gate.py's record of "
-                                       "the same text (no entry named) keeps its keyed hash")
 def test_forget_blanks_the_gate_scripts_record_of_the_same_text(ws, run_script):
     env = {**NOW, "MEMORY_MANAGER_KEY": K1}
     phone = "415-555" + "-0132"

@@ -83,8 +83,9 @@ def _export_of_two_days(tmp_path: Path) -> Path:
     for day in ("2026-08-01", "2026-08-02"):
         for t in range(3):
             # The second day's sections are longer: a file-size limit between the two notes' sizes
-            # lets the import write the first note and stops it at the second.
-            _write(src, f"Topic {day[-2:]} {t}", f"change number {t} " + "x" * (200 if day.endswith("1") else 1500), day)
+            # lets the import write the first note and stops it at the second (8000 bytes: above the
+            # audit log's size after the import's records, v3 records carrying entry references).
+            _write(src, f"Topic {day[-2:]} {t}", f"change number {t} " + "x" * (200 if day.endswith("1") else 4500), day)
     code, out, err = _run("memory", ["export", "--approved"], src)
     assert code == 0, err
     path = tmp_path / "export.json"
@@ -99,7 +100,7 @@ def test_import_under_a_file_size_limit_leaves_the_daily_index_agreeing(tmp_path
     export = _export_of_two_days(tmp_path)
     ws = tmp_path / "ws"
     _init(ws)
-    code, out, err = _run("memory", ["import", str(export), "--approved", "--json"], ws, limit=4000)
+    code, out, err = _run("memory", ["import", str(export), "--approved", "--json"], ws, limit=8000)
     doc = json.loads(out)
     assert code == 1, (code, out, err)
     # The failed import keeps the note it wrote, brings the index in line at once, and names both.

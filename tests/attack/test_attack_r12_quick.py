@@ -9,7 +9,7 @@ gate.py's record of the same text (v3 records with no entry reference are not ma
 forget run without the key, or under another key, leaves the t2-keyed records of learn/write/
 remember and of a quarantined entry; a key that opens only one archived entry seals a live entry beside the store key's;
 a second key is accepted while the only sealed copies are in the backups (decrypt --file), and
-that backup no longer restores; forget after unquarantine, and after prune + unarchive, leaves
+that backup no longer restores (these two fixed in tfix12k: the store's key is recorded); forget after unquarantine, and after prune + unarchive, leaves
 the intermediate file name (plain id, knowledge key) in the backups' entries.jsonl/after.json.
 
 Tried and held: import of T2/archive items sealed with another key, plain T2 in an archive

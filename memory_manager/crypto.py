@@ -437,18 +437,9 @@ def keygen(cfg: Mapping[str, Any] | None = None, workspace: Path | None = None,
         raise CryptoError(f"key file {path} exists already; remove it yourself if you really want a new key "
                           "(entries encrypted with it become unreadable)")
     if workspace is not None and not force and env is None:
-        from .tiers import recorded_key, require_key_for_sealed
+        from .tiers import require_key_for_sealed
 
         require_key_for_sealed(Path(workspace), dict(cfg or {}), making_key=True)
-        # One store, one key (attack round 12): a store that recorded its key (the first key that
-        # sealed anything, maybe MEMORY_MANAGER_KEY) takes a new one only on purpose (--force).
-        if recorded_key(Path(workspace)) is not None:
-            from .errors import KeyUnavailableError
-
-            raise KeyUnavailableError(
-                "this store recorded another key as its own (memory/.state/t2-key-accepted): put that key "
-                f"back ({ENV_KEY} or the key file), or start a new key on purpose with crypt.py keygen --force "
-                "(what it sealed stays unreadable until the old key is back); nothing was changed")
     from . import fsio
     from .errors import FileWriteError
     from .fsio import make_dirs

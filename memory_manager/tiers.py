@@ -475,9 +475,14 @@ def require_key_for_sealed(ws: Path, cfg: dict[str, Any], *, making_key: bool = 
     and the quarantine. Nothing happens when a usable key is configured (a
     malformed one raises, as every reader does) or no aes-gcm entry exists.
 
+    With ``making_key``, a store that recorded a key as its own
+    (:func:`recorded_key`) is refused too: the new key would not be it.
+
     Raises:
         KeyUnavailableError: naming how many entries, where the key should be,
-            and ``crypt.py keygen --force`` for a new key on purpose.
+            and ``crypt.py keygen --force`` for a new key on purpose; or
+            (``making_key``) the store recorded another key.
+        UnreadableFileError: (``making_key``) the record is not a regular ASCII file.
         MalformedKeyError: a key is configured but malformed.
     """
     from .errors import KeyUnavailableError, MalformedKeyError
@@ -489,6 +494,15 @@ def require_key_for_sealed(ws: Path, cfg: dict[str, Any], *, making_key: bool = 
         if not making_key:
             raise
         # A configured key file that does not exist yet is where the new key goes.
+    if making_key and recorded_key(ws) is not None:
+        # One store, one key (attack round 12): a store that recorded its key (the first key that
+        # sealed anything, maybe MEMORY_MANAGER_KEY) takes a new one only on purpose (--force),
+        # even when no aes-gcm entry is live (its backups may be sealed with the recorded key).
+        raise KeyUnavailableError(
+            f"this store recorded another key as its own ({tree.rel(tree.STATE, ACCEPTED_NAME)}): put that key "
+            f"back (the key file {crypto.key_path(cfg)} or {crypto.ENV_KEY}), or start a new key on purpose with "
+            "crypt.py keygen --force (what the old key sealed stays unreadable until it is back); nothing was "
+            "changed")
     from . import quarantine
 
     found = [*iter_t2_entries(ws), *iter_archived_t2(ws)]

@@ -101,3 +101,15 @@ def test_a_cleanup_dry_run_records_no_key(ws, run_script):
     assert not _record(ws).exists()
     assert run_script("cleanup", "--dry-run", env=E1).code == 0
     assert not _record(ws).exists()
+
+
+def test_init_makes_no_key_while_the_store_records_another(ws, run_script):
+    _init_env_key(run_script)
+    assert run_script("memory", "remember", "--skill", "s", "--topic", "a", "--text", "alpha fact one",
+                      env=E1).code == 0
+    before = _record(ws).read_bytes()
+    r = run_script("init", "--yes", "--no-hooks", "--lang", "en", env=NOW)
+    assert r.code == 1
+    assert "keygen --force" in _one_line(r) and "nothing was changed" in r.err
+    assert not list(Path(os.environ["XDG_CONFIG_HOME"]).rglob("key"))
+    assert _record(ws).read_bytes() == before

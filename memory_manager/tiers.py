@@ -494,15 +494,6 @@ def require_key_for_sealed(ws: Path, cfg: dict[str, Any], *, making_key: bool = 
         if not making_key:
             raise
         # A configured key file that does not exist yet is where the new key goes.
-    if making_key and recorded_key(ws) is not None:
-        # One store, one key (attack round 12): a store that recorded its key (the first key that
-        # sealed anything, maybe MEMORY_MANAGER_KEY) takes a new one only on purpose (--force),
-        # even when no aes-gcm entry is live (its backups may be sealed with the recorded key).
-        raise KeyUnavailableError(
-            f"this store recorded another key as its own ({tree.rel(tree.STATE, ACCEPTED_NAME)}): put that key "
-            f"back (the key file {crypto.key_path(cfg)} or {crypto.ENV_KEY}), or start a new key on purpose with "
-            "crypt.py keygen --force (what the old key sealed stays unreadable until it is back); nothing was "
-            "changed")
     from . import quarantine
 
     found = [*iter_t2_entries(ws), *iter_archived_t2(ws)]
@@ -513,6 +504,15 @@ def require_key_for_sealed(ws: Path, cfg: dict[str, Any], *, making_key: bool = 
             continue
     sealed = sum(1 for e in found if not e.error and crypto.looks_encrypted(e.ciphertext or ""))
     if not sealed:
+        if making_key and recorded_key(ws) is not None:
+            # One store, one key (attack round 12): a store that recorded its key (the first key that
+            # sealed anything, maybe MEMORY_MANAGER_KEY) takes a new one only on purpose (--force),
+            # even when no aes-gcm entry is live (its backups may be sealed with the recorded key).
+            raise KeyUnavailableError(
+                f"this store recorded another key as its own ({tree.rel(tree.STATE, ACCEPTED_NAME)}): put that key "
+                f"back (the key file {crypto.key_path(cfg)} or {crypto.ENV_KEY}), or start a new key on purpose with "
+                "crypt.py keygen --force (what the old key sealed stays unreadable until it is back); nothing was "
+                "changed")
         return
     n = f"{sealed} T2 entr{'y is' if sealed == 1 else 'ies are'}"
     where = f"the key file {crypto.key_path(cfg)} or {crypto.ENV_KEY}"

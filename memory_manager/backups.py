@@ -224,6 +224,40 @@ def _open_sealed(key: bytes, ident: str, rel: str, blob: bytes) -> bytes:
                           "(wrong T2 key, or the copy was changed)") from None
 
 
+def sealed_copies(workspace: Path) -> Iterator[tuple[str, str, bytes]]:
+    """Yield ``(backup id, workspace path, blob)`` for every copy in ``.memory-backup/`` sealed with aes-gcm.
+
+    Whole copies (``stored: "aes-gcm"``) and the sealed pieces of an edit
+    (``pieces: "aes-gcm"``). Backups that do not read, and copies that are
+    missing or unreadable, are passed over: this only tells which keys the
+    copies need (:func:`memory_manager.tiers.sealing_key`, attack round 12:
+    a key accepted while only the backups were sealed made them unrestorable).
+    """
+    for doc in list_backups(workspace):
+        if doc.get("error"):
+            continue
+        folder = backup_root(workspace) / doc["id"]
+        for entry in doc.get("entries") or []:
+            if not isinstance(entry, dict) or not isinstance(entry.get("path"), str):
+                continue
+            if entry.get("stored") != "aes-gcm" and entry.get("pieces") != "aes-gcm":
+                continue
+            try:
+                blob = _read_copy(folder, entry["path"], doc["id"])
+            except (OSError, MemoryManagerError):
+                continue
+            yield doc["id"], entry["path"], blob
+
+
+def opens_copy(key: bytes, ident: str, rel: str, blob: bytes) -> bool:
+    """True when ``key`` opens the sealed copy ``blob`` of ``rel`` in backup ``ident`` (AES-GCM authenticates)."""
+    try:
+        _open_sealed(key, ident, rel, blob)
+    except BackupError:
+        return False
+    return True
+
+
 def needs_sealing(rel: str, data: bytes) -> bool:
     """True when a copy of ``data`` (workspace path ``rel``) must be encrypted or withheld.
 

@@ -916,7 +916,7 @@ def run_cleanup(ws: Path, cfg: dict[str, Any], *, dry_run: bool = False, if_due:
     # key this store did not accept, such as another machine's MEMORY_MANAGER_KEY, must seal
     # nothing here, or the store splits between two keys (attack round 11). Refused before any
     # change, the dry run included (it says what the real run would do).
-    tiers.sealing_key(ws, cfg, "cleanup changed nothing")
+    tiers.sealing_key(ws, cfg, "cleanup changed nothing", record=not dry_run)
     purge = purge_archive or bool(cfg["cleanup"]["purge_archive"])
     run = _Run(ws, cfg, report, progress)
 

@@ -399,14 +399,16 @@ key_available = check_key
 
 
 def keygen(cfg: Mapping[str, Any] | None = None, workspace: Path | None = None,
-           env: Mapping[str, str] | None = None, force: bool = False) -> Path:
+           env: Mapping[str, str] | None = None, force: bool = False, record: bool = True) -> Path:
     """Create a new random 32-byte key file (Base64), mode 0600 from its creation.
 
     The key is written to a staging file in the key's folder (mode 0600 before a
     byte is written: a key is never world-readable, even briefly; the folder is
     0700), fsynced, and linked into place only when the name is still free.
-    With ``force`` and a workspace, the key is first recorded as accepted there
-    (:func:`memory_manager.tiers.accept_key`); whole or nothing (issue 11): a
+    With a workspace (that has a memory tree), the key is first recorded as
+    the store's key there (:func:`memory_manager.tiers.accept_key`; without
+    ``force`` only when the store recorded no other key yet, attack round
+    12; ``record=False`` leaves that to the first seal); whole or nothing (issue 11): a
     record that cannot be written leaves no key, and a key that cannot be put
     in place leaves the record as it was. Both steps hold the key folder's lock
     (:func:`memory_manager.fsio.folder_lock`; with ``force`` the workspace lock
@@ -418,12 +420,12 @@ def keygen(cfg: Mapping[str, Any] | None = None, workspace: Path | None = None,
             every aes-gcm entry unreadable), would lie inside ``workspace``,
             would be readable by group or others despite mode 0600, or
             cannot be written (disk full, file-size limit, permissions).
-        BadInputError: with ``force``, something other than a readable file
-            stands at ``memory/.state/t2-key-accepted`` (a folder, a link).
-        FileWriteError: with ``force``, the record cannot be written.
+        BadInputError: something other than a readable file stands at
+            ``memory/.state/t2-key-accepted`` (a folder, a link).
+        FileWriteError: the record cannot be written.
         KeyUnavailableError: ``workspace`` holds aes-gcm entries, so their key
             is missing, not absent (:func:`memory_manager.tiers.require_key_for_sealed`),
-            unless ``force``.
+            or it recorded another key as its own; unless ``force``.
     """
     path = key_path(cfg, env)
     if workspace is not None:
@@ -456,9 +458,12 @@ def keygen(cfg: Mapping[str, Any] | None = None, workspace: Path | None = None,
               "(entries encrypted with it become unreadable)")
     from .tree import Tree
 
-    accepting = workspace is not None and force and Tree(Path(workspace)).memory.is_dir()
-    # keygen --force writes the workspace's key record too: under its writer lock (first, as
-    # every writer does), then the key folder's own lock (keygen, reseal and init make keys there).
+    # record=False (crypt.py reseal): the first seal records the key (tiers.sealing_key), so a
+    # reseal that fails before sealing and removes its key leaves no record either (issue 11).
+    accepting = workspace is not None and (record or force) and Tree(Path(workspace)).memory.is_dir()
+    # keygen writes the workspace's key record too (the new key becomes the store's key, attack
+    # round 12): under its writer lock (first, as every writer does), then the key folder's own
+    # lock (keygen, reseal and init make keys there).
     ws_lock = fsio.workspace_lock(Path(workspace)) if accepting else contextlib.nullcontext()
     with ws_lock, fsio.folder_lock(path.parent) as since:
         # A keygen killed before it linked its key left a staging file here: ours, removed now
@@ -478,8 +483,8 @@ def keygen(cfg: Mapping[str, Any] | None = None, workspace: Path | None = None,
             raise CryptoError(f"cannot create key file {exc}") from None
         undo = None
         if accepting:
-            # A new key on purpose over entries of a missing one: it may write here although it
-            # opens none of them (tiers.require_key_opens_sealed, attack round 10).
+            # The new key is the store's key from now on (with --force: on purpose over entries of a
+            # missing one, which it cannot open; tiers.require_key_opens_sealed, rounds 10 and 12).
             from .tiers import accept_key
 
             try:

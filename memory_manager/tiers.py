@@ -475,9 +475,14 @@ def require_key_for_sealed(ws: Path, cfg: dict[str, Any], *, making_key: bool = 
     and the quarantine. Nothing happens when a usable key is configured (a
     malformed one raises, as every reader does) or no aes-gcm entry exists.
 
+    With ``making_key``, a store that recorded a key as its own
+    (:func:`recorded_key`) is refused too: the new key would not be it.
+
     Raises:
         KeyUnavailableError: naming how many entries, where the key should be,
-            and ``crypt.py keygen --force`` for a new key on purpose.
+            and ``crypt.py keygen --force`` for a new key on purpose; or
+            (``making_key``) the store recorded another key.
+        UnreadableFileError: (``making_key``) the record is not a regular ASCII file.
         MalformedKeyError: a key is configured but malformed.
     """
     from .errors import KeyUnavailableError, MalformedKeyError
@@ -499,6 +504,15 @@ def require_key_for_sealed(ws: Path, cfg: dict[str, Any], *, making_key: bool = 
             continue
     sealed = sum(1 for e in found if not e.error and crypto.looks_encrypted(e.ciphertext or ""))
     if not sealed:
+        if making_key and recorded_key(ws) is not None:
+            # One store, one key (attack round 12): a store that recorded its key (the first key that
+            # sealed anything, maybe MEMORY_MANAGER_KEY) takes a new one only on purpose (--force),
+            # even when no aes-gcm entry is live (its backups may be sealed with the recorded key).
+            raise KeyUnavailableError(
+                f"this store recorded another key as its own ({tree.rel(tree.STATE, ACCEPTED_NAME)}): put that key "
+                f"back (the key file {crypto.key_path(cfg)} or {crypto.ENV_KEY}), or start a new key on purpose with "
+                "crypt.py keygen --force (what the old key sealed stays unreadable until it is back); nothing was "
+                "changed")
         return
     n = f"{sealed} T2 entr{'y is' if sealed == 1 else 'ies are'}"
     where = f"the key file {crypto.key_path(cfg)} or {crypto.ENV_KEY}"
@@ -517,8 +531,10 @@ def key_source(cfg: dict[str, Any]) -> str:
     return crypto.ENV_KEY if crypto.key_state(cfg) == "env" else f"the key file {crypto.key_path(cfg)}"
 
 
-#: ``memory/.state/t2-key-accepted``: key check values (one a line) of keys the user started on
-#: purpose over aes-gcm entries of a missing key (``crypt.py keygen --force``).
+#: ``memory/.state/t2-key-accepted``: the store's key as a recorded fact (attack round 12): key
+#: check values, one a line, oldest first; the last line is the one key that seals here. Written
+#: the first time a key seals anything (:func:`sealing_key`), by ``keygen`` and ``init``'s key
+#: creation, and changed only by ``crypt.py keygen --force`` (:func:`accept_key`).
 ACCEPTED_NAME = "t2-key-accepted"
 
 
@@ -531,12 +547,15 @@ def key_check(key: bytes) -> str:
 
 
 def accept_key(ws: Path, key: bytes) -> Callable[[], str] | None:
-    """Record ``key`` as one the user chose for this store though older aes-gcm entries need another.
+    """Record ``key`` as this store's key: its check value becomes the record's last line.
 
-    ``crypt.py keygen --force`` calls it before it puts the new key in place: the
-    new key then writes despite :func:`require_key_opens_sealed` (the user was told
-    the old entries stay unreadable until their key is back). The file (0600) holds
-    only key check values (:func:`key_check`), one a line.
+    :func:`sealing_key` calls it the first time a key seals anything here;
+    ``crypt.py keygen`` and ``init`` when they make a key; ``crypt.py keygen
+    --force`` before it puts the new key in place: the new key then writes
+    and the old one no longer does (the user was told the old entries stay
+    unreadable until their key is back). The file (0600) holds only key
+    check values (:func:`key_check`), one a line, oldest first; only the
+    last one is accepted (:func:`recorded_key`).
 
     Returns:
         None when nothing was written (no memory tree here, or the key is recorded
@@ -588,9 +607,11 @@ def accept_key(ws: Path, key: bytes) -> Callable[[], str] | None:
     else:
         known = []
     value = key_check(key)
-    if value in known:
+    if known and known[-1] == value:
         return None
-    fsio.atomic_write(path, ("\n".join([*known, value]) + "\n").encode("ascii"), mode=0o600)
+    # Oldest first, the accepted key last: a key check value already in the history moves to the end.
+    fsio.atomic_write(path, ("\n".join([*(k for k in known if k != value), value]) + "\n").encode("ascii"),
+                      mode=0o600)
 
     def undo() -> str:
         try:
@@ -607,45 +628,49 @@ def accept_key(ws: Path, key: bytes) -> Callable[[], str] | None:
     return undo
 
 
-def _accepted(ws: Path, key: bytes) -> bool:
-    from . import tree
-
-    try:
-        return key_check(key) in read_text(tree.Tree(ws).state_file(ACCEPTED_NAME)).text.split()
-    except Exception:  # missing or unreadable: nothing accepted
-        return False
-
-
-def require_key_opens_sealed(ws: Path, cfg: dict[str, Any], changed: str = "nothing was stored") -> None:
-    """Refuse to seal with a key that opens none of the workspace's aes-gcm entries.
-
-    A second well-formed key (``MEMORY_MANAGER_KEY`` set to another
-    machine's key while the key file holds this store's) would seal new
-    entries beside entries it cannot open: a split store, where only one
-    key reads each half (attack round 10; round 8 stopped the *missing*
-    key, :func:`require_key_for_sealed`). The aes-gcm entries of
-    ``memory/tier2-internal/``, the archive and the quarantine are tried
-    with the active key until one opens (AES-GCM authenticates, so a wrong
-    key never "opens" by chance); live entries first. Nothing happens with
-    no key configured (the callers' own checks handle that) or no aes-gcm
-    entry, or a key the user started on purpose with ``crypt.py keygen
-    --force`` (:func:`accept_key`).
-
-    ``changed`` ends the message (what the refused command left as it was).
-    Sealing code calls :func:`sealing_key` (or :func:`seal`), which calls this.
+def recorded_key(ws: Path) -> str | None:
+    """The key check value this store accepts (the record's last line), or None with no record.
 
     Raises:
-        WrongKeyError: aes-gcm entries exist and none opens; the message names
-            the key's source and how many entries.
-        MalformedKeyError: the key is configured but malformed.
+        UnreadableFileError: something other than a regular ASCII file stands at
+            ``memory/.state/t2-key-accepted`` (a folder, a symlink, binary bytes):
+            which key is the store's cannot be told, so nothing seals (fail closed).
     """
-    from .errors import CryptoError, KeyUnavailableError, WrongKeyError
+    import os
+    import stat
 
-    if not crypto.check_key(cfg) or _accepted(ws, crypto.load_key(cfg)):
-        return
-    from . import quarantine
+    from .errors import UnreadableFileError
+    from .regular import file_kind, read_regular
 
-    def candidates() -> Iterator[T2Entry]:
+    path = tree.Tree(ws).state_file(ACCEPTED_NAME)
+    rel = tree.rel(tree.STATE, ACCEPTED_NAME)
+    try:
+        st = os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        raise UnreadableFileError(f"{rel}: cannot be read ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a symlink" if stat.S_ISLNK(st.st_mode) else file_kind(st.st_mode)
+        raise UnreadableFileError(f"{rel} is {kind}, not the key record this bundle writes: move it away")
+    try:
+        values = read_regular(path, limit=1 << 20).decode("ascii").split()
+    except (OSError, UnicodeDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not ASCII text"
+        raise UnreadableFileError(f"{rel}: cannot be read ({why}): move it away") from None
+    return values[-1] if values else None
+
+
+def _sealed_things(ws: Path) -> Iterator[Callable[[bytes], bool]]:
+    """One test per aes-gcm item of the workspace: live, archived and quarantined entries, sealed backup copies.
+
+    Each yielded function tells whether a key opens that item (AES-GCM
+    authenticates, so a wrong key never opens one by chance).
+    """
+    from . import backups, quarantine
+    from .errors import CryptoError, KeyUnavailableError
+
+    def entries() -> Iterator[T2Entry]:
         yield from iter_t2_entries(ws)
         yield from iter_archived_t2(ws)
         for path in quarantine.files(ws):
@@ -654,24 +679,75 @@ def require_key_opens_sealed(ws: Path, cfg: dict[str, Any], changed: str = "noth
             except Exception:  # malformed: not counted
                 continue
 
-    tried = 0
-    for entry in candidates():
+    for entry in entries():
         if entry.error or not crypto.looks_encrypted(entry.ciphertext or ""):
             continue
-        tried += 1
-        try:
-            decrypt_entry(entry, cfg)
+
+        def opens(key: bytes, entry: T2Entry = entry) -> bool:
+            try:
+                crypto.aes_decrypt(entry.ciphertext or "", entry.skill, key, entry.topic or "", entry.id or "")
+            except (CryptoError, KeyUnavailableError, TypeError, ValueError):
+                return False
+            return True
+
+        yield opens
+    for ident, rel, blob in backups.sealed_copies(ws):
+        yield lambda key, ident=ident, rel=rel, blob=blob: backups.opens_copy(key, ident, rel, blob)
+
+
+def require_key_opens_sealed(ws: Path, cfg: dict[str, Any], changed: str = "nothing was stored") -> None:
+    """Refuse to seal with a key that is not this store's key.
+
+    One store, one key (attack rounds 10-12): the key is a recorded fact,
+    the last key check value in ``memory/.state/t2-key-accepted``
+    (:func:`recorded_key`), and only that key seals. Round 12 showed that
+    "a key that opens some aes-gcm entry here, or any key while there is
+    none" splits the store: a key opening only an archived entry copied in
+    sealed beside the live entries, and after ``crypt.py decrypt --file``
+    (no aes-gcm entry live) any key sealed while the backups needed the
+    first one. A workspace with no record yet (written before round 12, or
+    no key has sealed anything) accepts a key only when it opens *every*
+    aes-gcm item found (live, archived, quarantined entries and sealed
+    backup copies; none at all counts); :func:`sealing_key` then records it.
+    Nothing happens with no key configured (the callers' own checks handle that).
+
+    ``changed`` ends the message (what the refused command left as it was).
+    Sealing code calls :func:`sealing_key` (or :func:`seal`), which calls this.
+
+    Raises:
+        WrongKeyError: the key is not the recorded one, or (no record) some
+            aes-gcm item here does not open with it; the message names the
+            key's source.
+        UnreadableFileError: the record is not a regular ASCII file (fail closed).
+        MalformedKeyError: the key is configured but malformed.
+    """
+    from .errors import WrongKeyError
+
+    if not crypto.check_key(cfg):
+        return
+    key = crypto.load_key(cfg)
+    recorded = recorded_key(ws)
+    if recorded is not None:
+        if recorded == key_check(key):
             return
-        except (CryptoError, KeyUnavailableError, TypeError):
-            continue
-    if tried:
-        n = f"{tried} T2 entr{'y' if tried == 1 else 'ies'}"
         raise WrongKeyError(
-            f"the T2 key from {key_source(cfg)} opens none of the {n} sealed with aes-gcm here (another key sealed "
-            f"them): unset it or put this store's key there; writing with it would split the store; {changed}")
+            f"the T2 key from {key_source(cfg)} is not this store's key (recorded in "
+            f"{tree.rel(tree.STATE, ACCEPTED_NAME)}): put this store's key there or unset it, or start a new key "
+            f"on purpose with crypt.py keygen --force; writing with it would split the store; {changed}")
+    total = shut = 0
+    for opens in _sealed_things(ws):
+        total += 1
+        if not opens(key):
+            shut += 1
+    if shut:
+        raise WrongKeyError(
+            f"the T2 key from {key_source(cfg)} does not open {shut} of the {total} items sealed with aes-gcm here "
+            f"(entries and backup copies; another key sealed them): put this store's key there or unset it; "
+            f"writing with it would split the store; {changed}")
 
 
-def sealing_key(ws: Path, cfg: dict[str, Any], changed: str = "nothing was stored") -> bytes | None:
+def sealing_key(ws: Path, cfg: dict[str, Any], changed: str = "nothing was stored", *,
+                record: bool = True) -> bytes | None:
     """The one check before anything is sealed with the T2 key: return the key, None when none is configured.
 
     Every door that seals with the T2 key (``remember``, cleanup's
@@ -681,20 +757,30 @@ def sealing_key(ws: Path, cfg: dict[str, Any], changed: str = "nothing was store
     this store did not accept never seals anything in it: attack round 11
     found cleanup's quarantine and ``import`` sealing with another machine's
     key (``MEMORY_MANAGER_KEY``) after round 10 had closed ``remember``.
-    The accepted key is one that opens an aes-gcm entry of this workspace
-    (live, archived or quarantined), any key while there is none, or one
-    the user started on purpose (``crypt.py keygen --force``,
-    :func:`accept_key`). ``tests/test_layout.py`` checks that no other module
-    calls the crypto module's sealing functions. ``changed`` ends the refusal.
+    The accepted key is the recorded one (:func:`require_key_opens_sealed`);
+    with no record yet, the key that passes is recorded here (the first key
+    to seal anything becomes the store's key, attack round 12), unless
+    ``record`` is False (a dry run, which changes nothing).
+    ``tests/test_layout.py`` checks that no other module calls the crypto
+    module's sealing functions. ``changed`` ends the refusal.
 
     Raises:
-        WrongKeyError: the key opens none of the aes-gcm entries here and was not accepted.
+        WrongKeyError: the key is not this store's (:func:`require_key_opens_sealed`).
+        UnreadableFileError: the record is not a regular ASCII file.
+        FileWriteError: the record could not be written.
         MalformedKeyError: a key is configured but malformed (fail closed).
     """
     if not crypto.check_key(cfg):
         return None
     require_key_opens_sealed(ws, cfg, changed)
-    return crypto.load_key(cfg)
+    key = crypto.load_key(cfg)
+    if record and recorded_key(ws) is None and accept_key(ws, key) is not None:
+        # Bookkeeping, not a change of the user's memories: a command refused after this point
+        # still says "nothing was changed" (the same key would be recorded on its next run).
+        from . import fsio
+
+        fsio.unrecord(tree.Tree(ws).state_file(ACCEPTED_NAME))
+    return key
 
 
 def seal(ws: Path, cfg: dict[str, Any], text: str, skill: str, month: str, scheme: str | None = None, *,

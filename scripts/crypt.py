@@ -187,7 +187,7 @@ def reseal_cmd(workspace, json_, verbose):
     # fails after it started writing keeps it (its backup and files may be sealed with it) and says so.
     with workspace_lock(ws):
         if crypto.key_state(cfg) == "none":
-            made = str(crypto.keygen(cfg, ws))
+            made = str(crypto.keygen(cfg, ws, record=False))
         try:
             plan = plan_reseal(ws, cfg)
         except MemoryManagerError as exc:

@@ -9,7 +9,7 @@ gate.py's record of the same text (v3 records with no entry reference are not ma
 forget run without the key, or under another key, leaves the t2-keyed records of learn/write/
 remember and of a quarantined entry; a key that opens only one archived entry seals a live entry beside the store key's;
 a second key is accepted while the only sealed copies are in the backups (decrypt --file), and
-that backup no longer restores; forget after unquarantine, and after prune + unarchive, leaves
+that backup no longer restores (these two fixed in tfix12k: the store's key is recorded); forget after unquarantine, and after prune + unarchive, leaves
 the intermediate file name (plain id, knowledge key) in the backups' entries.jsonl/after.json.
 
 Tried and held: import of T2/archive items sealed with another key, plain T2 in an archive
@@ -110,8 +110,7 @@ K2 = base64.b64encode(bytes(range(100, 132))).decode()
 LATER = {"MEMORY_MANAGER_NOW": "2027-01-15T12:00:00+00:00"}
 
 
-@pytest.mark.xfail(strict=True, reason="atk12: a key that opens only one archived entry is accepted and seals a live "
-                                       "entry beside the live entries of the store's key (split store)")
+# Fixed in round 12 (tfix12k): the store's key is recorded (tiers.sealing_key); only it seals.
 def test_a_key_opening_only_an_archived_entry_does_not_seal_beside_the_live_ones(ws, run_script, tmp_path,
                                                                                  monkeypatch):
     import shutil
@@ -218,8 +217,7 @@ def test_forget_blanks_the_gate_scripts_record_of_the_same_text(ws, run_script):
 
 # ------------------------------------------------------------ a first key on a store whose sealed copies are in its backups
 
-@pytest.mark.xfail(strict=True, reason="atk12: with no aes-gcm entry left live (decrypt --file), another key is accepted "
-                                       "though the backups are sealed with the first: that backup no longer restores")
+# Fixed in round 12 (tfix12k): the first key to seal is recorded; another key is refused.
 def test_a_second_key_is_not_accepted_while_the_backups_are_sealed_with_the_first(ws, run_script):
     env = {**NOW, "MEMORY_MANAGER_KEY": K1}
     assert run_script("init", "--yes", "--no-hooks", "--lang", "en", env=env).code == 0

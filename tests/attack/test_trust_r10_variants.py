@@ -171,7 +171,11 @@ def test_a_key_started_on_purpose_with_keygen_force_may_write(ws, run_script):
     assert r.code == 0, r.err
     assert tiers.t2_path(ws, "ops", "second").exists()
     accepted = (ws / "memory/.state" / tiers.ACCEPTED_NAME).read_text(encoding="ascii").split()
-    assert accepted == [tiers.key_check(crypto.load_key(None))]
+    # Oldest first (the first key recorded when it sealed, round 12), the accepted key last.
+    import base64
+
+    old = base64.b64decode(key.with_name("key.moved").read_text().strip())
+    assert accepted == [tiers.key_check(old), tiers.key_check(crypto.load_key(None))]
 
 
 # ------------------------------------------------------------ kind 2: forget of an archived entry

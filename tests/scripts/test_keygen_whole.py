@@ -32,6 +32,8 @@ def _sealed_store(ws: Path, run_script) -> bytes:
     assert run_script("memory", "remember", "--skill", "s", "--topic", "a", "--text", "x1", env=NOW).code == 0
     old = _key().read_bytes()
     _key().rename(_key().with_name("old-key"))
+    # Since round 12 the first seal records the key; the tests below plant their own record.
+    _record(ws).unlink()
     return old
 
 

@@ -4041,8 +4041,11 @@ RULES_LIST += [
                 "cd4", "thinner", "blocker", "ssri", "snri", "benzo", "stimulant", "antipsychotic", "stabili",
                 "steroid", "hrt", "dialysis", "chemo")),
 ]
+# After the seed's health words, not before: the English topic keywords are tried as one
+# alternation where the first rule in table order wins a position, so a lexicon match whose
+# someone-check fails ("HIV positive" with no person word) took the place of health_terms_en's.
 _R11_AT = next(i for i, rule in enumerate(RULES_LIST) if rule.name == "health_terms_en")
-RULES_LIST[_R11_AT:_R11_AT] = _R11_HEALTH_TOPICS
+RULES_LIST[_R11_AT + 1:_R11_AT + 1] = _R11_HEALTH_TOPICS
 
 
 def _without_leading_boundary(rule: Rule) -> Rule:

@@ -55,7 +55,7 @@ POSITIVES = {
                                       ("secret", "recovery_words_listed")),
     "she_is_on_biktarvy": ("she's on Biktarvy now", ("health", "health_lexicon_r11_en")),
     "viral_load": ("my viral load is undetectable", ("health", "health_lexicon_r11_en")),
-    "insulin_pump": ("I wear an insulin pump at night", ("health", "health_lexicon_r11_en")),
+    "insulin_pump": ("I wear an insulin pump at night", ("health", None)),  # health_terms_en reads "insulin" first
     "zh_bupropion": ("我在吃安非他酮", ("health", "health_lexicon_r11_zh")),
     "zh_pacemaker": ("我爸装了起搏器", ("health", "health_lexicon_r11_zh")),
     "he_got_a_stent": ("he got a stent last year", ("health", "health_framed_en")),

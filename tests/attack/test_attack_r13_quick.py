@@ -140,3 +140,31 @@ def test_export_out_refuses_a_file_name_holding_a_secret(ws, run_script, tmp_pat
     assert r.code != 0
     assert not out.exists()
     assert TOKEN not in r.out + r.err
+
+
+# ------------------------------------------------------------ unquarantine under another key writes no approval mark
+
+@pytest.mark.xfail(strict=True, reason="atk13: unquarantine --approved with another key in MEMORY_MANAGER_KEY puts "
+                                       "the entry back with approved: and no approval: mark; the next cleanup "
+                                       "quarantines the user's approved entry again")
+def test_unquarantine_under_another_key_is_refused_or_writes_a_mark_that_verifies(ws, run_script):
+    _init(run_script)
+    phone = "415-555" + "-0132"
+    (ws / "memory/tier2-internal/s_crane.md").write_text(
+        f"---\nskill: s\ntopic: crane\ncreated: 2026-11-01\nscheme: none\n---\ncrane contact {phone} tonight\n")
+    assert run_script("cleanup", env=NOW).code == 0
+    q = [p.stem for p in (ws / "memory/.quarantine").glob("*.md")]
+    assert len(q) == 1
+    r = run_script("memory", "unquarantine", q[0], "--approved", env={**NOW, "MEMORY_MANAGER_KEY": K2})
+    if r.code == 0:
+        # tiers.md: "An approved entry therefore always carries a mark that verifies";
+        # "unquarantine ID --approved writes a real mark".
+        text = (ws / "memory/tier2-internal/s_crane.md").read_text(encoding="utf-8")
+        assert "\napproval: " in text
+        c = run_script("cleanup", env=NOW)  # the store's own key (the key file)
+        assert c.code == 0, c.err
+        assert not list((ws / "memory/.quarantine").glob("*.md")), "an approved entry stays where it is"
+    else:
+        # Or refused as every other door refuses a key that is not the store's (one line, nothing changed).
+        assert "not this store's key" in r.err
+        assert (ws / f"memory/.quarantine/{q[0]}.md").is_file()

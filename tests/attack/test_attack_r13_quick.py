@@ -9,13 +9,24 @@ Found (tests here): ``init --yes`` on a new workspace makes the key but records 
 first becomes the store's key and init's own key file is refused from then on; cleanup's purge
 run without the key leaves the purged entry's t2-keyed audit record (hash and entry reference),
 where ``forget`` blanks records it cannot recompute; a MEMORY.md lesson edited by hand and then
-forgotten leaves the record of its first wording (hash and entry reference).
+forgotten leaves the record of its first wording (hash and entry reference); ``export --out``
+writes a file named with a token (``report --html`` refuses it); ``unquarantine --approved``
+under another key or without a key puts the entry back with ``approved:`` and no mark, so the
+next cleanup quarantines it again; ``forget`` keeps an approval-record line keyed with a key it
+does not have (no key in the shell, or the line keyed under another ``MEMORY_MANAGER_KEY``).
 
 Tried and held: t2-key-accepted deleted, emptied, whitespace only, a garbage last line,
 upper-case hex, CRLF line ends; another key in MEMORY_MANAGER_KEY beside the key file through
 learn/write/lesson (insertions, no copy to seal), edit, crypt.py encrypt stdin, reseal, cleanup
 (all refused or nothing sealed); forget under another XDG_CONFIG_HOME (local-keyed records
-blanked); forget of a knowledge entry whose records were keyed by two keys (blanked).
+blanked); forget of a knowledge entry whose records were keyed by two keys (blanked); forget of
+month-combined, unquarantined, archived (prune) daily/knowledge entries and a lesson (no name or
+text left); forget under a full-file limit, the next command finishing it keyless; forget after
+keygen --force of an entry with sealed copies of the old key; import of a pre-forget export
+under the old key (refused); ``..``/absolute paths in 16 id/key/date/skill/topic options;
+symlinked knowledge, daily, T2 notes and record (refused or left alone); tokens in gate.py
+--request, recall queries, "not found" arguments; recall of a token in an OpenClaw note at 7
+snippet offsets (masked); keyless purge residue in backups (none).
 """
 from __future__ import annotations
 

@@ -530,7 +530,7 @@ def check_set_up(ws: Path, bundle_root: Path) -> list[dict[str, Any]]:
     gaps = setup_gaps(ws)
     fix = init_fix(bundle_root, ws, "sets the workspace up again; your notes stay")
     if not gaps:
-        return [_check("set up", "ok", "AGENTS.md memory rules, .gitignore rules, memory/memory-manager.json")]
+        return [_check("set up", "ok", f"AGENTS.md memory rules, .gitignore rules, {tree.rel(tree.OVERRIDE)}")]
     if setup_lost(gaps):
         return [_check("set up", "fail", f"the workspace is no longer set up: {', '.join(gaps)} (the agent "
                        "does not use the memory without its rules)", fix)]

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import pytest
 
-from .trust_r4_common import NOW, _init
+from .trust_r4_common import NOW, _files_holding, _init
 
 K1 = base64.b64encode(bytes(range(32))).decode()
 
@@ -145,15 +145,6 @@ def test_a_key_opening_only_an_archived_entry_does_not_seal_beside_the_live_ones
 
 # ------------------------------------------------------------ unquarantine, then forget: the quarantine name stays
 
-def _files_holding(root: Path, needle: str) -> list[str]:
-    out = []
-    for p in sorted(root.rglob("*")):
-        rel = p.relative_to(root).as_posix()
-        if needle in rel:
-            out.append("NAME:" + rel)
-        elif p.is_file() and not p.is_symlink() and needle.encode() in p.read_bytes():
-            out.append(rel)
-    return out
 
 
 def test_forget_after_unquarantine_leaves_no_plain_id(ws, run_script):

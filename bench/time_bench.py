@@ -101,6 +101,10 @@ def load_notes(ws: Path, data: dict, cfg: dict, verbs: str, notes: list[dict] | 
         kind = n["kind"]
         if kind == "daily":
             parts = {k: [n[k]] if n.get(k) else [] for k in ("cause", "change", "todo")}
+            if not any(parts.values()) and n.get("text"):
+                # Sets from round 11 on may give a daily note as one paragraph (`text`): what was
+                # done that day, written as its change line (改), as a user's one-line note would be.
+                parts["change"] = [n["text"]]
             if verbs == "cli":
                 args = ["write", "--topic", n["topic"], "--date", n["date"]]
                 for k, vals in parts.items():

@@ -474,11 +474,12 @@ def check_memory_tree(ws: Path, bundle_root: Path, cfg: dict[str, Any] | None = 
             text = path.read_text(encoding="utf-8-sig")
             entries = sum(1 for line in text.splitlines() if line.startswith("- "))
             stale = _index_gap(ws, cfg, kind, text) if cfg is not None else None
+            counted = f"{entries} entr{'y' if entries == 1 else 'ies'}"
             if stale:
-                checks.append(_check(f"index {name}", "fail", f"{entries} entries, but it does not match the files: "
+                checks.append(_check(f"index {name}", "fail", f"{counted}, but it does not match the files: "
                                      f"{stale}", _maintain_fix(bundle_root, ws)))
             else:
-                checks.append(_check(f"index {name}", "ok", f"{entries} entries"))
+                checks.append(_check(f"index {name}", "ok", counted))
     return checks
 
 

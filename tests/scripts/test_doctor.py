@@ -56,7 +56,7 @@ def test_all_good(run_script, ws, tmp_path, t2_key):
     assert r.code == 0, r.out + r.err
     lines = r.out.splitlines()
     assert f"✓ workspace: {ws} (chosen by OPENCLAW_WORKSPACE_DIR)" in lines
-    assert "✓ index daily-index.md: 1 entries" in lines and "✓ index knowledge-index.md: 2 entries" in lines
+    assert "✓ index daily-index.md: 1 entry" in lines and "✓ index knowledge-index.md: 2 entries" in lines
     assert "✓ openclaw: OpenClaw 2026.9.6 (eb377ac)" in lines
     assert f"✓ skill: eligible, from {ROOT}" in lines
     assert all(f"✓ hook {n}: eligible and enabled" in lines for n in NAMES)
@@ -75,7 +75,7 @@ def test_an_index_that_does_not_match_its_files_fails(run_script, ws):
                      "what the files lack k2")
     assert lines[at + 1] == (f"    fix: {shlex.join([sys.executable, str(ROOT / 'scripts' / 'maintain.py'), '-w', str(ws)])}"
                              "  # the upkeep: rebuilds the indexes from the files")
-    assert "✓ index daily-index.md: 1 entries" in lines and r.code == 1
+    assert "✓ index daily-index.md: 1 entry" in lines and r.code == 1
 
 
 def test_agents_md_without_the_rules_block_is_no_longer_set_up(run_script, ws):

@@ -67,7 +67,7 @@ def test_item1_restore_of_an_init_backup_rebuilds_the_indexes_from_the_files(tmp
         "# Memory Index\n\n- after switch → daily/2026-12-02.md\n")
     assert (ws / "memory" / "knowledge-index.md").read_text(encoding="utf-8") == "# Knowledge Index\n\n- newkey\n"
     lines = _doctor_lines(run_script)
-    assert "✓ index daily-index.md: 1 entries" in lines and "✓ index knowledge-index.md: 1 entries" in lines
+    assert "✓ index daily-index.md: 1 entry" in lines and "✓ index knowledge-index.md: 1 entry" in lines
     assert "✓ set up: AGENTS.md memory rules, .gitignore rules, memory/memory-manager.json" in lines
     assert _healthy(lines)
 
@@ -85,7 +85,7 @@ def test_item1_doctor_finds_an_index_that_does_not_match_its_files(tmp_path, run
     lines = doctor.out.splitlines()
     fix = (f"    fix: {sys.executable} {ROOT / 'scripts' / 'maintain.py'} -w {ws}  # the upkeep: rebuilds the "
            "indexes from the files")
-    at = lines.index("✗ index daily-index.md: 1 entries, but it does not match the files: missing after switch → "
+    at = lines.index("✗ index daily-index.md: 1 entry, but it does not match the files: missing after switch → "
                      "daily/2026-12-02.md, naming what the files lack gone topic → daily/2026-01-01.md")
     assert lines[at + 1] == fix
     at = lines.index("✗ index knowledge-index.md: 0 entries, but it does not match the files: missing newkey")

@@ -35,6 +35,14 @@ masked or refused.
 (d) umask 000: init, remember, learn --approved, export --out, report --html, write, cleanup,
 privacy_audit, doctor: no file writable by others, .state/.cache/.memory-backup/key 0600/0700,
 export and report pages 0600 (tier2-internal 0755 as documented).
+(b) residue: an approved knowledge entry holding a phone number, edited (history), recalled,
+shown, reported, cleaned, audited, then forgotten, and a daily note forgotten: the whole workspace
+and home searched for the text, the number (with and without dashes), the key, the topic, the
+k- id and SHA-256/SHA-1/MD5 of 5 forms: 2 forgets, nothing left.
+(c) links: .memory-backup, memory/.state, memory/knowledge, memory/.quarantine and
+memory/tier2-internal as symlinks to an outside folder through learn, edit, remember, recall,
+stats record, report, cleanup, privacy_audit and write: 45 runs, all refused (exit 2), nothing
+written outside.
 """
 from __future__ import annotations
 

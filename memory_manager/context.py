@@ -125,6 +125,12 @@ class Usage:
 
     def to_dict(self, cfg: Mapping[str, Any] | None = None) -> dict[str, Any]:
         doc = {f: (list(getattr(self, f)) if f == "notes" else getattr(self, f)) for f in self.FIELDS}
+        if getattr(self, "session_id", None) is None:
+            # Nothing of OpenClaw's matched: the agent id and key are what the caller typed, shown
+            # as messages show them (attack round 14: a pasted token or phone number is not echoed).
+            for f in ("agent", "session_key"):
+                if doc.get(f):
+                    doc[f] = shown_id(doc[f])
         doc["percent"] = self.percent
         ctx = _ctx(cfg)
         point = compaction_point(self.window, ctx) if self.window else None
@@ -225,7 +231,7 @@ def describe(usage: Usage, cfg: Mapping[str, Any] | None = None) -> str:
     point = compaction_point(usage.window, _ctx(cfg))  # type: ignore[arg-type]
     left = point - usage.used  # type: ignore[operator]
     where = f"{left:,} tokens away" if left >= 0 else f"passed by {-left:,} tokens"
-    return (f"{usage.session_key}: {usage.percent}% ({usage.used:,} / {usage.window:,} tokens, "
+    return (f"{shown_id(usage.session_key)}: {usage.percent}% ({usage.used:,} / {usage.window:,} tokens, "
             f"from {usage.source}); compaction at {point:,}, {where}")
 
 
@@ -331,6 +337,34 @@ def measure_entry(entry: Mapping[str, Any], events: Iterable[Mapping[str, Any] |
 
 
 # --------------------------------------------------------------------------- stores
+
+
+_PLAIN_SEGMENT = re.compile(r"[a-z][a-z0-9_-]{0,23}")
+
+
+def shown_id(value: str | None) -> str:
+    """Return an agent id or session key as it may be shown in a message or a log line.
+
+    OpenClaw session keys name the peer (``agent:main:whatsapp:dm:+1415…``)
+    and a mistyped agent id can be anything pasted, a token included, while
+    these lines reach the Gateway log on disk and the agent's prompt (attack
+    round 14). Each ``:``-separated segment is kept when it reads as an
+    ordinary name (lowercase ASCII letters, digits, ``_`` or ``-``, at most 24
+    characters and 4 digits: ``main``, ``whatsapp``, ``coder-2``); any other
+    segment shows its first 4 characters and ``…`` (the bundle's rule for a
+    value that may be secret: never more than its first 4 characters, issue
+    10). Standard library only: the per-turn hook calls it.
+
+    Args:
+        value: an agent id or a session key (None or empty: returned as ``""``).
+    """
+    if not value:
+        return ""
+    out = []
+    for seg in str(value).split(":"):
+        plain = _PLAIN_SEGMENT.fullmatch(seg) and sum(ch.isdigit() for ch in seg) <= 4
+        out.append(seg if plain or not seg else seg[:4] + "…")
+    return ":".join(out)
 
 
 def valid_agent_id(agent: str) -> bool:
@@ -493,7 +527,7 @@ def sqlite_usage(db: Path, agent: str, session_key: str | None) -> Usage:
                 (chosen,)).fetchone()
         if row is None:
             usage.session_key = session_key
-            usage.notes.append(f"no session {session_key}" if session_key else "no sessions")
+            usage.notes.append(f"no session {shown_id(session_key)}" if session_key else "no sessions")
             return usage
         usage.session_key, usage.session_id = row[0], row[1]
         try:
@@ -560,7 +594,7 @@ def legacy_usage(store: Path, agent: str, session_key: str | None) -> Usage:
         entry = entries.get(session_key)
         usage.session_key = session_key
         if entry is None:
-            usage.notes.append(f"no session {session_key}")
+            usage.notes.append(f"no session {shown_id(session_key)}")
             return usage
     else:
         if not entries:
@@ -599,7 +633,7 @@ def measure(agent: str | None = None, session_key: str | None = None,
         state = state_dir()
     agent = agent or agent_of(session_key)
     if not valid_agent_id(agent):
-        return Usage(agent=agent, session_key=session_key, notes=[f"{agent!r} is not an OpenClaw agent id"])
+        return Usage(agent=agent, session_key=session_key, notes=[f"{shown_id(agent)!r} is not an OpenClaw agent id"])
     base = Path(state) / "agents" / agent
     db = base / SQLITE_RELPATH
     if db.is_file():
@@ -614,7 +648,7 @@ def measure(agent: str | None = None, session_key: str | None = None,
     legacy = base / LEGACY_RELPATH
     if legacy.is_file():
         return legacy_usage(legacy, agent, session_key)
-    return Usage(agent=agent, session_key=session_key, notes=[f"no session store for agent {agent} in {state}"])
+    return Usage(agent=agent, session_key=session_key, notes=[f"no session store for agent {shown_id(agent)} in {state}"])
 
 
 def from_event(event: Mapping[str, Any]) -> tuple[Usage | None, str | None]:

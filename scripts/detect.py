@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> tuple[int, dict]:
             raise BadInputError("stdin must hold a JSON object (a hook event)")
     for agent in (args.agent, context.agent_of(args.session) if args.session else None):
         if agent is not None and not context.valid_agent_id(agent):
-            raise BadInputError(f"{agent!r} is not an OpenClaw agent id (letters, digits, '_' and '-')")
+            raise BadInputError(f"{context.shown_id(agent)!r} is not an OpenClaw agent id (letters, digits, '_' and '-')")
     cfg = load_cfg(args.workspace, event)
     state = pathlib.Path(args.state_dir) if args.state_dir else None
     session = args.session
@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> tuple[int, dict]:
     doc["summary"] = context.describe(usage, cfg)
     code = 0
     if args.session and usage.session_id is None and any(n.startswith("no session ") for n in usage.notes):
-        doc["error"], doc["kind"] = f"no session {args.session}", "not_found"
+        doc["error"], doc["kind"] = f"no session {context.shown_id(args.session)}", "not_found"
         code = 1
     return code, doc
 

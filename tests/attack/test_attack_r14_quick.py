@@ -2,8 +2,9 @@
 
 Each test plays one attack that still gets through, against the real scripts in a temporary
 workspace, asserts the promised behaviour (issue 10: secrets never echoed past their first 4
-characters, as ``memory.py``'s "not found" errors and recall already do) and is marked xfail
-(strict) until fixed. Secret-shaped values are built at run time.
+characters, as ``memory.py``'s "not found" errors and recall already do). Fixed in round 11 by
+``context.shown_id`` (each session-key segment that is not an ordinary name shows 4 characters).
+Secret-shaped values are built at run time.
 
 Found (tests here): ``detect.py --session KEY`` that names no session prints the whole key in
 its error (human and ``--json``): a GitHub token or a phone number (OpenClaw session keys carry
@@ -74,9 +75,6 @@ ZH_PASSWORD = "我的密码是 " + "Qz7!mK4" + "#vR9pW"
 
 # ------------------------------------------------------------ detect.py echoes the session key
 
-@pytest.mark.xfail(strict=True, reason="atk14: detect.py --session KEY that names no session prints the whole key "
-                                       "('no session agent:main:ghp_...'), a token or a phone number in full, in "
-                                       "human output and in --json error")
 @pytest.mark.parametrize("value", ["token", "phone"])
 @pytest.mark.parametrize("json_out", [False, True])
 def test_detect_no_session_error_masks_a_secret_in_the_key(ws, run_script, value, json_out):
@@ -94,9 +92,6 @@ def test_detect_no_session_error_masks_a_secret_in_the_key(ws, run_script, value
 
 # ------------------------------------------------------------ detect.py and the bootstrap hook echo the agent id
 
-@pytest.mark.xfail(strict=True, reason="atk14: detect.py --agent prints an agent id holding a secret in full: in its "
-                                       "'not an OpenClaw agent id' error (full-width token, Chinese password) and in "
-                                       "its summary (token)")
 @pytest.mark.parametrize("value", ["token", "fullwidth-token", "zh-password"])
 def test_detect_agent_option_never_echoes_a_secret(ws, run_script, value):
     _init(run_script)
@@ -106,8 +101,6 @@ def test_detect_agent_option_never_echoes_a_secret(ws, run_script, value):
     assert not _shows_more_than_4(r.out + r.err, core), r.out + r.err
 
 
-@pytest.mark.xfail(strict=True, reason="atk14: the agent:bootstrap hook writes 'no session store for agent ghp_...' "
-                                       "with the whole agent id as a Gateway log line (on disk)")
 def test_bootstrap_hook_log_line_masks_a_secret_agent_id(ws, run_script):
     _init(run_script)
     event = {"type": "agent", "action": "bootstrap", "sessionKey": f"agent:{TOKEN}:main",

@@ -400,6 +400,31 @@ class RecallIndex:
             df[t] = row[0] if row else 0
         return n, float(avg), df
 
+    def near_terms(self, term: str) -> dict[str, int]:
+        """Terms of the index one edit from ``term`` (a letter deleted, inserted, replaced, or two
+        next to each other swapped; letters a-z) -> their document frequency. For a query word no
+        entry holds: "espreso" -> {"espresso": 3}. About 50 look-ups per letter of ``term``."""
+        letters = "abcdefghijklmnopqrstuvwxyz"
+        cands = set()
+        for i in range(len(term) + 1):
+            head, tail = term[:i], term[i:]
+            if tail:
+                cands.add(head + tail[1:])
+                if len(tail) > 1:
+                    cands.add(head + tail[1] + tail[0] + tail[2:])
+            for c in letters:
+                cands.add(head + c + tail)
+                if tail:
+                    cands.add(head + c + tail[1:])
+        cands.discard(term)
+        out = {}
+        get = self.conn.execute
+        for c in cands:
+            row = get("SELECT doc FROM fts_vocab WHERE term=?", (c,)).fetchone()
+            if row and row[0]:
+                out[c] = row[0]
+        return out
+
     def counts_by_kind(self) -> dict[str, int]:
         """Return ``{kind: number of entries}``."""
         return dict(self.conn.execute("SELECT kind, count(*) FROM entries WHERE current = 1 AND archived = 0 GROUP BY kind"))

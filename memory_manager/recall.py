@@ -237,6 +237,12 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
         if malformed is not None:
             malformed.extend({"file": path, "error": why} for path, why in idx.malformed())
         past = qt.mode == "past"
+        if terms and TYPO_MIN:
+            terms = _spelled(terms, idx)
+        if qt.holiday and terms and qt.span and not idx.span_rows(qt.span[0].isoformat(), qt.span[1].isoformat()):
+            # A holiday's name is a topic word too ("Maisie 圣诞剧里演啥" in November): when its days hold
+            # nothing, the query is ranked by its words, the name's included (time set N, issue 13).
+            terms = textproc.query_terms(qt.rest + " " + qt.holiday)
         found = idx.bm25_rows(terms, history=past) if terms else []
         cand = {r[0]: r[2:] for r in found}
         bm = {r[0]: r[1] for r in found}
@@ -478,6 +484,32 @@ NOW_CHANGE = True
 #: Round 9 (set M): for "now", of two copies of one change (:data:`COPY_DAYS`) a knowledge entry is kept
 #: before a daily note, whatever their languages. False: the question's language decides (ablation).
 NOW_COPY_RECORD = True
+
+
+#: A Latin query word of at least this many letters (its stem) that no entry holds is read as the
+#: word one edit away that entries hold ("espreso" -> "espresso", "croisant" -> "croissant"): a
+#: typo otherwise drops the query's most distinctive word (time set N, issue 13: two of its plain
+#: and "now" questions spell their subject wrong on purpose). Shorter words have too many
+#: neighbours ("bred": bread, bed, red). 0 switches it off (benchmark ablation).
+TYPO_MIN = 5
+
+
+def _spelled(terms: list[str], idx) -> list[str]:
+    """``terms`` with each Latin term of :data:`TYPO_MIN` letters or more that no entry holds replaced
+    by the held term one edit away with the most entries (:meth:`RecallIndex.near_terms`); kept as
+    it is when there is none."""
+    long = [t for t in terms if len(t) >= TYPO_MIN and t.isascii() and t.isalpha()]
+    if not long:
+        return terms
+    df = idx.collection_stats(long)[2]
+    fixed = {}
+    for t in long:
+        if df.get(t):
+            continue
+        near = idx.near_terms(t)
+        if near:
+            fixed[t] = max(sorted(near), key=near.get)
+    return list(dict.fromkeys(fixed.get(t, t) for t in terms)) if fixed else terms
 
 
 def _now_from_history(qt, terms: list[str], idx, cand: dict[int, tuple], bm: dict[int, float],

@@ -1,0 +1,71 @@
+"""Query words that the ranking used to lose (issue 13, time set N): Chinese weekday spellings,
+a holiday's name that is a topic word, and a misspelt English word.
+
+Notes are written through the store with the clock at each note's day in London; questions are
+asked later. Each test checks the exact hits.
+"""
+import pytest
+
+from memory_manager import store
+from memory_manager.config import load_config
+from memory_manager.recall import recall
+from memory_manager.textproc import tokens
+
+CFG = load_config(None)
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    def set_time(day: str, hhmm: str = "09:00") -> None:
+        monkeypatch.setenv("MEMORY_MANAGER_NOW", f"{day}T{hhmm}:00+00:00")
+        monkeypatch.setenv("TZ", "Europe/London")
+    return set_time
+
+
+def note(ws, clock, day: str, topic: str, change: str) -> str:
+    clock(day, "18:00")
+    return store.write_daily(ws, CFG, topic=topic, day=day, approved=True, change=[change])["id"]
+
+
+@pytest.fixture
+def bakery(ws, clock):
+    (ws / "memory").mkdir()
+    return {
+        "helper": note(ws, clock, "2026-11-02", "周六帮手换人", "从这周起周六改由 Jess 来店里帮忙，7:00-14:00。"),
+        "sunday": note(ws, clock, "2026-11-03", "周日也开门", "决定从 11 月 22 日起周日也开门，8:00-13:00。"),
+        "play": note(ws, clock, "2026-11-05", "学校圣诞剧", "Maisie 在圣诞剧里演一只驯鹿，12 月 10 日演出。"),
+        "maisie": note(ws, clock, "2026-11-09", "Maisie 周日比赛", "Maisie 的球队 3:2 赢了，她助攻一次。"),
+        "beans": note(ws, clock, "2026-11-10", "Coffee", "Switched the espresso beans to Origin Pathfinder."),
+        "tea": note(ws, clock, "2026-11-11", "Tea", "New loose-leaf tea from Postcard Teas for the counter."),
+    }
+
+
+def ask(ws, clock, query: str, day: str = "2026-11-20") -> list[str]:
+    clock(day, "12:00")
+    return [h.id for h in recall(ws, query, CFG, top_k=3, track=False)]
+
+
+def test_chinese_weekday_spellings_are_one_term():
+    assert tokens("礼拜六") == tokens("星期六") == tokens("周六") == ["周六"]
+    assert tokens("礼拜天") == tokens("星期日") == tokens("星期天") == ["周日"]
+    assert tokens("礼拜几收") == ["周几", "几收"]
+    assert tokens("这周天气") == ["这周", "周天", "天气"]  # 周天 stays: it is also 周 + 天气
+
+
+def test_a_weekday_written_with_libai_finds_the_note_that_writes_zhou(ws, clock, bakery):
+    assert ask(ws, clock, "礼拜六谁来店里帮忙")[0] == bakery["helper"]
+    assert ask(ws, clock, "礼拜天开门吗")[0] == bakery["sunday"]
+
+
+def test_a_holiday_name_with_nothing_on_its_days_is_a_topic_word(ws, clock, bakery):
+    # Christmas 2025 holds no note: "圣诞剧" is the school play of November 2026.
+    assert ask(ws, clock, "Maisie 圣诞剧里演啥")[0] == bakery["play"]
+
+
+def test_a_misspelt_word_is_read_as_the_word_one_edit_away(ws, clock, bakery):
+    assert ask(ws, clock, "which espreso beans do we use") == [bakery["beans"]]
+    assert ask(ws, clock, "which espresso beans do we use") == [bakery["beans"]]
+
+
+def test_a_short_unknown_word_is_not_corrected(ws, clock, bakery):
+    assert ask(ws, clock, "tae") == []  # three letters: tea, tee, toe... too many neighbours

@@ -215,6 +215,10 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
     terms = textproc.query_terms(qt.rest if (qt.span or qt.mode) else query)
     if qt.time_only:
         terms = []
+    if FRAME_WORDS and len(terms) > 1 and _HOW_MUCH.search(query):
+        # "how much" / "how many" asks for a number (querytime.ASKS); "much" is no topic word, and it
+        # matched "much better than the oak" before the note that states the price (time set N).
+        terms = [t for t in terms if t not in ("much", "mani")] or terms
     if not terms and qt.span is None:
         return []
     from . import access, privacy
@@ -253,6 +257,10 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
             for r in idx.bm25_rows(glossary.expand(qt.rest, terms), history=past):
                 cand.setdefault(r[0], r[2:])
                 bm[r[0]] = bm.get(r[0], 0.0) + expansion_share * r[1]
+            # A question frame's words (多少钱 -> cost, price) only add to what the topic found.
+            for r in idx.bm25_rows(glossary.expand(qt.rest, terms, frame=True), history=past):
+                if r[0] in cand:
+                    bm[r[0]] = bm.get(r[0], 0.0) + expansion_share * r[1]
         if terms and NOW_HISTORY and qt.mode == "now":
             _now_from_history(qt, terms, idx, cand, bm, expansion_share)
         span = (qt.span[0].isoformat(), qt.span[1].isoformat()) if qt.span else None
@@ -486,17 +494,23 @@ NOW_CHANGE = True
 NOW_COPY_RECORD = True
 
 
+#: Drop "much" / "many" of a "how much" / "how many" question from its terms (issue 13, set N).
+#: False: keep them (benchmark ablation).
+FRAME_WORDS = True
+_HOW_MUCH = re.compile(r"\bhow\s+(?:much|many)\b", re.I)
+
 #: A Latin query word of at least this many letters (its stem) that no entry holds is read as the
-#: word one edit away that entries hold ("espreso" -> "espresso", "croisant" -> "croissant"): a
-#: typo otherwise drops the query's most distinctive word (time set N, issue 13: two of its plain
-#: and "now" questions spell their subject wrong on purpose). Shorter words have too many
-#: neighbours ("bred": bread, bed, red). 0 switches it off (benchmark ablation).
+#: word entries hold that it misspells by a letter left out or two letters swapped ("espreso" ->
+#: "espresso", "croisant" -> "croissant"; :meth:`RecallIndex.near_terms`): a typo otherwise drops
+#: the query's most distinctive word (time set N, issue 13: two of its plain and "now" questions
+#: spell their subject wrong on purpose). Shorter words have too many neighbours ("bred": bread,
+#: breed). 0 switches it off (benchmark ablation).
 TYPO_MIN = 5
 
 
 def _spelled(terms: list[str], idx) -> list[str]:
     """``terms`` with each Latin term of :data:`TYPO_MIN` letters or more that no entry holds replaced
-    by the held term one edit away with the most entries (:meth:`RecallIndex.near_terms`); kept as
+    by the held term it misspells that most entries hold (:meth:`RecallIndex.near_terms`); kept as
     it is when there is none."""
     long = [t for t in terms if len(t) >= TYPO_MIN and t.isascii() and t.isalpha()]
     if not long:

@@ -69,3 +69,25 @@ def test_a_misspelt_word_is_read_as_the_word_one_edit_away(ws, clock, bakery):
 
 def test_a_short_unknown_word_is_not_corrected(ws, clock, bakery):
     assert ask(ws, clock, "tae") == []  # three letters: tea, tee, toe... too many neighbours
+
+
+@pytest.fixture
+def flat(ws, clock):
+    (ws / "memory").mkdir()
+    return {
+        "lead": note(ws, clock, "2026-09-21", "浴室拆除", "地板下发现一段旧铅管，Dave 说必须整段换掉，要加 £450。"),
+        "swap": note(ws, clock, "2026-09-29", "铅管更换", "Dave 今天把铅管换成了铜管，说铅管的活拖了三周。"),
+        "bread": note(ws, clock, "2026-10-19", "Sourdough price rise", "The sourdough price goes up; costs are up too."),
+        "grinder": note(ws, clock, "2026-11-12", "Coffee", "New grinder; much better espresso."),
+        "boiler": note(ws, clock, "2026-10-02", "Boiler", "Boiler quote for the new flat: £900."),
+    }
+
+
+def test_a_question_frame_translated_only_adds_to_what_the_topic_found(ws, clock, flat):
+    # 多少钱 -> cost / price: no topic of its own, so the English price note stays out.
+    assert ask(ws, clock, "换铅管多花了多少钱") == [flat["swap"], flat["lead"]]
+
+
+def test_much_of_how_much_is_no_topic_word(ws, clock, flat):
+    assert ask(ws, clock, "how much did the new flat cost")[0] == flat["boiler"]
+    assert ask(ws, clock, "how much") == [flat["grinder"]]  # alone, the words are kept

@@ -400,6 +400,16 @@ class RecallIndex:
             df[t] = row[0] if row else 0
         return n, float(avg), df
 
+    def doc_freq(self, terms: Iterable[str]) -> dict[str, int]:
+        """``{term: number of entries holding it}`` (0 for a term no entry holds); unlike
+        :meth:`collection_stats` it does not count the entries (a scan of the table)."""
+        get = self.conn.execute
+        out = {}
+        for t in terms:
+            row = get("SELECT doc FROM fts_vocab WHERE term=?", (t,)).fetchone()
+            out[t] = row[0] if row else 0
+        return out
+
     def near_terms(self, term: str) -> dict[str, int]:
         """Terms of the index that ``term`` misspells by one slip: a letter left out, or two letters
         next to each other swapped (letters a-z) -> their document frequency. For a query word no

@@ -515,7 +515,7 @@ def _spelled(terms: list[str], idx) -> list[str]:
     long = [t for t in terms if len(t) >= TYPO_MIN and t.isascii() and t.isalpha()]
     if not long:
         return terms
-    df = idx.collection_stats(long)[2]
+    df = idx.doc_freq(long)
     fixed = {}
     for t in long:
         if df.get(t):

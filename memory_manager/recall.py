@@ -1312,12 +1312,43 @@ def _same_quantity(value: str, a: str, b: str) -> bool:
     return not (ua and ub and not ua & ub)
 
 
+#: A day of the year is one value in both languages: "Sunday 15 November", "Nov 15", "11 月 15 日" and
+#: "2026-11-15" all give ``m11d15`` (a token no entry holds, so it counts as rare): a Chinese note that
+#: moves the date ("从 11 月 15 日推到 12 月 6 日") names the English entry's "15 November" (time set N).
+#: The first of a month is left out: it is when changes of all kinds take effect ("from 1 October the
+#: membership costs 64 €" and "from 1 October the weekly sync is on Wednesdays" are two facts; set E).
+#: False: dates are only their numbers (ablation).
+DATE_VALUES = True
+_MONTHS = {m: i + 1 for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
+                                           "nov", "dec"))}
+_MONTH_RE = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_DATE_RES = (
+    (re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_RE}(?![a-z])"), lambda m: (_MONTHS[m.group(2)], m.group(1))),
+    (re.compile(rf"\b{_MONTH_RE}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b"), lambda m: (_MONTHS[m.group(1)], m.group(2))),
+    (re.compile(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]"), lambda m: (int(m.group(1)), m.group(2))),
+    (re.compile(r"\b\d{4}-(\d{2})-(\d{2})\b"), lambda m: (int(m.group(1)), m.group(2))),
+)
+
+
+def _dates(low: str) -> set[str]:
+    """The days of the year a lower-cased text names, as ``m<month>d<day>`` (see :data:`DATE_VALUES`)."""
+    out = set()
+    for pattern, parts in _DATE_RES:
+        for m in pattern.finditer(low):
+            month, day = parts(m)
+            if 1 <= month <= 12 and 2 <= int(day) <= 31:
+                out.add(f"m{month}d{int(day)}")
+    return out
+
+
 def _values(text: str) -> set[str]:
     """The values and names a text states: numbers, clock times and codes (``16:00``, ``6432``,
     ``b1-14``), weekdays (one form for both languages: ``周一``), and the Latin words of a mostly
     Chinese text (names: Fressnapf, Hort)."""
     low = text.lower()
     out = {_canon_clock(_canon_weekday(v)) for v in _VALUE_RE.findall(low) if len(v) > 1}  # "1", "8": too common
+    if DATE_VALUES:
+        out.update(_dates(low))
     cjk = sum(1 for c in low if "\u3400" <= c <= "\u9fff")
     if cjk * 2 > len(low.replace(" ", "")) - cjk:
         out.update(_LATIN_RE.findall(low))

@@ -91,3 +91,30 @@ def test_a_question_frame_translated_only_adds_to_what_the_topic_found(ws, clock
 def test_much_of_how_much_is_no_topic_word(ws, clock, flat):
     assert ask(ws, clock, "how much did the new flat cost")[0] == flat["boiler"]
     assert ask(ws, clock, "how much") == [flat["grinder"]]  # alone, the words are kept
+
+
+def test_a_date_written_in_the_other_language_links_the_versions_of_a_fact(ws, clock):
+    (ws / "memory").mkdir()
+    clock("2026-09-16", "10:00")
+    store.learn(ws, CFG, key="flat-move-in-date", text="Target date to move into the Leyton flat: Sunday 15 November 2026.",
+                approved=True)
+    basin = note(ws, clock, "2026-10-06", "Bathroom first fix", "Marek moved the basin in the flat bathroom 30cm to the left.")
+    # "15", "11" and "12" alone are common numbers: they tie nothing together.
+    for day, text in (("2026-10-07", "Sold 15 loaves and 11 cakes by 12."), ("2026-10-08", "15 orders, 12 of them online."),
+                      ("2026-10-09", "11 trays, 15 minutes each at 12 past."), ("2026-10-10", "Paid 15 and 12 for 11 bags.")):
+        note(ws, clock, day, "Counter", text)
+    later = note(ws, clock, "2026-10-22", "搬家日期推迟", "搬进公寓的日期从 11 月 15 日推到 12 月 6 日。")
+    hits = ask(ws, clock, "when's the move into the flat now?", "2026-11-08")
+    assert hits[0] == later and basin in hits
+
+
+def test_the_first_of_a_month_links_nothing(ws, clock):
+    (ws / "memory").mkdir()
+    clock("2026-08-17", "10:00")
+    store.learn(ws, CFG, key="gym-membership", text="Boulder gym: monthly membership 59 €/month.", approved=True)
+    clock("2026-09-30", "12:00")
+    store.learn(ws, CFG, key="gym-membership", text="Boulder gym: from 1 October the monthly membership costs 64 €/month.",
+                approved=True)
+    sync = note(ws, clock, "2026-09-24", "Weekly sync moving", "From 1 October the weekly sync is on Wednesdays at 11:00.")
+    hits = ask(ws, clock, "what did the gym membership cost before the price went up", "2026-10-11")
+    assert hits[0] != sync

@@ -227,13 +227,13 @@ _TABLE = """
 上午/早上 = morning
 下午 = afternoon
 晚上 = evening/night
-周一/星期一 = monday
-周二/星期二 = tuesday
-周三/星期三 = wednesday
-周四/星期四 = thursday
-周五/星期五 = friday
-周六/星期六 = saturday
-周日/星期日/星期天 = sunday
+周一/星期一/礼拜一 = monday
+周二/星期二/礼拜二 = tuesday
+周三/星期三/礼拜三 = wednesday
+周四/星期四/礼拜四 = thursday
+周五/星期五/礼拜五 = friday
+周六/星期六/礼拜六 = saturday
+周日/星期日/星期天/礼拜天/礼拜日 = sunday
 每周 = weekly/every week
 散步/走路/遛弯 = walk/walked/walking/stroll
 中午 = noon/midday/lunchtime/lunch
@@ -296,12 +296,22 @@ def _pairs() -> tuple[list[tuple[str, tuple[str, ...]]], list[tuple[tuple[str, .
     return zh_to_en, en_to_zh
 
 
-def expand(query: str, terms: list[str]) -> list[str]:
+#: Glossary words that are a question's frame, not its topic: 多少钱 asks for an amount, 几点 for a
+#: clock time. Their other-language words ("cost", "price", "time") name no subject, so they only
+#: add to entries the query's topic words found (:func:`expand` with ``frame``); as topic words they
+#: put any English note about prices above the Chinese note that answers "换铅管多花了多少钱"
+#: (time set N, issue 13; C's "补牙自费了多少钱" likewise).
+FRAME = frozenset({"多少钱", "几点"})
+
+
+def expand(query: str, terms: list[str], frame: bool = False) -> list[str]:
     """Terms in the other language for the glossary words in ``query`` (not already in ``terms``).
 
     Args:
         query: the query text (time words already removed).
         terms: the query's own ranking terms (:func:`memory_manager.textproc.query_terms`).
+        frame: False: the terms of the topic lines; True: only those of the :data:`FRAME` lines
+            that the topic lines do not give.
     """
     from .textproc import normalise
 
@@ -309,13 +319,30 @@ def expand(query: str, terms: list[str]) -> list[str]:
     text = normalise(query)
     have = set(terms)
     out: list[str] = []
+    framed: list[str] = []
     for word, en in zh_to_en:
         if len(word) >= 2 and word in text:
-            out.extend(en)
-    for key, zh in en_to_zh:
+            (framed if word in FRAME else out).extend(en)
+    for key, zh, is_frame in _en_keys(en_to_zh):
         if all(t in have for t in key):
-            out.extend(zh)
-    return [t for t in dict.fromkeys(out) if t not in have]
+            (framed if is_frame else out).extend(zh)
+    topic = [t for t in dict.fromkeys(out) if t not in have]
+    if not frame:
+        return topic
+    return [t for t in dict.fromkeys(framed) if t not in have and t not in topic]
+
+
+@lru_cache(maxsize=1)
+def _frame_zh_terms() -> frozenset[str]:
+    from .textproc import tokens
+
+    return frozenset(t for w in FRAME for t in tokens(w))
+
+
+def _en_keys(en_to_zh):
+    """``(key, zh terms, is a frame line)`` for each English phrase of the glossary."""
+    frame = _frame_zh_terms()
+    return [(key, zh, bool(zh) and set(zh) <= frame) for key, zh in en_to_zh]
 
 
 def translations(term: str) -> set[str]:

@@ -400,6 +400,38 @@ class RecallIndex:
             df[t] = row[0] if row else 0
         return n, float(avg), df
 
+    def doc_freq(self, terms: Iterable[str]) -> dict[str, int]:
+        """``{term: number of entries holding it}`` (0 for a term no entry holds); unlike
+        :meth:`collection_stats` it does not count the entries (a scan of the table)."""
+        get = self.conn.execute
+        out = {}
+        for t in terms:
+            row = get("SELECT doc FROM fts_vocab WHERE term=?", (t,)).fetchone()
+            out[t] = row[0] if row else 0
+        return out
+
+    def near_terms(self, term: str) -> dict[str, int]:
+        """Terms of the index that ``term`` misspells by one slip: a letter left out, or two letters
+        next to each other swapped (letters a-z) -> their document frequency. For a query word no
+        entry holds: "espreso" -> {"espresso": 3}. A replaced or an extra letter is not tried: those
+        turn real words into other real words ("shirt" -> "short"). About 27 look-ups per letter."""
+        letters = "abcdefghijklmnopqrstuvwxyz"
+        cands = set()
+        for i in range(len(term) + 1):
+            head, tail = term[:i], term[i:]
+            if len(tail) > 1:
+                cands.add(head + tail[1] + tail[0] + tail[2:])
+            for c in letters:
+                cands.add(head + c + tail)
+        cands.discard(term)
+        out = {}
+        get = self.conn.execute
+        for c in cands:
+            row = get("SELECT doc FROM fts_vocab WHERE term=?", (c,)).fetchone()
+            if row and row[0]:
+                out[c] = row[0]
+        return out
+
     def counts_by_kind(self) -> dict[str, int]:
         """Return ``{kind: number of entries}``."""
         return dict(self.conn.execute("SELECT kind, count(*) FROM entries WHERE current = 1 AND archived = 0 GROUP BY kind"))

@@ -207,6 +207,9 @@ class QueryTime:
     #: The words that name what is asked about: ``rest`` without the question's frame (what, 多少,
     #: 几点, 是...): the subject whose versions a now/past question compares (:func:`subject`).
     subject: str = ""
+    #: The holiday name that set ``span`` (as the query wrote it: "christmas", 圣诞), or "". It is also
+    #: a topic word ("圣诞剧", "Christmas pre-orders"): recall ranks by it when the span holds nothing.
+    holiday: str = ""
 
     def reason(self) -> str | None:
         """A short explanation for ``--json`` (``None`` when the query says nothing about time)."""
@@ -577,6 +580,7 @@ def parse(query: str, today: date) -> QueryTime:
         if named:
             qt.span, words = named
             qt.found.append(words)
+            qt.holiday = words
             rest = rest.replace(words, " ")
     for pattern, handler in _rules(today):
         for m in list(re.finditer(pattern, rest)):

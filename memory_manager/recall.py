@@ -215,6 +215,10 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
     terms = textproc.query_terms(qt.rest if (qt.span or qt.mode) else query)
     if qt.time_only:
         terms = []
+    if FRAME_WORDS and len(terms) > 1 and _HOW_MUCH.search(query):
+        # "how much" / "how many" asks for a number (querytime.ASKS); "much" is no topic word, and it
+        # matched "much better than the oak" before the note that states the price (time set N).
+        terms = [t for t in terms if t not in ("much", "mani")] or terms
     if not terms and qt.span is None:
         return []
     from . import access, privacy
@@ -237,6 +241,12 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
         if malformed is not None:
             malformed.extend({"file": path, "error": why} for path, why in idx.malformed())
         past = qt.mode == "past"
+        if terms and TYPO_MIN:
+            terms = _spelled(terms, idx)
+        if qt.holiday and terms and qt.span and not idx.span_rows(qt.span[0].isoformat(), qt.span[1].isoformat()):
+            # A holiday's name is a topic word too ("Maisie 圣诞剧里演啥" in November): when its days hold
+            # nothing, the query is ranked by its words, the name's included (time set N, issue 13).
+            terms = textproc.query_terms(qt.rest + " " + qt.holiday)
         found = idx.bm25_rows(terms, history=past) if terms else []
         cand = {r[0]: r[2:] for r in found}
         bm = {r[0]: r[1] for r in found}
@@ -247,6 +257,10 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
             for r in idx.bm25_rows(glossary.expand(qt.rest, terms), history=past):
                 cand.setdefault(r[0], r[2:])
                 bm[r[0]] = bm.get(r[0], 0.0) + expansion_share * r[1]
+            # A question frame's words (多少钱 -> cost, price) only add to what the topic found.
+            for r in idx.bm25_rows(glossary.expand(qt.rest, terms, frame=True), history=past):
+                if r[0] in cand:
+                    bm[r[0]] = bm.get(r[0], 0.0) + expansion_share * r[1]
         if terms and NOW_HISTORY and qt.mode == "now":
             _now_from_history(qt, terms, idx, cand, bm, expansion_share)
         span = (qt.span[0].isoformat(), qt.span[1].isoformat()) if qt.span else None
@@ -478,6 +492,38 @@ NOW_CHANGE = True
 #: Round 9 (set M): for "now", of two copies of one change (:data:`COPY_DAYS`) a knowledge entry is kept
 #: before a daily note, whatever their languages. False: the question's language decides (ablation).
 NOW_COPY_RECORD = True
+
+
+#: Drop "much" / "many" of a "how much" / "how many" question from its terms (issue 13, set N).
+#: False: keep them (benchmark ablation).
+FRAME_WORDS = True
+_HOW_MUCH = re.compile(r"\bhow\s+(?:much|many)\b", re.I)
+
+#: A Latin query word of at least this many letters (its stem) that no entry holds is read as the
+#: word entries hold that it misspells by a letter left out or two letters swapped ("espreso" ->
+#: "espresso", "croisant" -> "croissant"; :meth:`RecallIndex.near_terms`): a typo otherwise drops
+#: the query's most distinctive word (time set N, issue 13: two of its plain and "now" questions
+#: spell their subject wrong on purpose). Shorter words have too many neighbours ("bred": bread,
+#: breed). 0 switches it off (benchmark ablation).
+TYPO_MIN = 5
+
+
+def _spelled(terms: list[str], idx) -> list[str]:
+    """``terms`` with each Latin term of :data:`TYPO_MIN` letters or more that no entry holds replaced
+    by the held term it misspells that most entries hold (:meth:`RecallIndex.near_terms`); kept as
+    it is when there is none."""
+    long = [t for t in terms if len(t) >= TYPO_MIN and t.isascii() and t.isalpha()]
+    if not long:
+        return terms
+    df = idx.doc_freq(long)
+    fixed = {}
+    for t in long:
+        if df.get(t):
+            continue
+        near = idx.near_terms(t)
+        if near:
+            fixed[t] = max(sorted(near), key=near.get)
+    return list(dict.fromkeys(fixed.get(t, t) for t in terms)) if fixed else terms
 
 
 def _now_from_history(qt, terms: list[str], idx, cand: dict[int, tuple], bm: dict[int, float],
@@ -1266,12 +1312,43 @@ def _same_quantity(value: str, a: str, b: str) -> bool:
     return not (ua and ub and not ua & ub)
 
 
+#: A day of the year is one value in both languages: "Sunday 15 November", "Nov 15", "11 月 15 日" and
+#: "2026-11-15" all give ``m11d15`` (a token no entry holds, so it counts as rare): a Chinese note that
+#: moves the date ("从 11 月 15 日推到 12 月 6 日") names the English entry's "15 November" (time set N).
+#: The first of a month is left out: it is when changes of all kinds take effect ("from 1 October the
+#: membership costs 64 €" and "from 1 October the weekly sync is on Wednesdays" are two facts; set E).
+#: False: dates are only their numbers (ablation).
+DATE_VALUES = True
+_MONTHS = {m: i + 1 for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
+                                           "nov", "dec"))}
+_MONTH_RE = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_DATE_RES = (
+    (re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_RE}(?![a-z])"), lambda m: (_MONTHS[m.group(2)], m.group(1))),
+    (re.compile(rf"\b{_MONTH_RE}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b"), lambda m: (_MONTHS[m.group(1)], m.group(2))),
+    (re.compile(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]"), lambda m: (int(m.group(1)), m.group(2))),
+    (re.compile(r"\b\d{4}-(\d{2})-(\d{2})\b"), lambda m: (int(m.group(1)), m.group(2))),
+)
+
+
+def _dates(low: str) -> set[str]:
+    """The days of the year a lower-cased text names, as ``m<month>d<day>`` (see :data:`DATE_VALUES`)."""
+    out = set()
+    for pattern, parts in _DATE_RES:
+        for m in pattern.finditer(low):
+            month, day = parts(m)
+            if 1 <= month <= 12 and 2 <= int(day) <= 31:
+                out.add(f"m{month}d{int(day)}")
+    return out
+
+
 def _values(text: str) -> set[str]:
     """The values and names a text states: numbers, clock times and codes (``16:00``, ``6432``,
     ``b1-14``), weekdays (one form for both languages: ``周一``), and the Latin words of a mostly
     Chinese text (names: Fressnapf, Hort)."""
     low = text.lower()
     out = {_canon_clock(_canon_weekday(v)) for v in _VALUE_RE.findall(low) if len(v) > 1}  # "1", "8": too common
+    if DATE_VALUES:
+        out.update(_dates(low))
     cjk = sum(1 for c in low if "\u3400" <= c <= "\u9fff")
     if cjk * 2 > len(low.replace(" ", "")) - cjk:
         out.update(_LATIN_RE.findall(low))

@@ -32,7 +32,7 @@ import unicodedata
 from functools import lru_cache
 
 #: Version of the tokenizer; stored in the index so a change forces a rebuild.
-TOKENIZER_VERSION = 2
+TOKENIZER_VERSION = 3
 
 # Han (CJK unified + extension A + compatibility), kana, Hangul syllables.
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af"
@@ -79,7 +79,21 @@ def normalise(text: str) -> str:
     return unicodedata.normalize("NFKC", text).lower()
 
 
+#: Chinese weekday names in one form: 礼拜六 / 星期六 -> 周六, 礼拜天 / 星期天 / 星期日 -> 周日,
+#: 礼拜几 -> 周几. The spellings are the same word, and bigrams of one never meet another's
+#: ("现在礼拜六谁来店里" against a note "周六改由 Jess 来帮忙"; time set N, issue 13). 周天 stays
+#: as written: it is also the 周 + 天 of "这周天气".
+_CJK_WEEKDAY = re.compile(r"(?:礼拜|星期)([一二三四五六日天几])")
+
+
+def _weekday_form(m: re.Match) -> str:
+    day = m.group(1)
+    return "周日" if day in "日天" else "周" + day
+
+
 def _cjk_terms(run: str) -> list[str]:
+    if "礼拜" in run or "星期" in run:
+        run = _CJK_WEEKDAY.sub(_weekday_form, run)
     if len(run) == 1:
         return [] if run in CJK_STOP_CHARS else [run]
     out = []

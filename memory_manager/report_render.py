@@ -413,7 +413,12 @@ class Pages:
         if self.charts is None:
             preload()
         if self.model is not None:
-            self.drafted = draft(self.model)
+            try:
+                self.drafted = draft(self.model)
+            except Exception:  # noqa: BLE001 - surfaces from render, which fills the template again
+                # Raised here, it would leave the masking child unreaped; render raises the same
+                # error (a language without strings, a broken template) in its place instead.
+                self.drafted = None
 
     def render(self, model: Model) -> str:
         return render(model, self.charts, self.drafted if model is self.model else None)

@@ -132,6 +132,9 @@ class _Masker:
         self._split: dict[tuple[int, tuple[int, ...]], list[str]] = {}
         self._split_html: dict[tuple[int, tuple[int, ...]], list[str]] = {}
         self._early: dict[int, str] = {}  # texts read before the run (:meth:`now`), masked
+        #: True while ``meanwhile`` runs beside a forked child that masks (:meth:`run`): work done
+        #: then costs no time (the page's template is drafted only then, ``report_render.Pages``).
+        self.child_masking = False
         #: While a page is drafted (:meth:`drafting`): the (index, part) of each stand-in given out, in order.
         self._draft: list[tuple[int, tuple[tuple[int, ...], int] | None]] | None = None
 
@@ -349,7 +352,11 @@ class _Masker:
                     and len(v) == chunks[k][1] - chunks[k][0] and all(isinstance(t, str) for t in v)
                     for k, v in got.items()))
                 if meanwhile is not None:
-                    meanwhile()
+                    self.child_masking = True
+                    try:
+                        meanwhile()
+                    finally:
+                        self.child_masking = False
                 done = take()
                 done.update(theirs() or {})
                 out: list[str] = []

@@ -388,8 +388,9 @@ class Pages:
     """The steps of one report's page around ``report.make`` (``memory.py report``).
 
     ``gathered`` (once the memory is read) gives the chart child its data;
-    ``meanwhile`` (while a forked child masks the text) fills the template
-    with stand-ins for the masked text (:meth:`memory_manager.report._Masker.drafting`);
+    ``meanwhile`` (while a forked child masks the text; not when there is no
+    such child) fills the template with stand-ins for the masked text
+    (:meth:`memory_manager.report._Masker.drafting`);
     ``render`` (after the masking) puts the masked text and the charts in.
     Filling the template (about 0.2 s for 10,000 entries) was the last step
     after the masking, with the other core idle; now it runs beside the
@@ -412,7 +413,10 @@ class Pages:
     def meanwhile(self) -> None:
         if self.charts is None:
             preload()
-        if self.model is not None:
+        # Drafting costs a little more than filling the template once (the stand-ins, then the
+        # text put in): worth it only beside a child that masks, not when the masked text is all
+        # in the mask cache or too short to share.
+        if self.model is not None and getattr(self.model.masker, "child_masking", False):
             try:
                 self.drafted = draft(self.model)
             except Exception:  # noqa: BLE001 - surfaces from render, which fills the template again

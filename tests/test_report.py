@@ -907,6 +907,11 @@ def test_a_page_drafted_while_the_text_is_masked_is_the_page_filled_after(built,
     page = pages.render(model)
     assert page == report_render.render(model)
     assert built.daily_token not in page and "[secret]" in page
+    # Without a masking child (little text, or all of it in the mask cache) nothing is drafted.
+    monkeypatch.setattr(report, "PARALLEL_CHARS", 10**12)
+    alone = report_render.Pages(None)
+    again = report.collect(Workspace(copy), days=30, meanwhile=alone.meanwhile, gathered=alone.gathered)
+    assert alone.drafted is None and alone.render(again) == page
     # A stand-in out of order is refused.
     text, slots = pages.drafted
     assert model.masker.fill(text.replace("\x000\x00", "\x001\x00", 1), slots) is None

@@ -16,11 +16,13 @@ Reported:
   slowest of the other ``--runs`` runs (the mask cache of the run before
   holds every text, as for a user who looks at the report again);
 - in-process parts of one run without the mask cache: gathering and masking (``report.collect``;
-  this process and a forked child take chunks of the text until none is left,
-  and the chart child started before it imports matplotlib meanwhile, then
-  draws while the text is masked), templating (``report_render.render``),
-  writing the file; CPU time of the process and of its children. As the
-  command, with Python's garbage collector off.
+  a forked child takes chunks of the text while this process fills the
+  template with stand-ins, then this process takes chunks too until none is
+  left, and the chart child started before it imports matplotlib meanwhile,
+  then draws while the text is masked), putting the masked text and the
+  charts in the page (``report_render.Pages.render``), writing the file; CPU
+  time of the process and of its children. As the command, with Python's
+  garbage collector off.
 
     python bench/report_bench.py [--entries 10000] [--runs 5]
 """
@@ -110,20 +112,21 @@ t0 = time.perf_counter()
 from memory_manager.workspace import Workspace
 from memory_manager import report
 ws = Workspace({str(ws)!r})
-from memory_manager.report_render import render, send_charts, start_charts
+from memory_manager.report_render import Pages, start_charts
 t1 = time.perf_counter()
 charts = start_charts()  # as memory.py report: the chart child imports matplotlib meanwhile, then draws
-model = report.collect(ws, days=365, gathered=lambda m: send_charts(m, charts))
+pages = Pages(charts)  # and this process fills the template while the masking child works
+model = report.collect(ws, days=365, meanwhile=pages.meanwhile, gathered=pages.gathered)
 t2 = time.perf_counter()
 t3 = time.perf_counter()
-page = render(model, charts)
+page = pages.render(model)
 t4 = time.perf_counter()
 size = report.write_report(ws.paths.report, page)
 t5 = time.perf_counter()
 r = resource.getrusage(resource.RUSAGE_SELF)
 c = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(json.dumps({{"package import": t1 - t0, "collect + mask (chart child imports matplotlib)": t2 - t1,
-                  "charts + template": t4 - t3, "write": t5 - t4, "total": t5 - t0,
+print(json.dumps({{"package import": t1 - t0, "collect + mask + template (charts drawn)": t2 - t1,
+                  "masked text + charts into the page": t4 - t3, "write": t5 - t4, "total": t5 - t0,
                   "cpu": r.ru_utime + r.ru_stime, "cpu_child": c.ru_utime + c.ru_stime, "bytes": size, "entries": sum(model.counts[k] for k in ("daily", "openclaw", "knowledge"))}}))
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -167,7 +170,8 @@ def main() -> int:
     print(f"  CPU time of those runs (process + forked child): first {cpus[0]:.2f} s; "
           f"warm p50 {statistics.median(cpus[1:] or cpus):.2f} s")
     print("one run in process, no mask cache:")
-    for key in ("package import", "collect + mask (chart child imports matplotlib)", "charts + template", "write", "total"):
+    for key in ("package import", "collect + mask + template (charts drawn)", "masked text + charts into the page",
+                "write", "total"):
         print(f"  {key:46s} {parts[key]:.3f} s")
     print(f"  {'CPU time (user + system)':46s} {parts['cpu']:.3f} s, and {parts['cpu_child']:.3f} s in the "
           "forked children (their share of the masking; the charts)")

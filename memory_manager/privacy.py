@@ -4651,13 +4651,16 @@ def _matches(text: str, low: str) -> Iterator[tuple[Rule, re.Match[str]]]:
     regions = _numeric_regions(text)
     chunks = _chunks(text)
     seen: dict[tuple[int, int], bool] = {}
+    # For mask (:data:`_topics_off`): the sensitive-topic rules are not run; no other rule's
+    # matches depend on them (each rule runs by itself; ``seen`` only caches a key-word search).
+    no_topics = _topics_off > 0
     # On a short text (a note, a line) a pass per rule is cheap and the gates'
     # own work is not: it is read as before, without the automaton or derived gates.
     long_text = len(low) >= _GATE_MIN_TEXT
     literals = _LiteralIndex(low, one_pass=long_text)
     derived = _derived_gates() if long_text else {}
     for rule in RULES_LIST:
-        if rule.name in _TOPIC_EN_NAMES or rule.triggers:
+        if rule.name in _TOPIC_EN_NAMES or rule.triggers or (no_topics and rule.category in TOPIC_CATEGORIES):
             continue
         if rule.numeric:
             for rs, re_ in regions:
@@ -4707,7 +4710,7 @@ def _matches(text: str, low: str) -> Iterator[tuple[Rule, re.Match[str]]]:
     gated: set[str] = set()
     for rule in _TRIGGERED_RULES if derived else ():
         words = derived.get(rule.name)
-        if not words:
+        if not words or (no_topics and rule.category in TOPIC_CATEGORIES):
             continue
         spans = literals.lines(words)
         if sum(b - a for a, b in spans) > len(low) * _TOKEN_GATE_MAX_SHARE:
@@ -4724,10 +4727,11 @@ def _matches(text: str, low: str) -> Iterator[tuple[Rule, re.Match[str]]]:
     # all other rules together; trying it only where a word starts with one
     # of the keywords' first three letters is 5x cheaper and finds the same.
     match_at = _TOPIC_EN_PATTERN.match
-    by_trigger = _TRIGGERED
+    by_trigger = _TRIGGERED_NO_TOPICS if no_topics else _TRIGGERED
+    topic_heads = frozenset() if no_topics else _TOPIC_EN_TRIGGERS
     for token in _TOKEN.finditer(low):
         head = token.group()[:3]
-        if head in _TOPIC_EN_TRIGGERS:
+        if head in topic_heads:
             m = match_at(low, token.start())
             if m is not None:
                 yield _TOPIC_EN[int(m.lastgroup[1:])], _Sub(m, m.lastgroup)  # type: ignore[index]
@@ -4748,6 +4752,9 @@ for _rule in RULES_LIST:
     for _head in _rule.triggers:
         _TRIGGERED.setdefault(_head, []).append(_rule)
 _TRIGGERED_RULES = [rule for rule in RULES_LIST if rule.triggers]
+#: The same without the sensitive-topic rules (read by :func:`mask`, which has no use for them).
+_TRIGGERED_NO_TOPICS = {head: kept for head, rules in _TRIGGERED.items()
+                        if (kept := [rule for rule in rules if rule.category not in TOPIC_CATEGORIES])}
 
 
 class _Sub:
@@ -5021,6 +5028,11 @@ _PARALLEL_OVERLAP = 4096
 #: > 0 while :func:`serial_scans` is active: no scan forks (the caller runs
 #: its own processes, e.g. the report's masker).
 _serial_depth = 0
+#: > 0 while :func:`mask` scans: :func:`_matches` skips the sensitive-topic rules
+#: (:data:`TOPIC_CATEGORIES`), whose findings mask never uses (see :func:`mask`).
+_topics_off = 0
+#: Whether mask may skip them: only while no topic category is tier 3 (checked here, not assumed).
+_MASK_SKIPS_TOPICS = not any(CATEGORIES[c][1] for c in TOPIC_CATEGORIES)
 
 
 class serial_scans:
@@ -5334,9 +5346,27 @@ def mask(text: str) -> str:
     OpenClaw's own daily notes, is never printed in full. Personal details and
     sensitive topics are left as they are: they are the user's own notes.
     """
-    findings = [f for f in scan(text) if f.tier3]
-    if not findings:
-        return text
+    # The sensitive-topic rules are not run here (a quarter of the mask's time over a report's
+    # text, issue 15 round 11): mask keeps only tier-3 findings, no topic category is tier 3
+    # (_MASK_SKIPS_TOPICS), and a topic finding changes no other finding: it takes no part in
+    # the overlap resolution of _spans (it is never "taken"), and _merge_decoded lets a kept
+    # span cover only spans of its own category. So the tier-3 findings, and the mask, are
+    # those of a full scan (tests/test_privacy_mask_topics.py compares both on the corpora).
+    global _topics_off
+    if _MASK_SKIPS_TOPICS:
+        _topics_off += 1
+    try:
+        findings = [f for f in scan(text) if f.tier3]
+        if not findings:
+            return text
+        return _masked(text, findings)
+    finally:
+        if _MASK_SKIPS_TOPICS:
+            _topics_off -= 1
+
+
+def _masked(text: str, findings: list[Finding]) -> str:
+    """:func:`mask`'s replacement of ``findings`` (tier 3, non-empty) in ``text``."""
     # Offsets in the whole text (a finding read across a line break ends on a later line), widened by
     # the joined reading of a token a line break cuts (decoding.wrapped): scan keeps the first line's
     # finding there and drops the joined one it overlaps, so a mask of the finding alone would print the

@@ -132,6 +132,11 @@ class _Masker:
         self._split: dict[tuple[int, tuple[int, ...]], list[str]] = {}
         self._split_html: dict[tuple[int, tuple[int, ...]], list[str]] = {}
         self._early: dict[int, str] = {}  # texts read before the run (:meth:`now`), masked
+        #: True while ``meanwhile`` runs beside a forked child that masks (:meth:`run`): work done
+        #: then costs no time (the page's template is drafted only then, ``report_render.Pages``).
+        self.child_masking = False
+        #: While a page is drafted (:meth:`drafting`): the (index, part) of each stand-in given out, in order.
+        self._draft: list[tuple[int, tuple[tuple[int, ...], int] | None]] | None = None
 
     def escaped(self) -> list[str]:
         """The masked texts HTML-escaped (``html.escape``, quotes included), in the order added.
@@ -152,6 +157,40 @@ class _Masker:
                 at += n
             self._escaped = out
         return self._escaped
+
+    def drafting(self) -> "_Drafting":
+        """A context in which each placeholder's ``__html__`` gives a stand-in instead of its text.
+
+        For filling the page's template while the text is still being masked
+        (issue 15: the template cost about 0.2 s after the masking; now it
+        runs beside the child that masks). Each ``__html__`` call gives
+        ``"\\x00N\\x00"``, N counting from 0 in the order of the calls;
+        :meth:`fill` puts the masked, escaped texts in their place once
+        :meth:`run` is done. The context's value is the list of what each
+        stand-in stands for, which :meth:`fill` needs.
+        """
+        return _Drafting(self)
+
+    def fill(self, page: str, slots: list[tuple[int, tuple[tuple[int, ...], int] | None]]) -> str | None:
+        """``page`` (drafted in :meth:`drafting`, whose list is ``slots``) with each stand-in replaced by
+        the masked, HTML-escaped text it stands for: what ``__html__`` gives after :meth:`run`.
+
+        None when the page's stand-ins are not exactly those given out, each
+        once and in order (a NUL character in some other value of the page,
+        a value drafted twice or not at all): the caller then fills the
+        template again after the run, the page is the same and only slower.
+        Whatever the page holds, only masked text is put in it.
+        """
+        pieces = page.split("\x00")
+        if len(pieces) != 2 * len(slots) + 1 or pieces[1::2] != list(map(str, range(len(slots)))):
+            return None
+        escaped = self.escaped()
+        part = self.part
+        at = 1
+        for index, which in slots:
+            pieces[at] = escaped[index] if which is None else part(index, which, escaped=True)
+            at += 2
+        return "".join(pieces)
 
     def add(self, text: Any, cache: bool = True) -> "_Masked":
         """Queue ``text`` (None reads as ""); return its placeholder (:class:`_Masked`).
@@ -313,7 +352,11 @@ class _Masker:
                     and len(v) == chunks[k][1] - chunks[k][0] and all(isinstance(t, str) for t in v)
                     for k, v in got.items()))
                 if meanwhile is not None:
-                    meanwhile()
+                    self.child_masking = True
+                    try:
+                        meanwhile()
+                    finally:
+                        self.child_masking = False
                 done = take()
                 done.update(theirs() or {})
                 out: list[str] = []
@@ -490,12 +533,30 @@ class _Masked:
         return self._masker.now(self._index)
 
     def __html__(self) -> str:
+        draft = self._masker._draft
+        if draft is not None:  # a page drafted before the text is masked (_Masker.drafting): a stand-in
+            draft.append((self._index, self._part))
+            return f"\x00{len(draft) - 1}\x00"
         if self._part is not None:
             return self._masker.part(self._index, self._part, escaped=True)
         return self._masker.escaped()[self._index]
 
     def __repr__(self) -> str:
         return f"_Masked({str(self)!r})" if self._masker.masked else f"_Masked(#{self._index})"
+
+
+class _Drafting:
+    """The context of :meth:`_Masker.drafting`: stand-ins on, their list as its value; off on leaving."""
+
+    def __init__(self, masker: _Masker) -> None:
+        self.masker = masker
+
+    def __enter__(self) -> list[tuple[int, tuple[tuple[int, ...], int] | None]]:
+        self.masker._draft = []
+        return self.masker._draft
+
+    def __exit__(self, *exc: object) -> None:
+        self.masker._draft = None
 
 
 @dataclass
@@ -521,6 +582,9 @@ class Model:
     #: Ids of the T2 entries the page counts but does not show (no ``data-id`` on the page):
     #: recorded with a report written elsewhere, so forgetting one deletes that report too.
     hidden_ids: list[str] = field(default_factory=list)
+    #: The masker whose placeholders the sections hold (:func:`collect`): the page can be drafted
+    #: while it masks (:meth:`_Masker.drafting`). Not data of the page.
+    masker: Any = field(default=None, repr=False, compare=False)
 
 
 def _day(value: Any) -> date | None:
@@ -946,7 +1010,8 @@ def collect(ws: Any, days: int = 30, approved: bool = False, meanwhile: Callable
             reused are decrypted in memory (through the gate, logged) and
             their masked text included.
         meanwhile: work to do while the text is being masked (the command
-            imports the chart and template libraries there), see :class:`_Masker`.
+            fills the page's template there, with a stand-in for each masked
+            text: ``report_render.Pages``), see :class:`_Masker`.
         gathered: called with the model once everything is read, before the
             bulk of the text is masked; a placeholder read there is masked
             at once, by itself (:meth:`_Masker.now`). The command gives the
@@ -987,7 +1052,7 @@ def collect(ws: Any, days: int = 30, approved: bool = False, meanwhile: Callable
     model = Model(lang=language(cfg), generated=f"{moment:%Y-%m-%d %H:%M} {user_zone().name}", workspace=root.name,
                   days=int(days), start=start.isoformat(), end=end.isoformat(), approved=approved,
                   thresholds=[int(t) for t in cfg["context"]["thresholds"]],
-                  sections=sections, counts=counts, hidden_ids=list(tiers["t2"]["hidden_ids"]))
+                  sections=sections, counts=counts, hidden_ids=list(tiers["t2"]["hidden_ids"]), masker=m)
     if gathered is not None:
         gathered(model)
     m.run(meanwhile)  # every placeholder in the sections now reads as its masked text

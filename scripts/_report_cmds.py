@@ -59,17 +59,17 @@ def _report(html: Path | None, days: int, approved: bool, overwrite: bool, open_
     opened = open_workspace(workspace, verbose, set_up=True)
     target = target_path(opened, html, approved, overwrite)  # bad --html / --approved: exit 2 before any work
     require_report()
-    from memory_manager.report_render import preload, private_config, render, send_charts, start_charts
+    from memory_manager.report_render import Pages, private_config, start_charts
 
     private_config(opened)  # before matplotlib is imported (preload, the chart child)
     # The chart child imports matplotlib while this process gathers, and draws while the text is
-    # masked; without one (one core, no fork) matplotlib is imported here while a masking child
-    # works, if any.
+    # masked; this process fills the template while a masking child works (without a chart
+    # child, one core or no fork, it imports matplotlib then too).
     charts = start_charts()
+    pages = Pages(charts)
     try:
-        model, size, untracked = make(opened, target, lambda m: render(m, charts), days=days, approved=approved,
-                                      meanwhile=None if charts is not None else preload,
-                                      gathered=None if charts is None else lambda m: send_charts(m, charts))
+        model, size, untracked = make(opened, target, pages.render, days=days, approved=approved,
+                                      meanwhile=pages.meanwhile, gathered=pages.gathered)
     finally:
         if charts is not None:
             charts.cancel()  # reaps a child whose data never came (an error before the page was drawn)

@@ -886,3 +886,37 @@ def test_charts_drawn_by_a_child_give_the_same_page_as_charts_drawn_in_line(copy
     os.kill(dead._pid, signal.SIGKILL)
     assert report_render.render(model, dead) == in_line
     dead.cancel()
+
+
+def test_a_page_drafted_while_the_text_is_masked_is_the_page_filled_after(built, copy, monkeypatch):
+    """Issue 15 (round 11): the template is filled while a child masks the text, with a stand-in
+    for each masked text (``_Masker.drafting``), which the masked, escaped text replaces afterwards.
+    The page is byte for byte the one filled after the masking; a draft whose stand-ins do not
+    check out (a NUL character in some other value of the page, one out of order) is filled
+    again, never trusted."""
+    from memory_manager import report, report_render
+    from memory_manager.workspace import Workspace
+
+    monkeypatch.setenv("MEMORY_MANAGER_NOW", NOW)
+    monkeypatch.setattr(report, "PARALLEL_CHARS", 0)  # a masking child, as for a large workspace
+    pages = report_render.Pages(None)
+    model = report.collect(Workspace(copy), days=30, meanwhile=pages.meanwhile, gathered=pages.gathered)
+    assert pages.drafted is not None and "\x00" in pages.drafted[0]
+    filled = model.masker.fill(*pages.drafted)
+    assert filled is not None and "\x00" not in filled
+    page = pages.render(model)
+    assert page == report_render.render(model)
+    assert built.daily_token not in page and "[secret]" in page
+    # Without a masking child (little text, or all of it in the mask cache) nothing is drafted.
+    monkeypatch.setattr(report, "PARALLEL_CHARS", 10**12)
+    alone = report_render.Pages(None)
+    again = report.collect(Workspace(copy), days=30, meanwhile=alone.meanwhile, gathered=alone.gathered)
+    assert alone.drafted is None and alone.render(again) == page
+    # A stand-in out of order is refused.
+    text, slots = pages.drafted
+    assert model.masker.fill(text.replace("\x000\x00", "\x001\x00", 1), slots) is None
+    # A NUL in a value that is not masked text (here the workspace's name) breaks the count: filled again.
+    model.workspace = "ws\x00name"
+    drafted = report_render.draft(model)
+    assert model.masker.fill(*drafted) is None
+    assert report_render.render(model, drafted=drafted) == report_render.render(model)

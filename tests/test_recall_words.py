@@ -143,3 +143,14 @@ def test_without_glossary_synonyms_the_chinese_question_finds_nothing(ws, clock,
     monkeypatch.setattr(glossary, "SYNONYMS", False)
     assert ask(ws, clock, "那对猫头鹰在哪间房子里做窝来着？") == []
     assert quinta["release"] not in ask(ws, clock, "部署是哪天？")
+
+
+def test_a_chinese_word_the_notes_write_keeps_its_own_sense():
+    from memory_manager import glossary
+
+    def held(n):
+        return lambda terms: {t: n for t in terms}
+
+    assert "仓鸮" in glossary.expand("猫头鹰在哪", tokens("猫头鹰在哪"), held=held(0))
+    assert "仓鸮" not in glossary.expand("猫头鹰在哪", tokens("猫头鹰在哪"), held=held(2))
+    assert "仓鸮" not in glossary.expand("猫头鹰在哪", tokens("猫头鹰在哪"))  # no index: no synonyms

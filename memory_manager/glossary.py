@@ -270,6 +270,20 @@ _TABLE = """
 快递/包裹 = parcel/package/courier
 罚单 = fine/ticket
 驾照 = driver licence/driver's license/licence
+发电机 = generator
+停电/断电 = power cut/power outage/blackout
+启动 = start/started/starting
+仪器/仪表 = instrument/meter
+测糖/糖度/折光仪 = refractometer/brix/sugar
+猫头鹰/仓鸮 = owl/barn owl
+做窝/筑巢/鸟窝 = nest/nesting
+博主/网红 = influencer/blogger
+拍视频/视频 = film/filmed/video
+石槽 = lagar/treading tank/stone tank
+葡萄渣 = pomace/grape skins
+堆肥 = compost/composted
+无人机 = drone
+野猪 = wild boar/boar
 """.strip()
 
 
@@ -304,7 +318,31 @@ def _pairs() -> tuple[list[tuple[str, tuple[str, ...]]], list[tuple[tuple[str, .
 FRAME = frozenset({"多少钱", "几点"})
 
 
-def expand(query: str, terms: list[str], frame: bool = False) -> list[str]:
+#: A glossary line's Chinese words are synonyms of each other, not only of its English words: a
+#: Chinese query word also brings the line's other Chinese words, so "猫头鹰在哪里做窝" finds a
+#: Chinese note that wrote 仓鸮 and 筑巢 (time set O, issue 13: the question found nothing at all).
+#: Only for a word that no entry writes (:func:`expand`'s ``held``). False turns this off (tests).
+SYNONYMS = True
+
+
+@lru_cache(maxsize=1)
+def _zh_synonyms() -> dict[str, tuple[str, ...]]:
+    """Chinese word -> the ranking terms of the other Chinese words of its glossary line."""
+    from .textproc import tokens
+
+    out: dict[str, tuple[str, ...]] = {}
+    for line in _TABLE.splitlines():
+        left = line.partition("=")[0]
+        words = [w.strip() for w in left.split("/") if len(w.strip()) >= 2]
+        for w in words:
+            own = set(tokens(w))
+            others = tuple(dict.fromkeys(t for o in words if o != w and o not in w for t in tokens(o) if t not in own))
+            if others:
+                out[w] = out.get(w, ()) + others
+    return out
+
+
+def expand(query: str, terms: list[str], frame: bool = False, held=None) -> list[str]:
     """Terms in the other language for the glossary words in ``query`` (not already in ``terms``).
 
     Args:
@@ -312,8 +350,12 @@ def expand(query: str, terms: list[str], frame: bool = False) -> list[str]:
         terms: the query's own ranking terms (:func:`memory_manager.textproc.query_terms`).
         frame: False: the terms of the topic lines; True: only those of the :data:`FRAME` lines
             that the topic lines do not give.
+        held: ``RecallIndex.doc_freq`` (terms -> number of entries holding each) or None. Given,
+            a Chinese glossary word that no entry writes also brings the other Chinese words of
+            its line (:data:`SYNONYMS`); a word the notes do write keeps its own sense (部署 in
+            "部署窗口" stays 部署, not 上线 or 发布: time set A).
     """
-    from .textproc import normalise
+    from .textproc import normalise, tokens
 
     zh_to_en, en_to_zh = _pairs()
     text = normalise(query)
@@ -323,6 +365,10 @@ def expand(query: str, terms: list[str], frame: bool = False) -> list[str]:
     for word, en in zh_to_en:
         if len(word) >= 2 and word in text:
             (framed if word in FRAME else out).extend(en)
+            if SYNONYMS and held is not None and word not in FRAME and word in _zh_synonyms():
+                own = tokens(word)
+                if not any(held(own).values()):  # no entry writes the word: try its synonyms
+                    out.extend(_zh_synonyms()[word])
     for key, zh, is_frame in _en_keys(en_to_zh):
         if all(t in have for t in key):
             (framed if is_frame else out).extend(zh)

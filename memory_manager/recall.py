@@ -254,7 +254,7 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
             from . import glossary
 
             # The other language's words for the query's glossary words, as a lighter second query.
-            for r in idx.bm25_rows(glossary.expand(qt.rest, terms), history=past):
+            for r in idx.bm25_rows(glossary.expand(qt.rest, terms, held=idx.doc_freq), history=past):
                 cand.setdefault(r[0], r[2:])
                 bm[r[0]] = bm.get(r[0], 0.0) + expansion_share * r[1]
             # A question frame's words (多少钱 -> cost, price) only add to what the topic found.

@@ -118,3 +118,39 @@ def test_the_first_of_a_month_links_nothing(ws, clock):
     sync = note(ws, clock, "2026-09-24", "Weekly sync moving", "From 1 October the weekly sync is on Wednesdays at 11:00.")
     hits = ask(ws, clock, "what did the gym membership cost before the price went up", "2026-10-11")
     assert hits[0] != sync
+
+
+@pytest.fixture
+def quinta(ws, clock):
+    (ws / "memory").mkdir()
+    return {
+        "owls": note(ws, clock, "2026-09-20", "酒庄", "老榨房里发现一对仓鸮在筑巢，房梁上有食丸。决定今年冬天不动那个房间。"),
+        "release": note(ws, clock, "2026-10-01", "发版", "新版本周四晚上上线，回滚方案写在文档里。"),
+        "barrels": note(ws, clock, "2026-11-10", "酒窖", "新到的橡木桶放进了二号酒窖，下周开始装酒。"),
+        "yeast": note(ws, clock, "2026-11-12", "发酵", "4号罐换成 QA23 酵母，低温下更稳。"),
+    }
+
+
+def test_a_chinese_word_brings_the_other_chinese_words_of_its_glossary_line(ws, clock, quinta):
+    # 猫头鹰 / 仓鸮 and 做窝 / 筑巢 share a line: the question used to find nothing at all.
+    assert ask(ws, clock, "那对猫头鹰在哪间房子里做窝来着？") == [quinta["owls"]]
+    assert ask(ws, clock, "部署是哪天？")[0] == quinta["release"]  # 部署/上线/发布 = deploy
+
+
+def test_without_glossary_synonyms_the_chinese_question_finds_nothing(ws, clock, quinta, monkeypatch):
+    from memory_manager import glossary
+
+    monkeypatch.setattr(glossary, "SYNONYMS", False)
+    assert ask(ws, clock, "那对猫头鹰在哪间房子里做窝来着？") == []
+    assert quinta["release"] not in ask(ws, clock, "部署是哪天？")
+
+
+def test_a_chinese_word_the_notes_write_keeps_its_own_sense():
+    from memory_manager import glossary
+
+    def held(n):
+        return lambda terms: {t: n for t in terms}
+
+    assert "仓鸮" in glossary.expand("猫头鹰在哪", tokens("猫头鹰在哪"), held=held(0))
+    assert "仓鸮" not in glossary.expand("猫头鹰在哪", tokens("猫头鹰在哪"), held=held(2))
+    assert "仓鸮" not in glossary.expand("猫头鹰在哪", tokens("猫头鹰在哪"))  # no index: no synonyms

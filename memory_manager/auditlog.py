@@ -41,6 +41,11 @@ a v3 record carries ``kfp`` (:func:`key_fingerprint`), naming which secret of
 its ``kid`` keyed it: a record ``forget`` cannot recompute (its secret not at
 hand, :func:`at_hand`) is blanked whatever entry it concerns.
 
+Attack round 13: a lesson record also names its file (``file``,
+:func:`file_ref`): a lesson's id follows its wording, and ``forget`` of a
+lesson blanks the records of that file whose line is gone (``orphans``);
+cleanup's purge blanks the records it cannot recompute, as ``forget`` does.
+
 v1 lines (no ``v``) keyed the hash with ``memory/.state/audit-salt``, which
 lies beside the log, so a guess could be confirmed from the workspace
 (tatk10). They are still read (:func:`read` marks them ``"v": 1``), and
@@ -73,6 +78,8 @@ HASH_LABEL = "gate-audit"
 ENTRY_LABEL = "gate-audit-entry"
 #: The label of a record's key fingerprint (``kfp``, :func:`key_fingerprint`).
 KFP_LABEL = "gate-audit-kid"
+#: The label of a record's file reference (``file``, :func:`file_ref`).
+FILE_LABEL = "gate-audit-file"
 #: Gate decisions that let nothing through (``gate.DECISIONS`` but ``proceed``): their records keep no hash.
 NOT_LET_THROUGH = frozenset({"ask", "request_approval", "narrow", "avoid_storing", "refuse"})
 
@@ -165,6 +172,26 @@ def entry_ref(secret: bytes, entry_id: str) -> str:
     return keyed.digest(secret, ENTRY_LABEL, entry_id)[:32]
 
 
+def file_ref(secret: bytes, rel: str) -> str:
+    """The v3 reference of the file an entry whose id follows its text lies in (``file``): 32 hex digits.
+
+    A lesson line's id (``h-…``, :func:`memory_manager.entries.lesson_id`) is a
+    hash of its wording, so a lesson edited by hand gets a new id and the
+    records of its first wording name an id no line has any more (atk13).
+    Such a record also names its file; ``forget`` of a lesson blanks every
+    record of that file whose entry is no longer there (:func:`blank_hashes`,
+    ``orphans``). Keyed like the entry reference.
+    """
+    from . import keyed
+
+    return keyed.digest(secret, FILE_LABEL, rel)[:32]
+
+
+def file_refs_of(ws: Path, rel: str) -> list[str]:
+    """Every :func:`file_ref` of workspace-relative ``rel`` a record may carry: one per secret at hand."""
+    return list(dict.fromkeys(file_ref(secret, rel) for _kid, secret in _secrets(ws, create=False)))
+
+
 def key_fingerprint(secret: bytes) -> str:
     """The fingerprint of the secret a record is keyed with (``kfp``): 16 hex digits of a keyed HMAC.
 
@@ -221,20 +248,20 @@ def hashes_of(ws: Path, texts: list[str]) -> list[str]:
     return out
 
 
-def append(ws: Path, decision: Any, entry: str | None = None) -> dict[str, Any]:
+def append(ws: Path, decision: Any, entry: str | None = None, where: str | None = None) -> dict[str, Any]:
     """Append one record for a :class:`memory_manager.gate.Decision`; return it.
 
     Uses ``O_APPEND`` with one ``write`` per line, so concurrent appenders
     never interleave within a line (POSIX appends of one write are atomic for
     regular files on local file systems); callers also hold the lock.
     """
-    record, line = record_line(ws, decision, entry=entry)
+    record, line = record_line(ws, decision, entry=entry, where=where)
     append_line(ws, line)
     return record
 
 
 def record_line(ws: Path, decision: Any, keep_hash: bool = True,
-                entry: str | None = None) -> tuple[dict[str, Any], bytes]:
+                entry: str | None = None, where: str | None = None) -> tuple[dict[str, Any], bytes]:
     """The record :func:`append` would write for ``decision``, and its line (UTF-8, newline-terminated).
 
     For a command that writes the record at its commit point (``forget``: the
@@ -246,12 +273,17 @@ def record_line(ws: Path, decision: Any, keep_hash: bool = True,
     write lands in, or the one read); kept only as a keyed reference
     (:func:`entry_ref`, same secret as the hash) and only beside a hash: a
     record that keeps no hash names no entry either.
+
+    ``where``: the workspace-relative file of an entry whose id follows its
+    text (a lesson line); kept as a keyed reference (``file``, :func:`file_ref`)
+    beside the entry reference, so the record is found after a hand edit
+    changed the id (atk13). Records of other entries carry no ``file``.
     """
     # The log keeps hashes, categories and decisions, never content (issue 10):
     # not even ordinary words, which a later ``forget`` could not take back.
     summary = f"<{decision.chars} chars" + (f" withheld: {', '.join(decision.categories)}>"
                                             if decision.categories else ">")
-    kid, digest, ref, kfp = None, None, None, None
+    kid, digest, ref, kfp, fref = None, None, None, None, None
     # Only content the gate let through keeps a hash. A refused decision keeps none (tatk10):
     # T3 content is never stored, so there is nothing to link it to, and a hash of it could
     # only serve to confirm a guess. Nor does a value the gate held for the user's word (ask,
@@ -266,11 +298,14 @@ def record_line(ws: Path, decision: Any, keep_hash: bool = True,
             digest = _v2_hash(secret, decision.content_hash)
             ref = entry_ref(secret, entry) if entry else None
             kfp = key_fingerprint(secret)
+            fref = file_ref(secret, where) if (where and ref) else None
     record = {"v": 3, "time": now().isoformat(timespec="seconds"), "operation": decision.operation,
               "source": decision.source, "sensitivity": decision.sensitivity,
               "approval": decision.approval, "decision": decision.decision,
               "categories": decision.categories, "summary": summary,
               "chars": decision.chars, "kid": kid, "kfp": kfp, "hash": digest, "entry": ref}
+    if fref:
+        record["file"] = fref
     return record, (json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
 
 
@@ -369,7 +404,8 @@ def _unknown(record: dict[str, Any], known: dict[str, list[str]]) -> bool:
 
 
 def blank_hashes(ws: Path, hashes: list[str] | set[str], refs: list[str] | set[str] = (),
-                 known: dict[str, list[str]] | None = None) -> int:
+                 known: dict[str, list[str]] | None = None,
+                 orphans: tuple[list[str] | set[str], list[str] | set[str]] | None = None) -> int:
     """Blank the records of a forgotten entry; return how many changed.
 
     A record (v1, v2 or v3) whose ``hash`` is in ``hashes``, or (v3) whose
@@ -388,13 +424,21 @@ def blank_hashes(ws: Path, hashes: list[str] | set[str], refs: list[str] | set[s
     with ``MEMORY_MANAGER_KEY``). Conservative: such records of other entries
     lose their hash as well (less kept, never more). A record with no ``kfp``
     (written before it existed) under a kid at hand is matched as before.
+
+    ``orphans`` (``forget`` of a lesson): ``(file_refs, live_refs)``; a record
+    whose ``file`` is in ``file_refs`` and whose ``entry`` is not in
+    ``live_refs`` (the refs of the lines the file still holds) is blanked too:
+    it names a wording of a lesson that no line has any more, an earlier
+    wording of the forgotten lesson edited by hand, or a line removed by hand
+    (atk13). A record with a ``file`` is blanked with its ``file``.
     """
     from .fsio import atomic_write
 
     wanted = set(hashes)
     named = set(refs)
     path = log_path(ws)
-    if not (wanted or named or known is not None) or not path.is_file() or path.is_symlink():
+    files, live = (set(orphans[0]), set(orphans[1])) if orphans else (set(), set())
+    if not (wanted or named or known is not None or files) or not path.is_file() or path.is_symlink():
         return 0
     lines = read_regular(path).split(b"\n")
     changed = 0
@@ -405,7 +449,8 @@ def blank_hashes(ws: Path, hashes: list[str] | set[str], refs: list[str] | set[s
             continue
         if isinstance(record, dict) and ((record.get("hash") and record.get("hash") in wanted)
                                          or (record.get("entry") and record.get("entry") in named)
-                                         or (known is not None and _unknown(record, known))):
+                                         or (known is not None and _unknown(record, known))
+                                         or (record.get("file") in files and record.get("entry") not in live)):
             record["hash"] = None
             if "kid" in record:
                 record["kid"] = None
@@ -413,6 +458,8 @@ def blank_hashes(ws: Path, hashes: list[str] | set[str], refs: list[str] | set[s
                 record["entry"] = None
             if "kfp" in record:
                 record["kfp"] = None
+            if "file" in record:
+                record["file"] = None
             lines[n] = json.dumps(record, ensure_ascii=False, allow_nan=False).encode("utf-8")
             changed += 1
     if changed:

@@ -56,7 +56,7 @@ from typing import Any, Callable
 
 from .jsonio import parse as _parse_json
 from .regular import read_regular, read_regular_text
-from . import auditlog, backups, crypto, entries, erasure, markdown, privacy, quarantine, tiers, tree
+from . import auditlog, backups, crypto, entries, erasure, gate, markdown, privacy, quarantine, tiers, tree
 from .clock import from_timestamp, month_of, now, parse_day, today
 from .errors import KeyUnavailableError, MalformedKeyError, MemoryManagerError, UnreadableFileError
 from . import fsio
@@ -478,10 +478,17 @@ def purge_pii(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
             counts = erasure.erase(run.ws, run.cfg, ident=entry.id, needles=[text, entry.ciphertext], indexed=False,
                                    names=[n for n in (entry.topic, f"{entry.skill}_{entry.topic}") if n], paths=gone)
             # Every audit record of the entry loses its hash, as forget's do (v3 by its keyed id,
-            # older ones by the hash of its text; issue 10, atk11).
+            # older ones by the hash of its text; issue 10, atk11), and so does every record this
+            # run cannot recompute (keyed with a T2 key absent here, or another one): it may be the
+            # purged entry's (atk13: a keyless cleanup, run by a hook, kept the t2-keyed record).
             counts["logs"] = counts.get("logs", 0) + auditlog.blank_hashes(
                 run.ws, auditlog.hashes_of(run.ws, [text, f"{entry.skill}\n{entry.topic}\n{text}"]),
-                auditlog.refs_of(run.ws, [entry.id] if entry.id else []))
+                auditlog.refs_of(run.ws, [entry.id] if entry.id else []), auditlog.at_hand(run.ws))
+            # The approvals of the values it held go as forget's do, with every line this run
+            # cannot recompute (gate.drop_approvals; issue 10, atk13).
+            dropped = gate.drop_approvals(run.ws, gate.approval_keys_of(run.ws, text), auditlog.at_hand(run.ws))
+            if dropped:
+                counts["approvals"] = counts.get("approvals", 0) + dropped
             run.report.problems.extend(counts.pop("problems"))
             written = counts.pop("reports_deleted"), counts.pop("reports_changed")
             for key, value in counts.items():

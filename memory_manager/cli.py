@@ -118,9 +118,16 @@ def _one_line(text: str) -> str:
     return " ".join(text.split()) or "error"
 
 
+def unechoed(message: str) -> str:
+    """``message`` with every command-line value holding a secret masked (:func:`memory_manager.privacy.unechoed`)."""
+    from .privacy import unechoed as _unechoed
+
+    return _unechoed(message, sys.argv[1:])
+
+
 def fail(exc: MemoryManagerError, as_json: bool) -> None:
     """Report ``exc`` and exit with its code (JSON document on stdout with --json)."""
-    message = _one_line(str(exc) or exc.__class__.__name__)
+    message = unechoed(_one_line(str(exc) or exc.__class__.__name__))
     if as_json:
         emit_json({"error": message, "kind": exc.kind})
     else:
@@ -345,6 +352,7 @@ def run(command: click.Command) -> None:
             # the whole help text behind "error:" (walk-through r6, finding 15).
             path = exc.ctx.command_path
             message = f"{path} needs a verb: {', '.join(sorted(group.commands))} (see {path} --help)"
+        message = unechoed(message)
         if as_json:
             emit_json({"error": message, "kind": "usage"})
         else:
@@ -361,10 +369,11 @@ def run(command: click.Command) -> None:
         sys.exit(exc.exit_code)
     except click.ClickException as exc:
         interrupts.exiting()
+        message = unechoed(exc.format_message())
         if _AS_JSON:
-            emit_json({"error": _one_line(exc.format_message()), "kind": "usage"})
+            emit_json({"error": _one_line(message), "kind": "usage"})
         else:
-            stderr.print(f"error: {exc.format_message()}", markup=False)
+            stderr.print(f"error: {message}", markup=False)
         sys.exit(exc.exit_code)
     except (Exception, KeyboardInterrupt) as exc:  # noqa: BLE001 - outside a handle_errors command
         _exit_for(exc, _AS_JSON)

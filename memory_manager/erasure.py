@@ -502,6 +502,16 @@ def _known(raw: Any) -> dict[str, list[str]] | None:
             if isinstance(k, str) and isinstance(v, list)}
 
 
+def _orphans(raw: Any) -> tuple[list[str], list[str]] | None:
+    """The plan's ``audit_orphans`` (forget of a lesson, :func:`memory_manager.auditlog.blank_hashes`), or None."""
+    if not isinstance(raw, dict):
+        return None
+    files, live = raw.get("files"), raw.get("live")
+    if not isinstance(files, list) or not isinstance(live, list):
+        return None
+    return [f for f in files if isinstance(f, str)], [r for r in live if isinstance(r, str)]
+
+
 def finish_forget(ws: Path, plan: dict[str, Any]) -> dict[str, Any]:
     """The part of ``forget`` after its point of no return, from its journal's plan; return its result.
 
@@ -543,11 +553,13 @@ def finish_forget(ws: Path, plan: dict[str, Any]) -> dict[str, Any]:
     # The forgotten values' approvals go too (after this forget's own are recorded):
     # their keyed hashes sit beside the salt that confirms a guess (issue 10).
     drop = [k for k in plan.get("drop_approvals") or [] if isinstance(k, str)]
+    known = _known(plan.get("audit_known"))
     dropped = 0
-    if drop:
+    if drop or known is not None:
         from .gate import drop_approvals
 
-        dropped = drop_approvals(ws, drop)
+        # And every line this run cannot recompute (keyed with a secret not at hand, atk13).
+        dropped = drop_approvals(ws, drop, known)
     erased = erase(ws, cfg, ident=plan.get("ident") if isinstance(plan.get("ident"), str) else None,
                    needles=_from_plan(plan.get("needles"), ws), indexed=bool(plan.get("indexed", True)),
                    names=[n for n in plan.get("names") or [] if isinstance(n, str)],
@@ -559,7 +571,8 @@ def finish_forget(ws: Path, plan: dict[str, Any]) -> dict[str, Any]:
     # naming the entry (v3, whatever text it saw, atk11), and v1/v2 records by their hash.
     erased["logs"] = erased.get("logs", 0) + auditlog.blank_hashes(
         ws, [h for h in plan.get("audit_hashes") or [] if isinstance(h, str)],
-        [r for r in plan.get("audit_refs") or [] if isinstance(r, str)], _known(plan.get("audit_known")))
+        [r for r in plan.get("audit_refs") or [] if isinstance(r, str)], _known(plan.get("audit_known")),
+        _orphans(plan.get("audit_orphans")))
     result = dict(plan.get("result") or {})
     result.update(erased=erased, report_deleted=bool(erased["report"]))
     return result

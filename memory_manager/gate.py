@@ -510,18 +510,20 @@ def finding_id(ws: Any, value_digest: str) -> str:
     return keyed.digest(secrets[0][1], FINDING_LABEL, str(Path(ws).resolve()), value_digest)[:12]
 
 
-def record(ws: Any, decision: Decision, entry: str | None = None) -> None:
+def record(ws: Any, decision: Decision, entry: str | None = None, where: str | None = None) -> None:
     """Append ``decision`` to the workspace's audit log (see :mod:`memory_manager.auditlog`).
 
     ``entry``: the stable id of the entry the decision concerns (written as a
     keyed reference, so ``forget`` finds every record of the entry, v3).
+    ``where``: the file of an entry whose id follows its text (a lesson line,
+    :func:`memory_manager.auditlog.file_ref`).
 
     When the user approved possible findings or sensitive topics with it,
     they are added to the approval record too (:func:`record_approvals`).
     """
     from .auditlog import append
 
-    append(ws, decision, entry=entry)
+    append(ws, decision, entry=entry, where=where)
     if decision.approved_findings:
         record_approvals(ws, decision.approved_findings)
 
@@ -607,10 +609,13 @@ def record_approvals(ws: Any, items: list[tuple[str, str, str, str]]) -> None:
             :attr:`Decision.approved_findings`.
 
     A line (v2) holds ``v``, ``time``, ``category``, ``rule``,
-    ``confidence``, ``kid`` and ``key``: the HMAC of the value digest with
+    ``confidence``, ``kid``, ``kfp`` and ``key``: the HMAC of the value digest with
     a secret that is not in the workspace (``kid`` ``t2``: derived from the
     T2 key; ``local``: the local secret, :mod:`memory_manager.keyed`),
-    never the value itself. With the workspace alone a guessed value
+    never the value itself; ``kfp`` names which secret of that kid keyed it
+    (:func:`memory_manager.auditlog.key_fingerprint`, as the audit log's v3
+    records do), so ``forget`` run without that secret drops the line it
+    cannot recompute (:func:`drop_approvals`, atk13). With the workspace alone a guessed value
     cannot be confirmed against it (issue 10, round 4: the audit salt that
     keyed v1 lines lies beside them). When no secret can be had, nothing is
     recorded (the audit then reports the finding, it does not hide it).
@@ -620,6 +625,7 @@ def record_approvals(ws: Any, items: list[tuple[str, str, str, str]]) -> None:
     import json
     import os
 
+    from .auditlog import key_fingerprint
     from .clock import now
 
     from .fsio import make_dirs, open_append
@@ -631,8 +637,9 @@ def record_approvals(ws: Any, items: list[tuple[str, str, str, str]]) -> None:
     path = approvals_path(ws)
     make_dirs(path.parent)  # private (0700), and never through a symlink out of the workspace
     stamp = now().isoformat(timespec="seconds")
+    kfp = key_fingerprint(secret)
     data = "".join(json.dumps({"v": 2, "time": stamp, "category": c, "rule": r, "confidence": conf, "kid": kid,
-                               "key": _v2_key(secret, digest)},
+                               "kfp": kfp, "key": _v2_key(secret, digest)},
                               ensure_ascii=False, allow_nan=False) + "\n"
                    for c, r, conf, digest in items).encode("utf-8")
     fd = open_append(path)  # never through a symlink or hard link (issue 10)
@@ -661,8 +668,18 @@ def approval_keys_of(ws: Any, text: str) -> list[str]:
     return out
 
 
-def drop_approvals(ws: Any, keys: list[str] | set[str]) -> int:
+def drop_approvals(ws: Any, keys: list[str] | set[str], known: dict[str, list[str]] | None = None) -> int:
     """Remove the approval-record lines whose ``key`` is in ``keys``; return how many went.
+
+    ``known`` (:func:`memory_manager.auditlog.at_hand`: ``forget``, cleanup's
+    purge): a line keyed with a secret not among these (its ``kid`` has no
+    secret at hand, or its ``kfp`` names another secret of that kid) goes too,
+    whatever value it approved: it cannot be recomputed here, so it may be
+    the forgotten value's (atk13: forget run without the T2 key, or under the
+    key file while the line was keyed with ``MEMORY_MANAGER_KEY``, kept an
+    HMAC of a forgotten phone number). Conservative: such approvals of other
+    values go as well (the audit then reports those findings again; cleanup
+    never relied on them). A v1 line (no ``v``) counts as kid ``salt``.
 
     A v1 line keys on a hash keyed with the workspace's audit salt, which
     lies beside it: anyone holding the workspace could confirm a guessed
@@ -676,22 +693,32 @@ def drop_approvals(ws: Any, keys: list[str] | set[str]) -> int:
 
     wanted = set(keys)
     path = approvals_path(ws)
-    if not wanted or not path.is_file():
+    if not (wanted or known is not None) or not path.is_file():
         return 0
     kept: list[str] = []
     dropped = 0
     for line in path.read_text(encoding="utf-8", errors="surrogateescape").splitlines(keepends=True):
         try:
-            key = _parse_json(line).get("key") if line.strip() else None
+            rec = _parse_json(line) if line.strip() else None
+            key = rec.get("key") if rec is not None else None
         except (ValueError, AttributeError):
-            key = None
-        if key in wanted:
+            rec, key = None, None
+        if key in wanted or (key and known is not None and _unknown_secret(rec, known)):
             dropped += 1
         else:
             kept.append(line)
     if dropped:
         atomic_write(path, "".join(kept).encode("utf-8", "surrogateescape"), mode=0o600)
     return dropped
+
+
+def _unknown_secret(rec: dict[str, Any], known: dict[str, list[str]]) -> bool:
+    """True when approval line ``rec`` is keyed with a secret not in ``known`` (kid -> fingerprints)."""
+    kid = rec.get("kid") if "v" in rec else "salt"
+    if not isinstance(kid, str) or kid not in known:
+        return True
+    kfp = rec.get("kfp")
+    return bool(kfp) and kfp not in known[kid]
 
 
 @dataclass

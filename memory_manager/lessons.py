@@ -88,7 +88,8 @@ def add_lesson(ws: Path, cfg: dict[str, Any], text: str, kind: str = "lesson", *
     from .entries import lesson_id
 
     decision = _gate(ws, "store", flat, source=source, sensitivity=None, approved=approved, cfg=cfg,
-                     request="record a lesson in MEMORY.md", strict=True, entry=lesson_id(rel(ws, path), line))
+                     request="record a lesson in MEMORY.md", strict=True, entry=lesson_id(rel(ws, path), line),
+                     where=rel(ws, path))
     with workspace_lock(ws):
         like = read_text(path)
         if MARKER not in like.text:

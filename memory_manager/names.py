@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from pathlib import Path
 
 from .errors import InvalidNameError
 
@@ -135,3 +136,43 @@ def validate_heading_topic(value: object) -> str:
 def validate_key(value: object) -> str:
     """Validate a knowledge key (``memory/knowledge/<key>.md``; see :func:`validate_name`)."""
     return validate_name(value, "key")
+
+
+def refuse_private_path(option: str, target: Path, *, existing: bool = False) -> None:
+    """Refuse a file path given to ``option`` whose file or folder names hold a secret or personal data.
+
+    Gate rule 0 (references/gate.md): a name that reaches disk is read as a
+    name. An output file (``report --html``, ``export --out``) becomes a file
+    name on disk and a line of a record; an input file's name (``import FILE``)
+    is written into the backup's reason. Each part is read as a name
+    (:func:`memory_manager.privacy.scan_name`), and neighbouring parts joined
+    too (:func:`memory_manager.privacy.joined_readings`; tatk9: a number cut by
+    a '/'): the file name, each folder the command creates, and the last folder
+    that exists already. Folders that exist already are the user's file
+    system, named before (a test folder named after its test read as a
+    handle); a home folder (``/home/<user>``) is not a finding here. tatk8
+    found a token as ``--html``'s file name, atk13 the same in ``export --out``.
+
+    Args:
+        option: the option as the user typed it (``--out``), for the message.
+        target: the path (absolute or relative to the current folder).
+        existing: the file exists (an input, of which only the file name is
+            kept on disk): only its file name is read.
+
+    Raises:
+        BadInputError: naming the category, never the value; nothing is written.
+    """
+    from .errors import BadInputError
+    from .privacy import joined_readings, scan_name
+
+    parts = list(Path(target).parts)
+    if existing:
+        first_new = len(parts)
+    else:
+        first_new = next((n for n in range(1, len(parts) + 1) if not Path(*parts[:n]).exists()), len(parts))
+    parts = [p for p in parts[max(1, first_new - 1):] if p not in ("/", "\\")]
+    found = sorted({f.category for text in [*parts, *joined_readings(parts)] for f in scan_name(text)
+                    if f.category != "home_path"})
+    if found:
+        raise BadInputError(f"{option}: the path holds {', '.join(found)} (a file or folder name is stored, so it "
+                            "must hold no secret or personal data); name another file; nothing was written")

@@ -5548,6 +5548,68 @@ def joined_readings(parts: Iterable[str]) -> list[str]:
     return out
 
 
+def unechoed(message: str, argv: list[str] | None = None) -> str:
+    """Return ``message`` with every command-line value that holds a secret or T3 finding masked.
+
+    Error messages name the value they refuse (click's own "Invalid value for
+    '--lang': '...'", "No such option", a domain error's ``not 'VALUE'``); a
+    secret pasted into an option must never be echoed back (issue 10; atk13:
+    ``write --date`` and click's choice and range errors printed a token in
+    full). Each argument (and the value of an ``--opt=value`` argument) that
+    :func:`memory_manager.privacy.mask` changes is replaced wherever the
+    message holds it, as written or as Python's ``repr`` shows it, by its
+    masked form (``[secret]``, as recall shows it). Only arguments are
+    scanned, so an ordinary message is never changed.
+
+    Args:
+        message: the one-line message about to be shown.
+        argv: the arguments (default: ``sys.argv[1:]``).
+    """
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    values = []
+    for arg in args:
+        values.append(arg)
+        if arg.startswith("--") and "=" in arg:
+            values.append(arg.split("=", 1)[1])
+    values = [v for v in dict.fromkeys(values) if len(v) >= 4]
+    if not values:
+        return message
+    # Longest first: a value inside a longer one (``--date=VALUE`` and ``VALUE``) is masked whole.
+    for value in sorted(values, key=len, reverse=True):
+        forms = [f for f in dict.fromkeys([value, repr(value)[1:-1]]) if f in message]
+        if not forms:
+            continue
+        masked = _mask_arg(value)
+        if masked == value:
+            continue
+        for form in forms:
+            message = message.replace(form, masked)
+    return message
+
+
+def _mask_arg(value: str) -> str:
+    """One command-line value masked as text (:func:`mask`), else as a name, part by part for a path.
+
+    As a path, only the last part and the parts that do not exist yet are read
+    as names (as :func:`memory_manager.names.refuse_private_path` reads them):
+    folders that exist already are the user's file system, named before (a
+    test folder named after its test would read as a finding).
+    """
+    masked = mask(value)
+    if masked != value:
+        return masked
+    parts = re.split(r"([/\\=])", value)  # a path's parts (and an --opt=value's), separators kept
+    last = max((n for n, p in enumerate(parts) if p and p not in ("/", "\\", "=")), default=-1)
+    out = []
+    for n, part in enumerate(parts):
+        if part and part not in ("/", "\\", "=") and (n == last or not os.path.lexists("".join(parts[:n + 1]))):
+            part = mask_name(part)
+        out.append(part)
+    return "".join(out)
+
+
 def mask_name(value: str) -> str:
     """Return ``value`` (a path or a name) with every secret and T3 finding of :func:`scan_name` as ``[category]``.
 

@@ -292,6 +292,8 @@ def restore(ws: Path, cfg: dict[str, Any], ident: str, *, approved: bool = False
         ApprovalUnboundError: no secret outside the workspace can bind the
             approval mark (:func:`memory_manager.keyed.require_secret`).
         BadInputError: the entry's id is in use in the T2 folder already.
+        WrongKeyError, KeyUnavailableError: no approval mark that verifies under
+            this store's key could be written (:func:`_require_mark`); nothing changed.
     """
     from . import fsio, gate, keyed
     from .entries import language
@@ -309,10 +311,14 @@ def restore(ws: Path, cfg: dict[str, Any], ident: str, *, approved: bool = False
     decision = gate.evaluate("edit", f"quarantined T2 entry {ident}", source="explicit_user", approved=approved,
                              cfg=cfg, tier="internal", request=f"unquarantine {ident}",
                              names={"skill": held.skill, "topic": held.topic})
+    if decision.allowed:
+        # The restored entry is kept by its approval mark: refuse one we cannot make, before
+        # anything is written (the gate's record included).
+        keyed.require_secret(ws, cfg)
+        _require_mark(ws, cfg, held, ident)
     with fsio.workspace_lock(ws):
         gate.record(ws, decision, entry=ident)
     gate.require(decision)
-    keyed.require_secret(ws, cfg)  # the restored entry is kept by its approval mark: refuse one we cannot make
     with fsio.workspace_lock(ws):
         if any(e.id == ident for e in tiers.iter_t2_entries(ws) if not e.error):
             raise BadInputError(f"entry {ident} exists in {tree.rel(tree.TIER2)} already; "
@@ -322,8 +328,11 @@ def restore(ws: Path, cfg: dict[str, Any], ident: str, *, approved: bool = False
         entry.meta = dict(entry.meta, approved=stamp)
         entry.meta.pop("approval", None)
         seal = _approval_seal(ws, cfg, entry, stamp)
-        if seal:
-            entry.meta["approval"] = seal
+        if not seal:  # checked above; the key went away meanwhile: still no entry without its mark
+            _require_mark(ws, cfg, entry, ident)
+            raise KeyUnavailableError(f"cannot write the approval mark of {ident}: its text does not open here; "
+                                      "nothing was changed")
+        entry.meta["approval"] = seal
         backup = backups.start(ws, f"unquarantine {ident}", allow_withheld=True)  # approved: unquarantine needs it
         single = tiers.t2_path(ws, entry.skill, entry.topic)
         if meta.get("origin_form") == "single" and not single.exists() and not single.is_symlink():
@@ -352,6 +361,36 @@ def _mask(text: str) -> str:
     from .privacy import mask
 
     return mask(text)
+
+
+def _require_mark(ws: Path, cfg: dict[str, Any], entry: tiers.T2Entry, ident: str) -> None:
+    """Refuse ``unquarantine --approved`` when the restored entry could not carry a mark that verifies.
+
+    The entry goes back approved, and cleanup keeps an approved entry only by its
+    approval mark (:func:`memory_manager.keyed.approval_mark`, bound to its text):
+    atk13 found ``unquarantine`` under another key (``MEMORY_MANAGER_KEY``) or
+    with no key putting it back with a bare ``approved:`` date, so the next
+    cleanup (with the store's key) quarantined the user's approved entry again.
+    The key in use must be this store's (:func:`memory_manager.tiers.require_key_opens_sealed`),
+    and the entry's text must open with it.
+
+    Raises:
+        WrongKeyError: the key in use is not this store's.
+        KeyUnavailableError: the entry's text does not open here (no key, or a
+            key that is not the one it was sealed with).
+    """
+    from .errors import MemoryManagerError
+
+    tiers.require_key_opens_sealed(ws, cfg, "nothing was changed")
+    try:
+        tiers.decrypt_entry(entry, cfg)
+    except MemoryManagerError:
+        where = (f"{tiers.key_source(cfg)} does not open it" if crypto.check_key(cfg)
+                 else f"no T2 key is found (the key file {crypto.key_path(cfg)} or {crypto.ENV_KEY})")
+        raise KeyUnavailableError(
+            f"cannot restore {ident} approved: {where}, so no approval mark can be written and the next cleanup "
+            "would quarantine it again; put this store's key back and run unquarantine again; nothing was "
+            "changed") from None
 
 
 def _approval_seal(ws: Path, cfg: dict[str, Any], entry: tiers.T2Entry, day: str) -> str | None:

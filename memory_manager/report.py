@@ -1156,6 +1156,8 @@ def target_path(ws: Any, html: Path | None, approved: bool, overwrite: bool = Fa
         return paths.report
     target = Path(html).expanduser()
     target = target if target.is_absolute() else Path.cwd() / target
+    # First: the messages below echo the path (a secret in it is never echoed back, atk13).
+    _refuse_private_name(html, target)
     if target.is_dir():
         raise BadInputError(f"--html {html}: is a folder; name a file")
     if approved and _under(paths.root, target):
@@ -1164,7 +1166,6 @@ def target_path(ws: Any, html: Path | None, approved: bool, overwrite: bool = Fa
     if _under(paths.root, target) and not _under(paths.cache, target):
         raise BadInputError(f"--html {html}: inside the workspace; the report may write there only in "
                             f"{tree.MEMORY}/{tree.CACHE}/ (or name a file outside the workspace)")
-    _refuse_private_name(html, target)
     if (target.exists() or target.is_symlink()) and not overwrite and not _is_report(target):
         raise BadInputError(f"--html {html}: the file exists and is not a report of ours; "
                             "name another file, or pass --overwrite to replace it")
@@ -1174,33 +1175,16 @@ def target_path(ws: Any, html: Path | None, approved: bool, overwrite: bool = Fa
 def _refuse_private_name(given: Path, target: Path) -> None:
     """Refuse an ``--html`` path whose file or folder names hold a secret or personal data.
 
-    The path becomes a file name on disk and a line of ``memory/.state/reports.json``:
-    a name, so any finding in it is refused (gate rule 0; tatk8: a token as the
-    report's file name was written to disk and to the record). Each part of
-    the path is read as a name (:func:`memory_manager.privacy.scan_name`), and
-    neighbouring parts joined too (:func:`memory_manager.privacy.joined_readings`;
-    tatk9: a number cut by a '/'): the file name, each folder the report
-    creates, and the last folder that exists already; a
-    home folder (``/home/<user>``) is where reports are expected and is not a
-    finding here.
+    The path becomes a file name on disk and a line of ``memory/.state/reports.json``
+    (tatk8): :func:`memory_manager.names.refuse_private_path`, as every path option
+    that reaches disk.
 
     Raises:
         BadInputError: naming the category, never the value; nothing is written.
     """
-    from .privacy import joined_readings, scan_name
+    from .names import refuse_private_path
 
-    # The parts this report names: the folders it creates and the file, with the last folder
-    # that exists (a value cut by '/' spans it). Folders that exist already are the user's
-    # file system, named before (a test folder named after its test read as a handle).
-    parts = list(target.parts)
-    first_new = next((n for n in range(1, len(parts) + 1) if not Path(*parts[:n]).exists()), len(parts))
-    parts = [p for p in parts[max(1, first_new - 1):] if p not in ("/", "\\")]
-    # Each part, and neighbouring parts read together: a value cut by a '/' (tatk9) is one value.
-    found = sorted({f.category for text in [*parts, *joined_readings(parts)] for f in scan_name(text)
-                    if f.category != "home_path"})
-    if found:
-        raise BadInputError(f"--html: the path holds {', '.join(found)} (a file or folder name is stored, so it "
-                            "must hold no secret or personal data); name another file; nothing was written")
+    refuse_private_path("--html", target)
 
 
 def _is_report(path: Path) -> bool:

@@ -84,12 +84,15 @@ def _gate(ws: Path, operation: str, text: str, *, source: str, sensitivity: str 
           approved: bool, cfg: dict[str, Any], tier: str | None = None,
           request: str | None = None, names: dict[str, str] | None = None,
           labels: dict[str, str] | None = None, strict: bool = False,
-          fields: dict[str, str] | None = None, entry: str | None = None) -> gate.Decision:
+          fields: dict[str, str] | None = None, entry: str | None = None,
+          where: str | None = None) -> gate.Decision:
     """Evaluate, record and require one gate decision (under the workspace lock).
 
     ``entry``: the stable id of the entry the write lands in or the read
     opens; the audit record names it by a keyed reference, so ``forget``
     blanks every record of the entry whatever text each one saw (atk11).
+    ``where``: the file of an entry whose id follows its text (a lesson line:
+    :func:`memory_manager.auditlog.file_ref`).
     """
     decision = gate.evaluate(operation, text, source=source, sensitivity=sensitivity, approved=approved,
                              cfg=cfg, tier=tier, request=request, names=names, labels=labels, strict=strict,
@@ -99,7 +102,7 @@ def _gate(ws: Path, operation: str, text: str, *, source: str, sensitivity: str 
         # that cannot be recorded is refused now, not lost later (round 5).
         keyed.require_secret(ws, cfg)
     with workspace_lock(ws):
-        gate.record(ws, decision, entry=entry)
+        gate.record(ws, decision, entry=entry, where=where)
     return gate.require(decision)
 
 
@@ -1111,7 +1114,8 @@ def show(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False,
     else:
         text = read_text(target.path).text
     decision = _gate(ws, "reuse" if tier else "read", text, source=source, sensitivity=None, approved=approved,
-                     cfg=cfg, tier=tier, request=f"show {ref}", entry=out.get("id") or None)
+                     cfg=cfg, tier=tier, request=f"show {ref}", entry=out.get("id") or None,
+                     where=out["path"] if _text_id(target) else None)
     out["text"] = text
     out["gate"] = decision.payload()
     if track and out.get("id"):
@@ -1245,6 +1249,7 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
             ids = [entries.read_knowledge(target.path)[0].id or entries.knowledge_id(target.path.stem)]
         except (MemoryManagerError, IndexError):
             ids = [entries.knowledge_id(target.path.stem)]
+    orphans = _lesson_orphans(ws, target, ids)  # read before the line goes
     # The approval record's keys of every value in the entry (plain text only in
     # memory): removed with it at the end (issue 10).
     drop = sorted({k for n in [summary, *needles] if isinstance(n, str) for k in gate.approval_keys_of(ws, n)})
@@ -1340,7 +1345,7 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
                     "names": _forget_names(target), "ids": ids, "hashes": hashes,
                     "audit_hashes": auditlog.hashes_of(ws, gate_texts),
                     "audit_refs": auditlog.refs_of(ws, _audit_ids(target, ids)),
-                    "audit_known": auditlog.at_hand(ws), "result": result}
+                    "audit_known": auditlog.at_hand(ws), "audit_orphans": orphans, "result": result}
             backup.roll_forward(plan)
         except Exception as exc:
             _forget_stopped(ws, backup, exc)
@@ -1378,6 +1383,31 @@ def _forget_stopped(ws: Path, backup: backups.Backup, exc: Exception) -> None:
         exc.args = (f"{exc.args[0]}; {note}",)
     elif isinstance(exc, OSError) and exc.strerror:
         exc.strerror = f"{exc.strerror}; {note}"
+
+
+def _text_id(target: Ref) -> bool:
+    """True for a lesson line of MEMORY.md: its id follows its wording (:func:`entries.lesson_id`)."""
+    return (target.kind == "memory_md" and isinstance(target.item, entries.Entry)
+            and bool(target.item.meta.get("lesson")))
+
+
+def _lesson_orphans(ws: Path, target: Ref, ids: list[str]) -> dict[str, list[str]] | None:
+    """For ``forget`` of a lesson: the file references of its file and the entry references of the lines it keeps.
+
+    A hand edit gives a lesson line a new id, so the records of its earlier
+    wording name an id no line has any more (atk13); ``forget`` blanks the
+    records of the file that name no line still there
+    (:func:`memory_manager.auditlog.blank_hashes`, ``orphans``).
+    """
+    if not _text_id(target):
+        return None
+    path = rel(ws, target.path)
+    try:
+        found, _ = entries.parse_entries(path, "memory_md", read_text(target.path).text)
+    except MemoryManagerError:
+        found = []
+    live = [e.id for e in found if e.meta.get("lesson") and e.id and e.id not in ids]
+    return {"files": auditlog.file_refs_of(ws, path), "live": auditlog.refs_of(ws, live)}
 
 
 def _audit_ids(target: Ref, ids: list[str]) -> list[str]:

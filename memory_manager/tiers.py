@@ -628,6 +628,44 @@ def accept_key(ws: Path, key: bytes) -> Callable[[], str] | None:
     return undo
 
 
+def record_made_key(ws: Path, cfg: dict[str, Any]) -> bool:
+    """Record the key file a command just made as the store's key, when the store records none yet.
+
+    For a command that makes the key before the memory tree exists (``init``
+    on a new workspace: the key comes first so a key that cannot be made leaves
+    the workspace untouched) or that may seal nothing with it (``crypt.py
+    reseal`` with nothing to reseal). Attack round 13: such a key was never
+    recorded, so another key in ``MEMORY_MANAGER_KEY`` that sealed first took
+    the store and the key file the command printed was refused from then on.
+    Every command that creates a key records it (references/tiers.md). A store
+    that records a key already keeps it (the command that made the key checked
+    it first: :func:`require_key_for_sealed` with ``making_key``). Takes the
+    workspace's writer lock.
+
+    Args:
+        ws: the workspace root (nothing is written without a memory tree).
+        cfg: its config (the key file's place); the key file is read, not
+            ``MEMORY_MANAGER_KEY`` (the command made the file).
+
+    Returns:
+        True when the record was written.
+
+    Raises:
+        MalformedKeyError: the key file no longer reads as a key.
+        UnreadableFileError: the record is not a regular ASCII file.
+        FileWriteError: the record could not be written.
+    """
+    import os
+
+    from . import fsio
+
+    key = crypto.load_key(cfg, {k: v for k, v in os.environ.items() if k != crypto.ENV_KEY})
+    with fsio.workspace_lock(ws):
+        if recorded_key(ws) is not None:
+            return False
+        return accept_key(ws, key) is not None
+
+
 def recorded_key(ws: Path) -> str | None:
     """The key check value this store accepts (the record's last line), or None with no record.
 

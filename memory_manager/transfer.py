@@ -203,6 +203,11 @@ def export_target(ws: Path, out: Path, overwrite: bool = False) -> Path:
     from .report import _under
 
     target = Path(out).expanduser()
+    # The file name is written to disk: it passes the gate as a name (gate rule 0; atk13: a
+    # token as --out's file name was written, where report --html refused the same name).
+    from .names import refuse_private_path
+
+    refuse_private_path("--out", target)
     target = target if target.is_absolute() else Path.cwd() / target
     if target.is_dir():
         raise BadInputError(f"--out {out}: is a folder; name a file")
@@ -282,6 +287,7 @@ def _import_lessons(ws: Path, items: list[tuple[str, str]], decide: Any, backup:
     saved through ``backup`` before its one atomic write. Each line written is
     appended to ``done`` as ``{"kind": "lesson", "item": "lesson <first 40 characters>"}``.
     """
+    from .entries import lesson_id
     from .lessons import MARKER, insert_line
 
     path = tree.Tree(Path(ws)).lessons_file()
@@ -296,7 +302,10 @@ def _import_lessons(ws: Path, items: list[tuple[str, str]], decide: Any, backup:
             present.append(f"lesson {line}")
             continue
         # MEMORY.md is loaded into every session: read strictly, as 'lesson' reads it (tatk9).
-        if not decide(line, f"lesson {line[:40]}", strict=True):
+        # The record names the line by its id and its file (as ``memory.py lesson``'s does), so
+        # forget finds it after a hand edit changed the id (atk13).
+        name = tree.Tree(Path(ws)).rel(path)
+        if not decide(line, f"lesson {line[:40]}", strict=True, entry=lesson_id(name, line), file=name):
             continue
         text = insert_line(text, section, line)
         held.add(line)
@@ -717,6 +726,11 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
         label = "OpenClaw notes"
     else:
         doc = _load_export(Path(source_file), cfg)
+        # The file's name goes into the backup's reason (on disk): it passes the gate as a name
+        # (gate rule 0; atk13), and only the name is kept there, not the folders above it.
+        from .names import refuse_private_path
+
+        refuse_private_path("import FILE", Path(source_file), existing=True)
         label = str(source_file)
         for n, item in enumerate(doc.get("daily", [])):
             try:
@@ -848,11 +862,13 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
     counts = {"daily": 0, "daily_lines": 0, "knowledge": 0, "tier1": 0, "tier2": 0, "archive": 0, "lessons": 0}
 
     def decide(text: str, where: str, *, tier: str | None = None, names: dict[str, str] | None = None,
-               block: bool = False, strict: bool = False, entry: str | None = None) -> bool:
+               block: bool = False, strict: bool = False, entry: str | None = None,
+               file: str | None = None) -> bool:
         """Gate one item; True when it may be stored. Held and refused items are reported.
 
         ``entry``: the id of the entry the item lands in (its audit record
-        names it, so ``forget`` blanks it, :func:`memory_manager.auditlog.refs_of`).
+        names it, so ``forget`` blanks it, :func:`memory_manager.auditlog.refs_of`);
+        ``file``: the file of a lesson line (:func:`memory_manager.auditlog.file_ref`).
 
         The import's approval covers what holds no finding; each possible
         finding or sensitive topic must be named by the user (``allow``),
@@ -874,7 +890,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
             waiting = [h for h in gate.held_findings(ws, text, strict=strict) if h["finding"] not in allowed]
         decision = gate.evaluate("import", text, source="third_party", approved=approved and not waiting, cfg=cfg,
                                  tier=tier, request=f"import {where}", names=names, strict=strict)
-        gate.record(ws, decision, entry=entry)
+        gate.record(ws, decision, entry=entry, where=file)
         if decision.allowed or (block and decision.decision != "refuse" and not waiting):
             return True
         if decision.decision != "refuse" and waiting:
@@ -890,7 +906,7 @@ def import_memory(ws: Path, cfg: dict[str, Any], *, source_file: Path | None = N
 
     with workspace_lock(ws):
         ensure_tree(ws)
-        backup = LazyBackup(ws, f"import {label}", approved)  # every existing file is saved before it changes
+        backup = LazyBackup(ws, f"import {label if from_openclaw else Path(source_file).name}", approved)  # every existing file is saved before it changes
         notes: dict[Path, tuple[Any, str]] = {}  # each note written once, with all its sections
         for day, topic, items, where, other, pinned, blocks in daily_items:
             # Each line is gated on its own (privacy issue 9): one refused line

@@ -200,6 +200,12 @@ def reseal_cmd(workspace, json_, verbose):
             if made:
                 exc.args = (f"{exc} (the AES key {made} was created first and is kept, mode 0600)",)
             raise
+        if made:
+            # Every command that makes a key records it (attack round 13): with nothing to reseal,
+            # no seal recorded it, and another key in MEMORY_MANAGER_KEY could take the store.
+            from memory_manager.tiers import record_made_key
+
+            record_made_key(ws, cfg)
     if json_:
         emit_json({**result, "key_created": made})
         return 0

@@ -27,6 +27,10 @@ class _Parser(argparse.ArgumentParser):
     """argparse with exit 2 and one line (and a JSON document under --json)."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
+        # A secret pasted into an argument is never echoed back (issue 10, atk13).
+        from memory_manager.privacy import unechoed
+
+        message = unechoed(message, sys.argv[1:])
         if "--json" in sys.argv[1:]:
             sys.stdout.write(json.dumps({"error": message, "kind": "usage"}, allow_nan=False) + "\n")
         else:

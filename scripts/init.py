@@ -212,6 +212,20 @@ def _make_key(cfg, ws, path) -> dict:
     return {"created": False, "path": None}
 
 
+def _record_key(cfg, ws, key: dict) -> None:
+    """Record the key init made as the store's key, now that the memory tree exists (attack round 13).
+
+    The key is made before the workspace changes (a key that cannot be made
+    leaves it untouched), so on a new workspace ``keygen`` found no memory
+    tree to record it in; without the record another key in
+    ``MEMORY_MANAGER_KEY`` that sealed first would take the store.
+    """
+    if key.get("created"):
+        from memory_manager.tiers import record_made_key
+
+        record_made_key(ws, cfg)
+
+
 def _key_line(key: dict) -> None:
     if key.get("created"):
         stdout.print(f"created AES key {key['path']} (mode 0600): new T2 entries are encrypted with it. "
@@ -427,6 +441,7 @@ def init(workspace, json_, verbose, dry_run, show_diff, yes, lang, no_heartbeat_
         return 0
     if plan.empty:
         key = _make_key(cfg, ws, key_path if yes else None)
+        _record_key(cfg, ws, key)
         if json_:
             emit_json({"workspace": str(ws), "rule": opened.rule, "applied": False, "backup": None,
                        "plan": plan.summary(), "key": key})
@@ -439,6 +454,7 @@ def init(workspace, json_, verbose, dry_run, show_diff, yes, lang, no_heartbeat_
     if json_:
         key = _make_key(cfg, ws, key_path)
         plan, backup_id = initialize.apply_fresh(plan, rebuild)
+        _record_key(cfg, ws, key)
         initialize.enable_hooks(plan)
         emit_json({"workspace": str(ws), "rule": opened.rule, "applied": backup_id is not None,
                    "backup": backup_id, "plan": plan.summary(), "key": key})
@@ -456,6 +472,7 @@ def init(workspace, json_, verbose, dry_run, show_diff, yes, lang, no_heartbeat_
             plan, backup_id = initialize.apply_fresh(plan, rebuild)
         else:
             backup_id = initialize.apply_files(plan)
+        _record_key(cfg, ws, key)
     if plan.replanned:
         stdout.print("note: another command (a second init?) changed the workspace while this one was planning; "
                      "planned again from the files as they are now", markup=False)

@@ -26,8 +26,18 @@ def note(message: str) -> None:
     sys.stderr.write(f"maintain: {message}\n")
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse whose usage errors never echo a secret pasted into an argument (issue 10, atk13)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        from memory_manager.privacy import unechoed
+
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {unechoed(message, sys.argv[1:])}\n")
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="maintain.py", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="maintain.py", description=__doc__.splitlines()[0])
     parser.add_argument("--workspace", "-w", required=True)
     parser.add_argument("--event", default="manual", help="The hook event that started this run (logged).")
     parser.add_argument("--only", choices=["cleanup"], help="Run only this step.")
@@ -35,7 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     ws = pathlib.Path(args.workspace)
     if not ws.is_dir():
-        note(f"workspace {ws} is not a directory")
+        from memory_manager.privacy import mask
+
+        note(f"workspace {mask(str(ws))} is not a directory")
         return 2
     if not is_set_up(ws):
         # Fail open like the hooks that start us: never create memory/ (its

@@ -1,8 +1,9 @@
 """Attack round 13 (quick, atk13): a fresh attacker against main at f26f7b3 (round 10's fixes of round 12).
 
-Each test plays one attack that still gets through, against the real scripts in a temporary
-workspace, asserts the promised behaviour (issue 10, references/tiers.md and gate.md) and is
-marked xfail (strict) until fixed. Secret-shaped values are built at run time.
+Each test plays one attack that got through, against the real scripts in a temporary
+workspace, and asserts the promised behaviour (issue 10, references/tiers.md and gate.md); the
+xfail marks went with the fixes (tfix13; each kind has its tests in test_trust_r13_kinds.py).
+Secret-shaped values are built at run time.
 
 Found (tests here): ``init --yes`` on a new workspace makes the key but records no check value
 (the memory tree is made after the key), so another key in ``MEMORY_MANAGER_KEY`` that seals
@@ -67,9 +68,6 @@ def _key_file() -> Path:
 
 # ------------------------------------------------------------ init makes the key but does not record it
 
-@pytest.mark.xfail(strict=True, reason="atk13: init --yes on a new workspace makes the key file but writes no "
-                                       "t2-key-accepted (the memory tree does not exist yet when the key is made): "
-                                       "another key in MEMORY_MANAGER_KEY becomes the store's key")
 def test_init_records_the_key_it_makes_so_another_key_cannot_take_the_store(ws, run_script):
     _init(run_script)
     key = base64.b64decode(_key_file().read_text(encoding="ascii").strip())
@@ -86,9 +84,6 @@ def test_init_records_the_key_it_makes_so_another_key_cannot_take_the_store(ws, 
 
 # ------------------------------------------------------------ cleanup's purge without the key leaves the keyed record
 
-@pytest.mark.xfail(strict=True, reason="atk13: cleanup run without the T2 key purges an entry but keeps its "
-                                       "t2-keyed audit record (hash and entry reference); forget blanks records "
-                                       "it cannot recompute, the purge does not")
 def test_a_purge_without_the_key_blanks_the_purged_entrys_keyed_records(ws, run_script, tmp_path):
     _init(run_script)
     r = run_script("memory", "remember", "--skill", "s", "--topic", "a", "--scheme", "xor-b64", "--text",
@@ -116,8 +111,6 @@ def test_a_purge_without_the_key_blanks_the_purged_entrys_keyed_records(ws, run_
 
 # ------------------------------------------------------------ a hand-edited lesson keeps the record of its first wording
 
-@pytest.mark.xfail(strict=True, reason="atk13: a MEMORY.md lesson edited by hand, then forgotten, leaves the v3 "
-                                       "record of its first wording (hash and entry reference)")
 def test_forget_of_a_hand_edited_lesson_blanks_the_record_of_its_first_wording(ws, run_script):
     _init(run_script)
     assert run_script("memory", "lesson", "always pin the golden image tag before deploy", env=NOW).code == 0
@@ -137,8 +130,6 @@ def test_forget_of_a_hand_edited_lesson_blanks_the_record_of_its_first_wording(w
 
 # ------------------------------------------------------------ export --out takes a secret as a file name
 
-@pytest.mark.xfail(strict=True, reason="atk13: export --out writes a file whose name holds a GitHub token "
-                                       "(report --html refuses the same name; rule 0: file names pass the gate)")
 def test_export_out_refuses_a_file_name_holding_a_secret(ws, run_script, tmp_path):
     _init(run_script)
     assert run_script("memory", "learn", "deploy", "--text", "deploy uses port 8443", env=NOW).code == 0
@@ -148,16 +139,16 @@ def test_export_out_refuses_a_file_name_holding_a_secret(ws, run_script, tmp_pat
     assert r.code != 0 and not list(tmp_path.glob("page-*"))
     r = run_script("memory", "export", "--out", str(out), "--approved", env=NOW)
     # Issue 10: "every option of every verb ... that reaches disk — ... file names — passes the gate".
-    assert r.code != 0
-    assert not out.exists()
+    assert r.code == 2, r.err  # bad input (STYLE.md), one line naming the category, never the value
+    assert not out.exists() and not list(tmp_path.glob("export-*"))
     assert TOKEN not in r.out + r.err
+    assert r.err.strip().splitlines() == ["error: --out: the path holds secret (a file or folder name is stored, so it "
+                                          "must hold no secret or personal data); name another file; nothing was "
+                                          "written"]
 
 
 # ------------------------------------------------------------ unquarantine under another key writes no approval mark
 
-@pytest.mark.xfail(strict=True, reason="atk13: unquarantine --approved with another key in MEMORY_MANAGER_KEY puts "
-                                       "the entry back with approved: and no approval: mark; the next cleanup "
-                                       "quarantines the user's approved entry again")
 @pytest.mark.parametrize("shell", ["another-key", "no-key"])
 def test_unquarantine_under_another_key_is_refused_or_writes_a_mark_that_verifies(ws, run_script, tmp_path, shell):
     _init(run_script)
@@ -173,6 +164,9 @@ def test_unquarantine_under_another_key_is_refused_or_writes_a_mark_that_verifie
         _key_file().rename(tmp_path / "key.away")
         r = run_script("memory", "unquarantine", q[0], "--approved", env=NOW)
         (tmp_path / "key.away").rename(_key_file())
+    # Refused (exit 1, a domain error: the key is not this store's, or missing), nothing changed.
+    assert r.code == 1, r.out + r.err
+    assert "Traceback" not in r.err
     if r.code == 0:
         # tiers.md: "An approved entry therefore always carries a mark that verifies";
         # "unquarantine ID --approved writes a real mark".
@@ -189,9 +183,6 @@ def test_unquarantine_under_another_key_is_refused_or_writes_a_mark_that_verifie
 
 # ------------------------------------------------------------ forget keeps an approval line keyed with a key it lacks
 
-@pytest.mark.xfail(strict=True, reason="atk13: forget run without the key the approval record's line was keyed with "
-                                       "(key absent, or the line keyed by another MEMORY_MANAGER_KEY) keeps that "
-                                       "line: an HMAC of the forgotten phone number")
 @pytest.mark.parametrize("shell", ["learnt-under-another-key", "forgotten-without-key"])
 def test_forget_drops_approval_lines_it_cannot_recompute(ws, run_script, tmp_path, shell):
     _init(run_script)

@@ -235,10 +235,27 @@ def _pair_password(v: str) -> bool:
             and bool(re.search(r"[^A-Za-z0-9]|[A-Z]", v))) or _plain_password(v)
 
 
+#: Words in a password's place that are code or a flag, not a value (round 11, kind "a code expression
+#: after password =", set N: ``password = await prompt(...)``, MySQL's "(using password: YES)").
+_CODE_VALUE_WORDS = frozenset("yes no true false none null nil undefined required optional await yield new "
+                              "function lambda".split())
+
+
+def _code_value(value: str, m: re.Match[str], text: str) -> bool:
+    """The value after ``password =``/``:`` is a flag word or starts an expression (``await f(``, ``new X(``)."""
+    v = _secret_value(value).lower()
+    if v in ("await", "yield", "new", "function", "lambda"):
+        return bool(re.match(r"[ \t]*[A-Za-z_$][\w.$]*[ \t]*[(<]", text[m.end():m.end() + 80])) or \
+            text[m.end():m.end() + 1] in ("", "\n")
+    return v in _CODE_VALUE_WORDS
+
+
 def _password_ok(value: str, m: re.Match[str], text: str) -> bool:
     v = value.strip("'\"`")
     if _plain_password(v):
         return True
+    if _code_value(value, m, text):
+        return False
     # "PWD=/home/x" is the working directory, not a password; a short number
     # is a length or a count ("pwd: 12"); a 6+ digit PIN is a password.
     if v.startswith(("/", "~", ".", "\\")) or (v.isdigit() and len(v) < 6) or _SECRET_REFERENCE.match(v) \
@@ -939,6 +956,8 @@ def _bare_random_ok(value: str, m: re.Match[str], text: str) -> bool:
         last = text[text.rfind("\n", 0, start) + 1:start].rsplit(None, 1)
         if last and ("://" in last[-1] or "?" in last[-1]):
             return False
+    if "-----BEGIN " in text and _in_public_armour(text, m.start(1)):
+        return False
     if "=" in v or re.search(r"(?i)[0-9a-f]{8}-[0-9a-f]{4}-", v):
         return False  # key=value (its own rules judge it) or a request id around a UUID
     if "/" in v.strip("/") and re.search(r"[a-z]{3,}/[a-z]{3,}", v):
@@ -946,9 +965,30 @@ def _bare_random_ok(value: str, m: re.Match[str], text: str) -> bool:
     return _password_classes(v) >= 3 and looks_random(v) and entropy(v) >= 4.0
 
 
+_PUBLIC_LABEL = re.compile(r"-----BEGIN ((?:[A-Z0-9]+ )*(?:PUBLIC KEY|CERTIFICATE|CERTIFICATE REQUEST|"
+                           r"PGP PUBLIC KEY BLOCK|PGP SIGNATURE|SSH2 PUBLIC KEY))-----")
+
+
+def _in_public_armour(text: str, pos: int) -> bool:
+    """``pos`` lies between the BEGIN and END lines of one armoured block whose label says public
+    (``PGP PUBLIC KEY BLOCK``, ``CERTIFICATE``), with no other armour line between (round 11, multi-line set
+    N: a pasted release-signing key whose Base64 a generic random-line rule read as a secret). Only the
+    generic random-line reading is silenced: a vendor token in the block is still found."""
+    b = text.rfind("-----BEGIN ", 0, pos)
+    if b < 0:
+        return False
+    head = _PUBLIC_LABEL.match(text, b)
+    if head is None or "-----" in text[head.end():pos]:
+        return False
+    end = text.find("-----END " + head.group(1) + "-----", pos)
+    return end >= 0 and "-----" not in text[pos:end]
+
+
 def _pem_ok(value: str, m: re.Match[str], text: str) -> bool:
     """A PEM private-key header with key material after it, not a docs template."""
     after = text[m.end():m.end() + 120].lstrip()
+    if not after and re.search(r"[A-Za-z\u4e00-\u9fff]{2,}[^\n]*$", text[:m.start()].rsplit("\n", 1)[-1]):
+        return False  # "the PEM header for PKCS#8 is <the BEGIN line>": the marker named in prose, no body after it
     if re.match(r"[a-z]+[ \t]+[a-z]+|[\u4e00-\u9fff]", after):
         return False  # the header named in a sentence ("starts with -----BEGIN ... and ends with"), no body
     return not (after.startswith(("<", "{", "[", "...", "…", "$")) or _PLACEHOLDER_WORDS.match(after)
@@ -1227,7 +1267,10 @@ def _biometric_topic_ok(value: str, m: re.Match[str], text: str) -> bool:
 #: in a line about testing they are placeholders, not someone's card.
 _TEST_PANS = frozenset({"4242424242424242", "4111111111111111", "5555555555554444", "4000056655665556",
                         "378282246310005", "371449635398431", "6011111111111117", "3056930009020004",
-                        "4012888888881881", "5105105105105100", "2223003122003222", "6200000000000005"})
+                        "4012888888881881", "5105105105105100", "2223003122003222", "6200000000000005",
+                        "4000000000000002", "4000000000009995", "4000000000000069", "4000000000000127",
+                        "4000000000000119", "4000002500003155", "4000002760003184", "4000000000003220",
+                        "5200828282828210", "6011000990139424", "3566002020360505", "36227206271667"})
 _TEST_CONTEXT = re.compile(r"(?i)test|sandbox|example|demo|docs?\b|测试|示例|沙箱|文档")
 
 
@@ -1237,7 +1280,31 @@ def _card_any_ok(value: str, m: re.Match[str], text: str) -> bool:
     if not (13 <= len(digits) <= 19 and card_issuer_ok(digits) and luhn_valid(digits)):
         return False
     line = _doc_scope(text, m.start(), m.end())
-    return not ((digits in _TEST_PANS or _made_up_digits(digits)) and _TEST_CONTEXT.search(line))
+    if not (digits in _TEST_PANS or _made_up_digits(digits)):
+        return True
+    # a fixture file's heading above the block ("# tests/fixtures/users.yaml (fake data for tests)"), round 11
+    return not (_TEST_CONTEXT.search(line) or _FIXTURE_HEAD.search(_block_above(text, m.start())))
+
+
+#: A heading that says the block below is test data (a fixture file's path or comment).
+_FIXTURE_HEAD = re.compile(r"(?i)fixtures?\b|\bfake (?:data|users|customers|cards)\b|\btest ?data\b|\bseed data\b|"
+                           r"测试数据|假数据")
+
+
+def _block_above(text: str, start: int, n: int = 8) -> str:
+    """The lines above ``start`` in its paragraph (at most ``n``, none past a blank line), not its own line."""
+    a = text.rfind("\n", 0, start)
+    out: list[str] = []
+    for _ in range(n):
+        if a <= 0:
+            break
+        b = text.rfind("\n", 0, a)
+        above = text[b + 1:a]
+        if not above.strip():
+            break
+        out.append(above)
+        a = b
+    return "\n".join(out)
 
 
 def _cn_ric_spaced_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -4096,15 +4163,26 @@ _GENERAL_SENSE = re.compile(
     r"director|head|employees?)\b)|"
     r"^(?:药店|药房|医院|诊所|学校|超市)|"
     r"一般|通常|普遍|常见|科普|什么是|是什么|怎么算|怎么讲|如何|为什么|多久|讲给|教案|课件|备课|调研|问卷|"
-    r"假设|假如|虚构|小说|角色|剧本|人设|编剧|设定")
+    r"假设|假如|虚构|小说|角色|剧本|人设|编剧|设定|"
+    # round 11 (kind: a reference fact about a topic, set N): a guideline or a recommendation to everyone,
+    # a rate among a population, a legal standard or a threshold, a comparison or a choice between
+    # options, where a public register is looked up, how a disease does or does not spread, a metric
+    r"\b(?:guidelines?|guidance|prevalence|incidence|rates|rate (?:in|among|of)|statistics|versus|"
+    r"spreads? (?:through|by|via)|transmitted (?:through|by|via)|recommended (?:daily|dose|intake|for)|"
+    r"defined as|definition of|thresholds?|criteria|(?:is|are) (?:not )?(?:covered|protected|guaranteed) by)\b|"
+    r"(?<![a-z])vs\.?(?![a-z])|"
+    r"指南|通用建议|建议(?:不超过|每|使用|控制|成人|儿童|摄入)|摄入量|患病率|发病率|死亡率|治愈率|误识率|"
+    r"拒识率|识别率|占比|约为|百万分之|千分之|的标准|标准是|标准为|门槛|起征点|税率|怎么选|哪个好|的区别|"
+    r"可以(?:在|通过)[^\n]{0,24}查|不会(?:通过|传染)|传播途径|传染途径|宪法|法律(?:规定|保障)|公民|"
+    r"关键指标|入学年龄|适龄|读书笔记")
 #: What makes such a line about someone after all: the user or a third person by a pronoun, a relative or
 #: someone known by role ("my", "I", "她", 老公, "Dad", 房东), or a person by name at its start ("Megan is ...").
 _GENERAL_ANCHOR = re.compile(
-    r"(?i)\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|our|us|he|she|him|his|her|hers|they're|their|"
+    r"(?i)(?-i:\bus\b)|\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|our|he|she|him|his|her|hers|they're|their|"
     r"dad|mom|mum|wife|husband|son|daughter|grandma|grandpa|brother|sister|uncle|aunt|cousin|boss|"
     r"boyfriend|girlfriend|partner|roommate|neighbou?r|colleague|coworker|friend|landlord|client|patient)\b|"
     r"我|咱|[他她]|老公|老婆|爸|妈|儿子|女儿|闺女|岳母|婆婆|公公|爷爷|奶奶|外婆|外公|姥姥|姥爷|哥|姐|弟|妹|"
-    r"男朋友|女朋友|对象|室友|房东|邻居|朋友|客户|病人|患者(?!控制|应|要|需|们)|"
+    r"男朋友|女朋友|对象|室友|房东|邻居|朋友|客户|病人|患者(?!控制|应|要|需|们|每|一般|通常|群体|人数|比例)|"
     r"[小老阿][" + _CN_SURNAMES + r"](?![学年人家板师])|"
     r"^(?-i:[A-Z][a-z]+) (?:is|has|had|was|takes|took|gets|got|from|and|said|says)\b|"
     # a single name before a habit ("Megan usually skips ..."), not a plural or a crowd ("Lawyers usually")
@@ -4113,6 +4191,31 @@ _GENERAL_ANCHOR = re.compile(
     r"(?<!ors)(?<!ents)(?<!ants)(?<!ies) (?:usually|often|always|never|typically|generally|still|also|"
     r"sometimes|regularly)\b|"
     r"^(?-i:[A-Z][a-z]+ [A-Z][a-z]+ [a-z])")
+
+
+#: A heading that says the note below is knowledge, not about someone (科普笔记, 读书笔记, "cheat sheet").
+_GENERAL_HEADING = re.compile(r"(?i)科普|读书笔记|学习笔记|课堂笔记|知识点|百科|\bcheat ?sheet\b|\bfaq\b|"
+                              r"\b(?:reading|lecture|study|course) notes\b|\bglossary\b|\bwiki\b")
+
+
+_B64_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-")
+
+
+def _in_blob(text: str, start: int, end: int) -> bool:
+    """``start``..``end`` lies inside a run of 32+ Base64 characters with digits in it (no space)."""
+    a, b = start, end
+    while a > 0 and text[a - 1] in _B64_CHARS and start - a < 200:
+        a -= 1
+    while b < len(text) and text[b] in _B64_CHARS and b - end < 200:
+        b += 1
+    return b - a >= 32 and any(c.isdigit() for c in text[a:b])
+
+
+#: Under such a heading, what ties a line to someone: a pronoun, a relative, a role or a name after a title.
+_HEADING_ANCHOR = re.compile(
+    r"(?i)\b(?:i|i'm|i've|me|my|mine|we|our|he|she|him|his|her|they're|their|dad|mom|mum|wife|husband|son|"
+    r"daughter|grandma|grandpa|brother|sister|uncle|aunt|boss|friend|colleague|neighbou?r|mr|mrs|ms|dr)\b|"
+    r"我|咱|[他她]|老公|老婆|爸|妈|儿子|女儿|爷爷|奶奶|外婆|外公|哥|姐|弟|妹|朋友|同事|邻居|房东|客户")
 
 
 def _general_sense(line: str) -> bool:
@@ -4132,11 +4235,19 @@ def _not_general(rule: Rule) -> Rule:
             return False
         if _NAME_TOPICS.get() == "slug":
             return True
+        if _in_blob(text, m.start(), m.end()):
+            return False  # letters inside a Base64 run ("…Gch+d3b/MmBU6NTz…"), not a word
+        if re.match(r"::|\.[a-z_]|\(\)", text[m.end():m.end() + 2]) or text[max(0, m.start() - 2):m.start()] == "::":
+            return False  # a path in code (``std::env``, ``aids.load()``, ``Foo::HIV``): an identifier, no fact
         # The topic word itself is no anchor ("Depression is common" does not name a person "Depression").
         a = text.rfind("\n", 0, m.start()) + 1
         line = _line_around(text, m.start(), m.end())
         line = line[:m.start() - a] + " " * (m.end() - m.start()) + line[m.end() - a:]
-        return not _general_sense(line)
+        if _general_sense(line):
+            return False
+        # a note headed as knowledge (科普笔记：高血压, "reading notes") holds facts about a topic on its
+        # lines, unless a line names someone (round 11, multi-line set N)
+        return not (_GENERAL_HEADING.search(_block_above(text, m.start())) and not _HEADING_ANCHOR.search(line))
     return replace(rule, check=check)
 
 

@@ -1,0 +1,97 @@
+"""Kinds the detector must hold on (privacy issue 9, round 12): written from a description of each kind.
+
+Set N (``bench/privacy_corpus/heldout-n.tsv``, a development set from round 12) showed which kinds over-fire
+and which go unseen; the lines below are *other* phrasings of each kind, invented here in both languages
+(chat, typos, full-width, emoji, value first, config and CLI forms), so that a rule passes only when it
+covers the kind, not set N's sentence. Each benign line must give no finding at all; each private line the
+category named. Secret-shaped values are built at run time (``tests/test_layout.py``).
+"""
+from __future__ import annotations
+
+import pytest
+
+from memory_manager.privacy import scan
+
+BEGIN_PRIVATE = "-----BEGIN " + "PRIVATE KEY-----"
+
+#: Kind: a topic word in a statement of general knowledge (a guideline, a rate among a population, a legal
+#: standard, a comparison, where a register is looked up, how a disease spreads), naming nobody.
+GENERAL_KNOWLEDGE = [
+    "WHO guidelines: adults with hypertension should keep sodium under 2 g per day",
+    "Prevalence of type 2 diabetes among adults in China is about 12%",
+    "Chapter 11 vs Chapter 7 bankruptcy for a small LLC",
+    "HIV is not transmitted through sharing cups or hugging",
+    "乙肝不会通过一起吃饭传染",
+    "抑郁症的患病率大约是百分之四",
+    "个人所得税税率表（2024 版）",
+    "等额本息 vs 等额本金，哪个好？",
+    "可以通过裁判文书网查到公开的判决书",
+    "宪法第36条：公民有宗教信仰自由",
+    "虹膜识别的误识率比指纹低一个数量级",
+    "糖尿病饮食指南（2023 版）：每天主食定量",
+    "Union membership rates in the UK fell again last year",
+    "高血压患者每日盐摄入量建议不超过6克",
+    "儿童安全座椅建议使用到 12 岁，之后用增高垫",
+]
+
+#: Kind: a note headed as knowledge (科普笔记, reading notes, cheat sheet): its lines state facts about a
+#: topic, not about someone.
+KNOWLEDGE_NOTES = [
+    "科普笔记：糖尿病\n- 诊断标准：空腹血糖 ≥7.0\n- 常用药物：二甲双胍",
+    "Reading notes: Why We Sleep\nInsomnia is linked to anxiety and depression\nCBT-I works better than pills",
+]
+
+#: Kind: a code expression or a flag where a password value would stand.
+CODE_VALUES = [
+    'const password = await prompt("Password: ");',
+    'passwd = await vault.read("db/creds")',
+    "ERROR 1045 (28000): Access denied for user 'deploy'@'10.2.0.7' (using password: YES)",
+    "password: required   # set it in the prod overlay",
+    "let token = std::env::var(\"API_TOKEN\")?;",
+    "use std::collections::HashMap;",
+]
+
+#: Kind: a public armoured block (a release-signing key) pasted with its Base64 body; and a private-key
+#: header named in a sentence with no key after it.
+PGP_BODY = "\n".join(["mQINBGvCUX3Y0bKC1VMT2vs7fIrRdJ3o5F92NeBNqODwTsA2XxZjEg8y5XZccMOl",
+                      "PYUpk6KlZCIHiKyTBW4oVteayglf3UAlGvDoN3OQNHNYnON0K5QrP8TfxvyraHb0",
+                      "zdw0uCTE0sIq7/FG6nQjff6ddp0zrZEh/6IEqLdBVkdMo0ukr9AYULX6/WiO2xCC",
+                      "=0PAS"])
+PUBLIC_ARMOUR = [
+    "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\n" + PGP_BODY + "\n-----END PGP PUBLIC KEY BLOCK-----\n(release key)",
+    "the PKCS#8 header looks like " + BEGIN_PRIVATE,
+    "PEM 文件第一行是 " + BEGIN_PRIVATE,
+]
+
+#: Kind: documented test card numbers in a block headed as test fixtures.
+FIXTURES = [
+    "# tests/fixtures/orders.yaml (fake data)\n- card: \"4000000000000002\"\n- card: \"5555555555554444\"",
+    "// seed data for the checkout e2e\nconst cards = [\n  \"4242424242424242\",\n]",
+]
+
+
+@pytest.mark.parametrize("text", GENERAL_KNOWLEDGE + KNOWLEDGE_NOTES + CODE_VALUES + PUBLIC_ARMOUR + FIXTURES)
+def test_benign_kind_gives_no_finding(text):
+    assert [(f.category, f.rule) for f in scan(text)] == []
+
+
+#: The same kinds about a person, or with a real value: still found.
+STILL_FOUND = [
+    ("I was diagnosed with type 2 diabetes, my A1c is 7.9%", "health"),
+    ("我爸确诊高血压了，医生建议每天吃一片氨氯地平", "health"),
+    ("她上个月查出乳腺癌，下周手术", "health"),
+    ("my brother filed for Chapter 7 bankruptcy last month", "financial"),
+    ("老婆是穆斯林，不吃猪肉", "protected"),
+    ("I'm a union member, joined the teachers union in 2019", "protected"),
+    ("张伟确诊抑郁症，在吃药", "health"),
+    ("科普笔记：高血压\n我妈收缩压 160，医生让她吃药", "health"),
+    ("password = 'Hunter2!x'", "secret"),
+    ("pwd: Tr0ub4dor&3", "secret"),
+    ("my kid has ADHD.", "health"),
+    ("# orders.yaml\n- card: \"4000 0566 5566 5556\"\n- card: \"5425 2334 3010 9903\"", "payment_card"),
+]
+
+
+@pytest.mark.parametrize("text,category", STILL_FOUND)
+def test_private_kind_is_still_found(text, category):
+    assert category in {f.category for f in scan(text)}

@@ -751,6 +751,8 @@ def _pw_value_ok(value: str, m: re.Match[str], text: str) -> bool:
         return True
     if len(v) < 4 or is_placeholder(v) or _NOT_A_PASSWORD.match(v) or _doc_value(v, m, text):
         return False
+    if re.fullmatch(r"[a-z][a-z0-9]*(?:-[a-z]+)*", v) and re.match(r"[ \t]+-{1,2}[A-Za-z]", text[m.end():m.end() + 4]):
+        return False  # a command and its flags ("加密码保护：ssh-keygen -p -f …"), a how-to, round 12
     if v.startswith(("/", "~", "./", "\\", "<", "{")) or re.match(r"\$[A-Za-z_{(]|\$$", v) or re.fullmatch(r"%\w+%", v):
         return False  # a path or a variable ($DB_PASS, ${X}, $(cmd)); "$#h3ZY7Isg@qO" is a value
     if _SECRET_REFERENCE.match(v) or _ENV_REFERENCE.match(v) or re.fullmatch(r"[a-z]+(?:[_.][a-z]+)+|[a-z0-9_-]+(?:/[a-z0-9_#.-]+){2,}", v):
@@ -927,6 +929,8 @@ def _keyed_random_ok(value: str, m: re.Match[str], text: str) -> bool:
         return False  # a host key's fingerprint (SHA256:...), public by design
     if "/" in v and re.search(r"\.[a-z]{2,4}$", v):
         return False  # an object key or a file path ("uploads/2024/06/7f3a9c.jpg")
+    if re.match(r"(?:~|\.{1,2})?/|[A-Za-z]:\\", v) and re.fullmatch(r"[~./]*(?:[\w.-]+/)+[\w.-]+|[A-Za-z]:\\\S+", v):
+        return False  # a key *file* (``~/.ssh/id_ed25519``, ``/etc/ssl/private/tls.key``), round 12
     if re.fullmatch(r"[.]?(?:[a-z]{2,}|\d{1,4})(?:[-_.](?:[a-z]{2,}|\d{1,4}))+", v, re.I):
         return False  # a readable slug ("weather-skill-2026-05"), not key material
     if re.fullmatch(r"(?:[A-Z][a-z]{2,}){2,}", v):
@@ -1427,12 +1431,23 @@ _AT_PLATFORM = re.compile(r"(?i)电报|联系人|slack|github|gitlab|linkedin|re
                           r"handle|账号|账户")
 
 
+#: Words that say an account is an organisation's public one: official, support, status, news.
+_OFFICIAL_ACCOUNT = re.compile(r"(?i)官方|官博|官微|小助手|客服|公告|故障通知|\bofficial\b|\bsupport\b|\bstatus\b|"
+                               r"\b(?:for|get) (?:\w+ )?(?:updates|news|announcements|release notes|outage)\b|"
+                               r"获取(?:最新)?(?:消息|资讯|动态|通知)")
+#: ... unless the line says the account is the user's or someone's they know.
+_OWN_ACCOUNT = re.compile(r"(?i)\b(?:my|me|mine|her|his|our)\b|我|[他她]的|加[我他她]")
+
+
 def _at_handle_ok(value: str, m: re.Match[str], text: str) -> bool:
     """An @handle with a platform word on its line (a team mention such as @release-crew is not a person).
 
     With the platform named, a dotted handle (Instagram's @nadia.bakes.sf) is a handle, not a decorator."""
-    if not _AT_PLATFORM.search(_line_around(text, m.start(), m.end())):
+    line = _line_around(text, m.start(), m.end())
+    if not _AT_PLATFORM.search(line):
         return False
+    if _OFFICIAL_ACCOUNT.search(line) and not _OWN_ACCOUNT.search(line):
+        return False  # an organisation's public account ("抖音官方账号 @…", "follow @NASA for updates"), round 12
     if _handle_ok(value, m, text):
         return True
     name = value.rstrip(".-")
@@ -1694,8 +1709,37 @@ _EU_HOME_CUE = re.compile(r"(?i)\b(?:my|his|her|our|their|live[sd]?|living|home|
 
 #: An event's or a business's venue on the line (and no one's home): a public place's address.
 _VENUE = re.compile(r"(?i)\b(?:conference|venue|meetup|summit|expo|convention|keynote|hackathon|workshop|"
-                    r"headquarters|hq|campus|store|shop|restaurant|museum|stadium|arena|theat(?:er|re)|"
+                    r"headquarters|hq|campus|store|shop|restaurant|museum|stadium|arena|theat(?:er|re)|library|"
+                    r"embassy|consulate|city hall|town hall|cathedral|airport|railway station|visitor centre|"
                     r"(?:[A-Z][a-z]+ )?(?:center|centre|hall|pavilion))\b|会场|展会|大会|峰会|会议中心|展馆|门店|总部")
+
+
+#: A public institution or landmark named on the line (round 12, kind "a public place's address", set N:
+#: 故宫博物院地址：…景山前街4号): its address is published, nobody's home.
+_PUBLIC_PLACE_ZH = re.compile(r"博物院|博物馆|图书馆|美术馆|科技馆|纪念馆|展览馆|体育场|体育馆|公园|大学|学院|医院|"
+                              r"机场|航站楼|火车站|高铁站|客运站|地铁站|政府|大使馆|领事馆|市民中心|会展中心|剧院|大剧院|"
+                              r"音乐厅|动物园|植物园|景区|寺|教堂|故宫|天安门|营业厅|办事处|"
+                              r"税务局|派出所|出入境|车管所|政务服务中心|服务大厅")
+#: Words that make an address on such a line someone's: living, sending, a person.
+_ZH_HOME_CUE = re.compile(r"(?i)我|咱|[他她]|(?<![国专大作商厂店酒农])家|住|寄|送到|快递|收件|收货|租|搬|\b(?:my|her|his|our|home|live[sd]?)\b")
+
+
+def _street_zh_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A Chinese road and door number, unless the line puts a public place there and no one's home."""
+    line = _line_around(text, m.start(), m.end())
+    if re.search(r"\d[ \t]*(?:室|座|单元|层|楼|房|栋|幢)|(?i:\b(?:ship|deliver\w*|send)\b)|房子|钥匙", line):
+        return True  # a room, a unit or a delivery: a place someone lives or works in
+    return not (_PUBLIC_PLACE_ZH.search(line) and not _ZH_HOME_CUE.search(line))
+
+
+def _self_name_zh_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A name after a self-name cue; after 原名/本名 (a pen or stage name's origin, round 12) only with a
+    person the user knows on the line (我, 她, 同事 ...)."""
+    if not _name_ok(value, m, text):
+        return False
+    if not re.match(r"(?:原名|本名)", text[m.start():m.start() + 2]):
+        return True
+    return bool(_HEADING_ANCHOR.search(_line_around(text, m.start(), m.end())))
 
 
 def _street_en_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -3169,7 +3213,8 @@ RULES_LIST: list[Rule] = [
     Rule("street_address_zh", "address",
          _r(r"(?:路|街|大道|大街|巷|弄|胡同|里|道)(?:[东西南北中][段路]?|[一二三四五六七八九十]段)?" + _ + r"*\d{1,5}"
             + _ + r"*(?:号|號)(?![楼樓])"),
-         "GB/T 23705-2009 address structure (road + door number)"),
+         "GB/T 23705-2009 address structure (road + door number); a public place's published address excepted",
+         check=_street_zh_ok),
     Rule("building_unit_zh", "address",
          _r(r"\d{1,5}" + _ + r"*(?:号楼|栋|幢|单元|室)(?:" + _ + r"*\d{1,5}" + _ + r"*(?:单元|室|号|房)?){0,2}"),
          "GB/T 23705-2009 address structure (building, unit, room)",
@@ -3383,7 +3428,8 @@ RULES_LIST: list[Rule] = [
          _r(r"(?:我叫|我名叫|我的名字(?:是|叫)|本人姓名|姓名" + _ + r"*[:：]|名字叫|名字是|全名(?:是|叫)?[:：]?|"
             r"真名(?:是|叫)|(?:真实)?姓名(?:是|叫|为)|本名(?:是|叫)?|原名(?:是|叫)?)" + _ + r"*(" + _CJK
             + r"{2,4}|[A-Z][a-z]+)"),
-         "Tiers seed checklist (zh): '没有真实姓名'", group=1, check=_name_ok),
+         "Tiers seed checklist (zh): '没有真实姓名'; 原名/本名 of a public figure ('鲁迅原名周树人') is a biography "
+         "fact unless the line ties it to the user or someone they know", group=1, check=_self_name_zh_ok),
     Rule("name_after_cue_en", "name",
          _r(r"(?:(?:full|real|legal|birth|maiden|first|last|given|client|customer|contact|patient|tenant|buyer|"
             r"seller|account holder|cardholder|card holder|guest|passenger|student|employee)[ _]?name"

@@ -70,7 +70,39 @@ FIXTURES = [
 ]
 
 
-@pytest.mark.parametrize("text", GENERAL_KNOWLEDGE + KNOWLEDGE_NOTES + CODE_VALUES + PUBLIC_ARMOUR + FIXTURES)
+#: Kind: an organisation's public account (official, support, status, "for updates").
+OFFICIAL_ACCOUNTS = [
+    "关注 @人民日报 官方微博获取最新消息",
+    "Support answers on Twitter at @AWSSupport, usually within an hour",
+    "GitHub 的状态账号 @githubstatus 会发故障通知",
+    "B站官方号 @哔哩哔哩弹幕网 发了新公告",
+    "follow @ESA on X for launch updates",
+]
+
+#: Kind: a public place's published address (a museum, a library, a hospital, a civic centre).
+PUBLIC_PLACES = [
+    "上海图书馆在淮海中路1555号",
+    "国家体育场位于北京市朝阳区国家体育场南路1号",
+    "北京协和医院东院：东城区帅府园1号",
+    "深圳市民中心：福田区福中三路2012号",
+    "The city library is at 2100 Grand Ave, open till 9",
+]
+
+#: Kind: a public figure's original name (原名/本名), a biography fact.
+PUBLIC_FIGURES = ["金庸本名查良镛", "鲁迅原名周树人，浙江绍兴人"]
+
+#: Kind: a key *file* path or a command with flags after a secret word (a how-to, not a value).
+HOW_TO = [
+    "私钥放在 /etc/ssl/private/server-2024.key，权限 600",
+    "密钥文件路径 ~/.config/gcloud/application_default_credentials.json",
+    "重置密码用 openssl passwd -6 生成哈希",
+    "设置访问密码: htpasswd -c .htpasswd admin",
+    "给私钥加口令：ssh-keygen -p -f ~/.ssh/id_rsa",
+]
+
+
+@pytest.mark.parametrize("text", GENERAL_KNOWLEDGE + KNOWLEDGE_NOTES + CODE_VALUES + PUBLIC_ARMOUR + FIXTURES
+                         + OFFICIAL_ACCOUNTS + PUBLIC_PLACES + PUBLIC_FIGURES + HOW_TO)
 def test_benign_kind_gives_no_finding(text):
     assert [(f.category, f.rule) for f in scan(text)] == []
 
@@ -88,6 +120,15 @@ STILL_FOUND = [
     ("password = 'Hunter2!x'", "secret"),
     ("pwd: Tr0ub4dor&3", "secret"),
     ("my kid has ADHD.", "health"),
+    ("my instagram is @nadia.bakes", "handle"),
+    ("加我抖音 @小鱼爱吃鱼", "handle"),
+    ("follow me on X @jess_runs for race photos", "handle"),
+    ("我家住在朝阳区建国路88号", "address"),
+    ("她搬到了淮海中路1555号", "address"),
+    ("快递寄到福田区福中三路2012号", "address"),
+    ("我原名王建国，后来改的名", "name"),
+    ("我爸本名李长根", "name"),
+    ("WiFi密码: sunflower-garden -- 别外传", "secret"),
     ("# orders.yaml\n- card: \"4000 0566 5566 5556\"\n- card: \"5425 2334 3010 9903\"", "payment_card"),
 ]
 

@@ -4154,6 +4154,116 @@ RULES_LIST += [
                 "cd4", "thinner", "blocker", "ssri", "snri", "benzo", "stimulant", "antipsychotic", "stabili",
                 "steroid", "hrt", "dialysis", "chemo")),
 ]
+
+# --------------------------------------------------------------------------
+# Round 12 (issue 9): secret kinds written from a description of each kind (bench/HELDOUT.md round 10:
+# Chinese passwords typed with IME homophones or next to emoji, OTP seeds in groups, values first, DSNs
+# and credentials in config lines). Phrasings in tests/test_privacy_r12_kinds.py.
+# --------------------------------------------------------------------------
+
+#: What a Chinese IME or fast typing makes of 密码 (homophones 蜜/秘/米/觅/迷, 码 as 马/玛/吗, 密碼 kept).
+_R12_PW_ZH = ("蜜码", "秘码", "米码", "觅码", "迷码", "密马", "密玛", "密吗", "密嘛", "蜜碼", "秘碼", "mi码", "密🐴", "密🐎")
+#: An administrator account name that, before "/ value", makes the pair a log-in (router, NAS, database).
+_R12_ADMIN_USER = r"(?:admin|administrator|root|ubnt|pi|sa|postgres|guest|operator|ops|superuser|超级管理员|管理员)"
+#: Words that tie a one-time-password seed to its use (two-step verification, an authenticator app).
+_R12_OTP_CUE = (r"(?:两步验证|两步驗證|二步验证|双重验证|双因素|二次验证|动态口令|身份验证器|验证器|谷歌验证|"
+                r"2fa|two[- ]factor|two[- ]step|mfa|totp|otp|authenticator|authy|setup key|secret key|seed|种子|密钥|秘钥)")
+
+
+def _r12_otp_seed_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """Base32 (RFC 4648 s.6) of 16-64 characters once the group separators go, with a digit 2-7 in it
+    and not all one letter: the shared secret an authenticator app is set up with (RFC 6238)."""
+    v = re.sub(r"[ \t-]", "", value).upper()
+    return 16 <= len(v) <= 64 and bool(re.search(r"[2-7]", v)) and len(set(v)) >= 8 and not is_placeholder(v)
+
+
+def _r12_lock_code_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """4-12 digits after a lock word, not a year, a price, a count or a model ("2024 年", "999 元", "3 次")."""
+    if re.match(r"[ \t]*(?:年|元|块|次|个|位|款|型|mm|cm|kg|%)", text[m.end():m.end() + 4]):
+        return False
+    return not re.fullmatch(r"(\d)\1+", value)
+
+
+def _r12_url_token_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """The whole userinfo of a URL is a generated token (Sentry DSN key, a git remote's PAT): 32+ hex, or
+    random-looking (:func:`looks_random`); not a placeholder."""
+    return not is_placeholder(value) and (bool(re.fullmatch(r"[0-9a-f]{32,64}", value)) or looks_random(value))
+
+
+def _r12_admin_pair_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """'admin / value': a password-like value (:func:`_pair_password`), the slash set off by spaces or a
+    device or log-in word on the line (router, NAS, 后台, ssh), not a path."""
+    if not _pair_password(_secret_value(value)):
+        return False
+    return bool(re.search(r"[ \t]/|/[ \t]", text[m.start():m.start(1)])) or bool(re.search(
+        r"(?i)后台|路由|光猫|管理|面板|摄像头|登录|登陆|router|\bnas\b|console|panel|\bssh\b|camera|login|db|数据库",
+        _line_around(text, m.start(), m.end())))
+
+
+_R12_RULES = [
+    Rule("password_typo_zh", "secret",
+         _r(r"(?:" + "|".join(_R12_PW_ZH) + r")(?:[^\n，。,;；!?！？]{0,8}?(?:" + _ZH_SET + r"|是|为|:|=|->|→)|" + _
+            + r"*)" + _ + r"*[\"'“‘`]?([!-~]{4,64})"),
+         "Tiers seed T3 rule (zh): '密码 -> 密钥管理器', 密码 as a Chinese IME types it by sound (蜜码, 秘码, 密马): "
+         "the value after it", group=1, check=_pin_ok, lower=True, needs=tuple(w.lower() for w in _R12_PW_ZH)),
+    Rule("password_typo_en", "secret",
+         _r(r"(?:passwrod|passowrd|paswrd|pssword|paasword|passsword|passwrd|pasword|passwort|passwod|passord)"
+            r"(?:" + _ + r"+(?:for|of|to|on|at)" + _ + r"+[^\n:=]{1,40}?)?" + _ + r"*(?:is|:|=|->)" + _
+            + r"*[\"'`]?([!-~]{4,64})"),
+         "Tiers seed T3 rule 'Passwords', the key word as typed in a hurry (passwrod, passowrd, pssword)",
+         group=1, check=_pw_value_ok, lower=True, not_after=_LETTERS,
+         triggers=frozenset({"pas", "pss", "paa"})),
+    Rule("password_used_to_log_in", "secret",
+         _r(r"(?:用|拿|输入|输|密码是)" + _ + r"*[\"'“‘`]?([!-~]{6,64}?)[\"'”’`]?" + _
+            + r"*(?:登录|登陆|登入|解锁|连上|连接|进入)"),
+         "Tiers seed T3 rule 'Passwords', the value first: the string a person logs in or unlocks with ('明天用 "
+         "X 登录一下 OA')", group=1, check=_pw_bare_strong_ok, needs=("登录", "登陆", "登入", "解锁", "连上", "连接", "进入")),
+    Rule("password_used_to_log_in_en", "secret",
+         _r(r"(?:log ?in|sign ?in|logon|unlock(?: it)?|connect)" + _ + r"+(?:with|using)" + _
+            + r"+[\"'`]?([!-~]{6,64}?)[\"'`]?(?![!-~])"),
+         "Tiers seed T3 rule 'Passwords', the value first in English: 'log in with X', 'unlock it using X'",
+         group=1, check=_pw_bare_strong_ok, lower=True, not_after=_LETTERS,
+         triggers=frozenset({"log", "sig", "unl", "con"})),
+    Rule("password_value_then_pass", "secret",
+         _r(r"(?m)^[ \t>*-]*[`'\"“‘]?([!-~]{6,64}?)[`'\"”’]?" + _ + r"*(?:←|<-|<=|=>|->)" + _
+            + r"*[^\n]{0,40}?(?<![a-z])(?:pass|passcode|wi-?fi key|code)(?![a-z])"),
+         "Tiers seed T3 rule 'Passwords': the value first, an arrow, then 'pass' ('happy!459 <- the new wifi pass')",
+         group=1, check=_pw_bare_strong_ok, lower=True, needs=("←", "<-", "<=", "=>", "->")),
+    Rule("password_key_emoji", "secret",
+         _r(r"(?:🔑|🔐|🗝)\ufe0f?" + _ + r"*(?:[^\n:=]{0,16}?[:=]" + _ + r"*)?[\"'`]?([!-~]{4,64})"),
+         "Tiers seed T3 rule 'Passwords': a key emoji (🔑 🔐 🗝) as the password's label ('🔑 wifi：qwer1537#')",
+         group=1, check=_pw_value_ok, needs=("🔑", "🔐", "🗝")),
+    Rule("lock_code_zh", "secret",
+         _r(r"(?:密码锁|门锁|智能锁|指纹锁|电子锁|保险柜|保险箱|挂锁|密码箱|行李箱锁|车锁|门禁)[^\n\d]{0,8}?"
+            r"(?<!\d)(\d{4,12})(?!\d)[#*]?"),
+         "Tiers seed T3 rule 'PINs': the digits of a combination or smart lock after its name ('大门密码锁 60593080#')",
+         group=1, check=_r12_lock_code_ok,
+         needs=("密码锁", "门锁", "智能锁", "指纹锁", "电子锁", "保险柜", "保险箱", "挂锁", "密码箱", "行李箱锁", "车锁", "门禁")),
+    Rule("otp_seed_grouped", "secret",
+         _r(_R12_OTP_CUE + r"[^\n]{0,40}?(?<![a-z0-9])((?:[a-z2-7]{4}[ \t-]){3,15}[a-z2-7]{2,8}|[a-z2-7]{16,64})"
+            r"(?![a-z0-9])"),
+         "RFC 6238 (TOTP) / RFC 4648 s.6 (Base32): an authenticator's setup key, as apps show it in groups of four "
+         "('MPKR LNSO VX6H ONR4'), after a two-step-verification word", group=1, check=_r12_otp_seed_ok,
+         lower=True, needs=("两步", "二步", "双重", "双因素", "二次验证", "动态口令", "验证器", "谷歌验证", "2fa",
+                            "two", "mfa", "totp", "otp", "authenticator", "authy", "setup key", "secret key",
+                            "seed", "种子", "密钥", "秘钥")),
+    Rule("url_token_userinfo", "secret",
+         _r(r"\b[a-z][a-z0-9+.-]{1,20}://([A-Za-z0-9_\-]{20,128})@(?=[A-Za-z0-9\[])"),
+         "RFC 3986 s.3.2.1: a URL whose whole userinfo is a token (a Sentry DSN's key, "
+         "https://<PAT>@github.com/...): the token is the credential", group=1, check=_r12_url_token_ok,
+         needs=("://",)),
+    Rule("admin_pair", "secret",
+         _r(r"(?<![\w./-])" + _R12_ADMIN_USER + _ + r"*/" + _ + r"*([!-~]{6,64})(?![!-~])"),
+         "a default administrator account and its password written 'admin / value' (routers, NAS, databases), "
+         "with no log-in word before it", group=1, check=_r12_admin_pair_ok, lower=True,
+         needs=("admin", "root", "ubnt", "pi", "sa", "postgres", "guest", "operator", "ops", "superuser", "管理员")),
+]
+# The URL-token rule goes before the e-mail rule (the first rule in table order takes a span): the
+# token's "@host" reads as an e-mail address otherwise.
+_R12_AT = next(i for i, rule in enumerate(RULES_LIST) if rule.name == "url_credentials")
+RULES_LIST[_R12_AT + 1:_R12_AT + 1] = [rule for rule in _R12_RULES if rule.name == "url_token_userinfo"]
+RULES_LIST += [rule for rule in _R12_RULES if rule.name != "url_token_userinfo"]
+
 # After the seed's health words, not before: the English topic keywords are tried as one
 # alternation where the first rule in table order wins a position, so a lexicon match whose
 # someone-check fails ("HIV positive" with no person word) took the place of health_terms_en's.

@@ -136,3 +136,56 @@ STILL_FOUND = [
 @pytest.mark.parametrize("text,category", STILL_FOUND)
 def test_private_kind_is_still_found(text, category):
     assert category in {f.category for f in scan(text)}
+
+
+#: Secret kinds of bench/HELDOUT.md round 10, each in phrasings of its own: 密码 typed by sound (蜜码, 秘码,
+#: 米码) or a hurried English spelling; the value first ("用 X 登录", "X <- the wifi pass", "log in with X");
+#: a key emoji as the label; a lock's digits after its name; an authenticator seed in groups of four;
+#: a token as a URL's whole userinfo (a DSN, a git remote); "admin / value" with no log-in word.
+SECRET_KINDS = [
+    "公司VPN秘码是 Lz#8830qq 别外传🙏",
+    "邮箱米码：sunny_2291",
+    "wifi 密马 Gx72!home 😂",
+    "paswrd: Kx7!mqp2",
+    "the passowrd on the old NAS = Wq9!vv21",
+    "log in with Rv8#tq2L tomorrow",
+    "用 Jq3!pp90 解锁平板",
+    "先拿 Tz9@kk41 登录后台再改",
+    "Kp3!zz82x -> that's the office wifi pass",
+    "🔐 NAS: Pq!882mm",
+    "🔑 门禁 app：Hs7#qq29",
+    "家里大门密码锁 60593080#",
+    "保险柜 7731 别告诉别人",
+    "两步验证的密钥（手动输入那个）MPKR LNSO VX6H ONR4",
+    "Authenticator setup key: jbsw y3dp ehpk 3pxp kr2a",
+    "2FA seed -> GEZD-GNBV-GY3T-QOJQ",
+    "SENTRY_DSN=https://" + "b6585aa5dcc3bce0" + "5d5610d5af145496" + "@o702917.ingest.sentry.io/5352278",
+    "git clone https://" + "Xk29fPq8LmZr4TwN" + "c7HbY3s6@git.internal.lan/team/app.git",
+    "路由器后台 admin / Tiger.1383xx",
+    "NAS 管理 admin/Blue#2291x",
+    "db: sa / Str0ng!Pass22",
+]
+
+
+@pytest.mark.parametrize("text", SECRET_KINDS)
+def test_secret_kind_is_found(text):
+    assert "secret" in {f.category for f in scan(text)}
+
+
+#: Their benign neighbours: the same words with no value after them.
+SECRET_NEIGHBOURS = [
+    "智能锁是 2024 年装的",
+    "admin/settings/users 页面",
+    "root / home / ubuntu 目录",
+    "门禁系统在 1 楼",
+    "OTP 长度是 6 位",
+    "the two-factor setup uses TOTP with 30 second steps",
+    "https://user@example.com/path",
+    "log in with SSO, not a password",
+    "用 VPN 连接内网",
+]
+
+
+@pytest.mark.parametrize("text", SECRET_NEIGHBOURS)
+def test_secret_neighbour_is_not_flagged(text):
+    assert [(f.category, f.rule) for f in scan(text)] == []

@@ -4200,7 +4200,67 @@ def _r12_admin_pair_ok(value: str, m: re.Match[str], text: str) -> bool:
         _line_around(text, m.start(), m.end())))
 
 
+def _r12_uscc_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """GB 32100-2015 unified social credit code with a valid check character (``stdnum.cn.uscc``) whose
+    second character is 2: an individual business (个体工商户), registered to a person."""
+    try:
+        from stdnum.cn import uscc
+    except ImportError:  # pragma: no cover - python-stdnum is a declared dependency
+        return False
+    return value[1] == "2" and uscc.is_valid(value)
+
+
+def _r12_my_number_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """Japan's Individual Number (マイナンバー): 12 digits with its check digit (``stdnum.jp.in_``)."""
+    try:
+        from stdnum.jp import in_
+    except ImportError:  # pragma: no cover
+        return False
+    return in_.is_valid(re.sub(r"[ \t-]", "", value))
+
+
+#: People named by their relation to the user or their role in the user's life (not a job title alone).
+_R12_RELATION_EN = (r"(?:neighbou?rs?|tenants?|landlord|landlady|roommates?|flatmates?|housemates?|babysitter|nanny|"
+                    r"tutor|co-?workers?|colleagues?|boss|manager|cousin|aunt|uncle|niece|nephew|ex|boyfriend|"
+                    r"girlfriend|fianc[ée]e?|husband|wife|partner|in-laws?|mother-in-law|father-in-law|contractor|"
+                    r"plumber|electrician|dentist|therapist|lawyer|accountant|teacher|coach|mentor|new hire|intern|"
+                    r"friend|buddy|classmate|student|patient|client|caregiver|carer|sponsor|guarantor|driver|cleaner)")
+
+
+def _r12_name_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """Two or three Capitalised words (:func:`_en_full_name_ok`), not after a thing's noun ("project: ...")."""
+    before = text[max(0, m.start(1) - 24):m.start(1)]
+    if re.search(r"(?:项目|产品|服务|应用|仓库|公司|团队|模型|代号|游戏|歌|书|电影|剧|店|猫|狗|宠物|分支|频道|群|"
+                 r"网络|系统|工具|插件|版本|活动|乐队|品牌|机器人)[^\n，。,]{0,6}$", before.rstrip(" \t:：-–—叫是做名字英文")):
+        return False  # a thing named in Chinese ("这个项目叫 Silver Lantern")
+    return _en_full_name_ok(value, m, text) and not _NAMED_THING.search(before.rstrip(" \t:：-–—叫是"))
+
+
 _R12_RULES = [
+    Rule("relation_colon_name_en", "name",
+         _r(r"(?:my |our |the |new )?" + _R12_RELATION_EN + r"(?:[ \t]+[^\n:：]{1,32}?)?[ \t]*[:：–—-][ \t]*"
+            r"([A-Z][a-z]+(?:[ \t][A-Z][a-z'-]+){1,2})(?![A-Za-z])"),
+         "Tiers seed checklist: 'no real names': a full name after the person's relation or role and a colon "
+         "or dash ('neighbor across the hall: Lucas Moreau', 'tenant in unit 3 - Ethan Caldwell')",
+         group=1, check=_r12_name_ok, not_after=_LETTERS),
+    Rule("called_en_name_zh", "name",
+         _r(r"(?:叫|名叫|叫做|名字是|英文名是|英文名叫)[ \t]*([A-Z][a-z]+(?:[ \t][A-Z][a-z'-]+){1,2})(?![A-Za-z])"),
+         "Tiers seed checklist (zh): '没有真实姓名': a Latin-script full name after 叫 ('new hire 叫 Ravi Menon')",
+         group=1, check=_r12_name_ok, needs=("叫", "名字是", "英文名")),
+    Rule("cn_uscc_individual", "government_id",
+         _r(r"(?:信用代码|社会信用|营业执照|执照号|个体|税号|纳税人识别号|uscc|credit code|business licen[cs]e|"
+            r"sole proprietor)[^\n]{0,24}?(?<![0-9a-z])(92\d{6}[0-9a-hj-npqrtuwxy]{10})(?![0-9a-z])"),
+         "GB 32100-2015 unified social credit code (check character, stdnum.cn.uscc) of an individual business "
+         "(second character 2, 个体工商户): the owner's own registration, after its name",
+         group=1, lower=True, check=lambda v, m, t: _r12_uscc_ok(v.upper(), m, t),
+         needs=("信用代码", "社会信用", "营业执照", "执照号", "个体", "税号", "纳税人识别号", "uscc", "credit code",
+                "business licen", "sole proprietor")),
+    Rule("jp_my_number", "government_id",
+         _r(r"(?:my ?number|マイナンバー|個人番号|个人编号|individual number)[^\n\d]{0,24}?(?<!\d)(\d{4}[ -]?\d{4}[ -]?\d{4})"
+            r"(?![\d-])"),
+         "Japan Individual Number (マイナンバー, Act on the Use of Numbers, check digit; stdnum.jp.in_) after its name",
+         group=1, lower=True, check=_r12_my_number_ok,
+         needs=("my number", "mynumber", "マイナンバー", "個人番号", "个人编号", "individual number")),
     Rule("password_typo_zh", "secret",
          _r(r"(?:" + "|".join(_R12_PW_ZH) + r")(?:[^\n，。,;；!?！？]{0,8}?(?:" + _ZH_SET + r"|是|为|:|=|->|→)|" + _
             + r"*)" + _ + r"*[\"'“‘`]?([!-~]{4,64})"),
@@ -4262,7 +4322,10 @@ _R12_RULES = [
 # token's "@host" reads as an e-mail address otherwise.
 _R12_AT = next(i for i, rule in enumerate(RULES_LIST) if rule.name == "url_credentials")
 RULES_LIST[_R12_AT + 1:_R12_AT + 1] = [rule for rule in _R12_RULES if rule.name == "url_token_userinfo"]
-RULES_LIST += [rule for rule in _R12_RULES if rule.name != "url_token_userinfo"]
+# Check-digit identifiers after their own name go first: "credit code: <USCC>" is the code, not a secret.
+_R12_FIRST = ("cn_uscc_individual", "jp_my_number")
+RULES_LIST[0:0] = [rule for rule in _R12_RULES if rule.name in _R12_FIRST]
+RULES_LIST += [rule for rule in _R12_RULES if rule.name != "url_token_userinfo" and rule.name not in _R12_FIRST]
 
 # After the seed's health words, not before: the English topic keywords are tried as one
 # alternation where the first rule in table order wins a position, so a lexicon match whose

@@ -189,3 +189,28 @@ SECRET_NEIGHBOURS = [
 @pytest.mark.parametrize("text", SECRET_NEIGHBOURS)
 def test_secret_neighbour_is_not_flagged(text):
     assert [(f.category, f.rule) for f in scan(text)] == []
+
+
+#: Identifier and name kinds: a sole proprietor's unified social credit code (GB 32100-2015, second
+#: character 2, check character valid; a company's code, 91..., is public); a full name after a relation or
+#: role and a colon or dash; a Latin-script full name after 叫.
+FOUND_AS = [
+    ("个体户执照上的信用代码 92370202623495142P", "government_id"),
+    ("my wife's sole proprietor credit code: 923502037096927530", "government_id"),
+    ("landlord (the one in Leeds): Priya Raman", "name"),
+    ("roommate from college - Jake Miller", "name"),
+    ("babysitter on Fridays: Chloe Tan", "name"),
+    ("新来的实习生叫 Daniel Okafor", "name"),
+]
+
+
+@pytest.mark.parametrize("text,category", FOUND_AS)
+def test_id_and_name_kinds_are_found(text, category):
+    assert category in {f.category for f in scan(text)}
+
+
+@pytest.mark.parametrize("text", ["公司统一社会信用代码 91350100M000100Y43", "这个项目叫 Silver Lantern",
+                                  "project: Silver Lantern", "Status: Ready For Review",
+                                  "the new service is called Blue Heron"])
+def test_id_and_name_neighbours_are_not_flagged(text):
+    assert [(f.category, f.rule) for f in scan(text)] == []

@@ -4236,7 +4236,84 @@ def _r12_name_ok(value: str, m: re.Match[str], text: str) -> bool:
     return _en_full_name_ok(value, m, text) and not _NAMED_THING.search(before.rstrip(" \t:：-–—叫是"))
 
 
+#: Config keys that hold a password or a shared secret, lower-cased (XML elements, JSON/YAML keys, Java
+#: keystore properties, Wi-Fi supplicant files).
+_R12_CFG_KEY = (r"(?:[a-z0-9_.:-]*?(?:password|passwd|passphrase|pwd)|(?:[a-z0-9_.:-]*[_.:-])?(?:pass|psk|secret|"
+                r"appsecret|authcode|smtppass))")
+
+
+def _r12_config_value_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A value under a password key in a config file: the syntax says what it is, so a lower-case value
+    counts too (a mail service's 16-letter authorisation code); not a placeholder, a reference (``${X}``,
+    ``%(x)s``, ``{{ x }}``), a default credential or a flag word."""
+    v = _secret_value(value)
+    if len(v) < 4 or is_placeholder(v) or _code_value(value, m, text) or _default_credential(v, m, text):
+        return False
+    if re.search(r"\$\{|\$\(|%\(|\{\{|^\$[A-Za-z_]|^%[A-Za-z_]+%$|^<.*>$", v) or _SECRET_REFERENCE.match(v) \
+            or _ENV_REFERENCE.match(v) or _doc_value(v, m, text):
+        return False
+    if v.lower() in ("foobared", "changeit", "changeme"):
+        return False  # Redis's documented example, the JDK trust store's public default, a stand-in
+    if re.fullmatch(r"[a-z]{4,7}", v) and not _plain_password(v):
+        return False  # a short word ("none", "empty", "secret"): more likely a stand-in than a value
+    return True
+
+
+def _r12_docker_auth_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """Docker's config.json ``auth``: Base64 of "user:password" (Docker CLI docs, credential store)."""
+    import base64
+    import binascii
+    try:
+        raw = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return False
+    user, _sep, pw = raw.partition(":")
+    return bool(_sep) and bool(user) and len(pw) >= 4 and raw.isprintable()
+
+
+_R12_PW_DIRECT = _r(r"(?P<key>" + _PASSWORD_WORDS + r")" + _ + r"*" + _CONNECTOR + _ + r"*(\S{4,64})")
+
 _R12_RULES = [
+    Rule("password_phrase_direct", "secret", _R12_PW_DIRECT,
+         "Tiers seed T3 rule 'Passwords': 'password is X' read with no gap first (password_phrase's gap, tried "
+         "first, runs to a later colon: 'password is X (network: Y)' gave Y, round 12)",
+         group=_R12_PW_DIRECT.groups, check=_pw_value_ok, lower=True, not_after=_LETTERS, triggers=_PASSWORD_TRIGGERS),
+    Rule("config_password_xml", "secret",
+         _r(r"<" + _R12_CFG_KEY + r">[ \t]*([^<\n]{4,128}?)[ \t]*</"),
+         "CWE-260 / CWE-798: a password in an XML config element (Maven settings.xml <password>, "
+         "<connection-password>)", group=1, check=_r12_config_value_ok, lower=True, needs=("</",)),
+    Rule("config_password_xml_property", "secret",
+         _r(r"name=[\"'][^\"'\n]*(?:password|passwd|secret)[\"'](?:[ \t]+value=[\"']|[^>\n]*>[ \t]*)"
+            r"([^\"'<\n]{4,128}?)(?:[\"']|[ \t]*</)"),
+         "CWE-260: a password as the value of a named XML property (Hibernate, Spring, Tomcat: <property "
+         "name=\"...password\">X</property>, value=\"X\")", group=1, check=_r12_config_value_ok, lower=True,
+         needs=("name=",)),
+    Rule("config_password_json", "secret",
+         _r(r"[\"']" + _R12_CFG_KEY + r"[\"'][ \t]*:[ \t]*[\"']([^\"'\n]{4,128})[\"']"),
+         "CWE-260: a password under a quoted key in JSON or YAML (\"pass\": \"...\", 'smtp_pass': '...')",
+         group=1, check=_r12_config_value_ok, lower=True, needs=("pass", "pwd", "psk", "secret", "auth")),
+    Rule("config_psk", "secret",
+         _r(r"(?<![a-z_])(?:psk|wpa_passphrase|requirepass|masterauth)[ \t]*[= \t][ \t]*[\"']?([!-~]{8,63})(?![!-~])"),
+         "wpa_supplicant.conf psk= / hostapd wpa_passphrase= (IEEE 802.11i pre-shared key, 8-63 characters); "
+         "Redis requirepass / masterauth", group=1, check=_r12_config_value_ok, lower=True,
+         needs=("psk", "wpa_passphrase", "requirepass", "masterauth")),
+    Rule("keystore_password", "secret",
+         _r(r"(?:store|key|keystore|truststore|signing|storepass|keypass)_?(?:password|pass)?(?<=ss|rd)[ \t]*[:= \t]"
+            r"[ \t]*[\"']?([!-~]{4,64}?)[\"']?(?![!-~])"),
+         "Android Gradle signingConfigs / keytool -storepass -keypass / Java keystore properties: the keystore "
+         "and key passwords", group=1, check=_r12_config_value_ok, lower=True,
+         needs=("storepass", "keypass", "keystorepass", "truststorepass", "signingpass", "store_pass", "key_pass",
+                "storepassword", "keypassword")),
+    Rule("docker_config_auth", "secret",
+         _r(r"[\"']auth[\"'][ \t]*:[ \t]*[\"']([A-Za-z0-9+/]{12,}={0,2})[\"']"),
+         "Docker CLI config.json 'auths' entries: Base64 of user:password", group=1, check=_r12_docker_auth_ok,
+         needs=("\"auth\"", "'auth'")),
+    Rule("logged_in_as_with", "secret",
+         _r(r"(?:logged|log|signed|sign|ssh'?e?d)[ \t]*(?:in|into|on)[^\n]{0,40}?[ \t]as[ \t]+[\w.@+-]{2,40}[ \t]+"
+            r"(?:with|using|pw|password|pass)[ \t]+[\"'`]?([!-~]{6,64}?)[\"'`]?(?![!-~])"),
+         "Tiers seed T3 rule 'Passwords': the password a person logged in with, after the account ('logged into "
+         "the VPN as zl4521 with X')", group=1, check=_pw_value_ok, lower=True, not_after=_LETTERS,
+         triggers=frozenset({"log", "sig", "ssh"})),
     Rule("relation_colon_name_en", "name",
          _r(r"(?:my |our |the |new )?" + _R12_RELATION_EN + r"(?:[ \t]+[^\n:：]{1,32}?)?[ \t]*[:：–—-][ \t]*"
             r"([A-Z][a-z]+(?:[ \t][A-Z][a-z'-]+){1,2})(?![A-Za-z])"),

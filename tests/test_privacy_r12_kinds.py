@@ -214,3 +214,47 @@ def test_id_and_name_kinds_are_found(text, category):
                                   "the new service is called Blue Heron"])
 def test_id_and_name_neighbours_are_not_flagged(text):
     assert [(f.category, f.rule) for f in scan(text)] == []
+
+
+#: Credentials in config lines: the syntax names the value (XML element or named property, a quoted JSON or
+#: YAML key, a supplicant's psk, a keystore's passwords, Docker's auth), so a lower-case value counts too.
+def _docker_auth(user: str, password: str) -> str:
+    import base64
+    return base64.b64encode(f"{user}:{password}".encode()).decode()
+
+
+CONFIG_SECRETS = [
+    "<settings><servers><server><id>releases</id><password>Tq8#vmw2Lp</password></server></servers></settings>",
+    "<db-pass>rk82mmqz0b</db-pass>",
+    '<property name="spring.datasource.password">Hx7!kd92Qa</property>',
+    '<add key="SmtpPassword" value="jqlzpwhmtkvbqsce" />'.replace('key="SmtpPassword"', 'name="SmtpPassword"'),
+    '{"mail": {"user": "ops", "pass": "wdxkqnbmrpsftjvo"}}',
+    "smtp_pass: 'hzkq82mdla'".replace("smtp_pass:", "'smtp_pass':"),
+    'network={\n    ssid="HomeNet"\n    psk="maple-tree-2291"\n}',
+    "wpa_passphrase=Sunny#Porch77",
+    "storePassword 'Kv82mxq1LpA' keyPassword 'Qz71nnb2WeR'",
+    "keytool -list -keystore app.jks -storepass Pw82kkqz",
+    '{"auths": {"registry.lan:5000": {"auth": "' + _docker_auth("ci-bot", "Zk81mmq!2x") + '"}}}',
+    "wifi password is Hb7!22porch (SSID: Garden_5G)",
+    "ssh'd into the jump host as ops7 with Vq9!ee21x and restarted nginx",
+]
+
+
+@pytest.mark.parametrize("text", CONFIG_SECRETS)
+def test_config_secret_is_found(text):
+    assert "secret" in {f.category for f in scan(text)}
+
+
+@pytest.mark.parametrize("text", [
+    "<password>${env.NEXUS_PASS}</password>",
+    '"password": "<your-password>"',
+    '"pass": "%(SMTP_PASS)s"',
+    'storePassword System.getenv("KS_PASS")',
+    'psk="your-wifi-password"',
+    '"auth": "' + "dXNlcm5hbWU=" + '"',
+    "requirepass foobared",
+    "redis.conf 里 requirepass 那行默认是注释掉的",
+    "<password>changeme</password>",
+])
+def test_config_placeholder_is_not_flagged(text):
+    assert [(f.category, f.rule) for f in scan(text)] == []

@@ -4273,7 +4273,72 @@ def _r12_docker_auth_ok(value: str, m: re.Match[str], text: str) -> bool:
 
 _R12_PW_DIRECT = _r(r"(?P<key>" + _PASSWORD_WORDS + r")" + _ + r"*" + _CONNECTOR + _ + r"*(\S{4,64})")
 
+#: A person on the line: a pronoun, a relative (:data:`_HEADING_ANCHOR`), a possessive name ("Jen's") or a
+#: full name at its start ("Emily Hartwell makes ...").
+_R12_SOMEONE = re.compile(r"(?-i:[A-Z][a-z]+)'s\b|^(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?) (?:makes|earns|owes|pays|gets|has)\b")
+
+
+def _r12_money_fact_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """An amount of a person's income, debt or support payments: someone on the line (:data:`_HEADING_ANCHOR`,
+    :data:`_R12_SOMEONE`), and :func:`_topic_ok` (no technical sense)."""
+    line = _line_around(text, m.start(), m.end())
+    return bool(_HEADING_ANCHOR.search(line) or _R12_SOMEONE.search(line)) and _topic_ok(value, m, text)
+
+
+_R12_AMOUNT_EN = r"(?:[$£€¥][ \t]?\d[\d,.]*(?:[ \t]?[km]\b)?|\d[\d,.]*[ \t]?(?:k|m|usd|gbp|eur|rmb|dollars|pounds)\b|\d{1,3}(?:,\d{3})+)"
+_R12_AMOUNT_ZH = r"\d+(?:\.\d+)?[ \t]*(?:万|千|w|k|m|元|块)"
+
 _R12_RULES = [
+    Rule("money_fact_en", "financial",
+         _r(r"(?i)(?<![a-z])(?:makes|earns|earning|salary|base pay|base|take-?home|total comp|comp|bonus|child support|alimony|"
+            r"spousal support|owes?|owed|in debt|debt|paycheck|net pay|gross pay)(?![a-z])[^\n]{0,24}?" + _R12_AMOUNT_EN
+            + r"|" + _R12_AMOUNT_EN + r"[^\n]{0,24}?(?:child support|alimony|spousal support|take-?home|in debt|"
+            r"base(?! ?64)|salary|after tax)"),
+         "AANA memory-gate seed: financial (a person's income, debt or support payments as an amount: 'Jen's "
+         "take-home is about 4,100 a month', 'I pay $2,300/month child support')", keep=True,
+         check=_r12_money_fact_ok, needs=("$", "£", "€", "¥", ",", "k", "m", "usd", "gbp", "eur", "rmb", "dollars",
+                                         "pounds")),
+    Rule("money_fact_zh", "financial",
+         _r(r"(?:工资|月薪|年薪|薪水|税后|税前|到手|收入|年终奖|(?i:total comp|package|base)|欠(?!费|款单)|负债|"
+            r"赡养费|抚养费|生活费|彩礼)[^\n]{0,12}?" + _R12_AMOUNT_ZH),
+         "AANA memory-gate seed: financial, in Chinese (工资, 到手, 欠, 抚养费 and an amount, about a person)",
+         keep=True, check=_r12_money_fact_ok,
+         needs=("工资", "月薪", "年薪", "薪水", "税后", "税前", "到手", "收入", "年终奖", "total comp", "package",
+                "base", "欠", "负债", "赡养费", "抚养费", "生活费", "彩礼")),
+    Rule("protected_terms_r12_en", "protected",
+         _r(r"(?i)(?<![a-z])(?:hindus|sikhs|muslims|christians|catholics|jews|buddhists|mormons|atheists|agnostics?|catholicism|"
+            r"islam|judaism|hinduism|buddhism|christianity|sikhism|mormonism|devout|converted to (?:islam|"
+            r"catholicism|christianity|judaism|buddhism|hinduism|orthodoxy)|i'?m trans|trans (?:woman|man|person|kid))"
+            r"(?![a-z])"),
+         "AANA memory-gate seed: protected class (religion by its believers or its name, conversion, gender "
+         "identity), round 12", keep=True, check=_topic_ok,
+         needs=("hindus", "sikhs", "muslims", "christian", "catholic", "jews", "judaism", "buddhis", "mormon", "atheists",
+                "agnostic", "islam", "hinduism", "sikhism", "devout", "converted to", "trans")),
+    Rule("protected_terms_r12_zh", "protected",
+         _r(r"台独|港独|藏独|疆独|法轮功|民运人士|异见人士|基督徒|天主教徒|佛教徒|信教|受洗|皈依|改信|混血|少数民族|"
+            r"维吾尔族|藏族|彝族|壮族|苗族|变性|跨性别"),
+         "AANA memory-gate seed: protected class in Chinese (believers, conversion, mixed ancestry, ethnic groups, "
+         "separatist or dissident politics, gender identity), round 12", keep=True, check=_topic_ok,
+         needs=("台独", "港独", "藏独", "疆独", "法轮功", "民运人士", "异见人士", "基督徒", "天主教徒", "佛教徒", "信教",
+                "受洗", "皈依", "改信", "混血", "少数民族", "维吾尔族", "藏族", "彝族", "壮族", "苗族", "变性", "跨性别")),
+    Rule("mixed_ancestry_en", "protected",
+         _r(r"(?i:half)[ -]([A-Z][a-z]+),?[ \t]+(?i:half)[ -][A-Z][a-z]+"),
+         "AANA memory-gate seed: protected class (ethnicity: 'half Korean, half Nigerian')", keep=True,
+         check=lambda v, m, t: v.lower() not in ("time", "price", "day", "off", "full", "empty", "asleep", "awake")
+         and _topic_ok(v, m, t), needs=("half",)),
+    Rule("home_empty", "schedule",
+         _r(r"(?:house|home|flat|apartment|place)(?: will be| is)? (?:empty|unattended)|nobody(?:'s| is)? (?:at )?home|"
+            r"no one(?:'s| is)? (?:at )?home|(?:i'?m|she'?s|he'?s|they'?re|kids are|is|are) (?:home )?alone (?:at home|"
+            r"with the (?:baby|kids?))|(?:spare )?key(?:s)? (?:is |are )?(?:under|in|behind) the (?:door)?(?:mat|"
+            r"flowerpot|plant pot|pot|mailbox|rock|gnome|doormat)"),
+         "Tiers seed checklist: a person's whereabouts (a home left empty, someone alone at home, where the key "
+         "is hidden): what a burglar needs", lower=True, not_after=_LETTERS,
+         needs=("empty", "unattended", "home", "alone", "key")),
+    Rule("home_empty_zh", "schedule",
+         _r(r"家里没人|家里就[^\n，。]{0,4}一个人|(?:自己|一个人|独自)在家|钥匙(?:放|藏)?在[^\n，。]{0,4}(?:门口|地垫|脚垫|花盆|"
+            r"信箱|电表箱|消防栓|门框)"),
+         "Tiers seed checklist (zh): 行踪 (a home left empty, someone alone at home, where the key is hidden)",
+         needs=("家里没人", "一个人", "在家", "钥匙")),
     Rule("password_phrase_direct", "secret", _R12_PW_DIRECT,
          "Tiers seed T3 rule 'Passwords': 'password is X' read with no gap first (password_phrase's gap, tried "
          "first, runs to a later colon: 'password is X (network: Y)' gave Y, round 12)",

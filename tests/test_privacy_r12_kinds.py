@@ -258,3 +258,38 @@ def test_config_secret_is_found(text):
 ])
 def test_config_placeholder_is_not_flagged(text):
     assert [(f.category, f.rule) for f in scan(text)] == []
+
+
+#: A person's money as an amount (income, debt, support payments), religion by its believers or a
+#: conversion, mixed ancestry, dissident politics, and a home left empty or a hidden key.
+PERSONAL_FACTS = [
+    ("Marcus earns about $9,200 a month before tax", "financial"),
+    ("my ex gets £650 a month in child support", "financial"),
+    ("她到手 1.6 万，房贷 8 千", "financial"),
+    ("老爸还欠亲戚 12 万", "financial"),
+    ("my cousin converted to Islam before the wedding", "protected"),
+    ("Tom's parents are devout Mormons", "protected"),
+    ("my neighbour's kid is half Japanese, half Brazilian", "protected"),
+    ("她奶奶是虔诚的基督徒", "protected"),
+    ("we're in Lisbon 3-17 May, the flat will be empty", "schedule"),
+    ("Tuesdays the kids are alone at home until 6", "schedule"),
+    ("spare key is under the doormat", "schedule"),
+    ("春节我们回老家，钥匙藏在电表箱里", "schedule"),
+    ("晚上就我妈一个人在家", "schedule"),
+]
+
+
+@pytest.mark.parametrize("text,category", PERSONAL_FACTS)
+def test_personal_fact_kind_is_found(text, category):
+    assert category in {f.category for f in scan(text)}
+
+
+@pytest.mark.parametrize("text", [
+    "the job ad says $140,000 base for a senior role",
+    "服务器欠费 300 元，记得续费",
+    "half time, half price at the stadium bar",
+    "Islam 的英文怎么拼",
+    "the staging cluster is empty after the migration",
+])
+def test_personal_fact_neighbour_is_not_flagged(text):
+    assert [(f.category, f.rule) for f in scan(text)] == []

@@ -2998,7 +2998,7 @@ RULES_LIST: list[Rule] = [
          triggers=frozenset("sin soc pan cpf cnp rrn res my ste iti nif nie dni bsn pes per".split())),
     Rule("keyed_national_id_zh", "government_id",
          _r(r"(?:个人番号|マイナンバー|档案编号|台胞证|回乡证|通行证|港澳居民|居留证|工作签证|身份证号?|社保号|医保号|公积金账号|"
-            r"税号|纳税人识别号|驾驶证号|证件号码?)" + _ID_VALUE),
+            r"税号|纳税人识别号|驾驶证号|证件号码?|社保卡号|医保卡号|就诊卡号|军官证号?|士兵证号?|警官证号?|居住证号?)" + _ID_VALUE),
          "Japanese My Number (个人番号), CN driving-licence file numbers (档案编号), Taiwan Compatriot and Home "
          "Return Permits, residence permits, tax numbers: a document number after its name", group=1, lower=True,
          check=_keyed_id_ok),
@@ -4289,6 +4289,17 @@ _R12_AMOUNT_EN = r"(?:[$£€¥][ \t]?\d[\d,.]*(?:[ \t]?[km]\b)?|\d[\d,.]*[ \t]?
 _R12_AMOUNT_ZH = r"\d+(?:\.\d+)?[ \t]*(?:万|千|w|k|m|元|块)"
 
 _R12_RULES = [
+    Rule("handle_value_first_zh", "handle",
+         _r(r"(?<![\d])(\d{5,11})" + _ + r"*(?:是|就是|=)" + _ + r"*我(?:的)?(?:小号|大号|常用的|备用的)?" + _
+            + r"*(?:QQ|qq|微信号?|vx|VX|抖音号?|快手号?)"),
+         "Tiers seed checklist: 'no usernames or handles': a QQ or platform number first, then 是我(小号)QQ",
+         group=1, needs=("是我", "就是我", "=我")),
+    Rule("name_value_first_zh", "name",
+         _r(r"(?:^|(?<=[\s，。,]))(" + _CN_NAME + r")" + _ + r"*(?:是|就是)我(?:的)?(?:表姐|表哥|表妹|表弟|堂姐|堂哥|堂妹|堂弟|"
+            r"姐姐|哥哥|妹妹|弟弟|老婆|老公|女朋友|男朋友|前妻|前夫|室友|邻居|房东|同事|同学|领导|老板|舅舅|姑姑|阿姨|"
+            r"叔叔|婶婶|嫂子|姐夫|妹夫|岳母|婆婆|干妈|师傅|导师|闺蜜|发小)"),
+         "Tiers seed checklist (zh): '没有真实姓名': a full name first, then 是我 and the relation ('程璐 是我表姐')",
+         group=1, check=lambda v, m, t: _name_ok(v, m, t) and not _CN_NOT_NAMES.match(v), needs=("是我",)),
     Rule("money_fact_en", "financial",
          _r(r"(?i)(?<![a-z])(?:makes|earns|earning|salary|base pay|base|take-?home|total comp|comp|bonus|child support|alimony|"
             r"spousal support|owes?|owed|in debt|debt|paycheck|net pay|gross pay)(?![a-z])[^\n]{0,24}?" + _R12_AMOUNT_EN

@@ -293,3 +293,23 @@ def test_personal_fact_kind_is_found(text, category):
 ])
 def test_personal_fact_neighbour_is_not_flagged(text):
     assert [(f.category, f.rule) for f in scan(text)] == []
+
+
+#: Values first (a number then 是我QQ, a name then 是我表姐) and numbered cards after their name (医保卡号, 军官证号).
+VALUE_FIRST = [
+    ("88123456 就是我的微信", "handle"),
+    ("2718281828 是我大号QQ，别加错", "handle"),
+    ("王建国是我舅舅，明天来接", "name"),
+    ("社保卡号 330106198803154519 在抽屉里", "government_id"),
+    ("士兵证号 北字第0412877号", "government_id"),
+]
+
+
+@pytest.mark.parametrize("text,category", VALUE_FIRST)
+def test_value_first_kind_is_found(text, category):
+    assert category in {f.category for f in scan(text)}
+
+
+@pytest.mark.parametrize("text", ["这个是我表姐推荐的店", "张家界是我老家", "2024 是我入职的年份"])
+def test_value_first_neighbour_is_not_flagged(text):
+    assert [(f.category, f.rule) for f in scan(text)] == []

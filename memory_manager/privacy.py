@@ -991,7 +991,8 @@ def _in_public_armour(text: str, pos: int) -> bool:
 def _pem_ok(value: str, m: re.Match[str], text: str) -> bool:
     """A PEM private-key header with key material after it, not a docs template."""
     after = text[m.end():m.end() + 120].lstrip()
-    if not after and re.search(r"[A-Za-z\u4e00-\u9fff]{2,}[^\n]*$", text[:m.start()].rsplit("\n", 1)[-1]):
+    if not after and re.search(r"(?i)header|marker|footer|first line|starts? with|begins? with|looks? like|format|"
+                               r"\bis\b|开头|第一行|头部|格式|标记|长这样", text[:m.start()].rsplit("\n", 1)[-1]):
         return False  # "the PEM header for PKCS#8 is <the BEGIN line>": the marker named in prose, no body after it
     if re.match(r"[a-z]+[ \t]+[a-z]+|[\u4e00-\u9fff]", after):
         return False  # the header named in a sentence ("starts with -----BEGIN ... and ends with"), no body

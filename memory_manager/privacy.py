@@ -4222,7 +4222,7 @@ def _r12_my_number_ok(value: str, m: re.Match[str], text: str) -> bool:
 
 #: People named by their relation to the user or their role in the user's life (not a job title alone).
 _R12_RELATION_EN = (r"(?:neighbou?rs?|tenants?|landlord|landlady|roommates?|flatmates?|housemates?|babysitter|nanny|"
-                    r"tutor|co-?workers?|colleagues?|boss|manager|cousin|aunt|uncle|niece|nephew|ex|boyfriend|"
+                    r"tutor|co-?workers?|colleagues?|boss|manager|cousin|aunt|uncle|niece|nephew|boyfriend|"
                     r"girlfriend|fianc[ée]e?|husband|wife|partner|in-laws?|mother-in-law|father-in-law|contractor|"
                     r"plumber|electrician|dentist|therapist|lawyer|accountant|teacher|coach|mentor|new hire|intern|"
                     r"friend|buddy|classmate|student|patient|client|caregiver|carer|sponsor|guarantor|driver|cleaner)")
@@ -4308,8 +4308,9 @@ _R12_RULES = [
             r"base(?! ?64)|salary|after tax)"),
          "AANA memory-gate seed: financial (a person's income, debt or support payments as an amount: 'Jen's "
          "take-home is about 4,100 a month', 'I pay $2,300/month child support')", keep=True,
-         check=_r12_money_fact_ok, needs=("$", "£", "€", "¥", ",", "k", "m", "usd", "gbp", "eur", "rmb", "dollars",
-                                         "pounds")),
+         check=_r12_money_fact_ok, needs=("makes", "earn", "salary", "base", "take-home", "take home", "comp ",
+                                         "bonus", "child support", "spousal support", "alimony", "owe", "debt", "paycheck", "net pay",
+                                         "gross pay", "after tax")),
     Rule("money_fact_zh", "financial",
          _r(r"(?:工资|月薪|年薪|薪水|税后|税前|到手|收入|年终奖|(?i:total comp|package|base)|欠(?!费|款单)|负债|"
             r"赡养费|抚养费|生活费|彩礼)[^\n]{0,12}?" + _R12_AMOUNT_ZH),
@@ -4325,7 +4326,8 @@ _R12_RULES = [
          "AANA memory-gate seed: protected class (religion by its believers or its name, conversion, gender "
          "identity), round 12", keep=True, check=_topic_ok,
          needs=("hindus", "sikhs", "muslims", "christian", "catholic", "jews", "judaism", "buddhis", "mormon", "atheists",
-                "agnostic", "islam", "hinduism", "sikhism", "devout", "converted to", "trans")),
+                "agnostic", "islam", "hinduism", "sikhism", "devout", "converted to", "i'm trans", "im trans",
+                "trans woman", "trans man", "trans person", "trans kid")),
     Rule("protected_terms_r12_zh", "protected",
          _r(r"台独|港独|藏独|疆独|法轮功|民运人士|异见人士|基督徒|天主教徒|佛教徒|信教|受洗|皈依|改信|混血|少数民族|"
             r"维吾尔族|藏族|彝族|壮族|苗族|变性|跨性别"),
@@ -4345,7 +4347,8 @@ _R12_RULES = [
             r"flowerpot|plant pot|pot|mailbox|rock|gnome|doormat)"),
          "Tiers seed checklist: a person's whereabouts (a home left empty, someone alone at home, where the key "
          "is hidden): what a burglar needs", lower=True, not_after=_LETTERS,
-         needs=("empty", "unattended", "home", "alone", "key")),
+         needs=("empty", "unattended", "nobody", "no one", "alone", "doormat", "the mat", "flowerpot", "plant pot",
+                "mailbox", "rock", "gnome")),
     Rule("home_empty_zh", "schedule",
          _r(r"家里没人|家里就[^\n，。]{0,4}一个人|(?:自己|一个人|独自)在家|钥匙(?:放|藏)?在[^\n，。]{0,4}(?:门口|地垫|脚垫|花盆|"
             r"信箱|电表箱|消防栓|门框)"),
@@ -4396,7 +4399,13 @@ _R12_RULES = [
             r"([A-Z][a-z]+(?:[ \t][A-Z][a-z'-]+){1,2})(?![A-Za-z])"),
          "Tiers seed checklist: 'no real names': a full name after the person's relation or role and a colon "
          "or dash ('neighbor across the hall: Lucas Moreau', 'tenant in unit 3 - Ethan Caldwell')",
-         group=1, check=_r12_name_ok, not_after=_LETTERS),
+         group=1, check=_r12_name_ok, not_after=_LETTERS,
+         needs=("neighbo", "tenant", "landl", "roomm", "flatm", "housem", "babysit", "nanny", "tutor", "worker",
+                "colleag", "boss", "manager", "cousin", "aunt", "uncle", "niece", "nephew", "boyfriend", "girlfriend",
+                "fianc", "husband", "wife", "partner", "in-law", "contractor", "plumber", "electrician", "dentist",
+                "therapist", "lawyer", "accountant", "teacher", "coach", "mentor", "new hire", "intern", "friend",
+                "buddy", "classmate", "student", "patient", "client", "caregiver", "carer", "sponsor", "guarantor",
+                "driver", "cleaner")),
     Rule("called_en_name_zh", "name",
          _r(r"(?:叫|名叫|叫做|名字是|英文名是|英文名叫)[ \t]*([A-Z][a-z]+(?:[ \t][A-Z][a-z'-]+){1,2})(?![A-Za-z])"),
          "Tiers seed checklist (zh): '没有真实姓名': a Latin-script full name after 叫 ('new hire 叫 Ravi Menon')",

@@ -4296,11 +4296,12 @@ _R12_RULES = [
          "Tiers seed checklist: 'no usernames or handles': a QQ or platform number first, then 是我(小号)QQ",
          group=1, needs=("是我", "就是我", "=我")),
     Rule("name_value_first_zh", "name",
-         _r(r"(?:^|(?<=[\s，。,]))(" + _CN_NAME + r")" + _ + r"*(?:是|就是)我(?:的)?(?:表姐|表哥|表妹|表弟|堂姐|堂哥|堂妹|堂弟|"
+         _r(r"(" + _CN_NAME + r")" + _ + r"*(?:是|就是)我(?:的)?(?:表姐|表哥|表妹|表弟|堂姐|堂哥|堂妹|堂弟|"
             r"姐姐|哥哥|妹妹|弟弟|老婆|老公|女朋友|男朋友|前妻|前夫|室友|邻居|房东|同事|同学|领导|老板|舅舅|姑姑|阿姨|"
             r"叔叔|婶婶|嫂子|姐夫|妹夫|岳母|婆婆|干妈|师傅|导师|闺蜜|发小)"),
          "Tiers seed checklist (zh): '没有真实姓名': a full name first, then 是我 and the relation ('程璐 是我表姐')",
-         group=1, check=lambda v, m, t: _name_ok(v, m, t) and not _CN_NOT_NAMES.match(v), needs=("是我",)),
+         group=1, check=lambda v, m, t: (m.start(1) == 0 or t[m.start(1) - 1] in " \t\r\n，。,、；;：:")
+         and _name_ok(v, m, t) and not _CN_NOT_NAMES.match(v), needs=("是我",)),
     Rule("money_fact_en", "financial",
          _r(r"(?i)(?<![a-z])(?:makes|earns|earning|salary|base pay|base|take-?home|total comp|comp|bonus|child support|alimony|"
             r"spousal support|owes?|owed|in debt|debt|paycheck|net pay|gross pay)(?![a-z])[^\n]{0,24}?" + _R12_AMOUNT_EN

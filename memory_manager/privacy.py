@@ -235,10 +235,27 @@ def _pair_password(v: str) -> bool:
             and bool(re.search(r"[^A-Za-z0-9]|[A-Z]", v))) or _plain_password(v)
 
 
+#: Words in a password's place that are code or a flag, not a value (round 11, kind "a code expression
+#: after password =", set N: ``password = await prompt(...)``, MySQL's "(using password: YES)").
+_CODE_VALUE_WORDS = frozenset("yes no true false none null nil undefined required optional await yield new "
+                              "function lambda".split())
+
+
+def _code_value(value: str, m: re.Match[str], text: str) -> bool:
+    """The value after ``password =``/``:`` is a flag word or starts an expression (``await f(``, ``new X(``)."""
+    v = _secret_value(value).lower()
+    if v in ("await", "yield", "new", "function", "lambda"):
+        return bool(re.match(r"[ \t]*[A-Za-z_$][\w.$]*[ \t]*[(<]", text[m.end():m.end() + 80])) or \
+            text[m.end():m.end() + 1] in ("", "\n")
+    return v in _CODE_VALUE_WORDS
+
+
 def _password_ok(value: str, m: re.Match[str], text: str) -> bool:
     v = value.strip("'\"`")
     if _plain_password(v):
         return True
+    if _code_value(value, m, text):
+        return False
     # "PWD=/home/x" is the working directory, not a password; a short number
     # is a length or a count ("pwd: 12"); a 6+ digit PIN is a password.
     if v.startswith(("/", "~", ".", "\\")) or (v.isdigit() and len(v) < 6) or _SECRET_REFERENCE.match(v) \
@@ -734,6 +751,8 @@ def _pw_value_ok(value: str, m: re.Match[str], text: str) -> bool:
         return True
     if len(v) < 4 or is_placeholder(v) or _NOT_A_PASSWORD.match(v) or _doc_value(v, m, text):
         return False
+    if re.fullmatch(r"[a-z][a-z0-9]*(?:-[a-z]+)*", v) and re.match(r"[ \t]+-{1,2}[A-Za-z]", text[m.end():m.end() + 4]):
+        return False  # a command and its flags ("加密码保护：ssh-keygen -p -f …"), a how-to, round 12
     if v.startswith(("/", "~", "./", "\\", "<", "{")) or re.match(r"\$[A-Za-z_{(]|\$$", v) or re.fullmatch(r"%\w+%", v):
         return False  # a path or a variable ($DB_PASS, ${X}, $(cmd)); "$#h3ZY7Isg@qO" is a value
     if _SECRET_REFERENCE.match(v) or _ENV_REFERENCE.match(v) or re.fullmatch(r"[a-z]+(?:[_.][a-z]+)+|[a-z0-9_-]+(?:/[a-z0-9_#.-]+){2,}", v):
@@ -910,6 +929,8 @@ def _keyed_random_ok(value: str, m: re.Match[str], text: str) -> bool:
         return False  # a host key's fingerprint (SHA256:...), public by design
     if "/" in v and re.search(r"\.[a-z]{2,4}$", v):
         return False  # an object key or a file path ("uploads/2024/06/7f3a9c.jpg")
+    if re.match(r"(?:~|\.{1,2})?/|[A-Za-z]:\\", v) and re.fullmatch(r"[~./]*(?:[\w.-]+/)+[\w.-]+|[A-Za-z]:\\\S+", v):
+        return False  # a key *file* (``~/.ssh/id_ed25519``, ``/etc/ssl/private/tls.key``), round 12
     if re.fullmatch(r"[.]?(?:[a-z]{2,}|\d{1,4})(?:[-_.](?:[a-z]{2,}|\d{1,4}))+", v, re.I):
         return False  # a readable slug ("weather-skill-2026-05"), not key material
     if re.fullmatch(r"(?:[A-Z][a-z]{2,}){2,}", v):
@@ -939,6 +960,8 @@ def _bare_random_ok(value: str, m: re.Match[str], text: str) -> bool:
         last = text[text.rfind("\n", 0, start) + 1:start].rsplit(None, 1)
         if last and ("://" in last[-1] or "?" in last[-1]):
             return False
+    if "-----BEGIN " in text and _in_public_armour(text, m.start(1)):
+        return False
     if "=" in v or re.search(r"(?i)[0-9a-f]{8}-[0-9a-f]{4}-", v):
         return False  # key=value (its own rules judge it) or a request id around a UUID
     if "/" in v.strip("/") and re.search(r"[a-z]{3,}/[a-z]{3,}", v):
@@ -946,9 +969,31 @@ def _bare_random_ok(value: str, m: re.Match[str], text: str) -> bool:
     return _password_classes(v) >= 3 and looks_random(v) and entropy(v) >= 4.0
 
 
+_PUBLIC_LABEL = re.compile(r"-----BEGIN ((?:[A-Z0-9]+ )*(?:PUBLIC KEY|CERTIFICATE|CERTIFICATE REQUEST|"
+                           r"PGP PUBLIC KEY BLOCK|PGP SIGNATURE|SSH2 PUBLIC KEY))-----")
+
+
+def _in_public_armour(text: str, pos: int) -> bool:
+    """``pos`` lies between the BEGIN and END lines of one armoured block whose label says public
+    (``PGP PUBLIC KEY BLOCK``, ``CERTIFICATE``), with no other armour line between (round 11, multi-line set
+    N: a pasted release-signing key whose Base64 a generic random-line rule read as a secret). Only the
+    generic random-line reading is silenced: a vendor token in the block is still found."""
+    b = text.rfind("-----BEGIN ", 0, pos)
+    if b < 0:
+        return False
+    head = _PUBLIC_LABEL.match(text, b)
+    if head is None or "-----" in text[head.end():pos]:
+        return False
+    end = text.find("-----END " + head.group(1) + "-----", pos)
+    return end >= 0 and "-----" not in text[pos:end]
+
+
 def _pem_ok(value: str, m: re.Match[str], text: str) -> bool:
     """A PEM private-key header with key material after it, not a docs template."""
     after = text[m.end():m.end() + 120].lstrip()
+    if not after and re.search(r"(?i)header|marker|footer|first line|starts? with|begins? with|looks? like|format|"
+                               r"\bis\b|开头|第一行|头部|格式|标记|长这样", text[:m.start()].rsplit("\n", 1)[-1]):
+        return False  # "the PEM header for PKCS#8 is <the BEGIN line>": the marker named in prose, no body after it
     if re.match(r"[a-z]+[ \t]+[a-z]+|[\u4e00-\u9fff]", after):
         return False  # the header named in a sentence ("starts with -----BEGIN ... and ends with"), no body
     return not (after.startswith(("<", "{", "[", "...", "…", "$")) or _PLACEHOLDER_WORDS.match(after)
@@ -1227,7 +1272,10 @@ def _biometric_topic_ok(value: str, m: re.Match[str], text: str) -> bool:
 #: in a line about testing they are placeholders, not someone's card.
 _TEST_PANS = frozenset({"4242424242424242", "4111111111111111", "5555555555554444", "4000056655665556",
                         "378282246310005", "371449635398431", "6011111111111117", "3056930009020004",
-                        "4012888888881881", "5105105105105100", "2223003122003222", "6200000000000005"})
+                        "4012888888881881", "5105105105105100", "2223003122003222", "6200000000000005",
+                        "4000000000000002", "4000000000009995", "4000000000000069", "4000000000000127",
+                        "4000000000000119", "4000002500003155", "4000002760003184", "4000000000003220",
+                        "5200828282828210", "6011000990139424", "3566002020360505", "36227206271667"})
 _TEST_CONTEXT = re.compile(r"(?i)test|sandbox|example|demo|docs?\b|测试|示例|沙箱|文档")
 
 
@@ -1237,7 +1285,31 @@ def _card_any_ok(value: str, m: re.Match[str], text: str) -> bool:
     if not (13 <= len(digits) <= 19 and card_issuer_ok(digits) and luhn_valid(digits)):
         return False
     line = _doc_scope(text, m.start(), m.end())
-    return not ((digits in _TEST_PANS or _made_up_digits(digits)) and _TEST_CONTEXT.search(line))
+    if not (digits in _TEST_PANS or _made_up_digits(digits)):
+        return True
+    # a fixture file's heading above the block ("# tests/fixtures/users.yaml (fake data for tests)"), round 11
+    return not (_TEST_CONTEXT.search(line) or _FIXTURE_HEAD.search(_block_above(text, m.start())))
+
+
+#: A heading that says the block below is test data (a fixture file's path or comment).
+_FIXTURE_HEAD = re.compile(r"(?i)fixtures?\b|\bfake (?:data|users|customers|cards)\b|\btest ?data\b|\bseed data\b|"
+                           r"测试数据|假数据")
+
+
+def _block_above(text: str, start: int, n: int = 8) -> str:
+    """The lines above ``start`` in its paragraph (at most ``n``, none past a blank line), not its own line."""
+    a = text.rfind("\n", 0, start)
+    out: list[str] = []
+    for _ in range(n):
+        if a <= 0:
+            break
+        b = text.rfind("\n", 0, a)
+        above = text[b + 1:a]
+        if not above.strip():
+            break
+        out.append(above)
+        a = b
+    return "\n".join(out)
 
 
 def _cn_ric_spaced_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -1360,12 +1432,23 @@ _AT_PLATFORM = re.compile(r"(?i)电报|联系人|slack|github|gitlab|linkedin|re
                           r"handle|账号|账户")
 
 
+#: Words that say an account is an organisation's public one: official, support, status, news.
+_OFFICIAL_ACCOUNT = re.compile(r"(?i)官方|官博|官微|小助手|客服|公告|故障通知|\bofficial\b|\bsupport\b|\bstatus\b|"
+                               r"\b(?:for|get) (?:\w+ )?(?:updates|news|announcements|release notes|outage)\b|"
+                               r"获取(?:最新)?(?:消息|资讯|动态|通知)")
+#: ... unless the line says the account is the user's or someone's they know.
+_OWN_ACCOUNT = re.compile(r"(?i)\b(?:my|me|mine|her|his|our)\b|我|[他她]的|加[我他她]")
+
+
 def _at_handle_ok(value: str, m: re.Match[str], text: str) -> bool:
     """An @handle with a platform word on its line (a team mention such as @release-crew is not a person).
 
     With the platform named, a dotted handle (Instagram's @nadia.bakes.sf) is a handle, not a decorator."""
-    if not _AT_PLATFORM.search(_line_around(text, m.start(), m.end())):
+    line = _line_around(text, m.start(), m.end())
+    if not _AT_PLATFORM.search(line):
         return False
+    if _OFFICIAL_ACCOUNT.search(line) and not _OWN_ACCOUNT.search(line):
+        return False  # an organisation's public account ("抖音官方账号 @…", "follow @NASA for updates"), round 12
     if _handle_ok(value, m, text):
         return True
     name = value.rstrip(".-")
@@ -1627,8 +1710,37 @@ _EU_HOME_CUE = re.compile(r"(?i)\b(?:my|his|her|our|their|live[sd]?|living|home|
 
 #: An event's or a business's venue on the line (and no one's home): a public place's address.
 _VENUE = re.compile(r"(?i)\b(?:conference|venue|meetup|summit|expo|convention|keynote|hackathon|workshop|"
-                    r"headquarters|hq|campus|store|shop|restaurant|museum|stadium|arena|theat(?:er|re)|"
+                    r"headquarters|hq|campus|store|shop|restaurant|museum|stadium|arena|theat(?:er|re)|library|"
+                    r"embassy|consulate|city hall|town hall|cathedral|airport|railway station|visitor centre|"
                     r"(?:[A-Z][a-z]+ )?(?:center|centre|hall|pavilion))\b|会场|展会|大会|峰会|会议中心|展馆|门店|总部")
+
+
+#: A public institution or landmark named on the line (round 12, kind "a public place's address", set N:
+#: 故宫博物院地址：…景山前街4号): its address is published, nobody's home.
+_PUBLIC_PLACE_ZH = re.compile(r"博物院|博物馆|图书馆|美术馆|科技馆|纪念馆|展览馆|体育场|体育馆|公园|大学|学院|医院|"
+                              r"机场|航站楼|火车站|高铁站|客运站|地铁站|政府|大使馆|领事馆|市民中心|会展中心|剧院|大剧院|"
+                              r"音乐厅|动物园|植物园|景区|寺|教堂|故宫|天安门|营业厅|办事处|"
+                              r"税务局|派出所|出入境|车管所|政务服务中心|服务大厅")
+#: Words that make an address on such a line someone's: living, sending, a person.
+_ZH_HOME_CUE = re.compile(r"(?i)我|咱|[他她]|(?<![国专大作商厂店酒农])家|住|寄|送到|快递|收件|收货|租|搬|\b(?:my|her|his|our|home|live[sd]?)\b")
+
+
+def _street_zh_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A Chinese road and door number, unless the line puts a public place there and no one's home."""
+    line = _line_around(text, m.start(), m.end())
+    if re.search(r"\d[ \t]*(?:室|座|单元|层|楼|房|栋|幢)|(?i:\b(?:ship|deliver\w*|send)\b)|房子|钥匙", line):
+        return True  # a room, a unit or a delivery: a place someone lives or works in
+    return not (_PUBLIC_PLACE_ZH.search(line) and not _ZH_HOME_CUE.search(line))
+
+
+def _self_name_zh_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A name after a self-name cue; after 原名/本名 (a pen or stage name's origin, round 12) only with a
+    person the user knows on the line (我, 她, 同事 ...)."""
+    if not _name_ok(value, m, text):
+        return False
+    if not re.match(r"(?:原名|本名)", text[m.start():m.start() + 2]):
+        return True
+    return bool(_HEADING_ANCHOR.search(_line_around(text, m.start(), m.end())))
 
 
 def _street_en_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -2887,7 +2999,7 @@ RULES_LIST: list[Rule] = [
          triggers=frozenset("sin soc pan cpf cnp rrn res my ste iti nif nie dni bsn pes per".split())),
     Rule("keyed_national_id_zh", "government_id",
          _r(r"(?:个人番号|マイナンバー|档案编号|台胞证|回乡证|通行证|港澳居民|居留证|工作签证|身份证号?|社保号|医保号|公积金账号|"
-            r"税号|纳税人识别号|驾驶证号|证件号码?)" + _ID_VALUE),
+            r"税号|纳税人识别号|驾驶证号|证件号码?|社保卡号|医保卡号|就诊卡号|军官证号?|士兵证号?|警官证号?|居住证号?)" + _ID_VALUE),
          "Japanese My Number (个人番号), CN driving-licence file numbers (档案编号), Taiwan Compatriot and Home "
          "Return Permits, residence permits, tax numbers: a document number after its name", group=1, lower=True,
          check=_keyed_id_ok),
@@ -3102,7 +3214,8 @@ RULES_LIST: list[Rule] = [
     Rule("street_address_zh", "address",
          _r(r"(?:路|街|大道|大街|巷|弄|胡同|里|道)(?:[东西南北中][段路]?|[一二三四五六七八九十]段)?" + _ + r"*\d{1,5}"
             + _ + r"*(?:号|號)(?![楼樓])"),
-         "GB/T 23705-2009 address structure (road + door number)"),
+         "GB/T 23705-2009 address structure (road + door number); a public place's published address excepted",
+         check=_street_zh_ok),
     Rule("building_unit_zh", "address",
          _r(r"\d{1,5}" + _ + r"*(?:号楼|栋|幢|单元|室)(?:" + _ + r"*\d{1,5}" + _ + r"*(?:单元|室|号|房)?){0,2}"),
          "GB/T 23705-2009 address structure (building, unit, room)",
@@ -3316,7 +3429,8 @@ RULES_LIST: list[Rule] = [
          _r(r"(?:我叫|我名叫|我的名字(?:是|叫)|本人姓名|姓名" + _ + r"*[:：]|名字叫|名字是|全名(?:是|叫)?[:：]?|"
             r"真名(?:是|叫)|(?:真实)?姓名(?:是|叫|为)|本名(?:是|叫)?|原名(?:是|叫)?)" + _ + r"*(" + _CJK
             + r"{2,4}|[A-Z][a-z]+)"),
-         "Tiers seed checklist (zh): '没有真实姓名'", group=1, check=_name_ok),
+         "Tiers seed checklist (zh): '没有真实姓名'; 原名/本名 of a public figure ('鲁迅原名周树人') is a biography "
+         "fact unless the line ties it to the user or someone they know", group=1, check=_self_name_zh_ok),
     Rule("name_after_cue_en", "name",
          _r(r"(?:(?:full|real|legal|birth|maiden|first|last|given|client|customer|contact|patient|tenant|buyer|"
             r"seller|account holder|cardholder|card holder|guest|passenger|student|employee)[ _]?name"
@@ -4041,6 +4155,342 @@ RULES_LIST += [
                 "cd4", "thinner", "blocker", "ssri", "snri", "benzo", "stimulant", "antipsychotic", "stabili",
                 "steroid", "hrt", "dialysis", "chemo")),
 ]
+
+# --------------------------------------------------------------------------
+# Round 12 (issue 9): secret kinds written from a description of each kind (bench/HELDOUT.md round 10:
+# Chinese passwords typed with IME homophones or next to emoji, OTP seeds in groups, values first, DSNs
+# and credentials in config lines). Phrasings in tests/test_privacy_r12_kinds.py.
+# --------------------------------------------------------------------------
+
+#: What a Chinese IME or fast typing makes of 密码 (homophones 蜜/秘/米/觅/迷, 码 as 马/玛/吗, 密碼 kept).
+_R12_PW_ZH = ("蜜码", "秘码", "米码", "觅码", "迷码", "密马", "密玛", "密吗", "密嘛", "蜜碼", "秘碼", "mi码", "密🐴", "密🐎")
+#: An administrator account name that, before "/ value", makes the pair a log-in (router, NAS, database).
+_R12_ADMIN_USER = r"(?:admin|administrator|root|ubnt|pi|sa|postgres|guest|operator|ops|superuser|超级管理员|管理员)"
+#: Words that tie a one-time-password seed to its use (two-step verification, an authenticator app).
+_R12_OTP_CUE = (r"(?:两步验证|两步驗證|二步验证|双重验证|双因素|二次验证|动态口令|身份验证器|验证器|谷歌验证|"
+                r"2fa|two[- ]factor|two[- ]step|mfa|totp|otp|authenticator|authy|setup key|secret key|seed|种子|密钥|秘钥)")
+
+
+def _r12_otp_seed_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """Base32 (RFC 4648 s.6) of 16-64 characters once the group separators go, with a digit 2-7 in it
+    and not all one letter: the shared secret an authenticator app is set up with (RFC 6238)."""
+    v = re.sub(r"[ \t-]", "", value).upper()
+    return 16 <= len(v) <= 64 and bool(re.search(r"[2-7]", v)) and len(set(v)) >= 8 and not is_placeholder(v)
+
+
+def _r12_lock_code_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """4-12 digits after a lock word, not a year, a price, a count or a model ("2024 年", "999 元", "3 次")."""
+    if re.match(r"[ \t]*(?:年|元|块|次|个|位|款|型|mm|cm|kg|%)", text[m.end():m.end() + 4]):
+        return False
+    return not re.fullmatch(r"(\d)\1+", value)
+
+
+def _r12_url_token_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """The whole userinfo of a URL is a generated token (Sentry DSN key, a git remote's PAT): 32+ hex, or
+    random-looking (:func:`looks_random`); not a placeholder."""
+    return not is_placeholder(value) and (bool(re.fullmatch(r"[0-9a-f]{32,64}", value)) or looks_random(value))
+
+
+def _r12_admin_pair_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """'admin / value': a password-like value (:func:`_pair_password`), the slash set off by spaces or a
+    device or log-in word on the line (router, NAS, 后台, ssh), not a path."""
+    if not _pair_password(_secret_value(value)):
+        return False
+    return bool(re.search(r"[ \t]/|/[ \t]", text[m.start():m.start(1)])) or bool(re.search(
+        r"(?i)后台|路由|光猫|管理|面板|摄像头|登录|登陆|router|\bnas\b|console|panel|\bssh\b|camera|login|db|数据库",
+        _line_around(text, m.start(), m.end())))
+
+
+def _r12_uscc_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """GB 32100-2015 unified social credit code with a valid check character (``stdnum.cn.uscc``) whose
+    second character is 2: an individual business (个体工商户), registered to a person."""
+    try:
+        from stdnum.cn import uscc
+    except ImportError:  # pragma: no cover - python-stdnum is a declared dependency
+        return False
+    return value[1] == "2" and uscc.is_valid(value)
+
+
+def _r12_my_number_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """Japan's Individual Number (マイナンバー): 12 digits with its check digit (``stdnum.jp.in_``)."""
+    try:
+        from stdnum.jp import in_
+    except ImportError:  # pragma: no cover
+        return False
+    return in_.is_valid(re.sub(r"[ \t-]", "", value))
+
+
+#: People named by their relation to the user or their role in the user's life (not a job title alone).
+_R12_RELATION_EN = (r"(?:neighbou?rs?|tenants?|landlord|landlady|roommates?|flatmates?|housemates?|babysitter|nanny|"
+                    r"tutor|co-?workers?|colleagues?|boss|manager|cousin|aunt|uncle|niece|nephew|boyfriend|"
+                    r"girlfriend|fianc[ée]e?|husband|wife|partner|in-laws?|mother-in-law|father-in-law|contractor|"
+                    r"plumber|electrician|dentist|therapist|lawyer|accountant|teacher|coach|mentor|new hire|intern|"
+                    r"friend|buddy|classmate|student|patient|client|caregiver|carer|sponsor|guarantor|driver|cleaner)")
+
+
+def _r12_name_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """Two or three Capitalised words (:func:`_en_full_name_ok`), not after a thing's noun ("project: ...")."""
+    before = text[max(0, m.start(1) - 24):m.start(1)]
+    if re.search(r"(?:项目|产品|服务|应用|仓库|公司|团队|模型|代号|游戏|歌|书|电影|剧|店|猫|狗|宠物|分支|频道|群|"
+                 r"网络|系统|工具|插件|版本|活动|乐队|品牌|机器人)[^\n，。,]{0,6}$", before.rstrip(" \t:：-–—叫是做名字英文")):
+        return False  # a thing named in Chinese ("这个项目叫 Silver Lantern")
+    return _en_full_name_ok(value, m, text) and not _NAMED_THING.search(before.rstrip(" \t:：-–—叫是"))
+
+
+#: Config keys that hold a password or a shared secret, lower-cased (XML elements, JSON/YAML keys, Java
+#: keystore properties, Wi-Fi supplicant files).
+_R12_CFG_KEY = (r"(?:[a-z0-9_.:-]*?(?:password|passwd|passphrase|pwd)|(?:[a-z0-9_.:-]*[_.:-])?(?:pass|psk|secret|"
+                r"appsecret|authcode|smtppass))")
+
+
+def _r12_config_value_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """A value under a password key in a config file: the syntax says what it is, so a lower-case value
+    counts too (a mail service's 16-letter authorisation code); not a placeholder, a reference (``${X}``,
+    ``%(x)s``, ``{{ x }}``), a default credential or a flag word."""
+    v = _secret_value(value)
+    if len(v) < 4 or is_placeholder(v) or _code_value(value, m, text) or _default_credential(v, m, text):
+        return False
+    if re.search(r"\$\{|\$\(|%\(|\{\{|^\$[A-Za-z_]|^%[A-Za-z_]+%$|^<.*>$", v) or _SECRET_REFERENCE.match(v) \
+            or _ENV_REFERENCE.match(v) or _doc_value(v, m, text):
+        return False
+    if v.lower() in ("foobared", "changeit", "changeme"):
+        return False  # Redis's documented example, the JDK trust store's public default, a stand-in
+    if re.fullmatch(r"[a-z]{4,7}", v) and not _plain_password(v):
+        return False  # a short word ("none", "empty", "secret"): more likely a stand-in than a value
+    return True
+
+
+def _r12_docker_auth_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """Docker's config.json ``auth``: Base64 of "user:password" (Docker CLI docs, credential store)."""
+    import base64
+    import binascii
+    try:
+        raw = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return False
+    user, _sep, pw = raw.partition(":")
+    return bool(_sep) and bool(user) and len(pw) >= 4 and raw.isprintable()
+
+
+_R12_PW_DIRECT = _r(r"(?P<key>" + _PASSWORD_WORDS + r")" + _ + r"*" + _CONNECTOR + _ + r"*(\S{4,64})")
+
+#: A person on the line: a pronoun, a relative (:data:`_HEADING_ANCHOR`), a possessive name ("Jen's") or a
+#: full name at its start ("Emily Hartwell makes ...").
+_R12_SOMEONE = re.compile(r"(?-i:[A-Z][a-z]+)'s\b|^(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?) (?:makes|earns|owes|pays|gets|has)\b")
+
+
+def _r12_money_fact_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """An amount of a person's income, debt or support payments: someone on the line (:data:`_HEADING_ANCHOR`,
+    :data:`_R12_SOMEONE`), and :func:`_topic_ok` (no technical sense)."""
+    line = _line_around(text, m.start(), m.end())
+    return bool(_HEADING_ANCHOR.search(line) or _R12_SOMEONE.search(line)) and _topic_ok(value, m, text)
+
+
+_R12_AMOUNT_EN = r"(?:[$£€¥][ \t]?\d[\d,.]*(?:[ \t]?[km]\b)?|\d[\d,.]*[ \t]?(?:k|m|usd|gbp|eur|rmb|dollars|pounds)\b|\d{1,3}(?:,\d{3})+)"
+_R12_AMOUNT_ZH = r"\d+(?:\.\d+)?[ \t]*(?:万|千|w|k|m|元|块)"
+
+_R12_RULES = [
+    Rule("handle_value_first_zh", "handle",
+         _r(r"(?<![\d])(\d{5,11})" + _ + r"*(?:是|就是|=)" + _ + r"*我(?:的)?(?:小号|大号|常用的|备用的)?" + _
+            + r"*(?:QQ|qq|微信号?|vx|VX|抖音号?|快手号?)"),
+         "Tiers seed checklist: 'no usernames or handles': a QQ or platform number first, then 是我(小号)QQ",
+         group=1, needs=("是我", "就是我", "=我")),
+    Rule("name_value_first_zh", "name",
+         _r(r"(" + _CN_NAME + r")" + _ + r"*(?:是|就是)我(?:的)?(?:表姐|表哥|表妹|表弟|堂姐|堂哥|堂妹|堂弟|"
+            r"姐姐|哥哥|妹妹|弟弟|老婆|老公|女朋友|男朋友|前妻|前夫|室友|邻居|房东|同事|同学|领导|老板|舅舅|姑姑|阿姨|"
+            r"叔叔|婶婶|嫂子|姐夫|妹夫|岳母|婆婆|干妈|师傅|导师|闺蜜|发小)"),
+         "Tiers seed checklist (zh): '没有真实姓名': a full name first, then 是我 and the relation ('程璐 是我表姐')",
+         group=1, check=lambda v, m, t: (m.start(1) == 0 or t[m.start(1) - 1] in " \t\r\n，。,、；;：:")
+         and _name_ok(v, m, t) and not _CN_NOT_NAMES.match(v), needs=("是我",)),
+    Rule("money_fact_en", "financial",
+         _r(r"(?i)(?<![a-z])(?:makes|earns|earning|salary|base pay|base|take-?home|total comp|comp|bonus|child support|alimony|"
+            r"spousal support|owes?|owed|in debt|debt|paycheck|net pay|gross pay)(?![a-z])[^\n]{0,24}?" + _R12_AMOUNT_EN
+            + r"|" + _R12_AMOUNT_EN + r"[^\n]{0,24}?(?:child support|alimony|spousal support|take-?home|in debt|"
+            r"base(?! ?64)|salary|after tax)"),
+         "AANA memory-gate seed: financial (a person's income, debt or support payments as an amount: 'Jen's "
+         "take-home is about 4,100 a month', 'I pay $2,300/month child support')", keep=True,
+         check=_r12_money_fact_ok, needs=("makes", "earn", "salary", "base", "take-home", "take home", "comp ",
+                                         "bonus", "child support", "spousal support", "alimony", "owe", "debt", "paycheck", "net pay",
+                                         "gross pay", "after tax")),
+    Rule("money_fact_zh", "financial",
+         _r(r"(?:工资|月薪|年薪|薪水|税后|税前|到手|收入|年终奖|(?i:total comp|package|base)|欠(?!费|款单)|负债|"
+            r"赡养费|抚养费|生活费|彩礼)[^\n]{0,12}?" + _R12_AMOUNT_ZH),
+         "AANA memory-gate seed: financial, in Chinese (工资, 到手, 欠, 抚养费 and an amount, about a person)",
+         keep=True, check=_r12_money_fact_ok,
+         needs=("工资", "月薪", "年薪", "薪水", "税后", "税前", "到手", "收入", "年终奖", "total comp", "package",
+                "base", "欠", "负债", "赡养费", "抚养费", "生活费", "彩礼")),
+    Rule("protected_terms_r12_en", "protected",
+         _r(r"(?i)(?<![a-z])(?:hindus|sikhs|muslims|christians|catholics|jews|buddhists|mormons|atheists|agnostics?|catholicism|"
+            r"islam|judaism|hinduism|buddhism|christianity|sikhism|mormonism|devout|converted to (?:islam|"
+            r"catholicism|christianity|judaism|buddhism|hinduism|orthodoxy)|i'?m trans|trans (?:woman|man|person|kid))"
+            r"(?![a-z])"),
+         "AANA memory-gate seed: protected class (religion by its believers or its name, conversion, gender "
+         "identity), round 12", keep=True, check=_topic_ok,
+         needs=("hindus", "sikhs", "muslims", "christian", "catholic", "jews", "judaism", "buddhis", "mormon", "atheists",
+                "agnostic", "islam", "hinduism", "sikhism", "devout", "converted to", "i'm trans", "im trans",
+                "trans woman", "trans man", "trans person", "trans kid")),
+    Rule("protected_terms_r12_zh", "protected",
+         _r(r"台独|港独|藏独|疆独|法轮功|民运人士|异见人士|基督徒|天主教徒|佛教徒|信教|受洗|皈依|改信|混血|少数民族|"
+            r"维吾尔族|藏族|彝族|壮族|苗族|变性|跨性别"),
+         "AANA memory-gate seed: protected class in Chinese (believers, conversion, mixed ancestry, ethnic groups, "
+         "separatist or dissident politics, gender identity), round 12", keep=True, check=_topic_ok,
+         needs=("台独", "港独", "藏独", "疆独", "法轮功", "民运人士", "异见人士", "基督徒", "天主教徒", "佛教徒", "信教",
+                "受洗", "皈依", "改信", "混血", "少数民族", "维吾尔族", "藏族", "彝族", "壮族", "苗族", "变性", "跨性别")),
+    Rule("mixed_ancestry_en", "protected",
+         _r(r"(?i:half)[ -]([A-Z][a-z]+),?[ \t]+(?i:half)[ -][A-Z][a-z]+"),
+         "AANA memory-gate seed: protected class (ethnicity: 'half Korean, half Nigerian')", keep=True,
+         check=lambda v, m, t: v.lower() not in ("time", "price", "day", "off", "full", "empty", "asleep", "awake")
+         and _topic_ok(v, m, t), needs=("half",)),
+    Rule("home_empty", "schedule",
+         _r(r"(?:house|home|flat|apartment|place)(?: will be| is)? (?:empty|unattended)|nobody(?:'s| is)? (?:at )?home|"
+            r"no one(?:'s| is)? (?:at )?home|(?:i'?m|she'?s|he'?s|they'?re|kids are|is|are) (?:home )?alone (?:at home|"
+            r"with the (?:baby|kids?))|(?:spare )?key(?:s)? (?:is |are )?(?:under|in|behind) the (?:door)?(?:mat|"
+            r"flowerpot|plant pot|pot|mailbox|rock|gnome|doormat)"),
+         "Tiers seed checklist: a person's whereabouts (a home left empty, someone alone at home, where the key "
+         "is hidden): what a burglar needs", lower=True, not_after=_LETTERS,
+         needs=("empty", "unattended", "nobody", "no one", "alone", "doormat", "the mat", "flowerpot", "plant pot",
+                "mailbox", "rock", "gnome")),
+    Rule("home_empty_zh", "schedule",
+         _r(r"家里没人|家里就[^\n，。]{0,4}一个人|(?:自己|一个人|独自)在家|钥匙(?:放|藏)?在[^\n，。]{0,4}(?:门口|地垫|脚垫|花盆|"
+            r"信箱|电表箱|消防栓|门框)"),
+         "Tiers seed checklist (zh): 行踪 (a home left empty, someone alone at home, where the key is hidden)",
+         needs=("家里没人", "一个人", "在家", "钥匙")),
+    Rule("password_phrase_direct", "secret", _R12_PW_DIRECT,
+         "Tiers seed T3 rule 'Passwords': 'password is X' read with no gap first (password_phrase's gap, tried "
+         "first, runs to a later colon: 'password is X (network: Y)' gave Y, round 12)",
+         group=_R12_PW_DIRECT.groups, check=_pw_value_ok, lower=True, not_after=_LETTERS, triggers=_PASSWORD_TRIGGERS),
+    Rule("config_password_xml", "secret",
+         _r(r"<" + _R12_CFG_KEY + r">[ \t]*([^<\n]{4,128}?)[ \t]*</"),
+         "CWE-260 / CWE-798: a password in an XML config element (Maven settings.xml <password>, "
+         "<connection-password>)", group=1, check=_r12_config_value_ok, lower=True, needs=("</",)),
+    Rule("config_password_xml_property", "secret",
+         _r(r"name=[\"'][^\"'\n]*(?:password|passwd|secret)[\"'](?:[ \t]+value=[\"']|[^>\n]*>[ \t]*)"
+            r"([^\"'<\n]{4,128}?)(?:[\"']|[ \t]*</)"),
+         "CWE-260: a password as the value of a named XML property (Hibernate, Spring, Tomcat: <property "
+         "name=\"...password\">X</property>, value=\"X\")", group=1, check=_r12_config_value_ok, lower=True,
+         needs=("name=",)),
+    Rule("config_password_json", "secret",
+         _r(r"[\"']" + _R12_CFG_KEY + r"[\"'][ \t]*:[ \t]*[\"']([^\"'\n]{4,128})[\"']"),
+         "CWE-260: a password under a quoted key in JSON or YAML (\"pass\": \"...\", 'smtp_pass': '...')",
+         group=1, check=_r12_config_value_ok, lower=True, needs=("pass", "pwd", "psk", "secret", "auth")),
+    Rule("config_psk", "secret",
+         _r(r"(?<![a-z_])(?:psk|wpa_passphrase|requirepass|masterauth)[ \t]*[= \t][ \t]*[\"']?([!-~]{8,63})(?![!-~])"),
+         "wpa_supplicant.conf psk= / hostapd wpa_passphrase= (IEEE 802.11i pre-shared key, 8-63 characters); "
+         "Redis requirepass / masterauth", group=1, check=_r12_config_value_ok, lower=True,
+         needs=("psk", "wpa_passphrase", "requirepass", "masterauth")),
+    Rule("keystore_password", "secret",
+         _r(r"(?:store|key|keystore|truststore|signing|storepass|keypass)_?(?:password|pass)?(?<=ss|rd)[ \t]*[:= \t]"
+            r"[ \t]*[\"']?([!-~]{4,64}?)[\"']?(?![!-~])"),
+         "Android Gradle signingConfigs / keytool -storepass -keypass / Java keystore properties: the keystore "
+         "and key passwords", group=1, check=_r12_config_value_ok, lower=True,
+         needs=("storepass", "keypass", "keystorepass", "truststorepass", "signingpass", "store_pass", "key_pass",
+                "storepassword", "keypassword")),
+    Rule("docker_config_auth", "secret",
+         _r(r"[\"']auth[\"'][ \t]*:[ \t]*[\"']([A-Za-z0-9+/]{12,}={0,2})[\"']"),
+         "Docker CLI config.json 'auths' entries: Base64 of user:password", group=1, check=_r12_docker_auth_ok,
+         needs=("\"auth\"", "'auth'")),
+    Rule("logged_in_as_with", "secret",
+         _r(r"(?:logged|log|signed|sign|ssh'?e?d)[ \t]*(?:in|into|on)[^\n]{0,40}?[ \t]as[ \t]+[\w.@+-]{2,40}[ \t]+"
+            r"(?:with|using|pw|password|pass)[ \t]+[\"'`]?([!-~]{6,64}?)[\"'`]?(?![!-~])"),
+         "Tiers seed T3 rule 'Passwords': the password a person logged in with, after the account ('logged into "
+         "the VPN as zl4521 with X')", group=1, check=_pw_value_ok, lower=True, not_after=_LETTERS,
+         triggers=frozenset({"log", "sig", "ssh"})),
+    Rule("relation_colon_name_en", "name",
+         _r(r"(?:my |our |the |new )?" + _R12_RELATION_EN + r"(?:[ \t]+[^\n:：]{1,32}?)?[ \t]*[:：–—-][ \t]*"
+            r"([A-Z][a-z]+(?:[ \t][A-Z][a-z'-]+){1,2})(?![A-Za-z])"),
+         "Tiers seed checklist: 'no real names': a full name after the person's relation or role and a colon "
+         "or dash ('neighbor across the hall: Lucas Moreau', 'tenant in unit 3 - Ethan Caldwell')",
+         group=1, check=_r12_name_ok, not_after=_LETTERS,
+         needs=("neighbo", "tenant", "landl", "roomm", "flatm", "housem", "babysit", "nanny", "tutor", "worker",
+                "colleag", "boss", "manager", "cousin", "aunt", "uncle", "niece", "nephew", "boyfriend", "girlfriend",
+                "fianc", "husband", "wife", "partner", "in-law", "contractor", "plumber", "electrician", "dentist",
+                "therapist", "lawyer", "accountant", "teacher", "coach", "mentor", "new hire", "intern", "friend",
+                "buddy", "classmate", "student", "patient", "client", "caregiver", "carer", "sponsor", "guarantor",
+                "driver", "cleaner")),
+    Rule("called_en_name_zh", "name",
+         _r(r"(?:叫|名叫|叫做|名字是|英文名是|英文名叫)[ \t]*([A-Z][a-z]+(?:[ \t][A-Z][a-z'-]+){1,2})(?![A-Za-z])"),
+         "Tiers seed checklist (zh): '没有真实姓名': a Latin-script full name after 叫 ('new hire 叫 Ravi Menon')",
+         group=1, check=_r12_name_ok, needs=("叫", "名字是", "英文名")),
+    Rule("cn_uscc_individual", "government_id",
+         _r(r"(?:信用代码|社会信用|营业执照|执照号|个体|税号|纳税人识别号|uscc|credit code|business licen[cs]e|"
+            r"sole proprietor)[^\n]{0,24}?(?<![0-9a-z])(92\d{6}[0-9a-hj-npqrtuwxy]{10})(?![0-9a-z])"),
+         "GB 32100-2015 unified social credit code (check character, stdnum.cn.uscc) of an individual business "
+         "(second character 2, 个体工商户): the owner's own registration, after its name",
+         group=1, lower=True, check=lambda v, m, t: _r12_uscc_ok(v.upper(), m, t),
+         needs=("信用代码", "社会信用", "营业执照", "执照号", "个体", "税号", "纳税人识别号", "uscc", "credit code",
+                "business licen", "sole proprietor")),
+    Rule("jp_my_number", "government_id",
+         _r(r"(?:my ?number|マイナンバー|個人番号|个人编号|individual number)[^\n\d]{0,24}?(?<!\d)(\d{4}[ -]?\d{4}[ -]?\d{4})"
+            r"(?![\d-])"),
+         "Japan Individual Number (マイナンバー, Act on the Use of Numbers, check digit; stdnum.jp.in_) after its name",
+         group=1, lower=True, check=_r12_my_number_ok,
+         needs=("my number", "mynumber", "マイナンバー", "個人番号", "个人编号", "individual number")),
+    Rule("password_typo_zh", "secret",
+         _r(r"(?:" + "|".join(_R12_PW_ZH) + r")(?:[^\n，。,;；!?！？]{0,8}?(?:" + _ZH_SET + r"|是|为|:|=|->|→)|" + _
+            + r"*)" + _ + r"*[\"'“‘`]?([!-~]{4,64})"),
+         "Tiers seed T3 rule (zh): '密码 -> 密钥管理器', 密码 as a Chinese IME types it by sound (蜜码, 秘码, 密马): "
+         "the value after it", group=1, check=_pin_ok, lower=True, needs=tuple(w.lower() for w in _R12_PW_ZH)),
+    Rule("password_typo_en", "secret",
+         _r(r"(?:passwrod|passowrd|paswrd|pssword|paasword|passsword|passwrd|pasword|passwort|passwod|passord)"
+            r"(?:" + _ + r"+(?:for|of|to|on|at)" + _ + r"+[^\n:=]{1,40}?)?" + _ + r"*(?:is|:|=|->)" + _
+            + r"*[\"'`]?([!-~]{4,64})"),
+         "Tiers seed T3 rule 'Passwords', the key word as typed in a hurry (passwrod, passowrd, pssword)",
+         group=1, check=_pw_value_ok, lower=True, not_after=_LETTERS,
+         triggers=frozenset({"pas", "pss", "paa"})),
+    Rule("password_used_to_log_in", "secret",
+         _r(r"(?:用|拿|输入|输|密码是)" + _ + r"*[\"'“‘`]?([!-~]{6,64}?)[\"'”’`]?" + _
+            + r"*(?:登录|登陆|登入|解锁|连上|连接|进入)"),
+         "Tiers seed T3 rule 'Passwords', the value first: the string a person logs in or unlocks with ('明天用 "
+         "X 登录一下 OA')", group=1, check=_pw_bare_strong_ok, needs=("登录", "登陆", "登入", "解锁", "连上", "连接", "进入")),
+    Rule("password_used_to_log_in_en", "secret",
+         _r(r"(?:log ?in|sign ?in|logon|unlock(?: it)?|connect)" + _ + r"+(?:with|using)" + _
+            + r"+[\"'`]?([!-~]{6,64}?)[\"'`]?(?![!-~])"),
+         "Tiers seed T3 rule 'Passwords', the value first in English: 'log in with X', 'unlock it using X'",
+         group=1, check=_pw_bare_strong_ok, lower=True, not_after=_LETTERS,
+         triggers=frozenset({"log", "sig", "unl", "con"})),
+    Rule("password_value_then_pass", "secret",
+         _r(r"(?m)^[ \t>*-]*[`'\"“‘]?([!-~]{6,64}?)[`'\"”’]?" + _ + r"*(?:←|<-|<=|=>|->)" + _
+            + r"*[^\n]{0,40}?(?<![a-z])(?:pass|passcode|wi-?fi key|code)(?![a-z])"),
+         "Tiers seed T3 rule 'Passwords': the value first, an arrow, then 'pass' ('happy!459 <- the new wifi pass')",
+         group=1, check=_pw_bare_strong_ok, lower=True, needs=("←", "<-", "<=", "=>", "->")),
+    Rule("password_key_emoji", "secret",
+         _r(r"(?:🔑|🔐|🗝)\ufe0f?" + _ + r"*(?:[^\n:=]{0,16}?[:=]" + _ + r"*)?[\"'`]?([!-~]{4,64})"),
+         "Tiers seed T3 rule 'Passwords': a key emoji (🔑 🔐 🗝) as the password's label ('🔑 wifi：qwer1537#')",
+         group=1, check=_pw_value_ok, needs=("🔑", "🔐", "🗝")),
+    Rule("lock_code_zh", "secret",
+         _r(r"(?:密码锁|门锁|智能锁|指纹锁|电子锁|保险柜|保险箱|挂锁|密码箱|行李箱锁|车锁|门禁)[^\n\d]{0,8}?"
+            r"(?<!\d)(\d{4,12})(?!\d)[#*]?"),
+         "Tiers seed T3 rule 'PINs': the digits of a combination or smart lock after its name ('大门密码锁 60593080#')",
+         group=1, check=_r12_lock_code_ok,
+         needs=("密码锁", "门锁", "智能锁", "指纹锁", "电子锁", "保险柜", "保险箱", "挂锁", "密码箱", "行李箱锁", "车锁", "门禁")),
+    Rule("otp_seed_grouped", "secret",
+         _r(_R12_OTP_CUE + r"[^\n]{0,40}?(?<![a-z0-9])((?:[a-z2-7]{4}[ \t-]){3,15}[a-z2-7]{2,8}|[a-z2-7]{16,64})"
+            r"(?![a-z0-9])"),
+         "RFC 6238 (TOTP) / RFC 4648 s.6 (Base32): an authenticator's setup key, as apps show it in groups of four "
+         "('MPKR LNSO VX6H ONR4'), after a two-step-verification word", group=1, check=_r12_otp_seed_ok,
+         lower=True, needs=("两步", "二步", "双重", "双因素", "二次验证", "动态口令", "验证器", "谷歌验证", "2fa",
+                            "two", "mfa", "totp", "otp", "authenticator", "authy", "setup key", "secret key",
+                            "seed", "种子", "密钥", "秘钥")),
+    Rule("url_token_userinfo", "secret",
+         _r(r"\b[a-z][a-z0-9+.-]{1,20}://([A-Za-z0-9_\-]{20,128})@(?=[A-Za-z0-9\[])"),
+         "RFC 3986 s.3.2.1: a URL whose whole userinfo is a token (a Sentry DSN's key, "
+         "https://<PAT>@github.com/...): the token is the credential", group=1, check=_r12_url_token_ok,
+         needs=("://",)),
+    Rule("admin_pair", "secret",
+         _r(r"(?<![\w./-])" + _R12_ADMIN_USER + _ + r"*/" + _ + r"*([!-~]{6,64})(?![!-~])"),
+         "a default administrator account and its password written 'admin / value' (routers, NAS, databases), "
+         "with no log-in word before it", group=1, check=_r12_admin_pair_ok, lower=True,
+         needs=("admin", "root", "ubnt", "pi", "sa", "postgres", "guest", "operator", "ops", "superuser", "管理员")),
+]
+# The URL-token rule goes before the e-mail rule (the first rule in table order takes a span): the
+# token's "@host" reads as an e-mail address otherwise.
+_R12_AT = next(i for i, rule in enumerate(RULES_LIST) if rule.name == "url_credentials")
+RULES_LIST[_R12_AT + 1:_R12_AT + 1] = [rule for rule in _R12_RULES if rule.name == "url_token_userinfo"]
+# Check-digit identifiers after their own name go first: "credit code: <USCC>" is the code, not a secret.
+_R12_FIRST = ("cn_uscc_individual", "jp_my_number")
+RULES_LIST[0:0] = [rule for rule in _R12_RULES if rule.name in _R12_FIRST]
+RULES_LIST += [rule for rule in _R12_RULES if rule.name != "url_token_userinfo" and rule.name not in _R12_FIRST]
+
 # After the seed's health words, not before: the English topic keywords are tried as one
 # alternation where the first rule in table order wins a position, so a lexicon match whose
 # someone-check fails ("HIV positive" with no person word) took the place of health_terms_en's.
@@ -4096,15 +4546,26 @@ _GENERAL_SENSE = re.compile(
     r"director|head|employees?)\b)|"
     r"^(?:药店|药房|医院|诊所|学校|超市)|"
     r"一般|通常|普遍|常见|科普|什么是|是什么|怎么算|怎么讲|如何|为什么|多久|讲给|教案|课件|备课|调研|问卷|"
-    r"假设|假如|虚构|小说|角色|剧本|人设|编剧|设定")
+    r"假设|假如|虚构|小说|角色|剧本|人设|编剧|设定|"
+    # round 11 (kind: a reference fact about a topic, set N): a guideline or a recommendation to everyone,
+    # a rate among a population, a legal standard or a threshold, a comparison or a choice between
+    # options, where a public register is looked up, how a disease does or does not spread, a metric
+    r"\b(?:guidelines?|guidance|prevalence|incidence|rates|rate (?:in|among|of)|statistics|versus|"
+    r"spreads? (?:through|by|via)|transmitted (?:through|by|via)|recommended (?:daily|dose|intake|for)|"
+    r"defined as|definition of|thresholds?|criteria|(?:is|are) (?:not )?(?:covered|protected|guaranteed) by)\b|"
+    r"(?<![a-z])vs\.?(?![a-z])|"
+    r"指南|通用建议|建议(?:不超过|每|使用|控制|成人|儿童|摄入)|摄入量|患病率|发病率|死亡率|治愈率|误识率|"
+    r"拒识率|识别率|占比|约为|百万分之|千分之|的标准|标准是|标准为|门槛|起征点|税率|怎么选|哪个好|的区别|"
+    r"可以(?:在|通过)[^\n]{0,24}查|不会(?:通过|传染)|传播途径|传染途径|宪法|法律(?:规定|保障)|公民|"
+    r"关键指标|入学年龄|适龄|读书笔记")
 #: What makes such a line about someone after all: the user or a third person by a pronoun, a relative or
 #: someone known by role ("my", "I", "她", 老公, "Dad", 房东), or a person by name at its start ("Megan is ...").
 _GENERAL_ANCHOR = re.compile(
-    r"(?i)\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|our|us|he|she|him|his|her|hers|they're|their|"
+    r"(?i)(?-i:\bus\b)|\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|our|he|she|him|his|her|hers|they're|their|"
     r"dad|mom|mum|wife|husband|son|daughter|grandma|grandpa|brother|sister|uncle|aunt|cousin|boss|"
     r"boyfriend|girlfriend|partner|roommate|neighbou?r|colleague|coworker|friend|landlord|client|patient)\b|"
     r"我|咱|[他她]|老公|老婆|爸|妈|儿子|女儿|闺女|岳母|婆婆|公公|爷爷|奶奶|外婆|外公|姥姥|姥爷|哥|姐|弟|妹|"
-    r"男朋友|女朋友|对象|室友|房东|邻居|朋友|客户|病人|患者(?!控制|应|要|需|们)|"
+    r"男朋友|女朋友|对象|室友|房东|邻居|朋友|客户|病人|患者(?!控制|应|要|需|们|每|一般|通常|群体|人数|比例)|"
     r"[小老阿][" + _CN_SURNAMES + r"](?![学年人家板师])|"
     r"^(?-i:[A-Z][a-z]+) (?:is|has|had|was|takes|took|gets|got|from|and|said|says)\b|"
     # a single name before a habit ("Megan usually skips ..."), not a plural or a crowd ("Lawyers usually")
@@ -4113,6 +4574,31 @@ _GENERAL_ANCHOR = re.compile(
     r"(?<!ors)(?<!ents)(?<!ants)(?<!ies) (?:usually|often|always|never|typically|generally|still|also|"
     r"sometimes|regularly)\b|"
     r"^(?-i:[A-Z][a-z]+ [A-Z][a-z]+ [a-z])")
+
+
+#: A heading that says the note below is knowledge, not about someone (科普笔记, 读书笔记, "cheat sheet").
+_GENERAL_HEADING = re.compile(r"(?i)科普|读书笔记|学习笔记|课堂笔记|知识点|百科|\bcheat ?sheet\b|\bfaq\b|"
+                              r"\b(?:reading|lecture|study|course) notes\b|\bglossary\b|\bwiki\b")
+
+
+_B64_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-")
+
+
+def _in_blob(text: str, start: int, end: int) -> bool:
+    """``start``..``end`` lies inside a run of 32+ Base64 characters with digits in it (no space)."""
+    a, b = start, end
+    while a > 0 and text[a - 1] in _B64_CHARS and start - a < 200:
+        a -= 1
+    while b < len(text) and text[b] in _B64_CHARS and b - end < 200:
+        b += 1
+    return b - a >= 32 and any(c.isdigit() for c in text[a:b])
+
+
+#: Under such a heading, what ties a line to someone: a pronoun, a relative, a role or a name after a title.
+_HEADING_ANCHOR = re.compile(
+    r"(?i)\b(?:i|i'm|i've|me|my|mine|we|our|he|she|him|his|her|they're|their|dad|mom|mum|wife|husband|son|"
+    r"daughter|grandma|grandpa|brother|sister|uncle|aunt|boss|friend|colleague|neighbou?r|mr|mrs|ms|dr)\b|"
+    r"我|咱|[他她]|老公|老婆|爸|妈|儿子|女儿|爷爷|奶奶|外婆|外公|哥|姐|弟|妹|朋友|同事|邻居|房东|客户")
 
 
 def _general_sense(line: str) -> bool:
@@ -4132,11 +4618,19 @@ def _not_general(rule: Rule) -> Rule:
             return False
         if _NAME_TOPICS.get() == "slug":
             return True
+        if _in_blob(text, m.start(), m.end()):
+            return False  # letters inside a Base64 run ("…Gch+d3b/MmBU6NTz…"), not a word
+        if re.match(r"::|\.[a-z_]|\(\)", text[m.end():m.end() + 2]) or text[max(0, m.start() - 2):m.start()] == "::":
+            return False  # a path in code (``std::env``, ``aids.load()``, ``Foo::HIV``): an identifier, no fact
         # The topic word itself is no anchor ("Depression is common" does not name a person "Depression").
         a = text.rfind("\n", 0, m.start()) + 1
         line = _line_around(text, m.start(), m.end())
         line = line[:m.start() - a] + " " * (m.end() - m.start()) + line[m.end() - a:]
-        return not _general_sense(line)
+        if _general_sense(line):
+            return False
+        # a note headed as knowledge (科普笔记：高血压, "reading notes") holds facts about a topic on its
+        # lines, unless a line names someone (round 11, multi-line set N)
+        return not (_GENERAL_HEADING.search(_block_above(text, m.start())) and not _HEADING_ANCHOR.search(line))
     return replace(rule, check=check)
 
 

@@ -742,11 +742,14 @@ def enable_hooks(plan: Plan) -> None:
             plan.plugin_report = plugininstall.enable(plan.workspace)
 
 
-def apply_files(plan: Plan) -> str | None:
+def apply_files(plan: Plan, key_cfg: dict[str, Any] | None = None) -> str | None:
     """Write ``plan``'s files (backup first, all or nothing); return the backup id.
 
     Returns None when there was nothing to do. OpenClaw's config is not
-    touched here (:func:`enable_hooks`).
+    touched here (:func:`enable_hooks`). ``key_cfg`` (the config, given when
+    init made a key) records that key as the store's own
+    (:func:`tiers.record_made_key`) once the memory tree exists, inside the
+    same backup, so that undoing init removes the record with the tree.
 
     Raises:
         DirtyFileError: a planned file changed on disk since it was read.
@@ -784,10 +787,27 @@ def apply_files(plan: Plan) -> str | None:
                     pass
             shutil.rmtree(backup.folder, ignore_errors=True)
             raise
+        if key_cfg is not None:
+            _record_key_in(backup, ws, key_cfg)
         return backup.id
 
 
-def apply_fresh(plan: Plan, rebuild: Callable[[], Plan]) -> tuple[Plan, str | None]:
+def _record_key_in(backup: backups.Backup, ws: Path, cfg: dict[str, Any]) -> None:
+    """Record the key init made (:func:`tiers.record_made_key`), its record and folder saved in ``backup`` first.
+
+    After the files are written, outside their all-or-nothing part: a record
+    that cannot be written fails init as it did before, with the files in place
+    and their backup kept.
+    """
+    state = tree.Tree(ws).state
+    if not state.exists():
+        backup.save_new_dir(state)
+    backup.save(tree.Tree(ws).state_file(tiers.ACCEPTED_NAME))
+    tiers.record_made_key(ws, cfg)
+
+
+def apply_fresh(plan: Plan, rebuild: Callable[[], Plan],
+                key_cfg: dict[str, Any] | None = None) -> tuple[Plan, str | None]:
     """:func:`apply_files`, planning again under the lock when a planned file changed meanwhile.
 
     Two inits started together (walk-through r6, finding 13): the second one
@@ -802,13 +822,13 @@ def apply_fresh(plan: Plan, rebuild: Callable[[], Plan]) -> tuple[Plan, str | No
     ``replanned = True`` when it is a new one.
     """
     try:
-        return plan, apply_files(plan)
+        return plan, apply_files(plan, key_cfg)
     except DirtyFileError:
         with workspace_lock(plan.workspace):
             fresh = rebuild()
             fresh.language_source = plan.language_source
             fresh.replanned = True
-            return fresh, apply_files(fresh)
+            return fresh, apply_files(fresh, key_cfg)
 
 
 def hooks_installed(ws: Path) -> bool:

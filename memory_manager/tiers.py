@@ -504,10 +504,12 @@ def require_key_for_sealed(ws: Path, cfg: dict[str, Any], *, making_key: bool = 
             continue
     sealed = sum(1 for e in found if not e.error and crypto.looks_encrypted(e.ciphertext or ""))
     if not sealed:
-        if making_key and recorded_key(ws) is not None:
-            # One store, one key (attack round 12): a store that recorded its key (the first key that
-            # sealed anything, maybe MEMORY_MANAGER_KEY) takes a new one only on purpose (--force),
-            # even when no aes-gcm entry is live (its backups may be sealed with the recorded key).
+        if making_key and recorded_key(ws) is not None and next(_sealed_things(ws), None) is not None:
+            # One store, one key (attack round 12): a store that recorded its key takes a new one
+            # only on purpose (--force), even when no aes-gcm entry is live (its archive, quarantine
+            # or backups may be sealed with the recorded key). A recorded key that sealed nothing
+            # anywhere (init records the key it makes, round 11) splits nothing: a lost key file
+            # is simply made again.
             raise KeyUnavailableError(
                 f"this store recorded another key as its own ({tree.rel(tree.STATE, ACCEPTED_NAME)}): put that key "
                 f"back (the key file {crypto.key_path(cfg)} or {crypto.ENV_KEY}), or start a new key on purpose with "
@@ -638,9 +640,10 @@ def record_made_key(ws: Path, cfg: dict[str, Any]) -> bool:
     recorded, so another key in ``MEMORY_MANAGER_KEY`` that sealed first took
     the store and the key file the command printed was refused from then on.
     Every command that creates a key records it (references/tiers.md). A store
-    that records a key already keeps it (the command that made the key checked
-    it first: :func:`require_key_for_sealed` with ``making_key``). Takes the
-    workspace's writer lock.
+    that records a key already keeps it when anything here is sealed (the command
+    that made the key checked it first: :func:`require_key_for_sealed` with
+    ``making_key``); a recorded key that sealed nothing (its file lost before any
+    T2 entry) is replaced. Takes the workspace's writer lock.
 
     Args:
         ws: the workspace root (nothing is written without a memory tree).
@@ -661,7 +664,8 @@ def record_made_key(ws: Path, cfg: dict[str, Any]) -> bool:
 
     key = crypto.load_key(cfg, {k: v for k, v in os.environ.items() if k != crypto.ENV_KEY})
     with fsio.workspace_lock(ws):
-        if recorded_key(ws) is not None:
+        recorded = recorded_key(ws)
+        if recorded == key_check(key) or (recorded is not None and next(_sealed_things(ws), None) is not None):
             return False
         return accept_key(ws, key) is not None
 

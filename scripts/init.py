@@ -226,6 +226,11 @@ def _record_key(cfg, ws, key: dict) -> None:
         record_made_key(ws, cfg)
 
 
+def _made(cfg, key: dict):
+    """``cfg`` when init made a key (recorded inside init's backup: :func:`initialize.apply_files`), else None."""
+    return cfg if key.get("created") else None
+
+
 def _key_line(key: dict) -> None:
     if key.get("created"):
         stdout.print(f"created AES key {key['path']} (mode 0600): new T2 entries are encrypted with it. "
@@ -453,8 +458,7 @@ def init(workspace, json_, verbose, dry_run, show_diff, yes, lang, no_heartbeat_
         raise click.UsageError("init rewrites AGENTS.md and MEMORY.md: pass --yes to apply, or --dry-run to preview")
     if json_:
         key = _make_key(cfg, ws, key_path)
-        plan, backup_id = initialize.apply_fresh(plan, rebuild)
-        _record_key(cfg, ws, key)
+        plan, backup_id = initialize.apply_fresh(plan, rebuild, _made(cfg, key))
         initialize.enable_hooks(plan)
         emit_json({"workspace": str(ws), "rule": opened.rule, "applied": backup_id is not None,
                    "backup": backup_id, "plan": plan.summary(), "key": key})
@@ -469,10 +473,9 @@ def init(workspace, json_, verbose, dry_run, show_diff, yes, lang, no_heartbeat_
     key = _make_key(cfg, ws, key_path)
     with step(f"backing up and writing {counted(len(plan.changes), 'file')}, {counted(len(plan.new_dirs), 'folder')}"):
         if yes:  # not confirmed diff by diff: another init may have written first; plan again then
-            plan, backup_id = initialize.apply_fresh(plan, rebuild)
+            plan, backup_id = initialize.apply_fresh(plan, rebuild, _made(cfg, key))
         else:
-            backup_id = initialize.apply_files(plan)
-        _record_key(cfg, ws, key)
+            backup_id = initialize.apply_files(plan, _made(cfg, key))
     if plan.replanned:
         stdout.print("note: another command (a second init?) changed the workspace while this one was planning; "
                      "planned again from the files as they are now", markup=False)

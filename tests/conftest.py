@@ -82,6 +82,19 @@ def run_script():
     return _run
 
 
+def zone_clock(monkeypatch, offset: str, zone: str):
+    """A setter for the tool's clock in one time zone: ``set_time("2026-11-02", "18:00")``.
+
+    Sets ``MEMORY_MANAGER_NOW`` to that local day and time (``offset`` is the
+    zone's UTC offset then, such as ``"+08:00"``) and ``TZ`` to ``zone`` (an IANA
+    name), so notes are dated and questions resolved as a user there would.
+    """
+    def set_time(day: str, hhmm: str = "09:00") -> None:
+        monkeypatch.setenv("MEMORY_MANAGER_NOW", f"{day}T{hhmm}:00{offset}")
+        monkeypatch.setenv("TZ", zone)
+    return set_time
+
+
 def tree_hash(root: Path) -> dict[str, str]:
     """Map every file under ``root`` (relative path) to its sha256; symlinks by target."""
     import hashlib

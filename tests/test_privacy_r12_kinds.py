@@ -101,12 +101,6 @@ HOW_TO = [
 ]
 
 
-@pytest.mark.parametrize("text", GENERAL_KNOWLEDGE + KNOWLEDGE_NOTES + CODE_VALUES + PUBLIC_ARMOUR + FIXTURES
-                         + OFFICIAL_ACCOUNTS + PUBLIC_PLACES + PUBLIC_FIGURES + HOW_TO)
-def test_benign_kind_gives_no_finding(text):
-    assert [(f.category, f.rule) for f in scan(text)] == []
-
-
 #: The same kinds about a person, or with a real value: still found.
 STILL_FOUND = [
     ("I was diagnosed with type 2 diabetes, my A1c is 7.9%", "health"),
@@ -131,11 +125,6 @@ STILL_FOUND = [
     ("WiFi密码: sunflower-garden -- 别外传", "secret"),
     ("# orders.yaml\n- card: \"4000 0566 5566 5556\"\n- card: \"5425 2334 3010 9903\"", "payment_card"),
 ]
-
-
-@pytest.mark.parametrize("text,category", STILL_FOUND)
-def test_private_kind_is_still_found(text, category):
-    assert category in {f.category for f in scan(text)}
 
 
 #: Secret kinds of bench/HELDOUT.md round 10, each in phrasings of its own: 密码 typed by sound (蜜码, 秘码,
@@ -167,11 +156,6 @@ SECRET_KINDS = [
 ]
 
 
-@pytest.mark.parametrize("text", SECRET_KINDS)
-def test_secret_kind_is_found(text):
-    assert "secret" in {f.category for f in scan(text)}
-
-
 #: Their benign neighbours: the same words with no value after them.
 SECRET_NEIGHBOURS = [
     "智能锁是 2024 年装的",
@@ -184,11 +168,6 @@ SECRET_NEIGHBOURS = [
     "log in with SSO, not a password",
     "用 VPN 连接内网",
 ]
-
-
-@pytest.mark.parametrize("text", SECRET_NEIGHBOURS)
-def test_secret_neighbour_is_not_flagged(text):
-    assert [(f.category, f.rule) for f in scan(text)] == []
 
 
 #: Identifier and name kinds: a sole proprietor's unified social credit code (GB 32100-2015, second
@@ -204,16 +183,8 @@ FOUND_AS = [
 ]
 
 
-@pytest.mark.parametrize("text,category", FOUND_AS)
-def test_id_and_name_kinds_are_found(text, category):
-    assert category in {f.category for f in scan(text)}
-
-
-@pytest.mark.parametrize("text", ["公司统一社会信用代码 91350100M000100Y43", "这个项目叫 Silver Lantern",
-                                  "project: Silver Lantern", "Status: Ready For Review",
-                                  "the new service is called Blue Heron"])
-def test_id_and_name_neighbours_are_not_flagged(text):
-    assert [(f.category, f.rule) for f in scan(text)] == []
+ID_AND_NAME_NEIGHBOURS = ["公司统一社会信用代码 91350100M000100Y43", "这个项目叫 Silver Lantern",
+                          "project: Silver Lantern", "Status: Ready For Review", "the new service is called Blue Heron"]
 
 
 #: Credentials in config lines: the syntax names the value (XML element or named property, a quoted JSON or
@@ -240,12 +211,7 @@ CONFIG_SECRETS = [
 ]
 
 
-@pytest.mark.parametrize("text", CONFIG_SECRETS)
-def test_config_secret_is_found(text):
-    assert "secret" in {f.category for f in scan(text)}
-
-
-@pytest.mark.parametrize("text", [
+CONFIG_PLACEHOLDERS = [
     "<password>${env.NEXUS_PASS}</password>",
     '"password": "<your-password>"',
     '"pass": "%(SMTP_PASS)s"',
@@ -255,9 +221,7 @@ def test_config_secret_is_found(text):
     "requirepass foobared",
     "redis.conf 里 requirepass 那行默认是注释掉的",
     "<password>changeme</password>",
-])
-def test_config_placeholder_is_not_flagged(text):
-    assert [(f.category, f.rule) for f in scan(text)] == []
+]
 
 
 #: A person's money as an amount (income, debt, support payments), religion by its believers or a
@@ -279,20 +243,13 @@ PERSONAL_FACTS = [
 ]
 
 
-@pytest.mark.parametrize("text,category", PERSONAL_FACTS)
-def test_personal_fact_kind_is_found(text, category):
-    assert category in {f.category for f in scan(text)}
-
-
-@pytest.mark.parametrize("text", [
+PERSONAL_FACT_NEIGHBOURS = [
     "the job ad says $140,000 base for a senior role",
     "服务器欠费 300 元，记得续费",
     "half time, half price at the stadium bar",
     "Islam 的英文怎么拼",
     "the staging cluster is empty after the migration",
-])
-def test_personal_fact_neighbour_is_not_flagged(text):
-    assert [(f.category, f.rule) for f in scan(text)] == []
+]
 
 
 #: Values first (a number then 是我QQ, a name then 是我表姐) and numbered cards after their name (医保卡号, 军官证号).
@@ -305,11 +262,24 @@ VALUE_FIRST = [
 ]
 
 
-@pytest.mark.parametrize("text,category", VALUE_FIRST)
-def test_value_first_kind_is_found(text, category):
+VALUE_FIRST_NEIGHBOURS = ["这个是我表姐推荐的店", "张家界是我老家", "2024 是我入职的年份"]
+
+
+# ---- the three checks, each over every kind above
+
+@pytest.mark.parametrize("text", GENERAL_KNOWLEDGE + KNOWLEDGE_NOTES + CODE_VALUES + PUBLIC_ARMOUR + FIXTURES
+                         + OFFICIAL_ACCOUNTS + PUBLIC_PLACES + PUBLIC_FIGURES + HOW_TO + SECRET_NEIGHBOURS
+                         + ID_AND_NAME_NEIGHBOURS + CONFIG_PLACEHOLDERS + PERSONAL_FACT_NEIGHBOURS
+                         + VALUE_FIRST_NEIGHBOURS)
+def test_benign_kind_gives_no_finding(text):
+    assert [(f.category, f.rule) for f in scan(text)] == []
+
+
+@pytest.mark.parametrize("text,category", STILL_FOUND + FOUND_AS + PERSONAL_FACTS + VALUE_FIRST)
+def test_private_kind_is_found_as_its_category(text, category):
     assert category in {f.category for f in scan(text)}
 
 
-@pytest.mark.parametrize("text", ["这个是我表姐推荐的店", "张家界是我老家", "2024 是我入职的年份"])
-def test_value_first_neighbour_is_not_flagged(text):
-    assert [(f.category, f.rule) for f in scan(text)] == []
+@pytest.mark.parametrize("text", SECRET_KINDS + CONFIG_SECRETS)
+def test_secret_kind_is_found(text):
+    assert "secret" in {f.category for f in scan(text)}

@@ -10,16 +10,14 @@ from memory_manager import store
 from memory_manager.config import load_config
 from memory_manager.recall import recall
 from memory_manager.textproc import tokens
+from tests.conftest import zone_clock
 
 CFG = load_config(None)
 
 
 @pytest.fixture
 def clock(monkeypatch):
-    def set_time(day: str, hhmm: str = "09:00") -> None:
-        monkeypatch.setenv("MEMORY_MANAGER_NOW", f"{day}T{hhmm}:00+00:00")
-        monkeypatch.setenv("TZ", "Europe/London")
-    return set_time
+    return zone_clock(monkeypatch, "+00:00", "Europe/London")
 
 
 def note(ws, clock, day: str, topic: str, change: str) -> str:
@@ -27,17 +25,23 @@ def note(ws, clock, day: str, topic: str, change: str) -> str:
     return store.write_daily(ws, CFG, topic=topic, day=day, approved=True, change=[change])["id"]
 
 
+def notes(ws, clock, **rows: tuple[str, str, str]) -> dict[str, str]:
+    """A new memory tree with one daily note per row (``name=(day, topic, change)``); the ids by name."""
+    (ws / "memory").mkdir()
+    return {name: note(ws, clock, *row) for name, row in rows.items()}
+
+
 @pytest.fixture
 def bakery(ws, clock):
-    (ws / "memory").mkdir()
-    return {
-        "helper": note(ws, clock, "2026-11-02", "周六帮手换人", "从这周起周六改由 Jess 来店里帮忙，7:00-14:00。"),
-        "sunday": note(ws, clock, "2026-11-03", "周日也开门", "决定从 11 月 22 日起周日也开门，8:00-13:00。"),
-        "play": note(ws, clock, "2026-11-05", "学校圣诞剧", "Maisie 在圣诞剧里演一只驯鹿，12 月 10 日演出。"),
-        "maisie": note(ws, clock, "2026-11-09", "Maisie 周日比赛", "Maisie 的球队 3:2 赢了，她助攻一次。"),
-        "beans": note(ws, clock, "2026-11-10", "Coffee", "Switched the espresso beans to Origin Pathfinder."),
-        "tea": note(ws, clock, "2026-11-11", "Tea", "New loose-leaf tea from Postcard Teas for the counter."),
-    }
+    return notes(
+        ws, clock,
+        helper=("2026-11-02", "周六帮手换人", "从这周起周六改由 Jess 来店里帮忙，7:00-14:00。"),
+        sunday=("2026-11-03", "周日也开门", "决定从 11 月 22 日起周日也开门，8:00-13:00。"),
+        play=("2026-11-05", "学校圣诞剧", "Maisie 在圣诞剧里演一只驯鹿，12 月 10 日演出。"),
+        maisie=("2026-11-09", "Maisie 周日比赛", "Maisie 的球队 3:2 赢了，她助攻一次。"),
+        beans=("2026-11-10", "Coffee", "Switched the espresso beans to Origin Pathfinder."),
+        tea=("2026-11-11", "Tea", "New loose-leaf tea from Postcard Teas for the counter."),
+    )
 
 
 def ask(ws, clock, query: str, day: str = "2026-11-20") -> list[str]:
@@ -73,14 +77,14 @@ def test_a_short_unknown_word_is_not_corrected(ws, clock, bakery):
 
 @pytest.fixture
 def flat(ws, clock):
-    (ws / "memory").mkdir()
-    return {
-        "lead": note(ws, clock, "2026-09-21", "浴室拆除", "地板下发现一段旧铅管，Dave 说必须整段换掉，要加 £450。"),
-        "swap": note(ws, clock, "2026-09-29", "铅管更换", "Dave 今天把铅管换成了铜管，说铅管的活拖了三周。"),
-        "bread": note(ws, clock, "2026-10-19", "Sourdough price rise", "The sourdough price goes up; costs are up too."),
-        "grinder": note(ws, clock, "2026-11-12", "Coffee", "New grinder; much better espresso."),
-        "boiler": note(ws, clock, "2026-10-02", "Boiler", "Boiler quote for the new flat: £900."),
-    }
+    return notes(
+        ws, clock,
+        lead=("2026-09-21", "浴室拆除", "地板下发现一段旧铅管，Dave 说必须整段换掉，要加 £450。"),
+        swap=("2026-09-29", "铅管更换", "Dave 今天把铅管换成了铜管，说铅管的活拖了三周。"),
+        bread=("2026-10-19", "Sourdough price rise", "The sourdough price goes up; costs are up too."),
+        grinder=("2026-11-12", "Coffee", "New grinder; much better espresso."),
+        boiler=("2026-10-02", "Boiler", "Boiler quote for the new flat: £900."),
+    )
 
 
 def test_a_question_frame_translated_only_adds_to_what_the_topic_found(ws, clock, flat):
@@ -122,13 +126,13 @@ def test_the_first_of_a_month_links_nothing(ws, clock):
 
 @pytest.fixture
 def quinta(ws, clock):
-    (ws / "memory").mkdir()
-    return {
-        "owls": note(ws, clock, "2026-09-20", "酒庄", "老榨房里发现一对仓鸮在筑巢，房梁上有食丸。决定今年冬天不动那个房间。"),
-        "release": note(ws, clock, "2026-10-01", "发版", "新版本周四晚上上线，回滚方案写在文档里。"),
-        "barrels": note(ws, clock, "2026-11-10", "酒窖", "新到的橡木桶放进了二号酒窖，下周开始装酒。"),
-        "yeast": note(ws, clock, "2026-11-12", "发酵", "4号罐换成 QA23 酵母，低温下更稳。"),
-    }
+    return notes(
+        ws, clock,
+        owls=("2026-09-20", "酒庄", "老榨房里发现一对仓鸮在筑巢，房梁上有食丸。决定今年冬天不动那个房间。"),
+        release=("2026-10-01", "发版", "新版本周四晚上上线，回滚方案写在文档里。"),
+        barrels=("2026-11-10", "酒窖", "新到的橡木桶放进了二号酒窖，下周开始装酒。"),
+        yeast=("2026-11-12", "发酵", "4号罐换成 QA23 酵母，低温下更稳。"),
+    )
 
 
 def test_a_chinese_word_brings_the_other_chinese_words_of_its_glossary_line(ws, clock, quinta):

@@ -8,16 +8,14 @@ import pytest
 from memory_manager import store
 from memory_manager.config import load_config
 from memory_manager.recall import recall
+from tests.conftest import zone_clock
 
 CFG = load_config(None)
 
 
 @pytest.fixture
 def clock(monkeypatch):
-    def set_time(day: str, hhmm: str = "09:00") -> None:
-        monkeypatch.setenv("MEMORY_MANAGER_NOW", f"{day}T{hhmm}:00-04:00")
-        monkeypatch.setenv("TZ", "America/Toronto")
-    return set_time
+    return zone_clock(monkeypatch, "-04:00", "America/Toronto")
 
 
 def note(ws, clock, day: str, hhmm: str, topic: str, change: str) -> str:

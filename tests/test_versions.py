@@ -8,6 +8,7 @@ import pytest
 from memory_manager import store
 from memory_manager.config import load_config
 from memory_manager.recall import recall
+from tests.conftest import zone_clock
 
 CFG = load_config(None)
 ZONE = "Europe/Berlin"
@@ -15,10 +16,7 @@ ZONE = "Europe/Berlin"
 
 @pytest.fixture
 def clock(monkeypatch):
-    def set_day(day: str, hhmm: str = "09:00") -> None:
-        monkeypatch.setenv("MEMORY_MANAGER_NOW", f"{day}T{hhmm}:00+02:00")
-        monkeypatch.setenv("TZ", ZONE)
-    return set_day
+    return zone_clock(monkeypatch, "+02:00", ZONE)
 
 
 def note(ws, clock, day: str, topic: str, change: str) -> str:

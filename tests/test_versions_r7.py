@@ -9,6 +9,7 @@ import pytest
 from memory_manager import querytime, recall as recall_mod, store
 from memory_manager.config import load_config
 from memory_manager.recall import _values, recall
+from tests.conftest import zone_clock
 
 CFG = load_config(None)
 ZONE = "Pacific/Auckland"
@@ -16,10 +17,7 @@ ZONE = "Pacific/Auckland"
 
 @pytest.fixture
 def clock(monkeypatch):
-    def set_day(day: str, hhmm: str = "09:00") -> None:
-        monkeypatch.setenv("MEMORY_MANAGER_NOW", f"{day}T{hhmm}:00+13:00")
-        monkeypatch.setenv("TZ", ZONE)
-    return set_day
+    return zone_clock(monkeypatch, "+13:00", ZONE)
 
 
 def note(ws, clock, day: str, topic: str, change: str, cause: str | None = None) -> str:

@@ -12,6 +12,7 @@ import pytest
 from memory_manager import glossary, querytime, recall as recall_mod, store
 from memory_manager.config import load_config
 from memory_manager.recall import _asked_values, _clock_values, recall
+from tests.conftest import zone_clock
 
 CFG = load_config(None)
 ZONE = "Asia/Singapore"
@@ -19,10 +20,7 @@ ZONE = "Asia/Singapore"
 
 @pytest.fixture
 def clock(monkeypatch):
-    def set_day(day: str, hhmm: str = "09:00") -> None:
-        monkeypatch.setenv("MEMORY_MANAGER_NOW", f"{day}T{hhmm}:00+08:00")
-        monkeypatch.setenv("TZ", ZONE)
-    return set_day
+    return zone_clock(monkeypatch, "+08:00", ZONE)
 
 
 def note(ws, clock, day: str, topic: str, change: str, cause: str | None = None) -> str:

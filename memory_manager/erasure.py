@@ -571,8 +571,7 @@ def finish_forget(ws: Path, plan: dict[str, Any]) -> dict[str, Any]:
     # naming the entry (v3, whatever text it saw, atk11), and v1/v2 records by their hash.
     erased["logs"] = erased.get("logs", 0) + auditlog.blank_hashes(
         ws, [h for h in plan.get("audit_hashes") or [] if isinstance(h, str)],
-        [r for r in plan.get("audit_refs") or [] if isinstance(r, str)], _known(plan.get("audit_known")),
-        _orphans(plan.get("audit_orphans")))
+        [r for r in plan.get("audit_refs") or [] if isinstance(r, str)], known, _orphans(plan.get("audit_orphans")))
     result = dict(plan.get("result") or {})
     result.update(erased=erased, report_deleted=bool(erased["report"]))
     return result

@@ -394,11 +394,7 @@ class RecallIndex:
     def collection_stats(self, terms: list[str]) -> tuple[int, float, dict[str, int]]:
         """Return ``(N entries, average terms per entry, {term: document frequency})``."""
         n, avg = self.conn.execute("SELECT count(*), coalesce(avg(ntok), 0) FROM entries").fetchone()
-        df = {}
-        for t in terms:
-            row = self.conn.execute("SELECT doc FROM fts_vocab WHERE term=?", (t,)).fetchone()
-            df[t] = row[0] if row else 0
-        return n, float(avg), df
+        return n, float(avg), self.doc_freq(terms)
 
     def doc_freq(self, terms: Iterable[str]) -> dict[str, int]:
         """``{term: number of entries holding it}`` (0 for a term no entry holds); unlike
@@ -424,13 +420,7 @@ class RecallIndex:
             for c in letters:
                 cands.add(head + c + tail)
         cands.discard(term)
-        out = {}
-        get = self.conn.execute
-        for c in cands:
-            row = get("SELECT doc FROM fts_vocab WHERE term=?", (c,)).fetchone()
-            if row and row[0]:
-                out[c] = row[0]
-        return out
+        return {c: n for c, n in self.doc_freq(cands).items() if n}
 
     def counts_by_kind(self) -> dict[str, int]:
         """Return ``{kind: number of entries}``."""

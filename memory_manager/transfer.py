@@ -297,6 +297,7 @@ def _import_lessons(ws: Path, items: list[tuple[str, str]], decide: Any, backup:
         return
     text = like.text
     held = set(text.split("\n"))
+    name = tree.Tree(Path(ws)).rel(path)
     for section, line in reversed(items):  # each goes first in its section: the export's order comes back
         if line in held:
             present.append(f"lesson {line}")
@@ -304,7 +305,6 @@ def _import_lessons(ws: Path, items: list[tuple[str, str]], decide: Any, backup:
         # MEMORY.md is loaded into every session: read strictly, as 'lesson' reads it (tatk9).
         # The record names the line by its id and its file (as ``memory.py lesson``'s does), so
         # forget finds it after a hand edit changed the id (atk13).
-        name = tree.Tree(Path(ws)).rel(path)
         if not decide(line, f"lesson {line[:40]}", strict=True, entry=lesson_id(name, line), file=name):
             continue
         text = insert_line(text, section, line)

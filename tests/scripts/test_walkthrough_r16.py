@@ -1,0 +1,240 @@
+"""Round 16 new-user walk-through (nu16): each item runs the real scripts on a copy of a real
+OpenClaw workspace (``../shared/workspaces/``, copied into ``tmp_path``; the originals are never
+touched) and checks exact output. Every test here is a finding on the code as it was: a strict
+xfail naming the item.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import stat
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SHARED
+
+REAL = SHARED / "workspaces" / "openclaw-2026.9.6"
+STATE = SHARED / "openclaw" / "state-2026.9.6"
+pytestmark = pytest.mark.external(REAL, STATE, reason="a workspace and a state folder OpenClaw 2026.9.6 wrote")
+TODAY = "2026-12-03"
+
+
+@pytest.fixture(autouse=True)
+def _clock(monkeypatch):
+    """Every script runs on TODAY at noon (UTC) unless a call passes its own time."""
+    monkeypatch.setenv("MEMORY_MANAGER_NOW", f"{TODAY}T12:00:00+00:00")
+
+
+def _now(hhmm: str = "09:00", day: str = TODAY) -> dict:
+    return {"MEMORY_MANAGER_NOW": f"{day}T{hhmm}:00+00:00"}
+
+
+def _copy(src: Path, dest: Path) -> Path:
+    """A writable copy of ``src`` at ``dest`` (the original is read-only and never touched)."""
+    if dest.exists():
+        shutil.rmtree(dest)
+    shutil.copytree(src, dest)
+    for path in [dest, *dest.rglob("*")]:
+        path.chmod(path.stat().st_mode | stat.S_IWUSR)
+    return dest
+
+
+def _ok(result):
+    assert result.code == 0, result.out + result.err
+    return result
+
+
+def _set_up(tmp_path: Path, run_script, *extra: str) -> Path:
+    """The test's OPENCLAW_WORKSPACE_DIR: a copy of the real workspace, set up in English."""
+    ws = _copy(REAL, tmp_path / "ws")
+    _ok(run_script("init", "--yes", "--no-hooks", "--lang", "en", *extra, env=_now("08:00")))
+    return ws
+
+
+def _backup_ids(run_script) -> list[str]:
+    return [b["id"] for b in json.loads(run_script("init", "--list-backups", "--json").out)["backups"]]
+
+
+# ---------------------------------------------------------------- item 1: a fact edited the same day has no past
+
+@pytest.mark.xfail(strict=True, reason=(
+    "nu16 item 1: a knowledge entry learned and edited on the same day: recall of a 'past' question "
+    "(before / originally / 之前) returns only the current text (current: true), never the superseded "
+    "version show --history lists; with the edit on a later day the same questions find it"))
+@pytest.mark.parametrize("query", ["how did we reload nginx before", "how did we reload nginx originally",
+                                   "之前 nginx 怎么 reload"])
+def test_item1_a_past_question_finds_the_text_an_edit_replaced_the_same_day(tmp_path, run_script, t2_key, query):
+    _set_up(tmp_path, run_script)
+    _ok(run_script("memory", "learn", "nginx-reload", "--text", "Reload nginx with nginx -s reload", env=_now("10:00")))
+    _ok(run_script("memory", "edit", "nginx-reload", "--text", "Reload nginx with systemctl reload nginx",
+                   "--approved", env=_now("15:00")))
+    history = _ok(run_script("memory", "show", "nginx-reload", "--history", env=_now("16:00")))
+    assert "Reload nginx with nginx -s reload" in history.out  # the old text is kept
+    hits = json.loads(_ok(run_script("memory", "recall", query, "--json", env=_now("16:00"))).out)["hits"]
+    assert (hits[0]["current"], hits[0]["snippet"]) == (False, "Reload nginx with nginx -s reload")
+
+
+def test_item1_control_the_same_edit_a_day_later_is_found(tmp_path, run_script, t2_key):
+    """Not a finding: with the edit on another day, 'before' gets the superseded text."""
+    _set_up(tmp_path, run_script)
+    _ok(run_script("memory", "learn", "nginx-reload", "--text", "Reload nginx with nginx -s reload",
+                   env=_now("10:00", "2026-11-20")))
+    _ok(run_script("memory", "edit", "nginx-reload", "--text", "Reload nginx with systemctl reload nginx",
+                   "--approved", env=_now("15:00")))
+    hits = json.loads(_ok(run_script("memory", "recall", "how did we reload nginx before", "--json",
+                                     env=_now("16:00"))).out)["hits"]
+    assert (hits[0]["current"], hits[0]["snippet"]) == (False, "Reload nginx with nginx -s reload")
+
+
+# ---------------------------------------------------------------- item 2: "1 entries", "1 lines", "1 calls"
+
+@pytest.mark.xfail(strict=True, reason=(
+    "nu16 item 2a: recall with one T2 entry held back says '1 T2 (internal) entries were not searched' "
+    "(round 9 fixed the singular in status only)"))
+def test_item2_recall_note_about_one_held_t2_entry_is_singular(tmp_path, run_script, t2_key):
+    _set_up(tmp_path, run_script)
+    _ok(run_script("memory", "remember", "--skill", "writing", "--topic", "tone",
+                   "--text", "User prefers concise status updates"))
+    _ok(run_script("memory", "write", "--topic", "Weekly sync", "--cause", "The copy was unclear"))
+    out = _ok(run_script("memory", "recall", "weekly sync")).out
+    assert out.splitlines()[0] == ("note: 1 T2 (internal) entry was not searched: reusing it needs the user's "
+                                   "approval; ask, then repeat with --approved")
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "nu16 item 2b: report's summary line and the page's T2 heading say '1 T2 entries' / '1 entries'"))
+def test_item2_report_counts_one_t2_entry_in_the_singular(tmp_path, run_script, t2_key):
+    pytest.importorskip("jinja2")
+    pytest.importorskip("matplotlib")
+    _set_up(tmp_path, run_script)
+    _ok(run_script("memory", "remember", "--skill", "writing", "--topic", "tone",
+                   "--text", "User prefers concise status updates"))
+    page = tmp_path / "report.html"
+    out = _ok(run_script("memory", "report", "--html", page)).out
+    assert ", 1 T2 entry, 0 sessions\n" in out
+    assert ">1 entries<" not in page.read_text(encoding="utf-8") and "1 entries" not in out
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "nu16 item 2c: import lists a one-line daily section as '(1 lines)'"))
+def test_item2_import_lists_a_one_line_section_in_the_singular(tmp_path, run_script, t2_key):
+    ws = _set_up(tmp_path, run_script)
+    _ok(run_script("memory", "write", "--topic", "old thing", "--cause", "one line only"))
+    export = tmp_path / "export.json"
+    _ok(run_script("memory", "export", "--approved", "--out", export))
+    other = _copy(REAL, tmp_path / "other")
+    _ok(run_script("init", "--yes", "--no-hooks", "--lang", "en", "-w", other))
+    out = _ok(run_script("memory", "import", export, "--approved", "-w", other)).out
+    assert f"imported: daily {TODAY} old thing (1 line)\n" in out
+
+
+@pytest.mark.xfail(strict=True, reason="nu16 item 2d: stats record/show say 'deploy: 1 calls'")
+def test_item2_stats_count_one_call_in_the_singular(tmp_path, run_script):
+    _set_up(tmp_path, run_script)
+    recorded = _ok(run_script("memory", "stats", "record", "--skill", "deploy", "--ok"))
+    assert recorded.out == "deploy: 1 call, success rate 100.00% (memory/tier1-public/deploy_stats.json)\n"
+
+
+# ---------------------------------------------------------------- item 3: detect.py and a wrong agent or state folder
+
+@pytest.mark.xfail(strict=True, reason=(
+    "nu16 item 3a: detect.py --state-dir naming a folder that does not exist (a typo) exits 0 with "
+    "'Context usage unknown (no session store ...)', where a --session that does not exist exits 1; "
+    "an explicit option naming nothing is bad input (exit 2, one line)"))
+def test_item3_detect_refuses_a_state_folder_that_does_not_exist(tmp_path, run_script):
+    missing = tmp_path / "no-such-state"
+    result = run_script("detect", "--state-dir", missing)
+    assert result.code == 2
+    assert result.out == ""
+    assert result.err.startswith("error: ") and str(missing) in result.err and len(result.err.splitlines()) == 1
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "nu16 item 3b: detect.py --agent with an agent the state folder does not have exits 0 ('Context usage "
+    "unknown'), while --session agent:nope:main on the same folder exits 1 'error: no session agent:nope:main'"))
+def test_item3_detect_an_unknown_agent_fails_like_an_unknown_session(tmp_path, run_script):
+    state = _copy(STATE, tmp_path / "state")
+    known = _ok(run_script("detect", "--state-dir", state))
+    assert known.out.startswith("agent:main:main: ")
+    by_session = run_script("detect", "--state-dir", state, "--session", "agent:nope:main")
+    assert (by_session.code, by_session.err) == (1, "error: no session agent:nope:main\n")
+    by_agent = run_script("detect", "--state-dir", state, "--agent", "nope")
+    assert by_agent.code == 1
+    assert by_agent.out == "" and by_agent.err.startswith("error: ") and "nope" in by_agent.err
+
+
+# ---------------------------------------------------------------- item 4: undoing an undo with a bare --restore
+
+@pytest.mark.xfail(strict=True, reason=(
+    "nu16 item 4: after `init --restore <init's backup>`, a bare `init --restore` (the user undoing the undo) "
+    "silently passes over the restore's safety copy and undoes the last learn instead; README: it 'skips "
+    "them and says which newer ones it skipped' (it does so for forget's backup, not for a safety copy)"))
+def test_item4_a_bare_restore_names_the_safety_copy_it_passes_over(tmp_path, run_script, t2_key):
+    ws = _set_up(tmp_path, run_script)
+    first = _backup_ids(run_script)[0]
+    _ok(run_script("memory", "learn", "nginx-reload", "--text", "Reload nginx with systemctl reload nginx"))
+    learned = _backup_ids(run_script)[-1]
+    _ok(run_script("init", "--restore", first, "--yes"))
+    safety = _backup_ids(run_script)[-1]
+    preview = _ok(run_script("init", "--restore", "--dry-run"))
+    assert preview.out.startswith(f"would restore backup {learned} (learn nginx-reload, ")
+    assert "  remove memory/knowledge/nginx-reload.md\n" in preview.out  # the user's newest knowledge
+    assert safety in preview.out  # ... and the restore it would not undo is named
+    assert (ws / "memory" / "knowledge" / "nginx-reload.md").is_file()
+
+
+# ---------------------------------------------------------------- item 5: restoring init's backup drops the indexes
+
+@pytest.mark.xfail(strict=True, reason=(
+    "nu16 item 5: `init --restore <the first init's backup>` (no --force needed) removes memory/daily-index.md "
+    "and memory/knowledge-index.md while the notes and knowledge entries stay; the output says only 'rebuilt "
+    "from the restored files: memory/.cache/recall-index.sqlite'. README: 'Afterwards the derived indexes are "
+    "rebuilt from the restored files (and the notes the restore left as they were)'; SKILL.md has the agent "
+    "read the indexes first"))
+def test_item5_restoring_the_first_init_keeps_an_index_of_the_notes_it_leaves(tmp_path, run_script, t2_key):
+    ws = _set_up(tmp_path, run_script)
+    first = _backup_ids(run_script)[0]
+    _ok(run_script("memory", "write", "--topic", "Weekly sync", "--cause", "The copy was unclear"))
+    _ok(run_script("memory", "learn", "nginx-reload", "--text", "Reload nginx with systemctl reload nginx"))
+    restored = _ok(run_script("init", "--restore", first, "--yes"))
+    assert (ws / "memory" / "daily" / f"{TODAY}.md").is_file()
+    assert (ws / "memory" / "knowledge" / "nginx-reload.md").is_file()
+    assert "rebuilt from the restored files: memory/daily-index.md, memory/knowledge-index.md" in restored.out
+    assert (ws / "memory" / "daily-index.md").read_text(encoding="utf-8").endswith(
+        f"- Weekly sync → daily/{TODAY}.md\n")
+    assert (ws / "memory" / "knowledge-index.md").read_text(encoding="utf-8").endswith("- nginx-reload\n")
+
+
+# ---------------------------------------------------------------- item 6: "what did we do today" cut at 10, silently
+
+@pytest.mark.xfail(strict=True, reason=(
+    "nu16 item 6: a time-only question ('today', 今天) lists the span's entries in the order written but "
+    "stops at --top-k (10) without a word: with 12 entries today the 2 newest are missing and nothing says "
+    "'10 of 12' (--json has time.entries_in_span 12)"))
+def test_item6_a_time_only_listing_says_when_it_is_cut(tmp_path, run_script, t2_key):
+    _set_up(tmp_path, run_script)
+    for n in range(1, 13):
+        _ok(run_script("memory", "write", "--topic", f"step {n}", "--cause", f"reason {n}",
+                       env=_now(f"{8 + n // 2:02d}:{(n % 2) * 30:02d}")))
+    asked = json.loads(_ok(run_script("memory", "recall", "what did we do today", "--json", env=_now("20:00"))).out)
+    assert asked["time"]["entries_in_span"] == 12 and len(asked["hits"]) == 10
+    out = _ok(run_script("memory", "recall", "what did we do today", env=_now("20:00"))).out
+    assert "[2026-12-03] step 12" not in out  # the newest notes are the ones left out
+    assert "10 of 12" in out and "--top-k" in out
+
+
+# ---------------------------------------------------------------- item 7: a repeated lesson names the wrong kind
+
+@pytest.mark.xfail(strict=True, reason=(
+    "nu16 item 7: `lesson TEXT --kind lesson` after the same TEXT went in as --kind mistake says "
+    "'already in MEMORY.md (lesson)', but the line is under 'Mistakes to avoid'"))
+def test_item7_a_repeated_lesson_names_the_section_it_is_in(tmp_path, run_script):
+    ws = _set_up(tmp_path, run_script)
+    text = "Always run nginx -t before reload"
+    _ok(run_script("memory", "lesson", text, "--kind", "mistake"))
+    again = _ok(run_script("memory", "lesson", text, "--kind", "lesson"))
+    memory = (ws / "MEMORY.md").read_text(encoding="utf-8")
+    assert memory.count(text) == 1
+    assert memory.index("## Mistakes to avoid") < memory.index(text) < memory.index("## Decisions")
+    assert again.out == f"already in MEMORY.md (mistake): - [{TODAY}] {text}\n"

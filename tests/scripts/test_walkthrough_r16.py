@@ -403,3 +403,45 @@ def test_item15_an_init_interrupted_while_waiting_creates_no_key(tmp_path, run_s
     assert not (ws / "memory").exists()
     assert not key.exists()
 
+
+
+# ---------------------------------------------------------------- item 16: doctor's key fix installs the hooks
+
+def _xor_workspace(tmp_path: Path, run_script) -> Path:
+    """A workspace set up with --no-key --no-hooks that holds one xor-b64 T2 entry."""
+    ws = _copy(REAL, tmp_path / "ws")
+    _ok(run_script("init", "--yes", "--no-hooks", "--no-key", "--lang", "en"))
+    _ok(run_script("memory", "remember", "--skill", "writing", "--topic", "tone", "--text", "User likes short replies"))
+    return ws
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "nu16 item 16: on a workspace set up with --no-key --no-hooks, doctor's '! T2 key' fix is `init.py -w WS "
+    "--yes  # creates the key`: run as given it also installs the four hooks and the plugin the user left out "
+    "(hooks/, .openclaw/extensions/), and it leaves the xor-b64 entry as it was (status and the audit name "
+    "`crypt.py reseal`, which makes the key and seals the entry)"))
+def test_item16_following_doctors_key_fix_installs_no_hooks(tmp_path, run_script):
+    ws = _xor_workspace(tmp_path, run_script)
+    lines = run_script("doctor", "--no-openclaw").out.splitlines()
+    at = lines.index("! T2 key: no AES key: T2 entries use xor-b64, which is obfuscation, not encryption")
+    fix = lines[at + 1].split("fix: ", 1)[1].split("  #")[0]
+    proc = subprocess.run(fix.split(), capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert not (ws / "hooks").exists() and not (ws / ".openclaw").exists()
+
+
+# ---------------------------------------------------------------- item 17: doctor "all good" beside an xor-b64 entry
+
+@pytest.mark.xfail(strict=True, reason=(
+    "nu16 item 17: once a key exists, doctor says 'all good' while a T2 entry is still xor-b64 (obfuscation "
+    "only): status ('note: 1 T2 entry is not encrypted with a key: run ... crypt.py reseal') and the privacy "
+    "audit ('warning: xor-b64 is obfuscation, not encryption') both flag it"))
+def test_item17_doctor_warns_about_an_entry_left_on_xor_b64(tmp_path, run_script):
+    _xor_workspace(tmp_path, run_script)
+    _ok(run_script("crypt", "keygen"))
+    status = _ok(run_script("memory", "status"))
+    assert "note: 1 T2 entry is not encrypted with a key: run " in status.out
+    doctor = run_script("doctor", "--no-openclaw")
+    assert doctor.code == 0
+    assert doctor.out.splitlines()[-1] != "all good"
+    assert any(line.startswith("! ") and "xor-b64" in line for line in doctor.out.splitlines())

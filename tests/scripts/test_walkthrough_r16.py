@@ -18,7 +18,7 @@ from pathlib import Path
 import filelock
 import pytest
 
-from tests.conftest import ROOT, SHARED
+from tests.conftest import ROOT, SHARED, tree_hash
 
 REAL = SHARED / "workspaces" / "openclaw-2026.9.6"
 STATE = SHARED / "openclaw" / "state-2026.9.6"
@@ -482,3 +482,20 @@ def test_item9_the_lessons_template_does_not_outrank_archived_answers(tmp_path, 
     assert pruned.out.startswith("moved 2 of 2 entries\n")
     hits = json.loads(_ok(run_script("memory", "recall", "ancient work", "--json")).out)["hits"]
     assert [hit["heading"] for hit in hits] == ["[2026-06-01] old 2026-06-01", "[2026-06-02] old 2026-06-02"]
+
+
+# ---------------------------------------------------------------- item 19: a restore with nothing to restore leaves a folder
+
+@pytest.mark.xfail(strict=True, reason=(
+    "nu16 item 19: `init --restore --yes` in an OpenClaw workspace never set up ends with 'error: no backups to "
+    "restore in WS/.memory-backup' (exit 1) yet creates WS/.memory-backup/ with .lock and .modes-v2 in it; "
+    "`--restore --dry-run` and `--list-backups` leave nothing, as a refused command should"))
+def test_item19_a_restore_with_no_backups_changes_nothing(tmp_path, run_script):
+    ws = _copy(REAL, tmp_path / "ws")
+    before = tree_hash(ws)
+    preview = run_script("init", "--restore", "--dry-run")
+    assert (preview.code, preview.err) == (1, f"error: no backups to restore in {ws / '.memory-backup'}\n")
+    assert tree_hash(ws) == before
+    refused = run_script("init", "--restore", "--yes")
+    assert (refused.code, refused.err) == (1, f"error: no backups to restore in {ws / '.memory-backup'}\n")
+    assert tree_hash(ws) == before

@@ -113,10 +113,6 @@ def _purge_workspace(ws: Path, env: dict) -> None:
         tiers.render_t2("s", "a", sealed, date(2026, 11, 25), 30, "2026-11", "en"), encoding="utf-8")
 
 
-@pytest.mark.xfail(strict=True, reason="fatk11: cleanup killed after its purge blanked the audit log (steps "
-                                       "13-37 of 37): the next cleanup rolls the log back from the backup taken "
-                                       "before the purge; the purged entry's hash/kfp return, the purge_pii "
-                                       "record is lost, while the entry stays deleted")
 def test_cleanup_killed_after_a_purge_keeps_the_audit_log_blanked(tmp_path):
     import shutil
 

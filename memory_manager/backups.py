@@ -701,6 +701,75 @@ class Backup:
         atomic_write(self.journal, (json.dumps(doc, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8"),
                      mode=0o600)
 
+    def resume_rollback(self) -> None:
+        """Make an interruption roll back again (the journal without its ``forward`` plan).
+
+        For a change whose destructive part, finished under a :meth:`roll_forward`
+        plan, is now complete and whose backup was brought in line with it
+        (:meth:`rebase`): cleanup's purge. What the command does next is rolled
+        back by the next run as usual, to the state right after that part.
+
+        Raises:
+            FileWriteError: the journal could not be rewritten (the plan stays:
+                the next run finishes the destructive part again, which changes nothing).
+        """
+        doc = {"id": self.id, "pid": os.getpid(), "reason": self.reason}
+        atomic_write(self.journal, (json.dumps(doc, allow_nan=False) + "\n").encode("utf-8"), mode=0o600)
+
+    def rebase(self, path: Path) -> bool:
+        """Keep ``path`` as it is now as this backup's copy of it; True when the copy changed.
+
+        A rollback or a restore of this backup then puts back the bytes of now,
+        not those saved before the change began. For a file that a destructive
+        step changed on purpose (cleanup's purge blanks the purged entry's
+        records in the gate's audit log, issue 10): a rollback of the rest of the
+        command must not bring the erased hashes back, and the backup must not
+        keep them either (fatk11). Only a path saved as a whole copy (plain,
+        sealed or withheld) is rebased; the copy is kept by the rule for copies.
+        Call it only under a :meth:`roll_forward` plan whose finishing calls it
+        again: the copy and the entry line are two writes, and a run killed between
+        them is finished, never rolled back from the copy.
+
+        Raises:
+            BackupError: the copy or the entries could not be written.
+        """
+        rel = self._rel(path)
+        try:
+            found = _read_entries(self.folder, self.header())
+        except (OSError, ValueError) as exc:
+            raise BackupError(f"{self.folder / ENTRIES}: cannot be read ({exc})") from None
+        at = next((n for n, e in enumerate(found) if isinstance(e, dict) and e.get("path") == rel), None)
+        if at is None or found[at].get("kind") != "file" or found[at].get("stored") not in ("plain", "aes-gcm",
+                                                                                           "withheld"):
+            return False
+        try:
+            data = read_regular(path)
+        except FileNotFoundError:
+            return False
+        digest = sha256_bytes(data)
+        if found[at].get("sha256") == digest and found[at].get("existed"):
+            return False
+        entry: dict[str, Any] = {"path": rel, "existed": True, "kind": "file", "sha256": digest, "size": len(data),
+                                 "mode": stat.S_IMODE(path.stat().st_mode)}
+        allowed, self.allow_withheld = self.allow_withheld, True  # a copy it cannot seal: none, as before
+        try:
+            entry["stored"] = self._keep(rel, data)
+            copy = self.folder / "files" / rel
+            if entry["stored"] == "withheld":
+                fsio.remove(copy, missing_ok=True)
+            else:
+                fsio.sync_file(copy)
+            found[at] = entry
+            _rewrite_entries(self.folder, {"version": VERSION, "entries": found})
+        except OSError as exc:
+            raise BackupError(f"backup of {rel} failed ({exc.strerror or exc})") from None
+        except FileWriteError as exc:
+            raise BackupError(f"backup of {rel} failed ({exc})") from None
+        finally:
+            self.allow_withheld = allowed
+        self.entries = [entry if isinstance(e, dict) and e.get("path") == rel else e for e in self.entries]
+        return True
+
     def _write_after(self) -> None:
         """Record what the command left at every path it backed up (``after.json``, see :data:`AFTER`).
 
@@ -1805,7 +1874,7 @@ def recover(workspace: Path) -> list[str]:
             continue
         if plan is not None:
             # Past its point of no return (see Backup.roll_forward): finish the change.
-            result = _finish(workspace, plan, journal)
+            result = _finish(workspace, plan, journal, backup)
             _ACTIONS[ident] = "finished"
             _say(f"finished an interrupted {what} (backup {ident})", [])
             backup.close("complete")
@@ -2024,6 +2093,8 @@ def _forward_plan(journal: Path, manifest: dict[str, Any] | None = None) -> dict
         return None
     if plan.get("kind") == "forget" and manifest is not None and not _forget_plan_ok(manifest, plan):
         return None
+    if plan.get("kind") == "purge" and manifest is not None and not _purge_plan_ok(manifest, plan):
+        return None
     return plan
 
 
@@ -2074,6 +2145,33 @@ def _forget_plan_ok(manifest: dict[str, Any], plan: dict[str, Any]) -> bool:
             and isinstance(plan.get("audit_line", ""), str) and isinstance(plan.get("approvals", []), list))
 
 
+def _purge_plan_ok(manifest: dict[str, Any], plan: dict[str, Any]) -> bool:
+    """True when a ``purge`` plan sits on a cleanup's own backup and its fields have their types
+    (:func:`memory_manager.cleanup.finish_purge`); any other is rolled back as any journal is (as
+    :func:`_forget_plan_ok`: a forged plan must not make the next command delete a file)."""
+    if manifest.get("role") != "change" or manifest.get("reason") != "cleanup":
+        return False
+    items = plan.get("items")
+    if not isinstance(items, list) or not isinstance(plan.get("audit_known", {}), dict):
+        return False
+    tier2 = tree.rel(tree.TIER2)
+    for item in items:
+        if not isinstance(item, dict):
+            return False
+        rel = item.get("file")
+        if not isinstance(rel, str) or PurePosixPath(rel).parent.as_posix() != tier2 \
+                or PurePosixPath(rel).name in ("", ".", ".."):
+            return False
+        if not all(isinstance(item.get(k), str) for k in ("ident", "skill", "topic")):
+            return False
+        for key in ("needles", "audit_hashes", "audit_refs", "drop_approvals"):
+            value = item.get(key, [])
+            if not isinstance(value, list) or not all(isinstance(v, (str, dict) if key == "needles" else str)
+                                                      for v in value):
+                return False
+    return True
+
+
 def _backs(journal: Path, manifest: dict[str, Any], plan: dict[str, Any]) -> bool:
     """True when ``manifest`` (a backup as read) is the safety backup a ``restore`` plan needs."""
     withheld = plan.get("withheld")
@@ -2090,7 +2188,7 @@ def _backs(journal: Path, manifest: dict[str, Any], plan: dict[str, Any]) -> boo
     return set(withheld) <= recorded
 
 
-def _finish(workspace: Path, plan: dict[str, Any], journal: Path) -> dict[str, Any]:
+def _finish(workspace: Path, plan: dict[str, Any], journal: Path, backup: "Backup | None" = None) -> dict[str, Any]:
     """Finish an interrupted change from its ``forward`` plan; return what it did.
 
     Raises:
@@ -2101,11 +2199,15 @@ def _finish(workspace: Path, plan: dict[str, Any], journal: Path) -> dict[str, A
         from .erasure import finish_forget  # erasure uses this module: imported when needed
 
         return finish_forget(workspace, plan)
+    if plan.get("kind") == "purge":
+        from .cleanup import finish_purge  # cleanup uses this module: imported when needed
+
+        return finish_purge(workspace, plan, backup)
     raise BackupError(_unknown_plan(journal, plan))
 
 
 #: The ``forward`` plans this version finishes (:meth:`Backup.roll_forward`).
-_PLAN_KINDS = ("restore", "forget")
+_PLAN_KINDS = ("restore", "forget", "purge")
 
 
 def _unknown_plan(journal: Path, plan: dict[str, Any]) -> str:

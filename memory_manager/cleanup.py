@@ -6,7 +6,8 @@ Steps, in the order they run (``references/cleanup.md`` explains each):
    (the Tiers seed's step 3, made safe by issue 10; :mod:`quarantine`).
    Only an entry with a *certain* finding and no approval is purged at
    once: no backup copy, and its copies in backups, archive, index and logs
-   go too (:mod:`erasure`). An approved entry with only *possible* findings
+   go too (:mod:`erasure`); from its first deletion a killed run is finished by
+   the next command, not rolled back (:func:`finish_purge`). An approved entry with only *possible* findings
    stays; anything else with a finding moves to ``memory/.quarantine``
    (sealed, listed by ``status``, restored by ``memory.py unquarantine``,
    purged only by ``forget --approved``). This runs *before* archiving, so
@@ -465,43 +466,145 @@ def purge_pii(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
         for entry, text, reason in held:
             quarantine.add(run.ws, run.cfg, entry, text, reason, run.backup())
         _remove_entries(run, [e for e, _, _ in held], backup=True)
-        _remove_entries(run, [e for e, _ in purged], backup=False)
-        totals: dict[str, int] = {}
-        for entry, text in purged:
-            gone = [] if entry.path.exists() else [run.rel(entry.path)]  # a file of its own: its name goes too
+        if purged:
+            _purge(run, purged)
+    run.report.deleted += len(purged)
+    run.report.quarantined += len(held)
+    return _without(t2, [e for e, _ in purged] + [e for e, _, _ in held])
+
+
+def _purge(run: _Run, purged: list[tuple[tiers.T2Entry, str]]) -> None:
+    """Delete the purged entries with every copy, past a point of no return (fatk11).
+
+    The purge destroys what a rollback would need (the entries keep no backup
+    copy; their copies elsewhere and the keyed hashes of their audit records
+    go), so a run killed in it used to be rolled back half-way: the audit log
+    came back from the copy taken before the purge, with the purged entry's
+    hashes and without the ``purge_pii`` record, while the entry stayed deleted.
+    Now the run's journal holds a ``purge`` plan (:meth:`backups.Backup.roll_forward`)
+    before the first entry goes, and :func:`finish_purge` does the rest; a run
+    killed in there is finished by the next command, never rolled back. Once
+    it is done, the backup's copy of the audit log is the blanked log
+    (:meth:`backups.Backup.rebase`: the backup keeps no erased hash either)
+    and the journal rolls back again, to the state right after the purge, for
+    the steps that follow.
+    """
+    backup = run.backup()
+    log = auditlog.log_path(run.ws)
+    backup.save(log)  # saved by run.audit already; a rebase needs the entry
+    # The decrypted text is a needle of the erasure: sealed in the plan with the store's key, as
+    # forget's plan does (issue 10); without a key the entry was xor-b64, its text as good as plain.
+    key = backups.sealing_key(run.ws)
+    items = []
+    for entry, text in purged:
+        items.append({"ident": entry.id or "", "skill": entry.skill, "topic": entry.topic or "",
+                      "file": run.rel(entry.path),
+                      "needles": erasure.forward_needles([text, entry.ciphertext or ""], key),
+                      "audit_hashes": auditlog.hashes_of(run.ws, [text, f"{entry.skill}\n{entry.topic}\n{text}"]),
+                      "audit_refs": auditlog.refs_of(run.ws, [entry.id] if entry.id else []),
+                      "drop_approvals": gate.approval_keys_of(run.ws, text)})
+    plan = {"kind": "purge", "items": items, "audit_known": auditlog.at_hand(run.ws)}
+    backup.roll_forward(plan)
+    try:
+        result = finish_purge(run.ws, plan, backup)
+        backup.resume_rollback()
+    except Exception:
+        # Past the point of no return: the plan stays in the journal (closed as complete, it
+        # would go), so the next command finishes the purge (as forget does, fatk10).
+        backups.leave_for_rollback(run.ws, backup)
+        raise
+    run.report.problems.extend(result["problems"])
+    for path in result["reports_deleted"]:  # a report written with --html that showed what was purged
+        run.act("purge", Path(path), "report written with --html deleted (it held a purged entry)")
+    run.report.erased = result["erased"]
+    if result["erased"].get("report"):  # the cached HTML report may have shown what was purged
+        run.act("purge", tree.Tree(run.ws).report, "cached HTML report deleted")
+
+
+def _drop_entry(ws: Path, rel: str, ident: str) -> None:
+    """Remove entry ``ident`` from T2 file ``rel`` (the file goes with its last entry); nothing when it is gone."""
+    path = ws / rel
+    if path.is_symlink() or not path.is_file() or not inside(ws, path):
+        return
+    found = tiers.parse_t2(read_text(path).text, path)
+    if not any(e.id == ident for e in found):
+        return
+    remaining = [e for e in found if e.id != ident]
+    if not remaining or found[0].index is None:
+        fsio.remove(path)
+        return
+    atomic_write(path, tiers.render_multi(remaining[0].skill, remaining[0].month, remaining).encode("utf-8"),
+                 mode=0o600)
+
+
+def finish_purge(ws: Path, plan: dict[str, Any], backup: backups.Backup | None = None) -> dict[str, Any]:
+    """The part of cleanup's purge after its point of no return, from its journal's plan (:func:`_purge`).
+
+    Called by the purge itself and, for a run killed in here, by the next
+    command that takes the workspace lock (:func:`memory_manager.backups.recover`),
+    so every step is idempotent: an entry already gone is not looked for again,
+    and :func:`memory_manager.erasure.erase`, :func:`auditlog.blank_hashes` and
+    :func:`gate.drop_approvals` find only what is still there.
+
+    Args:
+        ws: the workspace.
+        plan: ``{"kind": "purge", "audit_known": {kid: [kfp, ...]}, "items": [{"ident", "skill",
+            "topic", "file" (workspace-relative T2 file), "needles" (:func:`erasure.forward_needles`),
+            "audit_hashes", "audit_refs", "drop_approvals"}, ...]}`` (checked by the backups module).
+        backup: the purge's backup: its copy of the audit log becomes the blanked log
+            (:meth:`backups.Backup.rebase`).
+
+    Returns ``{"deleted": n, "erased": {counts summed over the entries}, "reports_deleted": [path, ...],
+    "problems": [...]}``.
+    """
+    from .config import load_config, load_defaults
+
+    ws = Path(ws)
+    try:
+        cfg = load_config(ws)
+    except MemoryManagerError:
+        cfg = load_defaults()  # only archived T2 copies are decrypted with it
+    known = erasure.known_from_plan(plan.get("audit_known"))
+    totals: dict[str, int] = {}
+    problems: list[str] = []
+    reports: list[str] = []
+    items = [i for i in plan.get("items") or [] if isinstance(i, dict)]
+    with workspace_lock(ws):
+        for item in items:
+            rel, ident = str(item.get("file")), str(item.get("ident") or "")
+            _drop_entry(ws, rel, ident)
+        for item in items:
+            rel, ident = str(item.get("file")), str(item.get("ident") or "")
+            skill, topic = str(item.get("skill")), str(item.get("topic"))
+            gone = [] if (ws / rel).exists() else [rel]  # a file of its own: its name goes too
             try:  # the file of its own it had before compaction combined it into a month file (atk11)
-                home = tiers.t2_path(run.ws, entry.skill, entry.topic)
+                home = tiers.t2_path(ws, skill, topic)
             except MemoryManagerError:
                 home = None
-            if home is not None and not home.exists() and run.rel(home) not in gone:
-                gone.append(run.rel(home))
-            counts = erasure.erase(run.ws, run.cfg, ident=entry.id, needles=[text, entry.ciphertext], indexed=False,
-                                   names=[n for n in (entry.topic, f"{entry.skill}_{entry.topic}") if n], paths=gone)
+            if home is not None and not home.exists() and home.relative_to(ws).as_posix() not in gone:
+                gone.append(home.relative_to(ws).as_posix())
+            counts = erasure.erase(ws, cfg, ident=ident or None, needles=erasure.needles_from_plan(item.get("needles"), ws),
+                                   indexed=False, names=[n for n in (topic, f"{skill}_{topic}") if n], paths=gone)
             # Every audit record of the entry loses its hash, as forget's do (v3 by its keyed id,
             # older ones by the hash of its text; issue 10, atk11), and so does every record this
             # run cannot recompute (keyed with a T2 key absent here, or another one): it may be the
             # purged entry's (atk13: a keyless cleanup, run by a hook, kept the t2-keyed record).
             counts["logs"] = counts.get("logs", 0) + auditlog.blank_hashes(
-                run.ws, auditlog.hashes_of(run.ws, [text, f"{entry.skill}\n{entry.topic}\n{text}"]),
-                auditlog.refs_of(run.ws, [entry.id] if entry.id else []), auditlog.at_hand(run.ws))
+                ws, list(item.get("audit_hashes") or []), list(item.get("audit_refs") or []), known)
             # The approvals of the values it held go as forget's do, with every line this run
             # cannot recompute (gate.drop_approvals; issue 10, atk13).
-            dropped = gate.drop_approvals(run.ws, gate.approval_keys_of(run.ws, text), auditlog.at_hand(run.ws))
+            dropped = gate.drop_approvals(ws, list(item.get("drop_approvals") or []), known)
             if dropped:
                 counts["approvals"] = counts.get("approvals", 0) + dropped
-            run.report.problems.extend(counts.pop("problems"))
-            written = counts.pop("reports_deleted"), counts.pop("reports_changed")
-            for key, value in counts.items():
-                totals[key] = totals.get(key, 0) + value
-            for path in written[0]:  # a report written with --html that showed what was purged
-                run.act("purge", Path(path), "report written with --html deleted (it held a purged entry)")
-            totals["reports"] = totals.get("reports", 0) + len(written[0])
-        run.report.erased = totals
-        if totals.get("report"):  # the cached HTML report may have shown what was purged
-            run.act("purge", tree.Tree(run.ws).report, "cached HTML report deleted")
-    run.report.deleted += len(purged)
-    run.report.quarantined += len(held)
-    return _without(t2, [e for e, _ in purged] + [e for e, _, _ in held])
+            problems.extend(counts.pop("problems"))
+            reports.extend(counts.pop("reports_deleted"))
+            counts.pop("reports_changed")
+            for name, value in counts.items():
+                totals[name] = totals.get(name, 0) + value
+        totals["reports"] = totals.get("reports", 0) + len(reports)
+        if backup is not None:
+            backup.rebase(auditlog.log_path(ws))
+    return {"deleted": len(items), "erased": totals, "reports_deleted": reports, "problems": problems}
 
 
 def archive_expired(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
@@ -955,6 +1058,12 @@ def run_cleanup(ws: Path, cfg: dict[str, Any], *, dry_run: bool = False, if_due:
         _mask_problems(report)
         return report
     with workspace_lock(ws):
+        # A purge a killed cleanup had passed the point of no return of was finished when the lock
+        # was taken (finish_purge): its entries count as this run's, as the killed run would have said.
+        done = backups.finished(ws, reason="cleanup")
+        if done is not None and isinstance(done.get("result"), dict):
+            report.deleted += int(done["result"].get("deleted") or 0)
+            report.erased = dict(done["result"].get("erased") or {})
         steps()
         run.progress("log")
         report.log_line = _log_line(run)

@@ -494,6 +494,17 @@ def _from_plan(items: Any, ws: Path | None = None) -> list[str | bytes]:
     return out
 
 
+def needles_from_plan(items: Any, ws: Path) -> list[str | bytes]:
+    """The needles a roll-forward plan holds (:func:`forward_needles`), sealed ones opened with the T2 key
+    (one that does not open is left out: it cannot be searched for)."""
+    return _from_plan(items, ws)
+
+
+def known_from_plan(raw: Any) -> dict[str, list[str]] | None:
+    """A plan's ``audit_known`` (:func:`memory_manager.auditlog.at_hand`), or None (no such rule)."""
+    return _known(raw)
+
+
 def _known(raw: Any) -> dict[str, list[str]] | None:
     """The plan's ``audit_known`` (:func:`memory_manager.auditlog.at_hand`), or None (an older plan: no such rule)."""
     if not isinstance(raw, dict):

@@ -670,6 +670,51 @@ def record_made_key(ws: Path, cfg: dict[str, Any]) -> bool:
         return accept_key(ws, key) is not None
 
 
+def unrecorded_key_file(ws: Path, cfg: dict[str, Any]) -> bool:
+    """True when ``init`` should record the key file as the store's key although it made no key now.
+
+    ``init`` makes its key before the workspace changes and records it once the
+    memory tree exists, inside its backup (:func:`record_made_key`). Killed in
+    between (fatk11: 45 of its 49 steps), it left the key file and, once its change
+    was rolled back, no record; the re-run found the key, made none, recorded none,
+    and another ``MEMORY_MANAGER_KEY`` that sealed first took the store: the key
+    file init had made was refused from then on. So an ``init`` that applies its
+    plan records the key file when all of these hold:
+
+    - the key file (:func:`crypto.key_path`, where init makes its key) exists and
+      reads as a key;
+    - ``MEMORY_MANAGER_KEY`` is unset or holds that same key: the key file is the
+      key this store would seal with. Another key in the environment wins over the
+      file (:func:`crypto.load_key`) and an uninterrupted init in that shell would
+      have made and recorded none: init records neither, and the first key that
+      seals becomes the store's (:func:`sealing_key`), as without the key file;
+    - the store records no key yet (a recorded key changes only with
+      ``crypt.py keygen --force``);
+    - nothing here is sealed with aes-gcm (live, archived, quarantined entries,
+      sealed backup copies): a store with sealed items and no record (written before
+      round 12) accepts only a key that opens them all (:func:`require_key_opens_sealed`).
+
+    False when any of these cannot be read (a malformed key, a record that is not
+    a regular file): the commands that seal report those.
+    """
+    import os
+
+    from .errors import MemoryManagerError
+
+    without_env = {k: v for k, v in os.environ.items() if k != crypto.ENV_KEY}
+    try:
+        if crypto.key_state(cfg, without_env) != "file":
+            return False
+        key = crypto.load_key(cfg, without_env)
+        if crypto.ENV_KEY in os.environ and crypto.load_key(cfg) != key:
+            return False
+        if recorded_key(ws) is not None:
+            return False
+    except MemoryManagerError:
+        return False
+    return next(_sealed_things(ws), None) is None
+
+
 def recorded_key(ws: Path) -> str | None:
     """The key check value this store accepts (the record's last line), or None with no record.
 

@@ -226,9 +226,15 @@ def _record_key(cfg, ws, key: dict) -> None:
         record_made_key(ws, cfg)
 
 
-def _made(cfg, key: dict):
-    """``cfg`` when init made a key (recorded inside init's backup: :func:`initialize.apply_files`), else None."""
-    return cfg if key.get("created") else None
+def _made(cfg, key: dict, ws):
+    """``cfg`` when init records the key file (inside its backup: :func:`initialize.apply_files`), else None.
+
+    The key it made now, or the key file an earlier init made and was killed
+    before recording (:func:`tiers.unrecorded_key_file`, fatk11).
+    """
+    from memory_manager.tiers import unrecorded_key_file
+
+    return cfg if key.get("created") or unrecorded_key_file(ws, cfg) else None
 
 
 def _key_line(key: dict) -> None:
@@ -458,7 +464,7 @@ def init(workspace, json_, verbose, dry_run, show_diff, yes, lang, no_heartbeat_
         raise click.UsageError("init rewrites AGENTS.md and MEMORY.md: pass --yes to apply, or --dry-run to preview")
     if json_:
         key = _make_key(cfg, ws, key_path)
-        plan, backup_id = initialize.apply_fresh(plan, rebuild, _made(cfg, key))
+        plan, backup_id = initialize.apply_fresh(plan, rebuild, _made(cfg, key, ws))
         initialize.enable_hooks(plan)
         emit_json({"workspace": str(ws), "rule": opened.rule, "applied": backup_id is not None,
                    "backup": backup_id, "plan": plan.summary(), "key": key})
@@ -473,9 +479,9 @@ def init(workspace, json_, verbose, dry_run, show_diff, yes, lang, no_heartbeat_
     key = _make_key(cfg, ws, key_path)
     with step(f"backing up and writing {counted(len(plan.changes), 'file')}, {counted(len(plan.new_dirs), 'folder')}"):
         if yes:  # not confirmed diff by diff: another init may have written first; plan again then
-            plan, backup_id = initialize.apply_fresh(plan, rebuild, _made(cfg, key))
+            plan, backup_id = initialize.apply_fresh(plan, rebuild, _made(cfg, key, ws))
         else:
-            backup_id = initialize.apply_files(plan, _made(cfg, key))
+            backup_id = initialize.apply_files(plan, _made(cfg, key, ws))
     if plan.replanned:
         stdout.print("note: another command (a second init?) changed the workspace while this one was planning; "
                      "planned again from the files as they are now", markup=False)

@@ -1,8 +1,10 @@
 """Fault attack fatk11 (round 15) on main 5b59b65: this round's writing paths killed, starved and raced.
 
-Each finding is a strict xfail that runs the real scripts (forked, as tests/faults/harness.py does)
+Each finding is a test that runs the real scripts (forked, as tests/faults/harness.py does)
 on a temporary workspace and asserts what the README and STYLE.md promise: a killed command loses no
-byte and the next command recovers. It fails today for the reason in its mark.
+byte and the next command recovers. Both were strict xfails; fault16 fixed them and removed the marks
+(finding 1: ``tiers.unrecorded_key_file``, variants in test_fault16_key.py; finding 2: cleanup's
+``purge`` forward plan, variants in test_fault16_purge.py).
 
 What held (kill points tried / broke, each kill followed by the same command run again and the tree
 compared byte for byte with an uninterrupted run; audit log parsed; staging files, journals, lock):
@@ -34,8 +36,6 @@ import json
 from datetime import date
 from pathlib import Path
 
-import pytest
-
 from tests.faults.harness import run_forked
 
 NOW = {"MEMORY_MANAGER_NOW": "2026-11-29T12:00:00+00:00", "OPENCLAW_WORKSPACE_DIR": ""}
@@ -62,9 +62,6 @@ def _audit(ws: Path) -> list[dict]:
 
 # --------------------------------------------------------------------------- 1. init's key record
 
-@pytest.mark.xfail(strict=True, reason="fatk11: init killed after its key file is in place and before "
-                                       "tiers.record_made_key: the re-run finds the key made, creates none, "
-                                       "so records none; another MEMORY_MANAGER_KEY then takes the store")
 def test_init_killed_after_making_the_key_records_it_on_the_rerun(tmp_path):
     from memory_manager import tiers
 
@@ -113,10 +110,6 @@ def _purge_workspace(ws: Path, env: dict) -> None:
         tiers.render_t2("s", "a", sealed, date(2026, 11, 25), 30, "2026-11", "en"), encoding="utf-8")
 
 
-@pytest.mark.xfail(strict=True, reason="fatk11: cleanup killed after its purge blanked the audit log (steps "
-                                       "13-37 of 37): the next cleanup rolls the log back from the backup taken "
-                                       "before the purge; the purged entry's hash/kfp return, the purge_pii "
-                                       "record is lost, while the entry stays deleted")
 def test_cleanup_killed_after_a_purge_keeps_the_audit_log_blanked(tmp_path):
     import shutil
 

@@ -1,0 +1,81 @@
+"""Attack round 15 (atk15): six kinds a previous attacker found on main at ea0c507, one test per kind.
+
+Each test runs the real scripts in a temporary workspace and asserts what issue 10 promises:
+a secret typed or found is never shown past its first 4 characters, a name that reaches disk
+passes the gate, forgotten means gone (names included), and no run ends in a traceback.
+Secret-shaped values are built at run time.
+
+1. ``detect.py --json`` showed a found session key and agent id whole, where the summary beside
+   it cut each segment that is not an ordinary name (``context.shown_id``).
+2. ``detect.py --state-dir PATH`` echoed a token pasted as the path (notes, summary, JSON);
+   ``doctor.py`` the same for ``--workspace`` in its checks.
+3. ``report --html DIR/page.html`` into an existing folder named with a token wrote the page and
+   recorded the whole path in ``memory/.state/reports.json``; ``export --out`` wrote into it and
+   printed the path; a relative ``--out`` name was never read at all.
+4. ``detect.py -w MISSING`` and ``doctor.py -w MISSING`` named the missing folder, token and all.
+5. ``forget ID --approved`` of a knowledge entry whose file the user renamed by hand left the old
+   name (holding the private words) in ``.memory-backup/`` (``entries.jsonl``, ``after.json``),
+   with the older version's copy.
+6. A purge by cleanup that deleted a report written with ``--html`` outside the workspace ended
+   with "unexpected ValueError" (exit 1, no report of what it did).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ocstore import sqlite_store
+
+from .trust_r4_common import NOW, PHONE, TOKEN, _init
+
+
+def _entry(total: int, window: int = 32768) -> dict:
+    return {"contextTokens": window, "totalTokens": total, "totalTokensFresh": True, "totalTokensVersion": 1}
+
+
+def _shows_more_than_4(output: str, value: str) -> bool:
+    """True when any 5 characters of ``value`` after its first one appear in ``output``."""
+    return any(value[i:i + 5] in output for i in range(1, len(value) - 4))
+
+
+#: A direct chat's number, as OpenClaw puts it in the session key (a T3 value).
+NUMBER = "+1" + PHONE.replace("-", "")
+
+
+# ------------------------------------------------------------ kind 1: detect --json shows a found key whole
+
+@pytest.mark.parametrize("how", ["picked", "named", "event"])
+def test_detect_json_cuts_a_found_session_key_as_the_summary_does(run_script, tmp_path, how):
+    key = f"agent:main:whatsapp:dm:{NUMBER}"
+    sqlite_store(tmp_path / "home" / ".openclaw", {key: (_entry(20000), [])})
+    if how == "event":
+        event = {"type": "command", "action": "reset", "sessionKey": key,
+                 "context": {"sessionId": "s-1", "previousSessionEntry": _entry(20000)}}
+        r = run_script("detect", "--stdin", "--json", input=json.dumps(event))
+    else:
+        r = run_script("detect", "--json", *(["--session", key] if how == "named" else []))
+    assert r.code == 0, r.out + r.err
+    doc = json.loads(r.out)
+    # context.shown_id: "+14155550132" is not an ordinary name, so it shows 4 characters and "…".
+    assert doc["session_key"] == "agent:main:whatsapp:dm:+141…"
+    assert doc["agent"] == "main"
+    assert doc["summary"].startswith("agent:main:whatsapp:dm:+141…: 61% ")
+    assert NUMBER not in r.out and PHONE.replace("-", "") not in r.out
+
+
+def test_detect_json_cuts_a_found_agent_id_holding_a_number(run_script, tmp_path):
+    agent = "p" + PHONE.replace("-", "")  # a valid agent id (letters and digits), not an ordinary name
+    sqlite_store(tmp_path / "home" / ".openclaw", {f"agent:{agent}:main": (_entry(8000), [])}, agent=agent)
+    r = run_script("detect", "--json", "--agent", agent)
+    assert r.code == 0, r.out + r.err
+    doc = json.loads(r.out)
+    assert (doc["agent"], doc["session_key"], doc["used"]) == ("p415…", "agent:p415…:main", 8000)
+    assert PHONE.replace("-", "") not in r.out
+
+
+def test_detect_json_keeps_an_ordinary_key_as_it_is(run_script, tmp_path):
+    sqlite_store(tmp_path / "home" / ".openclaw", {"agent:main:cron:nightly-2": (_entry(100), [])})
+    doc = json.loads(run_script("detect", "--json").out)
+    assert (doc["agent"], doc["session_key"]) == ("main", "agent:main:cron:nightly-2")

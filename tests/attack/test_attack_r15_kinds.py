@@ -79,3 +79,42 @@ def test_detect_json_keeps_an_ordinary_key_as_it_is(run_script, tmp_path):
     sqlite_store(tmp_path / "home" / ".openclaw", {"agent:main:cron:nightly-2": (_entry(100), [])})
     doc = json.loads(run_script("detect", "--json").out)
     assert (doc["agent"], doc["session_key"]) == ("main", "agent:main:cron:nightly-2")
+
+
+# ------------------------------------------------------------ kind 2: --state-dir echoed
+
+@pytest.mark.parametrize("json_out", [False, True])
+def test_detect_state_dir_holding_a_token_is_masked(run_script, tmp_path, json_out):
+    state = tmp_path / f"state-{TOKEN}"
+    r = run_script("detect", *(["--json"] if json_out else []), "--state-dir", state)
+    assert r.code == 0, r.out + r.err  # usage unknown is said, not an error
+    summary = f"上下文使用率未知（{tmp_path}/state-[secret] 中没有智能体 main 的会话存储）"  # LANG zh_CN (conftest)
+    if json_out:
+        doc = json.loads(r.out)
+        assert doc["summary"] == summary
+        assert doc["notes"] == [f"no session store for agent main in {tmp_path}/state-[secret]"]
+    else:
+        assert r.out == summary + "\n"
+    assert not _shows_more_than_4(r.out + r.err, TOKEN), r.out + r.err
+
+
+def test_detect_state_dir_holding_a_token_is_masked_in_a_found_store_too(run_script, tmp_path):
+    state = tmp_path / f"state-{TOKEN}"
+    sqlite_store(state, {"agent:main:main": (_entry(100), [])})
+    r = run_script("detect", "--json", "--state-dir", state)
+    assert r.code == 0 and json.loads(r.out)["used"] == 100  # still measured
+    assert not _shows_more_than_4(r.out + r.err, TOKEN)
+
+
+@pytest.mark.parametrize("json_out", [False, True])
+def test_doctor_workspace_holding_a_token_is_masked_in_its_checks(ws, run_script, tmp_path, json_out):
+    other = tmp_path / f"ws-{TOKEN}"
+    other.mkdir()
+    _init(run_script, "-w", str(other))
+    r = run_script("doctor", "--no-openclaw", "-w", other, *(["--json"] if json_out else []), env=NOW)
+    assert "Traceback" not in r.err
+    assert not _shows_more_than_4(r.out + r.err, TOKEN), r.out + r.err
+    if json_out:
+        assert json.loads(r.out)["workspace"] == f"{tmp_path}/ws-[secret]"
+    else:
+        assert f"{tmp_path}/ws-[secret]" in r.out

@@ -118,3 +118,54 @@ def test_doctor_workspace_holding_a_token_is_masked_in_its_checks(ws, run_script
         assert json.loads(r.out)["workspace"] == f"{tmp_path}/ws-[secret]"
     else:
         assert f"{tmp_path}/ws-[secret]" in r.out
+
+
+# ------------------------------------------------------------ kind 3: a token in an existing folder's name reaches disk
+
+HOLDS_SECRET = ("the path holds secret (a file or folder name is stored, so it must hold no secret or personal data); "
+                "name another file; nothing was written")
+
+
+@pytest.mark.parametrize("depth", ["folder", "folder-above"])
+def test_report_html_into_an_existing_folder_named_with_a_token_is_refused(ws, run_script, tmp_path, depth):
+    _init(run_script)
+    assert run_script("memory", "learn", "deploy", "--text", "deploy uses port 8443", env=NOW).code == 0
+    folder = tmp_path / f"pages-{TOKEN}"
+    where = folder / "sub" if depth == "folder-above" else folder
+    where.mkdir(parents=True)
+    record = ws / "memory" / ".state" / "reports.json"
+    r = run_script("memory", "report", "--html", where / "page.html", env=NOW)
+    # gate.md rule 0: a name that reaches disk (reports.json records the whole path) passes the gate.
+    assert r.code == 2, r.out + r.err
+    assert r.err == f"error: --html: {HOLDS_SECRET}\n"
+    assert r.out == ""
+    assert list(where.iterdir()) == []
+    assert not record.exists() or TOKEN not in record.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("form", ["existing-folder", "relative-name"])
+def test_export_out_into_a_name_holding_a_secret_is_refused(ws, run_script, tmp_path, form, monkeypatch):
+    _init(run_script)
+    assert run_script("memory", "learn", "deploy", "--text", "deploy uses port 8443", env=NOW).code == 0
+    if form == "existing-folder":
+        folder = tmp_path / f"out-{TOKEN}"
+        folder.mkdir()
+        out, category = str(folder / "x.json"), "secret"
+    else:  # a bare file name, relative to the current folder: the gate never read it
+        folder = tmp_path / "cwd"
+        folder.mkdir()
+        monkeypatch.chdir(folder)
+        out, category = f"x-{NUMBER}.json", "phone"
+    r = run_script("memory", "export", "--out", out, "--approved", env=NOW)
+    assert r.code == 2, r.out + r.err
+    assert r.err == f"error: --out: {HOLDS_SECRET.replace('secret', category, 1)}\n"
+    assert r.out == ""
+    assert list(folder.iterdir()) == []
+
+
+def test_report_html_into_an_ordinary_existing_folder_still_works(ws, run_script, tmp_path):
+    _init(run_script)
+    (tmp_path / "pages").mkdir()
+    r = run_script("memory", "report", "--html", tmp_path / "pages" / "page.html", env=NOW)
+    assert r.code == 0, r.err
+    assert (tmp_path / "pages" / "page.html").is_file()

@@ -140,8 +140,10 @@ def unechoed(value, argv: list[str]):
     return value
 
 
-def _error(args: argparse.Namespace, message: str, kind: str) -> None:
-    message = " ".join(message.split())
+def _error(args: argparse.Namespace, message: str, kind: str, argv: list[str] | None = None) -> None:
+    # A path or id typed in an option and named by the error is masked (issue 10, attack round 15:
+    # ``-w`` naming a folder that does not exist echoed a token pasted as the path).
+    message = unechoed(" ".join(message.split()), sys.argv[1:] if argv is None else argv)
     if args.json_:
         sys.stdout.write(json.dumps({"error": message, "kind": kind}, ensure_ascii=False, allow_nan=False) + "\n")
     else:
@@ -157,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
         doc = unechoed(doc, argv)  # notes, summary and error may name a typed path (--state-dir)
         text = json.dumps(doc, ensure_ascii=False, indent=2, allow_nan=False) if args.json_ else None
     except MemoryManagerError as exc:
-        _error(args, str(exc) or exc.kind, exc.kind)
+        _error(args, str(exc) or exc.kind, exc.kind, argv)
         return exc.exit_code
     except Exception as exc:  # noqa: BLE001 - the top-level guard: one line, never a traceback
         if debug:
@@ -165,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
 
             traceback.print_exc()
         _error(args, f"unexpected {exc.__class__.__name__}: {exc}" + ("" if debug else " (run with --debug for "
-                                                                          "the traceback)"), "internal")
+                                                                          "the traceback)"), "internal", argv)
         return 1
     if args.json_:
         sys.stdout.write(text + "\n")

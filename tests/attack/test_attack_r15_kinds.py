@@ -169,3 +169,32 @@ def test_report_html_into_an_ordinary_existing_folder_still_works(ws, run_script
     r = run_script("memory", "report", "--html", tmp_path / "pages" / "page.html", env=NOW)
     assert r.code == 0, r.err
     assert (tmp_path / "pages" / "page.html").is_file()
+
+
+# ------------------------------------------------------------ kind 4: -w MISSING echoed
+
+@pytest.mark.parametrize("json_out", [False, True])
+def test_detect_missing_workspace_error_masks_a_token(run_script, tmp_path, json_out):
+    missing = tmp_path / f"ws-{TOKEN}"
+    r = run_script("detect", *(["--json"] if json_out else []), "-w", missing)
+    assert r.code == 2, r.out + r.err
+    message = f"workspace {tmp_path}/ws-[secret] does not exist (chosen by --workspace)"
+    if json_out:
+        assert json.loads(r.out) == {"error": message, "kind": "workspace"}
+    else:
+        assert r.err == f"error: {message}\n"
+    assert not _shows_more_than_4(r.out + r.err, TOKEN)
+
+
+@pytest.mark.parametrize("json_out", [False, True])
+def test_doctor_missing_workspace_check_masks_a_token(run_script, tmp_path, json_out):
+    missing = tmp_path / f"ws-{TOKEN}"
+    r = run_script("doctor", "--no-openclaw", *(["--json"] if json_out else []), "-w", missing)
+    assert r.code == 1, r.out + r.err  # something is broken: the workspace
+    detail = f"workspace {tmp_path}/ws-[secret] does not exist (chosen by --workspace)"
+    if json_out:
+        check = next(c for c in json.loads(r.out)["checks"] if c["name"] == "workspace")
+        assert (check["status"], check["detail"]) == ("fail", detail)
+    else:
+        assert f"✗ workspace: {detail}\n" in r.out
+    assert not _shows_more_than_4(r.out + r.err, TOKEN)

@@ -198,3 +198,57 @@ def test_doctor_missing_workspace_check_masks_a_token(run_script, tmp_path, json
     else:
         assert f"✗ workspace: {detail}\n" in r.out
     assert not _shows_more_than_4(r.out + r.err, TOKEN)
+
+
+# ------------------------------------------------------------ kind 5: forget leaves a former file name
+
+def _backup_residue(ws: Path, needle: str) -> list[str]:
+    return [p.relative_to(ws).as_posix() for p in sorted((ws / ".memory-backup").rglob("*"))
+            if needle in p.name or (p.is_file() and needle.encode() in p.read_bytes())]
+
+
+@pytest.mark.parametrize("how", ["renamed", "renamed-and-edited-by-hand", "renamed-twice"])
+def test_forget_erases_the_names_a_renamed_knowledge_file_had(ws, run_script, how):
+    _init(run_script)
+    assert run_script("memory", "learn", "deploy", "--text", "deploy uses port 8443 on the blue cluster",
+                      env=NOW).code == 0
+    knowledge = ws / "memory" / "knowledge"
+    private = knowledge / "alice-chen-hiv-clinic.md"
+    (knowledge / "deploy.md").rename(private)
+    r = run_script("memory", "edit", "k-b7bd55c11b", "--text", "deploy uses port 9443 on the blue cluster",
+                   "--approved", env=NOW)
+    assert r.code == 0, r.err
+    assert _backup_residue(ws, "hiv-clinic")  # the backup of the edit names the file as it was then
+    if how == "renamed-twice":
+        private.rename(knowledge / "clinic-notes.md")
+        assert run_script("memory", "edit", "k-b7bd55c11b", "--text", "deploy uses port 7443 on the blue cluster",
+                          "--approved", env=NOW).code == 0
+        private = knowledge / "clinic-notes.md"
+    if how == "renamed-and-edited-by-hand":
+        private.write_text(private.read_text(encoding="utf-8") + "\nand a line written by hand\n", encoding="utf-8")
+    private.rename(knowledge / "visits.md")
+    r = run_script("memory", "forget", "k-b7bd55c11b", "--approved", env=NOW)
+    assert r.code == 0, r.err
+    # Forgotten means gone (issue 10): no former name stays in .memory-backup/, nor the copies of
+    # the entry's older versions kept under those names.
+    assert _backup_residue(ws, "hiv-clinic") == []
+    assert _backup_residue(ws, "clinic-notes") == []
+    kept = [e for d in (ws / ".memory-backup").iterdir() if (d / "entries.jsonl").is_file()
+            for e in map(json.loads, (d / "entries.jsonl").read_text(encoding="utf-8").splitlines())
+            if e["path"].startswith("memory/knowledge/") and e.get("existed") and e.get("stored") != "erased"]
+    assert kept == []
+    assert not [p for p in (ws / ".memory-backup").rglob("files/memory/knowledge/*")]
+
+
+def test_forget_leaves_another_entrys_former_name_alone(ws, run_script):
+    _init(run_script)
+    for key in ("deploy", "rollback"):
+        assert run_script("memory", "learn", key, "--text", f"{key} runs on the blue cluster at night",
+                          env=NOW).code == 0
+    knowledge = ws / "memory" / "knowledge"
+    (knowledge / "rollback.md").rename(knowledge / "rollback-steps.md")
+    assert run_script("memory", "edit", "rollback-steps", "--text", "rollback runs on the green cluster",
+                      "--approved", env=NOW).code == 0
+    assert run_script("memory", "forget", "deploy", "--approved", env=NOW).code == 0
+    # The other entry's earlier name is its own history: it stays restorable.
+    assert _backup_residue(ws, "memory/knowledge/rollback.md")

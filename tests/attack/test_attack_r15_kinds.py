@@ -252,3 +252,48 @@ def test_forget_leaves_another_entrys_former_name_alone(ws, run_script):
     assert run_script("memory", "forget", "deploy", "--approved", env=NOW).code == 0
     # The other entry's earlier name is its own history: it stays restorable.
     assert _backup_residue(ws, "memory/knowledge/rollback.md")
+
+
+# ------------------------------------------------------------ kind 6: purge deletes a report outside the workspace
+
+def _plant_plain_t2_with_token(ws: Path) -> None:
+    (ws / "memory/tier2-internal/s_crane.md").write_text(
+        f"---\nskill: s\ntopic: crane\ncreated: 2026-11-01\nscheme: none\n---\ncrane deploy token {TOKEN} tonight\n")
+
+
+@pytest.mark.parametrize("script", ["cleanup", "maintain"])
+def test_purge_deletes_a_report_written_outside_the_workspace_without_a_traceback(ws, run_script, tmp_path, script):
+    _init(run_script)
+    _plant_plain_t2_with_token(ws)
+    page = tmp_path / "elsewhere" / "page.html"
+    page.parent.mkdir()
+    assert run_script("memory", "report", "--html", page, env=NOW).code == 0
+    if script == "cleanup":
+        r = run_script("cleanup", "--json", env=NOW)
+        assert r.code == 0, r.out + r.err
+        doc = json.loads(r.out)
+        assert (doc["deleted"], doc["erased"]["reports"]) == (1, 1)
+        assert {"step": "purge", "path": str(page),
+                "detail": "report written with --html deleted (it held a purged entry)"} in doc["actions"]
+    else:
+        r = run_script("maintain", "-w", ws, "--only", "cleanup", env=NOW)
+        assert r.code == 0, r.err
+        assert r.err.splitlines()[-1] == "maintain: done (ok)"
+    assert "Traceback" not in r.err and "ValueError" not in r.out + r.err
+    assert not page.exists()  # the bundle's own page, unchanged since it was written: deleted
+    assert not (ws / "memory/tier2-internal/s_crane.md").exists()
+
+
+def test_purge_leaves_a_changed_report_outside_the_workspace_and_says_so(ws, run_script, tmp_path):
+    _init(run_script)
+    _plant_plain_t2_with_token(ws)
+    page = tmp_path / "elsewhere" / "page.html"
+    page.parent.mkdir()
+    assert run_script("memory", "report", "--html", page, env=NOW).code == 0
+    page.write_text(page.read_text(encoding="utf-8") + "<!-- my notes -->\n", encoding="utf-8")
+    r = run_script("cleanup", env=NOW)
+    assert r.code == 0, r.out + r.err
+    assert page.exists()  # changed by the user since: theirs, left in place
+    assert f"warning: {page}: a report written with --html and changed since it was written still holds the " \
+           "forgotten text; it was left as it is: delete or edit it yourself" in r.err.splitlines()
+    assert "Traceback" not in r.err

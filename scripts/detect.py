@@ -116,7 +116,7 @@ def _typed(argv: list[str]) -> list[str]:
     return [v for v in dict.fromkeys(values) if len(v) >= 4]
 
 
-def unechoed(value, argv: list[str]):
+def unechoed(value: object, argv: list[str]) -> object:
     """``value`` (a string, or a document of lists and dicts) with every typed value holding a secret masked.
 
     ``--state-dir`` and ``--workspace`` come back in notes, the summary and

@@ -1025,6 +1025,89 @@ def recorded_paths(workspace: Path, pattern: "re.Pattern[str]") -> list[str]:
     return sorted(found)
 
 
+#: The SHA-256 of no bytes: an empty file's state says nothing about whose file it was.
+_EMPTY_SHA = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
+
+def former_paths(workspace: Path, rel: str, data: bytes, pattern: "re.Pattern[str]",
+                 marker: bytes | None = None) -> list[str]:
+    """The other paths the backups record for the file now at ``rel``: its names before a rename by hand.
+
+    ``forget`` knows an entry's file by its name today; a user who renamed it
+    (``mv deploy.md alice-chen-hiv-clinic.md``, then back to a neutral name)
+    left its earlier names, which may hold the private words, in the backups'
+    entry lines and ``after.json`` (attack round 15). A recorded path matching
+    ``pattern`` (full match) was this file when
+
+    - a state recorded for it (an entry's ``sha256``/``new_sha256``, its
+      ``after.json`` hash) is a state of this file: ``data``'s hash, or one
+      recorded for ``rel`` or for a path found already (a rename by hand keeps
+      the bytes, so the old name's last state is the new name's first); or
+    - ``marker`` (the entry's ``id:`` line) is in a copy the backups keep of
+      it (sealed ones opened with the T2 key when it is at hand): the file was
+      renamed and edited by hand.
+
+    Paths that exist now, and paths a manifest should not hold
+    (:func:`_rel_problem`), are not returned. A backup that does not read is
+    passed over.
+
+    Args:
+        workspace: the workspace. rel: the file's workspace-relative POSIX path now.
+        data: its bytes now. pattern: the paths to consider (the entry's folder).
+        marker: bytes only this entry's file holds, or None.
+
+    Returns the paths, sorted (``rel`` not among them).
+    """
+    states: dict[str, set[str]] = {}
+    copies: dict[str, list[tuple[Path, str, dict[str, Any]]]] = {}
+    for folder in _folders(workspace):
+        doc = _read(folder)
+        if "error" in doc:
+            continue
+        for entry in doc.get("entries") or []:
+            path = entry.get("path") if isinstance(entry, dict) else None
+            if not isinstance(path, str) or (path != rel and not pattern.fullmatch(path)):
+                continue
+            states.setdefault(path, set()).update(entry_states(entry))
+            if entry.get("stored", "plain") in ("plain", "aes-gcm") and _holds_bytes(entry):
+                copies.setdefault(path, []).append((folder, doc["id"], entry))
+        for path, value in (_after(workspace, folder.name) or {}).items():
+            if isinstance(path, str) and isinstance(value, str) and (path == rel or pattern.fullmatch(path)):
+                states.setdefault(path, set()).add(value)
+    known = ({sha256_bytes(data)} | states.get(rel, set())) - {_EMPTY_SHA}
+    key: Any = False
+
+    def holds_marker(path: str) -> bool:
+        nonlocal key
+        for folder, ident, entry in copies.get(path, []) if marker else []:
+            try:
+                blob = _read_copy(folder, path, ident)
+                if entry.get("stored", "plain") == "aes-gcm":
+                    if key is False:
+                        key = _load_key(workspace)
+                    if key is None:
+                        continue
+                    blob = _open_sealed(key, ident, path, blob)
+            except (OSError, BackupError):
+                continue
+            if marker in blob:
+                return True
+        return False
+
+    found: set[str] = set()
+    grew = True
+    while grew:
+        grew = False
+        for path, seen in states.items():
+            if path == rel or path in found or _rel_problem(path) or (Path(workspace) / path).exists():
+                continue
+            if seen & known or holds_marker(path):
+                found.add(path)
+                known |= seen - {_EMPTY_SHA}
+                grew = True
+    return sorted(found)
+
+
 def list_backups(workspace: Path) -> list[dict[str, Any]]:
     """Return every backup's manifest in creation order (oldest first).
 

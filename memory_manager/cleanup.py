@@ -158,11 +158,25 @@ class _Run:
             self.report.backup = self._backup.id
         return self._backup
 
+    def shown(self, path: Path) -> str:
+        """``path`` as an action line names it: relative to the workspace, or whole when it lies outside.
+
+        A report written with ``--html`` elsewhere is deleted by a purge and named by its
+        own path (attack round 15: the relative form raised ValueError after the purge,
+        and the run ended with "unexpected ValueError" instead of its report).
+        """
+        for base in (self.ws, self.ws.absolute()):
+            try:
+                return Path(path).relative_to(base).as_posix()
+            except ValueError:
+                continue
+        return Path(path).as_posix()
+
     def act(self, step: str, path: Path, detail: str, target: Path | None = None) -> None:
         # Paths as shown (issue 10, round 4): a token or number in a file name is masked
         # as recall masks text; stdout of an automatic run lands in maintain.log.
-        self.report.actions.append(Action(step, privacy.mask_name(self.rel(path)), detail,
-                                          privacy.mask_name(self.rel(target)) if target else None))
+        self.report.actions.append(Action(step, privacy.mask_name(self.shown(path)), detail,
+                                          privacy.mask_name(self.shown(target)) if target else None))
 
     def audit(self, operation: str, decision: str, text: str, findings: list[Any], entry: str | None = None) -> None:
         """Append a redacted maintenance record to the gate's audit log (``entry``: the entry's id, v3)."""

@@ -125,6 +125,22 @@ def unechoed(message: str) -> str:
     return _unechoed(message, sys.argv[1:])
 
 
+def unechoed_doc(doc: Any) -> Any:
+    """``doc`` (a result document: dicts, lists, strings) with :func:`unechoed` applied to every string.
+
+    For a command whose result names an option's value (``doctor``'s
+    workspace check names the ``--workspace`` folder, found or not): a token
+    pasted as a path is masked there as in errors (issue 10, attack round 15).
+    """
+    if isinstance(doc, str):
+        return unechoed(doc)
+    if isinstance(doc, dict):
+        return {k: unechoed_doc(v) for k, v in doc.items()}
+    if isinstance(doc, (list, tuple)):
+        return [unechoed_doc(v) for v in doc]
+    return doc
+
+
 def fail(exc: MemoryManagerError, as_json: bool) -> None:
     """Report ``exc`` and exit with its code (JSON document on stdout with --json)."""
     message = unechoed(_one_line(str(exc) or exc.__class__.__name__))

@@ -124,13 +124,17 @@ class Usage:
         return self.used * 100 // self.window  # type: ignore[operator]
 
     def to_dict(self, cfg: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The measurement as detect.py's ``--json`` document: :attr:`FIELDS` plus ``percent``,
+        ``compaction_at``, ``tokens_to_compaction`` (tokens) and ``level`` (0-3); ``agent`` and
+        ``session_key`` as :func:`shown_id` shows them."""
         doc = {f: (list(getattr(self, f)) if f == "notes" else getattr(self, f)) for f in self.FIELDS}
-        if getattr(self, "session_id", None) is None:
-            # Nothing of OpenClaw's matched: the agent id and key are what the caller typed, shown
-            # as messages show them (attack round 14: a pasted token or phone number is not echoed).
-            for f in ("agent", "session_key"):
-                if doc.get(f):
-                    doc[f] = shown_id(doc[f])
+        # The agent id and key as messages show them (:func:`shown_id`), found or not: a key OpenClaw
+        # found names the peer (``agent:main:whatsapp:dm:+1415…``), and ``--json`` reaches the same
+        # agent prompt and logs as the summary line (attack rounds 14 and 15: the summary cut the
+        # number while the JSON document beside it showed it whole). Ordinary keys read as before.
+        for f in ("agent", "session_key"):
+            if doc.get(f):
+                doc[f] = shown_id(doc[f])
         doc["percent"] = self.percent
         ctx = _ctx(cfg)
         point = compaction_point(self.window, ctx) if self.window else None

@@ -152,6 +152,9 @@ def refuse_private_path(option: str, target: Path, *, existing: bool = False) ->
     system, named before (a test folder named after its test read as a
     handle); a home folder (``/home/<user>``) is not a finding here. tatk8
     found a token as ``--html``'s file name, atk13 the same in ``export --out``.
+    The older folders of an output path are read too, for certain findings
+    only (a token, a password phrase: atk15 put a token in an existing
+    folder's name, and the whole path reached ``reports.json``).
 
     Args:
         option: the option as the user typed it (``--out``), for the message.
@@ -165,14 +168,27 @@ def refuse_private_path(option: str, target: Path, *, existing: bool = False) ->
     from .errors import BadInputError
     from .privacy import joined_readings, scan_name
 
-    parts = list(Path(target).parts)
+    # Absolute first: a relative name's first part is the file itself, which the cut below
+    # (made for the root "/") passed over unread (atk15: ``export --out x-<phone>.json``).
+    parts = list(Path(target).absolute().parts)
     if existing:
         first_new = len(parts)
     else:
         first_new = next((n for n in range(1, len(parts) + 1) if not Path(*parts[:n]).exists()), len(parts))
+    older = [p for p in parts[:max(1, first_new - 1)] if p not in ("/", "\\")]
     parts = [p for p in parts[max(1, first_new - 1):] if p not in ("/", "\\")]
-    found = sorted({f.category for text in [*parts, *joined_readings(parts)] for f in scan_name(text)
-                    if f.category != "home_path"})
+    found = {f.category for text in [*parts, *joined_readings(parts)] for f in scan_name(text)
+             if f.category != "home_path"}
+    if not existing:
+        # The folders that exist already reach disk too: report --html records the whole path in
+        # memory/.state/reports.json, and both commands print it (attack round 15: a token pasted
+        # as the name of an existing folder). Only a certain finding refuses there: a folder named
+        # before is the user's file system, and a name, handle or number in it is most often the
+        # user's own (a test folder named after its test); a token or a password is never chance.
+        # Each folder alone: a whole tree joined reads as an OTP seed (/tmp/pytest-of-root/...).
+        found |= {f.category for text in older for f in scan_name(text)
+                  if f.category != "home_path" and f.confidence == "certain"}
+    found = sorted(found)
     if found:
         raise BadInputError(f"{option}: the path holds {', '.join(found)} (a file or folder name is stored, so it "
                             "must hold no secret or personal data); name another file; nothing was written")

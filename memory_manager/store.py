@@ -1551,7 +1551,9 @@ def _earlier_names(ws: Path, target: Ref) -> list[str]:
     ``memory/.quarantine/<id>[-n].md`` (the id is derived from skill and topic, so it
     confirms a guessed topic). A knowledge entry ``prune`` archived and ``unarchive``
     put back (or archived again): ``memory/archive/<YYYY-MM>/knowledge-<key>.md``
-    (its key). Each goes like the month-combined name of :func:`_archived_origin`:
+    (its key). A knowledge entry or a T2 file of its own that the user renamed by
+    hand: every name its file had in the same folder (:func:`backups.former_paths`,
+    atk15). Each goes like the month-combined name of :func:`_archived_origin`:
     every backup copy, and the name replaced by a stand-in. A path that exists now is
     left alone (it is another entry's, or the entry's own file, forgotten whole already).
     """
@@ -1576,6 +1578,18 @@ def _earlier_names(ws: Path, target: Ref) -> list[str]:
         for found in backups.recorded_paths(ws, re.compile(pattern)):
             if found != rel(ws, target.path) and not backups._rel_problem(found) and not (Path(ws) / found).exists():
                 out.append(found)
+    whole_file = target.kind == "knowledge" or (target.kind == "t2" and isinstance(item, tiers.T2Entry)
+                                                and item.index is None)
+    if whole_file and target.path.is_file() and not target.path.is_symlink():
+        # The names the file had before the user renamed it by hand (attack round 15: the old
+        # name, holding the private words, stayed in the backups' entry lines and after.json):
+        # found by the states the backups recorded for it, or by its id line in a copy.
+        data = read_regular(target.path)
+        ident = getattr(item, "id", None)
+        marker = f"\nid: {ident}".encode("utf-8") if isinstance(ident, str) and ident else None
+        folder = re.escape(rel(ws, target.path.parent))
+        out += [p for p in backups.former_paths(ws, rel(ws, target.path), data, re.compile(folder + r"/[^/]+\.md"),
+                                                marker) if p not in out]
     return out
 
 

@@ -106,8 +106,44 @@ def run(args: argparse.Namespace) -> tuple[int, dict]:
     return code, doc
 
 
-def _error(args: argparse.Namespace, message: str, kind: str) -> None:
-    message = " ".join(message.split())
+def _typed(argv: list[str]) -> list[str]:
+    """The values typed on the command line (an ``--opt=value``'s value too), at least 4 characters."""
+    values = []
+    for arg in argv:
+        values.append(arg)
+        if arg.startswith("--") and "=" in arg:
+            values.append(arg.split("=", 1)[1])
+    return [v for v in dict.fromkeys(values) if len(v) >= 4]
+
+
+def unechoed(value: object, argv: list[str]) -> object:
+    """``value`` (a string, or a document of lists and dicts) with every typed value holding a secret masked.
+
+    ``--state-dir`` and ``--workspace`` come back in notes, the summary and
+    errors (``no session store for agent main in PATH``), and a token pasted as
+    a path is never echoed (issue 10, attack round 15):
+    :func:`memory_manager.privacy.unechoed`, as the usage errors and every
+    click script do. The detector is imported only when a typed value is
+    shown: the per-turn run (no options, or ``--stdin``) stays standard library only.
+    """
+    typed = _typed(argv)
+    if isinstance(value, str):
+        if not any(v in value or repr(v)[1:-1] in value for v in typed):
+            return value
+        from memory_manager.privacy import unechoed as _unechoed
+
+        return _unechoed(value, argv)
+    if isinstance(value, dict):
+        return {k: unechoed(v, argv) for k, v in value.items()}
+    if isinstance(value, list):
+        return [unechoed(v, argv) for v in value]
+    return value
+
+
+def _error(args: argparse.Namespace, message: str, kind: str, argv: list[str] | None = None) -> None:
+    # A path or id typed in an option and named by the error is masked (issue 10, attack round 15:
+    # ``-w`` naming a folder that does not exist echoed a token pasted as the path).
+    message = unechoed(" ".join(message.split()), sys.argv[1:] if argv is None else argv)
     if args.json_:
         sys.stdout.write(json.dumps({"error": message, "kind": kind}, ensure_ascii=False, allow_nan=False) + "\n")
     else:
@@ -120,9 +156,10 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args([a for a in argv if a != "--debug"])
     try:
         code, doc = run(args)
+        doc = unechoed(doc, argv)  # notes, summary and error may name a typed path (--state-dir)
         text = json.dumps(doc, ensure_ascii=False, indent=2, allow_nan=False) if args.json_ else None
     except MemoryManagerError as exc:
-        _error(args, str(exc) or exc.kind, exc.kind)
+        _error(args, str(exc) or exc.kind, exc.kind, argv)
         return exc.exit_code
     except Exception as exc:  # noqa: BLE001 - the top-level guard: one line, never a traceback
         if debug:
@@ -130,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
 
             traceback.print_exc()
         _error(args, f"unexpected {exc.__class__.__name__}: {exc}" + ("" if debug else " (run with --debug for "
-                                                                          "the traceback)"), "internal")
+                                                                          "the traceback)"), "internal", argv)
         return 1
     if args.json_:
         sys.stdout.write(text + "\n")

@@ -29,7 +29,7 @@ if deps.missing():
 import click  # noqa: E402
 
 from memory_manager import BUNDLE_ROOT  # noqa: E402
-from memory_manager.cli import common_options, emit_json, handle_errors, run, stdout  # noqa: E402
+from memory_manager.cli import common_options, emit_json, handle_errors, run, stdout, unechoed_doc  # noqa: E402
 from memory_manager.doctor import diagnose  # noqa: E402
 
 
@@ -40,7 +40,8 @@ from memory_manager.doctor import diagnose  # noqa: E402
 @common_options
 @handle_errors
 def doctor(workspace, json_, verbose, no_openclaw):
-    result = diagnose(workspace, BUNDLE_ROOT, use_openclaw=not no_openclaw)
+    # The checks name --workspace's folder: a secret typed there is masked (issue 10, atk15).
+    result = unechoed_doc(diagnose(workspace, BUNDLE_ROOT, use_openclaw=not no_openclaw))
     if json_:
         emit_json(result)
     else:

@@ -1,0 +1,55 @@
+"""Attack round 16 (quick, tatk16): a fresh attacker against main at d88a907.
+
+Each test plays one attack that got through, against the real scripts in a temporary workspace,
+and asserts the promised behaviour (issue 10, references/tiers.md and formats.md). Strict xfail
+until fixed. Secret-shaped values are built at run time.
+
+Found (tests here):
+1. An approved T2 entry stored ``--scheme xor-b64`` while a key exists carries a ``v2:t2`` mark
+   (keyed with the T2 key). Cleanup run in a shell without the key (a hook, the key file moved)
+   cannot verify it and quarantines the user's approved entry; after the key file is lost and
+   ``init --yes`` makes a new key, the record is replaced ("a recorded key that sealed nothing
+   anywhere is replaced", a33ca65) although the old key still keys the store's approval marks,
+   and the next cleanup quarantines it too. tiers.md: "An approved entry stays where it is, even
+   with a finding".
+
+Tried and held: see the report of round tatk16 (counts per kind).
+"""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from .trust_r4_common import NOW, PHONE, _init
+
+
+def _key_file() -> Path:
+    import os
+
+    return Path(os.environ["XDG_CONFIG_HOME"]) / "complex-memory-manager" / "key"
+
+
+# ------------------------------------------------------------ 1: an approved entry's t2-keyed mark and a missing key
+
+@pytest.mark.xfail(strict=True, reason="tatk16 1: cleanup without the T2 key (or after init replaced a recorded key "
+                                       "that only keyed marks) quarantines an approved xor-b64 entry whose v2:t2 "
+                                       "mark it cannot check")
+@pytest.mark.parametrize("shell", ["key-not-at-hand", "init-made-a-new-key"])
+def test_cleanup_keeps_an_approved_entry_whose_mark_it_cannot_check(ws, run_script, tmp_path, shell):
+    _init(run_script)
+    r = run_script("memory", "remember", "--skill", "s", "--topic", "crane", "--scheme", "xor-b64", "--text",
+                   f"crane contact {PHONE} tonight", "--approved", env=NOW)
+    assert r.code == 0, r.err
+    entry = ws / "memory/tier2-internal/s_crane.md"
+    assert 'approval: "v2:t2:' in entry.read_text(encoding="utf-8")
+    _key_file().rename(tmp_path / "key.away")  # a hook's shell, a sandbox, a lost key file
+    if shell == "init-made-a-new-key":
+        i = run_script("init", "--yes", "--no-hooks", "--lang", "en", env=NOW)
+        assert i.code == 0, i.err
+    c = run_script("cleanup", env=NOW)
+    assert c.code == 0, c.err
+    # tiers.md: "An approved entry stays where it is, even with a finding" (possible only, approved: keeps it).
+    assert entry.is_file(), "the user's approved entry was moved to quarantine"
+    assert not list((ws / "memory/.quarantine").glob("*.md")) if (ws / "memory/.quarantine").exists() else True

@@ -10,7 +10,8 @@ Found (tests here):
    cannot verify it and quarantines the user's approved entry; after the key file is lost and
    ``init --yes`` makes a new key, the record is replaced ("a recorded key that sealed nothing
    anywhere is replaced", a33ca65) although the old key still keys the store's approval marks,
-   and the next cleanup quarantines it too. tiers.md: "An approved entry stays where it is, even
+   and the next cleanup quarantines it too. Keyless (``v2:local`` mark), a cleanup run under another
+   HOME / XDG_CONFIG_HOME (the Gateway as a service) makes a new hash-secret there and quarantines it. tiers.md: "An approved entry stays where it is, even
    with a finding".
 
 Tried and held: see the report of round tatk16 (counts per kind).
@@ -36,19 +37,27 @@ def _key_file() -> Path:
 @pytest.mark.xfail(strict=True, reason="tatk16 1: cleanup without the T2 key (or after init replaced a recorded key "
                                        "that only keyed marks) quarantines an approved xor-b64 entry whose v2:t2 "
                                        "mark it cannot check")
-@pytest.mark.parametrize("shell", ["key-not-at-hand", "init-made-a-new-key"])
+@pytest.mark.parametrize("shell", ["key-not-at-hand", "init-made-a-new-key", "keyless-other-home"])
 def test_cleanup_keeps_an_approved_entry_whose_mark_it_cannot_check(ws, run_script, tmp_path, shell):
-    _init(run_script)
+    _init(run_script, *(["--no-key"] if shell == "keyless-other-home" else []))
     r = run_script("memory", "remember", "--skill", "s", "--topic", "crane", "--scheme", "xor-b64", "--text",
                    f"crane contact {PHONE} tonight", "--approved", env=NOW)
     assert r.code == 0, r.err
     entry = ws / "memory/tier2-internal/s_crane.md"
-    assert 'approval: "v2:t2:' in entry.read_text(encoding="utf-8")
-    _key_file().rename(tmp_path / "key.away")  # a hook's shell, a sandbox, a lost key file
+    cleanup_env = dict(NOW)
+    if shell == "keyless-other-home":
+        # No T2 key: the mark is keyed with the local hash-secret; the Gateway runs the hooks' cleanup
+        # under another HOME / XDG_CONFIG_HOME (a service account), where that secret is not.
+        assert 'approval: "v2:local:' in entry.read_text(encoding="utf-8")
+        other = tmp_path / "service-home"
+        cleanup_env.update(HOME=str(other), XDG_CONFIG_HOME=str(other / ".config"))
+    else:
+        assert 'approval: "v2:t2:' in entry.read_text(encoding="utf-8")
+        _key_file().rename(tmp_path / "key.away")  # a hook's shell, a sandbox, a lost key file
     if shell == "init-made-a-new-key":
         i = run_script("init", "--yes", "--no-hooks", "--lang", "en", env=NOW)
         assert i.code == 0, i.err
-    c = run_script("cleanup", env=NOW)
+    c = run_script("cleanup", env=cleanup_env)
     assert c.code == 0, c.err
     # tiers.md: "An approved entry stays where it is, even with a finding" (possible only, approved: keeps it).
     assert entry.is_file(), "the user's approved entry was moved to quarantine"

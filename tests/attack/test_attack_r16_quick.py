@@ -62,3 +62,45 @@ def test_cleanup_keeps_an_approved_entry_whose_mark_it_cannot_check(ws, run_scri
     # tiers.md: "An approved entry stays where it is, even with a finding" (possible only, approved: keeps it).
     assert entry.is_file(), "the user's approved entry was moved to quarantine"
     assert not list((ws / "memory/.quarantine").glob("*.md")) if (ws / "memory/.quarantine").exists() else True
+
+
+# ------------------------------------------------------------ 2: a checksum-valid resident ID glued to its Latin label
+
+def _cn_id(body17: str) -> str:
+    """A mainland resident ID number with its GB 11643 check character."""
+    weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2]
+    return body17 + "10X98765432"[sum(int(a) * b for a, b in zip(body17, weights)) % 11]
+
+
+CN_ID = _cn_id("3101151985" + "1023456")  # ends in a digit
+CN_ID_X = _cn_id("4403041990" + "0307123")  # ends in X
+
+
+@pytest.mark.xfail(strict=True, reason="tatk16 2: a checksum-valid resident ID glued to a Latin label (id, sfz, "
+                                       "idcard, idno) is not found: stored through learn KEY/--text, remember "
+                                       "--topic (a file name), write --topic and import --from-openclaw")
+@pytest.mark.parametrize("door", ["learn-key", "learn-text", "remember-topic", "write-topic", "learn-text-x",
+                                  "import-openclaw-name"])
+def test_a_resident_id_glued_to_its_label_is_refused_at_every_door(ws, run_script, door):
+    _init(run_script)
+    # The same number with a space after the label is refused as government_id (certain).
+    r = run_script("memory", "learn", "k0", "--text", f"note id {CN_ID}", env=NOW)
+    assert r.code != 0 and "government_id" in r.err
+    if door == "learn-key":
+        r = run_script("memory", "learn", f"sfz{CN_ID}", "--text", "plain", env=NOW)
+    elif door == "learn-text":
+        r = run_script("memory", "learn", "k1", "--text", f"my id{CN_ID}", env=NOW)
+    elif door == "learn-text-x":
+        r = run_script("memory", "learn", "k1", "--text", f"idcard{CN_ID_X}", env=NOW)
+    elif door == "remember-topic":
+        r = run_script("memory", "remember", "--skill", "s", "--topic", f"idno{CN_ID}", "--text", "x", env=NOW)
+    elif door == "write-topic":
+        r = run_script("memory", "write", "--topic", f"sfz{CN_ID}", "--cause", "x", env=NOW)
+    else:
+        (ws / "memory" / f"2026-11-27-id{CN_ID}.md").write_text("# notes\nan ordinary note\n", encoding="utf-8")
+        r = run_script("memory", "import", "--from-openclaw", "--approved", env=NOW)
+    # tiers.md: a checksum-valid ID is a certain T3 finding, refused whatever the flags.
+    stored = [p for p in (ws / "memory").rglob("*") if not p.name.startswith("2026-11-27-id")
+              and (CN_ID[:10] in p.name or (p.is_file() and CN_ID[:10].encode() in p.read_bytes()))
+              or CN_ID_X[:10] in p.name or (p.is_file() and CN_ID_X[:10].encode() in p.read_bytes())]
+    assert stored == [], stored

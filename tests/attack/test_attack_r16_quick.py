@@ -104,3 +104,21 @@ def test_a_resident_id_glued_to_its_label_is_refused_at_every_door(ws, run_scrip
               and (CN_ID[:10] in p.name or (p.is_file() and CN_ID[:10].encode() in p.read_bytes()))
               or CN_ID_X[:10] in p.name or (p.is_file() and CN_ID_X[:10].encode() in p.read_bytes())]
     assert stored == [], stored
+
+
+#: Certain values of published formats, each found alone or after a space, and passed when glued to a label.
+OPENAI = "sk-proj-" + "Qm7Rt2Vx9Kp3Ln8Zs5Wc1Hd4Ab6Ef0Gh2Jk4Lm6" * 2 + "T3BlbkFJ" + "Qm7Rt2Vx9Kp3Ln8Zs5Wc1Hd4Ab6Ef0Gh2"
+IBAN = "GB33" + "BUKB" + "20201555555555"
+
+
+@pytest.mark.xfail(strict=True, reason="tatk16 2b: an IBAN glued to 'iban' and an OpenAI project key glued to "
+                                       "'openai' are stored (each alone, or after a space, is refused as certain)")
+@pytest.mark.parametrize("glued", ["iban" + IBAN, "openai" + OPENAI, f"ID{CN_ID}号"])
+def test_a_certain_value_glued_to_a_label_is_refused(ws, run_script, glued):
+    _init(run_script)
+    value = glued.removeprefix("iban").removeprefix("openai").removeprefix("ID").removesuffix("号")
+    alone = run_script("memory", "learn", "k0", "--text", f"note {value}", env=NOW)
+    assert alone.code != 0, "the value alone is a certain finding"
+    r = run_script("memory", "learn", "k1", "--text", f"note {glued}", env=NOW)
+    assert r.code != 0, "stored"
+    assert not (ws / "memory/knowledge/k1.md").exists()

@@ -13,8 +13,44 @@ Found (tests here):
    and the next cleanup quarantines it too. Keyless (``v2:local`` mark), a cleanup run under another
    HOME / XDG_CONFIG_HOME (the Gateway as a service) makes a new hash-secret there and quarantines it. tiers.md: "An approved entry stays where it is, even
    with a finding".
+2. A checksum-valid mainland resident ID glued to a Latin label (``id``, ``ID``, ``sfz``, ``idno``,
+   ``idcard``, ``ID…号``) is not found, so it is stored through ``learn KEY`` / ``--text``,
+   ``remember --topic`` (a T2 file name), ``write --topic`` and ``import --from-openclaw`` (a note's
+   file name); the same with ``id `` (a space), ``id_``, ``身份证号码``, ``#`` or ``no.`` is refused.
+   2b: an IBAN glued to ``iban`` and an OpenAI project key glued to ``openai`` likewise (GitHub,
+   Slack, AWS and card numbers glued to a label are found).
+3. A ``tiers.key_file`` path holding a token is echoed in full by ``remember``, ``doctor`` and
+   ``crypt.py keygen``, and keygen makes a folder named with it.
 
-Tried and held: see the report of round tatk16 (counts per kind).
+Tried and held (tried / found):
+(a) options: 30 doors (write --topic/--cause/--todo, learn KEY/--text/--tags, remember
+    --skill/--topic/--text, stats record/pattern, event, lesson, edit, recall, show, forget, used,
+    unarchive, unquarantine, import --allow, report --html, export --out, maintain --event, gate.py,
+    detect --agent, crypt encrypt --skill/--topic) x 7 values (GitHub, Slack, Stripe live key, resident
+    ID, Luhn card, 我的密码是…, 手机…) with and without --approved: ~300 runs / 0; glued label+value
+    forms: 48 / 3 kinds (test 2).
+(b) import fields: 20 export fields (daily id/date/topic/cause/other, knowledge key/tags/body/id/
+    created/frontmatter/frontmatter_text/extra frontmatter key, tier1 file/skill name/pattern, tier2
+    file/text frontmatter, lessons section/line) x 4 values x with/without --approved: 160 / 0;
+    --from-openclaw file names: 6 / 1 (test 2).
+(c) forgotten means gone: report --approved --html then forget (T2, knowledge); hand-edited lesson
+    forgotten then every backup restored; quarantine -> unquarantine -> forget and quarantine ->
+    forget, every backup restored; prune -> forget, prune -> unarchive -> forget, -> re-prune ->
+    forget; cleanup purge with the cached report, an --html report and the recall index; a forged
+    reports.json line naming a non-report file: 10 / 0.
+(d) t2-key-accepted: a symlinked record (to a file, dangling), .state a symlink: 3 / 0; init with
+    MEMORY_MANAGER_KEY set (no key made, nothing recorded); undo init then another key; two
+    remembers with two keys at once x6, keygen vs another key's remember x6, init vs another key's
+    remember x6: 20 / 0; init after the key file is lost: 1 / 1 (test 1).
+(e) approved entries: cleanup without the key, after init made a new key, keyless under another
+    HOME: 3 / 3 (test 1); keyless then keygen, month compaction of approved entries, reseal,
+    encrypt --file, decrypt --file (aes-gcm, xor-b64): 6 / 0.
+(f) concurrency: forget racing show/used/recall/cleanup/export/report at two delays: 14 / 0.
+(g) symlinks: memory/.cache/report.html, memory/.quarantine, memory/.cache, .memory-backup to
+    outside: 4 / 0; export --out / report --html inside the workspace: 5 / 0.
+(h) config values: tiers.key_file holding a token 1 / 1 (test 3); backups.* retention at its limits:
+    1 / 0 (init's backup of a user's AGENTS.md goes once past keep_last/max_age: documented, since
+    the path still exists).
 """
 from __future__ import annotations
 

@@ -839,6 +839,17 @@ def _pw_bare_strong_ok(value: str, m: re.Match[str], text: str) -> bool:
     return _password_classes(_secret_value(value)) >= 3 and _pw_value_ok(value, m, text)
 
 
+#: Between a value and "password": a remark about passwords in general ("Password123 is the most common
+#: password", "是最常见的弱密码"), not what one is (round 13).
+_PASSWORD_REMARK = re.compile(r"(?i)most common|commonest|weak|worst|bad|example|sample|default|top \d|popular|"
+                              r"常见|弱|默认|示例|最差|最烂|被破解")
+
+
+def _pw_value_first_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """:func:`_pw_bare_strong_ok`, and no remark about passwords in general after the value."""
+    return _pw_bare_strong_ok(value, m, text) and not _PASSWORD_REMARK.search(text, m.end(1), m.end())
+
+
 def _quoted_pass_ok(value: str, m: re.Match[str], text: str) -> bool:
     """A quoted passphrase: several words (diceware style) or a password-like value, not a placeholder."""
     v = value.strip()
@@ -2584,6 +2595,13 @@ RULES_LIST: list[Rule] = [
          "bash process substitution <(echo VALUE) fed to a password-file option (rsync --password-file, "
          "sshpass -f, mysql --defaults-extra-file): the value is on the command line all the same",
          group=1, check=_cli_value_ok, lower=True, needs=("<(",)),
+    Rule("password_piped_to_stdin", "secret",
+         _r(r"(?:echo|printf)(?:" + _ + r"+-[a-z]+)*" + _ + r"+([\"']?[^\s\"'|;&]{3,}[\"']?)" + _
+            + r"*\|[^\n]{0,120}?(?:--password-stdin|(?<![a-z])sudo" + _ + r"+(?:-[a-z]*" + _ + r"+)*?-s(?![a-z])|"
+            r"chpasswd|passwd" + _ + r"+--stdin)"),
+         "Docker CLI reference 'docker login --password-stdin', sudo(8) -S, passwd --stdin, chpasswd(8): a literal "
+         "echoed into a command that reads a password from stdin (round 13, set O pw-cli-docker)",
+         group=1, check=_cli_value_ok, lower=True, needs=("--password-stdin", "sudo", "chpasswd", "--stdin")),
     Rule("url_credentials", "secret",
          _r(r"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/@?#]{0,64}:([^\s@/]{3,128})@(?=[A-Za-z0-9\[])"),
          "RFC 3986 s.3.2.1 (user:password in the userinfo, deprecated)", group=1, check=_password_ok, needs=("://",)),
@@ -2617,16 +2635,19 @@ RULES_LIST: list[Rule] = [
             r"PUK" + _ + r"*(?:码|碼)|PIN|开锁码|门禁码|开门码|安全码|パスワード|비밀번호)[」』\"”'’\]】]?(?:[（(][^）)\n]{0,16}[）)])?"
             r"(?:[^\n，。,;；!?！？]{0,8}?(?:" + _ZH_SET + r"|是|为|為|"
             r"\bis\b|\bwas\b|:|=|->|→|=>|＝)|" + _ + r"*)" + _ + r"*[:=]?" + _
-            + r"*[\"'“‘`]?([!-~]{4,64}|[零〇一二三四五六七八九]{4,12})"),
+            + r"*[\"'“‘`「『]?([!-~]{4,64}|[零〇一二三四五六七八九]{4,12})"),
          "Tiers seed T3 rule (zh): '密码 -> 密钥管理器'; value after the key word (or its bracketed label), a few "
          "words, and 是/改成/填成/:", group=1, check=_pw_zh_ok),
     Rule("password_value_first", "secret",
-         _r(r"(?m)^[ \t>*-]*[`'\"“‘]?([!-~]{6,64}?)[`'\"”’]?" + _ + r"*(?:←|<-|<=|=|is|was|will be|是|就是|这个是|这是)"
-            + _ + r"*(?:the|my|our|a|这个|新的|现在的|我的)?[^\n.。,，]{0,24}?(?:password|passwd|passphrase|pw|密码|口令)"),
+         _r(r"(?m)^[ \t>*-]*[`'\"“‘「『]?([!-~]{6,64}?)[`'\"”’」』]?" + _ + r"*(?:←|<-|<=|=|is|was|will be|是|就是|这个是|这是)"
+            + _ + r"*(?:the|my|our|a|这个|新的|现在的|我的)?[^\n.。,，]{0,24}?(?:password|passwd|passphrase|passcode|pw|"
+            r"unlock code|door code|gate code|keypad code|alarm code|pin|密码|口令)(?![a-z])"),
          "Tiers seed T3 rule 'Passwords': the value first, then what it is ('X <- 这个是新的 wifi 密码', "
-         "'`X` is the new admin password for grafana')", group=1, check=_pw_bare_strong_ok,
-         needs=("←", "<-", "<=", "` is", "' is", "\" is", " is the new", " is the current", " is my ", " is our ",
-                "这个是", "这是", "就是", "是新的")),
+         "'`X` is the new admin password for grafana'; round 13, own phrasings of set O's pw-en-value-first: "
+         "'X is the unlock code for the garage keypad', '「X」是我 Steam 的密码', 'X 是公司 VPN 的口令')",
+         group=1, check=_pw_value_first_ok,
+         needs=("←", "<-", "<=", "` is", "' is", "\" is", " is the ", " is my ", " is our ", "这个是", "这是", "就是",
+                "是新的", "的密码", "的口令", "是我", "是公司", "是家里")),
     Rule("password_quoted", "secret",
          _r(r"(?:passphrase|password|pass phrase)(?:" + _ + r"+(?:for|of|to|on)" + _ + r"+[^\n:=]{1,40}?)?"
             + _ + r"*(?::|=|is)" + _ + r"*[\"'‘“「]([^\"'’”」\n]{8,64}?)[\"'’”」]"),

@@ -234,3 +234,37 @@ def test_structure_gives_no_finding(text):
 @pytest.mark.parametrize("text,category", STRUCTURE_PRIVATE)
 def test_fact_in_structure_is_found(text, category):
     assert category in {f.category for f in scan(text)}
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Kind 9 (secrets): the value first, then what it unlocks; a value echoed into a command that reads its
+# password from stdin; a Chinese password in corner quotes after a set-verb. Values built at run time.
+# ---------------------------------------------------------------------------------------------------------
+PW = "Kx7#" + "pl22"
+VALUE_FIRST = [
+    f"{PW} is the unlock code for the garage keypad",
+    f"{PW} is the password for the NAS",
+    f"「{PW}」是我 Steam 的密码",
+    f"{PW} 是公司 VPN 的口令",
+    f"Apple ID 的密码我换成了「{PW}」",
+    f"echo '{PW}' | docker login registry.example.org -u ops --password-stdin",
+    f"printf '{PW}' | podman login quay.io -u me --password-stdin",
+    f'echo "{PW}" | sudo -S apt update',
+]
+NOT_A_PASSWORD = [
+    "echo $REGISTRY_TOKEN | docker login ghcr.io -u bot --password-stdin",
+    "密码我改成了强密码，存在 1Password 里",
+    "the password for the NAS is in the vault",
+    "Password123 is the most common password",
+    "echo 'hello world' | tee out.txt",
+]
+
+
+@pytest.mark.parametrize("text", VALUE_FIRST)
+def test_value_first_password_is_a_secret(text):
+    assert "secret" in {f.category for f in scan(text)}
+
+
+@pytest.mark.parametrize("text", NOT_A_PASSWORD)
+def test_talk_about_passwords_gives_no_finding(text):
+    assert [(f.category, f.rule) for f in scan(text)] == []

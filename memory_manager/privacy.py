@@ -1547,6 +1547,15 @@ def _config_service_user(value: str, m: re.Match[str], text: str) -> bool:
     return bool(_SERVICE_BLOCK.search(_block_above(text, m.start())))
 
 
+def _wa_number_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """The digits of a click-to-chat link are a valid number under its country code (``phonenumbers``)."""
+    try:
+        import phonenumbers
+        return phonenumbers.is_valid_number(phonenumbers.parse("+" + value, None))
+    except Exception:  # noqa: BLE001 - an unparsable number is no finding
+        return False
+
+
 def _account_handle_ok(value: str, m: re.Match[str], text: str) -> bool:
     """An account name after its platform or user-name word: not a placeholder, and after a bare
     ``username:`` not a service account's name (``app``, ``default``, ``postgres``: :data:`_SERVICE_USERS`;
@@ -3197,6 +3206,22 @@ RULES_LIST: list[Rule] = [
             + r"*(\d{4}[ -]?\d{4}[ -]?\d{4}[ -]?\d{4}(?:[ -]?\d{1,3})?)(?![\d-])"),
          "Tiers seed T3 rule 'Financial account numbers': a debit card number given with its bank branch is the "
          "account to pay into", group=1),
+    Rule("payment_app_account", "bank_account",
+         _r(r"(?:支付宝|alipay|微信支付|财付通|wechat pay)" + _ + r"*(?:收款|收钱|payee|receiving)" + _ + r"*(?:账户|账号|帐号|帳號|account)"
+            r"[^\n\d@]{0,6}?(1[3-9]\d[ -]?\d{4}[ -]?\d{4}(?!\d)|[a-z0-9._%+-]{1,64}@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})"),
+         "kind seen in sets N and O (支付宝收款账户 + a mobile number or an e-mail address): the log-in of a "
+         "payment account that money is sent to, an account number as the payee gives it (before the platform "
+         "handle rule, which reads the same digits as a handle)", group=1,
+         check=_not_placeholder, lower=True, needs=("支付宝", "alipay", "微信支付", "财付通", "wechat pay")),
+    Rule("whatsapp_link_number", "phone",
+         _r(r"(?:wa\.me/|api\.whatsapp\.com/send/?\?phone=)\+?(\d{8,15})(?!\d)"),
+         "WhatsApp Help Center 'How to use click to chat' (wa.me/<full number in international format>): the "
+         "number in the link is a telephone number (kind seen in set O: https://wa.me/85253997651)", group=1,
+         check=_wa_number_ok, needs=("wa.me/", "api.whatsapp.com")),
+    Rule("household_register_number", "government_id",
+         _r(r"户号" + _ + r"*[:：是为]?" + _ + r"*(\d{9,12})(?!\d)"),
+         "公安部《常住人口登记表》/居民户口簿 户号 (kind seen in sets J and O: 户口本户号 310115027391)", group=1,
+         needs=("户号",)),
     Rule("platform_numeric_account", "handle", _r(r"(?<![\d+])\+?\d[\d -]{4,14}\d(?!\d)"),
          "Tiers seed checklist: 'no usernames or handles' (a numeric account on a named platform: Alipay logs in "
          "by phone number)", numeric=True, check=_platform_number_ok),
@@ -3318,7 +3343,10 @@ RULES_LIST: list[Rule] = [
                 "alien registration", "a-number", "绿卡", "居留卡", "永居", "駕照")),
     Rule("bank_account_number", "bank_account",
          _r(r"(?:bank account|account (?:no\.?|number|#)|acct\.?" + _ + r"*(?:no\.?|#)|银行账[号户]|银行卡号?|"
-            r"账号|收款账户|对公账户|账户号码?|routing number)[^\d\n]{0,12}(\d[\d -]{6,30}\d)"),
+            r"账号|收款账户|对公账户|账户号码?|routing number|"
+            # round 13 (kind seen in sets O and H: 农行账户 8220 9016 1033 6551 498): a bank's short name, then 账户
+            r"(?:农行|工行|建行|中行|交行|招行|邮储|浦发|兴业|民生|光大|中信|平安|银行|储蓄|工资)(?:卡)?账户)"
+            r"[^\d\n]{0,12}(\d[\d -]{6,30}\d)"),
          "Tiers seed T3 rule 'Financial account numbers'", group=1, check=_digits_ok(8, 24), lower=True),
     Rule("payout_card_digits", "payment_card", _r(r"(?<![\d.-])\d{16,20}(?![\d.-])"),
          "ISO/IEC 7812-1 Luhn check and issuer prefix: a card number given to be paid back onto (退款用这张, "

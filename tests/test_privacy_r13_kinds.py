@@ -268,3 +268,35 @@ def test_value_first_password_is_a_secret(text):
 @pytest.mark.parametrize("text", NOT_A_PASSWORD)
 def test_talk_about_passwords_gives_no_finding(text):
     assert [(f.category, f.rule) for f in scan(text)] == []
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Kind 10 (bank accounts): a Chinese bank's short name then 账户 and the account in groups; a payment app's
+# receiving account (a mobile number or an e-mail address); a WhatsApp click-to-chat link's number; the
+# number of a household register (户号).
+# ---------------------------------------------------------------------------------------------------------
+ACCOUNTS = [
+    ("工资打到我农行账户 8220 9016 1033 6551 498 就行", "bank_account"),
+    ("房租转到房东建行账户 6217 0000 1234 5678 901", "bank_account"),
+    ("支付宝收款账户 18855173353，实名 陈**", "bank_account"),
+    ("学费转我支付宝收款账号 lin.xiaoyu88@163.com", "bank_account"),
+    ("微信支付收款账号 139 1234 5678", "bank_account"),
+    ("ping me on https://wa.me/85253997651", "phone"),
+    ("户口本户号 310115027391，户主是我", "government_id"),
+]
+NOT_ACCOUNTS = [
+    "支付宝账号是什么格式",
+    "农行账户的转账限额是多少",
+    "https://wa.me/ is WhatsApp's click-to-chat link format",
+    "户号是什么意思",
+]
+
+
+@pytest.mark.parametrize("text,category", ACCOUNTS)
+def test_account_kind_is_found(text, category):
+    assert category in {f.category for f in scan(text)}
+
+
+@pytest.mark.parametrize("text", NOT_ACCOUNTS)
+def test_account_words_alone_give_no_finding(text):
+    assert [(f.category, f.rule) for f in scan(text)] == []

@@ -4950,13 +4950,16 @@ _ORG_OWNER = re.compile(r"(?i)(?:他们|我们|你们|她们|咱们|他|她|我)
 
 def _org_subject(line: str) -> bool:
     """``line`` names an organisation as the subject and, once "their company"-style owners are dropped,
-    no person: not an organisation that acts on someone ("被公司起诉", "sued by the bank": the person is
-    the one it happens to), and no colleague, client or Chinese full name before it."""
+    no person: not an organisation that acts on someone or is the other party ("被公司起诉", "sued by the
+    bank", "和前公司打官司", "a lawsuit against my old employer": the person is the one it happens to), and no
+    colleague, client or Chinese full name before it."""
     org = _ORG_WORD.search(line)
     if org is None or _GENERAL_ANCHOR.search(_ORG_OWNER.sub(" ", line)):
         return False
     before = line[:org.start()]
-    if re.search(r"(?i)被[^\n，。,]{0,4}$|\bby (?:the |a |an |his |her |their )?(?:former |ex-)?$|同事|客户|员工|朋友|"
+    if re.search(r"(?i)(?:被|和|与|跟|同|对)[^\n，。,]{0,4}$|"
+                 r"\b(?:by|with|against|versus|vs\.?) [^\n,.;]{0,24}$|"
+                 r"同事|客户|员工|朋友|"
                  r"\b(?:colleague|client|coworker|friend|employee)\b", before):
         return False
     return not re.search(_CN_NAME + r"(?=被|在|因|的)", before)

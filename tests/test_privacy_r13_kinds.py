@@ -300,3 +300,18 @@ def test_account_kind_is_found(text, category):
 @pytest.mark.parametrize("text", NOT_ACCOUNTS)
 def test_account_words_alone_give_no_finding(text):
     assert [(f.category, f.rule) for f in scan(text)] == []
+
+
+#: Kind 6, the other side: an organisation as the other party of a person's lawsuit is still the person's
+#: matter (frozen corpus positive.tsv: 正在和前公司打官司).
+ORG_AS_OTHER_PARTY = [
+    ("正在和前公司打官司", "legal"),
+    ("跟老东家的公司还在打官司", "legal"),
+    ("still in a lawsuit with my old company", "legal"),
+    ("filed a lawsuit against the former employer's company", "legal"),
+]
+
+
+@pytest.mark.parametrize("text,category", ORG_AS_OTHER_PARTY)
+def test_lawsuit_with_an_organisation_is_a_persons_matter(text, category):
+    assert category in {f.category for f in scan(text)}

@@ -473,6 +473,19 @@ _FILE_TLDS = {"png", "jpg", "jpeg", "webp", "gif", "svg", "bmp", "ico", "avif", 
               "slice", "scope", "swap", "device", "automount"}
 
 
+#: Local parts that stand for anyone in a format or a template (round 13, kind "an address shown as a
+#: format", set O: "user@domain.tld 只是格式示例", "name@company.com 占位符").
+_GENERIC_LOCAL = frozenset("user username name someone somebody yourname your.name firstname lastname first.last "
+                           "firstname.lastname first_last john.doe jane.doe email mail me foo bar abc xxx "
+                           "employee staff account login".split())
+#: Domains that stand for any company ("company.com", "domain.com", "yourcompany.cn"); ".tld" is none.
+_GENERIC_DOMAIN = re.compile(r"(?i)^(?:domain|company|yourcompany|yourdomain|mycompany|companyname|host|"
+                             r"server|corp|org|school|university)\.(?:com|org|net|cn|tld)$")
+#: Words that say a line shows a format or a placeholder.
+_FORMAT_CUE = re.compile(r"(?i)示例|占位|格式|样例|例如|比如|模板|举例|规则|\bformat\b|placeholder|\be\.g\.|"
+                         r"\bsuch as\b|\blike\b|\bpattern\b|\btemplate\b|convention")
+
+
 def _email_ok(value: str, m: re.Match[str], text: str) -> bool:
     local, _, domain = value.rpartition("@")
     if _RESERVED_DOMAIN.search(domain) or local.lower() in _NON_PERSON_LOCAL:
@@ -486,6 +499,9 @@ def _email_ok(value: str, m: re.Match[str], text: str) -> bool:
     labels = domain.lower().split(".")
     if re.fullmatch(r"\d+(?:\.\d+)?x", labels[0]) or labels[-1] in _FILE_TLDS or is_placeholder(value):
         return False
+    if labels[-1] == "tld" or (local.lower() in _GENERIC_LOCAL and (
+            _GENERIC_DOMAIN.match(domain) or _FORMAT_CUE.search(_line_around(text, m.start(), m.end())))):
+        return False  # a format shown, not an address: user@domain.tld, name@company.com 占位符 (round 13)
     # "git@github.com:owner/repo.git" is an SSH remote, not an address.
     return not text.startswith(":", m.end())
 
@@ -529,6 +545,8 @@ def _phone_ok(value: str, m: re.Match[str], text: str) -> bool:
         return False  # 123-456-7890 in a line about a form validator's tests
     if _number_list(value):
         return False
+    if len(re.findall(r"\d+", value)) >= 6 and all(len(g) <= 2 for g in re.findall(r"\d+", value)):
+        return False  # six or more numbers of one or two digits (a lottery draw, scores): no plan writes a phone so (round 13)
     if re.fullmatch(r"\d{4,5}-\d{4,5}", value.strip()) and _RANGE_CONTEXT.search(line):
         return False  # a port range (20000-20099), not a number
     international = value.startswith(("+", "00"))
@@ -548,6 +566,13 @@ def _phone_ok(value: str, m: re.Match[str], text: str) -> bool:
             return False
     if "." in value and not re.fullmatch(r"\(?\d{3}\)?\.\d{3}\.\d{4}", value):
         return False  # dotted groups are versions, IPs or decimals; US 415.555.0199 is the exception
+    if (not international and _CN_MOBILE.match(digits) and re.fullmatch(r"\d+(?:[ \t]+\d+)+", value.strip())
+            and [len(g) for g in value.split()] not in ([3, 4, 4], [3, 8], [1, 3, 3, 4])
+            and not _PHONE_CUE.search(line)):
+        # Round 13, kind "a row of numbers in a table or a benchmark" (own phrasings: "138 001 3800" as three
+        # columns): eleven digits in space-separated groups that MIIT's mobile numbers are not written in
+        # (they are grouped 3-4-4) and no phone word by them are columns of figures, not a mobile number.
+        return False
     try:
         import phonenumbers
     except ImportError:  # pragma: no cover - declared dependency
@@ -560,6 +585,11 @@ def _phone_ok(value: str, m: re.Match[str], text: str) -> bool:
         regions = ("US",)  # 1-888-467-2211 is grouped as the NANP writes it, not a Chinese 188 mobile
     service = False
     for region in regions:
+        if region == "GB" and not international and not digits.startswith("0"):
+            # Round 13, kind "figures read as a British number" (own phrasings: "138 001 3800" in a
+            # benchmark row): Ofcom's national format always starts with the trunk prefix 0; without it
+            # or +44 nobody writes a UK number, though the metadata parses one.
+            continue
         raw = "+" + value[2:] if value.startswith("00") else value
         try:
             number = phonenumbers.parse(raw, region)
@@ -609,7 +639,10 @@ _SERVICE_USERS = {"user", "username", "users", "you", "your", "yourname", "your-
                   "runner", "ubuntu", "ec2-user", "vagrant", "node", "app", "git", "www-data", "jenkins",
                   "circleci", "docker", "travis", "build", "builder", "ci", "admin", "root", "shared", "public",
                   "vscode", "codespace", "codespaces", "gitpod", "coder", "devcontainer", "postgres", "mysql",
-                  "default", "default user", "all users", "guest", "nobody", "linuxbrew"}
+                  "default", "default user", "all users", "guest", "nobody", "linuxbrew",
+                  # round 13 (kind "a container image's default user", set H: /home/jovyan/work): Jupyter
+                  # Docker Stacks (jovyan), distroless (nonroot), rocker (rstudio), common Dockerfiles (appuser)
+                  "jovyan", "nonroot", "appuser", "rstudio", "app-user", "dev", "developer"}
 
 
 #: A service account's name by its shape: a daemon or CI agent suffix (gitlab-runner, buildkite-agent,
@@ -630,7 +663,13 @@ def _windows_home_ok(value: str, m: re.Match[str], text: str) -> bool:
 def _time24_ok(value: str, m: re.Match[str], text: str) -> bool:
     # "2026-03-01 14:05" is a timestamp, not a routine.
     before = text[max(0, m.start() - 12):m.start()]
-    return not re.search(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}[ T]$|\d[ T]$|[+-]$", before)
+    if re.search(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}[ T]$|\d[ T]$|[+-]$", before):
+        return False
+    # A message's stamp at the start of a chat or log line ("[10:03] 李娜: 我看下", "10:03 <bob> restarted"):
+    # when it was said, not a routine (round 13, kind "a chat transcript", own phrasings).
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    return not (re.fullmatch(r"[ \t]*[\[(<]?", text[line_start:m.start()])
+                and re.match(r"(?::[0-5]\d)?[\])>]?[ \t]*(?:<[^>\n]{1,30}>|[^\s:：]{1,30}[:：])", text[m.end():m.end() + 40]))
 
 
 _DECORATORS = {"property", "dataclass", "staticmethod", "classmethod", "abstractmethod", "override", "overload",
@@ -684,7 +723,7 @@ _FINGERPRINT_TECH = re.compile(r"(?i)(?:key|ssh|host|sha-?\d*|md5|gpg|pgp|cert\w
 def _biometric_ok(value: str, m: re.Match[str], text: str) -> bool:
     if value.lower().startswith("fingerprint") or value == "指纹":
         before = text[max(0, m.start() - 12):m.start()]
-        after = text[m.end():m.end() + 12]
+        after = text[m.end():m.end() + 24]  # "fingerprint of the server's host key" (round 13)
         return not (_FINGERPRINT_TECH.search(before) or before.endswith("-")
                     or re.match(r"(?i)[ \t:=]*(?:sha|md5)", after)
                     or re.match(r"(?i)s?[ \t]+of[ \t]+(?:the[ \t]+)?(?:bot|traffic|client|request|tls|server|device|"
@@ -798,6 +837,17 @@ def _pw_bare_ok(value: str, m: re.Match[str], text: str) -> bool:
 def _pw_bare_strong_ok(value: str, m: re.Match[str], text: str) -> bool:
     """A value without a key word right before it: three character classes (:func:`_password_classes`)."""
     return _password_classes(_secret_value(value)) >= 3 and _pw_value_ok(value, m, text)
+
+
+#: Between a value and "password": a remark about passwords in general ("Password123 is the most common
+#: password", "是最常见的弱密码"), not what one is (round 13).
+_PASSWORD_REMARK = re.compile(r"(?i)most common|commonest|weak|worst|bad|example|sample|default|top \d|popular|"
+                              r"常见|弱|默认|示例|最差|最烂|被破解")
+
+
+def _pw_value_first_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """:func:`_pw_bare_strong_ok`, and no remark about passwords in general after the value."""
+    return _pw_bare_strong_ok(value, m, text) and not _PASSWORD_REMARK.search(text, m.end(1), m.end())
 
 
 def _quoted_pass_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -1138,10 +1188,32 @@ _PERSONAL_TIME = re.compile(
     r"遛狗|健身|起床|睡觉|上班|下班|从家|离家|到家|出发|通勤|\bcommute|老人|老太太|老爷子|岳母|婆婆|公公|岳父|出差|熬夜|加班|还在工作|闹钟|\balarm\b|外婆|外公|爷爷|奶奶|姥姥|姥爷|一个人|独自|leaves the house|gets home")
 
 
+#: A heading that makes the times below a group's programme (an outing, an agenda, a class timetable),
+#: round 13, kind "a group itinerary" (multi-line set O: 团建行程, "Team offsite itinerary").
+_GROUP_PROGRAMME = re.compile(r"(?i)团建|部门|全员|全体|集合|议程|日程表|课程表|课表|行程安排|活动安排|旅行团|"
+                              r"\b(?:team|company|department|class|group|school|conference|event)\b[^\n]{0,20}"
+                              r"\b(?:trip|offsite|off-site|outing|itinerary|agenda|programme|program|schedule|timetable)\b|"
+                              r"\b(?:offsite|off-site|agenda|timetable)\b")
+
+
+_WE = re.compile(r"(?i)\b(?:we|we're|we'll|our|us)\b|我们|咱们")
+
+
 def _personal_time_ok(value: str, m: re.Match[str], text: str) -> bool:
-    """A clock time or weekly routine that belongs to a person, not to a system or a team."""
+    """A clock time or weekly routine that belongs to a person, not to a system or a team.
+
+    A line that names nobody (:data:`_HEADING_ANCHOR`) under a heading of a system's, a team's or a group's
+    programme (:data:`_SYSTEM_TIME`, :data:`_GROUP_PROGRAMME`) or in a note that says it is about nobody
+    belongs to that programme (round 13, multi-line set O: "团建行程 / Day1 08:00 出发")."""
     line = _line_around(text, m.start(), m.end())
-    return bool(_PERSONAL_TIME.search(line)) and not _SYSTEM_TIME.search(line)
+    if not _PERSONAL_TIME.search(line) or _SYSTEM_TIME.search(line):
+        return False
+    if "\n" not in text:
+        return True
+    if _HEADING_ANCHOR.search(_WE.sub(" ", line)):
+        return True  # someone on the line; "we" under a group's heading is the group
+    above = _block_above(text, m.start())
+    return not (_SYSTEM_TIME.search(above) or _GROUP_PROGRAMME.search(above) or _nobody_note(text, m.start()))
 
 
 def _time24_personal_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -1181,7 +1253,14 @@ _TECH_SENSE = re.compile(
     r"字典表|字典|码表|编码表|招聘|\bjd\b|job (?:post(?:ing)?|ad|description|opening)|"
     r"薪资范围|salary range|stroke(?:-width|-linecap|-linejoin|=|:)|\bsvg\b|"
     # round 8 (set K): experiments on a product ("the A/B test for the checkout page"), a research topic's key words
-    r"\ba/b[ -]?tests?\b|\bab tests?\b|split tests?|a/b ?测试|ab ?测试|ab ?实验|课题|关键词|论文|\bthesis\b|research topic")
+    r"\ba/b[ -]?tests?\b|\bab tests?\b|split tests?|a/b ?测试|ab ?测试|ab ?实验|课题|关键词|论文|\bthesis\b|research topic|"
+    # round 13 (kind "a device protocol's notes", multi-line set O: "Service: Blood Pressure 0x1810"): an
+    # assigned number in hex (Bluetooth SIG Assigned Numbers, USB class codes) names a profile, not a reading
+    r"\b0x[0-9a-f]{4}\b|\bspec\b|\buuid\b|"
+    # round 13 (set O false positives, as kinds): a product's copy ("Face ID 的提示文案"), a purchase of a
+    # system ("虹膜识别门禁的采购方案"), a file format ("基因组数据格式 FASTQ"), an angle ("depression angle")
+    r"文案|提示语|弹窗|按钮|\btoast\b|\btooltip\b|\bbutton\b|\bonboarding\b|\bi18n\b|本地化|"
+    r"采购|招标|选型|\bprocurement\b|\brfp\b|数据格式|file formats?|\bangle\b|倾角|俯角")
 #: A code identifier on the line (``NSFaceIDUsageDescription``, ``Info.plist``, ``face_match.py``):
 #: a sensitive word next to one names a feature of software, not a person's fact.
 _CODE_TOKEN = re.compile(r"(?<![\w.])(?=[A-Za-z]*[a-z][A-Za-z]*[A-Z][A-Za-z]*[A-Z])(?=(?:[a-z]*[A-Z]){3})[A-Za-z]{12,}"
@@ -1200,7 +1279,12 @@ _OWNER = re.compile(r"(?i)\b(?:my|her|his|our|their) (?:wife|husband|partner|son
 
 #: A child's life on the line (school, grade, a parent): makes "Noah is 14" an age, not a count.
 _CHILD_LIFE = re.compile(r"(?i)\b(?:school|grade|class|goes to|walks|kids?|child|son|daughter|his|her|he|she|"
-                         r"birthday|years old|mum|mom|dad|parents?|teacher|homework)\b")
+                         r"birthday|years old|mum|mom|dad|parents?|teacher|homework|"
+                         # round 13 (kind "a young child's age with an early-childhood fact", set O: "Lily is 4
+                         # and still wets the bed"): milestones, care and play of small children
+                         r"wets? the bed|bed-?wetting|potty|diapers?|nappy|naps?|toys?|daycare|nursery|"
+                         r"kindergarten|pre-?k|preschool|babysitter|nanny|pa?ediatrician|playdate|tantrums?|"
+                         r"teeth|teething|crawl\w*|bedtime|cartoons|camp|daddy|mommy|mummy)\b")
 
 
 #: Words by which a line speaks of the user (first person, "the user"): in :func:`scan_strict`
@@ -1218,12 +1302,35 @@ _NAME_TOPICS: contextvars.ContextVar[str] = contextvars.ContextVar("cmm_name_top
 _SLUG_NAME = re.compile(r"[A-Za-z0-9_.+-]+")
 
 
+#: After a topic word: a quoted key's end (``"income": 0``) or an SQL column type (``salary NUMERIC``).
+_SCHEMA_KEY = re.compile(r"[\"'`][ \t]*:|(?=[ \t]+[A-Z])")
+_SQL_TYPE = re.compile(r"[ \t]+(?:TEXT|VARCHAR|CHAR|NCHAR|NVARCHAR|INT|INTEGER|BIGINT|SMALLINT|NUMERIC|DECIMAL|BOOL|BOOLEAN|"
+                       r"DATE|DATETIME|TIMESTAMP|TIMESTAMPTZ|FLOAT|DOUBLE|REAL|SERIAL|JSONB?|UUID|BLOB|MONEY)\b")
+
+
+def _table_cell(text: str, start: int, end: int) -> bool:
+    """``start``..``end`` is the whole text of a cell of a Markdown table row (``| 月份 | 收入 |``)."""
+    a = text.rfind("\n", 0, start) + 1
+    b = text.find("\n", end)
+    line = text[a:len(text) if b < 0 else b].strip()
+    if not (line.startswith("|") and line.endswith("|")):
+        return False
+    left = text[a:start].rstrip(" \t")
+    right = text[end:len(text) if b < 0 else b].lstrip(" \t")
+    return left.endswith("|") and right.startswith("|")
+
+
 def _topic_ok(value: str, m: re.Match[str], text: str) -> bool:
     """A sensitive-topic keyword in a personal sense: no technical sense on its line, or a person named on it.
 
     A keyword glued to "_" is part of an identifier (``salary_band``, ``is_pregnant``): a schema, not a fact."""
     if text[m.start() - 1:m.start()] == "_" or text[m.end():m.end() + 1] == "_":
         return False
+    if _SCHEMA_KEY.match(text, m.end()) and (text[m.start() - 1:m.start()] in ('"', "'", "`")
+                                             or _SQL_TYPE.match(text, m.end())):
+        return False  # a key or a column ("diagnosis": "string", "salary NUMERIC"): a schema (round 13)
+    if _table_cell(text, m.start(), m.end()):
+        return False  # a whole cell of a table row ("| 月份 | 收入 |"): a column's heading (round 13)
     line = _line_around(text, m.start(), m.end())
     if _STRICT_TOPICS.get() and _SELF.search(line):
         return True  # scan_strict: public or always-loaded text about the user, whatever else the line says
@@ -1407,19 +1514,69 @@ def _profile_owner_ok(value: str, m: re.Match[str], text: str) -> bool:
         _PROFILE_OWNER.search(_line_around(text, m.start(), m.end())))
 
 
+#: A reference to a value defined elsewhere in infrastructure code, not a value: Terraform/OpenTofu
+#: (``var.db_user``, ``local.admin``, ``data.vault_secret.x.value``, ``module.db.password``,
+#: ``each.value``; HashiCorp configuration language, "References to Named Values"). Round 13, kind "a
+#: Terraform block with its credentials from variables" (multi-line set O).
+_IAC_REFERENCE = re.compile(r"^(?:var|local|data|module|each|self|count)\.[A-Za-z_][\w.\[\]\"-]*$")
+#: The role shape of a database or service account (``order_rw``, ``billing_ro``, ``etl_reader``,
+#: ``app_user``, ``svc-report``): PostgreSQL and MySQL role-naming conventions, not a person.
+_ROLE_USER_SHAPE = re.compile(r"(?i)[-_](?:ro|rw|r|w|readonly|read|readwrite|reader|writer|write|admin|app|user|"
+                              r"svc|service|etl|report(?:ing|er)?|sync|backup|monitor(?:ing)?|migrat\w*|owner)$|"
+                              r"^(?:app|svc|db|etl|sys|srv)[-_]")
+#: A line above a ``username:`` key that makes the block a service's configuration (a data source, a
+#: database, a cache, a broker, a Terraform resource), round 13 kind "config blocks" (multi-line set O:
+#: Spring ``datasource:``, Terraform ``aws_db_instance``).
+_SERVICE_BLOCK = re.compile(r"(?i)datasource|database|\bdb\b|\bdb_|postgres|mysql|mariadb|jdbc|redis|mongo|"
+                            r"rabbitmq|amqp|kafka|adapter:|resource[ \t]+\"|module[ \t]+\"|^\[[\w.-]+\][ \t]*$|"
+                            r"\bsmtp\b|\bldap\b|\bftp\b|registry|数据库|数据源")
+
+
+def _config_service_user(value: str, m: re.Match[str], text: str) -> bool:
+    """A bare ``username``/``user name`` key that starts its line (a config key, not a sentence) whose
+    value is a reference (:data:`_IAC_REFERENCE`), has a role's shape (:data:`_ROLE_USER_SHAPE`), or sits
+    in a block that configures a service (:data:`_SERVICE_BLOCK` on the lines above): the account of a
+    program, not a person's handle."""
+    if not m.group().lower().startswith(("username", "user name")):
+        return False
+    head = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+    if head.strip(" \t-\"'") != "" and not re.fullmatch(r"[ \t]*[\w.-]*[_.-]", head):
+        return False  # "my GitHub username is ..." or prose before the key: not a config line
+    if _IAC_REFERENCE.match(value) or _ROLE_USER_SHAPE.search(value) or _SERVICE_USER_SHAPE.search(value):
+        return True
+    return bool(_SERVICE_BLOCK.search(_block_above(text, m.start())))
+
+
+def _wa_number_ok(value: str, m: re.Match[str], text: str) -> bool:
+    """The digits of a click-to-chat link are a valid number under its country code (``phonenumbers``)."""
+    try:
+        import phonenumbers
+        return phonenumbers.is_valid_number(phonenumbers.parse("+" + value, None))
+    except Exception:  # noqa: BLE001 - an unparsable number is no finding
+        return False
+
+
 def _account_handle_ok(value: str, m: re.Match[str], text: str) -> bool:
     """An account name after its platform or user-name word: not a placeholder, and after a bare
-    ``username:`` not a service account's name (``app``, ``default``, ``postgres``: :data:`_SERVICE_USERS`)."""
-    if not _not_placeholder(value, m, text):
+    ``username:`` not a service account's name (``app``, ``default``, ``postgres``: :data:`_SERVICE_USERS`;
+    a config key's reference, role-shaped name or a service block's account: :func:`_config_service_user`)."""
+    if not _not_placeholder(value, m, text) or _TEST_ACCOUNT.fullmatch(value):
         return False
-    return not (m.group().lower().startswith(("username", "user name")) and value.lower() in _SERVICE_USERS)
+    if m.group().lower().startswith(("username", "user name")) and value.lower() in _SERVICE_USERS:
+        return False
+    return not _config_service_user(value, m, text)
+
+
+#: A test environment's account ("test01", "demo_2", "qa-user"): round 13, kind "a test account in a
+#: staging note" (own phrasings: 测试账号 用户名：test01).
+_TEST_ACCOUNT = re.compile(r"(?i)(?:test|tester|demo|qa|staging|sandbox|uat)[-_]?(?:user|account|acct)?[-_]?\d{0,4}")
 
 
 def _handle_value_ok(value: str, m: re.Match[str], text: str) -> bool:
     """An account name after a platform word: not a placeholder, not a plain lower-case word
     (unless an explicit "微信号是"/"ID:" introduces it: WeChat ids are 6-20 characters from a letter)."""
     v = value.strip("@")
-    if is_placeholder(v) or v.lower() in _DECORATORS:
+    if is_placeholder(v) or v.lower() in _DECORATORS or _TEST_ACCOUNT.fullmatch(v):
         return False
     if re.search(r"(?:号|ID|id)" + _ + r"*(?:是|为|[:：])" + _ + r"*@?$", text[m.start():m.start(1)]) \
             and re.fullmatch(r"[a-z][a-z0-9_-]{5,19}", v):
@@ -1440,6 +1597,11 @@ _OFFICIAL_ACCOUNT = re.compile(r"(?i)官方|官博|官微|小助手|客服|公�
 _OWN_ACCOUNT = re.compile(r"(?i)\b(?:my|me|mine|her|his|our)\b|我|[他她]的|加[我他她]")
 
 
+#: Accounts of apps and bots (GitHub marks them "[bot]"; Dependabot, Renovate and CI services by name).
+_BOT_ACCOUNT = re.compile(r"(?i)(?:^|[-_])bot$|^(?:dependabot|renovate|github-actions|codecov|netlify|vercel|"
+                          r"sonarcloud|mergify|coderabbitai|copilot|allcontributors|stale|greenkeeper|snyk-bot)\b")
+
+
 def _at_handle_ok(value: str, m: re.Match[str], text: str) -> bool:
     """An @handle with a platform word on its line (a team mention such as @release-crew is not a person).
 
@@ -1447,6 +1609,8 @@ def _at_handle_ok(value: str, m: re.Match[str], text: str) -> bool:
     line = _line_around(text, m.start(), m.end())
     if not _AT_PLATFORM.search(line):
         return False
+    if text.startswith("[bot]", m.end()) or _BOT_ACCOUNT.search(value):
+        return False  # an app's account (@github-actions[bot], @dependabot), round 13 (set O)
     if _OFFICIAL_ACCOUNT.search(line) and not _OWN_ACCOUNT.search(line):
         return False  # an organisation's public account ("抖音官方账号 @…", "follow @NASA for updates"), round 12
     if _handle_ok(value, m, text):
@@ -1733,11 +1897,20 @@ def _street_zh_ok(value: str, m: re.Match[str], text: str) -> bool:
     return not (_PUBLIC_PLACE_ZH.search(line) and not _ZH_HOME_CUE.search(line))
 
 
+#: Things that have names too, right before 名字叫/名字是 (round 13, kind "the name of a thing").
+_NAMED_THING_ZH = re.compile(r"(?i)(?:bot|机器人|助手|助理|项目|服务|猫|狗|猫咪|狗狗|宠物|鹦鹉|仓鼠|兔子|服务器|主机|集群|"
+                             r"wi-?fi|网络|群|频道|公众号|app|应用|产品|代号|模型|agent|插件|游戏|角色|车|船|店|乐队|"
+                             r"队伍|战队|分支|仓库|数据库)(?:的)?[ \t]*$")
+
+
 def _self_name_zh_ok(value: str, m: re.Match[str], text: str) -> bool:
     """A name after a self-name cue; after 原名/本名 (a pen or stage name's origin, round 12) only with a
     person the user knows on the line (我, 她, 同事 ...)."""
     if not _name_ok(value, m, text):
         return False
+    if re.match(r"(?:名字叫|名字是)", text[m.start():m.start() + 3]) and _NAMED_THING_ZH.search(
+            text, max(0, m.start() - 12), m.start()):
+        return False  # the name of a bot, a pet, a project or a server (round 13, set O: 我们的 bot 名字叫 Jarvis)
     if not re.match(r"(?:原名|本名)", text[m.start():m.start() + 2]):
         return True
     return bool(_HEADING_ANCHOR.search(_line_around(text, m.start(), m.end())))
@@ -2216,7 +2389,10 @@ def _topic(name: str, category: str, en: str, zh: str, source: str,
            check: Callable[[str, re.Match[str], str], bool] | None = None) -> list[Rule]:
     """Two keyword rules for one topic: English (lower-cased, whole words) and Chinese (no word boundaries)."""
     check = check or _topic_ok
-    return [Rule(name + "_en", category, re.compile(en), source, check=check, keep=True, lower=True, word=True),
+    # "(?![a-z])" after the alternation: a word that another one starts ("roma" in "romani") is tried
+    # whole before the next, so the longer word is found (round 13, kind "my husband is Romani", set O)
+    return [Rule(name + "_en", category, re.compile("(?:" + en + ")(?![a-z])"), source, check=check, keep=True,
+                 lower=True, word=True),
             Rule(name + "_zh", category, re.compile(zh), source, check=check, keep=True)]
 
 
@@ -2367,7 +2543,8 @@ RULES_LIST: list[Rule] = [
     Rule("linear_key", "secret", _r(r"\blin_(?:api|oauth)_[A-Za-z0-9]{32,}"), "Linear docs 'API' (lin_api_)"),
     Rule("docker_pat", "secret", _r(r"\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}"), "Docker docs 'Access tokens' (dckr_pat_)"),
     Rule("tencent_secret_id", "secret", _r(r"\bAKID[A-Za-z0-9]{13,40}" + _END),
-         "Tencent Cloud CAM docs: SecretId begins with AKID"),
+         "Tencent Cloud CAM docs: SecretId begins with AKID (a body of x's is the docs' placeholder, set H)",
+         check=_not_placeholder),
     Rule("volcengine_access_key", "secret", _r(r"\bAKLT[A-Za-z0-9_-]{20,}"),
          "Volcano Engine IAM docs: AccessKey IDs begin with AKLT"),
     Rule("baidu_qianfan_key", "secret", _r(r"bce-v3/ALTAK-[A-Za-z0-9]{10,}/[A-Za-z0-9]{20,}"),
@@ -2427,6 +2604,13 @@ RULES_LIST: list[Rule] = [
          "bash process substitution <(echo VALUE) fed to a password-file option (rsync --password-file, "
          "sshpass -f, mysql --defaults-extra-file): the value is on the command line all the same",
          group=1, check=_cli_value_ok, lower=True, needs=("<(",)),
+    Rule("password_piped_to_stdin", "secret",
+         _r(r"(?:echo|printf)(?:" + _ + r"+-[a-z]+)*" + _ + r"+([\"']?[^\s\"'|;&]{3,}[\"']?)" + _
+            + r"*\|[^\n]{0,120}?(?:--password-stdin|(?<![a-z])sudo" + _ + r"+(?:-[a-z]*" + _ + r"+)*?-s(?![a-z])|"
+            r"chpasswd|passwd" + _ + r"+--stdin)"),
+         "Docker CLI reference 'docker login --password-stdin', sudo(8) -S, passwd --stdin, chpasswd(8): a literal "
+         "echoed into a command that reads a password from stdin (round 13, set O pw-cli-docker)",
+         group=1, check=_cli_value_ok, lower=True, needs=("--password-stdin", "sudo", "chpasswd", "--stdin")),
     Rule("url_credentials", "secret",
          _r(r"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/@?#]{0,64}:([^\s@/]{3,128})@(?=[A-Za-z0-9\[])"),
          "RFC 3986 s.3.2.1 (user:password in the userinfo, deprecated)", group=1, check=_password_ok, needs=("://",)),
@@ -2460,16 +2644,19 @@ RULES_LIST: list[Rule] = [
             r"PUK" + _ + r"*(?:码|碼)|PIN|开锁码|门禁码|开门码|安全码|パスワード|비밀번호)[」』\"”'’\]】]?(?:[（(][^）)\n]{0,16}[）)])?"
             r"(?:[^\n，。,;；!?！？]{0,8}?(?:" + _ZH_SET + r"|是|为|為|"
             r"\bis\b|\bwas\b|:|=|->|→|=>|＝)|" + _ + r"*)" + _ + r"*[:=]?" + _
-            + r"*[\"'“‘`]?([!-~]{4,64}|[零〇一二三四五六七八九]{4,12})"),
+            + r"*[\"'“‘`「『]?([!-~]{4,64}|[零〇一二三四五六七八九]{4,12})"),
          "Tiers seed T3 rule (zh): '密码 -> 密钥管理器'; value after the key word (or its bracketed label), a few "
          "words, and 是/改成/填成/:", group=1, check=_pw_zh_ok),
     Rule("password_value_first", "secret",
-         _r(r"(?m)^[ \t>*-]*[`'\"“‘]?([!-~]{6,64}?)[`'\"”’]?" + _ + r"*(?:←|<-|<=|=|is|was|will be|是|就是|这个是|这是)"
-            + _ + r"*(?:the|my|our|a|这个|新的|现在的|我的)?[^\n.。,，]{0,24}?(?:password|passwd|passphrase|pw|密码|口令)"),
+         _r(r"(?m)^[ \t>*-]*[`'\"“‘「『]?([!-~]{6,64}?)[`'\"”’」』]?" + _ + r"*(?:←|<-|<=|=|is|was|will be|是|就是|这个是|这是)"
+            + _ + r"*(?:the|my|our|a|这个|新的|现在的|我的)?[^\n.。,，]{0,24}?(?:password|passwd|passphrase|passcode|pw|"
+            r"unlock code|door code|gate code|keypad code|alarm code|pin|密码|口令)(?![a-z])"),
          "Tiers seed T3 rule 'Passwords': the value first, then what it is ('X <- 这个是新的 wifi 密码', "
-         "'`X` is the new admin password for grafana')", group=1, check=_pw_bare_strong_ok,
-         needs=("←", "<-", "<=", "` is", "' is", "\" is", " is the new", " is the current", " is my ", " is our ",
-                "这个是", "这是", "就是", "是新的")),
+         "'`X` is the new admin password for grafana'; round 13, own phrasings of set O's pw-en-value-first: "
+         "'X is the unlock code for the garage keypad', '「X」是我 Steam 的密码', 'X 是公司 VPN 的口令')",
+         group=1, check=_pw_value_first_ok,
+         needs=("←", "<-", "<=", "` is", "' is", "\" is", " is the ", " is my ", " is our ", "这个是", "这是", "就是",
+                "是新的", "的密码", "的口令", "是我", "是公司", "是家里")),
     Rule("password_quoted", "secret",
          _r(r"(?:passphrase|password|pass phrase)(?:" + _ + r"+(?:for|of|to|on)" + _ + r"+[^\n:=]{1,40}?)?"
             + _ + r"*(?::|=|is)" + _ + r"*[\"'‘“「]([^\"'’”」\n]{8,64}?)[\"'’”」]"),
@@ -3019,6 +3206,22 @@ RULES_LIST: list[Rule] = [
             + r"*(\d{4}[ -]?\d{4}[ -]?\d{4}[ -]?\d{4}(?:[ -]?\d{1,3})?)(?![\d-])"),
          "Tiers seed T3 rule 'Financial account numbers': a debit card number given with its bank branch is the "
          "account to pay into", group=1),
+    Rule("payment_app_account", "bank_account",
+         _r(r"(?:支付宝|alipay|微信支付|财付通|wechat pay)" + _ + r"*(?:收款|收钱|payee|receiving)" + _ + r"*(?:账户|账号|帐号|帳號|account)"
+            r"[^\n\d@]{0,6}?(1[3-9]\d[ -]?\d{4}[ -]?\d{4}(?!\d)|[a-z0-9._%+-]{1,64}@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})"),
+         "kind seen in sets N and O (支付宝收款账户 + a mobile number or an e-mail address): the log-in of a "
+         "payment account that money is sent to, an account number as the payee gives it (before the platform "
+         "handle rule, which reads the same digits as a handle)", group=1,
+         check=_not_placeholder, lower=True, needs=("支付宝", "alipay", "微信支付", "财付通", "wechat pay")),
+    Rule("whatsapp_link_number", "phone",
+         _r(r"(?:wa\.me/|api\.whatsapp\.com/send/?\?phone=)\+?(\d{8,15})(?!\d)"),
+         "WhatsApp Help Center 'How to use click to chat' (wa.me/<full number in international format>): the "
+         "number in the link is a telephone number (kind seen in set O: https://wa.me/85253997651)", group=1,
+         check=_wa_number_ok, needs=("wa.me/", "api.whatsapp.com")),
+    Rule("household_register_number", "government_id",
+         _r(r"户号" + _ + r"*[:：是为]?" + _ + r"*(\d{9,12})(?!\d)"),
+         "公安部《常住人口登记表》/居民户口簿 户号 (kind seen in sets J and O: 户口本户号 310115027391)", group=1,
+         needs=("户号",)),
     Rule("platform_numeric_account", "handle", _r(r"(?<![\d+])\+?\d[\d -]{4,14}\d(?!\d)"),
          "Tiers seed checklist: 'no usernames or handles' (a numeric account on a named platform: Alipay logs in "
          "by phone number)", numeric=True, check=_platform_number_ok),
@@ -3140,7 +3343,10 @@ RULES_LIST: list[Rule] = [
                 "alien registration", "a-number", "绿卡", "居留卡", "永居", "駕照")),
     Rule("bank_account_number", "bank_account",
          _r(r"(?:bank account|account (?:no\.?|number|#)|acct\.?" + _ + r"*(?:no\.?|#)|银行账[号户]|银行卡号?|"
-            r"账号|收款账户|对公账户|账户号码?|routing number)[^\d\n]{0,12}(\d[\d -]{6,30}\d)"),
+            r"账号|收款账户|对公账户|账户号码?|routing number|"
+            # round 13 (kind seen in sets O and H: 农行账户 8220 9016 1033 6551 498): a bank's short name, then 账户
+            r"(?:农行|工行|建行|中行|交行|招行|邮储|浦发|兴业|民生|光大|中信|平安|银行|储蓄|工资)(?:卡)?账户)"
+            r"[^\d\n]{0,12}(\d[\d -]{6,30}\d)"),
          "Tiers seed T3 rule 'Financial account numbers'", group=1, check=_digits_ok(8, 24), lower=True),
     Rule("payout_card_digits", "payment_card", _r(r"(?<![\d.-])\d{16,20}(?![\d.-])"),
          "ISO/IEC 7812-1 Luhn check and issuer prefix: a card number given to be paid back onto (退款用这张, "
@@ -3569,7 +3775,7 @@ RULES_LIST: list[Rule] = [
             r"alprazolam|semaglutide|ozempic|wegovy|eliquis|apixaban|plavix|clopidogrel|tamoxifen|"
             r"(?:[1-9]\d{0,3}) ?(?:mg|mcg)(?: (?:daily|a day|twice|once|every|at night|per day|tablets?|pills?))?",
             r"医院复查|(?:去|到)医院(?:做|打|拿|看)?(?:检查|看病|输液|拿药|产检|打针)|"
-            r"抑郁|焦虑|双相|精神分裂|自闭症|多动症|糖尿病|癌|肿瘤|化疗|艾滋|确诊|诊断为|诊断出|病历|吃药|服药|药物|"
+            r"抑郁|焦虑|双相|精神分裂|惊恐发作|惊恐障碍|恐慌症|躁郁|躁狂|创伤后应激|自闭症|多动症|糖尿病|癌|肿瘤|化疗|艾滋|确诊|诊断为|诊断出|病历|吃药|服药|药物|"
             r"试管|取卵|胚胎|心律不[齐整]|处方|手术|心理医生|心理咨询|精神科|高血压|哮喘|怀孕|流产|住院|病情|体检报告|失眠|慢性病|"
             r"残疾|残障|轮椅|听力|视力障碍|癫痫|心脏病|中风|脑梗|乙肝|甲亢|痛风|透析|肾病|抗抑郁|二甲双胍|他汀|"
             r"佐匹克隆|安眠药|舍曲林|氟西汀|胰岛素|降压药|试管婴儿|不孕|病假|康复|复诊|ICU|重症|抑郁症|强迫症|"
@@ -3589,7 +3795,11 @@ RULES_LIST: list[Rule] = [
             r"convicted|conviction|probation|parole|indicted|indictment|subpoena|litigation|"
             r"court (?:case|date|hearing|order)|in court|restraining order|felony|misdemeanou?r|deport(?:ed|ation)|"
             r"dui|dwi|(?:went to|sent to|in|out of|from) jail|jailed|prison|police record|charged with|pleaded guilty|on bail|"
-            r"under investigation|visa overstay|overstayed|visa (?:expired|has expired|ran out|lapsed|was revoked)|"
+            r"under investigation|visa overstay|overstayed|"
+            # round 13 (kind "a named person under investigation", set O): an investigation or a
+            # white-collar offence of someone
+            r"(?:is|was|being|been|got|are|were) investigated|investigated (?:by|for)|under (?:federal|criminal|an) "
+            r"investigation|insider trading|embezzl\w*|money laundering|tax evasion|wire fraud|securities fraud|visa (?:expired|has expired|ran out|lapsed|was revoked)|"
             r""
             r"(?:(?:pending|facing|faces|faced|dropped|new) )?(?:criminal|felony|assault|theft|fraud|drug|dui|harassment|"
             r"stalking|weapons?|murder|manslaughter|robbery|burglary|shoplifting|possession|trespassing|vandalism|"
@@ -3599,7 +3809,7 @@ RULES_LIST: list[Rule] = [
             r"肇事逃逸|签证过期|失信被执行人|被执行人|前科|盗窃|酒驾|醉驾|取保候审|立案|被抓|派出所|劳动仲裁|黑户|逾期居留|被判|判了|刑拘|"
             r"被指控|受审|候审|庭审|公诉|批捕|提起公诉|拘役|涉嫌|案底|把[^\n，。]{0,6}告了|告上法庭|告到法院|被[^\n，。]{0,6}告了|"
             r"要告(?:我|他|她|你)|进去过|坐过牢|蹲过|诈骗|行贿|受贿|贪污|吸毒|戒毒|看守所|监狱|职务侵占|非法居留|"
-            r"纪委|监委|留置|双规|带走调查|被调查|接受调查|立案审查|扣了 ?\d+ ?分|驾照被?扣|吊销驾照|驾照被吊销|记了 ?\d+ ?分",
+            r"纪委|监委|留置|双规|带走调查|经侦|内幕交易|洗钱|逃税|非法集资|被调查|接受调查|立案审查|扣了 ?\d+ ?分|驾照被?扣|吊销驾照|驾照被吊销|记了 ?\d+ ?分",
             "AANA memory-gate seed: legal (sensitivity class 'legal')"),
     *_topic("financial_terms", "financial",
             r"salary|salaries|income|paycheck|net worth|debts?|(?:student|personal|car|home|payday|bank|a|my|his|her)"
@@ -3615,12 +3825,16 @@ RULES_LIST: list[Rule] = [
             r"(?:disability|unemployment|housing|child|welfare) benefits?|universal credit|food stamps|"
             r"snap benefits|on benefits|on welfare|(?:an|my|his|her|their|our) inheritance|inheritance (?:from|money|tax)|"
             r"inherited (?:money|property|a house|the house|[$£€\d])|(?:his|her|my|their) will\b|"
-            r"gambl(?:ing|ed) (?:away|losses|debts?)|lost \$?[\d,.]+k? gambling|arrears|back rent",
+            r"gambl(?:ing|ed) (?:away|losses|debts?)|lost \$?[\d,.]+k? gambling|arrears|back rent|"
+            # round 13 (kinds of set O: "filed Chapter 7 last year", "a gambling problem", support payments)
+            r"(?:filed|filing|files|file) (?:for )?chapter (?:7|11|13)|chapter (?:7|13) (?:bankruptcy|filing|discharge|"
+            r"case|trustee)|gambling (?:problem|addiction|habit)|problem gambl\w*|compulsive gambl\w*|"
+            r"lost (?:his|her|their|my|our) (?:savings|life savings|house|home)|child support|alimony|spousal support",
             r"工资|薪水|薪资|月薪|年薪|收入|存款|负债|欠款|欠了|欠银行|欠债|贷款|房贷|车贷|网贷|信用分|征信|破产|理财|炒股|"
             r"税单|个税|年终奖|债务|逾期|催收|亏了|亏损|赔了|借钱|还不上|套现|被裁|降薪|年包|月入|税前|税后|到手|挣了|赚了|"
             r"卡债|保单|重疾险|寿险|私活|没交税|漏税|偷税|没钱|拖欠|拖了[一两三四五六\d]+个月|月光|欠着|外债|花呗|借呗|白条|借条|欠条|"
             r"借了[^\n，。]{0,4}[万千块元]|一直没还|还没还|不还钱|公积金|社保基数|缴存基数|个人所得税|退税|补税|"
-            r"低保|救济金|失业金|失业救济|补助金|遗嘱|遗产|赌博|赌输|赌债|失信|欠[^\n，。]{0,2}(?:水电|物业|房租|租金)费?|"
+            r"低保|救济金|失业金|失业救济|补助金|遗嘱|遗产|赌博|赌输|赌债|失信|抚养费|赡养费|欠[^\n，。]{0,2}(?:水电|物业|房租|租金)费?|"
             r"扣押金|押金[^\n，。]{0,4}(?:扣|不退)",
             "AANA memory-gate seed: financial (sensitivity class 'financial')"),
     *_topic("biometric_terms", "biometric",
@@ -3641,7 +3855,10 @@ RULES_LIST: list[Rule] = [
             r"(?:[1-9]|1[0-2])(?:st|nd|rd|th) grade|year [1-9] at|u1[0-8]|aged? (?:1[0-7]|[1-9])|(?:1[0-7]|[1-9]) ?(?:yo|y/o)|"
             r"summer camp|yearbook|iep|school photo|preteen|teenager|stepson|stepdaughter|foster child|"
             r"grade (?:[1-9]|1[0-2])(?![\d.])|report cards?|junior high|middle school|"
-            r"kids? pick-?ups?|school pick-?ups?|school run|pick(?:ing)? up (?:the|my|our) kids?",
+            r"kids? pick-?ups?|school pick-?ups?|school run|pick(?:ing)? up (?:the|my|our) kids?|"
+            # round 13 (kind "children by their age", own phrasings): "the twins are 6", "my boys are 9 and 11"
+            r"(?:the|my|our|his|her|their) (?:twins|kids|boys|girls|children|triplets) (?:are|turn|turned) "
+            r"(?:1[0-7]|[1-9])(?![\d.:%])",
             r"儿子|女儿|孩子|小孩|宝宝|未成年|幼儿园|小学|初中生|中学生|高中生|侄子|侄女|外甥女?|闺女|"
             r"[一二三四五六]年级|学而思|托班|中学",
             "AANA memory-gate seed: child/minor"),
@@ -3700,6 +3917,27 @@ RULES_LIST: list[Rule] = [
          _r(r"(?:[A-Z][a-z]+,?" + _ + r"+\((?:1[0-7]|[1-9])\)|[A-Z][a-z]+," + _ + r"+(?:1[0-7]|[1-9]),|\((?:[1-9])\)"
             + _ + r"+(?:is|are|starts?))"),
          "AANA memory-gate seed: child/minor (a name with an age under 18)", keep=True, needs_re=re.compile(r"\((?:1[0-7]|[1-9])\)|, (?:1[0-7]|[1-9]),")),
+    # round 13 (kind "a person's body measurements", set O biometric-height-weight: "我身高 158 体重 79 公斤"):
+    # height, weight, BMI or body fat with a figure, in a personal sense (GDPR Art. 4(14) physical
+    # characteristics; the set labels them biometric)
+    *_topic("body_measure", "biometric",
+            r"(?:my|his|her|their) (?:height|weight|bmi|body fat|waist)\b[^\n\d]{0,12}\d|"
+            r"\bi (?:weigh|am) \d{2,3}(?:\.\d)? ?(?:kg|kilos?|lbs?|pounds|cm|stone)|"
+            r"(?:weighs?|weighed) \d{2,3}(?:\.\d)? ?(?:kg|kilos?|lbs?|pounds|stone)|"
+            r"(?:height|weight|bmi)(?: is| of|:)? ?\d{2,3}(?:\.\d)? ?(?:cm|kg|lbs?)?[ ,;/]+(?:and )?"
+            r"(?:height|weight|bmi)\b",
+            r"身高[ \t]*[:：是为有]?[ \t]*[12]?\d{2}(?:\.\d)?|体重[ \t]*[:：是为有]?[ \t]*\d{2,3}(?:\.\d)?|"
+            r"(?i:bmi)[ \t]*[:：是为]?[ \t]*\d{2}(?:\.\d)?|体脂率?[ \t]*[:：是为]?[ \t]*\d{1,2}",
+            "kind seen in set O (biometric-height-weight); GDPR Art. 4(14) physical characteristics"),
+    # round 13 (kind "a person's blood group", set N blood-type-genetic: "我是Rh阴性血（熊猫血）"): a
+    # genetic trait as well as a health fact; the health list reports it too
+    # (a Rule of its own, not a lower-cased topic list: the health list's "blood type" at the same place
+    # would hide it in the joined topic pattern)
+    Rule("blood_group", "biometric",
+         _r(r"(?i)(?<![a-z])(?:blood (?:type|group)|rh-?negative|rh-?positive)(?![a-z])|血型|熊猫血|(?i:rh)[ \t]*阴性|"
+            r"(?<![A-Za-z])[ABO]{1,2}[ \t]*型血"),
+         "kind seen in set N (blood-type-genetic: 我是Rh阴性血); GDPR Art. 4(13) genetic data", keep=True,
+         check=_topic_ok, needs=("blood", "rh", "血型", "熊猫血", "阴性", "型血")),
     *_topic("protected_terms", "protected",
             r"muslim|christian|jewish|buddhist|hindu|sikh|atheist|catholic|religious beliefs?|(?:my|his|her) religion|"
             r"gay|lesbian|bisexual|transgender|queer|lgbtq?\+?|sexual orientation|ethnicity|ethnic minority|"
@@ -3968,6 +4206,12 @@ _R11_PHONE_NUMBER = r"((?:\+|00)?\(?\d(?:[ \t.\-()]{0,2}\d){6,16})(?![\d])"
 _R11_SEQUENCES = "0123456789012345678909876543210987654321"
 
 
+#: "号码" after the name of a document or a thing that is numbered (发票号码, 合同号码, 证书号码, 订单号码, 快递单号码,
+#: 车牌号码, 工号): round 13, kind "a document's number after 号码" (sets B, D, H: 发票代码 … 发票号码 28371654).
+_DOCUMENT_NUMBER_CUE = re.compile(r"(?:发票|合同|证书|订单|运单|快递单?|单据|票据|车牌|房间|批次|序列|型号|版本|工单|案件|"
+                                  r"报告|编号|账单|保单|凭证|流水|门牌|航班|车次|座位|会员卡?|卡券|兑换)[ \t]*号码")
+
+
 def _r11_cued_phone_ok(value: str, m: re.Match[str], text: str) -> bool:
     """A number after a telephone cue (``privacy_lexicon.PHONE_CUES_EN``/``_ZH``) that is a person's number under its plan
     (``phonenumbers``: valid, not a toll-free, premium or shared-cost service line); a fictional or
@@ -3984,6 +4228,8 @@ def _r11_cued_phone_ok(value: str, m: re.Match[str], text: str) -> bool:
         return False
     if _documentation_number(digits, line):
         return False
+    if _DOCUMENT_NUMBER_CUE.search(text, max(0, m.start() - 8), m.start(1)):
+        return False  # 发票号码 28371654: the number of a document, not a telephone's (round 13)
     try:
         import phonenumbers
     except ImportError:  # pragma: no cover - declared dependency
@@ -4557,15 +4803,37 @@ _GENERAL_SENSE = re.compile(
     r"指南|通用建议|建议(?:不超过|每|使用|控制|成人|儿童|摄入)|摄入量|患病率|发病率|死亡率|治愈率|误识率|"
     r"拒识率|识别率|占比|约为|百万分之|千分之|的标准|标准是|标准为|门槛|起征点|税率|怎么选|哪个好|的区别|"
     r"可以(?:在|通过)[^\n]{0,24}查|不会(?:通过|传染)|传播途径|传染途径|宪法|法律(?:规定|保障)|公民|"
-    r"关键指标|入学年龄|适龄|读书笔记")
+    r"关键指标|入学年龄|适龄|读书笔记|"
+    # round 13, kinds of general text naming nobody (own phrasings from set O's false positives and P's
+    # figures): a law or a regulation ("未成年人保护法第 23 条", "the statute"), how to look something up
+    # ("征信报告怎么查"), a figure about a population ("student debt in the US totals ...", "distribution",
+    # "rose 20%"), what holds in most places ("a DUI is a misdemeanor in most states"), a court case by its
+    # citation ("Oracle v. Google"), a public service ("free testing at public clinics"), a crowd or a class
+    # of people ("商场里有很多小孩", "the flow for minors"), a policy's parameters ("公积金基数每年调整")
+    r"保护法|[\u4e00-\u9fff]{1,8}法第|条例|实施细则|\b(?:laws?|statutes?|regulations?|acts? of \d{4})\b|"
+    r"怎么查|怎么办理|怎么申请|在哪(?:里|儿)?查|如何查|\bhow to\b|"
+    r"\bdistribution\b|\btotals?\b|\btrillion\b|\bbillion\b|\bper capita\b|人均|全国|我国|"
+    r"\b(?:rose|fell|grew|dropped|increased|decreased|jumped) (?:by )?\d+(?:\.\d+)?%|同比|环比|"
+    r"\bin (?:most|many|some|all) (?:states|countries|jurisdictions|cases)\b|"
+    r"\bis an? (?:misdemeanou?r|felony|crime|civil matter|criminal offen[cs]e)\b|"
+    r"(?-i:\b[A-Z][\w&.]+ v\.? [A-Z]\w+)|"
+    r"\bfree (?:testing|screening|tests?|vaccin\w*)\b|免费(?:检测|筛查|接种|体检)|\bpublic (?:clinics?|hospitals?|health)\b|"
+    r"未成年人(?:模式|保护|防沉迷|不得|禁止)|"
+    r"基数|缴存比例|缴费比例|每年[^\n]{0,6}调整|"
+    # ... a share of a population ("affects 1 in 3 adults"), a scale's range, a reference chart, a public
+    # record, a question about a class of patients ("糖尿病人能吃水果吗")
+    r"\b(?:1|one) in \d+\b|\baffects? (?:about |around |over |nearly )?(?:\d|one|many|millions|most)|"
+    r"\branges? (?:from|between)\b|取值范围|范围是|\bcharts?\b|\bcompatibility\b|对照表|"
+    r"\bpublic records?\b|\bis public\b|\bdockets?\b|公开信息|"
+    r"[病症]人(?:能|可以|不能|应该|要|适合)|[病症]患者(?:能|可以|不能|应该|适合)")
 #: What makes such a line about someone after all: the user or a third person by a pronoun, a relative or
 #: someone known by role ("my", "I", "她", 老公, "Dad", 房东), or a person by name at its start ("Megan is ...").
 _GENERAL_ANCHOR = re.compile(
     r"(?i)(?-i:\bus\b)|\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|our|he|she|him|his|her|hers|they're|their|"
     r"dad|mom|mum|wife|husband|son|daughter|grandma|grandpa|brother|sister|uncle|aunt|cousin|boss|"
     r"boyfriend|girlfriend|partner|roommate|neighbou?r|colleague|coworker|friend|landlord|client|patient)\b|"
-    r"我|咱|[他她]|老公|老婆|爸|妈|儿子|女儿|闺女|岳母|婆婆|公公|爷爷|奶奶|外婆|外公|姥姥|姥爷|哥|姐|弟|妹|"
-    r"男朋友|女朋友|对象|室友|房东|邻居|朋友|客户|病人|患者(?!控制|应|要|需|们|每|一般|通常|群体|人数|比例)|"
+    r"我(?!国|司|院|校|市|省|区)|咱|[他她]|老公|老婆|爸|妈|儿子|女儿|闺女|岳母|婆婆|公公|爷爷|奶奶|外婆|外公|姥姥|姥爷|哥|姐|弟|妹|"
+    r"男朋友|女朋友|对象|室友|房东|邻居|朋友|客户|病人|患者(?!控制|应|要|需|们|每|一般|通常|群体|人数|比例|的?(?:饮食|用药|护理|康复|日常|自我管理)|指南|须知|手册)|"
     r"[小老阿][" + _CN_SURNAMES + r"](?![学年人家板师])|"
     r"^(?-i:[A-Z][a-z]+) (?:is|has|had|was|takes|took|gets|got|from|and|said|says)\b|"
     # a single name before a habit ("Megan usually skips ..."), not a plural or a crowd ("Lawyers usually")
@@ -4578,7 +4846,29 @@ _GENERAL_ANCHOR = re.compile(
 
 #: A heading that says the note below is knowledge, not about someone (科普笔记, 读书笔记, "cheat sheet").
 _GENERAL_HEADING = re.compile(r"(?i)科普|读书笔记|学习笔记|课堂笔记|知识点|百科|\bcheat ?sheet\b|\bfaq\b|"
-                              r"\b(?:reading|lecture|study|course) notes\b|\bglossary\b|\bwiki\b")
+                              r"\b(?:reading|lecture|study|course) notes\b|\bglossary\b|\bwiki\b|"
+                              # round 13, kind "course notes" (multi-line set O: 营养学课程笔记（第 4 讲）): a
+                              # course, a lecture or a chapter by its number, a syllabus's "101"
+                              r"(?:课程|课|讲座|讲义|教材|培训|复习|考试|考研|法考)[^\n]{0,3}(?:笔记|要点|提纲|重点)|"
+                              r"第[ \t]*[\d一二三四五六七八九十]{1,3}[ \t]*[讲课章节]|"
+                              # ("Chapter 7" alone is a bankruptcy, "week 3" of chemo a person's: with a notes word)
+                              r"\b(?:lecture|lesson|module|unit|week|class|course)[ \t]*\d{1,3}\b[^\n]{0,16}"
+                              r"\b(?:notes|slides|summary|recap|basics|outline|handout)\b|"
+                              r"\b(?:notes|slides|handout)\b[^\n]{0,16}\b(?:lecture|lesson|module|unit|class)[ \t]*\d|"
+                              r"\b\d{3}\b[^\n]{0,12}\bnotes\b|\b(?:revision|exam|class) notes\b|"
+                              # round 13, own phrasings of benign notes: a policy or a handbook (请假制度, "Leave
+                              # policy"), an article's excerpt (育儿文章摘抄), a list of books or films (观影清单,
+                              # "Book club picks"), release notes
+                              r"制度|政策|规定|须知|守则|员工手册|指引|\bpolicy\b|\bpolicies\b|\bhandbook\b|"
+                              r"文章|摘抄|摘录|转载|\barticles?\b|\bexcerpts?\b|观影|书单|片单|影单|书评|影评|"
+                              r"\breading list\b|\bbook club\b|\bwatchlist\b|\bplaylist\b|release notes|changelog|"
+                              r"更新日志|版本说明|发版说明")
+#: A note that says of itself that it is about nobody ("不是任何人的诊断", "不含个人信息", "not anyone's
+#: diagnosis", "no personal data"): round 13, kind "a disclaimer in a benign note" (multi-line set O).
+_NOBODY_NOTE = re.compile(r"(?i)不是任何人的|与任何人无关|不涉及(?:任何)?个人|不含(?:任何)?个人信息|不存任何人|"
+                          r"不针对任何人|非个人(?:信息|数据)|\bnot (?:about )?any(?:one|body)'?s?\b|"
+                          r"\bno (?:personal|real)[ -](?:data|information|info|people|person|patients?)\b|"
+                          r"\bnot (?:a |any )?(?:real|specific) (?:person|patient|people)\b")
 
 
 _B64_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-")
@@ -4624,14 +4914,91 @@ def _not_general(rule: Rule) -> Rule:
             return False  # a path in code (``std::env``, ``aids.load()``, ``Foo::HIV``): an identifier, no fact
         # The topic word itself is no anchor ("Depression is common" does not name a person "Depression").
         a = text.rfind("\n", 0, m.start()) + 1
-        line = _line_around(text, m.start(), m.end())
+        line_as_is = line = _line_around(text, m.start(), m.end())
         line = line[:m.start() - a] + " " * (m.end() - m.start()) + line[m.end() - a:]
-        if _general_sense(line):
+        # general words are read on the line as it is (the topic word may be part of them: "糖尿病人能..."),
+        # anchors with the topic word blanked
+        if (_GENERAL_SENSE.search(line_as_is) or _CROWD.search(line_as_is)) and not _GENERAL_ANCHOR.search(line):
             return False
+        if rule.category == "protected" and re.match(r"(?i)-(?:friendly|owned|run|led)\b", text[m.end():m.end() + 9]):
+            return False  # a business's attribute ("muslim-friendly restaurants"), round 13
+        if rule.category in ("legal", "financial") and _ORG_STATE.search(value) and _org_subject(line):
+            return False  # a company's bankruptcy or lawsuit, round 13 ("他们公司去年破产了")
+        if rule.category == "protected" and _PROPER_NAME_AFTER.match(text, m.end()) and value[:1].isupper():
+            return False  # a word of a proper name ("Christian Bale", "Gay-Lussac's law"), round 13
         # a note headed as knowledge (科普笔记：高血压, "reading notes") holds facts about a topic on its
         # lines, unless a line names someone (round 11, multi-line set N)
-        return not (_GENERAL_HEADING.search(_block_above(text, m.start())) and not _HEADING_ANCHOR.search(line))
+        if _HEADING_ANCHOR.search(line):
+            return True
+        return not (_GENERAL_HEADING.search(line) or _GENERAL_HEADING.search(_block_above(text, m.start()))
+                    or _nobody_note(text, m.start()))
     return replace(rule, check=check)
+
+
+#: Topic words that state an organisation's condition as well as a person's (bankruptcy, a lawsuit, an
+#: investigation): with an organisation as the subject they are no one's private fact.
+_ORG_STATE = re.compile(r"(?i)破产|重整|清算|倒闭|起诉|诉讼|官司|立案|涉嫌|被调查|bankrupt\w*|chapter|sued|su(?:e|ing)\b|"
+                        r"lawsuits?|litigation|investigat\w*|insolven\w*|liquidat\w*|restructur\w*")
+#: An organisation named on the line (公司, 供应商, "the company", "Acme Inc"), round 13.
+_ORG_WORD = re.compile(r"(?i)公司|企业|集团|银行|平台|工厂|厂家|供应商|商家|品牌|门店|"
+                       r"\b(?:company|companies|corp\w*|inc|ltd|llc|gmbh|startup|vendor|supplier|firm|bank|retailer|"
+                       r"chain|airline|brand|manufacturer)\b")
+#: "Their company", "我们公司": the person words there only say whose employer it is.
+_ORG_OWNER = re.compile(r"(?i)(?:他们|我们|你们|她们|咱们|他|她|我)(?:的)?(?=公司|单位|厂|企业|集团|银行)|"
+                        r"\b(?:our|their|your|my|his|her)(?= (?:company|employer|firm|startup|vendor|supplier|bank)\b)")
+
+
+def _org_subject(line: str) -> bool:
+    """``line`` names an organisation as the subject and, once "their company"-style owners are dropped,
+    no person: not an organisation that acts on someone or is the other party ("被公司起诉", "sued by the
+    bank", "和前公司打官司", "a lawsuit against my old employer": the person is the one it happens to), and no
+    colleague, client or Chinese full name before it."""
+    org = _ORG_WORD.search(line)
+    if org is None or _GENERAL_ANCHOR.search(_ORG_OWNER.sub(" ", line)):
+        return False
+    before = line[:org.start()]
+    if re.search(r"(?i)(?:被|和|与|跟|同|对)[^\n，。,]{0,4}$|"
+                 r"\b(?:by|with|against|versus|vs\.?) [^\n,.;]{0,24}$|"
+                 r"同事|客户|员工|朋友|"
+                 r"\b(?:colleague|client|coworker|friend|employee)\b", before):
+        return False
+    return not re.search(_CN_NAME + r"(?=被|在|因|的)", before)
+
+
+#: A crowd or a class of people, read on the line with its topic word (round 13, own phrasings: "商场里有很多
+#: 小孩", "the age verification flow for minors", "most kids"): many people, no one of them.
+_CROWD = re.compile(r"(?i)(?:很多|许多|不少|好多|一群|一些|大量|所有)的?(?:小孩|孩子|儿童|学生|未成年人|病人|患者|老人)|"
+                    r"\b(?:lots of|many|a lot of|a bunch of|most|some|all|other) (?:kids|children|teens|minors|"
+                    r"patients|students)\b|\bfor minors\b|\bminors (?:under|must|cannot|can't|are not|need)\b")
+#: After a capitalised topic word, the next word of a proper name ("Christian Bale", "Gay-Lussac").
+_PROPER_NAME_AFTER = re.compile(r"(?:-| )(?-i:[A-Z][a-z]+)(?!(?-i:[A-Z]))")
+
+
+#: The farthest, in lines, that a rule's check reads around its match (:func:`_paragraph_around`,
+#: :func:`_block_above`); :func:`_scan_in_two` overlaps its parts by that many lines more.
+_CONTEXT_LINES = 12
+
+
+def _paragraph_around(text: str, start: int, n: int = _CONTEXT_LINES) -> str:
+    """The paragraph that holds ``start``: up to ``n`` lines above and below it, none past a blank line."""
+    below: list[str] = []
+    b = text.find("\n", start)
+    for _ in range(n):
+        if b < 0:
+            break
+        c = text.find("\n", b + 1)
+        line = text[b + 1:len(text) if c < 0 else c]
+        if not line.strip():
+            break
+        below.append(line)
+        b = c
+    return _block_above(text, start, n) + "\n" + _line_around(text, start, start) + "\n" + "\n".join(below)
+
+
+def _nobody_note(text: str, start: int) -> bool:
+    """The paragraph around ``start`` says it is about nobody (:data:`_NOBODY_NOTE`); cheap when the
+    text holds no such words."""
+    return "\n" in text and bool(_NOBODY_NOTE.search(_paragraph_around(text, start)))
 
 
 RULES_LIST = [_not_general(rule) if rule.category in TOPIC_CATEGORIES else rule for rule in RULES_LIST]
@@ -4675,7 +5042,10 @@ RULES_LIST = [_not_specimen(rule) if rule.category in ("government_id", "bank_ac
 #: (``{{ .Values.pw }}``, ``$(cat pw.txt)``), or a fill-in word in any spelling (``CHANGE_ME``, ``replace-me``).
 _EXPRESSION_VALUE = re.compile(
     r"(?i)^[A-Za-z_][\w.]*\((?:[A-Za-z0-9_\"')\[{*$])|%\(\w+\)[sdr]|^(?:str|string|bytes|int|secretstr|optional\[str\]|str \| none)[),\]]*$|"
-    r"^\{\{|^\$\(|^<%|change[_-]?me|replace[_-]?me|set[_-]?me|fill[_-]?me|^tbd$|^todo\b")
+    r"^\{\{|^\$\(|^<%|change[_-]?me|replace[_-]?me|set[_-]?me|fill[_-]?me|^tbd$|^todo\b|"
+    # round 13 (kind "credentials from variables in a Terraform block", multi-line set O): a reference
+    # to a named value (``var.db_password``, ``data.vault_secret.x.value``), HCL "References to Named Values"
+    r"^(?:var|local|data|module|each)\.[A-Za-z_][\w.\[\]\"-]*$")
 #: A key word inside a shell expansion whose ``:?``/``?`` part is the message printed when the variable is
 #: unset (``${PG_PASSWORD:?set in .env}``), not a value.
 _UNSET_MESSAGE = re.compile(r"\$\{[A-Za-z_]\w*:?$")
@@ -5569,6 +5939,14 @@ def _scan_in_two(text: str) -> list[Finding] | None:
     a_end = text.find("\n", cut + _PARALLEL_OVERLAP)
     a_end = len(text) if a_end < 0 else a_end + 1
     b_start = text.rfind("\n", 0, max(0, cut - _PARALLEL_OVERLAP)) + 1
+    # Some checks read the lines around a finding (a heading above, a paragraph's disclaimer: at most
+    # _CONTEXT_LINES lines, see _paragraph_around): both parts reach that many more lines past the overlap.
+    for _ in range(_CONTEXT_LINES + 1):
+        if a_end < len(text):
+            nxt = text.find("\n", a_end)
+            a_end = len(text) if nxt < 0 else nxt + 1
+        if b_start > 0:
+            b_start = text.rfind("\n", 0, b_start - 1) + 1
     first_b = _line_of(text, b_start)  # lines of the whole text before the child's part
     cut_line = _line_of(text, cut)
 

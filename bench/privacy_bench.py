@@ -51,6 +51,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 from memory_manager.privacy import TOPIC_CATEGORIES, scan  # noqa: E402
+from corpus_sets import default_sets  # noqa: E402
 from privacy_fakes import fill  # noqa: E402
 
 CORPUS = HERE / "privacy_corpus"
@@ -299,7 +300,7 @@ def main() -> int:
     parser.add_argument("--detect-secrets", action="store_true",
                         help="also evaluate detect-secrets (when installed) on the sets and for speed")
     args = parser.parse_args()
-    sets = args.set if args.set is not None else sorted(CORPUS.glob("independent-*.tsv"))
+    sets = args.set if args.set is not None else default_sets("independent-*.tsv")
     set_results = [measure_set(path) for path in sets]
     if args.detect_secrets:
         ds = detect_secrets_eval(sets, args.seed)

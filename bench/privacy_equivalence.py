@@ -40,14 +40,15 @@ DEFAULT = HERE / "privacy_corpus" / "findings-snapshot.json"
 def _texts(root: Path) -> dict[str, list[str]]:
     """Corpus name -> its texts (rows or phrasings), read from this checkout (not from ``--root``)."""
     sys.path.insert(0, str(HERE))
+    from corpus_sets import default_sets
     from privacy_fakes import fill
 
     out: dict[str, list[str]] = {}
-    for path in sorted((HERE / "privacy_corpus").glob("*.tsv")):
+    for path in default_sets("*.tsv"):
         rng = random.Random(7)
         rows = [row for row in path.read_text(encoding="utf-8").splitlines()[1:] if row.strip()]
         out[path.name] = [fill(row.split("\t")[-1], rng) for row in rows]
-    for path in sorted((HERE / "privacy_corpus").glob("*.json")):
+    for path in default_sets("*.json"):
         if path.name == DEFAULT.name:
             continue
         notes = json.loads(path.read_text(encoding="utf-8"))

@@ -42,6 +42,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
+from corpus_sets import default_sets  # noqa: E402
 from privacy_bench import CORPUS, load_set  # noqa: E402
 
 #: Files a refused operation may write: the gate's audit log (redacted) and its salt, and
@@ -158,7 +159,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=9)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    paths = args.set if args.set is not None else sorted(CORPUS.glob("independent-*.tsv"))
+    paths = args.set if args.set is not None else default_sets("independent-*.tsv")
     if not paths:
         print("no independent set found (give --set PATH)", file=sys.stderr)
         return 2

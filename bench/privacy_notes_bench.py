@@ -27,7 +27,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
 
+from corpus_sets import default_sets  # noqa: E402
 from memory_manager.privacy import scan  # noqa: E402
 
 CORPUS = HERE / "privacy_corpus"
@@ -82,7 +84,7 @@ def main() -> int:
     parser.add_argument("--misses", action="store_true", help="list missed private notes and flagged benign notes")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    sets = args.set if args.set is not None else sorted(CORPUS.glob("multiline-*.json"))
+    sets = args.set if args.set is not None else default_sets("multiline-*.json")
     results = [measure(path) for path in sets]
     if args.json:
         print(json.dumps(results, ensure_ascii=False, indent=2))

@@ -1579,6 +1579,10 @@ def restore(workspace: Path, ident: str | None = None, force: bool = False) -> d
             (stopped there; the safety backup holds everything changed so far).
     """
     workspace = Path(workspace)
+    if not backup_root(workspace).is_dir():
+        # Nothing was ever backed up: refuse before the lock, which would create the backup
+        # folder (and its .lock) in a workspace a refused command must leave as it was (nu16 item 19).
+        _load(workspace, ident)
     with fsio.workspace_lock(workspace):
         rolled = list(_RECOVERED.pop(_ws_key(workspace), []))
         doc = _load(workspace, ident)

@@ -144,10 +144,6 @@ def test_item2_stats_count_one_call_in_the_singular(tmp_path, run_script):
 
 # ---------------------------------------------------------------- item 3: detect.py and a wrong agent or state folder
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 3a: detect.py --state-dir naming a folder that does not exist (a typo) exits 0 with "
-    "'Context usage unknown (no session store ...)', where a --session that does not exist exits 1; "
-    "an explicit option naming nothing is bad input (exit 2, one line)"))
 def test_item3_detect_refuses_a_state_folder_that_does_not_exist(tmp_path, run_script):
     missing = tmp_path / "no-such-state"
     result = run_script("detect", "--state-dir", missing)
@@ -156,9 +152,6 @@ def test_item3_detect_refuses_a_state_folder_that_does_not_exist(tmp_path, run_s
     assert result.err.startswith("error: ") and str(missing) in result.err and len(result.err.splitlines()) == 1
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 3b: detect.py --agent with an agent the state folder does not have exits 0 ('Context usage "
-    "unknown'), while --session agent:nope:main on the same folder exits 1 'error: no session agent:nope:main'"))
 def test_item3_detect_an_unknown_agent_fails_like_an_unknown_session(tmp_path, run_script):
     state = _copy(STATE, tmp_path / "state")
     known = _ok(run_script("detect", "--state-dir", state))
@@ -334,10 +327,6 @@ def test_item12_crypt_encrypt_refuses_empty_stdin_like_the_memory_verbs(tmp_path
 
 # ---------------------------------------------------------------- item 13: two --version formats
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 13: --version prints 'complex-memory-manager, version 0.1.0' for the click scripts (init, memory, "
-    "cleanup, privacy_audit, doctor, gate, crypt) but 'complex-memory-manager 0.1.0' for detect.py (and hook.py, "
-    "maintain.py)"))
 def test_item13_every_script_prints_the_same_version_line(run_script):
     lines = {name: run_script(name, "--version").out for name in ("init", "memory", "cleanup", "privacy_audit",
                                                                     "doctor", "gate", "crypt", "detect")}
@@ -455,11 +444,6 @@ def _usage_event(total: int, window: int = 32768) -> str:
                                                             "totalTokensVersion": 1, "contextTokens": window}}})
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 18: detect.py --stdin with a fresh totalTokens above the window (40,000 of 32,768: the session "
-    "overflowed, or the window changed under it) prints 'Context usage unknown (totalTokens 40000 exceeds the "
-    "window 32768)' and no status line, while 32,768 of 32,768 prints the 🚨 line: the fullest session is the "
-    "one that gets no warning"))
 def test_item18_a_context_past_its_window_still_gets_the_warning(tmp_path, run_script):
     english = {"LANG": "en_US.UTF-8"}
     full = _ok(run_script("detect", "--stdin", input=_usage_event(32768), env=english))

@@ -312,10 +312,6 @@ def test_item11_a_time_only_listing_is_in_the_order_written(tmp_path, run_script
 
 # ---------------------------------------------------------------- item 12: crypt.py encrypts nothing without a word
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 12: `crypt.py encrypt --skill s` with empty stdin (the user forgot the pipe) prints a ciphertext "
-    "of the empty text and exits 0, where `memory.py learn --text -` with empty stdin says 'error: --text must "
-    "not be empty' (exit 2)"))
 def test_item12_crypt_encrypt_refuses_empty_stdin_like_the_memory_verbs(tmp_path, run_script, t2_key):
     _set_up(tmp_path, run_script)
     learn = run_script("memory", "learn", "k", "--text", "-", input="")

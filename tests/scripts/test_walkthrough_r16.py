@@ -400,11 +400,6 @@ def _xor_workspace(tmp_path: Path, run_script) -> Path:
     return ws
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 16: on a workspace set up with --no-key --no-hooks, doctor's '! T2 key' fix is `init.py -w WS "
-    "--yes  # creates the key`: run as given it also installs the four hooks and the plugin the user left out "
-    "(hooks/, .openclaw/extensions/), and it leaves the xor-b64 entry as it was (status and the audit name "
-    "`crypt.py reseal`, which makes the key and seals the entry)"))
 def test_item16_following_doctors_key_fix_installs_no_hooks(tmp_path, run_script):
     ws = _xor_workspace(tmp_path, run_script)
     lines = run_script("doctor", "--no-openclaw").out.splitlines()
@@ -417,10 +412,6 @@ def test_item16_following_doctors_key_fix_installs_no_hooks(tmp_path, run_script
 
 # ---------------------------------------------------------------- item 17: doctor "all good" beside an xor-b64 entry
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 17: once a key exists, doctor says 'all good' while a T2 entry is still xor-b64 (obfuscation "
-    "only): status ('note: 1 T2 entry is not encrypted with a key: run ... crypt.py reseal') and the privacy "
-    "audit ('warning: xor-b64 is obfuscation, not encryption') both flag it"))
 def test_item17_doctor_warns_about_an_entry_left_on_xor_b64(tmp_path, run_script):
     _xor_workspace(tmp_path, run_script)
     _ok(run_script("crypt", "keygen"))

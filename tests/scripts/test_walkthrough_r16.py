@@ -165,10 +165,6 @@ def test_item3_detect_an_unknown_agent_fails_like_an_unknown_session(tmp_path, r
 
 # ---------------------------------------------------------------- item 4: undoing an undo with a bare --restore
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 4: after `init --restore <init's backup>`, a bare `init --restore` (the user undoing the undo) "
-    "silently passes over the restore's safety copy and undoes the last learn instead; README: it 'skips "
-    "them and says which newer ones it skipped' (it does so for forget's backup, not for a safety copy)"))
 def test_item4_a_bare_restore_names_the_safety_copy_it_passes_over(tmp_path, run_script, t2_key):
     ws = _set_up(tmp_path, run_script)
     first = _backup_ids(run_script)[0]
@@ -185,12 +181,6 @@ def test_item4_a_bare_restore_names_the_safety_copy_it_passes_over(tmp_path, run
 
 # ---------------------------------------------------------------- item 5: restoring init's backup drops the indexes
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 5: `init --restore <the first init's backup>` (no --force needed) removes memory/daily-index.md "
-    "and memory/knowledge-index.md while the notes and knowledge entries stay; the output says only 'rebuilt "
-    "from the restored files: memory/.cache/recall-index.sqlite'. README: 'Afterwards the derived indexes are "
-    "rebuilt from the restored files (and the notes the restore left as they were)'; SKILL.md has the agent "
-    "read the indexes first"))
 def test_item5_restoring_the_first_init_keeps_an_index_of_the_notes_it_leaves(tmp_path, run_script, t2_key):
     ws = _set_up(tmp_path, run_script)
     first = _backup_ids(run_script)[0]

@@ -95,9 +95,6 @@ def test_item1_control_the_same_edit_a_day_later_is_found(tmp_path, run_script, 
 
 # ---------------------------------------------------------------- item 2: "1 entries", "1 lines", "1 calls"
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 2a: recall with one T2 entry held back says '1 T2 (internal) entries were not searched' "
-    "(round 9 fixed the singular in status only)"))
 def test_item2_recall_note_about_one_held_t2_entry_is_singular(tmp_path, run_script, t2_key):
     _set_up(tmp_path, run_script)
     _ok(run_script("memory", "remember", "--skill", "writing", "--topic", "tone",
@@ -108,8 +105,6 @@ def test_item2_recall_note_about_one_held_t2_entry_is_singular(tmp_path, run_scr
                                    "approval; ask, then repeat with --approved")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 2b: report's summary line and the page's T2 heading say '1 T2 entries' / '1 entries'"))
 def test_item2_report_counts_one_t2_entry_in_the_singular(tmp_path, run_script, t2_key):
     pytest.importorskip("jinja2")
     pytest.importorskip("matplotlib")
@@ -122,8 +117,6 @@ def test_item2_report_counts_one_t2_entry_in_the_singular(tmp_path, run_script, 
     assert ">1 entries<" not in page.read_text(encoding="utf-8") and "1 entries" not in out
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 2c: import lists a one-line daily section as '(1 lines)'"))
 def test_item2_import_lists_a_one_line_section_in_the_singular(tmp_path, run_script, t2_key):
     ws = _set_up(tmp_path, run_script)
     _ok(run_script("memory", "write", "--topic", "old thing", "--cause", "one line only"))
@@ -135,7 +128,6 @@ def test_item2_import_lists_a_one_line_section_in_the_singular(tmp_path, run_scr
     assert f"imported: daily {TODAY} old thing (1 line)\n" in out
 
 
-@pytest.mark.xfail(strict=True, reason="nu16 item 2d: stats record/show say 'deploy: 1 calls'")
 def test_item2_stats_count_one_call_in_the_singular(tmp_path, run_script):
     _set_up(tmp_path, run_script)
     recorded = _ok(run_script("memory", "stats", "record", "--skill", "deploy", "--ok"))
@@ -197,10 +189,6 @@ def test_item5_restoring_the_first_init_keeps_an_index_of_the_notes_it_leaves(tm
 
 # ---------------------------------------------------------------- item 6: "what did we do today" cut at 10, silently
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 6: a time-only question ('today', 今天) lists the span's entries in the order written but "
-    "stops at --top-k (10) without a word: with 12 entries today the 2 newest are missing and nothing says "
-    "'10 of 12' (--json has time.entries_in_span 12)"))
 def test_item6_a_time_only_listing_says_when_it_is_cut(tmp_path, run_script, t2_key):
     _set_up(tmp_path, run_script)
     for n in range(1, 13):
@@ -215,9 +203,6 @@ def test_item6_a_time_only_listing_says_when_it_is_cut(tmp_path, run_script, t2_
 
 # ---------------------------------------------------------------- item 7: a repeated lesson names the wrong kind
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 7: `lesson TEXT --kind lesson` after the same TEXT went in as --kind mistake says "
-    "'already in MEMORY.md (lesson)', but the line is under 'Mistakes to avoid'"))
 def test_item7_a_repeated_lesson_names_the_section_it_is_in(tmp_path, run_script):
     ws = _set_up(tmp_path, run_script)
     text = "Always run nginx -t before reload"
@@ -231,10 +216,6 @@ def test_item7_a_repeated_lesson_names_the_section_it_is_in(tmp_path, run_script
 
 # ---------------------------------------------------------------- item 8: status forecasts no cleanup for an expired T2 entry
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 8: with one T2 entry past its expiry, status says 'next cleanup: would archive 0 entries' and "
-    "'memory size: 1 entry' (MEMORY.md only) while its tiers line counts 'T2 1 encrypted entry' and nothing "
-    "says it expired; `cleanup.py --dry-run` then archives it ('1 archived')"))
 def test_item8_status_names_the_expired_t2_entry_the_next_cleanup_archives(tmp_path, run_script, t2_key):
     _set_up(tmp_path, run_script)
     _ok(run_script("memory", "remember", "--skill", "writing", "--topic", "old", "--text", "User liked long reports",
@@ -250,11 +231,6 @@ def test_item8_status_names_the_expired_t2_entry_the_next_cleanup_archives(tmp_p
 
 # ---------------------------------------------------------------- item 9: init's own MEMORY.md preamble is a memory
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 9: on a freshly set-up workspace with nothing remembered, the lessons file's template preamble "
-    "('Long-term lessons only: ... No secrets or personal data.') is an entry: status counts 'memory size: 1 "
-    "entry', and recall 'personal data' / 'secrets' / 'decisions' returns it with keyword 1.00 (snippet "
-    "starting with the marker comment 'complex-memory-manager: lessons v1 -->')"))
 @pytest.mark.parametrize("query", ["personal data", "secrets", "what failed and why"])
 def test_item9_the_lessons_template_text_is_not_recalled_as_a_memory(tmp_path, run_script, query):
     _set_up(tmp_path, run_script, "--no-key")
@@ -264,10 +240,6 @@ def test_item9_the_lessons_template_text_is_not_recalled_as_a_memory(tmp_path, r
 
 # ---------------------------------------------------------------- item 10: status says set up when init and doctor say not
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 10: after `init --restore <the first init's backup>`, init says 'the workspace is no longer set up "
-    "for memory' and doctor fails '✗ set up: the workspace is no longer set up', but `memory.py status --json` "
-    "says \"set_up\": true and the text status has no 'not set up:' line"))
 def test_item10_status_agrees_that_a_restored_workspace_is_no_longer_set_up(tmp_path, run_script):
     _set_up(tmp_path, run_script, "--no-key")
     first = _backup_ids(run_script)[0]
@@ -430,10 +402,6 @@ def test_item18_a_context_past_its_window_still_gets_the_warning(tmp_path, run_s
     assert len(over.out.splitlines()) == 2 and over.out.splitlines()[1].startswith("🚨 ")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 9b: after prune archived the only notes about 'ancient work', recall 'ancient work' lists init's "
-    "MEMORY.md preamble first ('what worked' stems to 'work', keyword 0.12), above the archived notes that hold "
-    "both words (keyword 1.00): the template text outranks every real answer"))
 def test_item9_the_lessons_template_does_not_outrank_archived_answers(tmp_path, run_script):
     _set_up(tmp_path, run_script, "--no-key")
     for day in ("2026-06-01", "2026-06-02"):

@@ -1211,7 +1211,16 @@ def skipped_notes(workspace: Path, doc: dict[str, Any], dry_run: bool = False) -
             # stopped the bare restore already (_load).
             out.append(f"backup {other['id']} cannot be read ({other['error']}); passed over")
             continue
-        if other.get("role") == "safety" or order_key(other["id"], other.get("seq")) <= key:
+        if order_key(other["id"], other.get("seq")) <= key:
+            continue
+        if other.get("role") == "safety":
+            # A restore's safety copy is no change to undo, but a bare --restore right after a
+            # restore is the user undoing it: name the copy it passes over, and how to restore
+            # it (nu16 item 4; the README: it "says which newer ones it skipped").
+            if other.get("state") == "complete" and other["entries"]:
+                out.append(f"newer backup {other['id']} ({other.get('reason') or '?'}) is the state before that "
+                           f"restore, not a change: {'would pass' if dry_run else 'passed'} over it; to undo the "
+                           f"restore, restore it by id (--restore {other['id']})")
             continue
         why = not_restore_point(other)
         # A rolled-back or empty backup stands for no change at all: nothing to say.
@@ -1731,6 +1740,10 @@ def restore(workspace: Path, ident: str | None = None, force: bool = False) -> d
             (stopped there; the safety backup holds everything changed so far).
     """
     workspace = Path(workspace)
+    if not backup_root(workspace).is_dir():
+        # Nothing was ever backed up: refuse before the lock, which would create the backup
+        # folder (and its .lock) in a workspace a refused command must leave as it was (nu16 item 19).
+        _load(workspace, ident)
     with fsio.workspace_lock(workspace):
         rolled = list(_RECOVERED.pop(_ws_key(workspace), []))
         doc = _load(workspace, ident)
@@ -1849,6 +1862,15 @@ def _notes_written_after(workspace: Path, doc: dict[str, Any], held: set[Any]) -
     return False
 
 
+def _notes_left(workspace: Path) -> bool:
+    """Whether a daily note or knowledge entry (``*.md`` under the indexed folders) is in ``workspace``."""
+    for prefix in _INDEXED:
+        base = Path(workspace) / prefix
+        if base.is_dir() and not base.is_symlink() and next(base.rglob("*.md"), None) is not None:
+            return True
+    return False
+
+
 def _rebuild_derived(workspace: Path) -> list[str]:
     """Bring the derived indexes in line with the files a restore put back; return the paths changed.
 
@@ -1863,7 +1885,9 @@ def _rebuild_derived(workspace: Path) -> list[str]:
     if not memory.is_dir() or memory.is_symlink():
         return done
     try:
-        if any((memory / name).is_file() for name in (tree.DAILY_INDEX, tree.KNOWLEDGE_INDEX)):
+        # An index the restore removed (init's own backup: the indexes did not exist before it)
+        # is made again when notes stay to be indexed: the agent reads the indexes first (nu16 item 5).
+        if any((memory / name).is_file() for name in (tree.DAILY_INDEX, tree.KNOWLEDGE_INDEX)) or _notes_left(workspace):
             done += [p.relative_to(workspace).as_posix() for p in _indexes_from_notes(workspace)]
         index = root.recall_index
         for candidate in (index, index.with_name(index.name + "-wal"), index.with_name(index.name + "-shm"),

@@ -621,11 +621,20 @@ def finish_purge(ws: Path, plan: dict[str, Any], backup: backups.Backup | None =
     return {"deleted": len(items), "erased": totals, "reports_deleted": reports, "problems": problems}
 
 
+def expired_t2(t2: list[tiers.T2Entry], cfg: dict[str, Any], on: date) -> list[tiers.T2Entry]:
+    """The entries of ``t2`` that cleanup archives on day ``on``: created more than
+    ``tiers.t2_expiry_days`` days before it, or past their own ``expires`` date.
+
+    One rule for cleanup (:func:`archive_expired`) and status's forecast of it (nu16 item 8).
+    """
+    limit = timedelta(days=cfg["tiers"]["t2_expiry_days"])
+    return [e for e in t2 if (e.created is not None and on - e.created > limit)
+            or (e.expires is not None and e.expires < on)]
+
+
 def archive_expired(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
     """Step 2: move T2 entries older than the expiry or past ``expires`` to the archive."""
-    limit = timedelta(days=run.cfg["tiers"]["t2_expiry_days"])
-    expired = [e for e in t2 if (e.created is not None and run.today - e.created > limit)
-               or (e.expires is not None and e.expires < run.today)]
+    expired = expired_t2(t2, run.cfg, run.today)
     if not expired:
         return t2
     by_file: dict[Path, list[tiers.T2Entry]] = {}

@@ -325,11 +325,11 @@ def measure_entry(entry: Mapping[str, Any], events: Iterable[Mapping[str, Any] |
     else:
         usage.notes.append("no totalTokens")
     if events is None:
-        return usage
+        return _overflowed(usage, total)
     tokens, why = latest_assistant_usage(events)
     if tokens is None:
         usage.notes.append(why or "no usage")
-        return usage
+        return _overflowed(usage, total)
     if usage.window is not None and tokens >= usage.window:
         # A figure we cannot trust must never claim the window is full.
         usage.notes.append(f"transcript usage {tokens} does not fit the window {usage.window}")
@@ -337,6 +337,19 @@ def measure_entry(entry: Mapping[str, Any], events: Iterable[Mapping[str, Any] |
     usage.used, usage.source = tokens, "transcript"
     if usage.window is None:
         usage.notes.append("the session has no context window recorded")
+    return usage
+
+
+def _overflowed(usage: Usage, total: int | None) -> Usage:
+    """``usage`` with a fresh ``total`` above the window taken as it is, when nothing else measured it.
+
+    A fresh counter past the window means the session overflowed (or the window shrank under it):
+    the fullest session of all. Reported as unknown it got no warning at all (nu16 item 18), so
+    it counts as used (over 100 %, the top line) with the note saying it exceeds the window. A
+    transcript figure that fits is still preferred (:func:`measure_entry`); a stale counter is never used.
+    """
+    if total is not None and usage.window is not None and total > usage.window:
+        usage.used, usage.source = total, "entry"
     return usage
 
 

@@ -32,20 +32,40 @@ def _check(name: str, status: str, detail: str, fix: str | None = None) -> dict[
     return {"name": name, "status": status, "detail": detail, "fix": fix}
 
 
-def init_fix(bundle_root: Path, ws: Path | None, why: str = "") -> str:
+def init_fix(bundle_root: Path, ws: Path | None, why: str = "", keep_hooks_off: bool = False) -> str:
     """The ``fix:`` text that reruns init on ``ws``: a command that works when copied.
 
     It names this Python and the bundle's ``scripts/init.py`` by absolute path
     and the resolved workspace with ``-w`` (the user's shell may resolve
     another one, or none), and passes ``--yes`` (init asks otherwise); the
     preview with ``--dry-run`` follows as a shell comment, so the whole line
-    can still be pasted.
+    can still be pasted. ``keep_hooks_off``: a fix that is not about the hooks
+    adds ``--no-hooks`` when ``ws`` is set up without hooks or plugin (the user
+    left them out; nu16 item 16: following the key fix installed them).
     """
     cmd = [sys.executable, str(Path(bundle_root).resolve() / "scripts" / "init.py")]
     if ws is not None:
         cmd += ["-w", str(ws)]
-    line = shlex.join(cmd)
-    return f"{line} --yes  # {why + '; ' if why else ''}preview first with --dry-run instead of --yes"
+    line = shlex.join(cmd) + " --yes"
+    if keep_hooks_off and ws is not None and _hooks_left_out(ws):
+        line += " --no-hooks"
+    return f"{line}  # {why + '; ' if why else ''}preview first with --dry-run instead of --yes"
+
+
+def _hooks_left_out(ws: Path) -> bool:
+    """True when ``ws`` is set up (``memory/`` there) with none of the hooks and no plugin installed."""
+    from .workspace import is_set_up
+
+    return is_set_up(ws) and not hookinstall.installed_hooks(ws) and not plugininstall.installed(ws)
+
+
+def _xor_entries(ws: Path | None) -> int:
+    """How many readable T2 entries of ``ws`` are sealed with xor-b64 (obfuscation only)."""
+    if ws is None:
+        return 0
+    from .tiers import iter_t2_entries
+
+    return sum(1 for e in iter_t2_entries(Path(ws)) if not e.error and not e.plaintext and e.scheme == "xor-b64")
 
 
 def _run(cmd: list[str]) -> "subprocess.CompletedProcess[str]":
@@ -574,6 +594,7 @@ def check_key(cfg: dict[str, Any] | None, bundle_root: Path, ws: Path | None) ->
     import warnings
 
     from . import crypto
+    from .audit import reseal_command
     from .errors import MalformedKeyError
 
     cfg = cfg or {}
@@ -606,12 +627,25 @@ def check_key(cfg: dict[str, Any] | None, bundle_root: Path, ws: Path | None) ->
             except KeyUnavailableError as exc:  # the key of existing aes-gcm entries is missing (nu8)
                 return [_check("T2 key", "fail", str(exc).split(": put the key back")[0],
                                f"put your key back in {crypto.key_path(cfg)} from your copy, or set {crypto.ENV_KEY}")]
+        # With xor-b64 entries there, the one fix is reseal: it makes the key and seals them
+        # (status and the audit name it); init would make the key and leave them (nu16 item 16).
+        fix = (f"{reseal_command(ws)}  # makes the key and encrypts the xor-b64 entries with it"
+               if _xor_entries(ws) else init_fix(bundle_root, ws, "creates the key", keep_hooks_off=True))
         return [_check("T2 key", "warn", "no AES key: T2 entries use xor-b64, which is obfuscation, not encryption",
-                       init_fix(bundle_root, ws, "creates the key"))]
+                       fix)]
     where = crypto.ENV_KEY if crypto.key_state(cfg) == "env" else str(crypto.key_path(cfg))
+    rows = []
     if caught:
-        return [_check("T2 key", "warn", str(caught[0].message), f"chmod 600 {crypto.key_path(cfg)}")]
-    return [_check("T2 key", "ok", f"aes-gcm with the key from {where}")]
+        rows.append(_check("T2 key", "warn", str(caught[0].message), f"chmod 600 {crypto.key_path(cfg)}"))
+    else:
+        rows.append(_check("T2 key", "ok", f"aes-gcm with the key from {where}"))
+    weak = _xor_entries(ws)
+    if weak:
+        # A key does not reseal what was written before it: an entry left on xor-b64 is still
+        # readable by anyone with the file, as status and the privacy audit say (nu16 item 17).
+        rows.append(_check("T2 entries", "warn", f"{'1 T2 entry is' if weak == 1 else f'{weak} T2 entries are'} "
+                           "xor-b64, which is obfuscation, not encryption", reseal_command(ws)))
+    return rows
 
 
 def diagnose(workspace: Any, bundle_root: Path, use_openclaw: bool = True, runner: Runner | None = None,

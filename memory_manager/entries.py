@@ -41,7 +41,7 @@ from typing import Any, Iterator
 
 from . import tree
 from .clock import parse_day
-from .errors import MalformedFileError
+from .errors import MalformedFileError, MemoryManagerError
 from .fsio import TextFile, atomic_write, read_text
 from .markdown import _HEADING as _MD_HEADING
 
@@ -747,6 +747,35 @@ def _bad(value: str | None) -> str | None:
 
 #: The marker line of a lessons file (``lessons.MARKER``; formats.md, ``lessons`` v1).
 LESSONS_MARKER = "<!-- complex-memory-manager: lessons v1 -->"
+
+_PREAMBLES: tuple[str, ...] | None = None
+
+
+def _template_preambles() -> tuple[str, ...]:
+    """The paragraphs between the marker and the first section of ``templates/*/memory-lessons.md``."""
+    global _PREAMBLES
+    if _PREAMBLES is None:
+        from . import templates
+
+        found = []
+        for lang in templates.LANGUAGES:
+            try:
+                text = templates.load("memory-lessons.md", lang)
+            except MemoryManagerError:
+                continue
+            head = text.split(LESSONS_MARKER, 1)[-1].split("\n## ", 1)[0]
+            found += [p.strip() for p in head.split("\n\n") if p.strip()]
+        _PREAMBLES = tuple(found)
+    return _PREAMBLES
+
+
+def _without_template_preamble(body: str) -> str:
+    """``body`` (a lessons file's text above its sections) without the marker line and the paragraphs
+    init's template wrote there, word for word; anything else stays."""
+    body = body.replace(LESSONS_MARKER, "")
+    for para in _template_preambles():
+        body = body.replace(para, "")
+    return body
 #: One lesson line as ``memory.py lesson`` writes it: ``- [YYYY-MM-DD] text``.
 _LESSON_LINE = re.compile(r"^[-*] \[(\d{4}-\d{2}-\d{2})\] (\S.*)$")
 
@@ -874,6 +903,11 @@ def parse_entries(rel: str, kind: str, text: str) -> tuple[list[Entry], str | No
                                  dict(extra, lesson=True)))
             if not _clean(body):
                 continue
+        if lessons and chunk.level < 2:
+            # init's own words above the sections (the marker and the template's preamble) are no
+            # memory: recalled, they outranked real answers (nu16 items 9 and 9b). Text a user
+            # wrote there stays an entry.
+            body = _without_template_preamble(body)
         if chunk.level < 2 and not _clean(body):
             continue  # a bare "# title" (or blank lines) is no entry of its own
         heading = chunk.title if chunk.level else stem

@@ -39,7 +39,7 @@ from . import fsio, textproc, tree, units
 from .fsio import make_dirs
 
 INDEX_RELPATH = tree.Tree(Path()).recall_index
-SCHEMA_VERSION = 5  # 2: ids from entries.parse_entries; files.error names malformed files; 3: versions, dates, archived; 4: files.error names non-UTF-8 files too; 5: note labels not indexed
+SCHEMA_VERSION = 6  # 2: ids from entries.parse_entries; files.error names malformed files; 3: versions, dates, archived; 4: files.error names non-UTF-8 files too; 5: note labels not indexed; 6: a lessons file's template preamble is no entry (nu16 item 9)
 #: A daily note's line label (``- Cause:``, ``- 改：``...): the note's form, not its content. Left
 #: out of the indexed words, or "todo" would match every note with a Todo line (walk-through r4,
 #: item 20). The same labels as :data:`memory_manager.entries.LABELS`.

@@ -28,6 +28,15 @@ SECTIONS = {"lesson": ("## Lessons", "## 经验"),
 MARKER = "<!-- complex-memory-manager: lessons v1 -->"
 
 
+def _section_at(text: str, at: int) -> str | None:
+    """The kind (:data:`SECTIONS` key) of the section whose heading comes last before offset ``at``, or None."""
+    kind = None
+    for heading in re.finditer(r"^## .*$", text[:at], re.M):
+        name = heading.group(0).rstrip()
+        kind = next((k for k, titles in SECTIONS.items() if name in titles), None)
+    return kind
+
+
 def insert_line(text: str, kind: str, line: str) -> str:
     """Return ``text`` with ``line`` first under the ``kind`` section (added at the end when missing).
 
@@ -96,8 +105,12 @@ def add_lesson(ws: Path, cfg: dict[str, Any], text: str, kind: str = "lesson", *
             raise BadInputError(f"{path.name} is not a lessons file yet: run init.py first (it keeps every line)")
         # The same lesson on another day is no new lesson: the README's "a repeated lesson adds
         # nothing" holds across days (walk-through r4, item 7); the line kept is the first one.
-        if re.search(rf"^- \[\d{{4}}-\d{{2}}-\d{{2}}\] {re.escape(flat)}\s*$", like.text, re.M):
-            return {"action": "lesson", "path": rel(ws, path), "section": kind, "line": line, "added": False,
+        found = re.search(rf"^- \[\d{{4}}-\d{{2}}-\d{{2}}\] {re.escape(flat)}\s*$", like.text, re.M)
+        if found:
+            # Named as it stands: the section the kept line is under (another --kind, maybe) and
+            # its own date, not the ones this call asked for (nu16 item 7).
+            return {"action": "lesson", "path": rel(ws, path), "section": _section_at(like.text, found.start()) or kind,
+                    "line": found.group(0).rstrip(), "added": False,
                     "chars": len(like.text), "backup": None, "warnings": [], "gate": decision.payload()}
         new_text = insert_line(like.text, kind, line)
         data = like.encode(new_text)

@@ -362,7 +362,8 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
       (:func:`memory_manager.clock.user_zone`) and today's date there;
     - ``cleanup_preview``: what the next automatic cleanup's capacity window
       would archive now (``would_archive``; the threshold too only with
-      ``prune.auto_threshold``), so a user sees it before it applies;
+      ``prune.auto_threshold``), so a user sees it before it applies, plus the
+      T2 entries past their expiry (``expired_t2``) that its step 2 archives;
       ``archived_entries``: entries in ``memory/archive/`` (recall still finds them);
     - ``interrupted``: changes a killed command left half-done (its journal is
       still there) and what the next command that writes will do about each
@@ -392,8 +393,11 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
         # threshold only with prune.auto_threshold), shown before it applies (issue 13).
         auto = plan(ws, cfg, idx, use_threshold=cfg["prune"]["auto_threshold"]) \
             if cfg["prune"]["enable_auto_prune"] else None
+        # MEMORY.md holding only init's template (no lesson yet) is init's file, not memory: not
+        # counted as memory size (nu16 item 9). A note left with its title line still counts.
         size = idx.conn.execute("SELECT coalesce(sum(size), 0), count(*) FROM files"
-                                " WHERE kind != 'archive'").fetchone()
+                                " WHERE kind != 'archive' AND (kind != 'memory_md' OR EXISTS (SELECT 1 FROM"
+                                " entries WHERE entries.file_no = files.file_no))").fetchone()
         archived = idx.conn.execute("SELECT count(*) FROM entries WHERE archived = 1").fetchone()[0]
         unreadable = [f"{path}: {why}; not searched" for path, why in idx.malformed()]
     finally:
@@ -421,15 +425,22 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
     # xor-b64 is obfuscation, not encryption: counted apart so that status never
     # calls it encrypted (walk-through r6, finding 3).
     by_scheme = {"aes-gcm": 0, "xor-b64": 0, "plain": 0}
+    readable_t2 = []
     for item in tiers.iter_t2_entries(Path(ws)):
         if item.error:
             shown = tree.rel(tree.TIER2, Path(item.path).name)  # an UnreadableFileError names the file already
             problems.append(item.error if item.error.startswith(f"{shown}:") else f"{shown}: {item.error}")
         else:
             t2 += 1
+            readable_t2.append(item)
             by_scheme["plain" if item.plaintext else item.scheme if item.scheme in by_scheme else "aes-gcm"] += 1
     n = len(p.valued)
     zone = user_zone()
+    from .cleanup import expired_t2
+
+    # The next cleanup archives expired T2 entries too (its step 2), whether or not it prunes:
+    # the forecast counts them as `cleanup --dry-run` does (nu16 item 8).
+    expired = expired_t2(readable_t2, cfg, today())
     from . import backups
 
     try:
@@ -447,7 +458,9 @@ def status(ws: Path, cfg: dict[str, Any]) -> dict[str, Any]:
         "prune_rate": round(len(p.moves) / n, 6) if n else 0.0,
         "would_move": len(p.moves),
         "window": cfg["prune"]["window"], "threshold": cfg["prune"]["threshold"],
-        "cleanup_preview": {"enabled": auto is not None, "would_archive": len(auto.moves) if auto else 0,
+        "cleanup_preview": {"enabled": auto is not None,
+                            "would_archive": (len(auto.moves) if auto else 0) + len(expired),
+                            "expired_t2": len(expired),
                             "window": cfg["prune"]["window"],
                             "threshold_applied": bool(auto) and cfg["prune"]["auto_threshold"]},
         "archived_entries": archived,

@@ -62,10 +62,13 @@ def recall_cmd(query: str, top_k: int | None, no_track: bool, approved: bool, wo
         tail = "" if item["error"].endswith("not used") else "; not searched"
         stderr.print(f"warning: {item['file']}: {item['error']}{tail} (fix the file)", markup=False)
     if t2.get("held"):
-        stdout.print(f"note: {t2['held']} T2 (internal) entries were not searched: reusing them needs the "
+        one = t2["held"] == 1
+        stdout.print(f"note: {counted(t2['held'], 'T2 (internal) entry', 'T2 (internal) entries')} "
+                     f"{'was' if one else 'were'} not searched: reusing {'it' if one else 'them'} needs the "
                      "user's approval; ask, then repeat with --approved", markup=False)
     if t2.get("locked"):
-        stdout.print(f"note: {t2['locked']} T2 entries are aes-gcm and no key is available", markup=False)
+        stdout.print(f"note: {counted(t2['locked'], 'T2 entry', 'T2 entries')} "
+                     f"{'is' if t2['locked'] == 1 else 'are'} aes-gcm and no key is available", markup=False)
     if not hits:
         stdout.print(f"{empty_span} (the time the question names)" if empty_span else "no matching entries",
                      markup=False)
@@ -96,6 +99,12 @@ def recall_cmd(query: str, top_k: int | None, no_track: bool, approved: bool, wo
                      f"  (keyword {p['keyword']:.2f}, time {p['time']:.2f}, access {p['access']:.2f},"
                      f" tags {p['tags']:.2f})", markup=False)
         stdout.print(f"   {h.snippet}", markup=False)
+    in_span = time_info.get("entries_in_span") or 0
+    if any(h.listed for h in hits) and in_span > len(hits):
+        # A listing cut at --top-k says so: the entries left out are the last of the order shown
+        # (the newest written, for "today"), never dropped without a word (nu16 item 6).
+        stdout.print(f"listed {len(hits)} of {in_span} entries of the asked time; repeat with --top-k {in_span} "
+                     "to list them all", markup=False)
     return 0
 
 
@@ -134,6 +143,7 @@ def prune_cmd(dry_run: bool, workspace: Path | None, json_: bool, verbose: bool)
 @handle_errors
 def status_cmd(workspace: Path | None, json_: bool, verbose: bool) -> int:
     """Print memory size, average value, prune rate and entries per tier."""
+    from memory_manager import initialize
     from memory_manager.prune import status
 
     from memory_manager.errors import WorkspaceError
@@ -146,7 +156,10 @@ def status_cmd(workspace: Path | None, json_: bool, verbose: bool) -> int:
         # An OpenClaw workspace init has not set up yet still shows its MEMORY.md below.
         raise WorkspaceError(not_a_workspace(ws))
     doc = status(ws, cfg)
-    doc["set_up"] = is_set_up(ws)
+    # Set up as init and doctor say it (nu16 item 10): memory/ is there and a restore of init's
+    # own backup did not take the memory rules away (initialize.setup_lost).
+    gaps = initialize.setup_gaps(ws) if is_set_up(ws) else []
+    doc["set_up"] = is_set_up(ws) and not initialize.setup_lost(gaps)
     if json_:
         emit_json(doc)
         return 0
@@ -160,7 +173,13 @@ def status_cmd(workspace: Path | None, json_: bool, verbose: bool) -> int:
 
     if not doc["set_up"]:
         init = Path(__file__).resolve().parent / "init.py"
-        line("status.not_set_up", ws=ws, memory=tree.MEMORY, init=init)
+        if gaps:
+            # In English, as init and doctor say it: the gaps are named in English, and the
+            # workspace's language setting may be one of them (a line is one language throughout).
+            stdout.print(f"not set up: the workspace is no longer set up for memory ({', '.join(gaps)}): set it up "
+                         f"again with `python3 {init} -w {ws} --yes` (your notes stay)", markup=False)
+        else:
+            line("status.not_set_up", ws=ws, memory=tree.MEMORY, init=init)
     size = doc["memory_size"]
     avg = "n/a" if doc["average_value"] is None else f"{doc['average_value']:.3f}"
     line("status.size", entries=say("n.entry", size["entries"]), files=say("n.file", size["files"]),
@@ -173,7 +192,7 @@ def status_cmd(workspace: Path | None, json_: bool, verbose: bool) -> int:
         line("status.next_cleanup", entries=say("n.entry", cp["would_archive"]), window=cp["window"],
              also=say("status.threshold_too") if cp["threshold_applied"] else "",
              archived=say("n.archived_stays", doc["archived_entries"]))
-        if not cp["threshold_applied"] and doc["would_move"] != cp["would_archive"]:
+        if not cp["threshold_applied"] and doc["would_move"] != cp["would_archive"] - cp["expired_t2"]:
             # Two numbers for two rules (walk-through r4, item 22): `memory.py prune` applies the value
             # threshold, the weekly cleanup only the capacity window (prune.auto_threshold: false).
             line("status.prune_note", would=doc["would_move"], threshold=doc["threshold"])

@@ -83,8 +83,8 @@ def _report(html: Path | None, days: int, approved: bool, overwrite: bool, open_
         c = model.counts
         stdout.print(f"report written to {target} ({size:,} bytes): {c['daily']} daily and {c['openclaw']} "
                      f"OpenClaw entries in {days} days, {c['knowledge']} knowledge, {counted(c['t1_skills'], 'T1 skill')}, "
-                     f"{c['t2']} T2 entries" + (f" ({c['t2_shown']} shown)" if approved else "")
-                     + f", {c['sessions']} sessions", markup=False)
+                     + counted(c['t2'], 'T2 entry', 'T2 entries') + (f" ({c['t2_shown']} shown)" if approved else "")
+                     + f", {counted(c['sessions'], 'session')}", markup=False)
         for problem in model.problems:
             stderr.print(f"warning: {problem}", markup=False)
     if open_:

@@ -15,7 +15,7 @@ from typing import Any, Callable
 import click
 
 from memory_manager import gate as gate_mod, tree
-from memory_manager.cli import common_options, open_workspace, emit_json, handle_errors, stderr, stdout
+from memory_manager.cli import common_options, counted, open_workspace, emit_json, handle_errors, stderr, stdout
 from memory_manager.errors import BadInputError, GateDecisionError
 
 
@@ -186,7 +186,7 @@ def stats_record_cmd(skill, ok_, fail_, approved, workspace, json_, verbose):
     ws, cfg = _context(workspace, verbose)
     result = stats_record(ws, cfg, skill=skill, ok=ok, approved=approved)
     rec = result["stats"]
-    _print(result, json_, f"{skill}: {rec['calls']} calls, success rate {rec['success_rate']:.2%} ({result['path']})")
+    _print(result, json_, f"{skill}: {counted(rec['calls'], 'call')}, success rate {rec['success_rate']:.2%} ({result['path']})")
     return 0
 
 
@@ -208,7 +208,7 @@ def stats_show_cmd(skill, workspace, json_, verbose):
     for item in result["files"]:
         stdout.print(f"{item['path']}:", markup=False)
         for name, rec in item["skill_stats"].items():
-            stdout.print(f"  {name}: {rec.get('calls', 0)} calls, success rate {rec.get('success_rate', 0):.2%}"
+            stdout.print(f"  {name}: {counted(rec.get('calls', 0), 'call')}, success rate {rec.get('success_rate', 0):.2%}"
                          f", last used {rec.get('last_used', '-')}", markup=False)
         for pattern in item["patterns_observed"]:
             stdout.print(f"  pattern '{pattern.get('trigger')}' -> {', '.join(pattern.get('skills_used', []))}: "
@@ -358,7 +358,7 @@ def lesson_cmd(text, kind, source, approved, workspace, json_, verbose):
     for warning in result["warnings"]:
         stderr.print(f"warning: {warning}", markup=False)
     state = "added to" if result["added"] else "already in"
-    _print(result, json_, f"{state} {result['path']} ({kind}): {result['line']}")
+    _print(result, json_, f"{state} {result['path']} ({result['section']}): {result['line']}")
     return 0
 
 
@@ -477,11 +477,11 @@ def import_cmd(file, from_openclaw, approved, allow, workspace, json_, verbose):
         emit_json(result)
     else:
         c = result["counts"]
-        stdout.print(f"imported from {result['source']}: {c['daily']} daily section(s) ({c['daily_lines']} lines), "
+        stdout.print(f"imported from {result['source']}: {c['daily']} daily section(s) ({counted(c['daily_lines'], 'line')}), "
                      f"{c['knowledge']} knowledge, {c['tier1']} T1, {c['tier2']} T2, {c['archive']} archive "
                      f"file(s), {c['lessons']} lesson(s)", markup=False)
         for item in result["imported"]:
-            lines = f" ({item['lines']} lines)" if "lines" in item else ""
+            lines = f" ({counted(item['lines'], 'line')})" if "lines" in item else ""
             stdout.print(f"imported: {item['item']}{lines}", markup=False)
         if result["already_present"]:
             stdout.print(f"already present, left as they are: {', '.join(result['already_present'])}", markup=False)

@@ -114,7 +114,11 @@ def encrypt_cmd(skill, topic, entry_id, month, scheme, file_, workspace, json_, 
     month = _check_month(month, crypto.choose_scheme(cfg, scheme))
     # Through the store's one sealing door: text sealed with a key the workspace did not accept
     # would be pasted beside entries it cannot open (attack round 11).
-    sealed = tiers.seal(ws, cfg, sys.stdin.read(), skill, month, scheme, topic=topic, entry_id=entry_id)
+    text = sys.stdin.read()
+    if not text.strip():
+        # An empty stdin is a forgotten pipe, not a text to keep: refused like `learn --text -` (nu16 item 12).
+        raise BadInputError("stdin is empty: nothing to encrypt (pipe the text in)")
+    sealed = tiers.seal(ws, cfg, text, skill, month, scheme, topic=topic, entry_id=entry_id)
     if json_:
         emit_json({"ciphertext": sealed.ciphertext, **sealed.params})
     else:
@@ -151,6 +155,8 @@ def decrypt_cmd(skill, topic, entry_id, month, scheme, text_encoding, file_, app
     topic, entry_id = _binding(skill, topic, entry_id)
     _, cfg = _context(workspace, must_exist=False)
     data = sys.stdin.read().strip()
+    if not data:
+        raise BadInputError("stdin is empty: nothing to decrypt (pipe the ciphertext in)")
     month = _check_month(month, "aes-gcm" if scheme == "aes-gcm" or crypto.looks_encrypted(data) else "xor-b64")
     params = {"scheme": scheme} if scheme else {}
     if text_encoding:

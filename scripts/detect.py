@@ -43,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
                      "the status line at 50/70/85 % (thresholds from config.json).")
     parser.add_argument("--workspace", "-w", help="Workspace folder (for its config override and language).")
     parser.add_argument("--json", dest="json_", action="store_true", help="Print exactly one JSON document.")
-    parser.add_argument("--version", action="version", version=f"complex-memory-manager {__version__}")
+    parser.add_argument("--version", action="version", version=f"complex-memory-manager, version {__version__}")
     parser.add_argument("--agent", help="OpenClaw agent id (default: from the session key, else main).")
     parser.add_argument("--session", help="Session key, e.g. agent:main:main (default: the most recent).")
     parser.add_argument("--stdin", action="store_true", help="Read a hook event (JSON) on stdin.")
@@ -85,6 +85,10 @@ def run(args: argparse.Namespace) -> tuple[int, dict]:
             raise BadInputError(f"{context.shown_id(agent)!r} is not an OpenClaw agent id (letters, digits, '_' and '-')")
     cfg = load_cfg(args.workspace, event)
     state = pathlib.Path(args.state_dir) if args.state_dir else None
+    if state is not None and not state.is_dir():
+        # An explicit option naming nothing is bad input, as --workspace is (nu16 item 3): a typo in
+        # it must not read as "usage unknown" with exit 0.
+        raise BadInputError(f"--state-dir {args.state_dir}: no such folder")
     session = args.session
     usage = None
     if event is not None:
@@ -100,8 +104,12 @@ def run(args: argparse.Namespace) -> tuple[int, dict]:
     doc["status_line"] = context.status_line(usage, cfg)
     doc["summary"] = context.describe(usage, cfg)
     code = 0
-    if args.session and usage.session_id is None and any(n.startswith("no session ") for n in usage.notes):
-        doc["error"], doc["kind"] = f"no session {context.shown_id(args.session)}", "not_found"
+    missing = [n for n in usage.notes if n.startswith("no session ")]
+    if (args.session or args.agent) and usage.session_id is None and missing:
+        # A session or an agent the user named that the state folder does not have: not found (exit 1),
+        # the one for the other (nu16 item 3b).
+        doc["error"] = f"no session {context.shown_id(args.session)}" if args.session else missing[0]
+        doc["kind"] = "not_found"
         code = 1
     return code, doc
 

@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workspace", "-w", required=True)
     parser.add_argument("--event", default="manual", help="The hook event that started this run (logged).")
     parser.add_argument("--only", choices=["cleanup"], help="Run only this step.")
-    parser.add_argument("--version", action="version", version=f"complex-memory-manager {__version__}")
+    parser.add_argument("--version", action="version", version=f"complex-memory-manager, version {__version__}")
     args = parser.parse_args(argv)
     ws = pathlib.Path(args.workspace)
     if not ws.is_dir():

@@ -87,7 +87,7 @@ def test_missing_explicit_workspace_exit_2(run_script, tmp_path):
 
 def test_version(run_script):
     r = run_script("detect", "--version")
-    assert r.code == 0 and r.out.startswith("complex-memory-manager ")
+    assert r.code == 0 and r.out.startswith("complex-memory-manager, version ")
 
 
 def test_imports_standard_library_only(tmp_path):

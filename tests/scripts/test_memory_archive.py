@@ -77,7 +77,8 @@ def test_status_previews_the_cleanup_window_and_counts_the_archive(run_script, w
                           env=ENV).code == 0
     (ws / "memory/memory-manager.json").write_text('{"prune": {"window": 1}}', encoding="utf-8")
     doc = json.loads(run_script("memory", "status", "--json", env=ENV).out)
-    assert doc["cleanup_preview"] == {"enabled": True, "would_archive": 2, "window": 1, "threshold_applied": False}
+    assert doc["cleanup_preview"] == {"enabled": True, "would_archive": 2, "expired_t2": 0, "window": 1,
+                                        "threshold_applied": False}
     assert (doc["archived_entries"], doc["memory_size"]["entries"]) == (0, 3)
     r = run_script("memory", "status", env=ENV)
     assert "下次清理：将归档 2 条（容量窗口 1）；已归档的 0 条仍可搜索" in r.out

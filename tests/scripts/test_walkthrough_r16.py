@@ -95,9 +95,6 @@ def test_item1_control_the_same_edit_a_day_later_is_found(tmp_path, run_script, 
 
 # ---------------------------------------------------------------- item 2: "1 entries", "1 lines", "1 calls"
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 2a: recall with one T2 entry held back says '1 T2 (internal) entries were not searched' "
-    "(round 9 fixed the singular in status only)"))
 def test_item2_recall_note_about_one_held_t2_entry_is_singular(tmp_path, run_script, t2_key):
     _set_up(tmp_path, run_script)
     _ok(run_script("memory", "remember", "--skill", "writing", "--topic", "tone",
@@ -108,8 +105,6 @@ def test_item2_recall_note_about_one_held_t2_entry_is_singular(tmp_path, run_scr
                                    "approval; ask, then repeat with --approved")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 2b: report's summary line and the page's T2 heading say '1 T2 entries' / '1 entries'"))
 def test_item2_report_counts_one_t2_entry_in_the_singular(tmp_path, run_script, t2_key):
     pytest.importorskip("jinja2")
     pytest.importorskip("matplotlib")
@@ -122,8 +117,6 @@ def test_item2_report_counts_one_t2_entry_in_the_singular(tmp_path, run_script, 
     assert ">1 entries<" not in page.read_text(encoding="utf-8") and "1 entries" not in out
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 2c: import lists a one-line daily section as '(1 lines)'"))
 def test_item2_import_lists_a_one_line_section_in_the_singular(tmp_path, run_script, t2_key):
     ws = _set_up(tmp_path, run_script)
     _ok(run_script("memory", "write", "--topic", "old thing", "--cause", "one line only"))
@@ -135,7 +128,6 @@ def test_item2_import_lists_a_one_line_section_in_the_singular(tmp_path, run_scr
     assert f"imported: daily {TODAY} old thing (1 line)\n" in out
 
 
-@pytest.mark.xfail(strict=True, reason="nu16 item 2d: stats record/show say 'deploy: 1 calls'")
 def test_item2_stats_count_one_call_in_the_singular(tmp_path, run_script):
     _set_up(tmp_path, run_script)
     recorded = _ok(run_script("memory", "stats", "record", "--skill", "deploy", "--ok"))
@@ -144,10 +136,6 @@ def test_item2_stats_count_one_call_in_the_singular(tmp_path, run_script):
 
 # ---------------------------------------------------------------- item 3: detect.py and a wrong agent or state folder
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 3a: detect.py --state-dir naming a folder that does not exist (a typo) exits 0 with "
-    "'Context usage unknown (no session store ...)', where a --session that does not exist exits 1; "
-    "an explicit option naming nothing is bad input (exit 2, one line)"))
 def test_item3_detect_refuses_a_state_folder_that_does_not_exist(tmp_path, run_script):
     missing = tmp_path / "no-such-state"
     result = run_script("detect", "--state-dir", missing)
@@ -156,9 +144,6 @@ def test_item3_detect_refuses_a_state_folder_that_does_not_exist(tmp_path, run_s
     assert result.err.startswith("error: ") and str(missing) in result.err and len(result.err.splitlines()) == 1
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 3b: detect.py --agent with an agent the state folder does not have exits 0 ('Context usage "
-    "unknown'), while --session agent:nope:main on the same folder exits 1 'error: no session agent:nope:main'"))
 def test_item3_detect_an_unknown_agent_fails_like_an_unknown_session(tmp_path, run_script):
     state = _copy(STATE, tmp_path / "state")
     known = _ok(run_script("detect", "--state-dir", state))
@@ -172,10 +157,6 @@ def test_item3_detect_an_unknown_agent_fails_like_an_unknown_session(tmp_path, r
 
 # ---------------------------------------------------------------- item 4: undoing an undo with a bare --restore
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 4: after `init --restore <init's backup>`, a bare `init --restore` (the user undoing the undo) "
-    "silently passes over the restore's safety copy and undoes the last learn instead; README: it 'skips "
-    "them and says which newer ones it skipped' (it does so for forget's backup, not for a safety copy)"))
 def test_item4_a_bare_restore_names_the_safety_copy_it_passes_over(tmp_path, run_script, t2_key):
     ws = _set_up(tmp_path, run_script)
     first = _backup_ids(run_script)[0]
@@ -192,12 +173,6 @@ def test_item4_a_bare_restore_names_the_safety_copy_it_passes_over(tmp_path, run
 
 # ---------------------------------------------------------------- item 5: restoring init's backup drops the indexes
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 5: `init --restore <the first init's backup>` (no --force needed) removes memory/daily-index.md "
-    "and memory/knowledge-index.md while the notes and knowledge entries stay; the output says only 'rebuilt "
-    "from the restored files: memory/.cache/recall-index.sqlite'. README: 'Afterwards the derived indexes are "
-    "rebuilt from the restored files (and the notes the restore left as they were)'; SKILL.md has the agent "
-    "read the indexes first"))
 def test_item5_restoring_the_first_init_keeps_an_index_of_the_notes_it_leaves(tmp_path, run_script, t2_key):
     ws = _set_up(tmp_path, run_script)
     first = _backup_ids(run_script)[0]
@@ -214,10 +189,6 @@ def test_item5_restoring_the_first_init_keeps_an_index_of_the_notes_it_leaves(tm
 
 # ---------------------------------------------------------------- item 6: "what did we do today" cut at 10, silently
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 6: a time-only question ('today', 今天) lists the span's entries in the order written but "
-    "stops at --top-k (10) without a word: with 12 entries today the 2 newest are missing and nothing says "
-    "'10 of 12' (--json has time.entries_in_span 12)"))
 def test_item6_a_time_only_listing_says_when_it_is_cut(tmp_path, run_script, t2_key):
     _set_up(tmp_path, run_script)
     for n in range(1, 13):
@@ -232,9 +203,6 @@ def test_item6_a_time_only_listing_says_when_it_is_cut(tmp_path, run_script, t2_
 
 # ---------------------------------------------------------------- item 7: a repeated lesson names the wrong kind
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 7: `lesson TEXT --kind lesson` after the same TEXT went in as --kind mistake says "
-    "'already in MEMORY.md (lesson)', but the line is under 'Mistakes to avoid'"))
 def test_item7_a_repeated_lesson_names_the_section_it_is_in(tmp_path, run_script):
     ws = _set_up(tmp_path, run_script)
     text = "Always run nginx -t before reload"
@@ -248,10 +216,6 @@ def test_item7_a_repeated_lesson_names_the_section_it_is_in(tmp_path, run_script
 
 # ---------------------------------------------------------------- item 8: status forecasts no cleanup for an expired T2 entry
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 8: with one T2 entry past its expiry, status says 'next cleanup: would archive 0 entries' and "
-    "'memory size: 1 entry' (MEMORY.md only) while its tiers line counts 'T2 1 encrypted entry' and nothing "
-    "says it expired; `cleanup.py --dry-run` then archives it ('1 archived')"))
 def test_item8_status_names_the_expired_t2_entry_the_next_cleanup_archives(tmp_path, run_script, t2_key):
     _set_up(tmp_path, run_script)
     _ok(run_script("memory", "remember", "--skill", "writing", "--topic", "old", "--text", "User liked long reports",
@@ -267,11 +231,6 @@ def test_item8_status_names_the_expired_t2_entry_the_next_cleanup_archives(tmp_p
 
 # ---------------------------------------------------------------- item 9: init's own MEMORY.md preamble is a memory
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 9: on a freshly set-up workspace with nothing remembered, the lessons file's template preamble "
-    "('Long-term lessons only: ... No secrets or personal data.') is an entry: status counts 'memory size: 1 "
-    "entry', and recall 'personal data' / 'secrets' / 'decisions' returns it with keyword 1.00 (snippet "
-    "starting with the marker comment 'complex-memory-manager: lessons v1 -->')"))
 @pytest.mark.parametrize("query", ["personal data", "secrets", "what failed and why"])
 def test_item9_the_lessons_template_text_is_not_recalled_as_a_memory(tmp_path, run_script, query):
     _set_up(tmp_path, run_script, "--no-key")
@@ -281,10 +240,6 @@ def test_item9_the_lessons_template_text_is_not_recalled_as_a_memory(tmp_path, r
 
 # ---------------------------------------------------------------- item 10: status says set up when init and doctor say not
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 10: after `init --restore <the first init's backup>`, init says 'the workspace is no longer set up "
-    "for memory' and doctor fails '✗ set up: the workspace is no longer set up', but `memory.py status --json` "
-    "says \"set_up\": true and the text status has no 'not set up:' line"))
 def test_item10_status_agrees_that_a_restored_workspace_is_no_longer_set_up(tmp_path, run_script):
     _set_up(tmp_path, run_script, "--no-key")
     first = _backup_ids(run_script)[0]
@@ -319,10 +274,6 @@ def test_item11_a_time_only_listing_is_in_the_order_written(tmp_path, run_script
 
 # ---------------------------------------------------------------- item 12: crypt.py encrypts nothing without a word
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 12: `crypt.py encrypt --skill s` with empty stdin (the user forgot the pipe) prints a ciphertext "
-    "of the empty text and exits 0, where `memory.py learn --text -` with empty stdin says 'error: --text must "
-    "not be empty' (exit 2)"))
 def test_item12_crypt_encrypt_refuses_empty_stdin_like_the_memory_verbs(tmp_path, run_script, t2_key):
     _set_up(tmp_path, run_script)
     learn = run_script("memory", "learn", "k", "--text", "-", input="")
@@ -334,10 +285,6 @@ def test_item12_crypt_encrypt_refuses_empty_stdin_like_the_memory_verbs(tmp_path
 
 # ---------------------------------------------------------------- item 13: two --version formats
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 13: --version prints 'complex-memory-manager, version 0.1.0' for the click scripts (init, memory, "
-    "cleanup, privacy_audit, doctor, gate, crypt) but 'complex-memory-manager 0.1.0' for detect.py (and hook.py, "
-    "maintain.py)"))
 def test_item13_every_script_prints_the_same_version_line(run_script):
     lines = {name: run_script(name, "--version").out for name in ("init", "memory", "cleanup", "privacy_audit",
                                                                     "doctor", "gate", "crypt", "detect")}
@@ -415,11 +362,6 @@ def _xor_workspace(tmp_path: Path, run_script) -> Path:
     return ws
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 16: on a workspace set up with --no-key --no-hooks, doctor's '! T2 key' fix is `init.py -w WS "
-    "--yes  # creates the key`: run as given it also installs the four hooks and the plugin the user left out "
-    "(hooks/, .openclaw/extensions/), and it leaves the xor-b64 entry as it was (status and the audit name "
-    "`crypt.py reseal`, which makes the key and seals the entry)"))
 def test_item16_following_doctors_key_fix_installs_no_hooks(tmp_path, run_script):
     ws = _xor_workspace(tmp_path, run_script)
     lines = run_script("doctor", "--no-openclaw").out.splitlines()
@@ -432,10 +374,6 @@ def test_item16_following_doctors_key_fix_installs_no_hooks(tmp_path, run_script
 
 # ---------------------------------------------------------------- item 17: doctor "all good" beside an xor-b64 entry
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 17: once a key exists, doctor says 'all good' while a T2 entry is still xor-b64 (obfuscation "
-    "only): status ('note: 1 T2 entry is not encrypted with a key: run ... crypt.py reseal') and the privacy "
-    "audit ('warning: xor-b64 is obfuscation, not encryption') both flag it"))
 def test_item17_doctor_warns_about_an_entry_left_on_xor_b64(tmp_path, run_script):
     _xor_workspace(tmp_path, run_script)
     _ok(run_script("crypt", "keygen"))
@@ -455,11 +393,6 @@ def _usage_event(total: int, window: int = 32768) -> str:
                                                             "totalTokensVersion": 1, "contextTokens": window}}})
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 18: detect.py --stdin with a fresh totalTokens above the window (40,000 of 32,768: the session "
-    "overflowed, or the window changed under it) prints 'Context usage unknown (totalTokens 40000 exceeds the "
-    "window 32768)' and no status line, while 32,768 of 32,768 prints the 🚨 line: the fullest session is the "
-    "one that gets no warning"))
 def test_item18_a_context_past_its_window_still_gets_the_warning(tmp_path, run_script):
     english = {"LANG": "en_US.UTF-8"}
     full = _ok(run_script("detect", "--stdin", input=_usage_event(32768), env=english))
@@ -469,10 +402,6 @@ def test_item18_a_context_past_its_window_still_gets_the_warning(tmp_path, run_s
     assert len(over.out.splitlines()) == 2 and over.out.splitlines()[1].startswith("🚨 ")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 9b: after prune archived the only notes about 'ancient work', recall 'ancient work' lists init's "
-    "MEMORY.md preamble first ('what worked' stems to 'work', keyword 0.12), above the archived notes that hold "
-    "both words (keyword 1.00): the template text outranks every real answer"))
 def test_item9_the_lessons_template_does_not_outrank_archived_answers(tmp_path, run_script):
     _set_up(tmp_path, run_script, "--no-key")
     for day in ("2026-06-01", "2026-06-02"):
@@ -486,10 +415,6 @@ def test_item9_the_lessons_template_does_not_outrank_archived_answers(tmp_path, 
 
 # ---------------------------------------------------------------- item 19: a restore with nothing to restore leaves a folder
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 19: `init --restore --yes` in an OpenClaw workspace never set up ends with 'error: no backups to "
-    "restore in WS/.memory-backup' (exit 1) yet creates WS/.memory-backup/ with .lock and .modes-v2 in it; "
-    "`--restore --dry-run` and `--list-backups` leave nothing, as a refused command should"))
 def test_item19_a_restore_with_no_backups_changes_nothing(tmp_path, run_script):
     ws = _copy(REAL, tmp_path / "ws")
     before = tree_hash(ws)

@@ -261,7 +261,7 @@ def test_item6_stats_record_ok_and_fail_together_is_a_usage_error(ws, run_script
                                                           "kind": "usage"})
     assert tree_hash(ws) == before
     fail = run_script("memory", "stats", "record", "--skill", "weather", "--fail")
-    assert (fail.code, fail.out) == (0, "weather: 1 calls, success rate 0.00% "
+    assert (fail.code, fail.out) == (0, "weather: 1 call, success rate 0.00% "
                                         "(memory/tier1-public/weather_stats.json)\n")
 
 # ---------------------------------------------------------------- finding 13

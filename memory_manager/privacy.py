@@ -4107,6 +4107,8 @@ _HASH_LENGTHS = frozenset({32, 40, 56, 64, 96, 128})
 #: ``sk-proj-…`` it is a word of a slug, not a label.
 _SK_WORD_HEAD = re.compile(r"(?i)(?<![A-Za-z])[A-Za-z]*(?:ta|ri|di|de|a|ma|fla|kio|du|hu|tu|whi|bri|fri|mu|ba|ca|ru|"
                            r"t|asteri|obeli|basili|dama)$")
+#: An ID word glued before a letter-led ID (Singapore NRIC, Taiwan ID, HKID), the whole label.
+_ID_WORD_GLUED = re.compile(r"(?i)(?<![A-Za-z0-9])(?:my)?(?:id|ic|nric|fin|hkid|twid|idno|idnum|idcard)$")
 #: Longest Latin label read as glued to a certain value (``sfz``, ``idno``, ``idcard``, ``openai``, ``iban``).
 _GLUE_MAX = 12
 
@@ -4170,6 +4172,12 @@ def _glued_certain_rules() -> list[Rule]:
              "Latin label glued before it (tatk16)", needs=("sk-",),
              check=lambda v, m, t: not _SK_WORD_HEAD.search(t, max(0, m.start() - _GLUE_MAX), m.start())
              and glued("openai_key", after=False)(v, m, t)),
+        # Letter-led IDs with one check character (1 in 10 or 11 random strings pass): glued only to an ID word.
+        *(Rule(name + "_glued", "government_id", _r(by_name[name].pattern.pattern),
+               by_name[name].source + "; with an ID word glued before it (nricS…, idA…), tatk16",
+               check=lambda v, m, t, name=name: bool(_ID_WORD_GLUED.search(t, max(0, m.start() - 8), m.start()))
+               and glued(name, after=False)(v, m, t), not_after="0123456789_")
+          for name in ("sg_nric", "tw_national_id", "hk_id")),
     ]
 
 

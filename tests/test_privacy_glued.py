@@ -51,6 +51,11 @@ def _kinds(text: str) -> set[str]:
     ("openai" + OPENAI, "secret"),
     ("key" + OPENAI, "secret"),
     ("openai" + "sk-" + KEY_BODY[:20] + "T3BlbkFJ" + KEY_BODY[:20], "secret"),
+    # letter-led IDs with one check character: after an ID word only
+    ("nric" + "S1234567D", "government_id"),
+    ("id" + "A123456789", "government_id"),
+    ("myid" + "A123456789", "government_id"),
+    ("hkid" + "A123456(3)", "government_id"),
 ])
 def test_a_certain_value_glued_to_a_label_is_found(text, category):
     assert category in _kinds(text), scan(text)
@@ -87,6 +92,11 @@ def _hex(n: int, seed: str) -> str:
     "ticket risk" + "-proj-Alpha2024Budget_Review_Q3_final_version_v2_draft_Notes",
     "see task" + "-admin-Queue2024Worker_Config_Values_for_staging_and_prod_v3",
     "desk" + "-proj-" + KEY_BODY,
+    # a letter-led ID's shape glued to a word that is not an ID word, or to letters after digits
+    "build" + "A123456789",
+    "server" + "S1234567D",
+    "music" + "S1234567D",
+    "x9id" + "A123456789",
 ])
 def test_a_benign_neighbour_gives_no_certain_finding(text):
     assert _kinds(text) == set(), scan(text)

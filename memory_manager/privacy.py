@@ -4100,6 +4100,87 @@ def _r9_glued_token_rules() -> list[Rule]:
     return out
 
 
+#: Lengths of the hex digests (MD5, SHA-1, SHA-224, SHA-256, SHA-384, SHA-512): a token of one of them
+#: made of hex digits only is a hash, whatever digit run it holds.
+_HASH_LENGTHS = frozenset({32, 40, 56, 64, 96, 128})
+#: The start of an English word ending in -sk (task, risk, disk, desk, ask, mask, kiosk, ...): glued to
+#: ``sk-proj-…`` it is a word of a slug, not a label.
+_SK_WORD_HEAD = re.compile(r"(?i)(?<![A-Za-z])[A-Za-z]*(?:ta|ri|di|de|a|ma|fla|kio|du|hu|tu|whi|bri|fri|mu|ba|ca|ru|"
+                           r"t|asteri|obeli|basili|dama)$")
+#: An ID word glued before a letter-led ID (Singapore NRIC, Taiwan ID, HKID), the whole label.
+_ID_WORD_GLUED = re.compile(r"(?i)(?<![A-Za-z0-9])(?:my)?(?:id|ic|nric|fin|hkid|twid|idno|idnum|idcard)$")
+#: Longest Latin label read as glued to a certain value (``sfz``, ``idno``, ``idcard``, ``openai``, ``iban``).
+_GLUE_MAX = 12
+
+
+def _glue_run(text: str, i: int, step: int) -> int:
+    """Number of ASCII letters from ``text[i]`` walking by ``step`` (-1: leftwards from ``i``, +1: rightwards)."""
+    n = 0
+    while 0 <= i < len(text) and text[i] in _LETTERS:
+        n += 1
+        i += step
+    return n
+
+
+def _glued_label_ok(start: int, end: int, text: str, *, after: bool) -> bool:
+    """Whether ``text[start:end]`` is glued to a Latin label: 1-12 ASCII letters before it (or, when
+    ``after``, after it) that themselves start at a word's edge (no digit or letter before them), and
+    the whole token is not a hex digest. Letters mixed with digits before the value are a hash, a
+    Base64 blob or a build id, not a label (tatk16 2)."""
+    before = _glue_run(text, start - 1, -1)
+    behind = _glue_run(text, end, 1) if after else 0
+    if not (before or behind) or before > _GLUE_MAX or behind > _GLUE_MAX:
+        return False
+    lo, hi = start - before, end + behind
+    if (lo > 0 and text[lo - 1] in _ALNUM) or (hi < len(text) and text[hi] in _ALNUM):
+        return False
+    token = text[lo:hi]
+    return not (len(token) in _HASH_LENGTHS and all(c in "0123456789abcdefABCDEF" for c in token))
+
+
+def _glued_certain_rules() -> list[Rule]:
+    """Certain values (a checksum or a published prefix makes them certain) read again where a Latin
+    label is glued to them with no separator: ``sfz310115…``, ``idno…``, ``ID…号``, ``ibanGB33…``,
+    ``openaisk-proj-…`` (tatk16 2). Each rule here fires only where its plain rule cannot (a letter
+    glued on a side), and its plain rule's own check still decides; :func:`_glued_label_ok` keeps
+    letters mixed with digits (hashes, Base64, build ids) from counting as a label. Cards (Luhn) and
+    provider tokens are read glued by their own rules (``payment_card``, :func:`_r9_glued_token_rules`)."""
+    by_name = {rule.name: rule for rule in RULES_LIST}
+
+    def glued(name: str, *, after: bool) -> Callable[[str, re.Match[str], str], bool]:
+        plain = by_name[name].check or _not_placeholder
+
+        def check(value: str, m: re.Match[str], text: str) -> bool:
+            return _glued_label_ok(m.start(), m.end(), text, after=after) and plain(value, m, text)
+        return check
+
+    return [
+        Rule("cn_resident_id_glued", "government_id",
+             _r(r"(?<![0-9])[1-9]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[0-9Xx](?![0-9])"),
+             by_name["cn_resident_id"].source + "; with a Latin label glued before or after it (tatk16)",
+             check=glued("cn_resident_id", after=True), numeric=True),
+        # Upper case only: a lower-case word may follow; an upper-case one would be read as the BBAN.
+        Rule("iban_glued", "bank_account",
+             _r(r"[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?(?![A-Z0-9_])"),
+             by_name["iban"].source + "; with a Latin label glued before it or a lower-case word after it (tatk16)",
+             check=glued("iban", after=True), not_after="0123456789_"),
+        # Only the long published shapes (a real sk-proj- key is about 160 characters), and not after the
+        # start of an English word ending in -sk (risk-proj-…, task-admin-…): see _SK_WORD_HEAD.
+        Rule("openai_key_glued", "secret",
+             _r(r"sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20,})"),
+             by_name["openai_key"].source + "; sk-proj-, sk-svcacct-, sk-admin- or the T3BlbkFJ mark with a "
+             "Latin label glued before it (tatk16)", needs=("sk-",),
+             check=lambda v, m, t: not _SK_WORD_HEAD.search(t, max(0, m.start() - _GLUE_MAX), m.start())
+             and glued("openai_key", after=False)(v, m, t)),
+        # Letter-led IDs with one check character (1 in 10 or 11 random strings pass): glued only to an ID word.
+        *(Rule(name + "_glued", "government_id", _r(by_name[name].pattern.pattern),
+               by_name[name].source + "; with an ID word glued before it (nricS…, idA…), tatk16",
+               check=lambda v, m, t, name=name: bool(_ID_WORD_GLUED.search(t, max(0, m.start() - 8), m.start()))
+               and glued(name, after=False)(v, m, t), not_after="0123456789_")
+          for name in ("sg_nric", "tw_national_id", "hk_id")),
+    ]
+
+
 RULES_LIST += [
     # ---- round 9, tatk10 (issue 9): a value glued to a word, wrapped in quotes or brackets, below its label ----
     # digit-led (run only inside digit runs, see Rule.numeric); the word before is read by the check
@@ -4141,6 +4222,7 @@ RULES_LIST += [
          needs_re=re.compile(r"wallet|seed|recovery|backup|mnemonic|secret|metamask|ledger|trezor|phantom|exodus|"
                              r"助记词|助記詞|种子短语|恢复短语|钱包")),
     *_r9_glued_token_rules(),
+    *_glued_certain_rules(),
     # (the health vocabulary of round 9 is inserted before health_terms below)
 ]
 

@@ -112,9 +112,6 @@ CN_ID = _cn_id("3101151985" + "1023456")  # ends in a digit
 CN_ID_X = _cn_id("4403041990" + "0307123")  # ends in X
 
 
-@pytest.mark.xfail(strict=True, reason="tatk16 2: a checksum-valid resident ID glued to a Latin label (id, sfz, "
-                                       "idcard, idno) is not found: stored through learn KEY/--text, remember "
-                                       "--topic (a file name), write --topic and import --from-openclaw")
 @pytest.mark.parametrize("door", ["learn-key", "learn-text", "remember-topic", "write-topic", "learn-text-x",
                                   "import-openclaw-name"])
 def test_a_resident_id_glued_to_its_label_is_refused_at_every_door(ws, run_script, door):
@@ -147,8 +144,6 @@ OPENAI = "sk-proj-" + "Qm7Rt2Vx9Kp3Ln8Zs5Wc1Hd4Ab6Ef0Gh2Jk4Lm6" * 2 + "T3BlbkFJ"
 IBAN = "GB33" + "BUKB" + "20201555555555"
 
 
-@pytest.mark.xfail(strict=True, reason="tatk16 2b: an IBAN glued to 'iban' and an OpenAI project key glued to "
-                                       "'openai' are stored (each alone, or after a space, is refused as certain)")
 @pytest.mark.parametrize("glued", ["iban" + IBAN, "openai" + OPENAI, f"ID{CN_ID}号"])
 def test_a_certain_value_glued_to_a_label_is_refused(ws, run_script, glued):
     _init(run_script)

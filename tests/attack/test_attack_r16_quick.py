@@ -70,9 +70,6 @@ def _key_file() -> Path:
 
 # ------------------------------------------------------------ 1: an approved entry's t2-keyed mark and a missing key
 
-@pytest.mark.xfail(strict=True, reason="tatk16 1: cleanup without the T2 key (or after init replaced a recorded key "
-                                       "that only keyed marks) quarantines an approved xor-b64 entry whose v2:t2 "
-                                       "mark it cannot check")
 @pytest.mark.parametrize("shell", ["key-not-at-hand", "init-made-a-new-key", "keyless-other-home"])
 def test_cleanup_keeps_an_approved_entry_whose_mark_it_cannot_check(ws, run_script, tmp_path, shell):
     _init(run_script, *(["--no-key"] if shell == "keyless-other-home" else []))

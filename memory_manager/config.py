@@ -304,6 +304,7 @@ def _place_key_file(cfg: dict[str, Any], source: Path, workspace: Path | None) -
     path = Path(os.path.expanduser(str(raw)))
     if not path.is_absolute():
         path = Path(source).resolve().parent / path
+    _refuse_private_key_path(path, source)
     tiers["key_file"] = str(path)
     tiers[KEY_SOURCE] = str(source)
     if workspace is None:
@@ -315,6 +316,32 @@ def _place_key_file(cfg: dict[str, Any], source: Path, workspace: Path | None) -
     if real == root or root in real.parents:
         tiers[KEY_REFUSAL] = (f"tiers.key_file points inside the workspace ({raw}); a T2 key must live outside it "
                               "(it would travel with every copy and backup); move it and set tiers.key_file")
+
+
+def _refuse_private_key_path(path: Path, source: Path) -> None:
+    """Refuse a ``tiers.key_file`` whose file or folder names hold a secret or personal data.
+
+    A config value that names a path passes the gate as a name (gate rule 0,
+    :func:`memory_manager.names.refuse_private_path`, as ``--out`` and
+    ``--html`` do): the path is printed by ``remember``, ``doctor`` and
+    ``crypt.py keygen``, and keygen would create its folders (attack round 16:
+    a token pasted into the path was echoed in full and made a folder).
+    Refused when the config is read, so every command stops before it prints
+    or creates anything (exit 2, one line naming the config file and the
+    categories, never the value).
+
+    Raises:
+        ConfigError: the path holds a finding.
+    """
+    from .errors import BadInputError
+    from .names import refuse_private_path
+
+    try:
+        refuse_private_path("tiers.key_file", path)
+    except BadInputError as exc:
+        why = str(exc).split(": ", 1)[1].split(";", 1)[0]
+        raise ConfigError(f"{source}: tiers.key_file: {why}; set another path (or remove it to use the default "
+                          "key file); nothing was changed") from None
 
 
 def _check_default_key(tiers: dict[str, Any], workspace: Path | None) -> None:

@@ -439,6 +439,7 @@ def purge_pii(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
     purged: list[tuple[tiers.T2Entry, str]] = []
     held: list[tuple[tiers.T2Entry, str, str]] = []
     unchecked = 0
+    unjudged = 0
     for entry in t2:
         text = _plain(run, entry)
         if text is None:
@@ -453,6 +454,13 @@ def purge_pii(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
         kinds = ", ".join(sorted({quarantine.confidence(f) for f in findings + names}))
         if what == "keep":
             run.act("keep", entry.path, f"T2 entry {entry.id} holds possible {cats}: kept (approved by the user)")
+        elif what == "unchecked":
+            # Its approval mark was keyed with a secret not at hand (no T2 key in this shell, a
+            # new key, another HOME's hash-secret): not a mark that failed, so the entry stays
+            # where it is (issue 10: cleanup never moves what the user approved; round 16).
+            run.act("left as is", entry.path, f"T2 entry {entry.id} holds possible {cats} and an approval mark "
+                                              "that cannot be checked here (its key is not at hand): left in place")
+            unjudged += 1
         elif what == "purge":
             # Its name goes with it (issue 10): the report (kept in memory/.state by the
             # hooks' upkeep) names it by a stand-in, never by its file name or id (a plain
@@ -464,10 +472,11 @@ def purge_pii(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
             purged.append((entry, text))
         else:
             approved = ""
-            if quarantine.approved_flag(entry):
-                approved = (" (approved before the detector knew it)"
-                            if quarantine.is_approved(run.ws, entry, text, None, run.cfg)
-                            else " (its approval mark does not verify: a claim, not the user's word)")
+            state = quarantine.approval_state(run.ws, entry, text, run.cfg)
+            if state != "none":
+                approved = {"valid": " (approved before the detector knew it)",
+                            "unchecked": " (its approval mark cannot be checked here: its key is not at hand)"}.get(
+                                state, " (its approval mark does not verify: a claim, not the user's word)")
             run.act("quarantine", entry.path, f"T2 entry {entry.id} holds {kinds} {cats}{approved}: "
                                               "quarantined (memory.py unquarantine / forget --approved)")
             run.audit("quarantine", "quarantine", text, findings + names, entry=entry.id or None)
@@ -475,6 +484,11 @@ def purge_pii(run: _Run, t2: list[tiers.T2Entry]) -> list[tiers.T2Entry]:
     if unchecked:
         run.report.problems.append(f"{unchecked} T2 entr{'y' if unchecked == 1 else 'ies'} could not be checked for "
                                    "PII (no aes-gcm key)")
+    if unjudged:
+        run.report.problems.append(
+            f"{unjudged} approved T2 entr{'y' if unjudged == 1 else 'ies'} with possible findings left in place: "
+            "the approval mark cannot be checked without the secret that made it (the store's T2 key, or the "
+            "hash-secret of the HOME where it was approved); run cleanup where that secret is")
     _say_unreadable(run)
     if not run.dry:
         for entry, text, reason in held:

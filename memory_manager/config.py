@@ -304,6 +304,7 @@ def _place_key_file(cfg: dict[str, Any], source: Path, workspace: Path | None) -
     path = Path(os.path.expanduser(str(raw)))
     if not path.is_absolute():
         path = Path(source).resolve().parent / path
+    _refuse_private_key_path(path, source)
     tiers["key_file"] = str(path)
     tiers[KEY_SOURCE] = str(source)
     if workspace is None:
@@ -315,6 +316,41 @@ def _place_key_file(cfg: dict[str, Any], source: Path, workspace: Path | None) -
     if real == root or root in real.parents:
         tiers[KEY_REFUSAL] = (f"tiers.key_file points inside the workspace ({raw}); a T2 key must live outside it "
                               "(it would travel with every copy and backup); move it and set tiers.key_file")
+
+
+def _refuse_private_key_path(path: Path, source: Path) -> None:
+    """Refuse a ``tiers.key_file`` whose file or folder names hold a secret or personal data.
+
+    A config value that names a path passes the gate as a name (gate rule 0,
+    :func:`memory_manager.names.refuse_private_path`, as ``--out`` and
+    ``--html`` do): the path is printed by ``remember``, ``doctor`` and
+    ``crypt.py keygen``, and keygen would create its folders (attack round 16:
+    a token pasted into the path was echoed in full and made a folder). Read
+    as ``--out``'s new parts are; a token in a folder that exists already is
+    not read (known limit: the detector takes key-like folder names for secrets).
+    Refused when the config is read, so every command stops before it prints
+    or creates anything (exit 2, one line naming the config file and the
+    categories, never the value).
+
+    Raises:
+        ConfigError: the path holds a finding.
+    """
+    from .privacy import joined_readings, scan_name
+
+    # Read: the file name and every folder keygen would create (and those joined: a value cut
+    # by a '/'). Folders that exist already are the user's file system, named before; unlike
+    # --out (names.refuse_private_path) their certain findings are not read here: a key's own
+    # folder is often named after keys, and the detector reads "..._key_file_..." as a secret.
+    parts = list(path.parts)
+    first_new = next((n for n in range(1, len(parts) + 1) if not Path(*parts[:n]).exists()), len(parts))
+    # Only the parts keygen would create: a path that exists whole is read by its file name alone.
+    new = [p for p in parts[first_new - 1:] if p not in ("/", "\\")]
+    found = sorted({f.category for text in [*new, *joined_readings(new)] for f in scan_name(text)
+                    if f.category != "home_path"})
+    if found:
+        raise ConfigError(f"{source}: tiers.key_file: the path holds {', '.join(found)} (it is printed, and "
+                          "crypt.py keygen creates its folders); set another path (or remove it to use the default "
+                          "key file); nothing was changed")
 
 
 def _check_default_key(tiers: dict[str, Any], workspace: Path | None) -> None:

@@ -137,6 +137,15 @@ class KeyUnavailableError(CryptoError):
     kind = "key_unavailable"
 
 
+class KeyRecordedError(KeyUnavailableError):
+    """No key is here, and the store recorded a key that keyed only approval marks (exit 1; attack round 16).
+
+    A new key must not replace it (the marks could no longer be checked); ``init``
+    says so and goes on without making a key, ``crypt.py keygen`` refuses (``--force``
+    starts a new key on purpose).
+    """
+
+
 class WrongKeyError(CryptoError):
     """A well-formed T2 key opens none of the workspace's aes-gcm entries (exit 1).
 

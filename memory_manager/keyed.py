@@ -33,6 +33,10 @@ from pathlib import Path
 from typing import Any, Mapping
 
 SECRET_NAME = "hash-secret"
+#: Local secrets this process created (paths): never used to judge an approval mark written
+#: before it existed (attack round 16: cleanup under another HOME made a new hash-secret, then
+#: found the user's ``v2:local`` mark "not verifying" and quarantined the approved entry).
+_MADE: set[str] = set()
 #: The label that turns the T2 key into the HMAC key (domain separation: the
 #: AES key itself is never used as an HMAC key).
 T2_LABEL = b"cmm keyed hash v2"
@@ -99,6 +103,7 @@ def local_secret(ws: Path | None = None, create: bool = True) -> bytes | None:
                 sweep_own_staging(path, since)
                 # Whole or not at all (fatk9: written in place, a file-size limit left it torn for good).
                 create_new(path, base64.b64encode(secret) + b"\n", 0o600)
+            _MADE.add(str(path))
         except FileExistsError:
             return local_secret(ws, create=False)  # another process made it first
         except (OSError, MemoryManagerError):
@@ -278,13 +283,59 @@ def approval_mark(ws: Path | None, cfg: Mapping[str, Any] | None, entry_id: str,
     return f"v2:{kid}:{_mark_digest(secret, entry_id, day, plain)}"
 
 
+def t2_mark_keyed_with(key: bytes, entry_id: str, day: str, plain: str, mark: object) -> bool:
+    """True when ``mark`` is a ``v2:t2`` approval mark of this entry, day and text keyed with T2 key ``key`` (32 bytes)."""
+    m = _MARK.match(str(mark or "").strip())
+    if not m or m.group(1) != "t2":
+        return False
+    secret = hmac.new(key, T2_LABEL, hashlib.sha256).digest()
+    return hmac.compare_digest(_mark_digest(secret, entry_id, day, plain), m.group(2))
+
+
+def approval_state(ws: Path | None, cfg: Mapping[str, Any] | None, entry_id: str, day: str, plain: str,
+                   mark: object) -> str:
+    """Judge an entry's approval ``mark``: ``valid``, ``invalid`` or ``unchecked``.
+
+    ``valid``: an :func:`approval_mark` of this entry, day and text under a
+    secret at hand. ``unchecked``: a well-formed mark whose secret is not at
+    hand, so it can be neither trusted nor failed (attack round 16): a
+    ``v2:t2`` mark with no T2 key in this shell, or with a key that is not the
+    store's recorded key (``memory/.state/t2-key-accepted``); a ``v2:local``
+    mark with no hash-secret here, or one this very process created (a run
+    under another ``HOME`` never judges the user's marks with a secret it just
+    made). ``invalid``: anything else (no mark, a malformed one, or one that
+    does not verify with the secret that keyed it: a claim, issue 10 round 4).
+
+    Raises:
+        MalformedKeyError: a T2 key is configured but broken (fail closed).
+    """
+    m = _MARK.match(str(mark or "").strip())
+    if not m:
+        return "invalid"
+    kid = m.group(1)
+    if kid == "t2":
+        secret = t2_secret(cfg)
+        if secret is not None and ws is not None:
+            from .crypto import load_key
+            from .tiers import key_check, recorded_key
+
+            recorded = recorded_key(Path(ws))
+            if recorded is not None and recorded != key_check(load_key(cfg)):
+                secret = None  # another key than the store's: it cannot tell a mark of the store's key
+    else:
+        secret = local_secret(ws, create=False)
+        if secret is not None and any(_MADE):
+            from .crypto import config_dir
+
+            if str(config_dir() / SECRET_NAME) in _MADE:
+                secret = None
+    if secret is None:
+        return "unchecked"
+    ok = hmac.compare_digest(_mark_digest(secret, entry_id, day, plain), m.group(2))
+    return "valid" if ok else "invalid"
+
+
 def approval_valid(ws: Path | None, cfg: Mapping[str, Any] | None, entry_id: str, day: str, plain: str,
                    mark: object) -> bool:
     """True when ``mark`` is an :func:`approval_mark` of this entry, day and text under a secret at hand."""
-    m = _MARK.match(str(mark or "").strip())
-    if not m:
-        return False
-    for kid, secret in secrets(ws, cfg, create=False):
-        if kid == m.group(1) and hmac.compare_digest(_mark_digest(secret, entry_id, day, plain), m.group(2)):
-            return True
-    return False
+    return approval_state(ws, cfg, entry_id, day, plain, mark) == "valid"

@@ -74,6 +74,26 @@ def approved_flag(entry: tiers.T2Entry) -> bool:
     return value not in ("", "false", "no", "none", "null", "0")
 
 
+def approval_state(ws: Path, entry: tiers.T2Entry, text: str, cfg: dict[str, Any] | None = None) -> str:
+    """Return ``none`` (no ``approved:``), or the state of the entry's own mark: ``valid``, ``invalid``, ``unchecked``.
+
+    :func:`memory_manager.keyed.approval_state` judges the ``approval`` mark:
+    ``unchecked`` when the secret that keyed it is not at hand (no T2 key in
+    this shell, another key than the store's, no hash-secret under this
+    ``HOME``; attack round 16), which is not a mark that failed.
+    """
+    if not approved_flag(entry):
+        return "none"
+    from . import keyed
+
+    if cfg is None:
+        from .config import load_config
+
+        cfg = load_config(ws)
+    day = str((entry.meta or {}).get("approved") or "").strip()
+    return keyed.approval_state(ws, cfg, entry.id, day, text, (entry.meta or {}).get("approval"))
+
+
 def is_approved(ws: Path, entry: tiers.T2Entry, text: str, findings: list[Any] | None = None,
                 cfg: dict[str, Any] | None = None) -> bool:
     """True when the user approved keeping *this* ``entry`` (whose plain text is ``text``).
@@ -86,36 +106,33 @@ def is_approved(ws: Path, entry: tiers.T2Entry, text: str, findings: list[Any] |
     other entry holding it), nor does a hand-written ``approved:`` line
     (issue 10, round 4). ``findings`` is unused (kept for callers).
     """
-    if not approved_flag(entry):
-        return False
-    from . import keyed
-
-    if cfg is None:
-        from .config import load_config
-
-        cfg = load_config(ws)
-    day = str((entry.meta or {}).get("approved") or "").strip()
-    return keyed.approval_valid(ws, cfg, entry.id, day, text, (entry.meta or {}).get("approval"))
+    return approval_state(ws, entry, text, cfg) == "valid"
 
 
 def decide(ws: Path, entry: tiers.T2Entry, text: str, findings: list[Any], cfg: dict[str, Any] | None = None) -> str:
-    """Return what cleanup does with an entry: ``keep``, ``purge`` or ``quarantine`` (module docstring).
+    """Return what cleanup does with an entry: ``keep``, ``unchecked``, ``purge`` or ``quarantine`` (module docstring).
 
     An approval that does not verify (a bare ``approved:`` date: an older
     version's mark, or one anybody could write) is a *claim*: it never keeps
     an entry with a finding, and it never lets one be destroyed either
-    (quarantine, where the user decides).
+    (quarantine, where the user decides). ``unchecked``: only possible
+    findings and a mark whose secret is not at hand (attack round 16): the
+    entry stays where it is, as an approved one does, and cleanup says its
+    mark could not be checked (cleanup never moves what the user may have
+    approved on a mark it cannot judge). With a certain finding the mark's
+    state does not matter: approved or claimed, such an entry is quarantined.
     """
     if not findings:
         return "keep"
     certain = any(confidence(f) == CERTAIN for f in findings)
-    approved = is_approved(ws, entry, text, findings, cfg)
-    claimed = approved_flag(entry)
-    if certain and not claimed:
+    state = approval_state(ws, entry, text, cfg)
+    if certain and state == "none":
         return "purge"
-    if approved and not certain:
+    if certain:
+        return "quarantine"
+    if state == "valid":
         return "keep"
-    return "quarantine"
+    return "unchecked" if state == "unchecked" else "quarantine"
 
 
 def folder(ws: Path) -> Path:

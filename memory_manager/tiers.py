@@ -485,7 +485,7 @@ def require_key_for_sealed(ws: Path, cfg: dict[str, Any], *, making_key: bool = 
         UnreadableFileError: (``making_key``) the record is not a regular ASCII file.
         MalformedKeyError: a key is configured but malformed.
     """
-    from .errors import KeyUnavailableError, MalformedKeyError
+    from .errors import KeyRecordedError, KeyUnavailableError, MalformedKeyError
 
     try:
         if crypto.check_key(cfg):
@@ -504,12 +504,24 @@ def require_key_for_sealed(ws: Path, cfg: dict[str, Any], *, making_key: bool = 
             continue
     sealed = sum(1 for e in found if not e.error and crypto.looks_encrypted(e.ciphertext or ""))
     if not sealed:
+        if making_key and recorded_key(ws) is not None and next(_sealed_things(ws), None) is None:
+            marks = sum(1 for _ in _marked_things(ws))
+            if marks:
+                # A recorded key that keyed approval marks secured something (attack round 16: init
+                # replaced it after its file was lost, and the next cleanup, with the new key, found
+                # the user's approved entries' marks "not verifying" and quarantined them).
+                raise KeyRecordedError(
+                    f"this store recorded another key as its own ({tree.rel(tree.STATE, ACCEPTED_NAME)}), which "
+                    f"keys the approval marks of {marks} T2 entr{'y' if marks == 1 else 'ies'}: put that key back "
+                    f"(the key file {crypto.key_path(cfg)} or {crypto.ENV_KEY}), or start a new key on purpose with "
+                    "crypt.py keygen --force (those marks cannot be checked until it is back; cleanup leaves "
+                    "their entries in place); nothing was changed")
         if making_key and recorded_key(ws) is not None and next(_sealed_things(ws), None) is not None:
             # One store, one key (attack round 12): a store that recorded its key takes a new one
             # only on purpose (--force), even when no aes-gcm entry is live (its archive, quarantine
-            # or backups may be sealed with the recorded key). A recorded key that sealed nothing
-            # anywhere (init records the key it makes, round 11) splits nothing: a lost key file
-            # is simply made again.
+            # or backups may be sealed with the recorded key). A recorded key that secured nothing
+            # anywhere (no sealed item, no approval mark: init records the key it makes, round 11)
+            # splits nothing: a lost key file is simply made again.
             raise KeyUnavailableError(
                 f"this store recorded another key as its own ({tree.rel(tree.STATE, ACCEPTED_NAME)}): put that key "
                 f"back (the key file {crypto.key_path(cfg)} or {crypto.ENV_KEY}), or start a new key on purpose with "
@@ -642,8 +654,9 @@ def record_made_key(ws: Path, cfg: dict[str, Any]) -> bool:
     Every command that creates a key records it (references/tiers.md). A store
     that records a key already keeps it when anything here is sealed (the command
     that made the key checked it first: :func:`require_key_for_sealed` with
-    ``making_key``); a recorded key that sealed nothing (its file lost before any
-    T2 entry) is replaced. Takes the workspace's writer lock.
+    ``making_key``); a recorded key that secured nothing (no sealed item and no
+    ``v2:t2`` approval mark, :func:`_secured_things`: its file lost before any T2
+    entry) is replaced. Takes the workspace's writer lock.
 
     Args:
         ws: the workspace root (nothing is written without a memory tree).
@@ -665,7 +678,7 @@ def record_made_key(ws: Path, cfg: dict[str, Any]) -> bool:
     key = crypto.load_key(cfg, {k: v for k, v in os.environ.items() if k != crypto.ENV_KEY})
     with fsio.workspace_lock(ws):
         recorded = recorded_key(ws)
-        if recorded == key_check(key) or (recorded is not None and next(_sealed_things(ws), None) is not None):
+        if recorded == key_check(key) or (recorded is not None and next(_secured_things(ws), None) is not None):
             return False
         return accept_key(ws, key) is not None
 
@@ -691,7 +704,7 @@ def unrecorded_key_file(ws: Path, cfg: dict[str, Any]) -> bool:
     - the store records no key yet (a recorded key changes only with
       ``crypt.py keygen --force``);
     - nothing here is sealed with aes-gcm (live, archived, quarantined entries,
-      sealed backup copies): a store with sealed items and no record (written before
+      sealed backup copies) or carries a ``v2:t2`` approval mark (round 16): a store with sealed items and no record (written before
       round 12) accepts only a key that opens them all (:func:`require_key_opens_sealed`).
 
     False when any of these cannot be read (a malformed key, a record that is not
@@ -712,7 +725,7 @@ def unrecorded_key_file(ws: Path, cfg: dict[str, Any]) -> bool:
             return False
     except MemoryManagerError:
         return False
-    return next(_sealed_things(ws), None) is None
+    return next(_secured_things(ws), None) is None
 
 
 def recorded_key(ws: Path) -> str | None:
@@ -780,6 +793,45 @@ def _sealed_things(ws: Path) -> Iterator[Callable[[bytes], bool]]:
         yield opens
     for ident, rel, blob in backups.sealed_copies(ws):
         yield lambda key, ident=ident, rel=rel, blob=blob: backups.opens_copy(key, ident, rel, blob)
+
+
+def _marked_things(ws: Path) -> Iterator[Callable[[bytes], bool]]:
+    """One test per ``v2:t2`` approval mark on a T2 entry not sealed with aes-gcm (live, archived, quarantined).
+
+    Each yielded function tells whether a key keyed that mark
+    (:func:`memory_manager.keyed.t2_mark_keyed_with`). A key that keyed approval
+    marks secured something here as much as one that sealed an entry: replaced by
+    a new key, the marks could no longer be checked (attack round 16). Entries
+    sealed with aes-gcm are counted by :func:`_sealed_things` already.
+    """
+    from . import keyed, quarantine
+
+    def entries() -> Iterator[T2Entry]:
+        yield from iter_t2_entries(ws)
+        yield from iter_archived_t2(ws)
+        for path in quarantine.files(ws):
+            try:
+                yield quarantine.read(path)[0]
+            except Exception:  # malformed: not counted
+                continue
+
+    for entry in entries():
+        mark = str((entry.meta or {}).get("approval") or "")
+        if entry.error or not mark.startswith("v2:t2:") or crypto.looks_encrypted(entry.ciphertext or ""):
+            continue
+        try:
+            plain = decrypt_entry(entry, {})  # xor-b64 or plain text: no key needed
+        except Exception:  # unreadable: no mark to check
+            continue
+        day = str((entry.meta or {}).get("approved") or "").strip()
+        yield lambda key, entry=entry, plain=plain, day=day, mark=mark: keyed.t2_mark_keyed_with(
+            key, entry.id or "", day, plain, mark)
+
+
+def _secured_things(ws: Path) -> Iterator[Callable[[bytes], bool]]:
+    """:func:`_sealed_things`, then :func:`_marked_things`: everything a key secured here."""
+    yield from _sealed_things(ws)
+    yield from _marked_things(ws)
 
 
 def require_key_opens_sealed(ws: Path, cfg: dict[str, Any], changed: str = "nothing was stored") -> None:

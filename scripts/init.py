@@ -174,7 +174,15 @@ def _key_to_create(cfg, yes: bool, no_key: bool, interactive: bool, ws=None):
     if ws is not None:
         from memory_manager.tiers import require_key_for_sealed
 
-        require_key_for_sealed(ws, cfg, making_key=True)  # entries sealed by a key that is missing: stop
+        from memory_manager.errors import KeyRecordedError
+
+        try:
+            require_key_for_sealed(ws, cfg, making_key=True)  # entries sealed by a key that is missing: stop
+        except KeyRecordedError as exc:
+            # The recorded key keyed only approval marks (round 16): no new key replaces it, and the
+            # rest of init (the memory tree, hooks, AGENTS.md) still applies; T2 stays xor-b64 meanwhile.
+            stderr.print(f"warning: no key made: {exc}", markup=False)
+            return None
     path = crypto.key_path(cfg)
     if interactive and not yes:
         question = (f"Create an AES-256 key for T2 entries at {path}? Keep a copy somewhere safe: "

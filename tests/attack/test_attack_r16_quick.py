@@ -2,7 +2,8 @@
 
 Each test plays one attack that got through, against the real scripts in a temporary workspace,
 and asserts the promised behaviour (issue 10, references/tiers.md and formats.md). Strict xfail
-until fixed. Secret-shaped values are built at run time.
+until fixed; all three are fixed (1 and 3: tfix16, 2: glue16, round 12). Secret-shaped values are
+built at run time.
 
 Found (tests here):
 1. An approved T2 entry stored ``--scheme xor-b64`` while a key exists carries a ``v2:t2`` mark

@@ -1,0 +1,56 @@
+"""Attack round 17 (quick, tatk17): a fresh attacker against main at 35de40c.
+
+Each test plays one attack that got through, against the real scripts in a temporary workspace,
+and asserts the promised behaviour (references/tiers.md: a certain value is refused whatever the
+flags). Strict xfail until fixed. Secret-shaped values are built at run time.
+
+Found (tests here):
+1. A certain value glued to a Latin label of more than 12 letters (``residentidnumber…``,
+   ``identitycardnumber…``, ``bankaccountnumber…``), to a label with a digit before it
+   (``v2id…``), or followed by a glued word of more than 12 letters, is not found: stored by
+   ``learn --text``. An OpenAI project key after ``openai_`` or a long label is only a possible
+   finding; a Taiwan ID after ``idnumber`` / an NRIC after ``mynricnumber`` is not found.
+"""
+from __future__ import annotations
+
+import pytest
+
+from .trust_r4_common import NOW, _init
+
+
+def _cn_id(body17: str) -> str:
+    """A mainland resident ID number with its GB 11643 check character."""
+    weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2]
+    return body17 + "10X98765432"[sum(int(a) * b for a, b in zip(body17, weights)) % 11]
+
+
+CN_ID = _cn_id("3101151985" + "1023456")
+IBAN = "GB33" + "BUKB" + "20201555555555"
+OPENAI = "sk-proj-" + "Qm7Rt2Vx9Kp3Ln8Zs5Wc1Hd4Ab6Ef0Gh2Jk4Lm6" * 2 + "T3BlbkFJ" + "Qm7Rt2Vx9Kp3Ln8Zs5Wc1Hd4Ab6Ef0Gh2"
+TW_ID = "A1234" + "56789"
+NRIC = "S1234" + "567D"
+
+GLUED = {
+    "residentidnumber": ("residentidnumber" + CN_ID, CN_ID),
+    "identitycardnumber": ("identitycardnumber" + CN_ID, CN_ID),
+    "digit-before-label": ("v2id" + CN_ID, CN_ID),
+    "long-word-after": (CN_ID + "isthenumberofmine", CN_ID),
+    "bankaccountnumber": ("bankaccountnumber" + IBAN, IBAN),
+    "openai_": ("openai_" + OPENAI, OPENAI),
+    "myopenaiapikeyis": ("myopenaiapikeyis" + OPENAI, OPENAI),
+    "tw-idnumber": ("idnumber" + TW_ID, TW_ID),
+    "sg-mynricnumber": ("mynricnumber" + NRIC, NRIC),
+}
+
+
+@pytest.mark.xfail(strict=True, reason="tatk17 1: a certain value glued to a label over 12 letters, after a digit, "
+                   "or before a long word (or openai_ + key) is not a certain finding and is stored")
+@pytest.mark.parametrize("case", list(GLUED))
+def test_a_certain_value_glued_to_a_long_label_is_refused(ws, run_script, case):
+    _init(run_script)
+    glued, value = GLUED[case]
+    alone = run_script("memory", "learn", "k0", "--text", f"note {value}", env=NOW)
+    assert alone.code != 0, "the value alone is a certain finding"
+    r = run_script("memory", "learn", "k1", "--text", f"note {glued}", env=NOW)
+    assert r.code != 0, "stored"
+    assert not (ws / "memory/knowledge/k1.md").exists()

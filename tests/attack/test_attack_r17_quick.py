@@ -118,3 +118,30 @@ def test_a_forged_t2_mark_in_a_keyless_store_is_not_an_approval(ws, run_script, 
     kept = [p.name for p in (ws / "memory/tier2-internal").glob("*.md") if "t-aaaaaaaaaa" in p.read_text(encoding="utf-8")]
     assert kept == []
     assert any("t-aaaaaaaaaa" in p.name for p in (ws / "memory/.quarantine").glob("*.md"))
+
+
+@pytest.mark.xfail(strict=True, reason="tatk17 3b: in a keyed store with no local hash-secret, a forged v2:local "
+                   "mark is 'unchecked' and the hand-written entry is kept")
+def test_a_forged_local_mark_in_a_keyed_store_is_not_an_approval(ws, run_script):
+    import re
+
+    from memory_manager import crypto
+
+    from .trust_r4_common import PHONE
+
+    _init(run_script)
+    r = run_script("memory", "remember", "--skill", "s", "--topic", "crane", "--scheme", "xor-b64", "--text",
+                   f"crane contact {PHONE} tonight", "--approved", env=NOW)
+    assert r.code == 0, r.err
+    text = (ws / "memory/tier2-internal/s_crane.md").read_text(encoding="utf-8")
+    assert 'approval: "v2:t2:' in text
+    head = text.split("## Encrypted Entry")[0]
+    eid = re.search(r"^id: (t-[0-9a-f]+)$", head, re.M).group(1)
+    head = head.replace(eid, "t-aaaaaaaaaa").replace("topic: crane", "topic: kite")
+    head = re.sub(r'approval: "v2:t2:[0-9a-f]+"', 'approval: "v2:local:' + "0" * 64 + '"', head)
+    sealed = crypto.xor_encrypt("kite contact 212-555" + "-0187 at noon", "s", "2026-11").ciphertext
+    (ws / "memory/tier2-internal/s_kite.md").write_text(head + f"## Encrypted Entry\n> {sealed}\n", encoding="utf-8")
+    c = run_script("cleanup", env=NOW)
+    assert c.code == 0, c.err
+    kept = [p.name for p in (ws / "memory/tier2-internal").glob("*.md") if "t-aaaaaaaaaa" in p.read_text(encoding="utf-8")]
+    assert kept == [], c.out + c.err

@@ -145,3 +145,28 @@ def test_a_forged_local_mark_in_a_keyed_store_is_not_an_approval(ws, run_script)
     assert c.code == 0, c.err
     kept = [p.name for p in (ws / "memory/tier2-internal").glob("*.md") if "t-aaaaaaaaaa" in p.read_text(encoding="utf-8")]
     assert kept == [], c.out + c.err
+
+
+# ------------------------------------------------------------ 4: a token cut by '/' across folders that exist
+
+@pytest.mark.xfail(strict=True, reason="tatk17 4: names.refuse_private_path joins neighbouring parts only among the "
+                   "new folders; a token cut by '/' across existing folders is printed and recorded in reports.json")
+@pytest.mark.parametrize("door", ["report-html", "export-out"])
+def test_a_value_cut_across_existing_folders_is_refused(ws, run_script, tmp_path, door):
+    from .trust_r4_common import TOKEN
+
+    _init(run_script)
+    head, tail = TOKEN[:22], TOKEN[22:]
+    new = run_script("memory", "export", "--approved", "--out", str(tmp_path / "new" / head / tail / "x.json"), env=NOW)
+    assert new.code != 0 and "secret" in new.err  # the same path with folders to create: refused (tatk9)
+    folder = tmp_path / "old" / head / tail
+    folder.mkdir(parents=True)
+    if door == "report-html":
+        r = run_script("memory", "report", "--html", str(folder / "r.html"), env=NOW)
+    else:
+        r = run_script("memory", "export", "--approved", "--out", str(folder / "x.json"), env=NOW)
+    # atk15 kind 3: an output path's existing folders pass the gate too (certain findings).
+    assert r.code != 0 and tail not in r.out + r.err, r.out + r.err
+    assert not list(folder.iterdir())
+    rec = ws / "memory/.state/reports.json"
+    assert not rec.exists() or tail not in rec.read_text(encoding="utf-8")

@@ -86,6 +86,11 @@ def test_detect_json_keeps_an_ordinary_key_as_it_is(run_script, tmp_path):
 @pytest.mark.parametrize("json_out", [False, True])
 def test_detect_state_dir_holding_a_token_is_masked(run_script, tmp_path, json_out):
     state = tmp_path / f"state-{TOKEN}"
+    # A missing folder is bad input (exit 2, nu16 item 3), named masked:
+    missing = run_script("detect", *(["--json"] if json_out else []), "--state-dir", state)
+    assert missing.code == 2 and f"--state-dir {tmp_path}/state-[secret]: no such folder" in missing.out + missing.err
+    assert not _shows_more_than_4(missing.out + missing.err, TOKEN), missing.out + missing.err
+    state.mkdir()  # a folder with no session store in it
     r = run_script("detect", *(["--json"] if json_out else []), "--state-dir", state)
     assert r.code == 0, r.out + r.err  # usage unknown is said, not an error
     summary = f"上下文使用率未知（{tmp_path}/state-[secret] 中没有智能体 main 的会话存储）"  # LANG zh_CN (conftest)

@@ -132,13 +132,9 @@ def unechoed_doc(doc: Any) -> Any:
     workspace check names the ``--workspace`` folder, found or not): a token
     pasted as a path is masked there as in errors (issue 10, attack round 15).
     """
-    if isinstance(doc, str):
-        return unechoed(doc)
-    if isinstance(doc, dict):
-        return {k: unechoed_doc(v) for k, v in doc.items()}
-    if isinstance(doc, (list, tuple)):
-        return [unechoed_doc(v) for v in doc]
-    return doc
+    from .jsonio import map_strings
+
+    return map_strings(doc, unechoed)
 
 
 def fail(exc: MemoryManagerError, as_json: bool) -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 # ``Any`` is only an annotation (strings here): no ``typing`` import on the per-turn hook path.
 
 from .errors import BadInputError
@@ -167,3 +168,16 @@ def parse(text: str | bytes) -> Any:
 def dumps(doc: Any, **kwargs: Any) -> str:
     """``json.dumps`` with ``allow_nan=False`` (ValueError on NaN or an infinity)."""
     return json.dumps(doc, allow_nan=False, **kwargs)
+
+
+def map_strings(doc: object, fn: Callable[[str], object]) -> object:
+    """``doc`` (a JSON-like document: dicts, lists and tuples of strings and scalars) with ``fn``
+    applied to every string value (keys unchanged; tuples come back as lists). Standard library
+    only: the per-turn ``detect.py`` uses it to mask typed values in its result."""
+    if isinstance(doc, str):
+        return fn(doc)
+    if isinstance(doc, dict):
+        return {k: map_strings(v, fn) for k, v in doc.items()}
+    if isinstance(doc, (list, tuple)):
+        return [map_strings(v, fn) for v in doc]
+    return doc

@@ -761,25 +761,29 @@ def recorded_key(ws: Path) -> str | None:
     return values[-1] if values else None
 
 
+def _every_t2_entry(ws: Path) -> Iterator[T2Entry]:
+    """Every T2 entry of the workspace: live, archived and quarantined (a malformed quarantine file is skipped)."""
+    from . import quarantine
+
+    yield from iter_t2_entries(ws)
+    yield from iter_archived_t2(ws)
+    for path in quarantine.files(ws):
+        try:
+            yield quarantine.read(path)[0]
+        except Exception:  # malformed: not counted
+            continue
+
+
 def _sealed_things(ws: Path) -> Iterator[Callable[[bytes], bool]]:
     """One test per aes-gcm item of the workspace: live, archived and quarantined entries, sealed backup copies.
 
     Each yielded function tells whether a key opens that item (AES-GCM
     authenticates, so a wrong key never opens one by chance).
     """
-    from . import backups, quarantine
+    from . import backups
     from .errors import CryptoError, KeyUnavailableError
 
-    def entries() -> Iterator[T2Entry]:
-        yield from iter_t2_entries(ws)
-        yield from iter_archived_t2(ws)
-        for path in quarantine.files(ws):
-            try:
-                yield quarantine.read(path)[0]
-            except Exception:  # malformed: not counted
-                continue
-
-    for entry in entries():
+    for entry in _every_t2_entry(ws):
         if entry.error or not crypto.looks_encrypted(entry.ciphertext or ""):
             continue
 
@@ -804,18 +808,9 @@ def _marked_things(ws: Path) -> Iterator[Callable[[bytes], bool]]:
     a new key, the marks could no longer be checked (attack round 16). Entries
     sealed with aes-gcm are counted by :func:`_sealed_things` already.
     """
-    from . import keyed, quarantine
+    from . import keyed
 
-    def entries() -> Iterator[T2Entry]:
-        yield from iter_t2_entries(ws)
-        yield from iter_archived_t2(ws)
-        for path in quarantine.files(ws):
-            try:
-                yield quarantine.read(path)[0]
-            except Exception:  # malformed: not counted
-                continue
-
-    for entry in entries():
+    for entry in _every_t2_entry(ws):
         mark = str((entry.meta or {}).get("approval") or "")
         if entry.error or not mark.startswith("v2:t2:") or crypto.looks_encrypted(entry.ciphertext or ""):
             continue

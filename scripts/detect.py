@@ -134,18 +134,18 @@ def unechoed(value: object, argv: list[str]) -> object:
     click script do. The detector is imported only when a typed value is
     shown: the per-turn run (no options, or ``--stdin``) stays standard library only.
     """
+    from memory_manager.jsonio import map_strings
+
     typed = _typed(argv)
-    if isinstance(value, str):
-        if not any(v in value or repr(v)[1:-1] in value for v in typed):
-            return value
+
+    def masked(text: str) -> str:
+        if not any(v in text or repr(v)[1:-1] in text for v in typed):
+            return text
         from memory_manager.privacy import unechoed as _unechoed
 
-        return _unechoed(value, argv)
-    if isinstance(value, dict):
-        return {k: unechoed(v, argv) for k, v in value.items()}
-    if isinstance(value, list):
-        return [unechoed(v, argv) for v in value]
-    return value
+        return _unechoed(text, argv)
+
+    return map_strings(value, masked)
 
 
 def _error(args: argparse.Namespace, message: str, kind: str, argv: list[str] | None = None) -> None:

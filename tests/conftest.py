@@ -95,6 +95,18 @@ def zone_clock(monkeypatch, offset: str, zone: str):
     return set_time
 
 
+def writable_copy(src: Path, dest: Path) -> Path:
+    """A writable copy of folder ``src`` at ``dest`` (replaced if present); the original, read-only, is never touched."""
+    import stat
+
+    if dest.exists():
+        shutil.rmtree(dest)
+    shutil.copytree(src, dest)
+    for path in [dest, *dest.rglob("*")]:
+        path.chmod(path.stat().st_mode | stat.S_IWUSR)
+    return dest
+
+
 def tree_hash(root: Path) -> dict[str, str]:
     """Map every file under ``root`` (relative path) to its sha256; symlinks by target."""
     import hashlib

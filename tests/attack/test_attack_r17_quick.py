@@ -68,17 +68,22 @@ GLUED = {
 }
 
 
+def _refused_where_alone_is(ws, run_script, alone_text: str, text: str) -> None:
+    """``learn`` refuses ``alone_text`` (the value as the detector knows it) and ``text`` (the attack) alike."""
+    _init(run_script)
+    alone = run_script("memory", "learn", "k0", "--text", alone_text, env=NOW)
+    assert alone.code != 0, "the value alone is a certain finding"
+    r = run_script("memory", "learn", "k1", "--text", text, env=NOW)
+    assert r.code != 0, "stored"
+    assert not (ws / "memory/knowledge/k1.md").exists()
+
+
 @pytest.mark.xfail(strict=True, reason="tatk17 1: a certain value glued to a label over 12 letters, after a digit, "
                    "or before a long word (or openai_ + key) is not a certain finding and is stored")
 @pytest.mark.parametrize("case", list(GLUED))
 def test_a_certain_value_glued_to_a_long_label_is_refused(ws, run_script, case):
-    _init(run_script)
     glued, value = GLUED[case]
-    alone = run_script("memory", "learn", "k0", "--text", f"note {value}", env=NOW)
-    assert alone.code != 0, "the value alone is a certain finding"
-    r = run_script("memory", "learn", "k1", "--text", f"note {glued}", env=NOW)
-    assert r.code != 0, "stored"
-    assert not (ws / "memory/knowledge/k1.md").exists()
+    _refused_where_alone_is(ws, run_script, f"note {value}", f"note {glued}")
 
 
 # ------------------------------------------------------------ 2: forget of a renamed entry whose old name is taken again
@@ -215,13 +220,8 @@ URLS = {
                    "path) is not found at all, so learn --text stores it (a card or a token there is found)")
 @pytest.mark.parametrize("case", list(URLS))
 def test_a_certain_value_inside_a_url_is_refused(ws, run_script, case):
-    _init(run_script)
     url, alone_text = URLS[case]
-    alone = run_script("memory", "learn", "k0", "--text", f"note {alone_text}", env=NOW)
-    assert alone.code != 0, "the value alone is a certain finding"
-    r = run_script("memory", "learn", "k1", "--text", f"the link {url}", env=NOW)
-    assert r.code != 0, "stored"
-    assert not (ws / "memory/knowledge/k1.md").exists()
+    _refused_where_alone_is(ws, run_script, f"note {alone_text}", f"the link {url}")
 
 
 # ------------------------------------------------------------ 6: a token in the folder an environment variable names

@@ -36,6 +36,14 @@ def _setup(tmp_path: Path):
     return env, template, reference, labels
 
 
+def _killed_at(tmp_path: Path, template: Path, env: dict, step: int) -> Path:
+    """A copy of ``template`` (at ``tmp_path/ws``) whose cleanup was killed at ``step`` (SIGKILL)."""
+    ws = tmp_path / "ws"
+    shutil.copytree(template, ws, symlinks=True)
+    assert run_forked("cleanup", ["-w", str(ws)], dict(env, MEMORY_MANAGER_CRASH_AT=str(step))) == -9
+    return ws
+
+
 def test_an_uninterrupted_purge_leaves_the_blanked_log_in_its_backup(tmp_path):
     _env, _template, reference, _labels = _setup(tmp_path)
     want = _audit(reference)
@@ -48,9 +56,7 @@ def test_cleanup_killed_at_its_first_deletion_is_finished_by_the_next_run(tmp_pa
     env, template, reference, labels = _setup(tmp_path)
     step = next(n for n, label in enumerate(labels, 1)
                 if label.startswith("unlink ") and label.endswith("memory/tier2-internal/s_a.md"))
-    ws = tmp_path / "ws"
-    shutil.copytree(template, ws, symlinks=True)
-    assert run_forked("cleanup", ["-w", str(ws)], dict(env, MEMORY_MANAGER_CRASH_AT=str(step))) == -9
+    ws = _killed_at(tmp_path, template, env, step)
     assert (ws / "memory/tier2-internal/s_a.md").exists()  # killed right before the deletion
     assert run_forked("cleanup", ["-w", str(ws)], env) == 0
     assert not (ws / "memory/tier2-internal/s_a.md").exists()
@@ -70,9 +76,7 @@ def test_cleanup_killed_after_its_purge_logs_the_purge_it_did(tmp_path):
     env, template, reference, labels = _setup(tmp_path)
     step = next(n for n, label in enumerate(labels, 1)
                 if label.startswith("replace ") and label.endswith("memory/.state/cleanup.log"))
-    ws = tmp_path / "ws"
-    shutil.copytree(template, ws, symlinks=True)
-    assert run_forked("cleanup", ["-w", str(ws)], dict(env, MEMORY_MANAGER_CRASH_AT=str(step))) == -9
+    ws = _killed_at(tmp_path, template, env, step)
     assert run_forked("cleanup", ["-w", str(ws)], env) == 0
     assert _audit(ws) == _audit(reference)  # holds (finding 2 of fatk11)
     assert (ws / "memory/.state/cleanup.log").read_text() == (reference / "memory/.state/cleanup.log").read_text()

@@ -7,14 +7,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import stat
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, SHARED, tree_hash
+from tests.conftest import ROOT, SHARED, tree_hash, writable_copy
 
 REAL = SHARED / "workspaces" / "openclaw-2026.9.6"
 pytestmark = pytest.mark.external(REAL, reason="a workspace OpenClaw 2026.9.6 wrote")
@@ -24,12 +23,7 @@ INIT = ROOT / "scripts" / "init.py"
 
 def _copy_real(ws: Path) -> Path:
     """Fill ``ws`` with a writable copy of the real workspace."""
-    if ws.exists():
-        shutil.rmtree(ws)
-    shutil.copytree(REAL, ws)
-    for path in [ws, *ws.rglob("*")]:
-        path.chmod(path.stat().st_mode | stat.S_IWUSR)
-    return ws
+    return writable_copy(REAL, ws)
 
 
 def _ok(result):

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
-import stat
 import subprocess
 import sys
 import time
@@ -18,7 +16,7 @@ from pathlib import Path
 import filelock
 import pytest
 
-from tests.conftest import ROOT, SHARED, tree_hash
+from tests.conftest import ROOT, SHARED, tree_hash, writable_copy
 
 REAL = SHARED / "workspaces" / "openclaw-2026.9.6"
 STATE = SHARED / "openclaw" / "state-2026.9.6"
@@ -36,14 +34,7 @@ def _now(hhmm: str = "09:00", day: str = TODAY) -> dict:
     return {"MEMORY_MANAGER_NOW": f"{day}T{hhmm}:00+00:00"}
 
 
-def _copy(src: Path, dest: Path) -> Path:
-    """A writable copy of ``src`` at ``dest`` (the original is read-only and never touched)."""
-    if dest.exists():
-        shutil.rmtree(dest)
-    shutil.copytree(src, dest)
-    for path in [dest, *dest.rglob("*")]:
-        path.chmod(path.stat().st_mode | stat.S_IWUSR)
-    return dest
+_copy = writable_copy  # a writable copy of a read-only original (tests.conftest)
 
 
 def _ok(result):

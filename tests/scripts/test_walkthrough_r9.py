@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, SHARED, tree_hash
+from tests.conftest import ROOT, SHARED, tree_hash, writable_copy
 
 REAL = SHARED / "workspaces" / "openclaw-2026.9.6"
 pytestmark = pytest.mark.external(REAL, reason="a workspace OpenClaw 2026.9.6 wrote")
@@ -21,12 +21,7 @@ pytestmark = pytest.mark.external(REAL, reason="a workspace OpenClaw 2026.9.6 wr
 
 def _copy_real(ws: Path) -> Path:
     """Fill ``ws`` (the test's OPENCLAW_WORKSPACE_DIR) with a writable copy of the real workspace."""
-    if ws.exists():
-        shutil.rmtree(ws)
-    shutil.copytree(REAL, ws)
-    for path in [ws, *ws.rglob("*")]:
-        path.chmod(path.stat().st_mode | stat.S_IWUSR)
-    return ws
+    return writable_copy(REAL, ws)
 
 
 def _init(run_script, *extra: str, lang: str = "en"):

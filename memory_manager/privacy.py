@@ -416,7 +416,7 @@ def _regrouped_card_ok(value: str, m: re.Match[str], text: str) -> bool:
 def _iban_ok(value: str, m: re.Match[str], text: str) -> bool:
     from stdnum import iban
 
-    if _documentation_number(re.sub(r"\D", "", value[4:]), _doc_scope(text, m.start(), m.end())):
+    if _documentation_number(re.sub(r"\D", "", value[4:]), _prose(_doc_scope(text, m.start(), m.end()))):
         return False  # the spec's sample IBAN in a line about the spec or tests
     if iban.is_valid(value):
         return True
@@ -1152,6 +1152,24 @@ def _doc_scope(text: str, start: int, end: int) -> str:
             return above + "\n" + line
         a = b
     return line
+
+
+#: The host of a URL (``https://gov.example.cn``, ``ftp://user@host:21``) or a bare host name before its
+#: path, query or fragment (``x.example/u?id=…``, ``bank.example#iban=…``).
+_URL_HOST = re.compile(r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*://[^/?#\s]*|"
+                       r"(?<![\w.@-])(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z][a-z0-9-]*[a-z0-9](?=[/?#])")
+
+
+def _prose(scope: str) -> str:
+    """``scope`` with the host names of its URLs blanked (same length): what the line's words say.
+
+    A host is a name, not a word about the value on its line: ``x.example`` or ``docs.bank.com`` holding a
+    resident ID in its query (``?idcard=…``), path or fragment says nothing of the ID, while the same word
+    in prose ("example ID: …") does (tatk17 5: every ID kind in a URL on an RFC 2606 host was read as a
+    docs specimen and not found). The URL's path and query words are kept (``/docs/testing``)."""
+    if "." not in scope:
+        return scope
+    return _URL_HOST.sub(lambda m: " " * len(m.group()), scope)
 
 
 #: Words that say a clock time or a weekday belongs to a system, a team or a
@@ -5109,7 +5127,8 @@ def _not_specimen(rule: Rule) -> Rule:
             return False
         compact = re.sub(r"[^0-9A-Za-z]", "", value).upper()
         if compact in _SPECIMENS or _made_up_digits(re.sub(r"\D", "", value)):
-            return not _SPECIMEN_LINE.search(_doc_scope(text, m.start(), m.end()))
+            # the line's words, not its URLs' host names (tatk17 5: ``https://x.example/?ssn=…``)
+            return not _SPECIMEN_LINE.search(_prose(_doc_scope(text, m.start(), m.end())))
         return True
     return replace(rule, check=check)
 

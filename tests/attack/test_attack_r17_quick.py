@@ -216,8 +216,6 @@ URLS = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="tatk17 5: a resident ID, IBAN, SSN or NRIC inside a URL (query value or "
-                   "path) is not found at all, so learn --text stores it (a card or a token there is found)")
 @pytest.mark.parametrize("case", list(URLS))
 def test_a_certain_value_inside_a_url_is_refused(ws, run_script, case):
     url, alone_text = URLS[case]

@@ -6,7 +6,9 @@ A value whose own checksum (GB 11643 resident ID, ISO 13616 IBAN) or published p
 a build id), a number whose check digit is wrong and words that merely start like a label
 (``idle``, ``ibanez``, ``openair``, ``risk-proj-…``) give no finding. Values are built at run time.
 
-tatk17 5: every ID kind inside a URL (query value, path segment, fragment) is the finding it is alone, on an RFC 2606
+tatk17 1 and 5: the label's length is no guard (``residentidnumber…``, ``…isthenumberofmine``,
+``mynricnumberS…``, ``openai_sk-proj-…``), an ID word after digits is a label (``v2id…``), and every
+ID kind inside a URL (query value, path segment, fragment) is the finding it is alone, on an RFC 2606
 host too: a host name is not a line's word about its value (``privacy._prose``).
 """
 from __future__ import annotations
@@ -74,6 +76,42 @@ def _certain(text: str) -> set[tuple[str, str]]:
     ("hkid" + "A123456(3)", "government_id"),
 ])
 def test_a_certain_value_glued_to_a_label_is_found(text, category):
+    assert category in _kinds(text), scan(text)
+
+
+@pytest.mark.parametrize("text, category", [
+    # tatk17 1: labels longer than 12 letters, before or after the value
+    (f"residentidnumber{CN_ID}", "government_id"),
+    (f"nationalidentitynumber{CN_ID}", "government_id"),
+    (f"{CN_ID}isthenumberofmine", "government_id"),
+    ("bankaccountnumber" + IBAN, "bank_account"),
+    ("mybankaccountibanis" + IBAN, "bank_account"),
+    (IBAN + "isthebankaccountofmine", "bank_account"),
+    ("myopenaiapikeyis" + OPENAI, "secret"),
+    # a label written in snake case
+    ("openai_" + OPENAI, "secret"),
+    ("openai_api_key_" + OPENAI, "secret"),
+    ("iban_" + IBAN, "bank_account"),
+    ("my_id_number_" + NRIC, "government_id"),
+    # an ID word after digits
+    (f"v2id{CN_ID}", "government_id"),
+    # letter-led IDs after a long ID label
+    ("idnumber" + TW_ID, "government_id"),
+    ("yourtaiwanidnumber" + TW_ID, "government_id"),
+    ("mynricnumber" + NRIC, "government_id"),
+    ("mynricis" + NRIC, "government_id"),
+    ("myhkidnumber" + HK_ID, "government_id"),
+    ("identitycardno" + HK_ID, "government_id"),
+    ("mynationalinsurancenumber" + NINO, "government_id"),
+    # Chinese labels glued
+    (f"身份证号码{CN_ID}", "government_id"),
+    ("身分證字號" + TW_ID, "government_id"),
+    ("香港身份證號碼" + HK_ID, "government_id"),
+    ("我的NRIC号码" + NRIC, "government_id"),
+    ("银行账号" + IBAN, "bank_account"),
+    ("openai密钥" + OPENAI, "secret"),
+])
+def test_a_certain_value_glued_to_a_long_label_is_found(text, category):
     assert category in _kinds(text), scan(text)
 
 

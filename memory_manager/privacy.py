@@ -4202,6 +4202,12 @@ def _glued_certain_rules() -> list[Rule]:
              _r(r"(?<![0-9])[1-9]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[0-9Xx](?![0-9])"),
              by_name["cn_resident_id"].source + "; with a Latin label glued before or after it (tatk16)",
              check=glued("cn_resident_id", after=True), numeric=True),
+        # the same written in groups (6-8-4, by spaces or dashes): sfz310115 19851023 4560 (tatk17 1)
+        Rule("cn_resident_id_spaced_glued", "government_id",
+             _r(r"(?<![0-9])[1-9]\d{5}[ \t-](?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])[ \t-]\d{3}[0-9Xx]"
+                r"(?![0-9])"),
+             by_name["cn_resident_id_spaced"].source + "; with a Latin label glued before or after it (tatk17)",
+             check=glued("cn_resident_id_spaced", after=True), numeric=True),
         # Upper case only: a lower-case word may follow; an upper-case one would be read as the BBAN.
         Rule("iban_glued", "bank_account",
              _r(r"[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?(?![A-Z0-9_])"),

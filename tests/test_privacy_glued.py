@@ -84,6 +84,10 @@ def test_a_certain_value_glued_to_a_label_is_found(text, category):
     (f"residentidnumber{CN_ID}", "government_id"),
     (f"nationalidentitynumber{CN_ID}", "government_id"),
     (f"{CN_ID}isthenumberofmine", "government_id"),
+    # the same written in groups (6-8-4)
+    (f"sfz{CN_ID[:6]} {CN_ID[6:14]} {CN_ID[14:]}", "government_id"),
+    (f"residentidnumber{CN_ID[:6]}-{CN_ID[6:14]}-{CN_ID[14:]}", "government_id"),
+    (f"{CN_ID[:6]}-{CN_ID[6:14]}-{CN_ID[14:]}isthenumber", "government_id"),
     ("bankaccountnumber" + IBAN, "bank_account"),
     ("mybankaccountibanis" + IBAN, "bank_account"),
     (IBAN + "isthebankaccountofmine", "bank_account"),
@@ -143,6 +147,8 @@ def test_an_ssn_after_its_url_label_is_found(url):
     f"docs: https://x.example/check?idcard={CN_ID}",
     # a long label with a wrong check digit, a bad IBAN
     f"residentidnumber{NOT_ID}",
+    f"order{NOT_ID[:6]}-{NOT_ID[6:14]}-{NOT_ID[14:]}",
+    f"build v2r{CN_ID[:6]} {CN_ID[6:14]} {CN_ID[14:]}",
     "bankaccountnumber" + BAD_IBAN,
     "yourtaiwanidnumber" + TW_ID[:-1] + str((int(TW_ID[-1]) + 1) % 10),
     # words that merely end like an ID label, letters after digits that are no ID word

@@ -416,7 +416,7 @@ def _regrouped_card_ok(value: str, m: re.Match[str], text: str) -> bool:
 def _iban_ok(value: str, m: re.Match[str], text: str) -> bool:
     from stdnum import iban
 
-    if _documentation_number(re.sub(r"\D", "", value[4:]), _doc_scope(text, m.start(), m.end())):
+    if _documentation_number(re.sub(r"\D", "", value[4:]), _prose(_doc_scope(text, m.start(), m.end()))):
         return False  # the spec's sample IBAN in a line about the spec or tests
     if iban.is_valid(value):
         return True
@@ -1152,6 +1152,24 @@ def _doc_scope(text: str, start: int, end: int) -> str:
             return above + "\n" + line
         a = b
     return line
+
+
+#: The host of a URL (``https://gov.example.cn``, ``ftp://user@host:21``) or a bare host name before its
+#: path, query or fragment (``x.example/u?id=…``, ``bank.example#iban=…``).
+_URL_HOST = re.compile(r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*://[^/?#\s]*|"
+                       r"(?<![\w.@-])(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z][a-z0-9-]*[a-z0-9](?=[/?#])")
+
+
+def _prose(scope: str) -> str:
+    """``scope`` with the host names of its URLs blanked (same length): what the line's words say.
+
+    A host is a name, not a word about the value on its line: ``x.example`` or ``docs.bank.com`` holding a
+    resident ID in its query (``?idcard=…``), path or fragment says nothing of the ID, while the same word
+    in prose ("example ID: …") does (tatk17 5: every ID kind in a URL on an RFC 2606 host was read as a
+    docs specimen and not found). The URL's path and query words are kept (``/docs/testing``)."""
+    if "." not in scope:
+        return scope
+    return _URL_HOST.sub(lambda m: " " * len(m.group()), scope)
 
 
 #: Words that say a clock time or a weekday belongs to a system, a team or a
@@ -4107,32 +4125,56 @@ _HASH_LENGTHS = frozenset({32, 40, 56, 64, 96, 128})
 #: ``sk-proj-…`` it is a word of a slug, not a label.
 _SK_WORD_HEAD = re.compile(r"(?i)(?<![A-Za-z])[A-Za-z]*(?:ta|ri|di|de|a|ma|fla|kio|du|hu|tu|whi|bri|fri|mu|ba|ca|ru|"
                            r"t|asteri|obeli|basili|dama)$")
-#: An ID word glued before a letter-led ID (Singapore NRIC, Taiwan ID, HKID), the whole label.
-_ID_WORD_GLUED = re.compile(r"(?i)(?<![A-Za-z0-9])(?:my)?(?:id|ic|nric|fin|hkid|twid|idno|idnum|idcard)$")
-#: Longest Latin label read as glued to a certain value (``sfz``, ``idno``, ``idcard``, ``openai``, ``iban``).
-_GLUE_MAX = 12
+#: The parts of a Latin label glued before a letter-led ID (Singapore NRIC/FIN, Taiwan ID, HKID, UK NINO):
+#: an owner word, qualifiers (the document's country or kind), the ID word, a number word, "is"; written
+#: as one run, in any case, with ``_`` between parts or not (``idA…``, ``idnumberA…``, ``mynricnumberS…``,
+#: ``residentidnumber…``, ``mynationalinsurancenumberAB…``). The label is the whole run of letters before
+#: the value: a word that merely ends like one (``paid``, ``music``, ``android``) is not (tatk16 2, tatk17 1).
+_ID_OWNER = r"(?:my|your|his|her|our|their|the)"
+_ID_QUALIFIER = (r"(?:resident|residence|national|personal|citizen|identity|identification|registration|insurance|"
+                 r"social|taiwan|tw|hongkong|hk|singapore|sg|uk|foreign)")
+_ID_CORE = r"(?:id|ic|nric|fin|hkid|hkic|twid|arc|nino|ni)"
+_ID_NUMBER = r"(?:no|nr|num|number|card|cardno|cardnum|cardnumber)"
+_ID_WORD_GLUED = re.compile(
+    r"(?i)(?<![A-Za-z0-9])(?:" + _ID_OWNER + r"_?)?(?:(?:" + _ID_QUALIFIER + r"_?)*" + _ID_CORE + r"(?:_?"
+    + _ID_NUMBER + r")?|(?:" + _ID_QUALIFIER + r"_?)+(?:card(?:_?" + _ID_NUMBER + r")?|" + _ID_NUMBER
+    + r"))(?:_?is)?_?$")
+#: How far before a letter-led ID its glued label is looked for (the longest label above fits).
+_ID_WORD_REACH = 48
+#: A label glued to a value after digits (``v2id310115…``): only an ID or account word there makes the run a
+#: label; other letters after digits are a hash, Base64 or a build id (``v2r…``, ``b7c9x…``, tatk16 2). No
+#: hex digest can end in one of these words (each holds a letter past ``f``).
+_MIXED_LABEL = re.compile(r"(?i)(?:id|ic|sfz|iban|acct|account)(?:_?(?:no|nr|num|number|card))?_?$")
+#: How far before ``sk-`` the start of an English word ending in -sk is looked for (:data:`_SK_WORD_HEAD`).
+_SK_HEAD_REACH = 12
+_LABEL_CHARS = frozenset(_LETTERS + "_")
 
 
 def _glue_run(text: str, i: int, step: int) -> int:
-    """Number of ASCII letters from ``text[i]`` walking by ``step`` (-1: leftwards from ``i``, +1: rightwards)."""
+    """Number of label characters (ASCII letters and ``_``) from ``text[i]`` walking by ``step``
+    (-1: leftwards from ``i``, +1: rightwards)."""
     n = 0
-    while 0 <= i < len(text) and text[i] in _LETTERS:
+    while 0 <= i < len(text) and text[i] in _LABEL_CHARS:
         n += 1
         i += step
     return n
 
 
 def _glued_label_ok(start: int, end: int, text: str, *, after: bool) -> bool:
-    """Whether ``text[start:end]`` is glued to a Latin label: 1-12 ASCII letters before it (or, when
-    ``after``, after it) that themselves start at a word's edge (no digit or letter before them), and
-    the whole token is not a hex digest. Letters mixed with digits before the value are a hash, a
-    Base64 blob or a build id, not a label (tatk16 2)."""
+    """Whether ``text[start:end]`` is glued to a Latin label: ASCII letters (and ``_``) before it (or,
+    when ``after``, after it), of any length, that start at a word's edge, and the whole token is not a
+    hex digest. Letters after digits before the value are a hash, a Base64 blob or a build id, not a
+    label (tatk16 2), unless they end in an ID or account word (:data:`_MIXED_LABEL`: ``v2id…``); letters
+    then digits after it, the same. The value's own check (checksum, published prefix) is what makes it
+    certain, so the label's length is no guard: ``residentidnumber…``, ``…isthenumberofmine`` (tatk17 1)."""
     before = _glue_run(text, start - 1, -1)
     behind = _glue_run(text, end, 1) if after else 0
-    if not (before or behind) or before > _GLUE_MAX or behind > _GLUE_MAX:
+    if not (before or behind):
         return False
     lo, hi = start - before, end + behind
-    if (lo > 0 and text[lo - 1] in _ALNUM) or (hi < len(text) and text[hi] in _ALNUM):
+    if lo > 0 and text[lo - 1] in _ALNUM and not (before and _MIXED_LABEL.search(text, lo, start)):
+        return False
+    if hi < len(text) and text[hi] in _ALNUM:
         return False
     token = text[lo:hi]
     return not (len(token) in _HASH_LENGTHS and all(c in "0123456789abcdefABCDEF" for c in token))
@@ -4143,7 +4185,8 @@ def _glued_certain_rules() -> list[Rule]:
     label is glued to them with no separator: ``sfz310115…``, ``idno…``, ``ID…号``, ``ibanGB33…``,
     ``openaisk-proj-…`` (tatk16 2). Each rule here fires only where its plain rule cannot (a letter
     glued on a side), and its plain rule's own check still decides; :func:`_glued_label_ok` keeps
-    letters mixed with digits (hashes, Base64, build ids) from counting as a label. Cards (Luhn) and
+    letters mixed with digits (hashes, Base64, build ids) from counting as a label; the label's length
+    is not limited (tatk17 1: ``residentidnumber…``, ``myopenaiapikeyis…``). Cards (Luhn) and
     provider tokens are read glued by their own rules (``payment_card``, :func:`_r9_glued_token_rules`)."""
     by_name = {rule.name: rule for rule in RULES_LIST}
 
@@ -4159,25 +4202,34 @@ def _glued_certain_rules() -> list[Rule]:
              _r(r"(?<![0-9])[1-9]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[0-9Xx](?![0-9])"),
              by_name["cn_resident_id"].source + "; with a Latin label glued before or after it (tatk16)",
              check=glued("cn_resident_id", after=True), numeric=True),
+        # the same written in groups (6-8-4, by spaces or dashes): sfz310115 19851023 4560 (tatk17 1)
+        Rule("cn_resident_id_spaced_glued", "government_id",
+             _r(r"(?<![0-9])[1-9]\d{5}[ \t-](?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])[ \t-]\d{3}[0-9Xx]"
+                r"(?![0-9])"),
+             by_name["cn_resident_id_spaced"].source + "; with a Latin label glued before or after it (tatk17)",
+             check=glued("cn_resident_id_spaced", after=True), numeric=True),
         # Upper case only: a lower-case word may follow; an upper-case one would be read as the BBAN.
         Rule("iban_glued", "bank_account",
              _r(r"[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?(?![A-Z0-9_])"),
              by_name["iban"].source + "; with a Latin label glued before it or a lower-case word after it (tatk16)",
-             check=glued("iban", after=True), not_after="0123456789_"),
+             check=glued("iban", after=True), not_after="0123456789"),
         # Only the long published shapes (a real sk-proj- key is about 160 characters), and not after the
         # start of an English word ending in -sk (risk-proj-…, task-admin-…): see _SK_WORD_HEAD.
         Rule("openai_key_glued", "secret",
              _r(r"sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20,})"),
              by_name["openai_key"].source + "; sk-proj-, sk-svcacct-, sk-admin- or the T3BlbkFJ mark with a "
              "Latin label glued before it (tatk16)", needs=("sk-",),
-             check=lambda v, m, t: not _SK_WORD_HEAD.search(t, max(0, m.start() - _GLUE_MAX), m.start())
+             check=lambda v, m, t: not _SK_WORD_HEAD.search(t, max(0, m.start() - _SK_HEAD_REACH), m.start())
              and glued("openai_key", after=False)(v, m, t)),
-        # Letter-led IDs with one check character (1 in 10 or 11 random strings pass): glued only to an ID word.
+        # Letter-led IDs with one check character (1 in 10 or 11 random strings pass), and the UK NINO (prefix
+        # and suffix rules only): glued only to an ID label (_ID_WORD_GLUED), which may be long (tatk17 1).
         *(Rule(name + "_glued", "government_id", _r(by_name[name].pattern.pattern),
-               by_name[name].source + "; with an ID word glued before it (nricS…, idA…), tatk16",
-               check=lambda v, m, t, name=name: bool(_ID_WORD_GLUED.search(t, max(0, m.start() - 8), m.start()))
-               and glued(name, after=False)(v, m, t), not_after="0123456789_")
-          for name in ("sg_nric", "tw_national_id", "hk_id")),
+               by_name[name].source + "; with an ID label glued before it (nricS…, idnumberA…, mynricnumberS…), "
+               "tatk16, tatk17",
+               check=lambda v, m, t, name=name: bool(_ID_WORD_GLUED.search(t, max(0, m.start() - _ID_WORD_REACH),
+                                                                           m.start()))
+               and glued(name, after=False)(v, m, t), not_after="0123456789")
+          for name in ("sg_nric", "tw_national_id", "hk_id", "uk_nino")),
     ]
 
 
@@ -5109,7 +5161,8 @@ def _not_specimen(rule: Rule) -> Rule:
             return False
         compact = re.sub(r"[^0-9A-Za-z]", "", value).upper()
         if compact in _SPECIMENS or _made_up_digits(re.sub(r"\D", "", value)):
-            return not _SPECIMEN_LINE.search(_doc_scope(text, m.start(), m.end()))
+            # the line's words, not its URLs' host names (tatk17 5: ``https://x.example/?ssn=…``)
+            return not _SPECIMEN_LINE.search(_prose(_doc_scope(text, m.start(), m.end())))
         return True
     return replace(rule, check=check)
 

@@ -5,6 +5,11 @@ A value whose own checksum (GB 11643 resident ID, ISO 13616 IBAN) or published p
 ``ibanGB33…``, ``openaisk-proj-…``). Letters mixed with digits before it (a hash, a UUID, Base64,
 a build id), a number whose check digit is wrong and words that merely start like a label
 (``idle``, ``ibanez``, ``openair``, ``risk-proj-…``) give no finding. Values are built at run time.
+
+tatk17 1 and 5: the label's length is no guard (``residentidnumber…``, ``…isthenumberofmine``,
+``mynricnumberS…``, ``openai_sk-proj-…``), an ID word after digits is a label (``v2id…``), and every
+ID kind inside a URL (query value, path segment, fragment) is the finding it is alone, on an RFC 2606
+host too: a host name is not a line's word about its value (``privacy._prose``).
 """
 from __future__ import annotations
 
@@ -32,8 +37,21 @@ KEY_BODY = "Qm7Rt2Vx9Kp3Ln8Zs5Wc1Hd4Ab6Ef0Gh2Jk4Lm6" * 2 + "T3BlbkFJ" + "Qm7Rt2V
 OPENAI = "sk-" + "proj-" + KEY_BODY
 
 
+#: Letter-led IDs with a valid check character (not the published specimens).
+TW_ID = "B1427" + "18063"
+HK_ID = "K765432" + "(4)"
+NRIC = "T0312" + "345B"
+NINO = "AB12" + "3456C"
+SSN = "123-45" + "-6789"
+
+
 def _kinds(text: str) -> set[str]:
     return {f.category for f in scan(text) if f.confidence == "certain"}
+
+
+def _certain(text: str) -> set[tuple[str, str]]:
+    """(category, confidence) of each certain finding."""
+    return {(f.category, f.confidence) for f in scan(text) if f.confidence == "certain"}
 
 
 @pytest.mark.parametrize("text, category", [
@@ -59,6 +77,89 @@ def _kinds(text: str) -> set[str]:
 ])
 def test_a_certain_value_glued_to_a_label_is_found(text, category):
     assert category in _kinds(text), scan(text)
+
+
+@pytest.mark.parametrize("text, category", [
+    # tatk17 1: labels longer than 12 letters, before or after the value
+    (f"residentidnumber{CN_ID}", "government_id"),
+    (f"nationalidentitynumber{CN_ID}", "government_id"),
+    (f"{CN_ID}isthenumberofmine", "government_id"),
+    # the same written in groups (6-8-4)
+    (f"sfz{CN_ID[:6]} {CN_ID[6:14]} {CN_ID[14:]}", "government_id"),
+    (f"residentidnumber{CN_ID[:6]}-{CN_ID[6:14]}-{CN_ID[14:]}", "government_id"),
+    (f"{CN_ID[:6]}-{CN_ID[6:14]}-{CN_ID[14:]}isthenumber", "government_id"),
+    ("bankaccountnumber" + IBAN, "bank_account"),
+    ("mybankaccountibanis" + IBAN, "bank_account"),
+    (IBAN + "isthebankaccountofmine", "bank_account"),
+    ("myopenaiapikeyis" + OPENAI, "secret"),
+    # a label written in snake case
+    ("openai_" + OPENAI, "secret"),
+    ("openai_api_key_" + OPENAI, "secret"),
+    ("iban_" + IBAN, "bank_account"),
+    ("my_id_number_" + NRIC, "government_id"),
+    # an ID word after digits
+    (f"v2id{CN_ID}", "government_id"),
+    # letter-led IDs after a long ID label
+    ("idnumber" + TW_ID, "government_id"),
+    ("yourtaiwanidnumber" + TW_ID, "government_id"),
+    ("mynricnumber" + NRIC, "government_id"),
+    ("mynricis" + NRIC, "government_id"),
+    ("myhkidnumber" + HK_ID, "government_id"),
+    ("identitycardno" + HK_ID, "government_id"),
+    ("mynationalinsurancenumber" + NINO, "government_id"),
+    # Chinese labels glued
+    (f"身份证号码{CN_ID}", "government_id"),
+    ("身分證字號" + TW_ID, "government_id"),
+    ("香港身份證號碼" + HK_ID, "government_id"),
+    ("我的NRIC号码" + NRIC, "government_id"),
+    ("银行账号" + IBAN, "bank_account"),
+    ("openai密钥" + OPENAI, "secret"),
+])
+def test_a_certain_value_glued_to_a_long_label_is_found(text, category):
+    assert category in _kinds(text), scan(text)
+
+
+@pytest.mark.parametrize("value", [CN_ID, IBAN, TW_ID, HK_ID, NRIC, NINO])
+@pytest.mark.parametrize("where", [
+    "https://x.example/u?id={}&t=1",      # a query value, on an RFC 2606 host
+    "https://gov.example.cn/check?idcard={}",
+    "https://x.example/users/{}/",        # a path segment
+    "https://x.example/p#ref={}",         # a fragment
+    "x.example/u?v={}",                   # no scheme
+    "https://portal.bank.com/a/{}",
+])
+def test_an_id_inside_a_url_is_the_finding_it_is_alone(value, where):
+    """tatk17 5: same category, same certainty as the value alone."""
+    alone = _certain(f"note {value}")
+    assert alone, scan(f"note {value}")
+    assert _certain("the link " + where.format(value)) == alone, scan("the link " + where.format(value))
+
+
+@pytest.mark.parametrize("url", ["https://x.example/?ssn=" + SSN, "https://x.example/p#ssn=" + SSN])
+def test_an_ssn_after_its_url_label_is_found(url):
+    assert _certain(url) == _certain(f"ssn {SSN}") == {("government_id", "certain")}
+
+
+@pytest.mark.parametrize("text", [
+    # a published specimen or made-up digits on a line whose words call it a sample: documentation still
+    "example ID: 11010519491231002X",
+    "sample SSN 078-05-1120 from https://x.example/ssn",
+    f"docs: https://x.example/check?idcard={CN_ID}",
+    # a long label with a wrong check digit, a bad IBAN
+    f"residentidnumber{NOT_ID}",
+    f"order{NOT_ID[:6]}-{NOT_ID[6:14]}-{NOT_ID[14:]}",
+    f"build v2r{CN_ID[:6]} {CN_ID[6:14]} {CN_ID[14:]}",
+    "bankaccountnumber" + BAD_IBAN,
+    "yourtaiwanidnumber" + TW_ID[:-1] + str((int(TW_ID[-1]) + 1) % 10),
+    # words that merely end like an ID label, letters after digits that are no ID word
+    "paid" + TW_ID,
+    "android" + NRIC,
+    "omni" + NINO,
+    "commit3f9a" + CN_ID,
+    "x9idnumber" + TW_ID,
+])
+def test_a_long_or_url_neighbour_gives_no_certain_finding(text):
+    assert _kinds(text) == set(), scan(text)
 
 
 def _hex(n: int, seed: str) -> str:

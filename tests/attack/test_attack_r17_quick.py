@@ -78,8 +78,6 @@ def _refused_where_alone_is(ws, run_script, alone_text: str, text: str) -> None:
     assert not (ws / "memory/knowledge/k1.md").exists()
 
 
-@pytest.mark.xfail(strict=True, reason="tatk17 1: a certain value glued to a label over 12 letters, after a digit, "
-                   "or before a long word (or openai_ + key) is not a certain finding and is stored")
 @pytest.mark.parametrize("case", list(GLUED))
 def test_a_certain_value_glued_to_a_long_label_is_refused(ws, run_script, case):
     glued, value = GLUED[case]
@@ -216,8 +214,6 @@ URLS = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="tatk17 5: a resident ID, IBAN, SSN or NRIC inside a URL (query value or "
-                   "path) is not found at all, so learn --text stores it (a card or a token there is found)")
 @pytest.mark.parametrize("case", list(URLS))
 def test_a_certain_value_inside_a_url_is_refused(ws, run_script, case):
     url, alone_text = URLS[case]

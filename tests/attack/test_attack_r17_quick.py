@@ -118,9 +118,7 @@ def test_forget_erases_the_old_name_backup_when_the_name_is_taken_again(ws, run_
 # ------------------------------------------------------------ 3: a forged v2:t2 mark in a store with no T2 key
 
 @pytest.mark.parametrize("kind", [
-    pytest.param("t2", marks=pytest.mark.xfail(strict=True, reason="tatk17 3: keyed.approval_state reads a v2:t2 mark "
-                 "as 'unchecked' when no T2 key exists at all (a keyless store): a hand-written entry with a forged "
-                 "mark is kept")),
+    "t2",  # tfix17t: a v2:t2 mark in a store that never recorded a key is forged
     "local",  # the same forged as v2:local is quarantined (held: the control)
 ])
 def test_a_forged_t2_mark_in_a_keyless_store_is_not_an_approval(ws, run_script, kind):
@@ -150,8 +148,6 @@ def test_a_forged_t2_mark_in_a_keyless_store_is_not_an_approval(ws, run_script, 
     assert any("t-aaaaaaaaaa" in p.name for p in (ws / "memory/.quarantine").glob("*.md"))
 
 
-@pytest.mark.xfail(strict=True, reason="tatk17 3b: in a keyed store with no local hash-secret, a forged v2:local "
-                   "mark is 'unchecked' and the hand-written entry is kept")
 def test_a_forged_local_mark_in_a_keyed_store_is_not_an_approval(ws, run_script):
     import re
 

@@ -154,7 +154,10 @@ def refuse_private_path(option: str, target: Path, *, existing: bool = False) ->
     found a token as ``--html``'s file name, atk13 the same in ``export --out``.
     The older folders of an output path are read too, for certain findings
     only (a token, a password phrase: atk15 put a token in an existing
-    folder's name, and the whole path reached ``reports.json``).
+    folder's name, and the whole path reached ``reports.json``), each alone
+    and neighbours joined across every part typed (tatk17: a token cut by
+    '/' across existing folders). Only what the user typed is read: of a
+    relative path, not the current folder it resolves against.
 
     Args:
         option: the option as the user typed it (``--out``), for the message.
@@ -170,13 +173,19 @@ def refuse_private_path(option: str, target: Path, *, existing: bool = False) ->
 
     # Absolute first: a relative name's first part is the file itself, which the cut below
     # (made for the root "/") passed over unread (atk15: ``export --out x-<phone>.json``).
-    parts = list(Path(target).absolute().parts)
+    typed = Path(target)
+    parts = list(typed.absolute().parts)
+    # The parts the user typed: all of an absolute path; of a relative one, its own parts, not
+    # the current folder it is resolved against (tfix17t: a folder the user did not name here,
+    # such as pytest's ``test_a_token_cut_across_exist0``, read as a secret and refused the path).
+    start = 1 if typed.is_absolute() else max(1, len(parts) - len(typed.parts))
     if existing:
         first_new = len(parts)
     else:
         first_new = next((n for n in range(1, len(parts) + 1) if not Path(*parts[:n]).exists()), len(parts))
-    older = [p for p in parts[:max(1, first_new - 1)] if p not in ("/", "\\")]
-    parts = [p for p in parts[max(1, first_new - 1):] if p not in ("/", "\\")]
+    cut = max(start, first_new - 1)
+    older = [p for p in parts[start:cut] if p not in ("/", "\\")]
+    parts = [p for p in parts[cut:] if p not in ("/", "\\")]
     found = {f.category for text in [*parts, *joined_readings(parts)] for f in scan_name(text)
              if f.category != "home_path"}
     if not existing:
@@ -185,8 +194,10 @@ def refuse_private_path(option: str, target: Path, *, existing: bool = False) ->
         # as the name of an existing folder). Only a certain finding refuses there: a folder named
         # before is the user's file system, and a name, handle or number in it is most often the
         # user's own (a test folder named after its test); a token or a password is never chance.
-        # Each folder alone: a whole tree joined reads as an OTP seed (/tmp/pytest-of-root/...).
-        found |= {f.category for text in older for f in scan_name(text)
+        # Each folder alone, and neighbours joined across every typed part, existing or new
+        # (tatk17 kind 4: a token cut by '/' across folders that exist passed); never the parts
+        # the user did not type (the current folder of a relative path).
+        found |= {f.category for text in [*older, *joined_readings([*older, *parts])] for f in scan_name(text)
                   if f.category != "home_path" and f.confidence == "certain"}
     found = sorted(found)
     if found:

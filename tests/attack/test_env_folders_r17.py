@@ -57,3 +57,15 @@ def test_detect_masks_a_token_in_the_state_folder_of_the_environment_in_its_erro
     doc = json.loads(r.out)
     assert doc["error"] == f"no session store for agent other in {tmp_path}/st-[secret]"
     assert doc["notes"] == [doc["error"]] and SHOWN not in r.out + r.err
+
+
+@pytest.mark.parametrize("source", ["event", "env"])
+def test_the_hook_masks_a_token_in_a_workspace_not_set_up(run_script, tmp_path, source):
+    folder = tmp_path / f"w-{TOKEN}"
+    folder.mkdir()
+    event = {"type": "command", "action": "new", "context": {"workspaceDir": str(folder)} if source == "event" else {}}
+    env = {**NOW, "OPENCLAW_WORKSPACE_DIR": str(folder)} if source == "env" else NOW
+    r = run_script("hook", input=json.dumps(event), env=env)
+    assert (r.code, r.out) == (0, "")
+    assert r.err == (f"complex-memory-manager hook: command:new: {tmp_path}/w-[secret] is not set up "
+                     "(no memory/ folder inside it; run init.py); nothing done\n")

@@ -88,8 +88,6 @@ def test_a_certain_value_glued_to_a_long_label_is_refused(ws, run_script, case):
 
 # ------------------------------------------------------------ 2: forget of a renamed entry whose old name is taken again
 
-@pytest.mark.xfail(strict=True, reason="tatk17 2: backups.former_paths passes over an earlier name that exists "
-                   "now (a new entry or a swapped one took it): forget leaves the entry's old text in .memory-backup")
 @pytest.mark.parametrize("how", ["old-name-learned-again", "two-entries-swapped"])
 def test_forget_erases_the_old_name_backup_when_the_name_is_taken_again(ws, run_script, how):
     _init(run_script)
@@ -175,8 +173,6 @@ def test_a_forged_local_mark_in_a_keyed_store_is_not_an_approval(ws, run_script)
 
 # ------------------------------------------------------------ 4: a token cut by '/' across folders that exist
 
-@pytest.mark.xfail(strict=True, reason="tatk17 4: names.refuse_private_path joins neighbouring parts only among the "
-                   "new folders; a token cut by '/' across existing folders is printed and recorded in reports.json")
 @pytest.mark.parametrize("door", ["report-html", "export-out"])
 def test_a_value_cut_across_existing_folders_is_refused(ws, run_script, tmp_path, door):
     from .trust_r4_common import TOKEN
@@ -222,8 +218,6 @@ def test_a_certain_value_inside_a_url_is_refused(ws, run_script, case):
 
 # ------------------------------------------------------------ 6: a token in the folder an environment variable names
 
-@pytest.mark.xfail(strict=True, reason="tatk17 6: detect/doctor mask a token typed in --state-dir / -w but print it in "
-                   "full when the same folder comes from OPENCLAW_STATE_DIR / OPENCLAW_WORKSPACE_DIR")
 @pytest.mark.parametrize("mode", ["detect-state", "detect-state-json", "doctor-state-json", "doctor-workspace",
                                   "doctor-workspace-json"])
 def test_a_token_in_an_env_folder_is_masked_like_the_option(ws, run_script, tmp_path, mode):

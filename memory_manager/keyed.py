@@ -337,7 +337,7 @@ def approval_state(ws: Path | None, cfg: Mapping[str, Any] | None, entry_id: str
 
             if str(config_dir() / SECRET_NAME) in _MADE:
                 secret = None
-        if secret is None and _store_key(ws) is not None:
+        if secret is None and _store_key(ws) not in (None, "?"):
             # A keyed store writes v2:t2 marks; a v2:local mark here is checkable only with a
             # hash-secret that existed before this run. With none, it is forged (tatk17 3b).
             return "invalid"

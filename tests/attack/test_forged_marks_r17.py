@@ -96,7 +96,7 @@ def test_a_forged_t2_mark_in_a_keyless_store_under_another_home_is_quarantined_t
     assert action == "quarantine" and CLAIM in detail, detail
 
 
-def test_the_rule_by_store_and_secret(ws, run_script, tmp_path):
+def test_the_rule_by_store_and_secret(ws, run_script, tmp_path, monkeypatch):
     """keyed.approval_state: forged vs cannot-be-checked, by the store's key record and the secrets at hand."""
     from memory_manager import keyed
 
@@ -113,3 +113,10 @@ def test_the_rule_by_store_and_secret(ws, run_script, tmp_path):
     record.unlink()
     record.mkdir()  # something unreadable there: a key may have been recorded, never called forged
     assert keyed.approval_state(ws, {}, *args, forged_t2) == "unchecked"
+    assert keyed.approval_state(ws, {}, *args, forged_local) == "invalid"  # the hash-secret is at hand
+    other = tmp_path / "other-home"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(other))  # no hash-secret here: a keyed store or not cannot be told
+    assert keyed.approval_state(ws, {}, *args, forged_local) == "unchecked"
+    record.rmdir()
+    record.write_text("0" * 32 + "\n", encoding="ascii")  # keyed, no hash-secret: forged
+    assert keyed.approval_state(ws, {}, *args, forged_local) == "invalid"

@@ -138,6 +138,12 @@ def validate_key(value: object) -> str:
     return validate_name(value, "key")
 
 
+#: Rules that read a value by a cue word before random-looking text: in folders joined with
+#: nothing between them, the cue and the value are made by the glue (tfix17t).
+_GLUE_PRONE = frozenset({"keyword_entropy", "keyword_entropy_zh", "secret_assignment", "keyed_phrase", "ak_sk_bare",
+                         "bare_random_line", "otp_seed_grouped", "short_key_name", "keyed_uuid"})
+
+
 def refuse_private_path(option: str, target: Path, *, existing: bool = False) -> None:
     """Refuse a file path given to ``option`` whose file or folder names hold a secret or personal data.
 
@@ -197,8 +203,14 @@ def refuse_private_path(option: str, target: Path, *, existing: bool = False) ->
         # Each folder alone, and neighbours joined across every typed part, existing or new
         # (tatk17 kind 4: a token cut by '/' across folders that exist passed); never the parts
         # the user did not type (the current folder of a relative path).
-        found |= {f.category for text in [*older, *joined_readings([*older, *parts])] for f in scan_name(text)
+        found |= {f.category for text in older for f in scan_name(text)
                   if f.category != "home_path" and f.confidence == "certain"}
+        # Joined, a tree's folders glue into cue words and random-looking runs ("root"+"pytest"
+        # holds "otp", and the rest reads as an OTP seed): there only findings that do not rest on
+        # a cue word before a random value count (a token of a published format, a card number).
+        found |= {f.category for text in joined_readings([*older, *parts]) for f in scan_name(text)
+                  if f.category != "home_path" and f.confidence == "certain"
+                  and getattr(f, "rule", "") not in _GLUE_PRONE}
     found = sorted(found)
     if found:
         raise BadInputError(f"{option}: the path holds {', '.join(found)} (a file or folder name is stored, so it "

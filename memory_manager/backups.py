@@ -1048,8 +1048,10 @@ def former_paths(workspace: Path, rel: str, data: bytes, pattern: "re.Pattern[st
       renamed and edited by hand.
 
     Paths that exist now, and paths a manifest should not hold
-    (:func:`_rel_problem`), are not returned. A backup that does not read is
-    passed over.
+    (:func:`_rel_problem`), are not returned: another file lives there (a new
+    entry learned under the old name, two files swapped); this file's states
+    under such a name are :func:`former_states`.
+    A backup that does not read is passed over.
 
     Args:
         workspace: the workspace. rel: the file's workspace-relative POSIX path now.
@@ -1058,54 +1060,121 @@ def former_paths(workspace: Path, rel: str, data: bytes, pattern: "re.Pattern[st
 
     Returns the paths, sorted (``rel`` not among them).
     """
+    return former_paths_and_states(workspace, rel, data, pattern, marker)[0]
+
+
+def former_states(workspace: Path, rel: str, data: bytes, pattern: "re.Pattern[str]",
+                  marker: bytes | None = None) -> list[str]:
+    """The sha256 digests of this file's states recorded under an earlier name that another file holds now.
+
+    The counterpart of :func:`former_paths` for a name that exists again (tatk17 kind 2: a
+    knowledge file renamed by hand whose old name was learned again; two entries whose files
+    were swapped). Every copy of such a name cannot go (the other file's older versions are
+    there too), so the backup entries are told apart one by one: an entry under that name is
+    this file's when a state it records is one of this file's (its bytes now, a state recorded
+    for ``rel`` or a former name, or one found so, step by step back through its edits), or
+    when its copy holds ``marker`` (the entry's id line). ``forget`` erases the entries
+    recording these digests (:func:`erase_copies`'s ``hashes``): the pre-edit text under the
+    old name goes, the other file's copies stay.
+
+    Args: as :func:`former_paths`. Returns the digests, sorted.
+    """
+    return former_paths_and_states(workspace, rel, data, pattern, marker)[1]
+
+
+def former_paths_and_states(workspace: Path, rel: str, data: bytes, pattern: "re.Pattern[str]",
+                            marker: bytes | None) -> tuple[list[str], list[str]]:
+    """:func:`former_paths` and :func:`former_states` in one walk of the backups."""
     states: dict[str, set[str]] = {}
     copies: dict[str, list[tuple[Path, str, dict[str, Any]]]] = {}
+    # One record per backup and path (its entry's states with its after.json value: the state
+    # before the change and the one after it), (path, states, copy or None), judged one by one.
+    records: list[tuple[str, set[str], tuple[Path, str, dict[str, Any]] | None]] = []
+    ws = Path(workspace)
     for folder in _folders(workspace):
         doc = _read(folder)
         if "error" in doc:
             continue
+        here: dict[str, int] = {}
         for entry in doc.get("entries") or []:
             path = entry.get("path") if isinstance(entry, dict) else None
             if not isinstance(path, str) or (path != rel and not pattern.fullmatch(path)):
                 continue
             states.setdefault(path, set()).update(entry_states(entry))
+            copy = None
             if entry.get("stored", "plain") in ("plain", "aes-gcm") and _holds_bytes(entry):
-                copies.setdefault(path, []).append((folder, doc["id"], entry))
+                copy = (folder, doc["id"], entry)
+                copies.setdefault(path, []).append(copy)
+            here[path] = len(records)
+            records.append((path, set(entry_states(entry)), copy))
         for path, value in (_after(workspace, folder.name) or {}).items():
             if isinstance(path, str) and isinstance(value, str) and (path == rel or pattern.fullmatch(path)):
                 states.setdefault(path, set()).add(value)
+                if path in here:
+                    records[here[path]][1].add(value)
+                else:
+                    records.append((path, {value}, None))
     known = ({sha256_bytes(data)} | states.get(rel, set())) - {_EMPTY_SHA}
     key: Any = False
 
-    def holds_marker(path: str) -> bool:
+    def copy_holds_marker(folder: Path, ident: str, path: str, entry: dict[str, Any]) -> bool:
         nonlocal key
-        for folder, ident, entry in copies.get(path, []) if marker else []:
-            try:
-                blob = _read_copy(folder, path, ident)
-                if entry.get("stored", "plain") == "aes-gcm":
-                    if key is False:
-                        key = _load_key(workspace)
-                    if key is None:
-                        continue
-                    blob = _open_sealed(key, ident, path, blob)
-            except (OSError, BackupError):
-                continue
-            if marker in blob:
-                return True
-        return False
+        try:
+            blob = _read_copy(folder, path, ident)
+            if entry.get("stored", "plain") == "aes-gcm":
+                if key is False:
+                    key = _load_key(workspace)
+                if key is None:
+                    return False
+                blob = _open_sealed(key, ident, path, blob)
+        except (OSError, BackupError):
+            return False
+        return bool(marker) and marker in blob
+
+    def holds_marker(path: str) -> bool:
+        return bool(marker) and any(copy_holds_marker(f, i, path, e) for f, i, e in copies.get(path, []))
+
+    # Under a name another file holds now, entries are judged one by one against ``own``: the
+    # states this file surely had (its bytes now, then step by step back through entries found
+    # so). The states recorded for ``rel`` as a whole are not used there: after a swap they are
+    # the other file's (tatk17 kind 2).
+    own = {sha256_bytes(data)} - {_EMPTY_SHA}
+    judged = [(n, path, seen, copy) for n, (path, seen, copy) in enumerate(records)
+              if path == rel or (not _rel_problem(path) and (ws / path).exists())]
+    marked: dict[int, bool] = {}
+
+    def record_marked(n: int, path: str, copy: tuple[Path, str, dict[str, Any]] | None) -> bool:
+        if n not in marked:
+            marked[n] = copy is not None and copy_holds_marker(copy[0], copy[1], path, copy[2])
+        return marked[n]
 
     found: set[str] = set()
+    mine: set[int] = set()
     grew = True
     while grew:
         grew = False
         for path, seen in states.items():
-            if path == rel or path in found or _rel_problem(path) or (Path(workspace) / path).exists():
+            if path == rel or path in found or _rel_problem(path) or (ws / path).exists():
                 continue
             if seen & known or holds_marker(path):
                 found.add(path)
                 known |= seen - {_EMPTY_SHA}
+                own |= seen - {_EMPTY_SHA}
                 grew = True
-    return sorted(found)
+        for n, path, seen, copy in judged:
+            if n in mine:
+                continue
+            if seen & own or (path != rel and record_marked(n, path, copy)):
+                mine.add(n)
+                own |= seen - {_EMPTY_SHA}
+                known |= seen - {_EMPTY_SHA}
+                grew = True
+    held = set()
+    for n in mine:
+        if records[n][0] != rel:
+            held |= records[n][1]
+    held -= {_EMPTY_SHA}
+    return sorted(found), sorted(held)
 
 
 def list_backups(workspace: Path) -> list[dict[str, Any]]:

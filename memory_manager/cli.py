@@ -297,9 +297,14 @@ def counted(n: int, singular: str, plural: str | None = None) -> str:
 
 
 def verbose_line(enabled: bool, text: str) -> None:
-    """Print a diagnostic line on stderr when ``--verbose`` is set."""
+    """Print a diagnostic line on stderr when ``--verbose`` is set.
+
+    The line names the workspace (``workspace: PATH (chosen by RULE)``): a secret in a typed
+    ``--workspace`` or in the folder an environment variable names is masked (:func:`unechoed`;
+    tatk17 kind 6).
+    """
     if enabled:
-        stderr.print(text, markup=False)
+        stderr.print(unechoed(text), markup=False)
 
 
 def open_workspace(workspace: Path | None, verbose: bool = False, **how: Any) -> Workspace:

@@ -402,7 +402,12 @@ def handle(event: dict) -> dict:
     if not opened.set_up:
         # An event can name any folder (a bogus workspaceDir, even /etc): a
         # hook never creates memory/ there; only init.py sets a workspace up.
-        warn(f"{key}: {ws} is not set up (no {tree.MEMORY}/ folder inside it; run init.py); nothing done")
+        # The folder (from the event or OPENCLAW_WORKSPACE_DIR) is masked as a typed -w is (tatk17
+        # kind 6); the detector is imported on this rare branch only, never on a set-up workspace's turn.
+        from memory_manager.privacy import unechoed
+
+        warn(f"{key}: {unechoed(str(ws), [str(ws)])} is not set up (no {tree.MEMORY}/ folder inside it; run "
+             "init.py); nothing done")
         return out
     cfg = opened.config
     if not cfg["hooks"].get(SWITCH[key], True):

@@ -304,7 +304,11 @@ def approval_state(ws: Path | None, cfg: Mapping[str, Any] | None, entry_id: str
     mark with no hash-secret here, or one this very process created (a run
     under another ``HOME`` never judges the user's marks with a secret it just
     made). ``invalid``: anything else (no mark, a malformed one, or one that
-    does not verify with the secret that keyed it: a claim, issue 10 round 4).
+    does not verify with the secret that keyed it: a claim, issue 10 round 4),
+    and a mark *forged* as the kind whose secret is absent (tatk17 3): a
+    ``v2:t2`` mark with no T2 key at hand in a store that never recorded a key
+    (every door that writes one records the key first), a ``v2:local`` mark in
+    a store with a recorded key when no hash-secret existed before this run.
 
     Raises:
         MalformedKeyError: a T2 key is configured but broken (fail closed).
@@ -315,13 +319,17 @@ def approval_state(ws: Path | None, cfg: Mapping[str, Any] | None, entry_id: str
     kid = m.group(1)
     if kid == "t2":
         secret = t2_secret(cfg)
-        if secret is not None and ws is not None:
+        recorded = _store_key(ws, strict=secret is not None)
+        if secret is not None and recorded is not None:
             from .crypto import load_key
-            from .tiers import key_check, recorded_key
+            from .tiers import key_check
 
-            recorded = recorded_key(Path(ws))
-            if recorded is not None and recorded != key_check(load_key(cfg)):
+            if recorded != key_check(load_key(cfg)):
                 secret = None  # another key than the store's: it cannot tell a mark of the store's key
+        if secret is None and recorded is None:
+            # No key was ever recorded here, so no v2:t2 mark of this store can exist (every door that
+            # writes one records the key first, tiers.sealing_key): the mark is forged (tatk17 3).
+            return "invalid"
     else:
         secret = local_secret(ws, create=False)
         if secret is not None and any(_MADE):
@@ -329,10 +337,38 @@ def approval_state(ws: Path | None, cfg: Mapping[str, Any] | None, entry_id: str
 
             if str(config_dir() / SECRET_NAME) in _MADE:
                 secret = None
+        if secret is None and _store_key(ws) not in (None, "?"):
+            # A keyed store writes v2:t2 marks; a v2:local mark here is checkable only with a
+            # hash-secret that existed before this run. With none, it is forged (tatk17 3b).
+            return "invalid"
     if secret is None:
         return "unchecked"
     ok = hmac.compare_digest(_mark_digest(secret, entry_id, day, plain), m.group(2))
     return "valid" if ok else "invalid"
+
+
+def _store_key(ws: Path | None, strict: bool = False) -> str | None:
+    """The store's recorded key check value (``tiers.recorded_key``), None with no record or no workspace.
+
+    Something unreadable at the record's place (a folder, a symlink, binary bytes) does not
+    prove the store keyless: it reads as ``"?"`` (a key was recorded, which one is unknown),
+    so a mark is never called forged on a record that cannot be read.
+
+    Raises:
+        UnreadableFileError: with ``strict`` (a T2 key is at hand and is checked against
+            the record), the record is not a regular ASCII file (fail closed).
+    """
+    if ws is None:
+        return None
+    from .errors import UnreadableFileError
+    from .tiers import recorded_key
+
+    try:
+        return recorded_key(Path(ws))
+    except UnreadableFileError:
+        if strict:
+            raise
+        return "?"
 
 
 def approval_valid(ws: Path | None, cfg: Mapping[str, Any] | None, entry_id: str, day: str, plain: str,

@@ -138,6 +138,12 @@ def validate_key(value: object) -> str:
     return validate_name(value, "key")
 
 
+#: Rules that read a value by a cue word before random-looking text: in folders joined with
+#: nothing between them, the cue and the value are made by the glue (tfix17t).
+_GLUE_PRONE = frozenset({"keyword_entropy", "keyword_entropy_zh", "secret_assignment", "keyed_phrase", "ak_sk_bare",
+                         "bare_random_line", "otp_seed_grouped", "short_key_name", "keyed_uuid"})
+
+
 def refuse_private_path(option: str, target: Path, *, existing: bool = False) -> None:
     """Refuse a file path given to ``option`` whose file or folder names hold a secret or personal data.
 
@@ -154,7 +160,10 @@ def refuse_private_path(option: str, target: Path, *, existing: bool = False) ->
     found a token as ``--html``'s file name, atk13 the same in ``export --out``.
     The older folders of an output path are read too, for certain findings
     only (a token, a password phrase: atk15 put a token in an existing
-    folder's name, and the whole path reached ``reports.json``).
+    folder's name, and the whole path reached ``reports.json``), each alone
+    and neighbours joined across every part typed (tatk17: a token cut by
+    '/' across existing folders). Only what the user typed is read: of a
+    relative path, not the current folder it resolves against.
 
     Args:
         option: the option as the user typed it (``--out``), for the message.
@@ -170,13 +179,19 @@ def refuse_private_path(option: str, target: Path, *, existing: bool = False) ->
 
     # Absolute first: a relative name's first part is the file itself, which the cut below
     # (made for the root "/") passed over unread (atk15: ``export --out x-<phone>.json``).
-    parts = list(Path(target).absolute().parts)
+    typed = Path(target)
+    parts = list(typed.absolute().parts)
+    # The parts the user typed: all of an absolute path; of a relative one, its own parts, not
+    # the current folder it is resolved against (tfix17t: a folder the user did not name here,
+    # such as pytest's ``test_a_token_cut_across_exist0``, read as a secret and refused the path).
+    start = 1 if typed.is_absolute() else max(1, len(parts) - len(typed.parts))
     if existing:
         first_new = len(parts)
     else:
         first_new = next((n for n in range(1, len(parts) + 1) if not Path(*parts[:n]).exists()), len(parts))
-    older = [p for p in parts[:max(1, first_new - 1)] if p not in ("/", "\\")]
-    parts = [p for p in parts[max(1, first_new - 1):] if p not in ("/", "\\")]
+    cut = max(start, first_new - 1)
+    older = [p for p in parts[start:cut] if p not in ("/", "\\")]
+    parts = [p for p in parts[cut:] if p not in ("/", "\\")]
     found = {f.category for text in [*parts, *joined_readings(parts)] for f in scan_name(text)
              if f.category != "home_path"}
     if not existing:
@@ -185,9 +200,17 @@ def refuse_private_path(option: str, target: Path, *, existing: bool = False) ->
         # as the name of an existing folder). Only a certain finding refuses there: a folder named
         # before is the user's file system, and a name, handle or number in it is most often the
         # user's own (a test folder named after its test); a token or a password is never chance.
-        # Each folder alone: a whole tree joined reads as an OTP seed (/tmp/pytest-of-root/...).
+        # Each folder alone, and neighbours joined across every typed part, existing or new
+        # (tatk17 kind 4: a token cut by '/' across folders that exist passed); never the parts
+        # the user did not type (the current folder of a relative path).
         found |= {f.category for text in older for f in scan_name(text)
                   if f.category != "home_path" and f.confidence == "certain"}
+        # Joined, a tree's folders glue into cue words and random-looking runs ("root"+"pytest"
+        # holds "otp", and the rest reads as an OTP seed): there only findings that do not rest on
+        # a cue word before a random value count (a token of a published format, a card number).
+        found |= {f.category for text in joined_readings([*older, *parts]) for f in scan_name(text)
+                  if f.category != "home_path" and f.confidence == "certain"
+                  and getattr(f, "rule", "") not in _GLUE_PRONE}
     found = sorted(found)
     if found:
         raise BadInputError(f"{option}: the path holds {', '.join(found)} (a file or folder name is stored, so it "

@@ -6565,8 +6565,9 @@ def unechoed(message: str, argv: list[str] | None = None) -> str:
     full). Each argument (and the value of an ``--opt=value`` argument) that
     :func:`memory_manager.privacy.mask` changes is replaced wherever the
     message holds it, as written or as Python's ``repr`` shows it, by its
-    masked form (``[secret]``, as recall shows it). Only arguments are
-    scanned, so an ordinary message is never changed.
+    masked form (``[secret]``, as recall shows it). Only arguments, and the
+    folders named in the environment (:func:`memory_manager.workspace.env_values`),
+    are scanned, so an ordinary message is never changed.
 
     Args:
         message: the one-line message about to be shown.
@@ -6574,12 +6575,17 @@ def unechoed(message: str, argv: list[str] | None = None) -> str:
     """
     import sys
 
+    from .workspace import env_values
+
     args = sys.argv[1:] if argv is None else argv
     values = []
     for arg in args:
         values.append(arg)
         if arg.startswith("--") and "=" in arg:
             values.append(arg.split("=", 1)[1])
+    # A folder named in the environment (OPENCLAW_WORKSPACE_DIR, OPENCLAW_STATE_DIR, ...) is
+    # echoed in the same messages as one given as an option: masked the same way (tatk17 kind 6).
+    values += env_values()
     values = [v for v in dict.fromkeys(values) if len(v) >= 4]
     if not values:
         return message

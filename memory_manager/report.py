@@ -1184,7 +1184,9 @@ def _refuse_private_name(given: Path, target: Path) -> None:
     """
     from .names import refuse_private_path
 
-    refuse_private_path("--html", target)
+    # The path as typed (``~`` expanded): a relative one's current folder was not typed, and
+    # is not judged (tfix17t).
+    refuse_private_path("--html", Path(given).expanduser())
 
 
 def _is_report(path: Path) -> bool:

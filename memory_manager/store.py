@@ -1240,7 +1240,7 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
     gate_texts = _gate_texts(target, summary, needles)  # read before the file goes
     origin = _forget_origin(ws, target)
     archived_origin = _archived_origin(ws, target)
-    earlier = _earlier_names(ws, target)  # a quarantine or archive name it had (atk12)
+    earlier, earlier_states = _earlier_names(ws, target)  # a quarantine or archive name it had (atk12)
     sources = _openclaw_sources(ws, target)
     ident = getattr(target.item, "id", None) if target.item is not None else None
     ids = [ident] if ident else []
@@ -1273,6 +1273,8 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
             # Every state of the file (and of the indexes) that held the entry, as far as the backups'
             # entries without a copy rebuild them: their hashes and ranges go with the copies (issue 11).
             hashes = _forget_hashes(ws, target, needles, _forget_names(target))
+            # Its states under an earlier name another file holds now (tatk17 kind 2).
+            hashes = sorted(set(hashes) | set(earlier_states))
             removed = "file"
             if target.kind == "daily" and target.item is not None:
                 # Exactly the section's characters go (heading to the next section);
@@ -1544,8 +1546,9 @@ def _archived_origin(ws: Path, target: Ref) -> list[str]:
     return [live]
 
 
-def _earlier_names(ws: Path, target: Ref) -> list[str]:
-    """The other files the entry lived in before, as the backups' manifests name them (atk12).
+def _earlier_names(ws: Path, target: Ref) -> tuple[list[str], list[str]]:
+    """The other files the entry lived in before, as the backups' manifests name them (atk12), and its
+    states under an earlier name another file holds now (tatk17 kind 2).
 
     A T2 entry cleanup quarantined and ``unquarantine`` put back: its quarantine file
     ``memory/.quarantine/<id>[-n].md`` (the id is derived from skill and topic, so it
@@ -1555,7 +1558,12 @@ def _earlier_names(ws: Path, target: Ref) -> list[str]:
     hand: every name its file had in the same folder (:func:`backups.former_paths`,
     atk15). Each goes like the month-combined name of :func:`_archived_origin`:
     every backup copy, and the name replaced by a stand-in. A path that exists now is
-    left alone (it is another entry's, or the entry's own file, forgotten whole already).
+    left alone (it is another entry's, or the entry's own file, forgotten whole already),
+    but the backup entries under it that recorded this file (renamed by hand, its old name
+    learned again or swapped with another file's) are found one by one: their sha256
+    digests (:func:`backups.former_states`) are the second list, erased like
+    :func:`_forget_hashes`' (the pre-edit text under the old name goes, the other file's
+    copies stay).
     """
     from .prune import ARCHIVE_DIR
 
@@ -1574,6 +1582,7 @@ def _earlier_names(ws: Path, target: Ref) -> list[str]:
     if key:
         patterns.append(re.escape(ARCHIVE_DIR.as_posix()) + r"/\d{4}-\d{2}/" + re.escape(f"knowledge-{key}.md"))
     out: list[str] = []
+    held: list[str] = []
     for pattern in patterns:
         for found in backups.recorded_paths(ws, re.compile(pattern)):
             if found != rel(ws, target.path) and not backups._rel_problem(found) and not (Path(ws) / found).exists():
@@ -1588,9 +1597,10 @@ def _earlier_names(ws: Path, target: Ref) -> list[str]:
         ident = getattr(item, "id", None)
         marker = f"\nid: {ident}".encode("utf-8") if isinstance(ident, str) and ident else None
         folder = re.escape(rel(ws, target.path.parent))
-        out += [p for p in backups.former_paths(ws, rel(ws, target.path), data, re.compile(folder + r"/[^/]+\.md"),
-                                                marker) if p not in out]
-    return out
+        paths, states = backups.former_paths_and_states(ws, rel(ws, target.path), data, re.compile(folder + r"/[^/]+\.md"), marker)
+        out += [p for p in paths if p not in out]
+        held += states
+    return out, held
 
 
 #: The cause line ``import --from-openclaw`` writes into each section it copies (transfer.py).

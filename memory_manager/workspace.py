@@ -56,6 +56,35 @@ class Resolved:
         return f"Resolved(path={self.path!r}, rule={self.rule!r})"
 
 
+#: Environment variables whose value names a folder or file this bundle prints (the workspace, the
+#: state folder, OpenClaw's config, the profile in ``~/.openclaw-<profile>``, the key and
+#: hash-secret folder): echoed like a typed option, so masked like one (tatk17 kind 6).
+PATH_VARIABLES = ("OPENCLAW_WORKSPACE_DIR", "OPENCLAW_STATE_DIR", "OPENCLAW_CONFIG_PATH", "OPENCLAW_PROFILE",
+                  "XDG_CONFIG_HOME")
+
+
+def env_values(env: Mapping[str, str] | None = None) -> list[str]:
+    """The values of :data:`PATH_VARIABLES` that are set, each as written and as printed (expanded, absolute).
+
+    Callers that mask the values a user typed before printing (``privacy.unechoed``,
+    ``detect.py``) mask these the same way: a folder named in the environment is
+    echoed in the same messages as one given with ``--workspace`` or ``--state-dir``.
+    Standard library only (the per-turn path).
+    """
+    env = os.environ if env is None else env
+    out: list[str] = []
+    for name in PATH_VARIABLES:
+        value = env.get(name) or ""
+        if not value.strip():
+            continue
+        out.append(value)
+        try:
+            out.append(os.path.abspath(os.path.expanduser(value)))
+        except (OSError, ValueError):  # an unreadable current folder, a NUL byte
+            pass
+    return list(dict.fromkeys(out))
+
+
 def state_dir(env: Mapping[str, str] | None = None) -> Path:
     """Return OpenClaw's state folder (see the module docstring for the order)."""
     env = os.environ if env is None else env

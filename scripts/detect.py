@@ -115,12 +115,19 @@ def run(args: argparse.Namespace) -> tuple[int, dict]:
 
 
 def _typed(argv: list[str]) -> list[str]:
-    """The values typed on the command line (an ``--opt=value``'s value too), at least 4 characters."""
+    """The values typed on the command line and the folders the environment names, at least 4 characters.
+
+    An ``--opt=value``'s value counts too; OPENCLAW_STATE_DIR, OPENCLAW_WORKSPACE_DIR and the
+    other path variables are echoed as the options are (tatk17 kind 6).
+    """
+    from memory_manager.workspace import env_values
+
     values = []
     for arg in argv:
         values.append(arg)
         if arg.startswith("--") and "=" in arg:
             values.append(arg.split("=", 1)[1])
+    values += env_values()
     return [v for v in dict.fromkeys(values) if len(v) >= 4]
 
 

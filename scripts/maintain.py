@@ -22,7 +22,24 @@ from memory_manager.errors import MemoryManagerError  # noqa: E402
 from memory_manager.workspace import Workspace, is_set_up  # noqa: E402
 
 
+#: The arguments of this run (``main``'s ``argv``): a note naming one of them masks a secret in it.
+_ARGV: list[str] = []
+
+
 def note(message: str) -> None:
+    """Log one line to stderr, with a secret in ``--workspace`` (or a folder the environment names) masked.
+
+    The workspace is named in notes and errors; a token pasted as its path, or in the folder
+    OPENCLAW_WORKSPACE_DIR names, is never echoed (issue 10, atk15; tatk17 kind 6). The detector is
+    imported only when the note holds such a value.
+    """
+    from memory_manager.workspace import env_values
+
+    values = [v for v in [*_ARGV, *env_values()] if len(v) >= 4]
+    if any(v in message for v in values):
+        from memory_manager.privacy import unechoed
+
+        message = unechoed(message, _ARGV)
     sys.stderr.write(f"maintain: {message}\n")
 
 
@@ -43,6 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", choices=["cleanup"], help="Run only this step.")
     parser.add_argument("--version", action="version", version=f"complex-memory-manager, version {__version__}")
     args = parser.parse_args(argv)
+    _ARGV[:] = sys.argv[1:] if argv is None else [str(a) for a in argv]
     ws = pathlib.Path(args.workspace)
     if not ws.is_dir():
         from memory_manager.privacy import mask

@@ -86,8 +86,6 @@ def test_a_certain_value_glued_to_a_long_label_is_refused(ws, run_script, case):
 
 # ------------------------------------------------------------ 2: forget of a renamed entry whose old name is taken again
 
-@pytest.mark.xfail(strict=True, reason="tatk17 2: backups.former_paths passes over an earlier name that exists "
-                   "now (a new entry or a swapped one took it): forget leaves the entry's old text in .memory-backup")
 @pytest.mark.parametrize("how", ["old-name-learned-again", "two-entries-swapped"])
 def test_forget_erases_the_old_name_backup_when_the_name_is_taken_again(ws, run_script, how):
     _init(run_script)
@@ -116,9 +114,7 @@ def test_forget_erases_the_old_name_backup_when_the_name_is_taken_again(ws, run_
 # ------------------------------------------------------------ 3: a forged v2:t2 mark in a store with no T2 key
 
 @pytest.mark.parametrize("kind", [
-    pytest.param("t2", marks=pytest.mark.xfail(strict=True, reason="tatk17 3: keyed.approval_state reads a v2:t2 mark "
-                 "as 'unchecked' when no T2 key exists at all (a keyless store): a hand-written entry with a forged "
-                 "mark is kept")),
+    "t2",  # tfix17t: a v2:t2 mark in a store that never recorded a key is forged
     "local",  # the same forged as v2:local is quarantined (held: the control)
 ])
 def test_a_forged_t2_mark_in_a_keyless_store_is_not_an_approval(ws, run_script, kind):
@@ -148,8 +144,6 @@ def test_a_forged_t2_mark_in_a_keyless_store_is_not_an_approval(ws, run_script, 
     assert any("t-aaaaaaaaaa" in p.name for p in (ws / "memory/.quarantine").glob("*.md"))
 
 
-@pytest.mark.xfail(strict=True, reason="tatk17 3b: in a keyed store with no local hash-secret, a forged v2:local "
-                   "mark is 'unchecked' and the hand-written entry is kept")
 def test_a_forged_local_mark_in_a_keyed_store_is_not_an_approval(ws, run_script):
     import re
 
@@ -177,8 +171,6 @@ def test_a_forged_local_mark_in_a_keyed_store_is_not_an_approval(ws, run_script)
 
 # ------------------------------------------------------------ 4: a token cut by '/' across folders that exist
 
-@pytest.mark.xfail(strict=True, reason="tatk17 4: names.refuse_private_path joins neighbouring parts only among the "
-                   "new folders; a token cut by '/' across existing folders is printed and recorded in reports.json")
 @pytest.mark.parametrize("door", ["report-html", "export-out"])
 def test_a_value_cut_across_existing_folders_is_refused(ws, run_script, tmp_path, door):
     from .trust_r4_common import TOKEN
@@ -222,8 +214,6 @@ def test_a_certain_value_inside_a_url_is_refused(ws, run_script, case):
 
 # ------------------------------------------------------------ 6: a token in the folder an environment variable names
 
-@pytest.mark.xfail(strict=True, reason="tatk17 6: detect/doctor mask a token typed in --state-dir / -w but print it in "
-                   "full when the same folder comes from OPENCLAW_STATE_DIR / OPENCLAW_WORKSPACE_DIR")
 @pytest.mark.parametrize("mode", ["detect-state", "detect-state-json", "doctor-state-json", "doctor-workspace",
                                   "doctor-workspace-json"])
 def test_a_token_in_an_env_folder_is_masked_like_the_option(ws, run_script, tmp_path, mode):

@@ -2483,18 +2483,25 @@ def retention(workspace: Path, cfg: dict[str, Any], dry_run: bool = False) -> di
     the newest N are never removed), ``min_age_days`` (1: nothing younger is
     ever removed), ``max_age_days`` (older backups are removed; 0 = no age
     limit) and ``max_total_mb`` (then the oldest are removed until the
-    folder fits; 0 = no size limit). A backup is removed only when every
-    file copy in it is not the only copy of that user's file: the path still
-    exists in the workspace, or the same bytes (sha256) are in a backup that
-    stays or in a workspace file under the same name. Open backups (a change
-    in progress) are never removed. A backup whose manifest cannot be read
+    folder fits; 0 = no size limit). A backup is removed only when no file
+    copy in it is the only copy of a user's file (issue 10: retention "never
+    deletes the only copy of a user's file"; :func:`_only_copy`): a copy whose
+    bytes (sha256) are in a backup that stays never counts; otherwise a copy of
+    a path gone from the workspace is the only copy, and so is a copy of one
+    of the user's own files (:func:`user_file`: outside ``memory/``, not a
+    hook or plugin file init installs) whose workspace file now holds other
+    bytes, such as the ``AGENTS.md`` init rewrote: its backup is the only
+    place left with what the user wrote. Open backups (a change in progress)
+    are never removed. A backup whose manifest cannot be read
     (torn, or written by a newer format version) cannot prove any of its
     copies is not the only one: it is kept while it holds any file copy
     (``kept_unreadable``; issue 11, fault round 5) and removed only when
     its ``files/`` folder holds nothing.
 
-    Returns ``{"removed": [ids], "kept_only_copy": [ids], "kept_unreadable": [ids],
-    "unreadable_why": {id: what could not be read}, "bytes_freed": n, "dry_run": bool}``.
+    Returns ``{"removed": [ids], "kept_only_copy": [ids], "only_copy_paths": {id: [paths]},
+    "kept_unreadable": [ids], "unreadable_why": {id: what could not be read}, "bytes_freed": n,
+    "dry_run": bool}``: ``kept_only_copy`` are the backups past the policy kept for holding the
+    only copy of a user's file (``only_copy_paths`` names those files in each).
     """
     workspace = Path(workspace)
     policy = cfg.get("backups") or {}
@@ -2511,7 +2518,9 @@ def retention(workspace: Path, cfg: dict[str, Any], dry_run: bool = False) -> di
     kept = {d["id"] for d in docs} - {d["id"] for d in candidates}
     removed: list[str] = []
     only_copy: list[str] = []
+    only_paths: dict[str, list[str]] = {}
     unreadable: list[str] = []
+    current: dict[str, str | None] = {}  # each path's sha256 in the workspace, read once
     for doc in candidates:
         too_old = max_age_days > 0 and _age(doc, at) > timedelta(days=max_age_days)
         too_big = max_bytes > 0 and total > max_bytes
@@ -2525,8 +2534,11 @@ def retention(workspace: Path, cfg: dict[str, Any], dry_run: bool = False) -> di
             unreadable.append(doc["id"])
             kept.add(doc["id"])
             continue
-        if not broken and any(_only_copy(workspace, e, others) for e in doc["entries"]):
+        held = [] if broken else [str(e.get("path")) for e in doc["entries"]
+                                  if _only_copy(workspace, e, others, current)]
+        if held:
             only_copy.append(doc["id"])
+            only_paths[doc["id"]] = sorted(set(held))
             kept.add(doc["id"])
             continue
         removed.append(doc["id"])
@@ -2534,7 +2546,8 @@ def retention(workspace: Path, cfg: dict[str, Any], dry_run: bool = False) -> di
         if not dry_run:
             _delete_backup(workspace, doc["id"])
     errors = {d["id"]: d["error"] for d in docs if d["id"] in unreadable}
-    return {"removed": removed, "kept_only_copy": only_copy, "kept_unreadable": unreadable,
+    return {"removed": removed, "kept_only_copy": only_copy, "only_copy_paths": only_paths,
+            "kept_unreadable": unreadable,
             "unreadable_why": errors, "dry_run": dry_run, "bytes_freed": sum(sizes[i] for i in removed)}
 
 
@@ -2558,19 +2571,57 @@ def _raise(exc: OSError) -> None:
     raise exc
 
 
-def _only_copy(workspace: Path, entry: Any, others: set[Any]) -> bool:
-    """True when ``entry`` holds the only copy of a user's file (see :func:`retention`)."""
+def _only_copy(workspace: Path, entry: Any, others: set[Any], current: dict[str, str | None]) -> bool:
+    """True when ``entry`` holds the only copy of a user's file (see :func:`retention`).
+
+    ``others``: the sha256 of every copy in the backups that stay; ``current``: a cache of
+    workspace files' sha256 by path (filled here; None: no regular file there, or unreadable).
+    """
     # An insertions or deletions entry (v4) is not a copy: it undoes a change only together
     # with the file as the change left it, so it never keeps a backup alive on its own.
     if not isinstance(entry, dict) or entry.get("kind") != "file" or not entry.get("existed") \
             or entry.get("stored") in ("withheld", "erased", *EDIT_KINDS):
         return False
-    target = Path(workspace) / str(entry.get("path"))
-    if target.exists() or target.is_symlink():
-        return False
     if entry.get("sha256") in others:
+        return False  # the same bytes stay in another backup
+    rel = str(entry.get("path"))
+    target = Path(workspace) / rel
+    if not (target.exists() or target.is_symlink()):
+        return True  # the path is gone: this copy is all that is left of it
+    if not user_file(rel):
+        # The bundle's own data (notes, T2, indexes, state, cache) and its installed hooks: its
+        # earlier versions are what retention exists to let go; the file itself is still there.
         return False
-    return True
+    if rel not in current:
+        try:
+            current[rel] = _current_sha(target)
+        except OSError:
+            current[rel] = None  # cannot be read: it cannot prove it holds these bytes
+    # A user's file rewritten since (init's AGENTS.md, MEMORY.md, HEARTBEAT.md): these bytes,
+    # what the user wrote, are nowhere else (issue 10). The same bytes back in place: not the only copy.
+    return current[rel] != entry.get("sha256")
+
+
+#: Paths outside ``memory/`` that are this bundle's, not the user's: the hook folders and the
+#: plugin init installs (their earlier versions are the bundle's own files, shipped with it).
+BUNDLE_PREFIXES = ("hooks/memory-manager-", tree.OPENCLAW_PLUGIN_DIR + "/")
+
+
+def user_file(rel: str) -> bool:
+    """True when workspace-relative path ``rel`` is one of the user's own files, for retention.
+
+    The user's files are the workspace's own (``AGENTS.md``, ``MEMORY.md``,
+    ``HEARTBEAT.md``, ``.gitignore``...: everything outside ``memory/`` but
+    the hooks and plugin init installs, :data:`BUNDLE_PREFIXES`) and the
+    workspace's config override ``memory/memory-manager.json``. Under
+    ``memory/`` the rest is this bundle's data: notes it writes, T2 content
+    and its archive, derived indexes and caches, its state (issue 10 names
+    T2 and derived data as not a user's file in this sense: keeping every
+    version of them would let the backups grow without bound).
+    """
+    if rel == tree.rel(tree.OVERRIDE):
+        return True
+    return not rel.startswith((tree.MEMORY + "/", *BUNDLE_PREFIXES))
 
 
 def _delete_backup(workspace: Path, ident: str) -> None:

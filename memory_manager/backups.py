@@ -701,7 +701,7 @@ class Backup:
         atomic_write(self.journal, (json.dumps(doc, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8"),
                      mode=0o600)
 
-    def resume_rollback(self) -> None:
+    def resume_rollback(self, done: dict[str, Any] | None = None) -> None:
         """Make an interruption roll back again (the journal without its ``forward`` plan).
 
         For a change whose destructive part, finished under a :meth:`roll_forward`
@@ -709,11 +709,18 @@ class Backup:
         (:meth:`rebase`): cleanup's purge. What the command does next is rolled
         back by the next run as usual, to the state right after that part.
 
+        ``done``: what that part did, ``{"kind": "purge", "deleted": n, "erased": {name: n}}``,
+        kept in the journal: a rollback leaves it done, so the re-run, which finds
+        nothing left to do, reports it as its own (:func:`finished`; fault16: it
+        logged "0 deleted" where the uninterrupted run logged "1 deleted").
+
         Raises:
             FileWriteError: the journal could not be rewritten (the plan stays:
                 the next run finishes the destructive part again, which changes nothing).
         """
-        doc = {"id": self.id, "pid": os.getpid(), "reason": self.reason}
+        doc: dict[str, Any] = {"id": self.id, "pid": os.getpid(), "reason": self.reason}
+        if done is not None:
+            doc["done"] = done
         atomic_write(self.journal, (json.dumps(doc, allow_nan=False) + "\n").encode("utf-8"), mode=0o600)
 
     def rebase(self, path: Path) -> bool:
@@ -2007,14 +2014,22 @@ def recover(workspace: Path) -> list[str]:
             continue
         differ = [s.rel for s in steps if s.action == "remove"
                   or (s.action == "restore" and s.now != sha256_bytes(s.data or b""))]
+        kept_done = _done_part(journal, doc)
         changed = _apply(workspace, steps)
         # An index the change had not saved yet had not changed yet either: rebuilt only when
         # one it changed could not be put back (or a note was left as it is).
         indexes = _indexes_after(workspace, doc, steps, changed, rollback=True)
         backup.close("rolled-back")
         _ACTIONS[ident] = "rolled back"
-        _say(f"rolled back an interrupted {what} (backup {ident})", differ,
-             tail=f"; rebuilt {', '.join(indexes)}" if indexes else "")
+        tail = f"; rebuilt {', '.join(indexes)}" if indexes else ""
+        if kept_done is not None:
+            # Rolled back to the state right after its purge (Backup.resume_rollback): the purge
+            # stays done, and the re-run, which finds nothing left to purge, reports it (finished).
+            n = kept_done["deleted"]
+            tail += f"; its purge of {n} T2 entr{'y' if n == 1 else 'ies'} stays done"
+            _FINISHED.setdefault(_ws_key(workspace), []).append(
+                {"id": ident, "reason": doc.get("reason", ""), "result": kept_done})
+        _say(f"rolled back an interrupted {what} (backup {ident})", differ, tail=tail)
         done.append(ident)
     if done:
         _RECOVERED.setdefault(_ws_key(workspace), []).extend(done)
@@ -2203,6 +2218,32 @@ def _forward_plan(journal: Path, manifest: dict[str, Any] | None = None) -> dict
     if plan.get("kind") == "purge" and manifest is not None and not _purge_plan_ok(manifest, plan):
         return None
     return plan
+
+
+def _done_part(journal: Path, manifest: dict[str, Any]) -> dict[str, Any] | None:
+    """What the destructive part of a rolled-back change did (:meth:`Backup.resume_rollback`), or None.
+
+    Read as untrusted input: counted only on a cleanup's own backup, as
+    ``{"kind": "purge", "deleted": n, "erased": {name: n}}`` with whole numbers
+    not below 0; anything else is ignored (the rollback goes ahead as usual).
+    """
+    if manifest.get("reason") != "cleanup" or not _journal_file(journal):
+        return None
+    try:
+        doc = _parse_json(read_regular_text(journal, "utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    done = doc.get("done") if isinstance(doc, dict) else None
+
+    def count(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+    if not isinstance(done, dict) or done.get("kind") != "purge" or not count(done.get("deleted")):
+        return None
+    erased = done.get("erased", {})
+    if not isinstance(erased, dict) or not all(isinstance(k, str) and count(v) for k, v in erased.items()):
+        return None
+    return {"deleted": done["deleted"], "erased": dict(erased)}
 
 
 def _journal_file(journal: Path) -> bool:

@@ -539,7 +539,9 @@ def _purge(run: _Run, purged: list[tuple[tiers.T2Entry, str]]) -> None:
     backup.roll_forward(plan)
     try:
         result = finish_purge(run.ws, plan, backup)
-        backup.resume_rollback()
+        # What it did stays in the journal: a kill after this point rolls back to the state
+        # right after the purge, and the re-run reports the purge as its own (fault16).
+        backup.resume_rollback(done={"kind": "purge", "deleted": result["deleted"], "erased": result["erased"]})
     except Exception:
         # Past the point of no return: the plan stays in the journal (closed as complete, it
         # would go), so the next command finishes the purge (as forget does, fatk10).

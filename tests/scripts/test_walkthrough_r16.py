@@ -308,10 +308,6 @@ def _two_inits_at_once(ws: Path) -> list[tuple[str, str]]:
     return done
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 14: two `init --yes` at once: the one that waits for the other's lock prints '✓ backing up and "
-    "writing 6 files, 6 folders (N s)' and then 'nothing left to do: the workspace is already set up'; the wait "
-    "is shown as writing, and the ✓ line claims a write that never happened"))
 def test_item14_an_init_that_waited_for_another_does_not_claim_it_wrote(tmp_path, run_script):
     ws = _copy(REAL, tmp_path / "ws")
     outs = [out for out, _err in _two_inits_at_once(ws)]
@@ -319,15 +315,19 @@ def test_item14_an_init_that_waited_for_another_does_not_claim_it_wrote(tmp_path
     waited = [out for out in outs if "nothing left to do: the workspace is already set up\n" in out]
     assert len(wrote) == 1 and len(waited) == 1
     assert "✓ backing up and writing" not in waited[0]
+    # Both waited for the test's lock, and say so; the one that came second plans again and writes nothing.
+    lines = waited[0].splitlines()
+    at = lines.index("waiting for the workspace lock: another command is changing this workspace …")
+    assert lines[at + 1].startswith("✓ waited for the workspace lock (") and lines[at + 2:] == [
+        "note: another command (a second init?) changed the workspace while this one was planning; planned again "
+        "from the files as they are now",
+        "nothing left to do: the workspace is already set up"]
+    assert "waiting for the workspace lock: another command is changing this workspace …\n" in wrote[0]
+    assert "\n✓ backing up and writing 6 files, 6 folders (" in wrote[0]
 
 
 # ---------------------------------------------------------------- item 15: Ctrl-C while init waits: "nothing was changed", but a key was made
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 15: init --yes creates the T2 key file (~/.config/complex-memory-manager/key) while planning, "
-    "before it takes the workspace lock: Ctrl-C while it waits for the lock ends with 'interrupted: nothing was "
-    "changed' (exit 130) and the key file exists; its path and the 'losing it loses the T2 entries' line are "
-    "never printed, and the next init, finding the key, does not print them either"))
 def test_item15_an_init_interrupted_while_waiting_creates_no_key(tmp_path, run_script):
     ws = _copy(REAL, tmp_path / "ws")
     key = Path(os.environ["XDG_CONFIG_HOME"]) / "complex-memory-manager" / "key"
@@ -338,6 +338,7 @@ def test_item15_an_init_interrupted_while_waiting_creates_no_key(tmp_path, run_s
     finally:
         lock.release()
     assert (proc.returncode, err) == (130, "interrupted: nothing was changed\n")
+    assert out.splitlines()[-1] == "waiting for the workspace lock: another command is changing this workspace …"
     assert not (ws / "memory").exists()
     assert not key.exists()
 

@@ -55,10 +55,6 @@ def _backup_ids(run_script) -> list[str]:
 
 # ---------------------------------------------------------------- item 1: a fact edited the same day has no past
 
-@pytest.mark.xfail(strict=True, reason=(
-    "nu16 item 1: a knowledge entry learned and edited on the same day: recall of a 'past' question "
-    "(before / originally / 之前) returns only the current text (current: true), never the superseded "
-    "version show --history lists; with the edit on a later day the same questions find it"))
 @pytest.mark.parametrize("query", ["how did we reload nginx before", "how did we reload nginx originally",
                                    "之前 nginx 怎么 reload"])
 def test_item1_a_past_question_finds_the_text_an_edit_replaced_the_same_day(tmp_path, run_script, t2_key, query):

@@ -701,7 +701,7 @@ class Backup:
         atomic_write(self.journal, (json.dumps(doc, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8"),
                      mode=0o600)
 
-    def resume_rollback(self) -> None:
+    def resume_rollback(self, done: dict[str, Any] | None = None) -> None:
         """Make an interruption roll back again (the journal without its ``forward`` plan).
 
         For a change whose destructive part, finished under a :meth:`roll_forward`
@@ -709,11 +709,18 @@ class Backup:
         (:meth:`rebase`): cleanup's purge. What the command does next is rolled
         back by the next run as usual, to the state right after that part.
 
+        ``done``: what that part did, ``{"kind": "purge", "deleted": n, "erased": {name: n}}``,
+        kept in the journal: a rollback leaves it done, so the re-run, which finds
+        nothing left to do, reports it as its own (:func:`finished`; fault16: it
+        logged "0 deleted" where the uninterrupted run logged "1 deleted").
+
         Raises:
             FileWriteError: the journal could not be rewritten (the plan stays:
                 the next run finishes the destructive part again, which changes nothing).
         """
-        doc = {"id": self.id, "pid": os.getpid(), "reason": self.reason}
+        doc: dict[str, Any] = {"id": self.id, "pid": os.getpid(), "reason": self.reason}
+        if done is not None:
+            doc["done"] = done
         atomic_write(self.journal, (json.dumps(doc, allow_nan=False) + "\n").encode("utf-8"), mode=0o600)
 
     def rebase(self, path: Path) -> bool:
@@ -2076,14 +2083,22 @@ def recover(workspace: Path) -> list[str]:
             continue
         differ = [s.rel for s in steps if s.action == "remove"
                   or (s.action == "restore" and s.now != sha256_bytes(s.data or b""))]
+        kept_done = _done_part(journal, doc)
         changed = _apply(workspace, steps)
         # An index the change had not saved yet had not changed yet either: rebuilt only when
         # one it changed could not be put back (or a note was left as it is).
         indexes = _indexes_after(workspace, doc, steps, changed, rollback=True)
         backup.close("rolled-back")
         _ACTIONS[ident] = "rolled back"
-        _say(f"rolled back an interrupted {what} (backup {ident})", differ,
-             tail=f"; rebuilt {', '.join(indexes)}" if indexes else "")
+        tail = f"; rebuilt {', '.join(indexes)}" if indexes else ""
+        if kept_done is not None:
+            # Rolled back to the state right after its purge (Backup.resume_rollback): the purge
+            # stays done, and the re-run, which finds nothing left to purge, reports it (finished).
+            n = kept_done["deleted"]
+            tail += f"; its purge of {n} T2 entr{'y' if n == 1 else 'ies'} stays done"
+            _FINISHED.setdefault(_ws_key(workspace), []).append(
+                {"id": ident, "reason": doc.get("reason", ""), "result": kept_done})
+        _say(f"rolled back an interrupted {what} (backup {ident})", differ, tail=tail)
         done.append(ident)
     if done:
         _RECOVERED.setdefault(_ws_key(workspace), []).extend(done)
@@ -2272,6 +2287,32 @@ def _forward_plan(journal: Path, manifest: dict[str, Any] | None = None) -> dict
     if plan.get("kind") == "purge" and manifest is not None and not _purge_plan_ok(manifest, plan):
         return None
     return plan
+
+
+def _done_part(journal: Path, manifest: dict[str, Any]) -> dict[str, Any] | None:
+    """What the destructive part of a rolled-back change did (:meth:`Backup.resume_rollback`), or None.
+
+    Read as untrusted input: counted only on a cleanup's own backup, as
+    ``{"kind": "purge", "deleted": n, "erased": {name: n}}`` with whole numbers
+    not below 0; anything else is ignored (the rollback goes ahead as usual).
+    """
+    if manifest.get("reason") != "cleanup" or not _journal_file(journal):
+        return None
+    try:
+        doc = _parse_json(read_regular_text(journal, "utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    done = doc.get("done") if isinstance(doc, dict) else None
+
+    def count(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+    if not isinstance(done, dict) or done.get("kind") != "purge" or not count(done.get("deleted")):
+        return None
+    erased = done.get("erased", {})
+    if not isinstance(erased, dict) or not all(isinstance(k, str) and count(v) for k, v in erased.items()):
+        return None
+    return {"deleted": done["deleted"], "erased": dict(erased)}
 
 
 def _journal_file(journal: Path) -> bool:
@@ -2552,18 +2593,25 @@ def retention(workspace: Path, cfg: dict[str, Any], dry_run: bool = False) -> di
     the newest N are never removed), ``min_age_days`` (1: nothing younger is
     ever removed), ``max_age_days`` (older backups are removed; 0 = no age
     limit) and ``max_total_mb`` (then the oldest are removed until the
-    folder fits; 0 = no size limit). A backup is removed only when every
-    file copy in it is not the only copy of that user's file: the path still
-    exists in the workspace, or the same bytes (sha256) are in a backup that
-    stays or in a workspace file under the same name. Open backups (a change
-    in progress) are never removed. A backup whose manifest cannot be read
+    folder fits; 0 = no size limit). A backup is removed only when no file
+    copy in it is the only copy of a user's file (issue 10: retention "never
+    deletes the only copy of a user's file"; :func:`_only_copy`): a copy whose
+    bytes (sha256) are in a backup that stays never counts; otherwise a copy of
+    a path gone from the workspace is the only copy, and so is a copy of one
+    of the user's own files (:func:`user_file`: outside ``memory/``, not a
+    hook or plugin file init installs) whose workspace file now holds other
+    bytes, such as the ``AGENTS.md`` init rewrote: its backup is the only
+    place left with what the user wrote. Open backups (a change in progress)
+    are never removed. A backup whose manifest cannot be read
     (torn, or written by a newer format version) cannot prove any of its
     copies is not the only one: it is kept while it holds any file copy
     (``kept_unreadable``; issue 11, fault round 5) and removed only when
     its ``files/`` folder holds nothing.
 
-    Returns ``{"removed": [ids], "kept_only_copy": [ids], "kept_unreadable": [ids],
-    "unreadable_why": {id: what could not be read}, "bytes_freed": n, "dry_run": bool}``.
+    Returns ``{"removed": [ids], "kept_only_copy": [ids], "only_copy_paths": {id: [paths]},
+    "kept_unreadable": [ids], "unreadable_why": {id: what could not be read}, "bytes_freed": n,
+    "dry_run": bool}``: ``kept_only_copy`` are the backups past the policy kept for holding the
+    only copy of a user's file (``only_copy_paths`` names those files in each).
     """
     workspace = Path(workspace)
     policy = cfg.get("backups") or {}
@@ -2580,7 +2628,9 @@ def retention(workspace: Path, cfg: dict[str, Any], dry_run: bool = False) -> di
     kept = {d["id"] for d in docs} - {d["id"] for d in candidates}
     removed: list[str] = []
     only_copy: list[str] = []
+    only_paths: dict[str, list[str]] = {}
     unreadable: list[str] = []
+    current: dict[str, str | None] = {}  # each path's sha256 in the workspace, read once
     for doc in candidates:
         too_old = max_age_days > 0 and _age(doc, at) > timedelta(days=max_age_days)
         too_big = max_bytes > 0 and total > max_bytes
@@ -2594,8 +2644,11 @@ def retention(workspace: Path, cfg: dict[str, Any], dry_run: bool = False) -> di
             unreadable.append(doc["id"])
             kept.add(doc["id"])
             continue
-        if not broken and any(_only_copy(workspace, e, others) for e in doc["entries"]):
+        held = [] if broken else [str(e.get("path")) for e in doc["entries"]
+                                  if _only_copy(workspace, e, others, current)]
+        if held:
             only_copy.append(doc["id"])
+            only_paths[doc["id"]] = sorted(set(held))
             kept.add(doc["id"])
             continue
         removed.append(doc["id"])
@@ -2603,7 +2656,8 @@ def retention(workspace: Path, cfg: dict[str, Any], dry_run: bool = False) -> di
         if not dry_run:
             _delete_backup(workspace, doc["id"])
     errors = {d["id"]: d["error"] for d in docs if d["id"] in unreadable}
-    return {"removed": removed, "kept_only_copy": only_copy, "kept_unreadable": unreadable,
+    return {"removed": removed, "kept_only_copy": only_copy, "only_copy_paths": only_paths,
+            "kept_unreadable": unreadable,
             "unreadable_why": errors, "dry_run": dry_run, "bytes_freed": sum(sizes[i] for i in removed)}
 
 
@@ -2627,19 +2681,57 @@ def _raise(exc: OSError) -> None:
     raise exc
 
 
-def _only_copy(workspace: Path, entry: Any, others: set[Any]) -> bool:
-    """True when ``entry`` holds the only copy of a user's file (see :func:`retention`)."""
+def _only_copy(workspace: Path, entry: Any, others: set[Any], current: dict[str, str | None]) -> bool:
+    """True when ``entry`` holds the only copy of a user's file (see :func:`retention`).
+
+    ``others``: the sha256 of every copy in the backups that stay; ``current``: a cache of
+    workspace files' sha256 by path (filled here; None: no regular file there, or unreadable).
+    """
     # An insertions or deletions entry (v4) is not a copy: it undoes a change only together
     # with the file as the change left it, so it never keeps a backup alive on its own.
     if not isinstance(entry, dict) or entry.get("kind") != "file" or not entry.get("existed") \
             or entry.get("stored") in ("withheld", "erased", *EDIT_KINDS):
         return False
-    target = Path(workspace) / str(entry.get("path"))
-    if target.exists() or target.is_symlink():
-        return False
     if entry.get("sha256") in others:
+        return False  # the same bytes stay in another backup
+    rel = str(entry.get("path"))
+    target = Path(workspace) / rel
+    if not (target.exists() or target.is_symlink()):
+        return True  # the path is gone: this copy is all that is left of it
+    if not user_file(rel):
+        # The bundle's own data (notes, T2, indexes, state, cache) and its installed hooks: its
+        # earlier versions are what retention exists to let go; the file itself is still there.
         return False
-    return True
+    if rel not in current:
+        try:
+            current[rel] = _current_sha(target)
+        except OSError:
+            current[rel] = None  # cannot be read: it cannot prove it holds these bytes
+    # A user's file rewritten since (init's AGENTS.md, MEMORY.md, HEARTBEAT.md): these bytes,
+    # what the user wrote, are nowhere else (issue 10). The same bytes back in place: not the only copy.
+    return current[rel] != entry.get("sha256")
+
+
+#: Paths outside ``memory/`` that are this bundle's, not the user's: the hook folders and the
+#: plugin init installs (their earlier versions are the bundle's own files, shipped with it).
+BUNDLE_PREFIXES = ("hooks/memory-manager-", tree.OPENCLAW_PLUGIN_DIR + "/")
+
+
+def user_file(rel: str) -> bool:
+    """True when workspace-relative path ``rel`` is one of the user's own files, for retention.
+
+    The user's files are the workspace's own (``AGENTS.md``, ``MEMORY.md``,
+    ``HEARTBEAT.md``, ``.gitignore``...: everything outside ``memory/`` but
+    the hooks and plugin init installs, :data:`BUNDLE_PREFIXES`) and the
+    workspace's config override ``memory/memory-manager.json``. Under
+    ``memory/`` the rest is this bundle's data: notes it writes, T2 content
+    and its archive, derived indexes and caches, its state (issue 10 names
+    T2 and derived data as not a user's file in this sense: keeping every
+    version of them would let the backups grow without bound).
+    """
+    if rel == tree.rel(tree.OVERRIDE):
+        return True
+    return not rel.startswith((tree.MEMORY + "/", *BUNDLE_PREFIXES))
 
 
 def _delete_backup(workspace: Path, ident: str) -> None:

@@ -110,6 +110,9 @@ class Report:
     patterns_retired: int = 0
     quarantined: int = 0
     erased: dict[str, int] = field(default_factory=dict)
+    #: Backups past the retention policy kept because they hold the only copy of a user's
+    #: file (issue 10; backups.retention): {backup id: [the files, masked]}.
+    kept_only_copy: dict[str, list[str]] = field(default_factory=dict)
     backup: str | None = None
     log_line: str = ""
     last_run: str | None = None
@@ -118,6 +121,7 @@ class Report:
         return {"dry_run": self.dry_run, "due": self.due, "ran": self.ran, "archived": self.archived,
                 "deleted": self.deleted, "merged": self.merged, "patterns_retired": self.patterns_retired,
                 "quarantined": self.quarantined, "erased": self.erased, "backup": self.backup,
+                "backups_kept_only_copy": self.kept_only_copy,
                 "log_line": self.log_line, "last_run": self.last_run,
                 "actions": [a.as_dict() for a in self.actions], "problems": self.problems}
 
@@ -535,7 +539,9 @@ def _purge(run: _Run, purged: list[tuple[tiers.T2Entry, str]]) -> None:
     backup.roll_forward(plan)
     try:
         result = finish_purge(run.ws, plan, backup)
-        backup.resume_rollback()
+        # What it did stays in the journal: a kill after this point rolls back to the state
+        # right after the purge, and the re-run reports the purge as its own (fault16).
+        backup.resume_rollback(done={"kind": "purge", "deleted": result["deleted"], "erased": result["erased"]})
     except Exception:
         # Past the point of no return: the plan stays in the journal (closed as complete, it
         # would go), so the next command finishes the purge (as forget does, fatk10).
@@ -1119,6 +1125,9 @@ def run_cleanup(ws: Path, cfg: dict[str, Any], *, dry_run: bool = False, if_due:
         for ident in retention["removed"]:
             report.actions.append(Action("backup-retention", f"{backups.BACKUP_DIRNAME}/{ident}",
                                          "past the backup retention policy: removed"))
+        for ident in retention["kept_only_copy"]:
+            # Said on every run that keeps them: it is why the backups stay past keep_last / max_age.
+            report.kept_only_copy[ident] = [privacy.mask_name(p) for p in retention["only_copy_paths"].get(ident, [])]
         for ident in retention.get("kept_unreadable", []):
             # Says which file of the backup could not be read (a FIFO as its entries.jsonl, fatk8).
             why = retention.get("unreadable_why", {}).get(ident) or "manifest unreadable (torn or a newer format)"

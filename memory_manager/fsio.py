@@ -931,12 +931,15 @@ def _say_what_changed(workspace: Path, exc: BaseException) -> None:
 
 
 @contextlib.contextmanager
-def workspace_lock(workspace: Path, timeout: float = 30.0) -> Iterator[None]:
+def workspace_lock(workspace: Path, timeout: float = 30.0,
+                   on_wait: Callable[[], None] | None = None) -> Iterator[None]:
     """Hold the workspace's writer lock (``.memory-backup/.lock``) for the block.
 
     Every command that changes the workspace takes it, so concurrent writers
     (agent turns, hooks, cleanup) never interleave. Uses the filelock library.
-    Re-entrant within one thread.
+    Re-entrant within one thread. ``on_wait``: called once, before waiting,
+    when another process holds the lock (init says it waits instead of showing
+    the wait as its writing step; nu16 item 14); not called when it is free.
 
     Raises:
         FileWriteError: the lock could not be taken within ``timeout`` seconds.
@@ -957,7 +960,7 @@ def workspace_lock(workspace: Path, timeout: float = 30.0) -> Iterator[None]:
     refuse_outside_links(Path(workspace))
     _private_parents(lock_path.parent)
     try:
-        with FileLock(str(lock_path), timeout=timeout):
+        with _acquired(FileLock(str(lock_path), timeout=timeout), timeout, on_wait):
             interrupts.hold()  # Ctrl-C waits until the lock is released (memory_manager.interrupts)
             depth[key] = 1
             _held.wrote = getattr(_held, "wrote", None) or {}
@@ -993,6 +996,25 @@ def workspace_lock(workspace: Path, timeout: float = 30.0) -> Iterator[None]:
         interrupts.release()  # a Ctrl-C deferred while nothing was written stops the command now
     except Timeout:
         raise FileWriteError(f"{lock_path}: another writer held the lock for {timeout:g} s") from None
+
+
+@contextlib.contextmanager
+def _acquired(lock: "FileLock", timeout: float, on_wait: Callable[[], None] | None) -> Iterator[None]:
+    """Hold filelock ``lock`` for the block; with ``on_wait``, try at once first and call it before waiting."""
+    from filelock import Timeout
+
+    if on_wait is None:
+        lock.acquire(timeout=timeout)
+    else:
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            on_wait()
+            lock.acquire(timeout=timeout)
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def lock_busy(workspace: Path) -> bool:

@@ -742,6 +742,20 @@ def enable_hooks(plan: Plan) -> None:
             plan.plugin_report = plugininstall.enable(plan.workspace)
 
 
+def changed_since_planned(plan: Plan) -> list[str]:
+    """The workspace-relative paths ``plan`` changes whose bytes are no longer those it was planned from.
+
+    Checked under the writer lock right before writing (:func:`apply_files`), and
+    by ``init --yes`` after it waited for the lock (another init may have written).
+    """
+    changed = []
+    for change in plan.changes:
+        current = read_regular(change.path) if change.path.exists() else None
+        if current != change.old:
+            changed.append(change.rel)
+    return changed
+
+
 def apply_files(plan: Plan, key_cfg: dict[str, Any] | None = None) -> str | None:
     """Write ``plan``'s files (backup first, all or nothing); return the backup id.
 
@@ -760,11 +774,8 @@ def apply_files(plan: Plan, key_cfg: dict[str, Any] | None = None) -> str | None
         return None
     ws = plan.workspace
     with workspace_lock(ws):
-        for change in plan.changes:
-            current = read_regular(change.path) if change.path.exists() else None
-            if current != change.old:
-                raise DirtyFileError(f"{change.rel} changed while init was running (another init, or an edit); "
-                                     "run it again")
+        for rel in changed_since_planned(plan)[:1]:
+            raise DirtyFileError(f"{rel} changed while init was running (another init, or an edit); run it again")
         backup = backups.start(ws, "init", allow_withheld=True)  # init changes only its own section
         created: list[Path] = []
         try:

@@ -338,6 +338,8 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
                 cand[r] = tail
                 kw_of[r] = 0.0
                 days[r] = scoring.age_days(tail[1], local_day)
+            if qt.mode == "past" and SAME_DAY_SUPERSEDED:
+                _same_day_superseded_older(versions, cand, days)
             records = {r for r in versions if r < 0 or (cand.get(r) or added.get(r) or (None,) * 6)[4]
                        or (cand.get(r) or added.get(r) or (None,) * 6)[5] is not None}
             time_of = scoring.version_time(days, kw_of, versions, qt.mode, qt.past, anchor, cfg,
@@ -433,6 +435,28 @@ def recall(ws: Path, query: str, cfg: dict[str, Any], top_k: int | None = None, 
         if own_index:
             idx.close()
     return hits
+
+
+#: For "past", a superseded version of a knowledge entry counts this share of a day older than a
+#: version of the same day that superseded it (nu16 item 1: learned and edited the same day, both
+#: were 0 days apart, so "before" / "originally" / 之前 got the current text). Ages are whole days
+#: (scoring.age_days), so half a day orders the two without passing a version of another day.
+SAME_DAY_SUPERSEDED = 0.5
+
+
+def _same_day_superseded_older(versions: set[int], cand: dict[int, tuple], days: dict[int, float | None]) -> None:
+    """Make each superseded version in ``versions`` older than a newer version of its entry dated the same day.
+
+    ``cand``: rowid -> index row tail ``(id, date, tags, current, version, dates, archived)``;
+    ``days``: rowid -> age in whole days, changed in place (see :data:`SAME_DAY_SUPERSEDED`).
+    """
+    newer: dict[str, set[float]] = {}
+    for r in versions:
+        if r > 0 and cand[r][3] and days.get(r) is not None:
+            newer.setdefault(cand[r][0], set()).add(days[r])
+    for r in versions:
+        if r > 0 and not cand[r][3] and days.get(r) is not None and days[r] in newer.get(cand[r][0], ()):
+            days[r] = days[r] + SAME_DAY_SUPERSEDED
 
 
 #: Within a named time, the share of the best keyword value added per the share of the query's

@@ -57,6 +57,11 @@ def cleanup(workspace, json_, verbose, dry_run, if_due, purge_archive, approved)
                    [say("cleanup.col.step"), say("cleanup.col.path"), say("cleanup.col.detail")], rows, whole=(1,))
     for problem in report.problems:
         stderr.print(f"warning: {problem}", markup=False)
+    if report.kept_only_copy:
+        kept = report.kept_only_copy
+        files = sorted({path for paths in kept.values() for path in paths})
+        stdout.print(messages.say(lang, "cleanup.kept_only_copy", len(kept), ids=", ".join(kept),
+                                  files=", ".join(files)), markup=False)
     # The log file keeps the seed's English line (report.log_line); the screen says it in the user's language.
     summary = say("cleanup.summary", date=report.log_line[1:11], archived=report.archived, deleted=report.deleted,
                   merged=report.merged) if lang == "zh" else report.log_line

@@ -11,6 +11,7 @@ from memory_manager.deps import require; require(allow_install=True)  # noqa: E7
 
 import contextlib  # noqa: E402
 import shutil  # noqa: E402
+import time  # noqa: E402
 
 import click  # noqa: E402
 
@@ -18,7 +19,7 @@ from memory_manager import backups, initialize  # noqa: E402
 from memory_manager.cli import common_options, counted, emit_json, handle_errors, print_rows, run, step, stdout, \
     stderr, verbose_line  # noqa: E402
 from memory_manager.lang import resolve as resolve_language  # noqa: E402
-from memory_manager.fsio import refuse_outside_links  # noqa: E402
+from memory_manager.fsio import refuse_outside_links, workspace_lock  # noqa: E402
 from memory_manager.workspace import Workspace, refuse_nested  # noqa: E402
 
 
@@ -471,8 +472,10 @@ def init(workspace, json_, verbose, dry_run, show_diff, yes, lang, no_heartbeat_
     if not yes and (json_ or not sys.stdin.isatty()):
         raise click.UsageError("init rewrites AGENTS.md and MEMORY.md: pass --yes to apply, or --dry-run to preview")
     if json_:
-        key = _make_key(cfg, ws, key_path)
-        plan, backup_id = initialize.apply_fresh(plan, rebuild, _made(cfg, key, ws))
+        # The lock before the key, as below (nu16 item 15).
+        with workspace_lock(ws):
+            key = _make_key(cfg, ws, key_path)
+            plan, backup_id = initialize.apply_fresh(plan, rebuild, _made(cfg, key, ws))
         initialize.enable_hooks(plan)
         emit_json({"workspace": str(ws), "rule": opened.rule, "applied": backup_id is not None,
                    "backup": backup_id, "plan": plan.summary(), "key": key})
@@ -483,13 +486,36 @@ def init(workspace, json_, verbose, dry_run, show_diff, yes, lang, no_heartbeat_
     if not yes and not click.confirm("Apply these changes (the originals are backed up first)?", default=False):
         stdout.print("nothing changed")
         return 1
-    # The key first: if it cannot be made, the workspace is still untouched.
-    key = _make_key(cfg, ws, key_path)
-    with step(f"backing up and writing {counted(len(plan.changes), 'file')}, {counted(len(plan.new_dirs), 'folder')}"):
-        if yes:  # not confirmed diff by diff: another init may have written first; plan again then
-            plan, backup_id = initialize.apply_fresh(plan, rebuild, _made(cfg, key, ws))
-        else:
-            backup_id = initialize.apply_files(plan, _made(cfg, key, ws))
+    waited: list[float] = []
+
+    def waiting() -> None:
+        waited.append(time.monotonic())
+        stdout.print("waiting for the workspace lock: another command is changing this workspace …", markup=False)
+
+    # The writer lock first, then the key, then the files, under one hold (nu16 items 14 and 15): a
+    # wait for another command is said as a wait, not shown as the writing step, and a Ctrl-C while
+    # waiting leaves no key file behind (it is made only once the lock is held).
+    with workspace_lock(ws, on_wait=waiting):
+        if waited:
+            stdout.print(f"✓ waited for the workspace lock ({time.monotonic() - waited[0]:.1f} s)", markup=False)
+        if yes and initialize.changed_since_planned(plan):
+            # Not confirmed diff by diff: another init wrote first; plan again from the files as they are
+            # now, before saying what will be written (initialize.apply_fresh, walk-through r6 item 13).
+            fresh = rebuild()
+            fresh.language_source, fresh.replanned = plan.language_source, True
+            plan = fresh
+        # The key first: if it cannot be made, the workspace is still untouched.
+        key = _make_key(cfg, ws, key_path)
+        backup_id = None
+        if not plan.empty:
+            with step(f"backing up and writing {counted(len(plan.changes), 'file')}, "
+                      f"{counted(len(plan.new_dirs), 'folder')}"):
+                if yes:
+                    plan, backup_id = initialize.apply_fresh(plan, rebuild, _made(cfg, key, ws))
+                else:
+                    backup_id = initialize.apply_files(plan, _made(cfg, key, ws))
+        if backup_id is None:
+            _record_key(cfg, ws, key)  # a key made for a workspace set up meanwhile (as "nothing to do" does)
     if plan.replanned:
         stdout.print("note: another command (a second init?) changed the workspace while this one was planning; "
                      "planned again from the files as they are now", markup=False)

@@ -459,12 +459,16 @@ def test_a_write_stages_under_the_marked_name(ws, monkeypatch):
 # ----------------------------------------------------------------------------- retention
 
 def _aged(ws, monkeypatch, n: int, day: str = "2026-01-01") -> list[str]:
+    """``n`` backups made on ``day``, each holding another version of a knowledge entry (the
+    bundle's own note: an old version of it is not a user's file, so the policy alone decides)."""
     monkeypatch.setenv("MEMORY_MANAGER_NOW", f"{day}T00:00:00Z")
+    note = ws / "memory/knowledge/f.md"
+    note.parent.mkdir(parents=True, exist_ok=True)
     made = []
     for i in range(n):
-        (ws / "f.md").write_text(f"version {i}")
+        note.write_text(f"version {i}")
         b = backups.start(ws, "change")
-        b.save(ws / "f.md")
+        b.save(note)
         made.append(b.id)
     return made
 
@@ -498,8 +502,53 @@ def test_retention_never_deletes_the_only_copy_of_a_users_file(ws, monkeypatch):
     monkeypatch.setenv("MEMORY_MANAGER_NOW", "2026-12-01T00:00:00Z")
     result = backups.retention(ws, cfg)
     assert b.id in result["kept_only_copy"] and b.id not in result["removed"]
-    assert result["removed"] == [rest[0]]  # holds a version of f.md, which still exists
+    assert result["removed"] == [rest[0]]  # holds a version of the note f.md, which still exists
     assert backups.read_copy(ws, b.id, "gone.md") == b"only copy"
+
+
+def _copy_of(ws, rel: str, text: str) -> str:
+    """A closed backup holding a copy of ``rel`` as ``text``; returns its id."""
+    path = ws / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    b = backups.start(ws, "change")
+    b.save(path)
+    b.close()
+    return b.id
+
+
+def test_retention_keeps_the_only_copy_of_a_users_file_rewritten_since(ws, monkeypatch):
+    """Issue 10: retention "never deletes the only copy of a user's file". A user's file
+    (outside memory/, such as the AGENTS.md init rewrote) still in the workspace with other
+    bytes: the backup's copy is the only copy of what it held, and the backup stays; the same
+    for the workspace's config override. A note of the bundle's (memory/knowledge/) in the same
+    state goes, and so does a copy whose bytes are back in the workspace or in a newer backup."""
+    monkeypatch.setenv("MEMORY_MANAGER_NOW", "2026-01-01T00:00:00Z")
+    agents = _copy_of(ws, "AGENTS.md", "# My rules\n")
+    override = _copy_of(ws, "memory/memory-manager.json", '{"language": "en"}\n')
+    note = _copy_of(ws, "memory/knowledge/deploy.md", "Tag first.\n")
+    soul_old = _copy_of(ws, "SOUL.md", "calm\n")
+    soul_new = _copy_of(ws, "SOUL.md", "calm\n")  # the same bytes again, in a newer backup
+    back = _copy_of(ws, "HEARTBEAT.md", "- check mail\n")
+    hook = _copy_of(ws, "hooks/memory-manager-bootstrap/HOOK.md", "old hook\n")
+    newest = _copy_of(ws, "memory/knowledge/last.md", "kept by keep_last\n")
+    (ws / "AGENTS.md").write_text("# My rules\n<!-- managed block -->\n")
+    (ws / "memory/memory-manager.json").write_text('{"language": "zh"}\n')
+    (ws / "memory/knowledge/deploy.md").write_text("Tag, then deploy.\n")
+    (ws / "SOUL.md").write_text("bold\n")
+    (ws / "hooks/memory-manager-bootstrap/HOOK.md").write_text("new hook\n")
+    # HEARTBEAT.md holds its backed-up bytes again: not the only copy.
+    policy = {"keep_last": 1, "min_age_days": 1, "max_age_days": 30, "max_total_mb": 0}
+    cfg = dict(load_config(ws), backups=policy)
+    monkeypatch.setenv("MEMORY_MANAGER_NOW", "2026-12-01T00:00:00Z")
+    result = backups.retention(ws, cfg)
+    assert result["kept_only_copy"] == [agents, override, soul_new]
+    assert result["only_copy_paths"] == {agents: ["AGENTS.md"], override: ["memory/memory-manager.json"],
+                                         soul_new: ["SOUL.md"]}
+    assert result["removed"] == [note, soul_old, back, hook]
+    assert [d["id"] for d in backups.list_backups(ws)] == [agents, override, soul_new, newest]
+    assert backups.read_copy(ws, agents, "AGENTS.md") == b"# My rules\n"
+    assert backups.read_copy(ws, soul_new, "SOUL.md") == b"calm\n"
 
 
 @pytest.mark.parametrize("damage", ["no-manifest", "not-json", "newer-version"])

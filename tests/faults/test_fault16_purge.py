@@ -9,11 +9,15 @@ the purge, or a restore of the backup, brings no erased hash back (fatk11, findi
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import ROOT
 from tests.faults.harness import run_forked
 from tests.faults.test_fault_r15_quick import NOW, _audit, _purge_workspace, _steps
 
@@ -67,11 +71,6 @@ def test_cleanup_killed_at_its_first_deletion_is_finished_by_the_next_run(tmp_pa
     assert not list((ws / ".memory-backup").glob(".open-*"))
 
 
-@pytest.mark.xfail(strict=True, reason="fault16: a cleanup killed after its purge is done (here right before "
-                                       "cleanup.log is replaced) is rolled back to the state right after the "
-                                       "purge; the entry stays deleted, but the re-run finds nothing to purge "
-                                       "and logs '0 deleted' where the uninterrupted run logged '1 deleted' "
-                                       "(the rolled-back journal keeps no count of what the purge did)")
 def test_cleanup_killed_after_its_purge_logs_the_purge_it_did(tmp_path):
     env, template, reference, labels = _setup(tmp_path)
     step = next(n for n, label in enumerate(labels, 1)
@@ -80,3 +79,23 @@ def test_cleanup_killed_after_its_purge_logs_the_purge_it_did(tmp_path):
     assert run_forked("cleanup", ["-w", str(ws)], env) == 0
     assert _audit(ws) == _audit(reference)  # holds (finding 2 of fatk11)
     assert (ws / "memory/.state/cleanup.log").read_text() == (reference / "memory/.state/cleanup.log").read_text()
+
+
+def test_the_rerun_of_a_cleanup_killed_after_its_purge_says_what_the_purge_did(tmp_path):
+    """The rolled-back journal keeps what the purge did ({"kind": "purge", "deleted", "erased"}):
+    the re-run says the rollback left the purge done, and counts it as its own (--json)."""
+    env, template, reference, labels = _setup(tmp_path)
+    step = next(n for n, label in enumerate(labels, 1)
+                if label.startswith("replace ") and label.endswith("memory/.state/cleanup.log"))
+    ws = _killed_at(tmp_path, template, env, step)
+    journal = json.loads(next((ws / ".memory-backup").glob(".open-*")).read_text(encoding="utf-8"))
+    assert "forward" not in journal and journal["done"]["kind"] == "purge" and journal["done"]["deleted"] == 1
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "cleanup.py"), "-w", str(ws), "--json"],
+                          capture_output=True, text=True, env={**os.environ, **env}, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert (doc["deleted"], doc["log_line"]) == (1, "[2026-11-29] Memory cleanup: 0 archived, 1 deleted, 0 merged")
+    assert doc["erased"] == journal["done"]["erased"] and doc["erased"]
+    assert f"rolled back an interrupted cleanup (backup {journal['id']})" in proc.stderr
+    assert "its purge of 1 T2 entry stays done" in proc.stderr
+    assert not list((ws / ".memory-backup").glob(".open-*"))

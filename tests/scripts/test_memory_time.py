@@ -179,9 +179,9 @@ def test_t2_edit_keeps_history_inside_the_encrypted_entry(run_script, ws):
     assert not (ws / "memory/tier2-internal/editor_style.md").exists()
 
 
-@pytest.mark.xfail(strict=True, reason="nu7: an edit on the day the text was written leaves a version dated "
-                                       "D .. D, and a question about the past does not reach it")
 def test_past_question_reaches_a_version_replaced_the_same_day(run_script, mem):
+    """nu7 (and nu16 item 1): the version an edit replaced the day it was written, dated D .. D, is
+    half a day older than the current text for a question about the past (recall.SAME_DAY_SUPERSEDED)."""
     r = run_script("memory", "learn", "standup", "--text", "The team standup is at 10:00 on weekdays",
                    "--tags", "meeting", env=at("2026-10-20", "09:00"))
     assert r.code == 0, r.err
@@ -189,4 +189,4 @@ def test_past_question_reaches_a_version_replaced_the_same_day(run_script, mem):
                    "--approved", env=at("2026-10-20", "11:00"))
     assert r.code == 0, r.err
     hits = recall(run_script, "what time was the standup originally", ("2026-10-21",))
-    assert any("10:00" in h["snippet"] and h.get("current") is False for h in hits)
+    assert (hits[0]["current"], hits[0]["snippet"]) == (False, "The team standup is at 10:00 on weekdays")

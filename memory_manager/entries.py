@@ -159,6 +159,73 @@ def _safe_loader():
     return _LOADER
 
 
+#: A frontmatter line the fast path reads: ``key: value`` at the line start, one space after the colon.
+_FM_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*): (.+)")
+#: A plain scalar the fast path reads as a string: starts with a letter or ``_`` (no YAML resolver
+#: keys on those but the words of :data:`_FM_WORDS`), then word characters, ``.``, ``-``, ``/`` with
+#: single spaces between words: nothing YAML reads as a comment, a mapping, a flow or an anchor.
+_FM_PLAIN = re.compile(r"[^\W\d][\w./-]*(?: [\w./-]+)*")
+#: A double-quoted scalar without escapes, line breaks or characters YAML refuses: its content as is.
+_FM_QUOTED = re.compile("\"([^\"\\\\\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]*)\"")
+_FM_INT = re.compile(r"0|[1-9][0-9]{0,17}")
+_FM_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
+#: PyYAML's (YAML 1.1) boolean and null words; only ``true`` and ``false`` are read by the fast path.
+_FM_WORDS = frozenset("yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF "
+                      "null Null NULL".split())
+
+
+def _fast_scalar(text: str) -> tuple[Any, str] | None:
+    """``(safe value, literal value)`` of one scalar of :func:`_fast_frontmatter`, or None when unsure."""
+    if _FM_PLAIN.fullmatch(text):
+        if text in _FM_WORDS:
+            return (True, text) if text == "true" else (False, text) if text == "false" else None
+        return text, text
+    if _FM_INT.fullmatch(text):
+        return int(text), text
+    if m := _FM_DATE.fullmatch(text):
+        try:
+            return date(int(m.group(1)), int(m.group(2)), int(m.group(3))), text
+        except ValueError:
+            return text, text  # an impossible date stays text, as :func:`_safe_loader` keeps it
+    if m := _FM_QUOTED.fullmatch(text):
+        return m.group(1), m.group(1)
+    return None
+
+
+def _fast_frontmatter(raw: str) -> tuple[dict, dict] | None:
+    """:func:`_load_twice` of the simple frontmatter we write ourselves, without PyYAML; None when unsure.
+
+    Reads only lines ``key: scalar`` and ``key: [scalar, scalar]`` (a flow list of plain
+    scalars, ``", "`` between them), where a scalar is a plain word run, an integer, a
+    ``YYYY-MM-DD`` date, ``true``/``false`` or a double-quoted string without escapes. Anything
+    else (comments, blank or indented lines, other YAML words, repeated keys) returns None and
+    the caller parses with PyYAML: the fast path only answers when it gives the same values
+    (issue 13: PyYAML's constructors were half the time of reading a knowledge file).
+    """
+    meta: dict[str, Any] = {}
+    literal: dict[str, Any] = {}
+    for line in raw.split("\n"):
+        m = _FM_LINE.fullmatch(line)
+        if m is None:
+            return None
+        key, value = m.groups()
+        if key in _FM_WORDS or key in meta:
+            return None
+        if value[0] == "[" and value[-1] == "]":
+            inner = value[1:-1]
+            items = [_fast_scalar(v) if _FM_PLAIN.fullmatch(v) or v[:1].isdigit() else None
+                     for v in (inner.split(", ") if inner else [])]
+            if None in items:
+                return None
+            meta[key], literal[key] = [v[0] for v in items], [v[1] for v in items]  # type: ignore[index]
+            continue
+        found = _fast_scalar(value)
+        if found is None:
+            return None
+        meta[key], literal[key] = found
+    return meta, literal
+
+
 def _load_twice(raw: str) -> tuple[Any, Any]:
     """``(safe value, literal value)`` of one YAML document, parsed once.
 
@@ -174,6 +241,9 @@ def _load_twice(raw: str) -> tuple[Any, Any]:
     Raises:
         yaml.YAMLError: as either load would.
     """
+    fast = _fast_frontmatter(raw)
+    if fast is not None:
+        return fast
     from yaml.constructor import BaseConstructor
 
     loader = _safe_loader()(raw)

@@ -494,12 +494,17 @@ def _split_unfenced(text: str, offset: int, base_line: int) -> list[Chunk]:
 def _day_of_name(path: Path | str | None) -> str | None:
     if path is None:
         return None
-    m = _DAY_START.match(Path(path).name)
+    m = _DAY_START.match((path if isinstance(path, Path) else Path(path)).name)
     return m.group(1) if m else None
 
 
-def _daily_heads(text: str, path: Path | None, chunks: list[Chunk] | None) -> Iterator[tuple[Chunk, str, str, str]]:
-    """``(chunk, date, topic, id before any id comment)`` of each section of a daily note (see :func:`parse_daily`)."""
+def _daily_heads(text: str, path: Path | None, chunks: list[Chunk] | None) -> Iterator[tuple[Chunk, str, str, int]]:
+    """``(chunk, date, topic, occurrence)`` of each section of a daily note (see :func:`parse_daily`).
+
+    ``occurrence``: how many earlier sections of the file have the same date and topic; the id
+    before any id comment is :func:`_section_id` of the three, made only when needed (most
+    sections carry an id comment; issue 13).
+    """
     running = _day_of_name(path)
     seen: dict[tuple[str, str], int] = {}
     for chunk in split_chunks(text) if chunks is None else chunks:
@@ -516,7 +521,12 @@ def _daily_heads(text: str, path: Path | None, chunks: list[Chunk] | None) -> It
             continue
         occurrence = seen.get((day, topic), 0)
         seen[(day, topic)] = occurrence + 1
-        yield chunk, day, topic, daily_id(day, topic if not occurrence else f"{topic}\n{occurrence}")
+        yield chunk, day, topic, occurrence
+
+
+def _section_id(day: str, topic: str, occurrence: int) -> str:
+    """A daily section's id without an id comment: :func:`daily_id` of its date and topic (and occurrence)."""
+    return daily_id(day, topic if not occurrence else f"{topic}\n{occurrence}")
 
 
 def daily_marks(text: str, path: Path | None, chunks: list[Chunk]) -> dict[int, tuple[str, bool, str]]:
@@ -531,8 +541,8 @@ def daily_marks(text: str, path: Path | None, chunks: list[Chunk]) -> dict[int, 
     out: dict[int, tuple[str, bool, str]] = {}
     find = text.find
     used: set[str] = set()  # ids are unique within a file (see parse_daily)
-    for chunk, day, topic, ident in _daily_heads(text, path, chunks):
-        fallback = ident
+    for chunk, day, topic, occurrence in _daily_heads(text, path, chunks):
+        ident = None
         pinned = explicit = False
         at = find("<!--", chunk.body, chunk.end)
         while at >= 0:
@@ -546,15 +556,16 @@ def daily_marks(text: str, path: Path | None, chunks: list[Chunk]) -> dict[int, 
                 elif _PINNED.match(line):
                     pinned = True
             at = find("<!--", end, chunk.end)
-        out[chunk.start] = (_unique_daily_id(ident, fallback, day, topic, used), pinned, day)
+        out[chunk.start] = (_unique_daily_id(ident, day, topic, occurrence, used), pinned, day)
     return out
 
 
-def _unique_daily_id(ident: str, fallback: str, day: str, topic: str, used: set[str]) -> str:
-    """``ident``, or when an earlier section of the file has it already (a copied id comment), the
-    id the section has without the comment (``fallback``), counted on until unused; noted in ``used``."""
-    if ident in used:
-        ident, extra = fallback, 0
+def _unique_daily_id(ident: str | None, day: str, topic: str, occurrence: int, used: set[str]) -> str:
+    """``ident`` (the section's id comment, None without one), or when there is none or an earlier section
+    of the file has it already (a copied id comment), the id the section has without the comment
+    (:func:`_section_id`), counted on until unused; noted in ``used``."""
+    if ident is None or ident in used:
+        ident, extra = _section_id(day, topic, occurrence), 0
         while ident in used:
             extra += 1
             ident = daily_id(day, f"{topic}\n{extra}")
@@ -584,8 +595,8 @@ def parse_daily(text: str, path: Path | None = None, chunks: list[Chunk] | None 
     all_lines = text.split("\n")
     sections: list[DailySection] = []
     used: set[str] = set()
-    for chunk, day, topic, ident in _daily_heads(text, path, chunks):
-        section = DailySection(day, topic, ident, False, [], chunk.line, chunk.end_line, path,
+    for chunk, day, topic, occurrence in _daily_heads(text, path, chunks):
+        section = DailySection(day, topic, None, False, [], chunk.line, chunk.end_line, path,  # id: below
                                span=(chunk.start, chunk.end))
         explicit = False
         fenced = chunk.fenced
@@ -605,7 +616,7 @@ def parse_daily(text: str, path: Path | None = None, chunks: list[Chunk] | None 
                 section.other.append(line)
         while section.end > section.start + 1 and not all_lines[section.end - 1].strip():
             section.end -= 1  # trailing blank lines belong to the gap (the span keeps them)
-        section.id = _unique_daily_id(section.id, ident, day, topic, used)
+        section.id = _unique_daily_id(section.id, day, topic, occurrence, used)
         sections.append(section)
     return sections
 
@@ -920,13 +931,14 @@ def parse_entries(rel: str, kind: str, text: str) -> tuple[list[Entry], str | No
     ``id`` when given); a daily section has :func:`parse_daily`'s id; any
     other section its ``<!-- id: … -->`` comment, else :func:`stable_id`.
     """
-    name = Path(rel).name
+    rel_path = Path(rel)  # made once: a cold index build reads every file (issue 13)
+    name = rel_path.name
     try:
         fm = split_frontmatter(text, name)
     except MalformedFileError as exc:
         return [], str(exc).removeprefix(f"{name}: ")
     meta = fm.meta
-    name_day = _day_of_name(rel)
+    name_day = _day_of_name(rel_path)
     extra: dict[str, Any] = {}
     if _bad(name_day):
         extra["bad_date"] = name_day
@@ -935,11 +947,11 @@ def parse_entries(rel: str, kind: str, text: str) -> tuple[list[Entry], str | No
     if isinstance(raw_tags, str):
         raw_tags = [t for t in re.split(r"[,\s]+", raw_tags) if t]
     tags = [str(t) for t in raw_tags] if isinstance(raw_tags, list) else []
-    stem = Path(rel).stem
+    stem = rel_path.stem
 
     if kind == "knowledge":
         try:
-            entry = parse_knowledge(text, Path(rel), fm)
+            entry = parse_knowledge(text, rel_path, fm)
         except MalformedFileError as exc:
             return [], str(exc).removeprefix(f"{name}: ")
         from . import history
@@ -959,7 +971,7 @@ def parse_entries(rel: str, kind: str, text: str) -> tuple[list[Entry], str | No
                       (0, len(text)), extra)], None
 
     chunks = split_chunks(text, fm.body_offset)
-    daily = daily_marks(text, Path(rel), chunks) if kind == "daily" else {}
+    daily = daily_marks(text, rel_path, chunks) if kind == "daily" else {}
     out: list[Entry] = []
     seen: dict[str, int] = {}
     used: set[str] = set()  # ids are unique within a file (see parse_daily)

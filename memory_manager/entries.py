@@ -159,6 +159,73 @@ def _safe_loader():
     return _LOADER
 
 
+#: A frontmatter line the fast path reads: ``key: value`` at the line start, one space after the colon.
+_FM_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*): (.+)")
+#: A plain scalar the fast path reads as a string: starts with a letter or ``_`` (no YAML resolver
+#: keys on those but the words of :data:`_FM_WORDS`), then word characters, ``.``, ``-``, ``/`` with
+#: single spaces between words: nothing YAML reads as a comment, a mapping, a flow or an anchor.
+_FM_PLAIN = re.compile(r"[^\W\d][\w./-]*(?: [\w./-]+)*")
+#: A double-quoted scalar without escapes, line breaks or characters YAML refuses: its content as is.
+_FM_QUOTED = re.compile("\"([^\"\\\\\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]*)\"")
+_FM_INT = re.compile(r"0|[1-9][0-9]{0,17}")
+_FM_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
+#: PyYAML's (YAML 1.1) boolean and null words; only ``true`` and ``false`` are read by the fast path.
+_FM_WORDS = frozenset("yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF "
+                      "null Null NULL".split())
+
+
+def _fast_scalar(text: str) -> tuple[Any, str] | None:
+    """``(safe value, literal value)`` of one scalar of :func:`_fast_frontmatter`, or None when unsure."""
+    if _FM_PLAIN.fullmatch(text):
+        if text in _FM_WORDS:
+            return (True, text) if text == "true" else (False, text) if text == "false" else None
+        return text, text
+    if _FM_INT.fullmatch(text):
+        return int(text), text
+    if m := _FM_DATE.fullmatch(text):
+        try:
+            return date(int(m.group(1)), int(m.group(2)), int(m.group(3))), text
+        except ValueError:
+            return text, text  # an impossible date stays text, as :func:`_safe_loader` keeps it
+    if m := _FM_QUOTED.fullmatch(text):
+        return m.group(1), m.group(1)
+    return None
+
+
+def _fast_frontmatter(raw: str) -> tuple[dict, dict] | None:
+    """:func:`_load_twice` of the simple frontmatter we write ourselves, without PyYAML; None when unsure.
+
+    Reads only lines ``key: scalar`` and ``key: [scalar, scalar]`` (a flow list of plain
+    scalars, ``", "`` between them), where a scalar is a plain word run, an integer, a
+    ``YYYY-MM-DD`` date, ``true``/``false`` or a double-quoted string without escapes. Anything
+    else (comments, blank or indented lines, other YAML words, repeated keys) returns None and
+    the caller parses with PyYAML: the fast path only answers when it gives the same values
+    (issue 13: PyYAML's constructors were half the time of reading a knowledge file).
+    """
+    meta: dict[str, Any] = {}
+    literal: dict[str, Any] = {}
+    for line in raw.split("\n"):
+        m = _FM_LINE.fullmatch(line)
+        if m is None:
+            return None
+        key, value = m.groups()
+        if key in _FM_WORDS or key in meta:
+            return None
+        if value[0] == "[" and value[-1] == "]":
+            inner = value[1:-1]
+            items = [_fast_scalar(v) if _FM_PLAIN.fullmatch(v) or v[:1].isdigit() else None
+                     for v in (inner.split(", ") if inner else [])]
+            if None in items:
+                return None
+            meta[key], literal[key] = [v[0] for v in items], [v[1] for v in items]  # type: ignore[index]
+            continue
+        found = _fast_scalar(value)
+        if found is None:
+            return None
+        meta[key], literal[key] = found
+    return meta, literal
+
+
 def _load_twice(raw: str) -> tuple[Any, Any]:
     """``(safe value, literal value)`` of one YAML document, parsed once.
 
@@ -174,6 +241,9 @@ def _load_twice(raw: str) -> tuple[Any, Any]:
     Raises:
         yaml.YAMLError: as either load would.
     """
+    fast = _fast_frontmatter(raw)
+    if fast is not None:
+        return fast
     from yaml.constructor import BaseConstructor
 
     loader = _safe_loader()(raw)
@@ -424,12 +494,17 @@ def _split_unfenced(text: str, offset: int, base_line: int) -> list[Chunk]:
 def _day_of_name(path: Path | str | None) -> str | None:
     if path is None:
         return None
-    m = _DAY_START.match(Path(path).name)
+    m = _DAY_START.match((path if isinstance(path, Path) else Path(path)).name)
     return m.group(1) if m else None
 
 
-def _daily_heads(text: str, path: Path | None, chunks: list[Chunk] | None) -> Iterator[tuple[Chunk, str, str, str]]:
-    """``(chunk, date, topic, id before any id comment)`` of each section of a daily note (see :func:`parse_daily`)."""
+def _daily_heads(text: str, path: Path | None, chunks: list[Chunk] | None) -> Iterator[tuple[Chunk, str, str, int]]:
+    """``(chunk, date, topic, occurrence)`` of each section of a daily note (see :func:`parse_daily`).
+
+    ``occurrence``: how many earlier sections of the file have the same date and topic; the id
+    before any id comment is :func:`_section_id` of the three, made only when needed (most
+    sections carry an id comment; issue 13).
+    """
     running = _day_of_name(path)
     seen: dict[tuple[str, str], int] = {}
     for chunk in split_chunks(text) if chunks is None else chunks:
@@ -446,7 +521,12 @@ def _daily_heads(text: str, path: Path | None, chunks: list[Chunk] | None) -> It
             continue
         occurrence = seen.get((day, topic), 0)
         seen[(day, topic)] = occurrence + 1
-        yield chunk, day, topic, daily_id(day, topic if not occurrence else f"{topic}\n{occurrence}")
+        yield chunk, day, topic, occurrence
+
+
+def _section_id(day: str, topic: str, occurrence: int) -> str:
+    """A daily section's id without an id comment: :func:`daily_id` of its date and topic (and occurrence)."""
+    return daily_id(day, topic if not occurrence else f"{topic}\n{occurrence}")
 
 
 def daily_marks(text: str, path: Path | None, chunks: list[Chunk]) -> dict[int, tuple[str, bool, str]]:
@@ -461,8 +541,8 @@ def daily_marks(text: str, path: Path | None, chunks: list[Chunk]) -> dict[int, 
     out: dict[int, tuple[str, bool, str]] = {}
     find = text.find
     used: set[str] = set()  # ids are unique within a file (see parse_daily)
-    for chunk, day, topic, ident in _daily_heads(text, path, chunks):
-        fallback = ident
+    for chunk, day, topic, occurrence in _daily_heads(text, path, chunks):
+        ident = None
         pinned = explicit = False
         at = find("<!--", chunk.body, chunk.end)
         while at >= 0:
@@ -476,15 +556,16 @@ def daily_marks(text: str, path: Path | None, chunks: list[Chunk]) -> dict[int, 
                 elif _PINNED.match(line):
                     pinned = True
             at = find("<!--", end, chunk.end)
-        out[chunk.start] = (_unique_daily_id(ident, fallback, day, topic, used), pinned, day)
+        out[chunk.start] = (_unique_daily_id(ident, day, topic, occurrence, used), pinned, day)
     return out
 
 
-def _unique_daily_id(ident: str, fallback: str, day: str, topic: str, used: set[str]) -> str:
-    """``ident``, or when an earlier section of the file has it already (a copied id comment), the
-    id the section has without the comment (``fallback``), counted on until unused; noted in ``used``."""
-    if ident in used:
-        ident, extra = fallback, 0
+def _unique_daily_id(ident: str | None, day: str, topic: str, occurrence: int, used: set[str]) -> str:
+    """``ident`` (the section's id comment, None without one), or when there is none or an earlier section
+    of the file has it already (a copied id comment), the id the section has without the comment
+    (:func:`_section_id`), counted on until unused; noted in ``used``."""
+    if ident is None or ident in used:
+        ident, extra = _section_id(day, topic, occurrence), 0
         while ident in used:
             extra += 1
             ident = daily_id(day, f"{topic}\n{extra}")
@@ -514,8 +595,8 @@ def parse_daily(text: str, path: Path | None = None, chunks: list[Chunk] | None 
     all_lines = text.split("\n")
     sections: list[DailySection] = []
     used: set[str] = set()
-    for chunk, day, topic, ident in _daily_heads(text, path, chunks):
-        section = DailySection(day, topic, ident, False, [], chunk.line, chunk.end_line, path,
+    for chunk, day, topic, occurrence in _daily_heads(text, path, chunks):
+        section = DailySection(day, topic, None, False, [], chunk.line, chunk.end_line, path,  # id: below
                                span=(chunk.start, chunk.end))
         explicit = False
         fenced = chunk.fenced
@@ -535,7 +616,7 @@ def parse_daily(text: str, path: Path | None = None, chunks: list[Chunk] | None 
                 section.other.append(line)
         while section.end > section.start + 1 and not all_lines[section.end - 1].strip():
             section.end -= 1  # trailing blank lines belong to the gap (the span keeps them)
-        section.id = _unique_daily_id(section.id, ident, day, topic, used)
+        section.id = _unique_daily_id(section.id, day, topic, occurrence, used)
         sections.append(section)
     return sections
 
@@ -716,7 +797,10 @@ def stable_id(path: str, heading: str, occurrence: int) -> str:
 
 
 def _clean(body: str) -> str:
-    return _PINNED_ANY.sub("", _ID_ANY.sub("", body)).strip()
+    body = _ID_ANY.sub("", body)
+    # Both patterns start "<!--": with none left (a daily section once its id comment is gone) the
+    # pinned pattern has nothing to find (issue 13: a regular-expression scan per entry skipped).
+    return (_PINNED_ANY.sub("", body) if "<!--" in body else body).strip()
 
 
 #: ``_iso`` of strings seen so far: a cold index build meets the same few
@@ -850,13 +934,14 @@ def parse_entries(rel: str, kind: str, text: str) -> tuple[list[Entry], str | No
     ``id`` when given); a daily section has :func:`parse_daily`'s id; any
     other section its ``<!-- id: … -->`` comment, else :func:`stable_id`.
     """
-    name = Path(rel).name
+    rel_path = Path(rel)  # made once: a cold index build reads every file (issue 13)
+    name = rel_path.name
     try:
         fm = split_frontmatter(text, name)
     except MalformedFileError as exc:
         return [], str(exc).removeprefix(f"{name}: ")
     meta = fm.meta
-    name_day = _day_of_name(rel)
+    name_day = _day_of_name(rel_path)
     extra: dict[str, Any] = {}
     if _bad(name_day):
         extra["bad_date"] = name_day
@@ -865,11 +950,11 @@ def parse_entries(rel: str, kind: str, text: str) -> tuple[list[Entry], str | No
     if isinstance(raw_tags, str):
         raw_tags = [t for t in re.split(r"[,\s]+", raw_tags) if t]
     tags = [str(t) for t in raw_tags] if isinstance(raw_tags, list) else []
-    stem = Path(rel).stem
+    stem = rel_path.stem
 
     if kind == "knowledge":
         try:
-            entry = parse_knowledge(text, Path(rel), fm)
+            entry = parse_knowledge(text, rel_path, fm)
         except MalformedFileError as exc:
             return [], str(exc).removeprefix(f"{name}: ")
         from . import history
@@ -889,7 +974,7 @@ def parse_entries(rel: str, kind: str, text: str) -> tuple[list[Entry], str | No
                       (0, len(text)), extra)], None
 
     chunks = split_chunks(text, fm.body_offset)
-    daily = daily_marks(text, Path(rel), chunks) if kind == "daily" else {}
+    daily = daily_marks(text, rel_path, chunks) if kind == "daily" else {}
     out: list[Entry] = []
     seen: dict[str, int] = {}
     used: set[str] = set()  # ids are unique within a file (see parse_daily)
@@ -916,7 +1001,7 @@ def parse_entries(rel: str, kind: str, text: str) -> tuple[list[Entry], str | No
         if section is not None:
             ident, pinned, day = section
             date = _iso(day)
-            if _bad(day):
+            if day and date is None:  # _bad(day), without reading the date twice
                 here["bad_date"] = day
         else:
             ident, pinned = _comment_lines(text, chunk)

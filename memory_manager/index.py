@@ -172,6 +172,7 @@ class RecallIndex:
     def __init__(self, ws: Path, conn: sqlite3.Connection) -> None:
         self.ws = Path(ws)
         self.conn = conn
+        self._next_no = 1  # the next file_no of a build into an empty ``files`` table (refresh)
 
     # -- freshness -----------------------------------------------------------------
     def _scan(self) -> dict[str, tuple[str, int, int]]:
@@ -246,11 +247,16 @@ class RecallIndex:
                 for name in _ENTRY_INDEXES:
                     conn.execute(f"DROP INDEX IF EXISTS {name}")
             pending: tuple[list, list] = ([], [])
+            # Files into an empty ``files`` table (a build from nothing): no file to drop, and
+            # SQLite would number them 1, 2, 3...: numbered here and inserted in batches
+            # with the rows (issue 13: two statements per file).
+            fresh = [] if conn.execute("SELECT 1 FROM files LIMIT 1").fetchone() is None else None
+            self._next_no = 1
             for (rel, kind, mtime, size, data), parsed in zip(to_parse, _parse_all(to_parse)):
-                self._index_file(rel, kind, mtime, size, data, now_ns, parsed, pending)
+                self._index_file(rel, kind, mtime, size, data, now_ns, parsed, pending, fresh)
                 if len(pending[0]) >= 4096:
-                    self._flush(pending)
-            self._flush(pending)
+                    self._flush(pending, fresh)
+            self._flush(pending, fresh)
             if bulk:
                 for name, sql in _ENTRY_INDEXES.items():
                     conn.execute(sql)
@@ -268,22 +274,28 @@ class RecallIndex:
         self.conn.execute("DELETE FROM files WHERE file_no=?", (file_no,))
 
     def _index_file(self, rel: str, kind: str, mtime: int, size: int, data: bytes, now_ns: int,
-                    parsed: tuple | None = None, pending: tuple[list, list] | None = None) -> None:
+                    parsed: tuple | None = None, pending: tuple[list, list] | None = None,
+                    fresh: list | None = None) -> None:
         """Replace ``rel``'s rows with its parsed entries (``parsed``: :func:`parse_source`'s result).
 
         ``pending``: ``(entry rows, FTS rows)`` lists the new rows are added to, for
         :meth:`_flush` to insert many files' rows at once (issue 13); without it they are
         inserted now. The rows of a file dropped here are never among the pending rows: a
         file is indexed once per refresh, and a new ``file_no`` is never a pending one.
+        ``fresh`` (with ``pending``): the ``files`` rows not inserted yet, when the table was
+        empty when the refresh began; the file gets the next number and its row is added.
         """
-        row = self.conn.execute("SELECT file_no FROM files WHERE path=?", (rel,)).fetchone()
-        if row:
-            self._drop_file(row[0])
         sha, error, items = parsed if parsed is not None else parse_source(rel, kind, data)
-        cur = self.conn.execute(
-            "INSERT INTO files(path, kind, mtime_ns, size, sha, indexed_ns, error) VALUES (?,?,?,?,?,?,?)",
-            (rel, kind, mtime, size, sha, now_ns, error))
-        file_no = cur.lastrowid
+        if fresh is not None:
+            file_no, self._next_no = self._next_no, self._next_no + 1
+            fresh.append((file_no, rel, kind, mtime, size, sha, now_ns, error))
+        else:
+            row = self.conn.execute("SELECT file_no FROM files WHERE path=?", (rel,)).fetchone()
+            if row:
+                self._drop_file(row[0])
+            file_no = self.conn.execute(
+                "INSERT INTO files(path, kind, mtime_ns, size, sha, indexed_ns, error) VALUES (?,?,?,?,?,?,?)",
+                (rel, kind, mtime, size, sha, now_ns, error)).lastrowid
         rows, fts_rows = pending if pending is not None else ([], [])
         base = file_no << POS_BITS
         for pos, (item, terms) in enumerate(items):
@@ -292,9 +304,14 @@ class RecallIndex:
         if pending is None:
             self._flush((rows, fts_rows))
 
-    def _flush(self, pending: tuple[list, list]) -> None:
-        """Insert ``(entry rows, FTS rows)`` gathered by :meth:`_index_file` and empty the lists."""
+    def _flush(self, pending: tuple[list, list], fresh: list | None = None) -> None:
+        """Insert ``(entry rows, FTS rows)`` gathered by :meth:`_index_file` (and ``fresh`` files rows) and empty the lists."""
         rows, fts_rows = pending
+        if fresh:
+            self.conn.executemany(
+                "INSERT INTO files(file_no, path, kind, mtime_ns, size, sha, indexed_ns, error) VALUES (?,?,?,?,?,?,?,?)",
+                fresh)
+            fresh.clear()
         if rows:
             self.conn.executemany(
                 "INSERT INTO entries(rowid, file_no, path, ordinal, id, heading, date, kind, tags, tag_terms,"

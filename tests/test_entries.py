@@ -234,3 +234,80 @@ def test_one_parse_gives_both_frontmatter_readings(raw):
         assert got[0] == "error"
     else:
         assert got == expected
+
+
+def _yaml_readings(raw):
+    import yaml
+
+    return (yaml.load(raw, Loader=entries._safe_loader()),  # noqa: S506 - safe and base loaders only
+            yaml.load(raw, Loader=yaml.CBaseLoader))  # noqa: S506
+
+
+#: Values the fast frontmatter path must read as PyYAML does, or leave to PyYAML.
+_FM_VALUES = ["k1", "飞书 日报", "deploy-notes", "a.b/c", "x - y", "_x", "true", "false", "True", "yes", "No",
+              "on", "OFF", "null", "Null", "~", "y", "n", "0", "7", "12345678901234567890", "0755", "1_000",
+              "0x1F", "1.5", ".inf", "1e3", "2026-02-03", "2026-02-30", "0000-01-01", "2026-1-5",
+              "2026-02-03 10:00:00", "2026-02-03T10:00:00Z", '"quoted: text"', '"飞书"', '"a\\tb"', '"a\\u00e9"',
+              "'single'", "[]", "[a, b]", "[飞书, term2860]", "[a,b]", "[ a ]", "[1, 2026-02-03, true, null]",
+              "[a, [b]]", "[a, {b: c}]", "[\"q\", r]", "{a: 1}", "a # comment", "a: b", "a:b", "&anchor v",
+              "*alias", "!!str 3", "!!int \"3\"", "|", ">", "- a", "? q", "%x", "@x", "`x`", "a ", " a",
+              "a  b", "<<", "=", "٣", "²x", "ＡＢ", "a\u00a0b", "a\u0085b", "a\u2028b", "x\ufeff", "#x"]
+
+
+@pytest.mark.parametrize("value", _FM_VALUES)
+def test_fast_frontmatter_reads_as_pyyaml_or_passes(value):
+    """The fast frontmatter path (issue 13) gives PyYAML's two readings, or None (then PyYAML reads it)."""
+    import yaml
+
+    raw = f"format: cmm-knowledge\nversion: 1\nkey: {value}\nv: {value}"
+    fast = entries._fast_frontmatter(raw)
+    try:
+        expected = _yaml_readings(raw)
+    except yaml.YAMLError:
+        assert fast is None
+        return
+    # repr: the same types too (a date is no string, True no 1)
+    assert fast is None or repr(fast) == repr(expected), (raw, fast, expected)
+    assert entries._load_twice(raw) == expected
+
+
+def test_fast_frontmatter_reads_what_we_write():
+    """Our own knowledge frontmatter takes the fast path; odd lines leave it to PyYAML."""
+    raw = "format: cmm-knowledge\nversion: 1\nid: k-1\nkey: k1\ntags: [脑身, term2860]\ncreated: 2024-02-29\nupdated: 2024-02-29"
+    assert entries._fast_frontmatter(raw) == _yaml_readings(raw)
+    assert entries._fast_frontmatter("pinned: true\ntags: []") == ({"pinned": True, "tags": []},
+                                                                    {"pinned": "true", "tags": []})
+    for odd in ["a: 1\na: 2", "a: 1\n\nb: 2", "a: 1\n# c", "a: 1\n  b: 2", "on: x", "a:  b", "a:", "- a",
+                "a: 1\n---\nb: 2", "a: 1\r"]:
+        assert entries._fast_frontmatter(odd) is None, odd
+
+
+def test_fast_frontmatter_random_lines_agree_with_pyyaml():
+    """Random frontmatters built of :data:`_FM_VALUES` and list forms: fast path equal to PyYAML or None."""
+    import random
+
+    import yaml
+
+    rng = random.Random(13)
+    answered = 0
+    for _ in range(3000):
+        lines = []
+        for _ in range(rng.randint(1, 6)):
+            key = rng.choice(["key", "tags", "id", "on", "Yes", "x_1", "a", "a"])
+            if rng.random() < 0.3:
+                value = "[" + rng.choice([", ", ",", " , "]).join(
+                    rng.choice(_FM_VALUES[:34]) for _ in range(rng.randint(0, 3))) + "]"
+            else:
+                value = rng.choice(_FM_VALUES)
+            lines.append(f"{key}:{rng.choice([' ', ' ', ' ', '  ', ''])}{value}")
+        raw = "\n".join(lines)
+        fast = entries._fast_frontmatter(raw)
+        if fast is None:
+            continue
+        answered += 1
+        try:
+            expected = _yaml_readings(raw)
+        except yaml.YAMLError:
+            raise AssertionError(f"fast path read what PyYAML refuses: {raw!r}") from None
+        assert repr(fast) == repr(expected), raw  # same types too (a date is no string, True no 1)
+    assert answered > 50

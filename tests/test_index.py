@@ -154,3 +154,45 @@ def test_a_label_replaced_by_a_space_leaves_the_same_terms():
         body = "".join(rng.choice(parts) for _ in range(rng.randint(1, 25)))
         assert (tokens("head\n" + index_mod._LABEL.sub(" ", body))
                 == tokens("head\n" + index_mod._LABEL.sub(r"\1", body))), body
+
+
+def test_a_build_from_nothing_numbers_files_as_sqlite_would(ws):
+    """A build into an empty ``files`` table numbers the files itself and inserts them in batches
+    (issue 13); the rows are those of the file-by-file path a later refresh takes (zero-entry and
+    non-UTF-8 files included), and a refresh after it adds, replaces and drops files as before."""
+    from memory_manager import index as index_mod
+
+    for n in range(5):
+        _write(ws, f"memory/daily/2026-01-0{n + 1}.md", f"## [2026-01-0{n + 1}] Topic {n}\n- Change: deploy {n}\n")
+    _write(ws, "memory/daily/2026-01-09.md", "")
+    (ws / "memory/daily/2026-01-08.md").write_bytes(b"\xff\xfe bad")
+
+    def rows(idx):
+        return (idx.conn.execute("SELECT file_no, path, kind, size, sha, error FROM files ORDER BY file_no").fetchall(),
+                idx.conn.execute("SELECT rowid, file_no, path, id FROM entries ORDER BY rowid").fetchall())
+
+    idx = open_index(ws)
+    try:
+        built = rows(idx)
+        # the same files through the file-by-file path: a refresh that finds the table non-empty
+        idx.conn.execute("DELETE FROM fts")
+        idx.conn.execute("DELETE FROM entries")
+        idx.conn.execute("DELETE FROM files")
+        idx.conn.execute("INSERT INTO files(file_no, path) VALUES (1, 'placeholder')")
+        idx.refresh()
+        idx.conn.execute("DELETE FROM files WHERE path = 'placeholder'")
+        by_file = rows(idx)
+    finally:
+        idx.close()
+    assert [r[1:] for r in built[0]] == [r[1:] for r in by_file[0]]
+    assert [r[0] for r in built[0]] == list(range(1, 8))  # 1, 2, 3... as SQLite numbers an empty table
+    assert len(built[1]) == 5 and [r[2:] for r in built[1]] == [r[2:] for r in by_file[1]]
+    assert built[0][-1][1] == "memory/daily/2026-01-09.md" and "UTF-8" in (built[0][-2][5] or "")
+    # a refresh after the fresh build: edit, add, delete
+    _write(ws, "memory/daily/2026-01-01.md", "## [2026-01-01] Changed\n- Change: deploy again\n")
+    _write(ws, "memory/daily/2026-01-06.md", "## [2026-01-06] Added\n- Change: kafka\n")
+    (ws / "memory/daily/2026-01-02.md").unlink()
+    assert _headings(ws, "deploy") == ["[2026-01-01] Changed", "[2026-01-03] Topic 2", "[2026-01-04] Topic 3",
+                                       "[2026-01-05] Topic 4"]
+    assert _headings(ws, "kafka") == ["[2026-01-06] Added"]
+    assert index_mod.PARALLEL_MIN_FILES > 7  # this build ran in one process (the worker path is tested above)

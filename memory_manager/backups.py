@@ -2271,12 +2271,7 @@ def _forward_plan(journal: Path, manifest: dict[str, Any] | None = None) -> dict
     withheld recorded there as withheld (fatk6: a forged plan on a write's backup made the next
     command undo init). Any other restore plan is ignored: the journal is rolled back as usual.
     """
-    if not _journal_file(journal):
-        return None
-    try:
-        doc = _parse_json(read_regular_text(journal, "utf-8"))
-    except (OSError, ValueError, RecursionError):
-        return None
+    doc = _journal_doc(journal)
     plan = doc.get("forward") if isinstance(doc, dict) else None
     if not isinstance(plan, dict):
         return None
@@ -2296,12 +2291,9 @@ def _done_part(journal: Path, manifest: dict[str, Any]) -> dict[str, Any] | None
     ``{"kind": "purge", "deleted": n, "erased": {name: n}}`` with whole numbers
     not below 0; anything else is ignored (the rollback goes ahead as usual).
     """
-    if manifest.get("reason") != "cleanup" or not _journal_file(journal):
+    if manifest.get("reason") != "cleanup":
         return None
-    try:
-        doc = _parse_json(read_regular_text(journal, "utf-8"))
-    except (OSError, ValueError, RecursionError):
-        return None
+    doc = _journal_doc(journal)
     done = doc.get("done") if isinstance(doc, dict) else None
 
     def count(value: Any) -> bool:
@@ -2313,6 +2305,20 @@ def _done_part(journal: Path, manifest: dict[str, Any]) -> dict[str, Any] | None
     if not isinstance(erased, dict) or not all(isinstance(k, str) and count(v) for k, v in erased.items()):
         return None
     return {"deleted": done["deleted"], "erased": dict(erased)}
+
+
+def _journal_doc(journal: Path) -> Any:
+    """The parsed JSON of ``journal``, or None when it is gone or not JSON (read as untrusted input).
+
+    Raises:
+        BackupError: from :func:`_journal_file` (the journal is not a regular file of a journal's size).
+    """
+    if not _journal_file(journal):
+        return None
+    try:
+        return _parse_json(read_regular_text(journal, "utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
 
 
 def _journal_file(journal: Path) -> bool:

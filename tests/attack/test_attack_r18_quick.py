@@ -1,0 +1,159 @@
+"""Attack round 18 (quick, tatk18): a fresh attacker against main at c15b2fe.
+
+DOCSTRING_PLACEHOLDER
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from .test_forged_marks_r17 import _forge, _remember
+from .trust_r4_common import NOW, TOKEN, _init
+
+SHOWN = TOKEN[8:]  # more than the first 4 characters of the value
+
+
+def _kite_in_place(ws: Path) -> list[str]:
+    """T2 files (outside quarantine) that still hold the forged entry ``t-aaaaaaaaaa``."""
+    return [p.name for p in (ws / "memory/tier2-internal").glob("*.md") if "t-aaaaaaaaaa" in p.read_text(encoding="utf-8")]
+
+
+# ------------------------------------------------------------ 1: a planted key record makes a forged v2:t2 mark "unchecked"
+
+@pytest.mark.xfail(strict=True, reason="tatk18 1: in a keyless store (hash-secret at hand) a key record planted in "
+                   "memory/.state/t2-key-accepted (any 32 hex digits, or a folder) makes a forged v2:t2 mark "
+                   "'cannot be checked': cleanup leaves the never-approved entry in place")
+@pytest.mark.parametrize("record", ["planted-check", "planted-folder"])
+def test_a_planted_key_record_does_not_turn_a_forged_t2_mark_into_an_approval(ws, run_script, record):
+    _init(run_script, "--no-key")
+    text = _remember(run_script)
+    assert 'approval: "v2:local:' in text
+    _forge(ws, text, "t2")
+    rec = ws / "memory/.state/t2-key-accepted"
+    assert not rec.exists()
+    # The same hand (an agent, a copied folder) that writes the entry writes the record next to it.
+    if record == "planted-check":
+        rec.write_text("0" * 32 + "\n", encoding="ascii")
+    else:
+        rec.mkdir()
+    c = run_script("cleanup", "--json", env=NOW)
+    assert c.code == 0, c.err
+    assert _kite_in_place(ws) == [], [a["detail"] for a in json.loads(c.out)["actions"]]
+
+
+# ------------------------------------------------------------ 2: a keyed store whose key record is gone (key away)
+
+@pytest.mark.xfail(strict=True, reason="tatk18 2: keyed store, key away, memory/.state/t2-key-accepted missing (deleted, "
+                   "or a copy of the workspace without .state): the user's real v2:t2 entry is quarantined as 'a claim', "
+                   "and a forged v2:local mark is left in place as 'cannot be checked'")
+def test_a_lost_key_record_neither_moves_the_real_entry_nor_keeps_the_forged_one(ws, run_script, tmp_path):
+    _init(run_script)
+    text = _remember(run_script)
+    assert 'approval: "v2:t2:' in text
+    _forge(ws, text, "local")
+    key = Path(os.environ["XDG_CONFIG_HOME"]) / "complex-memory-manager" / "key"
+    key.rename(tmp_path / "key.away")
+    (ws / "memory/.state/t2-key-accepted").unlink()
+    c = run_script("cleanup", "--json", env=NOW)
+    assert c.code == 0, c.err
+    details = [a["detail"] for a in json.loads(c.out)["actions"]]
+    real = [d for d in details if "t-6b6929f9d8" in d or "crane" in d]
+    # tiers.md: an approved entry stays where it is; a mark that cannot be checked is never failed.
+    assert not any("quarantined" in d for d in real), real
+    assert _kite_in_place(ws) == [], details
+
+
+# ------------------------------------------------------------ 3: secrets in environment variables echoed
+
+@pytest.mark.xfail(strict=True, reason="tatk18 3: MEMORY_MANAGER_NOW holding a token is echoed in full by every verb's "
+                   "error line (text and --json)")
+@pytest.mark.parametrize("args", [("memory", "status"), ("memory", "--json", "status"), ("cleanup", "--dry-run", "--json"),
+                                  ("memory", "learn", "k", "--text", "plain")])
+def test_a_token_in_memory_manager_now_is_not_echoed(ws, run_script, args):
+    _init(run_script)
+    r = run_script(*args, env={"MEMORY_MANAGER_NOW": TOKEN})
+    assert r.code != 0
+    assert "MEMORY_MANAGER_NOW" in r.out + r.err
+    assert SHOWN not in r.out + r.err
+
+
+def _key_home(tmp_path: Path, how: str) -> dict[str, str]:
+    folder = tmp_path / f"d-{TOKEN}"
+    folder.mkdir()
+    if how == "HOME":
+        return {"HOME": str(folder), "XDG_CONFIG_HOME": ""}
+    return {"XDG_CONFIG_HOME": str(folder)}
+
+
+@pytest.mark.xfail(strict=True, reason="tatk18 4: a token in the folder HOME / XDG_CONFIG_HOME names is printed in full "
+                   "in the key file's path: init (text and --json), doctor (HOME), crypt keygen's error (HOME)")
+@pytest.mark.parametrize("how,args", [
+    ("XDG_CONFIG_HOME", ("init", "--yes", "--no-hooks", "--lang", "en")),
+    ("XDG_CONFIG_HOME", ("init", "--yes", "--no-hooks", "--lang", "en", "--json")),
+    ("XDG_CONFIG_HOME", ("init", "--dry-run", "--lang", "en")),
+    ("HOME", ("init", "--yes", "--no-hooks", "--lang", "en")),
+    ("HOME", ("doctor", "--no-openclaw")),
+    ("HOME", ("doctor", "--no-openclaw", "--json")),
+    ("HOME", ("crypt", "keygen")),
+])
+def test_a_token_in_the_key_folder_from_the_environment_is_masked(ws, run_script, tmp_path, how, args):
+    env = dict(NOW, **_key_home(tmp_path, how))
+    if args[0] != "init":
+        assert run_script("init", "--yes", "--no-hooks", "--lang", "en", env=env).code == 0
+    r = run_script(*args, env=env)
+    assert SHOWN not in r.out + r.err, r.out + r.err
+
+
+# ------------------------------------------------------------ 5: a certain value followed by '_word', or after '%22' / a digit
+
+def _cn(body17: str) -> str:
+    weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2]
+    return body17 + "10X98765432"[sum(int(a) * b for a, b in zip(body17, weights)) % 11]
+
+
+IBAN = "GB33" + "BUKB" + "20201555555555"
+AWS = "AKIA" + "QX7LM2PZ8RT5VB1N"
+JWT = ("eyJhbGciOiJIUzI1NiJ9" + "." + "eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ" + "."
+       + "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c")
+
+GLUED = {  # name: (text, value) -- the value alone ("note <value>") is a certain finding
+    "iban-underscore-word": (f"statement {IBAN}_x", IBAN),
+    "aws-underscore-word": (f"backup {AWS}_x", AWS),
+    "github-underscore-word": (f"bot {TOKEN}_old", TOKEN),
+    "jwt-after-%22-in-url": (f"see https://x.example/?q=%22{JWT}%22", JWT),
+    "jwt-after-a-digit": (f"session token1{JWT}", JWT),
+}
+
+
+@pytest.mark.xfail(strict=True, reason="tatk18 5: a certain value followed by '_word' (IBAN, AWS key: not found; GitHub "
+                   "token: possible), a JWT after '%22' in a URL or after a digit: stored in "
+                   "plain by learn --approved")
+@pytest.mark.parametrize("case", list(GLUED))
+def test_a_certain_value_glued_to_an_underscore_word_or_escape_is_refused(ws, run_script, case):
+    text, value = GLUED[case]
+    _init(run_script)
+    alone = run_script("memory", "learn", "k0", "--text", f"note {TOKEN if case.startswith('github') else value}",
+                       "--approved", env=NOW)
+    assert alone.code != 0, "the value alone is a certain finding"
+    r = run_script("memory", "learn", "k1", "--text", text, "--approved", env=NOW)
+    assert r.code != 0 and not (ws / "memory/knowledge/k1.md").exists(), "stored"
+
+
+@pytest.mark.xfail(strict=True, reason="tatk18 5b: the same glued IBAN reaches MEMORY.md, a daily note and an edited "
+                   "knowledge entry through lesson, write and edit")
+@pytest.mark.parametrize("verb", ["lesson", "write", "edit"])
+def test_a_glued_iban_is_refused_by_every_verb(ws, run_script, verb):
+    _init(run_script)
+    text = f"statement {IBAN}_x"
+    if verb == "lesson":
+        r = run_script("memory", "lesson", text, "--approved", env=NOW)
+    elif verb == "write":
+        r = run_script("memory", "write", "--topic", "t", "--cause", text, "--approved", env=NOW)
+    else:
+        assert run_script("memory", "learn", "k3", "--text", "plain", env=NOW).code == 0
+        r = run_script("memory", "edit", "k3", "--text", text, "--approved", env=NOW)
+    left = [str(p.relative_to(ws)) for p in ws.rglob("*") if p.is_file() and IBAN[4:].encode() in p.read_bytes()]
+    assert r.code != 0 and left == [], left

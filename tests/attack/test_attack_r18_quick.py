@@ -1,6 +1,48 @@
 """Attack round 18 (quick, tatk18): a fresh attacker against main at c15b2fe.
 
-DOCSTRING_PLACEHOLDER
+Each test plays one attack that got through, against the real scripts in a temporary workspace, and
+asserts the promised behaviour (issue 10; references/tiers.md, references/gate.md). Secret-shaped values
+are built at run time. All are strict xfails: nothing here is fixed.
+
+Found (tests here):
+1. (medium) A key record planted in ``memory/.state/t2-key-accepted`` of a keyless store (32 hex digits,
+   or a folder there: "unreadable" reads as "a key was recorded") turns a forged ``v2:t2`` mark into
+   "cannot be checked": cleanup leaves the never-approved entry in place. The record sits in the
+   workspace, writable by the same hand that forges the entry.
+2. (medium) Keyed store, key away, the record missing (deleted, or a copy of the workspace without
+   ``.state``): the user's real ``v2:t2`` entry is quarantined as "a claim" (approved entries must stay
+   where they are), and a forged ``v2:local`` mark is left in place as "cannot be checked".
+3. (low) ``MEMORY_MANAGER_NOW`` holding a token is echoed in full by every verb's error (text and --json).
+4. (low) A token in the folder ``HOME`` / ``XDG_CONFIG_HOME`` names is printed in full in the key
+   file's path: init (text, --json, --dry-run), doctor (HOME), ``crypt keygen``'s error (HOME).
+5. (high) A certain value followed by ``_word`` (IBAN, AWS key: not found; GitHub token: possible), a
+   JWT after ``%22`` inside a URL or glued after a digit: stored in plain by learn, lesson, write, edit.
+6. (medium) A knowledge file renamed by hand keeps its id; learning the old name again makes a second
+   entry with that id; ``forget ID --approved`` deletes the new entry (never asked for) and leaves the
+   renamed one's text on disk.
+7. (low) A value cut at '/' with a space beside the cut (``AKIA… / …``, ``GB33… / …``, a resident ID)
+   passes ``report --html`` (written there); ``export --out`` refuses it (held).
+8. (low) init prints a token in the workspace folder in full (-w or OPENCLAW_WORKSPACE_DIR): the
+   "init <folder>: language" line, --json "workspace", --list-backups, --restore's undo line.
+
+Tried / found per area:
+- Forged approval marks (key present / away / never recorded / record unreadable / record planted or
+  lost / other HOME): 6 / 3 (tests 1, 2). Key present with a tampered record: cleanup refuses as a whole
+  ("not this store's key"; folder / binary: "move it away"): held (fails closed).
+- Forget after renames/swaps/re-learns (re-learn over a name, case-changing rename, rename + re-learn,
+  rename twice, T2 with a second entry, archived by prune, daily section beside another, lesson, recall
+  index + report + export in .cache): 10 / 1 (test 6).
+- Cut paths (refuse_private_path, 8 values x 7 cuts x new/existing x folder/file): 200 probes; '/',
+  three parts, grouped IBAN/card across '/': held; space/dot/dash inside one part not found (as in
+  text: not counted); ' / ' cuts: 26 pass, confirmed by CLI 6 / 3 (report only, test 7).
+- Env secrets (11 variables x 15 commands, text/--json) + key-folder env x 7 commands: 172 / 2 kinds
+  (tests 3, 4). -w / OPENCLAW_WORKSPACE_DIR with a token x 15 commands x 3 folders: 90 / 1 kind (test 8:
+  init only; cleanup/maintain/memory/crypt/doctor/privacy_audit held).
+- Glued / URL / JSON / YAML values (12 values x 34 shapes in the scanner, then 50 targeted): 434 probes,
+  the kinds of test 5 (splits by a space or dash inside a value, lower-case IDs: not counted); confirmed
+  by CLI in learn/lesson/write/edit/remember(encrypted, held)/--tags and KEY (refused, held): 5 x 7 runs.
+- Retention and plaintext copies (possible finding, address, health fact x keyed/keyless through learn,
+  edit, lesson, write, prune): 6 / 0 in .memory-backup; retention's only-copy rule read, not broken.
 """
 from __future__ import annotations
 
@@ -199,3 +241,21 @@ def test_a_value_cut_at_a_slash_with_spaces_is_refused(ws, run_script, tmp_path,
     args = ("export", "--out", target) if verb == "export" else ("report", "--html", target)
     r = run_script("memory", *args, env=NOW)
     assert r.code != 0 and not target.exists(), r.out + r.err
+
+
+# ------------------------------------------------------------ 8: init echoes a token in the workspace folder (-w or env)
+
+@pytest.mark.xfail(strict=True, reason="tatk18 8: init prints a token in the workspace folder in full (-w or "
+                   "OPENCLAW_WORKSPACE_DIR): the 'init <folder>: language' line, --json 'workspace', --list-backups, "
+                   "--restore's undo line (detect/doctor/status/cleanup/maintain mask it: tatk17 6)")
+@pytest.mark.parametrize("how", ["option", "env"])
+@pytest.mark.parametrize("args", [("--dry-run", "--lang", "en"), ("--dry-run", "--json", "--lang", "en"), ("--list-backups",),
+                                  ("--restore", "--yes")])
+def test_init_never_echoes_a_token_in_the_workspace_folder(ws, run_script, tmp_path, how, args):
+    folder = tmp_path / f"r-{TOKEN}"
+    folder.mkdir()
+    assert run_script("init", "--yes", "--no-hooks", "--lang", "en", "-w", folder, env=NOW).code == 0
+    extra = ("-w", str(folder)) if how == "option" else ()
+    r = run_script("init", *args, *extra, env={**NOW, "OPENCLAW_WORKSPACE_DIR": str(folder if how == "env" else ws)})
+    assert r.code == 0, r.err
+    assert SHOWN not in r.out + r.err, r.out + r.err

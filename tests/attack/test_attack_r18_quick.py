@@ -17,7 +17,8 @@ Found (tests here):
    file's path: init (text, --json, --dry-run), doctor (HOME), ``crypt keygen``'s error (HOME).
 5. (high) A certain value followed by ``_word`` (IBAN, AWS key: not found; GitHub token: possible), a
    JWT after ``%22`` inside a URL or glued after a digit: stored in plain by learn, lesson, write, edit,
-   and by ``import`` (knowledge body, tags, frontmatter, daily cause and topic, lesson line).
+   and by ``import`` (knowledge body, tags, frontmatter, daily cause and topic, lesson line); the JWT
+   forms reach the *public* T1 stats file through ``stats pattern --trigger`` (test 5d).
 6. (medium) A knowledge file renamed by hand keeps its id; learning the old name again makes a second
    entry with that id; ``forget ID --approved`` deletes the new entry (never asked for) and leaves the
    renamed one's text on disk.
@@ -42,7 +43,9 @@ Tried / found per area:
 - Glued / URL / JSON / YAML values (12 values x 34 shapes in the scanner, then 50 targeted): 434 probes,
   the kinds of test 5 (splits by a space or dash inside a value, lower-case IDs: not counted); confirmed
   by CLI in learn/lesson/write/edit/remember(encrypted, held)/--tags and KEY (refused, held): 5 x 7 runs;
-  import fields (knowledge body/tags/key/frontmatter, daily cause/topic, lesson, IBAN after %22): 8 / 6.
+  import fields (knowledge body/tags/key/frontmatter, daily cause/topic, lesson, IBAN after %22): 8 / 6;
+  name options (remember --topic/--skill, write --topic, stats record --skill, stats pattern
+  --trigger/--skills, event --skill, --tags) x 5 glued forms: 40 / 2 (JWT in --trigger).
 - Retention and plaintext copies (possible finding, address, health fact x keyed/keyless through learn,
   edit, lesson, write, prune): 6 / 0 in .memory-backup; retention's only-copy rule read, not broken.
 """
@@ -294,4 +297,17 @@ def test_a_glued_iban_in_an_import_file_is_refused(ws, run_script, tmp_path, fie
     bad.write_text(json.dumps(data), encoding="utf-8")
     run_script("memory", "import", bad, "--approved", env=env)
     left = [str(p.relative_to(other)) for p in other.rglob("*") if p.is_file() and IBAN[4:].encode() in p.read_bytes()]
+    assert left == []
+
+
+@pytest.mark.xfail(strict=True, reason="tatk18 5d: a JWT glued after a digit or after '%22' in stats pattern --trigger "
+                   "reaches the public T1 stats file (memory/tier1-public/<skill>_stats.json) and its backup")
+@pytest.mark.parametrize("glue", ["t1", "%22"])
+@pytest.mark.parametrize("where", ["--trigger"])  # --skills: refused (held)
+def test_a_glued_jwt_never_reaches_the_public_stats(ws, run_script, glue, where):
+    _init(run_script)
+    args = ("--trigger", f"when {glue}{JWT}") if where == "--trigger" else ("--trigger", "when asked", "--skills", f"s,{glue}{JWT}")
+    skills = ("--skills", "s") if where == "--trigger" else ()
+    run_script("memory", "stats", "pattern", *skills, *args, env=NOW)
+    left = [str(p.relative_to(ws)) for p in ws.rglob("*") if p.is_file() and JWT[6:40].encode() in p.read_bytes()]
     assert left == []

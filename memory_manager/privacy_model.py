@@ -23,6 +23,12 @@ The weights file ``memory_manager/data/privacy_model.bin`` (:func:`load`): a JSO
 weights as signed bytes, class-major (``weight = byte * scale[class]``). A missing or corrupt file
 means no model: :func:`score` returns None and the detector runs on its rules alone. The file is
 read on the first :func:`score` call, never on import.
+
+Status (2026-12-03, branch learn9): measured, not wired into :func:`memory_manager.privacy.scan` and no
+weights file ships. Leave-one-set-out at threshold 0.95 raises topic recall on the two sets the rules
+were not tuned on (Q, R: 0.903 -> 0.928) with no added false positive, but scoring every line costs
+about twice the rule table's CPU (``bench/README.md``, "A learned topic scorer"). ``python
+bench/train_privacy_model.py --write`` writes the file.
 """
 from __future__ import annotations
 

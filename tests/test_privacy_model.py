@@ -89,3 +89,25 @@ def test_no_score_for_empty_or_long_lines(tmp_path):
     model = pm.load(str(path))
     assert pm.score("   ", model) is None
     assert pm.score("x" * (pm.MAX_CHARS + 1), model) is None
+
+
+def test_the_training_script_writes_what_inference_reads():
+    # bench/train_privacy_model.py quantises and dumps; parse must give back the very model it scored
+    # with during leave-one-set-out (same bytes, same header), so the shipped figures are the file's.
+    np = pytest.importorskip("numpy")
+    import sys
+
+    from conftest import ROOT
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    import train_privacy_model as tpm
+
+    size = 64
+    rng = np.random.default_rng(3)
+    coef = rng.normal(size=(len(tpm.CLASSES), size))
+    model = tpm.quantise(coef, rng.normal(size=len(tpm.CLASSES)), size, 0.95, "")
+    again = pm.parse(tpm.dump(model, "note"))
+    assert again == model
+    assert max(abs(b * model.scales[0] - w) for b, w in zip(model.weights[0], coef[0])) <= model.scales[0] / 2 + 1e-12
+    line = "我妈妈上个月确诊了乳腺癌"
+    assert pm.score(line, again) == pm.score(line, model)

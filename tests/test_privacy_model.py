@@ -9,6 +9,7 @@ from array import array
 
 import pytest
 
+from conftest import ROOT, tree_hash
 from memory_manager import privacy_model as pm
 
 
@@ -111,3 +112,117 @@ def test_the_training_script_writes_what_inference_reads():
     assert max(abs(b * model.scales[0] - w) for b, w in zip(model.weights[0], coef[0])) <= model.scales[0] / 2 + 1e-12
     line = "我妈妈上个月确诊了乳腺癌"
     assert pm.score(line, again) == pm.score(line, model)
+
+
+# ---------------------------------------------------------------- the shipped weights, in the gate
+# Lines from the development sets only (bench/privacy_corpus/independent-q.tsv; never an UNSEEN set):
+# the rules give the first no finding, the shipped model scores it 0.979 (legal); the second is benign
+# (model 0.83, under the threshold). Both figures come from the committed weights file.
+LEGAL = "I have a bench warrant in Ohio for unpaid fines"
+BENIGN = "weather says rain all weekend"
+NOW = {"MEMORY_MANAGER_NOW": "2026-03-03T09:00:00+00:00"}
+
+
+def test_the_shipped_weights_load_at_threshold_095():
+    model = pm.load(pm.MODEL_PATH)
+    assert model is not None and model.threshold == 0.95 and model.size == 1 << 17
+    assert model.classes == ("none", "biometric", "financial", "health", "legal", "minor", "protected")
+
+
+def test_scan_adds_a_possible_topic_only_when_asked():
+    from memory_manager import privacy
+
+    assert privacy.scan(LEGAL) == []
+    assert privacy.scan("  " + LEGAL + " ", learned=True) == [
+        privacy.Finding("legal", "learned_topic", 1, 2, 2 + len(LEGAL), "[legal?]", "topic")]
+    assert [(f.category, f.rule, f.line) for f in privacy.scan_strict("ok\n" + LEGAL, learned=True)] == [
+        ("legal", "learned_topic", 2)]
+    assert privacy.scan(BENIGN, learned=True) == []
+
+
+def test_a_line_with_a_rule_topic_is_not_scored_again():
+    from memory_manager import privacy
+
+    rules = privacy.scan("I have diabetes")
+    assert rules and {f.category for f in rules} == {"health"}
+    assert privacy.scan("I have diabetes", learned=True) == rules
+
+
+def test_a_text_over_the_size_cap_is_not_scored():
+    from memory_manager import privacy
+
+    small = LEGAL + "\n" + "o" * (privacy.LEARNED_MAX_CHARS - len(LEGAL) - 1)
+    assert len(small) == privacy.LEARNED_MAX_CHARS and len(privacy.scan(small, learned=True)) == 1
+    big = small + "o"
+    assert len(big) > privacy.LEARNED_MAX_CHARS and privacy.scan(big, learned=True) == []
+
+
+@pytest.mark.parametrize("blob", [None, b"not a model\n"])
+def test_missing_or_corrupt_weights_leave_the_gate_to_the_rules(tmp_path, monkeypatch, blob):
+    from memory_manager import gate
+
+    cfg = {"gate": {"mode": "auto"}}
+    assert gate.evaluate("store", LEGAL, source="explicit_user", cfg=cfg).decision == "request_approval"
+    path = tmp_path / "weights.bin"
+    if blob is not None:
+        path.write_bytes(blob)
+    monkeypatch.setattr(pm, "MODEL_PATH", str(path))
+    monkeypatch.setattr(pm, "_loaded", [])
+    d = gate.evaluate("store", LEGAL, source="explicit_user", cfg=cfg)
+    assert (d.decision, d.approval, d.sensitivity, d.categories, d.reasons) == (
+        "proceed", "implicit_low_risk", "ordinary", [], [])
+    assert gate.held_findings(tmp_path, LEGAL) == []
+
+
+def test_importing_the_detector_does_not_load_the_model():
+    import subprocess
+    import sys
+
+    code = "import sys, memory_manager.privacy; print('memory_manager.privacy_model' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(ROOT), check=True)
+    assert out.stdout == "False\n"
+
+
+VERBS = {
+    "write": ["write", "--topic", "T", "--change"],
+    "learn": ["learn", "court-notes", "--text"],
+    "remember": ["remember", "--skill", "s", "--topic", "t", "--text"],
+    "lesson": ["lesson"],
+}
+STORED = {"write": "memory/daily/2026-03-03.md", "learn": "memory/knowledge/court-notes.md",
+          "remember": None, "lesson": "MEMORY.md"}
+
+
+@pytest.mark.parametrize("verb", sorted(VERBS))
+def test_a_line_only_the_model_flags_needs_approved(ws, run_script, verb):
+    if verb == "lesson":
+        from memory_manager import templates
+
+        (ws / "memory").mkdir()
+        (ws / "MEMORY.md").write_text(templates.render("memory-lessons.md", "en"), encoding="utf-8")
+    before = tree_hash(ws)
+    r = run_script("memory", *VERBS[verb], LEGAL, env=NOW)
+    assert r.code == 1 and r.out == ""
+    assert r.err.startswith("error: memory gate: request_approval (") and r.err.count("\n") == 1
+    assert ("possible legal topic (learned scorer; no rule matched): not stored unless the user confirms; "
+            "then repeat with --approved)\n") in r.err
+    after = tree_hash(ws)
+    # Only the gate's redacted log, its salt, a lock file and the backup folder's mode marker (no content).
+    changed = {k for k in after if not k.endswith("/") and (k not in before or after[k] != before[k])}
+    assert changed <= {"memory/.state/gate-audit.jsonl", "memory/.state/audit-salt", ".memory-backup/.lock",
+                       ".memory-backup/.modes-v2"}
+    assert all(LEGAL not in (ws / k).read_text(encoding="utf-8", errors="replace") for k in changed)
+    r = run_script("memory", *VERBS[verb], LEGAL, "--approved", env=NOW)
+    assert r.code == 0, r.err
+    if STORED[verb]:
+        assert LEGAL in (ws / STORED[verb]).read_text(encoding="utf-8")
+    record = [json.loads(x) for x in (ws / "memory/.state/privacy-approvals.jsonl").read_text().splitlines()]
+    assert [(x["category"], x["rule"], x["confidence"]) for x in record if "rule" in x] == [
+        ("legal", "learned_topic", "topic")]
+
+
+@pytest.mark.parametrize("verb", ["write", "learn"])
+def test_a_benign_line_is_stored_without_approval(ws, run_script, verb):
+    r = run_script("memory", *VERBS[verb], BENIGN, env=NOW)
+    assert r.code == 0, r.err
+    assert BENIGN in (ws / STORED[verb]).read_text(encoding="utf-8")

@@ -4,7 +4,7 @@ Privacy issue 9: the rule table reaches ~1.0 on the labelled sets it was tuned o
 written by others it misses a tenth of the sensitive-topic lines (health, protected
 characteristics, legal and financial trouble, minors, biometric data). This module scores a line
 with a multinomial logistic regression over hashed features, trained by
-``bench/train_privacy_model.py`` (scikit-learn, a development dependency only) on the committed
+``bench/train_privacy_model.py`` (scikit-learn, ``requirements-train.txt`` only) on the committed
 development sets; inference here is the standard library alone.
 
 Features (:func:`features`), computed on the NFKC-normalised, lower-cased line:
@@ -24,11 +24,14 @@ weights as signed bytes, class-major (``weight = byte * scale[class]``). A missi
 means no model: :func:`score` returns None and the detector runs on its rules alone. The file is
 read on the first :func:`score` call, never on import.
 
-Status (2026-12-03, branch learn9): measured, not wired into :func:`memory_manager.privacy.scan` and no
-weights file ships. Leave-one-set-out at threshold 0.95 raises topic recall on the two sets the rules
-were not tuned on (Q, R: 0.903 -> 0.928) with no added false positive, but scoring every line costs
-about twice the rule table's CPU (``bench/README.md``, "A learned topic scorer"). ``python
-bench/train_privacy_model.py --write`` writes the file.
+Status (2026-12-03, branch lgate): shipped for the memory gate only. ``privacy.scan(text, learned=True)``
+(:func:`memory_manager.privacy.learned_topics`) adds a possible topic finding on a line the rules give
+no topic when its score reaches the file's threshold (0.95), for texts up to
+``privacy.LEARNED_MAX_CHARS``; :mod:`memory_manager.gate` asks for it on what a store, edit or import
+keeps. Audits, reports and cleanup scans of whole workspaces do not score: about 77 us per line, ~3x
+the rule table's CPU on a 10 MB scan (``bench/README.md``, "A learned topic scorer"). ``python
+bench/train_privacy_model.py --write --threshold 0.95`` writes the file (scikit-learn:
+``requirements-train.txt``).
 """
 from __future__ import annotations
 

@@ -54,6 +54,13 @@ NONE = "none"
 #: Lines longer than this are not scored (cost grows with length; the topic sets' lines are < 300).
 MAX_CHARS = 400
 
+#: Lines with fewer units than this (a word of letters or digits is one unit, a CJK character one) are
+#: not scored: on one- or two-word lines (a skill or topic name such as "a", "s") the unit-length
+#: feature vector lets a few hashed weights decide alone ("a" scored 0.99 protected, which held
+#: ``remember --skill s --topic a`` for approval). Every sensitive-topic line of the development sets
+#: has at least 3 units.
+MIN_UNITS = 3
+
 _TOKEN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+|[a-z0-9]+(?:'[a-z]+)?")
 _CJK_FIRST = "\u3400"
 
@@ -90,6 +97,13 @@ def features(line: str, size: int) -> list[int]:
                         add("c" + padded[i:i + 4])
     crc = zlib.crc32
     return [crc(g.encode()) % size for g in grams]
+
+
+def units(line: str) -> int:
+    """How many words of letters or digits and CJK characters ``line`` holds (NFKC-lowered, as
+    :func:`features` reads it): the length :data:`MIN_UNITS` is compared with."""
+    text = unicodedata.normalize("NFKC", line).lower()
+    return sum(len(t) if t[0] >= _CJK_FIRST else 1 for t in _TOKEN.findall(text))
 
 
 @dataclass(frozen=True)
@@ -180,11 +194,11 @@ def probabilities(model: Model, line: str) -> dict[str, float]:
 def score(line: str, model: Model | None = None) -> tuple[str, float] | None:
     """The most likely sensitive topic of ``line`` and the topic score (1 - P(none)), or None.
 
-    None when no model is available (:func:`load`), the line is empty or longer than
-    :data:`MAX_CHARS`. The caller compares the score with ``model.threshold``.
+    None when no model is available (:func:`load`), the line is empty, longer than
+    :data:`MAX_CHARS` or shorter than :data:`MIN_UNITS` units (:func:`units`). The caller compares the score with ``model.threshold``.
     """
     model = model or load()
-    if model is None or not line.strip() or len(line) > MAX_CHARS:
+    if model is None or not line.strip() or len(line) > MAX_CHARS or units(line) < MIN_UNITS:
         return None
     probs = probabilities(model, line)
     best = max(model.classes[1:], key=lambda c: probs[c])

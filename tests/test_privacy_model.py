@@ -45,9 +45,9 @@ def model_bytes(size: int, classes: list[str], rows: list[list[int]], scales, bi
 
 
 def test_a_hand_made_model_scores_exactly(tmp_path):
-    # Size 4: every feature of "x" lands in one of four buckets; "health" weighs +100 on each of them.
+    # Size 4: every feature of "x y z" lands in one of four buckets; "health" weighs +100 on each of them.
     size = 4
-    idx = pm.features("x", size)
+    idx = pm.features("x y z", size)
     path = tmp_path / "m.bin"
     path.write_bytes(model_bytes(size, ["none", "health"], [[0] * size, [100] * size], [1.0, 0.01], [0.0, -1.0]))
     model = pm.load(str(path))
@@ -55,7 +55,7 @@ def test_a_hand_made_model_scores_exactly(tmp_path):
     norm = math.sqrt(sum(c * c for c in counts.values()))
     logit = -1.0 + 100 * sum(counts.values()) * 0.01 / norm
     want = 1 - 1 / (1 + math.exp(logit))
-    best, got = pm.score("x", model)
+    best, got = pm.score("x y z", model)
     assert best == "health" and got == pytest.approx(want, abs=1e-12)
     assert model.threshold == 0.9
 
@@ -226,3 +226,14 @@ def test_a_benign_line_is_stored_without_approval(ws, run_script, verb):
     r = run_script("memory", *VERBS[verb], BENIGN, env=NOW)
     assert r.code == 0, r.err
     assert BENIGN in (ws / STORED[verb]).read_text(encoding="utf-8")
+
+
+def test_lines_under_three_units_are_not_scored():
+    # "a" alone scored 0.99 protected with the shipped weights (a skill or topic name of one letter
+    # held `remember --skill s --topic a` for approval): one- and two-unit lines are not scored.
+    assert [pm.units(t) for t in ("a", "a b", "x1 y z", "我的病")] == [1, 2, 3, 3]
+    assert pm.score("a") is None and pm.score("a b") is None
+    from memory_manager import gate
+
+    d = gate.evaluate("store", "s\na\nx1", source="explicit_user", cfg={"gate": {"mode": "auto"}})
+    assert (d.decision, d.categories) == ("proceed", [])

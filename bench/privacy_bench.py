@@ -44,7 +44,6 @@ import random
 import sys
 import time
 from collections import Counter
-from functools import partial
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -298,15 +297,9 @@ def main() -> int:
                         help="an independent label<TAB>kind<TAB>text set (repeatable; default: "
                              "bench/privacy_corpus/independent-*.tsv)")
     parser.add_argument("--set-only", action="store_true", help="only the independent set(s): no corpus, no speed")
-    parser.add_argument("--learned", action="store_true",
-                        help="scan as the memory gate does: rules plus the learned topic scorer "
-                             "(privacy.scan(..., learned=True); texts over 8 KB are not scored)")
     parser.add_argument("--detect-secrets", action="store_true",
                         help="also evaluate detect-secrets (when installed) on the sets and for speed")
     args = parser.parse_args()
-    if args.learned:
-        global scan
-        scan = partial(scan, learned=True)
     sets = args.set if args.set is not None else default_sets("independent-*.tsv")
     set_results = [measure_set(path) for path in sets]
     if args.detect_secrets:

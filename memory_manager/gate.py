@@ -32,14 +32,6 @@ Rules, in order (each with its reason):
    (``quarantine.is_approved``): approval is specific to the entry.
 2. **Sensitivity comes from the content** (:func:`memory_manager.privacy.scan`);
    the caller's ``sensitivity`` can only raise it (:data:`RANK`).
-2b. **The learned scorer** (:func:`memory_manager.privacy.learned_topics`,
-   weights ``memory_manager/data/privacy_model.bin``) reads what a store,
-   edit or import would keep (up to ``privacy.LEARNED_MAX_CHARS``): a line
-   the rules give no topic but the model scores at or above its threshold
-   is a *possible* topic finding of the model's category (confidence
-   ``topic``, rule ``learned_topic``), held for ``--approved`` like a rule's
-   topic. :func:`held_findings` lists it too. Missing or corrupt weights:
-   the rules alone. Audits, reports and cleanup never run the model.
 3. **Edits, deletes, imports and exports need explicit approval** in every
    mode (AANA "Approval Rules"; silence is not approval).
 4. **Sensitive content** (anything above ``ordinary``) needs approval to be
@@ -291,17 +283,14 @@ def evaluate(operation: str, text: str, *, source: str = "unknown", sensitivity:
     Raises:
         BadInputError: unknown operation, source or sensitivity.
     """
-    from .privacy import CERTAIN, LEARNED_RULE, POSSIBLE, TOPIC, scan, scan_name, scan_strict
+    from .privacy import CERTAIN, POSSIBLE, TOPIC, scan, scan_name, scan_strict
 
     _check_choice(operation, OPERATIONS, "operation")
     _check_choice(source, SOURCES, "source")
     if sensitivity is not None:
         _check_choice(sensitivity, SENSITIVITIES, "sensitivity")
     mode = (cfg.get("gate") or {}).get("mode", "auto")
-    # What will be stored is read by the learned scorer too (its possible topics need approval like a
-    # rule's topic; texts over privacy.LEARNED_MAX_CHARS are not scored): see the module docstring, 2b.
-    learned = operation in ("store", "edit", "import")
-    findings = scan_strict(text or "", learned=learned) if strict else scan(text or "", learned=learned)
+    findings = scan_strict(text or "") if strict else scan(text or "")
     # Each finding with the text its offsets index (the approval record hashes its value).
     sourced = [(f, text or "") for f in findings]
     for value in (labels or {}).values():
@@ -405,10 +394,6 @@ def evaluate(operation: str, text: str, *, source: str = "unknown", sensitivity:
         else:
             decision, approval = "proceed", "implicit_low_risk"
 
-    guessed = sorted({f.category for f in findings if f.rule == LEARNED_RULE})
-    if guessed and decision in ("ask", "request_approval", "narrow", "avoid_storing"):
-        reasons.append(f"possible {', '.join(guessed)} topic (learned scorer; no rule matched): "
-                       "not stored unless the user confirms; then repeat with --approved")
     if approved and decision in ("ask", "request_approval", "narrow", "avoid_storing"):
         decision, approval = "proceed", "explicit"
         # The reasons now say why approval was needed and that it was given, never to ask for
@@ -484,7 +469,7 @@ def held_findings(ws: Any, text: str, strict: bool = False) -> list[dict[str, st
 
     out: list[dict[str, str]] = []
     # ``strict``: text loaded into every session (lessons): read as ``lesson`` reads it (tatk9).
-    for f in (scan_strict(text or "", learned=True) if strict else scan(text or "", learned=True)):
+    for f in (scan_strict(text or "") if strict else scan(text or "")):
         if f.confidence in (POSSIBLE, TOPIC):
             ident = finding_id(ws, _value_digest(f.category, _span(text, f)))
             item = {"finding": ident, "category": f.category, "confidence": f.confidence}

@@ -6104,57 +6104,8 @@ TOO_DEEP = Rule("encoded-too-deep", "secret", re.compile(r"(?!)"),
                 confidence="possible")
 
 
-#: The learned scorer (:mod:`memory_manager.privacy_model`) reads texts up to this many characters
-#: (``scan(text, learned=True)``): the gate's entries are short; a whole file in an audit is not scored
-#: (77 us per line in pure Python, ~3x the rule table's CPU on a 10 MB scan: bench/README.md).
-LEARNED_MAX_CHARS = 8192
-#: The ``rule`` of a learned scorer's finding.
-LEARNED_RULE = "learned_topic"
-
-
-def learned_topics(text: str, found: list[Finding]) -> list[Finding]:
-    """The learned scorer's *possible* topic findings in ``text``: one per line where ``found`` has no topic.
-
-    Args:
-        text: the text :func:`scan` read (lines split as :meth:`str.splitlines` does).
-        found: the rules' findings in ``text``; a line with a sensitive-topic finding is not scored.
-
-    Returns a :class:`Finding` (confidence :data:`TOPIC`, rule :data:`LEARNED_RULE`, category the
-    model's most likely topic, span the line without its outer spaces, excerpt ``[category?]``) for
-    each line whose topic score (1 - P(none)) reaches the model file's threshold. Empty when ``text``
-    is longer than :data:`LEARNED_MAX_CHARS`, or the weights file is missing or corrupt (fail open:
-    the rules alone decide). Never raises. Source: privacy issue 9, bench/README.md "A learned topic
-    scorer" (leave-one-set-out at threshold 0.95).
-    """
-    if not text or len(text) > LEARNED_MAX_CHARS:
-        return []
-    try:
-        from . import privacy_model
-
-        model = privacy_model.load()
-        if model is None:
-            return []
-        topical = {f.line for f in found if f.category in TOPIC_CATEGORIES}
-        out = []
-        for number, line in enumerate(text.splitlines(), 1):
-            if number in topical:
-                continue
-            got = privacy_model.score(line, model)
-            if got is None or got[0] not in TOPIC_CATEGORIES or got[1] < model.threshold:
-                continue
-            start = len(line) - len(line.lstrip())
-            out.append(Finding(got[0], LEARNED_RULE, number, start, len(line.rstrip()), f"[{got[0]}?]", TOPIC))
-        return out
-    except Exception:  # noqa: BLE001 - a broken model must never stop a scan (rules only)
-        return []
-
-
-def scan(text: str, *, learned: bool = False) -> list[Finding]:
+def scan(text: str) -> list[Finding]:
     """Scan ``text`` and return findings in line order.
-
-    ``learned=True`` (the gate's entries, :mod:`memory_manager.gate`) adds the learned scorer's
-    possible topic findings (:func:`learned_topics`) on lines the rules give no topic; off by default
-    (audits, reports, cleanup and the per-turn detector run on the rules alone).
 
     From :data:`PARALLEL_CHARS` characters on, on a machine with two or more
     cores where ``os.fork`` exists (and outside :class:`serial_scans`), a
@@ -6184,16 +6135,11 @@ def scan(text: str, *, learned: bool = False) -> list[Finding]:
     """
     if not text:
         return []
-    found = None
     if len(text) >= PARALLEL_CHARS and not _serial_depth and (os.cpu_count() or 1) >= 2 and hasattr(os, "fork"):
         found = _scan_in_two(text)
-    if found is None:
-        found = _scan_serial(text)
-    if learned:
-        extra = learned_topics(text, found)
-        if extra:
-            found = sorted([*found, *extra], key=lambda f: (f.line, f.start))
-    return found
+        if found is not None:
+            return found
+    return _scan_serial(text)
 
 
 def _scan_serial(text: str) -> list[Finding]:
@@ -6706,13 +6652,12 @@ def mask_name(value: str) -> str:
     return "".join(line + (breaks[i] if i < len(breaks) else "") for i, line in enumerate(lines))
 
 
-def scan_strict(text: str, *, name: bool = False, learned: bool = False) -> list[Finding]:
+def scan_strict(text: str, *, name: bool = False) -> list[Finding]:
     """Scan text that is public or loaded into every session (T1 values, MEMORY.md lessons).
 
     Args:
         text: the text.
         name: read it as a name too (:func:`scan_name`).
-        learned: add the learned scorer's possible topics (:func:`scan`; not with ``name``).
 
     As :func:`scan`, but on a line that speaks of the user (``my``, ``I``,
     ``user's``, ``我``: :data:`_SELF`) a sensitive-topic word counts whatever
@@ -6725,7 +6670,7 @@ def scan_strict(text: str, *, name: bool = False, learned: bool = False) -> list
     """
     token = _STRICT_TOPICS.set(True)
     try:
-        return scan_name(text) if name else scan(text, learned=learned)
+        return scan_name(text) if name else scan(text)
     finally:
         _STRICT_TOPICS.reset(token)
 

@@ -57,7 +57,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_forged_marks_r17 import _forge, _remember
+from .test_forged_marks_r17 import _forge, _keyed_store_forged_local_key_away, _remember
 from .trust_r4_common import NOW, TOKEN, _init
 
 SHOWN = TOKEN[8:]  # more than the first 4 characters of the value
@@ -97,12 +97,7 @@ def test_a_planted_key_record_does_not_turn_a_forged_t2_mark_into_an_approval(ws
                    "or a copy of the workspace without .state): the user's real v2:t2 entry is quarantined as 'a claim', "
                    "and a forged v2:local mark is left in place as 'cannot be checked'")
 def test_a_lost_key_record_neither_moves_the_real_entry_nor_keeps_the_forged_one(ws, run_script, tmp_path):
-    _init(run_script)
-    text = _remember(run_script)
-    assert 'approval: "v2:t2:' in text
-    _forge(ws, text, "local")
-    key = Path(os.environ["XDG_CONFIG_HOME"]) / "complex-memory-manager" / "key"
-    key.rename(tmp_path / "key.away")
+    _keyed_store_forged_local_key_away(ws, run_script, tmp_path)
     (ws / "memory/.state/t2-key-accepted").unlink()
     c = run_script("cleanup", "--json", env=NOW)
     assert c.code == 0, c.err

@@ -43,15 +43,30 @@ def _about_kite(out: str) -> list[tuple[str, str]]:
     return [(a["step"], a["detail"]) for a in json.loads(out)["actions"] if "t-aaaaaaaaaa" in a["detail"]]
 
 
-def test_a_forged_local_mark_with_the_key_away_is_quarantined_and_the_real_entry_stays(ws, run_script, tmp_path):
-    # A keyed store, its key file moved away, no hash-secret ever made: the real v2:t2 entry cannot be
-    # checked (left in place), the v2:local one cannot be real (quarantined as a claim).
+def _keyed_store_forged_local_key_away(ws: Path, run_script, tmp_path: Path) -> Path:
+    """A keyed store with a real ``v2:t2`` entry and a forged ``v2:local`` one, its key file moved away.
+
+    Returns the key file's usual path (now absent).
+    """
     _init(run_script)
     text = _remember(run_script)
     assert 'approval: "v2:t2:' in text
     _forge(ws, text, "local")
     key = Path(os.environ["XDG_CONFIG_HOME"]) / "complex-memory-manager" / "key"
     key.rename(tmp_path / "key.away")
+    return key
+
+
+def _cleanup_under_another_home(run_script, tmp_path: Path):
+    """``cleanup --json`` run under a HOME and XDG_CONFIG_HOME that hold no key and no hash-secret."""
+    other = tmp_path / "service-home"
+    return run_script("cleanup", "--json", env=dict(NOW, HOME=str(other), XDG_CONFIG_HOME=str(other / ".config")))
+
+
+def test_a_forged_local_mark_with_the_key_away_is_quarantined_and_the_real_entry_stays(ws, run_script, tmp_path):
+    # A keyed store, its key file moved away, no hash-secret ever made: the real v2:t2 entry cannot be
+    # checked (left in place), the v2:local one cannot be real (quarantined as a claim).
+    key = _keyed_store_forged_local_key_away(ws, run_script, tmp_path)
     assert not (key.parent / "hash-secret").exists()
     c = run_script("cleanup", "--json", env=NOW)
     assert c.code == 0, c.err
@@ -69,8 +84,7 @@ def test_a_forged_local_mark_under_another_home_is_quarantined(ws, run_script, t
     _init(run_script)
     text = _remember(run_script)
     _forge(ws, text, "local")
-    other = tmp_path / "service-home"
-    c = run_script("cleanup", "--json", env=dict(NOW, HOME=str(other), XDG_CONFIG_HOME=str(other / ".config")))
+    c = _cleanup_under_another_home(run_script, tmp_path)
     assert c.code == 0, c.err
     assert (ws / "memory/tier2-internal/s_crane.md").is_file()
     assert [p.name for p in (ws / "memory/.quarantine").glob("*.md")] == ["t-aaaaaaaaaa.md"]
@@ -86,8 +100,7 @@ def test_a_forged_t2_mark_in_a_keyless_store_under_another_home_is_quarantined_t
     assert 'approval: "v2:local:' in text
     _forge(ws, text, "t2")
     assert not (ws / "memory/.state/t2-key-accepted").exists()
-    other = tmp_path / "service-home"
-    c = run_script("cleanup", "--json", env=dict(NOW, HOME=str(other), XDG_CONFIG_HOME=str(other / ".config")))
+    c = _cleanup_under_another_home(run_script, tmp_path)
     assert c.code == 0, c.err
     assert (ws / "memory/tier2-internal/s_crane.md").is_file()
     assert [p.name for p in (ws / "memory/.quarantine").glob("*.md")] == ["t-aaaaaaaaaa.md"]

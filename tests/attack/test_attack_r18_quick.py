@@ -52,7 +52,6 @@ Tried / found per area:
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest

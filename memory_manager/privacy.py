@@ -6575,18 +6575,11 @@ def unechoed(message: str, argv: list[str] | None = None) -> str:
     """
     import sys
 
-    from .workspace import env_values
+    from .workspace import echoed_values
 
-    args = sys.argv[1:] if argv is None else argv
-    values = []
-    for arg in args:
-        values.append(arg)
-        if arg.startswith("--") and "=" in arg:
-            values.append(arg.split("=", 1)[1])
     # A folder named in the environment (OPENCLAW_WORKSPACE_DIR, OPENCLAW_STATE_DIR, ...) is
     # echoed in the same messages as one given as an option: masked the same way (tatk17 kind 6).
-    values += env_values()
-    values = [v for v in dict.fromkeys(values) if len(v) >= 4]
+    values = echoed_values(sys.argv[1:] if argv is None else argv)
     if not values:
         return message
     # Longest first: a value inside a longer one (``--date=VALUE`` and ``VALUE``) is masked whole.

@@ -85,6 +85,25 @@ def env_values(env: Mapping[str, str] | None = None) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def echoed_values(argv: list[str]) -> list[str]:
+    """The values a message may echo back: each argument, an ``--opt=value``'s value, :func:`env_values`.
+
+    Deduplicated, in order, at least 4 characters (shorter values are never masked). The one list
+    that ``privacy.unechoed``, ``detect.py`` and ``maintain.py`` scan before printing (issue 10,
+    atk13; tatk17 kind 6). Standard library only (the per-turn path).
+
+    Args:
+        argv: the command-line arguments, without the program name.
+    """
+    values: list[str] = []
+    for arg in argv:
+        values.append(arg)
+        if arg.startswith("--") and "=" in arg:
+            values.append(arg.split("=", 1)[1])
+    values += env_values()
+    return [v for v in dict.fromkeys(values) if len(v) >= 4]
+
+
 def state_dir(env: Mapping[str, str] | None = None) -> Path:
     """Return OpenClaw's state folder (see the module docstring for the order)."""
     env = os.environ if env is None else env

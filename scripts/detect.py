@@ -120,15 +120,9 @@ def _typed(argv: list[str]) -> list[str]:
     An ``--opt=value``'s value counts too; OPENCLAW_STATE_DIR, OPENCLAW_WORKSPACE_DIR and the
     other path variables are echoed as the options are (tatk17 kind 6).
     """
-    from memory_manager.workspace import env_values
+    from memory_manager.workspace import echoed_values
 
-    values = []
-    for arg in argv:
-        values.append(arg)
-        if arg.startswith("--") and "=" in arg:
-            values.append(arg.split("=", 1)[1])
-    values += env_values()
-    return [v for v in dict.fromkeys(values) if len(v) >= 4]
+    return echoed_values(argv)
 
 
 def unechoed(value: object, argv: list[str]) -> object:

@@ -33,10 +33,9 @@ def note(message: str) -> None:
     OPENCLAW_WORKSPACE_DIR names, is never echoed (issue 10, atk15; tatk17 kind 6). The detector is
     imported only when the note holds such a value.
     """
-    from memory_manager.workspace import env_values
+    from memory_manager.workspace import echoed_values
 
-    values = [v for v in [*_ARGV, *env_values()] if len(v) >= 4]
-    if any(v in message for v in values):
+    if any(v in message for v in echoed_values(_ARGV)):
         from memory_manager.privacy import unechoed
 
         message = unechoed(message, _ARGV)

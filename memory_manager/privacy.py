@@ -2401,6 +2401,10 @@ _ALNUM = _LETTERS + "0123456789"
 #: ASCII for that reason; leading ``\b`` become ``not_after`` checks below.
 _END = r"(?![A-Za-z0-9_])"
 _WORDCH = _LETTERS + "0123456789_"
+#: End of a value whose alphabet has no ``_`` (an IBAN, an AWS key id, a classic GitHub token): a ``_``
+#: after it is a separator like a space (``GB33…_x``, ``AKIA…_old``: tatk18 5); a letter or digit still
+#: makes the run longer than the value, so it is not read there (the glued rules read letters).
+_END_NO_UNDERSCORE = r"(?![A-Za-z0-9])"
 
 
 def _topic(name: str, category: str, en: str, zh: str, source: str,
@@ -2500,17 +2504,20 @@ RULES_LIST: list[Rule] = [
     Rule("openai_key", "secret", _r(r"sk-(?!ant-)(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}"),
          "OpenAI API docs: secret keys sk-, sk-proj-, sk-svcacct- (also DeepSeek, Moonshot sk- keys)",
          check=_openai_ok, not_after=_WORDCH + "-"),
-    Rule("github_token", "secret", _r(r"\bgh[pousr]_[A-Za-z0-9]{36,255}" + _END),
+    # The body is letters and digits only: a '_' on either side is a separator, as a space is (``ghp_…_old``,
+    # ``old_ghp_…``, tatk18 5).
+    Rule("github_token", "secret", _r(r"gh[pousr]_[A-Za-z0-9]{36,255}" + _END_NO_UNDERSCORE),
          "GitHub docs 'About authentication to GitHub': token prefixes ghp_/gho_/ghu_/ghs_/ghr_",
-         check=_not_placeholder),
+         check=_not_placeholder, not_after=_ALNUM),
     Rule("github_fine_grained_pat", "secret", _r(r"\bgithub_pat_[A-Za-z0-9_]{40,255}"),
          "GitHub docs: fine-grained personal access tokens github_pat_"),
     Rule("gitlab_token", "secret",
          _r(r"\bgl(?:pat|dt|ptt|rt|cbt|oas|soat|ft|imt|agent)-[A-Za-z0-9_-]{20,}"),
          "GitLab docs 'Token overview': token prefixes glpat-, gldt-, glrt-, ...", check=_not_placeholder),
-    Rule("aws_access_key_id", "secret", _r(r"\b[AS][KSBC][IC]A[A-Z0-9]{16}" + _END),
+    # Upper-case letters and digits only: '_' on either side is a separator (``AKIA…_old``, tatk18 5).
+    Rule("aws_access_key_id", "secret", _r(r"[AS][KSBC][IC]A[A-Z0-9]{16}" + _END_NO_UNDERSCORE),
          "AWS IAM User Guide 'Unique identifiers': AKIA (long-term) / ASIA (temporary) access key ids",
-         check=_not_placeholder),
+         check=_not_placeholder, not_after=_ALNUM),
     Rule("google_api_key", "secret", _r(r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"),
          "Google Cloud docs 'Manage API keys' (AIza prefix, 39 characters; also Gemini keys)"),
     Rule("google_oauth_token", "secret", _r(r"\bya29\.[0-9A-Za-z_-]{20,}"),
@@ -2605,7 +2612,10 @@ RULES_LIST: list[Rule] = [
             + r"?[A-D](?![A-Za-z0-9])"),
          "HMRC National Insurance Manual NIM39110 (prefix rules, suffix A-D)", check=_nino_ok, not_after=_ALNUM),
     # ---- secrets: key words and command lines ----
-    Rule("jwt", "secret", _r(r"\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}"),
+    # No boundary before: the two 'eyJ' segments and their dots are the guard, so a JWT glued after a
+    # digit, a letter or a percent-escape (``token1eyJ…``, ``?q=%22eyJ…``) is the same token (tatk18 5; a
+    # percent-decoded view cannot show it whole: its Base64 segments are decoded in the same layer).
+    Rule("jwt", "secret", _r(r"eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}"),
          "RFC 7519 (JWS compact form; a JSON header always encodes to 'eyJ')"),
     Rule("authorization_header", "secret",
          _r(r"authorization[\"']?" + _ + r"*[:=]" + _ + r"*[\"']?(?:bearer|basic|token)"
@@ -3320,9 +3330,11 @@ RULES_LIST: list[Rule] = [
             + r"*(\d{8})(?!\d)"),
          "UK Payments (Pay.UK) sort code (6 digits) and 8-digit account number: together they are the account",
          group=1, lower=True, needs=("sort", "s/c"), check=_not_placeholder),
+    # An IBAN holds no '_': one on either side is a separator (``GB33…_x``, ``x_GB33…``, tatk18 5).
     Rule("iban", "bank_account",
-         _r(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?" + _END),
-         "ISO 13616 IBAN (MOD 97-10 check digits, country length); stdnum.iban", check=_iban_ok),
+         _r(r"[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?" + _END_NO_UNDERSCORE),
+         "ISO 13616 IBAN (MOD 97-10 check digits, country length); stdnum.iban", check=_iban_ok,
+         not_after=_ALNUM),
     Rule("bank_card_account", "bank_account",
          _r(r"(?<![\d-])(?:\d{4}[ -]?\d{4}[ -]?\d{4}[ -]?\d{4}(?:[ -]?\d{1,3})?)(?![\d-])"),
          "Tiers seed T3 rule 'Financial account numbers': a Chinese debit card number given as the account to pay "
@@ -4112,7 +4124,7 @@ def _r9_glued_token_rules() -> list[Rule]:
                         rule.source + "; the same shape with word characters glued in front (tatk10)", group=1,
                         check=rule.check, needs=_R9_GLUED_TOKEN_NEEDS[name]))
     out.append(Rule("aws_access_key_id_glued", "secret",
-                    _r(glue + r"A[KS]IA[A-Z0-9]{16})" + _END),
+                    _r(glue + r"A[KS]IA[A-Z0-9]{16})" + _END_NO_UNDERSCORE),
                     "AWS IAM User Guide 'Unique identifiers': AKIA/ASIA access key ids, with word characters glued "
                     "in front (tatk10)", group=1, check=_not_placeholder, needs=("akia", "asia")))
     return out
@@ -4210,7 +4222,7 @@ def _glued_certain_rules() -> list[Rule]:
              check=glued("cn_resident_id_spaced", after=True), numeric=True),
         # Upper case only: a lower-case word may follow; an upper-case one would be read as the BBAN.
         Rule("iban_glued", "bank_account",
-             _r(r"[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?(?![A-Z0-9_])"),
+             _r(r"[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?(?![A-Z0-9])"),
              by_name["iban"].source + "; with a Latin label glued before it or a lower-case word after it (tatk16)",
              check=glued("iban", after=True), not_after="0123456789"),
         # Only the long published shapes (a real sk-proj- key is about 160 characters), and not after the

@@ -107,6 +107,8 @@ def test_a_label_with_no_id_number_stays_unflagged(text):
                          ids=["github", "aws", "gitlab", "google"])
 def test_a_token_with_characters_glued_in_front_is_certain(glue, token, rule):
     found = scan(f"export it as {glue}{token} please")
+    if glue == "__" and rule in ("github_token_glued", "aws_access_key_id_glued"):
+        rule = rule[:-len("_glued")]  # tatk18 5: '_' is a separator for a value that holds none (the plain rule reads it)
     assert [(f.category, f.rule, f.confidence) for f in found] == [("secret", rule, "certain")]
 
 

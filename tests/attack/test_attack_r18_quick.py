@@ -2,7 +2,8 @@
 
 Each test plays one attack that got through, against the real scripts in a temporary workspace, and
 asserts the promised behaviour (issue 10; references/tiers.md, references/gate.md). Secret-shaped values
-are built at run time. All are strict xfails: nothing here is fixed.
+are built at run time. Strict xfails until fixed; fixed (fix18): 5 (a '_' beside an IBAN, AWS key id or
+GitHub token is a separator; a JWT needs no boundary before it).
 
 Found (tests here):
 1. (medium) A key record planted in ``memory/.state/t2-key-accepted`` of a keyless store (32 hex digits,
@@ -169,9 +170,6 @@ GLUED = {  # name: (text, value) -- the value alone ("note <value>") is a certai
 }
 
 
-@pytest.mark.xfail(strict=True, reason="tatk18 5: a certain value followed by '_word' (IBAN, AWS key: not found; GitHub "
-                   "token: possible), a JWT after '%22' in a URL or after a digit: stored in "
-                   "plain by learn --approved")
 @pytest.mark.parametrize("case", list(GLUED))
 def test_a_certain_value_glued_to_an_underscore_word_or_escape_is_refused(ws, run_script, case):
     text, value = GLUED[case]
@@ -183,8 +181,6 @@ def test_a_certain_value_glued_to_an_underscore_word_or_escape_is_refused(ws, ru
     assert r.code != 0 and not (ws / "memory/knowledge/k1.md").exists(), "stored"
 
 
-@pytest.mark.xfail(strict=True, reason="tatk18 5b: the same glued IBAN reaches MEMORY.md, a daily note and an edited "
-                   "knowledge entry through lesson, write and edit")
 @pytest.mark.parametrize("verb", ["lesson", "write", "edit"])
 def test_a_glued_iban_is_refused_by_every_verb(ws, run_script, verb):
     _init(run_script)
@@ -261,8 +257,6 @@ def test_init_never_echoes_a_token_in_the_workspace_folder(ws, run_script, tmp_p
     assert SHOWN not in r.out + r.err, r.out + r.err
 
 
-@pytest.mark.xfail(strict=True, reason="tatk18 5c: the glued IBAN ('GB33…_x') in an import file's knowledge body, tags or "
-                   "frontmatter, a daily cause or topic, a lesson line: imported in plain (a knowledge key is refused)")
 @pytest.mark.parametrize("field", ["knowledge-body", "knowledge-tags", "daily-topic", "lesson"])
 def test_a_glued_iban_in_an_import_file_is_refused(ws, run_script, tmp_path, field):
     _init(run_script)
@@ -294,8 +288,6 @@ def test_a_glued_iban_in_an_import_file_is_refused(ws, run_script, tmp_path, fie
     assert left == []
 
 
-@pytest.mark.xfail(strict=True, reason="tatk18 5d: a JWT glued after a digit or after '%22' in stats pattern --trigger "
-                   "reaches the public T1 stats file (memory/tier1-public/<skill>_stats.json) and its backup")
 @pytest.mark.parametrize("glue", ["t1", "%22"])
 @pytest.mark.parametrize("where", ["--trigger"])  # --skills: refused (held)
 def test_a_glued_jwt_never_reaches_the_public_stats(ws, run_script, glue, where):

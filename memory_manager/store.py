@@ -998,9 +998,16 @@ def resolve(ws: Path, ref: str) -> Ref:
             if section.id == ref:
                 return Ref("daily", section.path, section)
     elif re.fullmatch(r"k-[0-9a-f]{10}", ref):
-        for entry in entries.iter_knowledge(ws):
-            if entry.id == ref:
-                return Ref("knowledge", entry.path, entry)
+        held = [entry for entry in entries.iter_knowledge(ws) if entry.id == ref]
+        if len(held) > 1:
+            # A knowledge file renamed by hand keeps its id; its old name learned again holds the same
+            # one (tatk18 6). Which of them the id stood for cannot be told, so nothing acts on it:
+            # forget, show and edit refuse, naming the files (their keys or paths say which one).
+            raise BadInputError(f"id {ref} is held by {len(held)} knowledge files ("
+                                + ", ".join(_mask(rel(ws, e.path)) for e in held)
+                                + "; one was renamed by hand): give the key or path of the one you mean")
+        if held:
+            return Ref("knowledge", held[0].path, held[0])
     elif re.fullmatch(r"t-[0-9a-f]{10}", ref):
         for entry in tiers.iter_t2_entries(ws):
             if entry.id == ref and not entry.error:

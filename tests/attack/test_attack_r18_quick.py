@@ -3,7 +3,8 @@
 Each test plays one attack that got through, against the real scripts in a temporary workspace, and
 asserts the promised behaviour (issue 10; references/tiers.md, references/gate.md). Secret-shaped values
 are built at run time. Strict xfails until fixed; fixed (fix18): 5 (a '_' beside an IBAN, AWS key id or
-GitHub token is a separator; a JWT needs no boundary before it).
+GitHub token is a separator; a JWT needs no boundary before it) and 6 (an id two knowledge files share
+is refused, naming both).
 
 Found (tests here):
 1. (medium) A key record planted in ``memory/.state/t2-key-accepted`` of a keyless store (32 hex digits,
@@ -198,9 +199,6 @@ def test_a_glued_iban_is_refused_by_every_verb(ws, run_script, verb):
 
 # ------------------------------------------------------------ 6: forget of an id that a renamed file and a re-learned name share
 
-@pytest.mark.xfail(strict=True, reason="tatk18 6: a knowledge file renamed by hand keeps its id; learning its old name again "
-                   "makes a second entry with the same id; forget ID --approved deletes the new entry (never asked for) "
-                   "and leaves the renamed one's text on disk")
 def test_forget_of_a_shared_id_never_deletes_the_other_entry_and_leaves_nothing(ws, run_script):
     import re
 

@@ -83,14 +83,14 @@ def place(ws: Path | None) -> Path | None:
         return None
     from .keypath import config_dir
 
-    folder = config_dir()
     try:
-        folder.resolve().relative_to(Path(ws).resolve())
-    except ValueError:
-        return folder / FOLDER / name(ws)
-    except OSError:
+        folder = config_dir()
+        root = Path(ws).resolve()
+        if folder.resolve() == root or root in folder.resolve().parents:
+            return None
+        return folder / FOLDER / name(root)
+    except (OSError, RuntimeError, ValueError):  # no HOME to be found, a link loop: no note, as no hash-secret
         return None
-    return None
 
 
 def load(ws: Path | None) -> Note | None:

@@ -1,0 +1,157 @@
+"""Attack round 19 (quick, tatk19): a fresh attacker against main at bb5a129.
+
+Targets the paths that landed in round 18 and their promises (references/tiers.md, references/formats.md,
+README "Backups"): init's lock before its key, backup retention's only-copy rule, cleanup's journal
+``done`` record, the refusal of an id two knowledge files share, approval marks and quarantine. Each test
+plays one attack that got through, against the real scripts on real files in a temporary workspace, and
+asserts the promised behaviour. Strict xfails until fixed.
+
+Found (tests here):
+1. (high) A rollback overwrites a user's file edited after the kill: init killed after it rewrote
+   AGENTS.md, the user (or the agent) adds a line to AGENTS.md, and the next writing command (a hook's
+   upkeep, ``memory.py write``) puts init's copy back; the added line is in no file and no backup. The
+   same when init is killed after its backup was marked complete (only the journal's unlink left): the
+   complete backup's ``after.json`` says the file changed since, and the rollback deletes it anyway.
+2. (medium) ``forget ID --approved`` of the id recall prints for an archived knowledge entry also deletes
+   the live entry learned again under the same key (same id): two knowledge files hold the id, and
+   forget acts on both instead of refusing (tatk18 6's rule covers only two live files).
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+DAY = {"MEMORY_MANAGER_NOW": "2026-01-01T10:00:00+00:00", "LANG": "en_US.UTF-8"}
+LATE = {"MEMORY_MANAGER_NOW": "2026-12-01T10:00:00+00:00", "LANG": "en_US.UTF-8"}
+USER_LINE = "- never force-push to main (added by hand after the crash)\n"
+
+
+def _script(name: str, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run ``scripts/<name>.py`` (the test's HOME and workspace) with extra ``env``."""
+    return subprocess.run([sys.executable, str(ROOT / "scripts" / f"{name}.py"), *args], capture_output=True,
+                          text=True, env={**os.environ, **(env or {})}, timeout=120)
+
+
+def _steps(ws: Path, tmp_path: Path, *args: str) -> list[str]:
+    """The file-system steps of ``init *args`` on a copy of ``ws`` (MEMORY_MANAGER_STEP_LOG), by label."""
+    import shutil
+    probe = tmp_path / "probe"
+    shutil.copytree(ws, probe)
+    log = tmp_path / "steps.log"
+    r = _script("init", *args, "-w", str(probe), env={**DAY, "MEMORY_MANAGER_STEP_LOG": str(log),
+                                                         "XDG_CONFIG_HOME": str(tmp_path / "probe-cfg")})
+    assert r.returncode == 0, r.stderr
+    return [line.split(" ", 1)[1].replace(str(probe), str(ws)) for line in log.read_text().splitlines()]
+
+
+def _everything(root: Path) -> bytes:
+    """Every file's bytes under ``root`` joined (to look for a line anywhere, backups included)."""
+    return b"\n".join(p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file() and not p.is_symlink())
+
+
+# ------------------------------------------------------------ 1: a rollback destroys what the user wrote after the kill
+
+@pytest.mark.xfail(strict=True, reason="tatk19 1: init killed after rewriting AGENTS.md (or right before removing its "
+                   "journal), the user adds a line to AGENTS.md, the next writing command rolls init back over it: "
+                   "the line is in no file and no backup")
+@pytest.mark.parametrize("kill_before", ["backup-entry memory/.state", "unlink"])
+def test_a_rollback_keeps_what_the_user_wrote_after_the_kill(ws, tmp_path, kill_before):
+    (ws / "AGENTS.md").write_text("# My rules\n\n- be brief\n", encoding="utf-8")
+    (ws / "MEMORY.md").write_text("Prefers tea.\n", encoding="utf-8")
+    args = ("--yes", "--lang", "en", "--no-hooks")
+    labels = _steps(ws, tmp_path, *args)
+    step = next(n for n, label in enumerate(labels, 1) if label.startswith(kill_before))
+    assert "replace " + str(ws / "AGENTS.md") in labels[:step - 1]  # AGENTS.md is init's by then
+    r = _script("init", *args, env={**DAY, "MEMORY_MANAGER_CRASH_AT": str(step)})
+    assert r.returncode == -9
+    assert list((ws / ".memory-backup").glob(".open-*"))
+    with (ws / "AGENTS.md").open("a", encoding="utf-8") as fh:  # the agent edits its rules file by hand
+        fh.write(USER_LINE)
+    w = _script("memory", "write", "--topic", "release", "--cause", "c", "--change", "d", "--todo", "e", env=DAY)
+    assert w.returncode == 0, w.stderr
+    # Every byte the user wrote is still somewhere: in AGENTS.md, or in a backup a restore can use.
+    assert USER_LINE.encode() in _everything(ws)
+
+
+# ------------------------------------------------------------ 2: forget of an archived id deletes the live entry too
+
+@pytest.mark.xfail(strict=True, reason="tatk19 2: an archived knowledge entry and the one learned again under its key "
+                   "share an id; forget ID --approved (the id recall printed for the archived hit) deletes both "
+                   "instead of refusing with one line naming both files")
+def test_forget_of_an_archived_id_shared_with_a_live_entry_is_refused(ws, run_script):
+    assert run_script("init", "--yes", "--lang", "en", "--no-hooks", env=DAY).code == 0
+    assert run_script("memory", "learn", "foo", "--text", "The build server is blue.", env=DAY).code == 0
+    p = run_script("memory", "prune", env=LATE)
+    assert p.code == 0, p.err
+    assert (ws / "memory/archive/2026-01/knowledge-foo.md").exists()
+    assert run_script("memory", "learn", "foo", "--text", "The build server is green now.", env=LATE).code == 0
+    hits = json.loads(run_script("memory", "recall", "blue", "--json", env=LATE).out)
+    ident = hits["hits"][0]["id"] if isinstance(hits, dict) else hits[0]["id"]
+    live = (ws / "memory/knowledge/foo.md").read_text(encoding="utf-8")
+    assert f"id: {ident}" in live  # the archived hit's id is the live entry's id
+    f = run_script("memory", "forget", ident, "--approved", env=LATE)
+    # tiers.md (tatk18 6): an id two knowledge files hold is refused, one line naming both, nothing changed.
+    assert f.code == 2, f.out
+    assert (ws / "memory/knowledge/foo.md").read_text(encoding="utf-8") == live
+    assert (ws / "memory/archive/2026-01/knowledge-foo.md").exists()
+
+
+# ------------------------------------------------------------ 3: a forged roll-forward plan erases the only copy of the user's files
+
+AGENTS = "# My rules\n\n- be brief\n"
+MEMORY = "Prefers tea.\n"
+
+
+def _plan_on_a_finished_backup(ws: Path, run_script, kind: str) -> str:
+    """init over the user's AGENTS.md and MEMORY.md, then a finished ``forget`` or purging ``cleanup``;
+    return that command's backup id (complete, journal gone)."""
+    from .trust_r4_common import NOW, TOKEN, _plant_t2
+
+    (ws / "AGENTS.md").write_text(AGENTS, encoding="utf-8")
+    (ws / "MEMORY.md").write_text(MEMORY, encoding="utf-8")
+    assert run_script("init", "--yes", "--lang", "en", "--no-hooks", env=NOW).code == 0
+    if kind == "forget":
+        assert run_script("memory", "learn", "deploy", "--text", "Tag first.", env=NOW).code == 0
+        f = run_script("memory", "forget", "deploy", "--approved", env=NOW)
+        assert f.code == 0, f.err
+    else:
+        _plant_t2(ws, "s", "a", "alpha fact " + TOKEN)
+        c = run_script("cleanup", "--json", env=NOW)
+        assert c.code == 0 and json.loads(c.out)["deleted"] == 1, c.out + c.err
+    listed = json.loads(run_script("init", "--list-backups", "--json").out)["backups"]
+    last = listed[-1]
+    assert last["reason"].startswith(kind) and not list((ws / ".memory-backup").glob(".open-*"))
+    return last["id"]
+
+
+@pytest.mark.xfail(strict=True, reason="tatk19 3: a journal planted beside a finished forget's (or purging cleanup's) "
+                   "backup with a forward plan naming AGENTS.md / MEMORY.md (forget: 'paths'; purge: a needle of "
+                   "their text) makes the next command erase init's only copy of the user's files from every backup")
+@pytest.mark.parametrize("kind", ["forget", "cleanup"])
+def test_a_forged_forward_plan_does_not_erase_the_users_only_copies(ws, run_script, kind):
+    from .trust_r4_common import NOW
+
+    ident = _plan_on_a_finished_backup(ws, run_script, kind)
+    before = _everything(ws / ".memory-backup")
+    assert AGENTS.encode() in before and MEMORY.encode() in before  # init's copies, before the forged plan
+    if kind == "forget":
+        plan = {"kind": "forget", "ident": None, "needles": [], "paths": ["AGENTS.md", "MEMORY.md"], "result": {}}
+    else:
+        plan = {"kind": "purge", "audit_known": {}, "items": [
+            {"ident": "t-0000000000", "skill": "s", "topic": "zz", "file": "memory/tier2-internal/s_zz.md",
+             "needles": ["be brief", "Prefers tea."], "audit_hashes": [], "audit_refs": [], "drop_approvals": []}]}
+    journal = ws / ".memory-backup" / f".open-{ident}"
+    journal.write_text(json.dumps({"id": ident, "pid": 1, "reason": kind, "forward": plan}), encoding="utf-8")
+    journal.chmod(0o600)
+    w = run_script("memory", "write", "--topic", "t", "--cause", "c", "--change", "d", "--todo", "e", env=NOW)
+    assert w.code == 0, w.err
+    # What the user wrote before init is still in a backup: init --restore can put it back.
+    held = _everything(ws / ".memory-backup")
+    assert AGENTS.encode() in held and MEMORY.encode() in held

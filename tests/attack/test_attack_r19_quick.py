@@ -15,6 +15,16 @@ Found (tests here):
 2. (medium) ``forget ID --approved`` of the id recall prints for an archived knowledge entry also deletes
    the live entry learned again under the same key (same id): two knowledge files hold the id, and
    forget acts on both instead of refusing (tatk18 6's rule covers only two live files).
+3. (high) A forged ``forward`` plan in a journal beside a *finished* forget's or purging cleanup's backup
+   (forget: ``paths: ["AGENTS.md", "MEMORY.md"]``; purge: a needle of their text) is finished by the next
+   command: init's copies of the user's AGENTS.md and MEMORY.md, the only ones, are erased from every
+   backup. The plan's checks look at field types and the backup's reason, not at what that backup did.
+4. (medium) Two quarantined T2 entries of one skill and topic (the same entry remembered again and
+   quarantined again) share an id: ``status`` lists the id twice, and ``forget``/``unquarantine``/``show``
+   act on the older file without a word, where tatk18 6 refuses an id two files hold, naming both.
+5. (low) A cleanup killed after its purge leaves a journal whose ``done`` record the re-run reports: its
+   ``erased`` names are taken as written (only the counts are checked), so a name holding a token, or
+   ``../../etc/passwd``, comes out in full in ``cleanup --json`` (``erased``).
 """
 from __future__ import annotations
 
@@ -155,3 +165,70 @@ def test_a_forged_forward_plan_does_not_erase_the_users_only_copies(ws, run_scri
     # What the user wrote before init is still in a backup: init --restore can put it back.
     held = _everything(ws / ".memory-backup")
     assert AGENTS.encode() in held and MEMORY.encode() in held
+
+
+# ------------------------------------------------------------ 4: two quarantined entries share an id
+
+def _quarantine_twice(ws: Path, run_script) -> list[str]:
+    """The same T2 entry remembered (an e-mail, approved), its mark struck (a claim), quarantined; twice."""
+    from .trust_r4_common import EMAIL, NOW
+
+    for text in (f"write to {EMAIL} for invoices", f"write to {EMAIL} for refunds"):
+        r = run_script("memory", "remember", "--skill", "s", "--topic", "t", "--text", text, "--approved", env=NOW)
+        assert r.code == 0, r.err
+        entry = ws / "memory/tier2-internal/s_t.md"
+        entry.write_text("".join(line for line in entry.read_text(encoding="utf-8").splitlines(keepends=True)
+                                 if not line.startswith("approval:")), encoding="utf-8")
+        c = run_script("cleanup", env=NOW)
+        assert c.code == 0, c.err
+    held = sorted(p.name for p in (ws / "memory/.quarantine").glob("*.md"))
+    assert len(held) == 2, held
+    return held
+
+
+@pytest.mark.xfail(strict=True, reason="tatk19 4: two quarantined entries of one skill/topic share an id; forget, "
+                   "unquarantine and show act on the older one silently instead of refusing, naming both files")
+@pytest.mark.parametrize("verb", ["forget", "unquarantine", "show"])
+def test_an_id_two_quarantined_entries_share_is_refused(ws, run_script, verb):
+    from .trust_r4_common import NOW
+
+    assert run_script("init", "--yes", "--lang", "en", "--no-hooks", env=NOW).code == 0
+    held = _quarantine_twice(ws, run_script)
+    status = run_script("memory", "status", env=NOW).out
+    ident = "t-" + held[0].split("-")[1].split(".")[0]
+    assert status.count(ident) == 2  # listed twice, one id
+    before = {p.name: p.read_bytes() for p in (ws / "memory").rglob("*") if p.is_file() and ".state" not in p.parts
+              and ".cache" not in p.parts}
+    r = run_script("memory", verb, ident, "--approved", env=NOW)
+    # tiers.md (tatk18 6): an id two files hold is refused in one line naming both, exit 2, nothing changed.
+    assert r.code == 2, r.out
+    assert all(name in r.err for name in held), r.err
+    after = {p.name: p.read_bytes() for p in (ws / "memory").rglob("*") if p.is_file() and ".state" not in p.parts
+             and ".cache" not in p.parts}
+    assert after == before
+
+
+# ------------------------------------------------------------ 5: a done record's names echoed as written
+
+@pytest.mark.xfail(strict=True, reason="tatk19 5: the done record of a cleanup killed after its purge is reported with "
+                   "its 'erased' names as written: a name holding a token is echoed in full by cleanup --json")
+def test_a_done_records_names_are_not_echoed(tmp_path):
+    from tests.faults.harness import run_forked
+    from tests.faults.test_fault16_purge import _killed_at, _setup
+
+    from .trust_r4_common import TOKEN
+
+    env, template, _reference, labels = _setup(tmp_path)
+    step = next(n for n, label in enumerate(labels, 1)
+                if label.startswith("replace ") and label.endswith("memory/.state/cleanup.log"))
+    ws = _killed_at(tmp_path, template, env, step)
+    journal, = (ws / ".memory-backup").glob(".open-*")
+    doc = json.loads(journal.read_text(encoding="utf-8"))
+    assert doc["done"]["kind"] == "purge"  # the genuine record of the purge it did
+    doc["done"]["erased"] = {TOKEN: 1, "../../etc/passwd": 1}
+    journal.write_text(json.dumps(doc), encoding="utf-8")
+    r = subprocess.run([sys.executable, str(ROOT / "scripts/cleanup.py"), "-w", str(ws), "--json"], capture_output=True,
+                       text=True, env={**os.environ, **env}, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["deleted"] == 1
+    assert TOKEN[8:] not in r.stdout + r.stderr

@@ -29,6 +29,9 @@ Found (tests here):
    recall prints the copy with that id, and ``forget ID --approved`` removes the *other* section (the
    original, its note deleted) and leaves the copy the user asked to forget. Ids are unique within a
    file only; the tatk18 6 refusal covers knowledge files.
+8. (low) ``cleanup --dry-run`` ("list what would be done") says nothing of backup retention: the
+   backups the real run removes are not listed and ``backups_kept_only_copy`` is empty, though
+   ``backups.retention`` has a dry-run mode.
 6. (high) A full disk at the very end of a change: ``learn`` (``lesson``, ``edit``, ``remember``) writes the note and
    ``after.json``, then staging the backup's ``manifest.json`` as complete fails (ENOSPC). The command
    prints ``updated ...`` and exits 0, but its journal stays; the next command (any hook's upkeep)
@@ -313,3 +316,28 @@ def test_forget_of_a_daily_id_two_notes_hold_is_refused(ws, run_script):
     # As for knowledge (tatk18 6): an id two files hold is refused, naming both, nothing changed.
     assert f.code == 2, f.out
     assert (first.read_bytes(), second.read_bytes()) == before
+
+
+# ------------------------------------------------------------ 8: cleanup --dry-run is silent on backup retention
+
+@pytest.mark.xfail(strict=True, reason="tatk19 8: cleanup --dry-run lists none of the backups the run removes by the "
+                   "retention policy, nor those it keeps as the only copy (backups_kept_only_copy is {})")
+def test_cleanup_dry_run_lists_what_retention_would_do(ws, run_script):
+    (ws / "AGENTS.md").write_text(AGENTS, encoding="utf-8")
+    (ws / "MEMORY.md").write_text(MEMORY, encoding="utf-8")
+    assert run_script("init", "--yes", "--lang", "en", "--no-hooks", env=DAY).code == 0
+    day = {**DAY, "MEMORY_MANAGER_NOW": "2026-01-02T10:00:00+00:00"}
+    for n in (1, 2, 3, 4):
+        assert run_script("memory", "learn", f"k{n}", "--text", f"fact {n}", env=day).code == 0
+    (ws / "memory/memory-manager.json").write_text(
+        json.dumps({"language": "en", "backups": {"keep_last": 2, "min_age_days": 1, "max_age_days": 30}}),
+        encoding="utf-8")
+
+    def retention(doc: dict) -> tuple[list[str], dict]:
+        return ([a["path"] for a in doc["actions"] if a.get("step") == "backup-retention"],
+                doc["backups_kept_only_copy"])
+
+    dry = json.loads(run_script("cleanup", "--dry-run", "--json", env=LATE).out)
+    real = json.loads(run_script("cleanup", "--json", env=LATE).out)
+    assert retention(real)[0] and retention(real)[1]  # the real run removes two and keeps init's
+    assert retention(dry) == retention(real)

@@ -7,36 +7,61 @@ plays one attack that got through, against the real scripts on real files in a t
 asserts the promised behaviour. Strict xfails until fixed.
 
 Found (tests here):
-1. (high) A rollback overwrites a user's file edited after the kill: init killed after it rewrote
-   AGENTS.md, the user (or the agent) adds a line to AGENTS.md, and the next writing command (a hook's
-   upkeep, ``memory.py write``) puts init's copy back; the added line is in no file and no backup. The
-   same when init is killed after its backup was marked complete (only the journal's unlink left): the
-   complete backup's ``after.json`` says the file changed since, and the rollback deletes it anyway.
-2. (medium) ``forget ID --approved`` of the id recall prints for an archived knowledge entry also deletes
-   the live entry learned again under the same key (same id): two knowledge files hold the id, and
-   forget acts on both instead of refusing (tatk18 6's rule covers only two live files).
+1. (high) A rollback overwrites a user's file edited after the kill: init killed after it rewrote AGENTS.md,
+   the user (or the agent) adds a line to AGENTS.md, and the next writing command (a hook's upkeep,
+   ``memory.py write``) puts init's copy back; the added line is in no file and no backup. The same when init
+   is killed after its backup was marked complete (only the journal's unlink left): the complete backup's
+   ``after.json`` says the file changed since, and the rollback deletes it anyway.
+2. (medium) ``forget ID --approved`` of the id recall prints for an archived knowledge entry also deletes the
+   live entry learned again under the same key (same id): two knowledge files hold the id, and forget acts on
+   both instead of refusing (tatk18 6's rule covers only two live files).
 3. (high) A forged ``forward`` plan in a journal beside a *finished* forget's or purging cleanup's backup
    (forget: ``paths: ["AGENTS.md", "MEMORY.md"]``; purge: a needle of their text) is finished by the next
-   command: init's copies of the user's AGENTS.md and MEMORY.md, the only ones, are erased from every
-   backup. The plan's checks look at field types and the backup's reason, not at what that backup did.
-4. (medium) Two quarantined T2 entries of one skill and topic (the same entry remembered again and
-   quarantined again) share an id: ``status`` lists the id twice, and ``forget``/``unquarantine``/``show``
-   act on the older file without a word, where tatk18 6 refuses an id two files hold, naming both.
+   command: init's copies of the user's AGENTS.md and MEMORY.md, the only ones, are erased from every backup.
+   The plan's checks look at field types and the backup's reason, not at what that backup did.
+4. (medium) Two quarantined T2 entries of one skill and topic (the same entry remembered again and quarantined
+   again) share an id: ``status`` lists the id twice, and ``forget``/``unquarantine``/``show`` act on the
+   older file without a word, where tatk18 6 refuses an id two files hold, naming both.
 5. (low) A cleanup killed after its purge leaves a journal whose ``done`` record the re-run reports: its
    ``erased`` names are taken as written (only the counts are checked), so a name holding a token, or
    ``../../etc/passwd``, comes out in full in ``cleanup --json`` (``erased``).
-7. (medium) A daily section copied by hand into another day's note keeps its ``<!-- id: -->`` comment:
-   recall prints the copy with that id, and ``forget ID --approved`` removes the *other* section (the
-   original, its note deleted) and leaves the copy the user asked to forget. Ids are unique within a
-   file only; the tatk18 6 refusal covers knowledge files.
-8. (low) ``cleanup --dry-run`` ("list what would be done") says nothing of backup retention: the
-   backups the real run removes are not listed and ``backups_kept_only_copy`` is empty, though
-   ``backups.retention`` has a dry-run mode.
-6. (high) A full disk at the very end of a change: ``learn`` (``lesson``, ``edit``, ``remember``) writes the note and
-   ``after.json``, then staging the backup's ``manifest.json`` as complete fails (ENOSPC). The command
-   prints ``updated ...`` and exits 0, but its journal stays; the next command (any hook's upkeep)
-   "rolls back an interrupted learn" and the fact the user was told is stored is gone. Found on a
-   600 KiB tmpfs with 16-19 KiB free; the test injects the same ENOSPC at that step (no mount needed).
+6. (high) A full disk at the very end of a change: ``learn`` (``lesson``, ``edit``, ``remember``, ``init
+   --restore``) writes the note and ``after.json``, then staging the backup's ``manifest.json`` as complete
+   fails (ENOSPC). The command prints ``updated ...`` and exits 0, but its journal stays; the next command
+   (any hook's upkeep) "rolls back an interrupted learn" and the fact the user was told is stored is gone.
+   Found on a 600 KiB tmpfs with 16-19 KiB free; the test injects the same ENOSPC at that step (no mount
+   needed).
+7. (medium) A daily section copied by hand into another day's note keeps its ``<!-- id: -->`` comment: recall
+   prints the copy with that id, and ``forget ID --approved`` removes the *other* section (the original, its
+   note deleted) and leaves the copy the user asked to forget. Ids are unique within a file only; the tatk18 6
+   refusal covers knowledge files.
+8. (low) ``cleanup --dry-run`` ("list what would be done") says nothing of backup retention: the backups the
+   real run removes are not listed and ``backups_kept_only_copy`` is empty, though ``backups.retention`` has a
+   dry-run mode.
+9. (low) A cleanup killed after its purge whose journal is rolled back by another command first (``memory.py
+   write``: "its purge of 1 T2 entry stays done"): the done record goes with the journal, and the next cleanup
+   logs ``0 deleted``; ``cleanup.log`` never records that purge.
+
+Kinds (severity): rollback over what the user wrote since (1, high); forged forward plans reach user files'
+only copies (3, high); a finished change left open by a full disk, then undone (6, high); an id two files hold
+is acted on, not refused (2, 4, 7, medium); the done record read as trusted or lost (5, 9, low); dry run
+silent on retention (8, low).
+
+Tried and held (no test here): init's lock (Ctrl-C while init waits for a held lock: no key, nothing but the
+lock file; two inits of two workspaces sharing one HOME at once, 4 runs: one key, both stores record it);
+retention (config values out of range, strings, Infinity, 1e308: one-line refusals; symlinks to outside
+folders planted as a removed backup's files/, extra entries and a link beside after.json: outside intact;
+backups from the future (MEMORY_MANAGER_NOW ahead, then back): kept, bare --restore still picks the newest by
+order; code read: AGENTS.md as a symlink or FIFO counts as the only copy); done record: wrong types, floats,
+booleans are ignored (code read), a 4,200-digit count is reported as written (a 4 KB log line, not filed);
+forget of a T2 entry killed at each of its 29 steps: no plain text anywhere after the kill or the re-run;
+crypt encrypt --file killed at each of 18 steps: old or new, then encrypted by the re-run; six concurrent
+learn of one key and six concurrent write: every line kept; a FIFO as a backup's after.json:
+list/restore/status/cleanup answer; ENOSPC on a 600 KiB tmpfs at 1-2 KiB steps for learn, edit, forget,
+remember, lesson, cleanup, init --lang zh, init --restore: originals byte-identical on every failure (init
+stages all), forget names what it changed (noticed, not filed: a failed learn/edit/remember leaves its
+journal, and the next command says it "rolled back an interrupted learn" that changed nothing); approval marks
+kept through cleanup's month merge and through reseal of a keyless store's v2:local marks.
 """
 from __future__ import annotations
 
@@ -125,7 +150,7 @@ def test_forget_of_an_archived_id_shared_with_a_live_entry_is_refused(ws, run_sc
     assert (ws / "memory/archive/2026-01/knowledge-foo.md").exists()
 
 
-# ------------------------------------------------------------ 3: a forged roll-forward plan erases the only copy of the user's files
+# ------------------------------------------------------------ 3: a forged forward plan erases the user's only copies
 
 AGENTS = "# My rules\n\n- be brief\n"
 MEMORY = "Prefers tea.\n"
@@ -248,7 +273,8 @@ def test_a_done_records_names_are_not_echoed(tmp_path):
 
 # ------------------------------------------------------------ 6: a full disk while closing a finished change
 
-@pytest.mark.xfail(strict=True, reason="tatk19 6: ENOSPC while staging the backup's final manifest.json: learn/lesson/edit/remember "
+@pytest.mark.xfail(strict=True, reason="tatk19 6: ENOSPC while staging the backup's final manifest.json: "
+                   "learn/lesson/edit/remember/init --restore "
                    "print success and exit 0, the journal stays open, and the next command rolls the stored fact back")
 @pytest.mark.parametrize("verb", ["learn", "lesson", "edit", "remember", "restore"])
 def test_a_change_that_said_done_is_not_rolled_back_after_a_full_disk(ws, run_script, monkeypatch, verb):
@@ -272,7 +298,8 @@ def test_a_change_that_said_done_is_not_rolled_back_after_a_full_disk(ws, run_sc
     args, target = {
         "learn": (["learn", "deploy", "--text", "NEWFACT ships on Tuesdays."], "memory/knowledge/deploy.md"),
         "lesson": (["lesson", "NEWFACT ships on Tuesdays."], "MEMORY.md"),
-        "edit": (["edit", "deploy", "--text", "NEWFACT: tag, then deploy.", "--approved"], "memory/knowledge/deploy.md"),
+        "edit": (["edit", "deploy", "--text", "NEWFACT: tag, then deploy.", "--approved"],
+                 "memory/knowledge/deploy.md"),
         "remember": (["remember", "--skill", "s", "--topic", "u", "--text", "NEWFACT likes tea"],
                      "memory/tier2-internal/s_u.md"),
         "restore": (["--restore", "--yes"], "memory/knowledge/deploy.md"),  # undoes `learn deploy`
@@ -347,11 +374,11 @@ def test_cleanup_dry_run_lists_what_retention_would_do(ws, run_script):
     assert retention(dry) == retention(real)
 
 
-# ------------------------------------------------------------ 9: the purge's done record is lost when another command rolls back
+# ------------------------------------------------------------ 9: a done record lost to another command's rollback
 
-@pytest.mark.xfail(strict=True, reason="tatk19 9: a cleanup killed after its purge, then any other command first (memory.py "
-                   "write rolls it back, 'its purge of 1 T2 entry stays done'): the done record goes with the journal and "
-                   "the next cleanup logs '0 deleted'; cleanup.log never records the purge")
+@pytest.mark.xfail(strict=True, reason="tatk19 9: a cleanup killed after its purge, then any other command first "
+                   "(memory.py write rolls it back, 'its purge of 1 T2 entry stays done'): the done record goes with "
+                   "the journal and the next cleanup logs '0 deleted'; cleanup.log never records the purge")
 def test_a_purge_rolled_back_by_another_command_is_still_logged(tmp_path):
     from tests.faults.harness import run_forked
     from tests.faults.test_fault16_purge import _killed_at, _setup
@@ -360,8 +387,8 @@ def test_a_purge_rolled_back_by_another_command_is_still_logged(tmp_path):
     step = next(n for n, label in enumerate(labels, 1)
                 if label.startswith("replace ") and label.endswith("memory/.state/cleanup.log"))
     ws = _killed_at(tmp_path, template, env, step)
-    assert run_forked("memory", ["write", "--topic", "t", "--cause", "c", "--change", "d", "--todo", "e", "-w", str(ws)],
-                      env) == 0
+    write = ["write", "--topic", "t", "--cause", "c", "--change", "d", "--todo", "e", "-w", str(ws)]
+    assert run_forked("memory", write, env) == 0
     assert not list((ws / ".memory-backup").glob(".open-*"))
     assert run_forked("cleanup", ["-w", str(ws)], env) == 0
     want = (reference / "memory/.state/cleanup.log").read_text(encoding="utf-8")

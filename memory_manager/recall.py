@@ -1133,7 +1133,12 @@ def _fact_group(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
     # The entries that match the question nearly as well as the best are statements of it too
     # (the rule before the grouping; kept: the question's own words are evidence as well).
     share = scoring.VERSION_SHARE if qt.asks else scoring.RELEVANT_SHARE
-    best |= {r for r in pool if kw_of.get(r, 0.0) >= share}
+    best |= {r for r in pool if kw_of.get(r, 0.0) >= (
+        scoring.RELEVANT_SHARE if RECORDS_APART and qt.mode == "now" and knowledge(r) and ident[r] != ident[seed]
+        else share)}
+    # (another knowledge entry is another fact: a value asked lowers the share for notes that restate it
+    # in few words, not for a whole other record; round 14, set W: "when does my class meet now" took
+    # a client's record edited later, matching "meet" only)
     # A knowledge entry's edit history is one chain: when one version belongs, all do.
     chains = {ident[r] for r in best}
     best |= {r for r in pool if ident[r] in chains}

@@ -9,7 +9,7 @@ import pytest
 
 from memory_manager import recall as recall_mod
 from memory_manager.recall import _old_value, _values
-from tests.test_versions_r9 import CFG, clock, fill, first, learn, note  # noqa: F401 (fixture)
+from tests.test_versions_r9 import CFG, clock, edit, fill, first, learn, note  # noqa: F401 (fixture)
 
 
 def test_a_grouped_number_is_one_value():
@@ -69,3 +69,4 @@ def test_now_keeps_to_the_fact_and_not_another_entry_with_the_same_value(ws, clo
 def test_now_with_records_together(ws, clock, gym, monkeypatch):
     monkeypatch.setattr(recall_mod, "RECORDS_APART", False)
     assert first(ws, clock, "健身房会员现在多少钱？")[0] != gym
+

@@ -513,6 +513,8 @@ NOW_HISTORY = True
 #: entry (the best-matching one) takes part in the versions only when it states a change (until round 9
 #: the change test applied only when no kind is asked). False: ablation.
 NOW_CHANGE = True
+#: Round 14 (set W): a knowledge entry of another key never joins a fact's group by a shared word or value.
+RECORDS_APART = True
 #: Round 9 (set M): for "now", of two copies of one change (:data:`COPY_DAYS`) a knowledge entry is kept
 #: before a daily note, whatever their languages. False: the question's language decides (ablation).
 NOW_COPY_RECORD = True
@@ -1029,6 +1031,8 @@ def _fact_group(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
             rare += sorted(terms.get(r, ()), key=lambda t: (-idf(t), t))[:MORE_TERMS]
             if VALUE_LINK and r in texts:  # its values too: the same tokens in either language
                 rare += [t for v in _values(texts[r]) for t in textproc.tokens(v) if any(ch.isdigit() for ch in t)]
+                if GROUPED_NUMBERS:  # the index holds "2,150" as "2" and "150": look it up by its groups
+                    rare += [t for g in _GROUPED_NUMBER.findall(texts[r]) for t in textproc.tokens(g) if len(t) > 2]
         found = sorted(idx.bm25_rows(list(dict.fromkeys(rare)), history=past), key=lambda row: -row[1])
         more = [row for row in found if row[0] not in cand][:MORE_LIKE]
         more_rows = idx.entries(row[0] for row in more)
@@ -1111,17 +1115,30 @@ def _fact_group(qt, cand: dict[int, tuple], kw_of: dict[int, float], idx,
     for r in pool:
         if r in best:
             continue
+        if RECORDS_APART and qt.mode == "now" and knowledge(r):
+            # Another knowledge entry is another fact: its key says so. It joins only by matching the
+            # question nearly as well as the best (below), never by a word or a value it shares with
+            # a version ("half day SGD 1,100" of a day rate is not the room's old rent of 1,100; round
+            # 14, set W).
+            continue
         # An entry that names the subject joins by the words it shares with a version; one found only
         # through "more like this" (it shares no word with the question) only by a rare value.
         names = kw_of.get(r, 0.0) > 0 or not VALUE_LINK
         if any((names and sum(idf(t) for t in terms[r] & terms[c])
                 >= LINK_SHARE * max(min(weight[r], weight[c]), 1e-9))
-               or any(_same_quantity(t, texts[r], texts[c]) for t in vtoks[r] & vtoks[c] & rare) for c in core):
+               or any(_same_quantity(t, texts[r], texts[c]) and not (OLD_VALUE_APART and qt.mode == "now"
+                                                                      and _old_value(t, texts[c]))
+                      for t in vtoks[r] & vtoks[c] & rare) for c in core):
             best.add(r)
     # The entries that match the question nearly as well as the best are statements of it too
     # (the rule before the grouping; kept: the question's own words are evidence as well).
     share = scoring.VERSION_SHARE if qt.asks else scoring.RELEVANT_SHARE
-    best |= {r for r in pool if kw_of.get(r, 0.0) >= share}
+    best |= {r for r in pool if kw_of.get(r, 0.0) >= (
+        scoring.RELEVANT_SHARE if RECORDS_APART and qt.mode == "now" and knowledge(r) and ident[r] != ident[seed]
+        else share)}
+    # (another knowledge entry is another fact: a value asked lowers the share for notes that restate it
+    # in few words, not for a whole other record; round 14, set W: "when does my class meet now" took
+    # a client's record edited later, matching "meet" only)
     # A knowledge entry's edit history is one chain: when one version belongs, all do.
     chains = {ident[r] for r in best}
     best |= {r for r in pool if ident[r] in chains}
@@ -1258,6 +1275,11 @@ def _pool_values(qt, pool: list[int], texts: dict[int, str], idx, n: int) -> dic
     return {r: {v for v in vs if not (set(textproc.tokens(v)) & common)} for r, vs in vals.items()}
 
 
+#: Round 14 (set W): a number written with thousands separators is one value ("1,250" is 1250, not "1" and
+#: "250": the two rents "1,250" and "1,100" shared "1", and "1,100" tied to any "x,100"). False: ablation.
+GROUPED_NUMBERS = True
+_GROUPED = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+_GROUPED_NUMBER = re.compile(r"(?<![\d,])\d{1,3}(?:,\d{3})+(?![\d,])")
 _VALUE_RE = re.compile(r"[a-z]*\d[\w.:/%-]*\w%?|[a-z]*\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day"
                        r"|(?:周|星期|礼拜)[一二三四五六日天]")
 _WEEKDAY_RE = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:周|星期|礼拜)[一二三四五六日天]")
@@ -1329,6 +1351,24 @@ _NOT_UNITS = frozenset("to and or at on in of the a an for from by is are was we
                        "th st nd rd x".split())
 
 
+#: Round 14 (set W): for "now", a value a version gives as the *old* one ("1,250（原来1,100）", "was 180") ties no
+#: later note to the fact: "half day 1,100" of a rate card is not the room's old rent.
+OLD_VALUE_APART = True
+_OLD_BEFORE = re.compile(r"(?:原来|原价|原先|之前|以前|曾经|旧|(?<![a-z])(?:was|were|formerly|previously|used to be|up from|"
+                         r"down from|from))[^\d\n]{0,8}$", re.IGNORECASE)
+
+
+def _old_value(token: str, text: str) -> bool:
+    """True when every place ``text`` writes the number ``token`` gives it as a former value: right after
+    原来, 之前, was, from... ("涨到1,250（原来1,100）", "SGD 200 an hour (was 180)"). Digits only are compared
+    (``1,100`` and ``1100`` are one value)."""
+    digits = re.sub(r"\D", "", token)
+    if not digits:
+        return False
+    spots = [m for m in re.finditer(r"\d[\d,.]*", text) if re.sub(r"\D", "", m.group()) == digits]
+    return bool(spots) and all(_OLD_BEFORE.search(text[max(0, m.start() - 14):m.start()]) for m in spots)
+
+
 def _same_quantity(value: str, a: str, b: str) -> bool:
     """False when texts ``a`` and ``b`` both write ``value`` (a number) with units and no unit is
     common to both: the same digits, different quantities. True otherwise."""
@@ -1370,6 +1410,8 @@ def _values(text: str) -> set[str]:
     ``b1-14``), weekdays (one form for both languages: ``周一``), and the Latin words of a mostly
     Chinese text (names: Fressnapf, Hort)."""
     low = text.lower()
+    if GROUPED_NUMBERS:
+        low = _GROUPED.sub("", low)
     out = {_canon_clock(_canon_weekday(v)) for v in _VALUE_RE.findall(low) if len(v) > 1}  # "1", "8": too common
     if DATE_VALUES:
         out.update(_dates(low))

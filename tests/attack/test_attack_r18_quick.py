@@ -109,8 +109,6 @@ def test_a_lost_key_record_neither_moves_the_real_entry_nor_keeps_the_forged_one
 
 # ------------------------------------------------------------ 3: secrets in environment variables echoed
 
-@pytest.mark.xfail(strict=True, reason="tatk18 3: MEMORY_MANAGER_NOW holding a token is echoed in full by every verb's "
-                   "error line (text and --json)")
 @pytest.mark.parametrize("args", [("memory", "status"), ("memory", "--json", "status"), ("cleanup", "--dry-run", "--json"),
                                   ("memory", "learn", "k", "--text", "plain")])
 def test_a_token_in_memory_manager_now_is_not_echoed(ws, run_script, args):

@@ -127,8 +127,6 @@ def _key_home(tmp_path: Path, how: str) -> dict[str, str]:
     return {"XDG_CONFIG_HOME": str(folder)}
 
 
-@pytest.mark.xfail(strict=True, reason="tatk18 4: a token in the folder HOME / XDG_CONFIG_HOME names is printed in full "
-                   "in the key file's path: init (text and --json), doctor (HOME), crypt keygen's error (HOME)")
 @pytest.mark.parametrize("how,args", [
     ("XDG_CONFIG_HOME", ("init", "--yes", "--no-hooks", "--lang", "en")),
     ("XDG_CONFIG_HOME", ("init", "--yes", "--no-hooks", "--lang", "en", "--json")),
@@ -243,9 +241,6 @@ def test_a_value_cut_at_a_slash_with_spaces_is_refused(ws, run_script, tmp_path,
 
 # ------------------------------------------------------------ 8: init echoes a token in the workspace folder (-w or env)
 
-@pytest.mark.xfail(strict=True, reason="tatk18 8: init prints a token in the workspace folder in full (-w or "
-                   "OPENCLAW_WORKSPACE_DIR): the 'init <folder>: language' line, --json 'workspace', --list-backups, "
-                   "--restore's undo line (detect/doctor/status/cleanup/maintain mask it: tatk17 6)")
 @pytest.mark.parametrize("how", ["option", "env"])
 @pytest.mark.parametrize("args", [("--dry-run", "--lang", "en"), ("--dry-run", "--json", "--lang", "en"), ("--list-backups",),
                                   ("--restore", "--yes")])

@@ -4,6 +4,8 @@
    (``memory_manager.workspace.VALUE_VARIABLES``), as a typed value is.
 4. A token in ``XDG_CONFIG_HOME`` or ``HOME`` (``workspace.PATH_VARIABLES``): masked in the key file's path by
    init, doctor and ``crypt keygen``.
+7. A value cut at ' / ' (spaces beside the '/'): ``report --html`` and ``export --out`` refuse it as they refuse
+   the cut at '/' (``names.refuse_private_path`` reads the parts joined without their edge spaces).
 8. A token in the workspace folder (``-w`` or ``OPENCLAW_WORKSPACE_DIR``): init masks it in every line and JSON
    field; a command it prints that names the folder says to run it with the same workspace setting.
 The strict-xfail attacks these answer are in ``test_attack_r18_quick.py``; the tests here pin the
@@ -94,6 +96,31 @@ def test_a_token_in_home_is_masked_by_init_doctor_and_keygen(ws, run_script, tmp
     assert (r.code, r.out) == (1, "")
     assert r.err == (f"error: key file {shown} exists already; remove it yourself if you really want a new key "
                      "(entries encrypted with it become unreadable)\n")
+
+
+# ------------------------------------------------------------ 7: a value cut at ' / '
+
+AWS = "AKIA" + "QX7LM2PZ8RT5VB1N"
+REFUSED = ("error: {}: the path holds secret (a file or folder name is stored, so it must hold no secret or personal "
+           "data); name another file; nothing was written\n")
+
+
+@pytest.mark.parametrize("verb", ["report", "export"])
+def test_a_token_cut_at_a_slash_with_spaces_is_refused_in_a_folder_that_exists(ws, run_script, tmp_path, verb):
+    _init(run_script)
+    (tmp_path / "out" / (AWS[:10] + " ")).mkdir(parents=True)
+    target = tmp_path / "out" / (AWS[:10] + " ") / (" " + AWS[10:] + ".x")
+    option = "--html" if verb == "report" else "--out"
+    r = run_script("memory", verb, option, target, *(["--approved"] if verb == "export" else []), env=NOW)
+    assert (r.code, r.out, r.err) == (2, "", REFUSED.format(option))
+    assert not target.exists()
+
+
+def test_words_cut_at_a_slash_with_spaces_are_still_a_path(ws, run_script, tmp_path):
+    _init(run_script)
+    target = tmp_path / "out" / "notes " / " week 1.html"
+    r = run_script("memory", "report", "--html", target, env=NOW)
+    assert r.code == 0 and target.is_file(), r.err
 
 
 # ------------------------------------------------------------ 8: a token in the workspace folder (init)

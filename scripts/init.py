@@ -131,8 +131,8 @@ def _list_table(ws, found) -> None:
             state += f"; not a restore point: {why}"
         rows.append((b["id"], str(b.get("created", "")), str(b.get("reason", b.get("error", ""))), state,
                      counted(b['files'], 'file')))
-    print_rows(unechoed(f"backups in {backups.backup_root(ws)} (oldest first)"), ["id", "created", "reason", "state", "files"],
-               rows, whole=(0,))
+    print_rows(unechoed(f"backups in {backups.backup_root(ws)} (oldest first)"),
+               ["id", "created", "reason", "state", "files"], rows, whole=(0,))
 
 
 def _show_restore_plan(result: dict) -> None:

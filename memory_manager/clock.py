@@ -29,8 +29,11 @@ YEARS = (1900, 9000)
 
 def _bad_now(raw: str, why: str) -> Exception:
     from .errors import BadInputError
+    from .workspace import VALUE_SHOWN
 
-    return BadInputError(f"{ENV_NOW}={raw[:60]!r} {why}")
+    # The value is named as refused, its first characters only; a token set there is masked where the
+    # message is shown, as a typed value is (workspace.echoed_values, privacy.unechoed: tatk18 3).
+    return BadInputError(f"{ENV_NOW}={raw[:VALUE_SHOWN]!r} {why}")
 
 
 def now() -> datetime:

@@ -144,6 +144,11 @@ _GLUE_PRONE = frozenset({"keyword_entropy", "keyword_entropy_zh", "secret_assign
                          "bare_random_line", "otp_seed_grouped", "short_key_name", "keyed_uuid"})
 
 
+def _trimmed(parts: list[str]) -> list[str]:
+    """A path's parts without the spaces at their edges, to be read joined (``"AKIA… "``, ``" …"``)."""
+    return [p.strip() for p in parts]
+
+
 def refuse_private_path(option: str, target: Path, *, existing: bool = False) -> None:
     """Refuse a file path given to ``option`` whose file or folder names hold a secret or personal data.
 
@@ -162,7 +167,8 @@ def refuse_private_path(option: str, target: Path, *, existing: bool = False) ->
     only (a token, a password phrase: atk15 put a token in an existing
     folder's name, and the whole path reached ``reports.json``), each alone
     and neighbours joined across every part typed (tatk17: a token cut by
-    '/' across existing folders). Only what the user typed is read: of a
+    '/' across existing folders), each part joined without the spaces at its
+    edges (tatk18: a value cut at ' / '). Only what the user typed is read: of a
     relative path, not the current folder it resolves against.
 
     Args:
@@ -192,7 +198,10 @@ def refuse_private_path(option: str, target: Path, *, existing: bool = False) ->
     cut = max(start, first_new - 1)
     older = [p for p in parts[start:cut] if p not in ("/", "\\")]
     parts = [p for p in parts[cut:] if p not in ("/", "\\")]
-    found = {f.category for text in [*parts, *joined_readings(parts)] for f in scan_name(text)
+    # Joined, each part is read without the spaces at its edges: a value cut at ' / ' ("AKIA… / …")
+    # is the same value as one cut at '/' (tatk18 7: report --html wrote it, and export --out into a
+    # folder that exists already).
+    found = {f.category for text in [*parts, *joined_readings(_trimmed(parts))] for f in scan_name(text)
              if f.category != "home_path"}
     if not existing:
         # The folders that exist already reach disk too: report --html records the whole path in
@@ -208,7 +217,7 @@ def refuse_private_path(option: str, target: Path, *, existing: bool = False) ->
         # Joined, a tree's folders glue into cue words and random-looking runs ("root"+"pytest"
         # holds "otp", and the rest reads as an OTP seed): there only findings that do not rest on
         # a cue word before a random value count (a token of a published format, a card number).
-        found |= {f.category for text in joined_readings([*older, *parts]) for f in scan_name(text)
+        found |= {f.category for text in joined_readings(_trimmed([*older, *parts])) for f in scan_name(text)
                   if f.category != "home_path" and f.confidence == "certain"
                   and getattr(f, "rule", "") not in _GLUE_PRONE}
     found = sorted(found)

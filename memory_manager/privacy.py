@@ -6578,7 +6578,8 @@ def unechoed(message: str, argv: list[str] | None = None) -> str:
     :func:`memory_manager.privacy.mask` changes is replaced wherever the
     message holds it, as written or as Python's ``repr`` shows it, by its
     masked form (``[secret]``, as recall shows it). Only arguments, and the
-    folders named in the environment (:func:`memory_manager.workspace.env_values`),
+    values the environment sets that messages name (the folders, ``HOME``,
+    ``MEMORY_MANAGER_NOW``: :func:`memory_manager.workspace.echoed_values`),
     are scanned, so an ordinary message is never changed.
 
     Args:
@@ -6589,8 +6590,9 @@ def unechoed(message: str, argv: list[str] | None = None) -> str:
 
     from .workspace import echoed_values
 
-    # A folder named in the environment (OPENCLAW_WORKSPACE_DIR, OPENCLAW_STATE_DIR, ...) is
-    # echoed in the same messages as one given as an option: masked the same way (tatk17 kind 6).
+    # A folder named in the environment (OPENCLAW_WORKSPACE_DIR, OPENCLAW_STATE_DIR, HOME, ...) or a
+    # refused MEMORY_MANAGER_NOW is echoed in the same messages as a value given as an option:
+    # masked the same way (tatk17 kind 6; tatk18 3 and 4).
     values = echoed_values(sys.argv[1:] if argv is None else argv)
     if not values:
         return message

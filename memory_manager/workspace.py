@@ -58,9 +58,21 @@ class Resolved:
 
 #: Environment variables whose value names a folder or file this bundle prints (the workspace, the
 #: state folder, OpenClaw's config, the profile in ``~/.openclaw-<profile>``, the key and
-#: hash-secret folder): echoed like a typed option, so masked like one (tatk17 kind 6).
+#: hash-secret folder, and ``HOME`` that holds it and the state folder when the others are unset):
+#: echoed like a typed option, so masked like one (tatk17 kind 6; HOME: tatk18 4, the key file's
+#: path in init, doctor and ``crypt keygen``).
 PATH_VARIABLES = ("OPENCLAW_WORKSPACE_DIR", "OPENCLAW_STATE_DIR", "OPENCLAW_CONFIG_PATH", "OPENCLAW_PROFILE",
-                  "XDG_CONFIG_HOME")
+                  "XDG_CONFIG_HOME", "HOME")
+
+#: Environment variables that name no folder but whose value an error names when it refuses it: the
+#: clock's override (``clock.ENV_NOW``: "MEMORY_MANAGER_NOW='...' is not an ISO 8601 date or time", shown
+#: by every verb). A token set there is masked like a typed one (tatk18 3). Spelled here, not imported:
+#: the per-turn path imports this module and not the clock.
+VALUE_VARIABLES = ("MEMORY_MANAGER_NOW",)
+
+#: How much of a refused :data:`VALUE_VARIABLES` value its error shows (``clock._bad_now``): the value is
+#: masked as written and as shown, cut there.
+VALUE_SHOWN = 60
 
 
 def env_values(env: Mapping[str, str] | None = None) -> list[str]:
@@ -86,11 +98,14 @@ def env_values(env: Mapping[str, str] | None = None) -> list[str]:
 
 
 def echoed_values(argv: list[str]) -> list[str]:
-    """The values a message may echo back: each argument, an ``--opt=value``'s value, :func:`env_values`.
+    """The values a message may echo back: each argument, an ``--opt=value``'s value, the environment's.
+
+    The environment's: :func:`env_values` (folders) and :data:`VALUE_VARIABLES` (as set, and cut as
+    their error shows them).
 
     Deduplicated, in order, at least 4 characters (shorter values are never masked). The one list
     that ``privacy.unechoed``, ``detect.py`` and ``maintain.py`` scan before printing (issue 10,
-    atk13; tatk17 kind 6). Standard library only (the per-turn path).
+    atk13; tatk17 kind 6; tatk18 3). Standard library only (the per-turn path).
 
     Args:
         argv: the command-line arguments, without the program name.
@@ -101,6 +116,9 @@ def echoed_values(argv: list[str]) -> list[str]:
         if arg.startswith("--") and "=" in arg:
             values.append(arg.split("=", 1)[1])
     values += env_values()
+    for name in VALUE_VARIABLES:
+        raw = os.environ.get(name, "").strip()  # as the clock reads it
+        values += [raw, raw[:VALUE_SHOWN]]
     return [v for v in dict.fromkeys(values) if len(v) >= 4]
 
 

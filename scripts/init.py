@@ -17,10 +17,41 @@ import click  # noqa: E402
 
 from memory_manager import backups, initialize  # noqa: E402
 from memory_manager.cli import common_options, counted, emit_json, handle_errors, print_rows, run, step, stdout, \
-    stderr, verbose_line  # noqa: E402
+    stderr, unechoed, unechoed_doc, verbose_line  # noqa: E402
 from memory_manager.lang import resolve as resolve_language  # noqa: E402
 from memory_manager.fsio import refuse_outside_links, workspace_lock  # noqa: E402
 from memory_manager.workspace import Workspace, refuse_nested  # noqa: E402
+
+
+def _say(text: str) -> None:
+    """One line on stdout, a value typed or set in the environment that holds a finding masked.
+
+    init names the workspace (``-w`` or ``OPENCLAW_WORKSPACE_DIR``) and the key file (under
+    ``XDG_CONFIG_HOME`` or ``HOME``) in many lines: a token in those folders is masked as in every
+    other script's messages (:func:`memory_manager.cli.unechoed`; tatk18 4 and 8).
+    """
+    stdout.print(unechoed(text), markup=False)
+
+
+def _warn(text: str) -> None:
+    """One line on stderr, masked as :func:`_say` masks."""
+    stderr.print(unechoed(text), markup=False)
+
+
+def _emit(doc: dict) -> None:
+    """The one JSON document, every string masked as :func:`_say` masks (``workspace``, the key's ``path``)."""
+    emit_json(unechoed_doc(doc))
+
+
+def _rerun(ws) -> str:
+    """What to add after a printed command that names the workspace ``ws``: "" unless ``ws`` is masked.
+
+    A command with the folder masked would fail as copied (the folder does not exist): the user is
+    told to run it with the same workspace setting as this run instead (tatk18 8).
+    """
+    if unechoed(str(ws)) == str(ws):
+        return ""
+    return " (the workspace folder is masked here: run it with the same -w / OPENCLAW_WORKSPACE_DIR as this run)"
 
 
 def _show_plan(plan: initialize.Plan) -> None:
@@ -30,11 +61,11 @@ def _show_plan(plan: initialize.Plan) -> None:
         top = rel.split("/")[0]
         why = "OpenClaw hook" if top == "hooks" else ("OpenClaw plugin" if top == ".openclaw" else "memory tree")
         rows.append((rel + "/", "mkdir", why))
-    print_rows(f"init plan for {plan.workspace}", ["path", "action", "why"], rows, whole=(0,))
+    print_rows(unechoed(f"init plan for {plan.workspace}"), ["path", "action", "why"], rows, whole=(0,))
     for line in plan.removed_duplicates:
-        stdout.print(f"duplicate rule removed: {line}", markup=False)
+        _say(f"duplicate rule removed: {line}")
     for section in plan.moved_sections:
-        stdout.print(f"moved to HEARTBEAT.md: {section}", markup=False)
+        _say(f"moved to HEARTBEAT.md: {section}")
 
 
 def _dry_run_summary(plan: initialize.Plan) -> None:
@@ -60,13 +91,12 @@ def _dry_run_summary(plan: initialize.Plan) -> None:
     if plan.changes:
         counts = [c.line_counts() for c in plan.changes]
         updated = sum(1 for c in plan.changes if c.old is not None)
-        stdout.print(f"would write {counted(len(plan.changes), 'file')} ({updated} updated, "
-                     f"{len(plan.changes) - updated} created; lines +{sum(a for a, _ in counts)} "
-                     f"-{sum(r for _, r in counts)}):", markup=False)
+        _say(f"would write {counted(len(plan.changes), 'file')} ({updated} updated, "
+             f"{len(plan.changes) - updated} created; lines +{sum(a for a, _ in counts)} "
+             f"-{sum(r for _, r in counts)}):")
     width = [max(len(r[i]) for r in rows) for i in range(3)] if rows else [0, 0, 0]
     for row in rows:
-        stdout.print("  " + "  ".join(cell.ljust(width[i]) for i, cell in enumerate(row[:3])) + "  " + row[3],
-                     markup=False)
+        _say("  " + "  ".join(cell.ljust(width[i]) for i, cell in enumerate(row[:3])) + "  " + row[3])
     if plan.new_dirs:
         rels = [folder.relative_to(plan.workspace).as_posix() for folder in plan.new_dirs]
         tops: dict[str, int] = {}
@@ -75,11 +105,11 @@ def _dry_run_summary(plan: initialize.Plan) -> None:
             tops[top] = tops.get(top, 0) + (0 if rel == top else 1)
         shown = ", ".join((f"{top}/" + (f" with {counted(n, 'folder')} in it" if n else "")) if top in rels
                           else f"{counted(n, 'folder')} in {top}/" for top, n in tops.items())
-        stdout.print(f"would create {counted(len(rels), 'folder')}: {shown}", markup=False)
+        _say(f"would create {counted(len(rels), 'folder')}: {shown}")
     for line in plan.removed_duplicates:
-        stdout.print(f"duplicate rule removed: {line}", markup=False)
+        _say(f"duplicate rule removed: {line}")
     for section in plan.moved_sections:
-        stdout.print(f"moved to HEARTBEAT.md: {section}", markup=False)
+        _say(f"moved to HEARTBEAT.md: {section}")
 
 
 def _apply_command(ws, lang, no_hooks, no_plugin, no_key, heartbeat_move, no_heartbeat_move) -> str:
@@ -101,30 +131,30 @@ def _list_table(ws, found) -> None:
             state += f"; not a restore point: {why}"
         rows.append((b["id"], str(b.get("created", "")), str(b.get("reason", b.get("error", ""))), state,
                      counted(b['files'], 'file')))
-    print_rows(f"backups in {backups.backup_root(ws)} (oldest first)", ["id", "created", "reason", "state", "files"],
-               rows, whole=(0,))
+    print_rows(unechoed(f"backups in {backups.backup_root(ws)} (oldest first)"),
+               ["id", "created", "reason", "state", "files"], rows, whole=(0,))
 
 
 def _show_restore_plan(result: dict) -> None:
     for item in result["pending"]:
         verb = {"roll back": "rolled back", "finish": "finished", "keep as left": "kept as it was left (no undo copy)",
                 "discard": "discarded (it had changed nothing)"}.get(item["action"], "rolled back (it fails its checks)")
-        stdout.print(f"an interrupted change (backup {item['id']}) would be {verb} first", markup=False)
-    stdout.print(f"would restore backup {result['restored']} ({result.get('reason')}, "
-                 f"{result.get('created')}):", markup=False)
+        _say(f"an interrupted change (backup {item['id']}) would be {verb} first")
+    _say(f"would restore backup {result['restored']} ({result.get('reason')}, "
+         f"{result.get('created')}):")
     for line in result["paths"] or ["change nothing (the files already match it)"]:
-        stdout.print(f"  {line}", markup=False)
+        _say(f"  {line}")
     if result.get("changed_since"):
-        stdout.print(f"changed since the backup (a restore refuses them without --force): "
-                     f"{', '.join(result['changed_since'])}", markup=False)
+        _say(f"changed since the backup (a restore refuses them without --force): "
+             f"{', '.join(result['changed_since'])}")
     for note in result["notes"]:
-        stdout.print(f"note: {note}", markup=False)
+        _say(f"note: {note}")
 
 
 def _deprecated_without_yes(option: str) -> None:
     """The old form (no --yes, not on a terminal) still works, with a note (CLI contract, formats.md)."""
-    stderr.print(f"warning: {option} without --yes is deprecated and will need --yes in a future version "
-                 "(on a terminal it asks first)", markup=False)
+    _warn(f"warning: {option} without --yes is deprecated and will need --yes in a future version "
+          "(on a terminal it asks first)")
 
 
 def _self() -> str:
@@ -136,25 +166,25 @@ def _hook_report(report) -> None:
     """Print what enabling (or disabling) the OpenClaw hooks did, or the commands to run."""
     for line in report.messages:
         if line.startswith("openclaw is not on PATH"):
-            stdout.print(f"note: {line}", markup=False)
+            _say(f"note: {line}")
             for command in report.commands:
-                stdout.print(f"  {command}", markup=False)
+                _say(f"  {command}")
         else:
-            stdout.print(f"note: {line}", markup=False)
+            _say(f"note: {line}")
     if report.ran:
         for command in report.commands:
-            stdout.print(f"ran: {command}", markup=False)
+            _say(f"ran: {command}")
     for name in report.kept_loading:
-        stdout.print(f"note: enabled {name} by name so that it keeps loading", markup=False)
+        _say(f"note: enabled {name} by name so that it keeps loading")
     for error in report.errors:
-        stderr.print(f"warning: {error}", markup=False)
+        _warn(f"warning: {error}")
 
 
 def _notes(plan: initialize.Plan) -> None:
     for warning in plan.warnings:
-        stderr.print(f"warning: {warning}", markup=False)
+        _warn(f"warning: {warning}")
     for note in plan.notes:
-        stdout.print(f"note: {note}", markup=False)
+        _say(f"note: {note}")
 
 
 def _key_to_create(cfg, yes: bool, no_key: bool, interactive: bool, ws=None):
@@ -182,13 +212,13 @@ def _key_to_create(cfg, yes: bool, no_key: bool, interactive: bool, ws=None):
         except KeyRecordedError as exc:
             # The recorded key keyed only approval marks (round 16): no new key replaces it, and the
             # rest of init (the memory tree, hooks, AGENTS.md) still applies; T2 stays xor-b64 meanwhile.
-            stderr.print(f"warning: no key made: {exc}", markup=False)
+            _warn(f"warning: no key made: {exc}")
             return None
     path = crypto.key_path(cfg)
     if interactive and not yes:
         question = (f"Create an AES-256 key for T2 entries at {path}? Keep a copy somewhere safe: "
                     "losing it loses the T2 entries encrypted with it")
-        return path if click.confirm(question, default=True) else None
+        return path if click.confirm(unechoed(question), default=True) else None
     return path
 
 
@@ -248,8 +278,8 @@ def _made(cfg, key: dict, ws):
 
 def _key_line(key: dict) -> None:
     if key.get("created"):
-        stdout.print(f"created AES key {key['path']} (mode 0600): new T2 entries are encrypted with it. "
-                     "Keep a copy somewhere safe: losing it loses the T2 entries.", markup=False)
+        _say(f"created AES key {key['path']} (mode 0600): new T2 entries are encrypted with it. "
+             "Keep a copy somewhere safe: losing it loses the T2 entries.")
 
 
 @click.command(help="Set up the workspace: back up, move heartbeat rules to HEARTBEAT.md, add the memory "
@@ -296,20 +326,20 @@ def init(workspace, json_, verbose, dry_run, show_diff, yes, lang, no_heartbeat_
     if list_backups:
         found = backups.list_backups(ws)
         if json_:
-            emit_json({"workspace": str(ws), "backups": [
+            _emit({"workspace": str(ws), "backups": [
                 {**{k: b.get(k) for k in ("id", "seq", "created", "reason", "role", "state", "restores", "files",
                                           "error")}, "not_restore_point": backups.not_restore_point(b),
                  "stored": backups.stored_counts(b)}
                 for b in found]})
         elif not found:
-            stdout.print("no backups")
+            _say("no backups")
         else:
             _list_table(ws, found)
         return 0
     if restore_id is not None and dry_run:
         result = backups.restore_plan(ws, restore_id or None)
         if json_:
-            emit_json(result)
+            _emit(result)
         else:
             _show_restore_plan(result)
         return 0
@@ -319,7 +349,7 @@ def init(workspace, json_, verbose, dry_run, show_diff, yes, lang, no_heartbeat_
                 # On a terminal: the plan first, then ask (like init itself).
                 _show_restore_plan(backups.restore_plan(ws, restore_id or None))
                 if not click.confirm("Restore these files (the current state is backed up first)?", default=False):
-                    stdout.print("nothing changed")
+                    _say("nothing changed")
                     return 1
             else:
                 _deprecated_without_yes("--restore")
@@ -330,59 +360,57 @@ def init(workspace, json_, verbose, dry_run, show_diff, yes, lang, no_heartbeat_
         result["set_up"] = not initialize.setup_lost(gaps)
         if not result["set_up"]:
             result["notes"].append(f"the workspace is no longer set up for memory ({', '.join(gaps)}): set it up "
-                                   f"again with `{_self()} -w {ws} --yes` (your notes stay)")
+                                   f"again with `{_self()} -w {ws} --yes`{_rerun(ws)} (your notes stay)")
         if json_:
-            emit_json(result)
+            _emit(result)
         else:
             for item in result["recovered"]:
-                stdout.print(f"{item['action']} an interrupted change first (backup {item['id']})", markup=False)
+                _say(f"{item['action']} an interrupted change first (backup {item['id']})")
             if result["overwrote"]:
-                stdout.print(f"overwrote changes made since the backup (--force): "
-                             f"{', '.join(result['overwrote'])}", markup=False)
+                _say(f"overwrote changes made since the backup (--force): "
+                     f"{', '.join(result['overwrote'])}")
             if result["left_changed"]:
-                stdout.print(f"left as it is (--force): {', '.join(result['left_changed'])}: changed since the "
-                             "backup, which keeps no copy to put back", markup=False)
+                _say(f"left as it is (--force): {', '.join(result['left_changed'])}: changed since the "
+                     "backup, which keeps no copy to put back")
             if result["safety_backup"]:
-                stdout.print(f"restored backup {result['restored']} ({len(result['paths'])} paths changed); "
-                             f"the state before the restore is backup {result['safety_backup']}: undo with "
-                             f"`{_self()} -w {ws} --restore {result['safety_backup']} --yes`", markup=False)
+                _say(f"restored backup {result['restored']} ({len(result['paths'])} paths changed); "
+                     f"the state before the restore is backup {result['safety_backup']}: undo with "
+                     f"`{_self()} -w {ws} --restore {result['safety_backup']} --yes`{_rerun(ws)}")
             else:
-                stdout.print(f"backup {result['restored']}: the files already match it; nothing changed",
-                             markup=False)
+                _say(f"backup {result['restored']}: the files already match it; nothing changed")
             if result["indexes"]:
-                stdout.print(f"rebuilt from the restored files: {', '.join(result['indexes'])}", markup=False)
+                _say(f"rebuilt from the restored files: {', '.join(result['indexes'])}")
             for note in result["notes"]:
-                stdout.print(f"note: {note}", markup=False)
+                _say(f"note: {note}")
         return 0
     if uninstall_hooks and dry_run:
         # A preview: list what would go, change nothing (walk-through r4, item 1).
         would = initialize.uninstall_plan(ws)
         if json_:
-            emit_json({"workspace": str(ws), "dry_run": True, "would_remove": would,
+            _emit({"workspace": str(ws), "dry_run": True, "would_remove": would,
                        "openclaw_settings": "would be given back as they were before the first install"
                        if would else None})
             return 0
         if not would:
-            stdout.print("no hooks of this bundle are installed; dry run: nothing was changed", markup=False)
+            _say("no hooks of this bundle are installed; dry run: nothing was changed")
             return 0
         for rel in would:
-            stdout.print(f"would remove {rel}", markup=False)
-        stdout.print("would give OpenClaw's hook and plugin settings back as they were before the first install",
-                     markup=False)
-        stdout.print("dry run: nothing was changed", markup=False)
+            _say(f"would remove {rel}")
+        _say("would give OpenClaw's hook and plugin settings back as they were before the first install")
+        _say("dry run: nothing was changed")
         return 0
     if uninstall_hooks:
         if not yes and initialize.hooks_installed(ws):
             if not json_ and sys.stdin.isatty():
                 if not click.confirm("Disable and remove the hooks and the plugin this bundle installed (backed up first)?",
                                      default=False):
-                    stdout.print("nothing changed")
+                    _say("nothing changed")
                     return 1
             else:
                 _deprecated_without_yes("--uninstall-hooks")
         if json_:
             report, plugin_report, backup_id = initialize.uninstall_hooks(ws)
-            emit_json({"workspace": str(ws), "hooks": report.to_dict(), "plugin": plugin_report.to_dict(),
+            _emit({"workspace": str(ws), "hooks": report.to_dict(), "plugin": plugin_report.to_dict(),
                        "backup": backup_id})
             return 0
         working = step("removing the hooks and the plugin, giving OpenClaw's settings back") \
@@ -392,11 +420,11 @@ def init(workspace, json_, verbose, dry_run, show_diff, yes, lang, no_heartbeat_
         _hook_report(report)
         _hook_report(plugin_report)
         if backup_id:
-            stdout.print(f"removed {len(report.changed)} hook files"
-                         + (f" and {len(plugin_report.changed)} plugin files" if plugin_report.changed else "")
-                         + f"; backup {backup_id}", markup=False)
+            _say(f"removed {len(report.changed)} hook files"
+                 + (f" and {len(plugin_report.changed)} plugin files" if plugin_report.changed else "")
+                 + f"; backup {backup_id}")
         else:
-            stdout.print("no hooks of this bundle are installed", markup=False)
+            _say("no hooks of this bundle are installed")
         return 0
     if show_diff and not dry_run:
         raise click.UsageError("--diff prints a dry run's full diff: pass it with --dry-run")
@@ -413,7 +441,7 @@ def init(workspace, json_, verbose, dry_run, show_diff, yes, lang, no_heartbeat_
     lang, lang_source = resolve_language(lang, ws)
     if not json_:
         # The first line comes at once; planning may ask `openclaw --version` (seconds).
-        stdout.print(f"init {ws}: language {lang} ({lang_source}; change it with --lang zh|en)", markup=False)
+        _say(f"init {ws}: language {lang} ({lang_source}; change it with --lang zh|en)")
     planning = step("planning") if not json_ and not dry_run else contextlib.nullcontext()
     # Heartbeat sections: --no-heartbeat-move never, --heartbeat-move always, else init decides (None).
     move = False if no_heartbeat_move else (True if heartbeat_move else None)
@@ -427,46 +455,45 @@ def init(workspace, json_, verbose, dry_run, show_diff, yes, lang, no_heartbeat_
     plan.language_source = lang_source
     if dry_run:
         if json_:
-            emit_json({"workspace": str(ws), "rule": opened.rule, "dry_run": True, "plan": plan.summary(),
+            _emit({"workspace": str(ws), "rule": opened.rule, "dry_run": True, "plan": plan.summary(),
                        "diff": "".join(c.diff() for c in plan.changes), "would_roll_back": pending,
                        "key": {"would_create": str(key_path) if key_path else None}})
         else:
             full = show_diff or verbose
             for ident in pending:
-                stdout.print(f"an interrupted change (backup {ident}) would be rolled back first; the "
-                             f"{'diff' if full else 'changes'} below {'is' if full else 'are'} against the files "
-                             "as they are now", markup=False)
+                _say(f"an interrupted change (backup {ident}) would be rolled back first; the "
+                     f"{'diff' if full else 'changes'} below {'is' if full else 'are'} against the files "
+                     "as they are now")
             if full:
                 for change in plan.changes:
-                    sys.stdout.write(change.diff())
+                    sys.stdout.write(unechoed(change.diff()))
                 for folder in plan.new_dirs:
                     sys.stdout.write(f"mkdir {folder.relative_to(ws).as_posix()}/\n")
             else:
                 _dry_run_summary(plan)
             if plan.empty and not key_path:
-                stdout.print("nothing to do: the workspace is already set up")
+                _say("nothing to do: the workspace is already set up")
             elif plan.empty:
-                stdout.print("the workspace is already set up; only the AES key is missing", markup=False)
+                _say("the workspace is already set up; only the AES key is missing")
             if key_path:
-                stdout.print(f"would create AES key {key_path} (mode 0600; losing it loses T2 entries)",
-                             markup=False)
+                _say(f"would create AES key {key_path} (mode 0600; losing it loses T2 entries)")
             _notes(plan)
             if not plan.empty or key_path:
                 apply = _apply_command(ws, lang if lang_given else None, no_hooks, no_plugin, no_key,
                                        heartbeat_move, no_heartbeat_move)
-                stdout.print("dry run: nothing was changed. " + ("" if full or plan.empty else "Every line: the same "
-                             "command with --diff. ") + f"Apply with: {apply}", markup=False)
+                _say("dry run: nothing was changed. " + ("" if full or plan.empty else "Every line: the same "
+                     "command with --diff. ") + f"Apply with: {apply}{_rerun(ws)}")
             else:
-                stdout.print("dry run: nothing was changed", markup=False)
+                _say("dry run: nothing was changed")
         return 0
     if plan.empty:
         key = _make_key(cfg, ws, key_path if yes else None)
         _record_key(cfg, ws, key)
         if json_:
-            emit_json({"workspace": str(ws), "rule": opened.rule, "applied": False, "backup": None,
+            _emit({"workspace": str(ws), "rule": opened.rule, "applied": False, "backup": None,
                        "plan": plan.summary(), "key": key})
         else:
-            stdout.print("nothing to do: the workspace is already set up")
+            _say("nothing to do: the workspace is already set up")
             _key_line(key)
         return 0
     if not yes and (json_ or not sys.stdin.isatty()):
@@ -477,27 +504,27 @@ def init(workspace, json_, verbose, dry_run, show_diff, yes, lang, no_heartbeat_
             key = _make_key(cfg, ws, key_path)
             plan, backup_id = initialize.apply_fresh(plan, rebuild, _made(cfg, key, ws))
         initialize.enable_hooks(plan)
-        emit_json({"workspace": str(ws), "rule": opened.rule, "applied": backup_id is not None,
+        _emit({"workspace": str(ws), "rule": opened.rule, "applied": backup_id is not None,
                    "backup": backup_id, "plan": plan.summary(), "key": key})
         return 0
     # The plan first, then each step as it happens.
     _show_plan(plan)
     _notes(plan)
     if not yes and not click.confirm("Apply these changes (the originals are backed up first)?", default=False):
-        stdout.print("nothing changed")
+        _say("nothing changed")
         return 1
     waited: list[float] = []
 
     def waiting() -> None:
         waited.append(time.monotonic())
-        stdout.print("waiting for the workspace lock: another command is changing this workspace …", markup=False)
+        _say("waiting for the workspace lock: another command is changing this workspace …")
 
     # The writer lock first, then the key, then the files, under one hold (nu16 items 14 and 15): a
     # wait for another command is said as a wait, not shown as the writing step, and a Ctrl-C while
     # waiting leaves no key file behind (it is made only once the lock is held).
     with workspace_lock(ws, on_wait=waiting):
         if waited:
-            stdout.print(f"✓ waited for the workspace lock ({time.monotonic() - waited[0]:.1f} s)", markup=False)
+            _say(f"✓ waited for the workspace lock ({time.monotonic() - waited[0]:.1f} s)")
         if yes and initialize.changed_since_planned(plan):
             # Not confirmed diff by diff: another init wrote first; plan again from the files as they are
             # now, before saying what will be written (initialize.apply_fresh, walk-through r6 item 13).
@@ -517,10 +544,10 @@ def init(workspace, json_, verbose, dry_run, show_diff, yes, lang, no_heartbeat_
         if backup_id is None:
             _record_key(cfg, ws, key)  # a key made for a workspace set up meanwhile (as "nothing to do" does)
     if plan.replanned:
-        stdout.print("note: another command (a second init?) changed the workspace while this one was planning; "
-                     "planned again from the files as they are now", markup=False)
+        _say("note: another command (a second init?) changed the workspace while this one was planning; "
+             "planned again from the files as they are now")
         if backup_id is None:
-            stdout.print("nothing left to do: the workspace is already set up", markup=False)
+            _say("nothing left to do: the workspace is already set up")
             _key_line(key)
             return 0
     if plan.enable_hooks or plan.enable_plugin:
@@ -533,13 +560,13 @@ def init(workspace, json_, verbose, dry_run, show_diff, yes, lang, no_heartbeat_
         else:
             # No ✓ for a step that did not happen: the commands are printed instead.
             initialize.enable_hooks(plan)
-            stdout.print(f"skipped: enabling {what} in OpenClaw: openclaw is not on PATH", markup=False)
+            _say(f"skipped: enabling {what} in OpenClaw: openclaw is not on PATH")
     if plan.hook_report is not None:
         _hook_report(plan.hook_report)
     if plan.plugin_report is not None:
         _hook_report(plan.plugin_report)
     _key_line(key)
-    stdout.print(f"done. Backup {backup_id}: undo with `{_self()} -w {ws} --restore {backup_id} --yes`", markup=False)
+    _say(f"done. Backup {backup_id}: undo with `{_self()} -w {ws} --restore {backup_id} --yes`{_rerun(ws)}")
     return 0
 
 

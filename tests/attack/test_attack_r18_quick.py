@@ -2,10 +2,11 @@
 
 Each test plays one attack that got through, against the real scripts in a temporary workspace, and
 asserts the promised behaviour (issue 10; references/tiers.md, references/gate.md). Secret-shaped values
-are built at run time. Strict xfails until fixed; fixed: 1 and 2 (this machine's note of the store's key,
-outside the workspace, memory_manager/anchor.py; more in test_store_anchor.py), 5 (fix18: a '_' beside an
-IBAN, AWS key id or GitHub token is a separator; a JWT needs no boundary before it) and 6 (fix18: an id two
-knowledge files share is refused, naming both).
+are built at run time. All eight findings are fixed: 1 and 2 (this machine's note of the store's key,
+outside the workspace, memory_manager/anchor.py; more in test_store_anchor.py), 3, 4, 7 and 8 (echo18,
+their exact messages pinned in ``test_echoes_r18.py``), 5 (fix18: a '_' beside an IBAN, AWS key id or
+GitHub token is a separator; a JWT needs no boundary before it) and 6 (fix18: an id two knowledge files
+share is refused, naming both).
 
 Found (tests here):
 1. (medium) A key record planted in ``memory/.state/t2-key-accepted`` of a keyless store (32 hex digits,
@@ -106,8 +107,6 @@ def test_a_lost_key_record_neither_moves_the_real_entry_nor_keeps_the_forged_one
 
 # ------------------------------------------------------------ 3: secrets in environment variables echoed
 
-@pytest.mark.xfail(strict=True, reason="tatk18 3: MEMORY_MANAGER_NOW holding a token is echoed in full by every verb's "
-                   "error line (text and --json)")
 @pytest.mark.parametrize("args", [("memory", "status"), ("memory", "--json", "status"), ("cleanup", "--dry-run", "--json"),
                                   ("memory", "learn", "k", "--text", "plain")])
 def test_a_token_in_memory_manager_now_is_not_echoed(ws, run_script, args):
@@ -126,8 +125,6 @@ def _key_home(tmp_path: Path, how: str) -> dict[str, str]:
     return {"XDG_CONFIG_HOME": str(folder)}
 
 
-@pytest.mark.xfail(strict=True, reason="tatk18 4: a token in the folder HOME / XDG_CONFIG_HOME names is printed in full "
-                   "in the key file's path: init (text and --json), doctor (HOME), crypt keygen's error (HOME)")
 @pytest.mark.parametrize("how,args", [
     ("XDG_CONFIG_HOME", ("init", "--yes", "--no-hooks", "--lang", "en")),
     ("XDG_CONFIG_HOME", ("init", "--yes", "--no-hooks", "--lang", "en", "--json")),
@@ -213,9 +210,6 @@ def test_forget_of_a_shared_id_never_deletes_the_other_entry_and_leaves_nothing(
 
 # ------------------------------------------------------------ 7: a value cut at '/' with a space on either side
 
-@pytest.mark.xfail(strict=True, reason="tatk18 7: a certain value cut by '/' with a space beside the cut ('AKIA… / …', "
-                   "'GB33… / …', a resident ID) passes report --html (the report is written there); export --out "
-                   "refuses it, and the same cut without the spaces is refused")
 @pytest.mark.parametrize("value", ["aws", "iban", "cnid"])
 @pytest.mark.parametrize("verb", ["report"])
 def test_a_value_cut_at_a_slash_with_spaces_is_refused(ws, run_script, tmp_path, value, verb):
@@ -234,9 +228,6 @@ def test_a_value_cut_at_a_slash_with_spaces_is_refused(ws, run_script, tmp_path,
 
 # ------------------------------------------------------------ 8: init echoes a token in the workspace folder (-w or env)
 
-@pytest.mark.xfail(strict=True, reason="tatk18 8: init prints a token in the workspace folder in full (-w or "
-                   "OPENCLAW_WORKSPACE_DIR): the 'init <folder>: language' line, --json 'workspace', --list-backups, "
-                   "--restore's undo line (detect/doctor/status/cleanup/maintain mask it: tatk17 6)")
 @pytest.mark.parametrize("how", ["option", "env"])
 @pytest.mark.parametrize("args", [("--dry-run", "--lang", "en"), ("--dry-run", "--json", "--lang", "en"), ("--list-backups",),
                                   ("--restore", "--yes")])

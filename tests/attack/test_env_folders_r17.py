@@ -19,8 +19,9 @@ def test_env_values_lists_each_path_variable_as_written_and_absolute(tmp_path, m
     from memory_manager.workspace import env_values
 
     monkeypatch.chdir(tmp_path)
-    env = {"OPENCLAW_STATE_DIR": "st", "OPENCLAW_WORKSPACE_DIR": "/w", "OPENCLAW_PROFILE": " ", "HOME": "/h"}
-    assert env_values(env) == ["/w", "st", str(tmp_path / "st")]
+    env = {"OPENCLAW_STATE_DIR": "st", "OPENCLAW_WORKSPACE_DIR": "/w", "OPENCLAW_PROFILE": " ", "HOME": "/h",
+           "TZ": "/z"}
+    assert env_values(env) == ["/w", "st", str(tmp_path / "st"), "/h"]  # HOME holds the key folder (tatk18 4)
 
 
 def test_maintain_never_echoes_a_token_in_a_workspace_not_set_up(run_script, tmp_path):

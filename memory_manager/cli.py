@@ -125,6 +125,17 @@ def unechoed(message: str) -> str:
     return _unechoed(message, sys.argv[1:])
 
 
+def rerun_note(ws: Any) -> str:
+    """What to add after a printed command that names the workspace ``ws``: "" unless ``ws`` is masked.
+
+    A command with the folder masked would fail as copied (the folder does not exist): the user is
+    told to run it with the same workspace setting as this run instead (tatk18 8).
+    """
+    if unechoed(str(ws)) == str(ws):
+        return ""
+    return " (the workspace folder is masked here: run it with the same -w / OPENCLAW_WORKSPACE_DIR as this run)"
+
+
 def unechoed_doc(doc: Any) -> Any:
     """``doc`` (a result document: dicts, lists, strings) with :func:`unechoed` applied to every string.
 

@@ -11,7 +11,8 @@ from pathlib import Path
 import click
 
 from memory_manager import messages, tree
-from memory_manager.cli import common_options, counted, open_workspace, emit_json, handle_errors, stderr, stdout
+from memory_manager.cli import common_options, counted, open_workspace, emit_json, handle_errors, rerun_note, stderr, \
+    stdout, unechoed
 
 
 def _context(workspace: Path | None, verbose: bool):
@@ -176,8 +177,9 @@ def status_cmd(workspace: Path | None, json_: bool, verbose: bool) -> int:
         if gaps:
             # In English, as init and doctor say it: the gaps are named in English, and the
             # workspace's language setting may be one of them (a line is one language throughout).
-            stdout.print(f"not set up: the workspace is no longer set up for memory ({', '.join(gaps)}): set it up "
-                         f"again with `python3 {init} -w {ws} --yes` (your notes stay)", markup=False)
+            stdout.print(unechoed(f"not set up: the workspace is no longer set up for memory ({', '.join(gaps)}): "
+                                  f"set it up again with `python3 {init} -w {ws} --yes`{rerun_note(ws)} (your notes stay)"),
+                         markup=False)
         else:
             line("status.not_set_up", ws=ws, memory=tree.MEMORY, init=init)
     size = doc["memory_size"]

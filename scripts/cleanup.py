@@ -14,7 +14,8 @@ from rich.progress import Progress  # noqa: E402
 
 from memory_manager import messages  # noqa: E402
 from memory_manager.cleanup import run_cleanup  # noqa: E402
-from memory_manager.cli import common_options, open_workspace, emit_json, handle_errors, print_rows, run, stderr, stdout  # noqa: E402
+from memory_manager.cli import common_options, open_workspace, emit_json, handle_errors, print_rows, rerun_note, run, stderr, \
+    stdout, unechoed  # noqa: E402
 
 STEPS = ["scan", "purge", "archive", "merge", "compact", "memory-md", "prune", "retention", "log"]
 
@@ -68,9 +69,10 @@ def cleanup(workspace, json_, verbose, dry_run, if_due, purge_archive, approved)
     stdout.print(summary + (say("cleanup.dry_tail") if dry_run else ""), markup=False)
     if report.backup:
         init_py = pathlib.Path(__file__).resolve().parent / "init.py"
-        stdout.print(say("cleanup.backup", id=report.backup,
-                         cmd=f"{sys.executable} {init_py} -w {opened.root} --restore {report.backup} --yes"),
-                     markup=False)
+        # The folder masked as in every other line (a token in it never shows), with a note when it is.
+        stdout.print(unechoed(say("cleanup.backup", id=report.backup,
+                                  cmd=f"{sys.executable} {init_py} -w {opened.root} --restore {report.backup} --yes"))
+                     + rerun_note(opened.root), markup=False)
     return 0
 
 

@@ -16,8 +16,8 @@ import time  # noqa: E402
 import click  # noqa: E402
 
 from memory_manager import backups, initialize  # noqa: E402
-from memory_manager.cli import common_options, counted, emit_json, handle_errors, print_rows, run, step, stdout, \
-    stderr, unechoed, unechoed_doc, verbose_line  # noqa: E402
+from memory_manager.cli import common_options, counted, emit_json, handle_errors, print_rows, rerun_note, run, step, \
+    stdout, stderr, unechoed, unechoed_doc, verbose_line  # noqa: E402
 from memory_manager.lang import resolve as resolve_language  # noqa: E402
 from memory_manager.fsio import refuse_outside_links, workspace_lock  # noqa: E402
 from memory_manager.workspace import Workspace, refuse_nested  # noqa: E402
@@ -41,17 +41,6 @@ def _warn(text: str) -> None:
 def _emit(doc: dict) -> None:
     """The one JSON document, every string masked as :func:`_say` masks (``workspace``, the key's ``path``)."""
     emit_json(unechoed_doc(doc))
-
-
-def _rerun(ws) -> str:
-    """What to add after a printed command that names the workspace ``ws``: "" unless ``ws`` is masked.
-
-    A command with the folder masked would fail as copied (the folder does not exist): the user is
-    told to run it with the same workspace setting as this run instead (tatk18 8).
-    """
-    if unechoed(str(ws)) == str(ws):
-        return ""
-    return " (the workspace folder is masked here: run it with the same -w / OPENCLAW_WORKSPACE_DIR as this run)"
 
 
 def _show_plan(plan: initialize.Plan) -> None:
@@ -360,7 +349,7 @@ def init(workspace, json_, verbose, dry_run, show_diff, yes, lang, no_heartbeat_
         result["set_up"] = not initialize.setup_lost(gaps)
         if not result["set_up"]:
             result["notes"].append(f"the workspace is no longer set up for memory ({', '.join(gaps)}): set it up "
-                                   f"again with `{_self()} -w {ws} --yes`{_rerun(ws)} (your notes stay)")
+                                   f"again with `{_self()} -w {ws} --yes`{rerun_note(ws)} (your notes stay)")
         if json_:
             _emit(result)
         else:
@@ -375,7 +364,7 @@ def init(workspace, json_, verbose, dry_run, show_diff, yes, lang, no_heartbeat_
             if result["safety_backup"]:
                 _say(f"restored backup {result['restored']} ({len(result['paths'])} paths changed); "
                      f"the state before the restore is backup {result['safety_backup']}: undo with "
-                     f"`{_self()} -w {ws} --restore {result['safety_backup']} --yes`{_rerun(ws)}")
+                     f"`{_self()} -w {ws} --restore {result['safety_backup']} --yes`{rerun_note(ws)}")
             else:
                 _say(f"backup {result['restored']}: the files already match it; nothing changed")
             if result["indexes"]:
@@ -482,7 +471,7 @@ def init(workspace, json_, verbose, dry_run, show_diff, yes, lang, no_heartbeat_
                 apply = _apply_command(ws, lang if lang_given else None, no_hooks, no_plugin, no_key,
                                        heartbeat_move, no_heartbeat_move)
                 _say("dry run: nothing was changed. " + ("" if full or plan.empty else "Every line: the same "
-                     "command with --diff. ") + f"Apply with: {apply}{_rerun(ws)}")
+                     "command with --diff. ") + f"Apply with: {apply}{rerun_note(ws)}")
             else:
                 _say("dry run: nothing was changed")
         return 0
@@ -566,7 +555,7 @@ def init(workspace, json_, verbose, dry_run, show_diff, yes, lang, no_heartbeat_
     if plan.plugin_report is not None:
         _hook_report(plan.plugin_report)
     _key_line(key)
-    _say(f"done. Backup {backup_id}: undo with `{_self()} -w {ws} --restore {backup_id} --yes`{_rerun(ws)}")
+    _say(f"done. Backup {backup_id}: undo with `{_self()} -w {ws} --restore {backup_id} --yes`{rerun_note(ws)}")
     return 0
 
 

@@ -183,3 +183,21 @@ def test_the_command_init_prints_runs_as_told(run_script, tmp_path, secret_ws):
 def test_init_adds_no_note_when_the_workspace_holds_no_finding(ws, run_script):
     r = run_script("init", "--yes", "--no-hooks", "--lang", "en", env=NOW)
     assert r.out.splitlines()[-1].endswith(" --yes`") and "masked" not in r.out
+
+
+# ------------------------------------------------------------ 8 (more): cleanup's and status's printed commands
+
+def test_cleanup_masks_a_token_in_the_workspace_folder_of_its_restore_command(ws, run_script, tmp_path):
+    folder = tmp_path / f"c-{TOKEN}"
+    folder.mkdir()
+    assert run_script("init", "--yes", "--no-hooks", "--lang", "en", "-w", folder, env=NOW).code == 0
+    r = run_script("memory", "remember", "--skill", "s", "--topic", "plain", "--text", "a plain internal note",
+                   "-w", folder, env=NOW)
+    assert r.code == 0, r.err
+    # past the T2 entry's expiry (30 days): cleanup removes it, with a backup
+    c = run_script("cleanup", "-w", folder, env={"MEMORY_MANAGER_NOW": "2027-01-05T12:00:00+00:00"})
+    assert c.code == 0, c.err
+    assert SHOWN not in c.out + c.err
+    line = next(x for x in c.out.splitlines() if "--restore" in x)
+    assert line.endswith("(the workspace folder is masked here: run it with the same -w / "
+                         "OPENCLAW_WORKSPACE_DIR as this run)"), line

@@ -1070,6 +1070,11 @@ def run_cleanup(ws: Path, cfg: dict[str, Any], *, dry_run: bool = False, if_due:
     # nothing here, or the store splits between two keys (attack round 11). Refused before any
     # change, the dry run included (it says what the real run would do).
     tiers.sealing_key(ws, cfg, "cleanup changed nothing", record=not dry_run)
+    # The key record in the workspace against this machine's note of the store's key (anchor.py,
+    # tatk18): the note decides how approval marks are judged; a disagreement is said once.
+    noted = tiers.store_key_problem(ws)
+    if noted:
+        report.problems.append(noted)
     purge = purge_archive or bool(cfg["cleanup"]["purge_archive"])
     run = _Run(ws, cfg, report, progress)
 

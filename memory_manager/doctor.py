@@ -586,6 +586,28 @@ def check_writable(ws: Path) -> list[dict[str, Any]]:
     return [_check("writable", "ok", ", ".join(str(f) for f in folders if f.is_dir()))]
 
 
+def check_store_note(ws: Path) -> list[dict[str, Any]]:
+    """One warning when the store's key record and this machine's note of it disagree, or the note cannot be read.
+
+    The note (:mod:`memory_manager.anchor`, outside the workspace) decides how cleanup judges
+    approval marks (tatk18); the record in the workspace is its cache
+    (:func:`memory_manager.tiers.store_key_problem`). No row when all is well.
+    """
+    from .tiers import ACCEPTED_NAME, store_key_problem
+
+    problem = store_key_problem(ws)
+    if not problem:
+        return []
+    record = tree.rel(tree.STATE, ACCEPTED_NAME)
+    if "does not match" in problem:
+        fix = (f"if you did not change {record} yourself, remove it: with the store's key at hand the next "
+               "cleanup writes it again (if you changed the key on purpose under another HOME, remove this "
+               "machine's note instead)")
+    else:
+        fix = "remove the note: the next run with the store's key at hand writes it again (trust on first use)"
+    return [_check("T2 key note", "warn", problem, fix)]
+
+
 def check_key(cfg: dict[str, Any] | None, bundle_root: Path, ws: Path | None) -> list[dict[str, Any]]:
     """The T2 key: ok (aes-gcm), warn (none: xor-b64; or readable by others), fail (malformed).
 
@@ -681,6 +703,8 @@ def diagnose(workspace: Any, bundle_root: Path, use_openclaw: bool = True, runne
             fix = "fix or remove " + str(tree.Tree(ws).override if ws else tree.rel(tree.OVERRIDE))
         checks.append(_check("config", "fail", str(exc), fix))
     checks += check_key(cfg, bundle_root, ws)
+    if ws is not None:
+        checks += check_store_note(ws)
     if ws is not None:
         checks += check_set_up(ws, bundle_root)
         checks += check_memory_tree(ws, bundle_root, cfg)

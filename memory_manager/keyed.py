@@ -280,7 +280,30 @@ def approval_mark(ws: Path | None, cfg: Mapping[str, Any] | None, entry_id: str,
     if not found:
         return None
     kid, secret = found[0]
+    if kid == "local" and ws is not None:
+        _note_keyless(Path(ws))
     return f"v2:{kid}:{_mark_digest(secret, entry_id, day, plain)}"
+
+
+def _note_keyless(ws: Path) -> None:
+    """Note the store as keyless on this machine (:func:`memory_manager.anchor.note_keyless`) when nothing says otherwise.
+
+    The first ``v2:local`` mark of a store with no note and no key record: from then on a
+    key record planted in the workspace no longer makes a forged ``v2:t2`` mark "cannot be
+    checked" (tatk18 1). A store whose record names a key (its key away: a ``v2:local``
+    mark is made all the same) is not noted keyless; nor one whose record cannot be read.
+    """
+    from . import anchor
+    from .clock import today
+    from .errors import MemoryManagerError
+    from .tiers import recorded_key
+
+    try:
+        if anchor.load(ws) is not None or recorded_key(ws) is not None:
+            return
+        anchor.note_keyless(ws, today().isoformat())
+    except (anchor.UnreadableNote, MemoryManagerError):
+        return
 
 
 def t2_mark_keyed_with(key: bytes, entry_id: str, day: str, plain: str, mark: object) -> bool:
@@ -300,7 +323,8 @@ def approval_state(ws: Path | None, cfg: Mapping[str, Any] | None, entry_id: str
     secret at hand. ``unchecked``: a well-formed mark whose secret is not at
     hand, so it can be neither trusted nor failed (attack round 16): a
     ``v2:t2`` mark with no T2 key in this shell, or with a key that is not the
-    store's recorded key (``memory/.state/t2-key-accepted``); a ``v2:local``
+    store's key (:func:`_store_key`: this machine's note outside the workspace,
+    else ``memory/.state/t2-key-accepted``); a ``v2:local``
     mark with no hash-secret here, or one this very process created (a run
     under another ``HOME`` never judges the user's marks with a secret it just
     made). ``invalid``: anything else (no mark, a malformed one, or one that
@@ -348,23 +372,26 @@ def approval_state(ws: Path | None, cfg: Mapping[str, Any] | None, entry_id: str
 
 
 def _store_key(ws: Path | None, strict: bool = False) -> str | None:
-    """The store's recorded key check value (``tiers.recorded_key``), None with no record or no workspace.
+    """The store's key check value (``tiers.store_key``), None for a store with no key or no workspace.
 
+    This machine's note outside the workspace decides when it can be read (a key
+    record planted or deleted in the workspace changes nothing then: tatk18 1 and 2);
+    else the record does (``memory/.state/t2-key-accepted``), as before the note.
     Something unreadable at the record's place (a folder, a symlink, binary bytes) does not
     prove the store keyless: it reads as ``"?"`` (a key was recorded, which one is unknown),
     so a mark is never called forged on a record that cannot be read.
 
     Raises:
         UnreadableFileError: with ``strict`` (a T2 key is at hand and is checked against
-            the record), the record is not a regular ASCII file (fail closed).
+            the record), no readable note and the record is not a regular ASCII file (fail closed).
     """
     if ws is None:
         return None
     from .errors import UnreadableFileError
-    from .tiers import recorded_key
+    from .tiers import store_key
 
     try:
-        return recorded_key(Path(ws))
+        return store_key(Path(ws))
     except UnreadableFileError:
         if strict:
             raise

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 from urllib.parse import unquote
 
-from . import crypto, tree
+from . import anchor, crypto, tree
 from .clock import month_of, today
 from .entries import (join_frontmatter, language, memory_dir, set_frontmatter_fields, split_frontmatter,
                       stays_inside, yaml_scalar)
@@ -621,13 +621,23 @@ def accept_key(ws: Path, key: bytes) -> Callable[[], str] | None:
     else:
         known = []
     value = key_check(key)
-    if known and known[-1] == value:
-        return None
     # Oldest first, the accepted key last: a key check value already in the history moves to the end.
-    fsio.atomic_write(path, ("\n".join([*(k for k in known if k != value), value]) + "\n").encode("ascii"),
-                      mode=0o600)
+    values = [*(k for k in known if k != value), value]
+    written = not (known and known[-1] == value)
+    if written:
+        fsio.atomic_write(path, ("\n".join(values) + "\n").encode("ascii"), mode=0o600)
+    # This machine's note outside the workspace follows the record (tatk18: the record alone can be
+    # planted or deleted by whoever writes the workspace; anchor.py). Best effort: no note, the
+    # record decides as before.
+    unnote = anchor.note_keys(ws, values)
+    if not written and unnote is None:
+        return None
 
     def undo() -> str:
+        if unnote is not None:
+            unnote()
+        if not written:
+            return "nothing was changed"
         try:
             if old is None:
                 fsio.remove(path, missing_ok=True)
@@ -678,7 +688,10 @@ def record_made_key(ws: Path, cfg: dict[str, Any]) -> bool:
     key = crypto.load_key(cfg, {k: v for k, v in os.environ.items() if k != crypto.ENV_KEY})
     with fsio.workspace_lock(ws):
         recorded = recorded_key(ws)
-        if recorded == key_check(key) or (recorded is not None and next(_secured_things(ws), None) is not None):
+        if recorded == key_check(key):
+            adopt_record(ws, key)  # trust on first use: the key file is the recorded key (anchor.py)
+            return False
+        if recorded is not None and next(_secured_things(ws), None) is not None:
             return False
         return accept_key(ws, key) is not None
 
@@ -729,7 +742,20 @@ def unrecorded_key_file(ws: Path, cfg: dict[str, Any]) -> bool:
 
 
 def recorded_key(ws: Path) -> str | None:
-    """The key check value this store accepts (the record's last line), or None with no record.
+    """The key check value the record names (its last line), or None with no record.
+
+    The record is a cache of this machine's note when one exists (:func:`store_key`
+    decides which key is the store's); this reads the record alone.
+
+    Raises:
+        UnreadableFileError: as :func:`recorded_keys`.
+    """
+    values = recorded_keys(ws)
+    return values[-1] if values else None
+
+
+def recorded_keys(ws: Path) -> list[str]:
+    """The record's key check values (``memory/.state/t2-key-accepted``), oldest first; empty with no record.
 
     Raises:
         UnreadableFileError: something other than a regular ASCII file stands at
@@ -747,7 +773,7 @@ def recorded_key(ws: Path) -> str | None:
     try:
         st = os.lstat(path)
     except (FileNotFoundError, NotADirectoryError):
-        return None
+        return []
     except OSError as exc:
         raise UnreadableFileError(f"{rel}: cannot be read ({exc.strerror or exc})") from None
     if not stat.S_ISREG(st.st_mode):
@@ -758,7 +784,69 @@ def recorded_key(ws: Path) -> str | None:
     except (OSError, UnicodeDecodeError) as exc:
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not ASCII text"
         raise UnreadableFileError(f"{rel}: cannot be read ({why}): move it away") from None
-    return values[-1] if values else None
+    return values
+
+
+def store_key(ws: Path) -> str | None:
+    """The store's key check value, None for a store with no key: this machine's note when it can be read, else the record.
+
+    The note (:mod:`memory_manager.anchor`, outside the workspace) decides when it can
+    be read, and the record (:func:`recorded_key`) is then only a cache: the record
+    lies in the workspace, where the hand that forges an entry can plant or delete it
+    (tatk18, findings 1 and 2). With no note (a moved workspace, another ``HOME``, a
+    store from before the note) or one that cannot be read, the record decides, as
+    before; its disagreement with a readable note is reported (:func:`store_key_problem`).
+
+    Raises:
+        UnreadableFileError: (no readable note) the record is not a regular ASCII file.
+    """
+    note, _why = anchor.read(ws)
+    if note is not None:
+        return note.key
+    return recorded_key(ws)
+
+
+def store_key_problem(ws: Path) -> str | None:
+    """One line for cleanup's and doctor's problems when the note and the record disagree, or the note cannot be read.
+
+    None when they agree, when there is no note, or no record and no note.
+    """
+    from .errors import UnreadableFileError
+
+    rel = tree.rel(tree.STATE, ACCEPTED_NAME)
+    note, why = anchor.read(ws)
+    # Worded so that privacy.mask_name (cleanup masks its problems) leaves the line whole.
+    if why is not None:
+        return (f"this machine's note of this store ({anchor.FOLDER}/{anchor.name(ws)} in the config folder) {why}, "
+                f"so it is not used and {rel}, the store's key record, decides; remove the note and it is written "
+                "again (trust on first use)")
+    if note is None:
+        return None
+    try:
+        recorded = recorded_key(ws)
+    except UnreadableFileError:
+        recorded = "?"
+    if recorded == note.key:
+        return None
+    return f"{rel}, the store's key record, does not match this machine's note; trusting the note"
+
+
+def adopt_record(ws: Path, key: bytes) -> bool:
+    """Trust on first use: write this machine's note from the record when there is none and ``key`` is the recorded one.
+
+    For a store from before the note, a moved workspace or another ``HOME``: the first
+    run with the key at hand that finds it matches the record writes the note
+    (:func:`sealing_key`, :func:`record_made_key`). Never raises; True when written.
+    """
+    from .errors import UnreadableFileError
+
+    try:
+        values = recorded_keys(ws)
+    except UnreadableFileError:
+        return False
+    if not values or values[-1] != key_check(key):
+        return False
+    return anchor.note_keys(ws, values, only_new=True) is not None
 
 
 def _every_t2_entry(ws: Path) -> Iterator[T2Entry]:
@@ -914,6 +1002,8 @@ def sealing_key(ws: Path, cfg: dict[str, Any], changed: str = "nothing was store
         from . import fsio
 
         fsio.unrecord(tree.Tree(ws).state_file(ACCEPTED_NAME))
+    elif record:
+        adopt_record(ws, key)  # trust on first use: the key at hand is the recorded one (anchor.py)
     return key
 
 

@@ -2,9 +2,10 @@
 
 Each test plays one attack that got through, against the real scripts in a temporary workspace, and
 asserts the promised behaviour (issue 10; references/tiers.md, references/gate.md). Secret-shaped values
-are built at run time. Strict xfails until fixed; fixed (fix18): 5 (a '_' beside an IBAN, AWS key id or
-GitHub token is a separator; a JWT needs no boundary before it) and 6 (an id two knowledge files share
-is refused, naming both).
+are built at run time. Strict xfails until fixed; fixed: 1 and 2 (this machine's note of the store's key,
+outside the workspace, memory_manager/anchor.py; more in test_store_anchor.py), 5 (fix18: a '_' beside an
+IBAN, AWS key id or GitHub token is a separator; a JWT needs no boundary before it) and 6 (fix18: an id two
+knowledge files share is refused, naming both).
 
 Found (tests here):
 1. (medium) A key record planted in ``memory/.state/t2-key-accepted`` of a keyless store (32 hex digits,
@@ -71,9 +72,6 @@ def _kite_in_place(ws: Path) -> list[str]:
 
 # ------------------------------------------------------------ 1: a planted key record makes a forged v2:t2 mark "unchecked"
 
-@pytest.mark.xfail(strict=True, reason="tatk18 1: in a keyless store (hash-secret at hand) a key record planted in "
-                   "memory/.state/t2-key-accepted (any 32 hex digits, or a folder) makes a forged v2:t2 mark "
-                   "'cannot be checked': cleanup leaves the never-approved entry in place")
 @pytest.mark.parametrize("record", ["planted-check", "planted-folder"])
 def test_a_planted_key_record_does_not_turn_a_forged_t2_mark_into_an_approval(ws, run_script, record):
     _init(run_script, "--no-key")
@@ -94,9 +92,6 @@ def test_a_planted_key_record_does_not_turn_a_forged_t2_mark_into_an_approval(ws
 
 # ------------------------------------------------------------ 2: a keyed store whose key record is gone (key away)
 
-@pytest.mark.xfail(strict=True, reason="tatk18 2: keyed store, key away, memory/.state/t2-key-accepted missing (deleted, "
-                   "or a copy of the workspace without .state): the user's real v2:t2 entry is quarantined as 'a claim', "
-                   "and a forged v2:local mark is left in place as 'cannot be checked'")
 def test_a_lost_key_record_neither_moves_the_real_entry_nor_keeps_the_forged_one(ws, run_script, tmp_path):
     _keyed_store_forged_local_key_away(ws, run_script, tmp_path)
     (ws / "memory/.state/t2-key-accepted").unlink()

@@ -1063,9 +1063,13 @@ def _bitlocker_ok(value: str, m: re.Match[str], text: str) -> bool:
 
 
 def _mnemonic_ok(value: str, m: re.Match[str], text: str) -> bool:
-    """A BIP-39 length (12, 15, 18, 21 or 24 words), not a placeholder list ("word1 word2 ...")."""
+    """A BIP-39 length (12, 15, 18, 21 or 24 words), not a placeholder list ("word1 word2 ...").
+
+    Words may repeat (BIP-39 draws each word independently: a 12-word phrase repeats one with odds of about
+    3 %, and a writer's phrase of set S repeated three); one word said over and over is a placeholder, so at
+    least two thirds of the words differ (round 14, set S extra-seed-phrase)."""
     words = value.split()
-    return len(words) in (12, 15, 18, 21, 24) and len(set(words)) >= len(words) - 2 and not is_placeholder(value)
+    return len(words) in (12, 15, 18, 21, 24) and 3 * len(set(words)) >= 2 * len(words) and not is_placeholder(value)
 
 
 _MBI_LETTER = "AC-HJKMNP-RT-Y"  # CMS: no S, L, O, I, B, Z
@@ -1196,7 +1200,7 @@ _SYSTEM_TIME = re.compile(
 #: Words that tie a time or an absence to a person's life (issue 9: "her
 #: kids are alone at home every Tuesday evening").
 _PERSONAL_TIME = re.compile(
-    r"(?i)\b(?:i|i'm|i'll|me|my|we|we're|our|he|she|his|her|him|they|their|kids?|wife|husband|mom|mum|dad|"
+    r"(?i)\b(?:i|i'm|i'll|me|my|we|we're|our|he|she|(?-i:[Hh]is|[Hh]er|[Hh]im)|they|their|kids?|wife|husband|mom|mum|dad|"
     r"mother|father|son|daughter|family|user|alone|home|house|apartment|flat|wakes?|sleeps?|gym|jog\w*|"
     r"picks? up|drops? off|school|nanny|babysitter|away|boss|neighbou?rs?|roommates?|landlord|landlady|colleagues?|"
     r"grandma|grandpa|grandmother|grandfather|girlfriend|boyfriend|partner)\b|"
@@ -1265,6 +1269,8 @@ _TECH_SENSE = re.compile(
     r"放假安排|webauthn|authenticators?|passkeys?|\bfido2?\b|firmware|固件|simulator|模拟器|eval board|评估板|"
     r"\bstm32|单片机|\bsim\b|game economy|circuit breakers?|cascading|state machine|不可用|回退|fallback|"
     r"技术债|"
+    # round 14 (set S, "ICU 库升级到 72.1"): a library upgraded to a version is software, not a ward
+    r"升级到[ \t]*v?\d+\.\d|\bupgrad\w* to v?\d+\.\d|\blibicu|\bicu4[cj]\b|(?<![a-z])icu[ \t]*库|"
     # round 6 (set I): a leak diagnosed in a system, a pool gone "bankrupt", code tables and drug dictionaries
     # (ICD codes, 字典表), a job ad's salary range, SVG's stroke attribute
     r"连接池|线程|connection pool|thread pool|\bthreads?\b|内存|memory leak|数据库|泄漏|排查|lookup table|code table|\bicd-?(?:9|10|11)?\b|snomed|loinc|"
@@ -1653,9 +1659,13 @@ _AFTER_NAME = re.compile(r"[ \t,，。.、;；:：!！?？)）]|$|把|说|在|�
 
 
 def _role_name_ok(value: str, m: re.Match[str], text: str) -> bool:
-    """A three-character Chinese full name after a role word, ending where a clause goes on (:data:`_AFTER_NAME`)."""
-    return len(value) == 3 and value[2] not in "地得的了着过们" and bool(_AFTER_NAME.match(text, m.end(1))) \
-        and _name_ok(value, m, text) and not _CN_NOT_NAMES.match(value)
+    """A Chinese full name after a role word, ending where a clause goes on (:data:`_AFTER_NAME`).
+
+    Three characters after the bare role; two as well when the role says the person is *called* so
+    ("新来的护士叫李涛": 叫 names, round 14, set T person-name)."""
+    called = m.group()[:m.start(1) - m.start()].rstrip(" \t").endswith("叫")
+    return (len(value) == 3 or (called and len(value) == 2)) and value[-1] not in "地得的了着过们" \
+        and bool(_AFTER_NAME.match(text, m.end(1))) and _name_ok(value, m, text) and not _CN_NOT_NAMES.match(value)
 
 
 def _cn_name_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -2104,6 +2114,14 @@ def _platform_number_ok(value: str, m: re.Match[str], text: str) -> bool:
     return bool(_PLATFORM_NUMBER_CUE.search(before))
 
 
+#: A public place named beside coordinates: where a landmark, a park or a race mark is, not where someone
+#: lives (round 14, sets S and T landmark coordinates: "Eiffel Tower is at 48.8584° N, 2.2945° E", "深圳湾公园坐标").
+_LANDMARK = re.compile(r"(?i)\b(?:park|tower|museum|palace|temple|cathedral|church|mosque|bridge|airport|stadium|"
+                       r"summit|peak|mount|mountain|lake|beach|buoy|race chart|chart|lighthouse|landmark|monument|"
+                       r"national park|castle|harbou?r|pier|trailhead|waterfall|volcano|island|opera house|forecourt|"
+                       r"plaza|gardens|zoo|campus|university|cemetery|memorial|observatory|aquarium)s?\b|公园|故宫|"
+                       r"博物馆|寺|[铁电]塔|桥|机场|体育场|景区|景点|山顶|灯塔|海滩|广场|地标|纪念碑|古镇|长城|天安门|外滩|"
+                       r"[西东南北]湖|湖畔|植物园|动物园|大学|校区|陵|故居|遗址")
 _CITY_CENTRE = re.compile(r"(?i)default|widget|fallback|centre|center|city|downtown|square|广场|市中心|默认|地图中心|"
                           r"bounding|zoom|tile|viewport|geofence demo")
 
@@ -2675,6 +2693,16 @@ RULES_LIST: list[Rule] = [
             + r"*[\"'“‘`「『]?([!-~]{4,64}|[零〇一二三四五六七八九]{4,12})"),
          "Tiers seed T3 rule (zh): '密码 -> 密钥管理器'; value after the key word (or its bracketed label), a few "
          "words, and 是/改成/填成/:", group=1, check=_pw_zh_ok),
+    Rule("password_later_in_clause_zh", "secret",
+         _r(r"(?:密码|密碼|口令)[^\n。；;!?！？]{0,20}?(?:现在是|现在|改成了?|改为|换成了?|重置成|重置为|设成了?|设为|是)"
+            r"[^\n\x21-\x7e。，,；;]{0,6}?[ \t:：]*[\"'“‘`「『]?([!-~]{6,40})"),
+         "Tiers seed T3 rule (zh): '密码 -> 密钥管理器'; the value a clause or a few words after the key word ('邮箱密码"
+         "忘了又重置了，现在是 X', '密码是大写的 X'; round 14, sets S pw-zh and T password-natural): a value that "
+         "mixes letters and digits and reads as a password (:func:`_pw_value_ok`), not a version", group=1,
+         check=lambda v, m, t: bool(re.search(r"[A-Za-z]", v) and re.search(r"\d", v))
+         and not re.fullmatch(r"[vV]?\d+(?:\.\d+)+\w*", _secret_value(v)) and _pw_value_ok(v, m, t)
+         and not is_placeholder(v),
+         needs=("密码", "密碼", "口令")),
     Rule("password_value_first", "secret",
          _r(r"(?m)^[ \t>*-]*[`'\"“‘「『]?([!-~]{6,64}?)[`'\"”’」』]?" + _ + r"*(?:←|<-|<=|=|is|was|will be|是|就是|这个是|这是)"
             + _ + r"*(?:the|my|our|a|这个|新的|现在的|我的)?[^\n.。,，]{0,24}?(?:password|passwd|passphrase|passcode|pw|"
@@ -2973,16 +3001,26 @@ RULES_LIST: list[Rule] = [
             r"门禁|密码锁|钥匙盒|保险箱|保险柜|车库|大门|门锁)[^\n]{0,40}?(?:opens? with|unlocks? with|code(?: is)?|"
             r"combo(?: is)?|combination(?: is)?|密码是|密码为|密码)" + _ + r"*[:：]?" + _ + r"*(\d{4,8})(?![\d:.])"),
          "Tiers seed T3 rule 'Passwords': the code that opens a lockbox, a gate, a door or a safe ('opens with "
-         "7319')", group=1, lower=True, check=lambda v, m, t: not re.fullmatch(r"(?:19|20)\d\d", v),
+         "7319'); a value shaped like a year is a code only right after 'code', 'combo' or '密码' ('has code 1961', "
+         "set S pin)", group=1, lower=True,
+         check=lambda v, m, t: not re.fullmatch(r"(?:19|20)\d\d", v)
+         or bool(re.search(r"(?:code|combo|combination|密码)(?: is)?[ \t:：]*$", t[max(0, m.start(1) - 16):m.start(1)].lower())),
          needs=("lockbox", "lock box", "keysafe", "key safe", "key box", "padlock", "combination", "gate", "door",
                 "garage", "alarm", "safe", "locker", "门禁", "密码锁", "钥匙盒", "保险箱", "保险柜", "车库", "大门",
                 "门锁")),
     Rule("name_with_birth_en", "name",
-         _r(r"(?<![A-Za-z])([A-Z][a-z]+(?: [A-Z]\.)? [A-Z][a-z]+(?:-[A-Z][a-z]+)?)(?:,|" + _ + r"\()" + _
+         _r(r"(?<![A-Za-zÀ-ÖØ-öø-ÿ])([A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+(?: [A-Z]\.)? [A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+)?)(?:,|" + _ + r"\()" + _
             + r"*(?:born(?: on| in)?|b\.|dob:?|d\.o\.b\.?:?|date of birth:?)" + _ + r"*(?:\d|[A-Z][a-z]{2,8} \d)"),
-         "Tiers seed checklist: 'no real names' (a full name given with its birth date, as on a form)", group=1,
+         "Tiers seed checklist: 'no real names' (a full name given with its birth date, as on a form; Latin-1 "
+         "letters count: 'Aisling Sørensen, born 28/1/1989', round 14, set T)", group=1,
          check=lambda v, m, t: not any(w in _NAME_STOPWORDS for w in v.replace("-", " ").split()),
          needs=("born", "b.", "dob", "d.o.b", "date of birth")),
+    Rule("name_with_birth_zh", "name",
+         _r(r"(?<![\u4e00-\u9fff])(" + _CN_NAME + r")" + _ + r"*(?:的)?" + _ + r"*(?:出生日期|出生年月日?|生日|出生于|生于)"
+            + _ + r"*(?:是|为)?" + _ + r"*[:：]?" + _ + r"*(?:\d{4}[-/.年]|\d{1,2}月)"),
+         "Tiers seed checklist (zh): '没有真实姓名' (a full name given with its birth date, as on a form: "
+         "'某某 出生日期 1970-09-15', round 14, set T)", group=1, check=_cn_name_ok,
+         needs=("出生", "生日", "生于")),
     Rule("hotel_room", "address",
          _r(r"(?:staying at|stay at|checked in(?:to| at)?|check-in at|booked (?:a room )?at|入住|住在|下榻)[^\n]{0,60}?"
             r"(?:room|rm\.?|房间号?|房号)" + _ + r"*(?:no\.?|number|#|号)?" + _ + r"*[:：]?" + _ + r"*(\d{2,5})(?![\d:])"),
@@ -3480,9 +3518,12 @@ RULES_LIST: list[Rule] = [
          "with hemisphere letters (ISO 6709: 47.61524 N, 122.33671 W; 47°36'N 122°19'W) whatever words surround "
          "them, plain decimal pairs with a location word on the line",
          check=lambda v, m, t: (m.group("hemi") is not None or bool(re.search(
-             r"(?i)gps|坐标|定位|位置|lat|location|coordinates|home|house|家|住", _line_around(t, m.start(), m.end()))))
-         and not (_CITY_CENTRE.search(_line_around(t, m.start(), m.end()))
-                  and not re.search(r"(?i)\b(?:my|our|his|her|home|house|live)\b|家|住", _line_around(t, m.start(), m.end()))),
+             r"(?i)gps|坐标|定位|位置|lat|location|coordinates|home|house|家|住|\bmaps?\b|\bflat\b|apartment|"
+             r"\b(?:my|our) place\b", _line_around(t, m.start(), m.end()))))
+         and not ((_CITY_CENTRE.search(_line_around(t, m.start(), m.end()))
+                   or _LANDMARK.search(_line_around(t, m.start(), m.end())))
+                  and not re.search(r"(?i)\b(?:my|our|his|her|home|live|flat|apartment)\b|(?<!opera )\bhouse\b|家|住",
+                                    _line_around(t, m.start(), m.end()))),
          triggers=_DIGIT_HEADS | {"lat"}),
     Rule("postcode_ca_uk", "address",
          _r(r"(?:AB|BC|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT)" + _ + r"+([ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z]" + _
@@ -3520,10 +3561,10 @@ RULES_LIST: list[Rule] = [
     Rule("home_path_macos", "home_path", _r(r"/Users/([^/\s<>:\"'`]{1,64})"),
          "Apple File System Programming Guide (/Users/<user>)", group=1, check=_home_ok, not_after=_WORDCH + ".-"),
     Rule("home_path_windows", "home_path",
-         _r(r":[\\/]{1,2}(?:users|documents and settings)[\\/]{1,2}((?:[^\\/\s<>:\"|?*%]{1,32} ){1,3}"
+         _r(r":[\\/]{1,2}(?:users|documents and settings|用户)[\\/]{1,2}((?:[^\\/\s<>:\"|?*%]{1,32} ){1,3}"
             r"[^\\/\s<>:\"|?*%]{1,32}(?=[\\/])|[^\\/\s<>:\"|?*%]{1,64})"),
-         "Microsoft docs 'User profile folder' (C:\\Users\\<user>; a name with spaces is one finding when a "
-         "separator follows it)", group=1, check=_windows_home_ok, lower=True),
+         "Microsoft docs 'User profile folder' (C:\\Users\\<user>, shown as 用户 by a Chinese Explorer; a name with "
+         "spaces is one finding when a separator follows it)", group=1, check=_windows_home_ok, lower=True),
     Rule("home_path_wsl_mnt", "home_path", _r(r"/mnt/[a-z]/Users/([^/\s<>:\"'`]{1,64})"),
          "Microsoft WSL docs 'Working across file systems' (/mnt/c/Users/<user>)", group=1, check=_home_ok,
          lower=False),
@@ -3826,6 +3867,12 @@ RULES_LIST: list[Rule] = [
             r"court (?:case|date|hearing|order)|in court|restraining order|felony|misdemeanou?r|deport(?:ed|ation)|"
             r"dui|dwi|(?:went to|sent to|in|out of|from) jail|jailed|prison|police record|charged with|pleaded guilty|on bail|"
             r"under investigation|visa overstay|overstayed|"
+            # round 14 (sets S and T, immigration status): a refused or revoked visa or permit, an immigration
+            # case before a court or tribunal
+            r"(?:visa|h-?1b|h-?4|f-?1|j-?1|l-?1|o-?1|green card|work permit|residence permit|asylum claim|"
+            r"asylum application|visa application)(?: (?:was|got|has been|had been|is|being))? (?:denied|refused|"
+            r"rejected|revoked|cancell?ed)|immigration (?:tribunal|court|hearing|judge|lawyer|attorney|case|detention)|"
+            r"(?:visa|asylum|deportation|removal) hearing|"
             # round 13 (kind "a named person under investigation", set O): an investigation or a
             # white-collar offence of someone
             r"(?:is|was|being|been|got|are|were) investigated|investigated (?:by|for)|under (?:federal|criminal|an) "
@@ -3836,7 +3883,7 @@ RULES_LIST: list[Rule] = [
             r"domestic violence) charges?|pressed charges|press charges|arraign\w*|plea deal|awaiting trial|"
             r"stand(?:s|ing)? trial|on trial for|(?:bail|sentencing|custody|arraignment|parole|preliminary) hearing",
             r"离婚|官司|起诉|被告|原告|律师|诉讼|判决|判刑|开庭|法院|被捕|拘留|犯罪记录|刑事|缓刑|假释|仲裁|传票|坐牢|服刑|"
-            r"肇事逃逸|签证过期|失信被执行人|被执行人|前科|盗窃|酒驾|醉驾|取保候审|立案|被抓|派出所|劳动仲裁|黑户|逾期居留|被判|判了|刑拘|"
+            r"肇事逃逸|签证过期|拒签|签证被拒|被遣返|遣返|驱逐出境|移民监狱|失信被执行人|被执行人|前科|盗窃|酒驾|醉驾|取保候审|立案|被抓|派出所|劳动仲裁|黑户|逾期居留|被判|判了|刑拘|"
             r"被指控|受审|候审|庭审|公诉|批捕|提起公诉|拘役|涉嫌|案底|把[^\n，。]{0,6}告了|告上法庭|告到法院|被[^\n，。]{0,6}告了|"
             r"要告(?:我|他|她|你)|进去过|坐过牢|蹲过|诈骗|行贿|受贿|贪污|吸毒|戒毒|看守所|监狱|职务侵占|非法居留|"
             r"纪委|监委|留置|双规|带走调查|经侦|内幕交易|洗钱|逃税|非法集资|被调查|接受调查|立案审查|扣了 ?\d+ ?分|驾照被?扣|吊销驾照|驾照被吊销|记了 ?\d+ ?分",

@@ -1269,6 +1269,10 @@ _TECH_SENSE = re.compile(
     r"放假安排|webauthn|authenticators?|passkeys?|\bfido2?\b|firmware|固件|simulator|模拟器|eval board|评估板|"
     r"\bstm32|单片机|\bsim\b|game economy|circuit breakers?|cascading|state machine|不可用|回退|fallback|"
     r"技术债|"
+    # round 14 (sets S and T): population genomics and papers (a SNP in a public panel, a GWAS title), a
+    # web crawler of a court's site
+    r"1000 genomes|\bgnomad\b|\bdbsnp\b|common snp|genome-wide association|\bgwas\b|nature genetics|"
+    r"\bet al\b|爬虫|\bcrawler\b|\bscraper\b|"
     # round 14 (set S, "ICU 库升级到 72.1"): a library upgraded to a version is software, not a ward
     r"升级到[ \t]*v?\d+\.\d|\bupgrad\w* to v?\d+\.\d|\blibicu|\bicu4[cj]\b|(?<![a-z])icu[ \t]*库|"
     # round 6 (set I): a leak diagnosed in a system, a pool gone "bankrupt", code tables and drug dictionaries
@@ -3637,13 +3641,18 @@ RULES_LIST: list[Rule] = [
             r"intern|contact person|signatory|emergency contact|next of kin|guarantor|beneficiary|teacher|coach|"
             r"ex-?wife|ex-?husband|ex-?boyfriend|ex-?girlfriend|stepmother|stepfather|signed by|co-signed by|"
             r"witnessed by|i'm|i am|ex|fianc[ée]e?|co-?founder|buyer|seller|business partner|godmother|godfather|"
-            r"grandson|granddaughter|niece|nephew|ex-?fianc[ée]e?|(?:mother|father|son|daughter|brother|sister)-in-law)"
+            r"grandson|granddaughter|niece|nephew|ex-?fianc[ée]e?|(?:mother|father|son|daughter|brother|sister)-in-law|"
+            # round 14 (set T person-name, set S name-cue): a person's role at school, at a clinic or on a
+            # document ("student X asked", "translator of record: X", "patient in bed 12 is X")
+            r"(?:translator|interpreter|student|pupil|patient|applicant|candidate|caller)"
+            r"(?: of record| in (?:bed|room) \d{1,4})?)"
             r"(?:'s name is|,|:| is| named| called|" + _ + r"*=|" + _ + r"*->|" + _ + r"*→)?" + _
             + r"+(?:(?:mr|mrs|ms|miss|dr|prof)\.?" + _ + r"+)?([^\W\d_]+(?:[ -][^\W\d_]+){0,2})"),
          "Tiers seed checklist: 'no real names' (a full name after a relation word; the check wants capitals "
-         "in the original text)", group=1, check=_en_full_name_ok, not_after=_LETTERS, lower=True, needs=("landlord", "landlady", "neighb", "colleague", "worker", "boss", "manager", "wife", "husband", "friend", "partner", "mate", "tenant", "client", "customer", "sitter", "nanny", "tutor", "doctor", "therapist", "lawyer", "accountant", "mother", "father", "mom", "mum", "dad", "sister", "brother", "cousin", "aunt", "uncle", "intern", "contact", "signatory"),
+         "in the original text)", group=1, check=_en_full_name_ok, not_after=_LETTERS, lower=True, needs=("landlord", "landlady", "neighb", "colleague", "worker", "boss", "manager", "wife", "husband", "friend", "partner", "mate", "tenant", "client", "customer", "sitter", "nanny", "tutor", "doctor", "therapist", "lawyer", "accountant", "mother", "father", "mom", "mum", "dad", "sister", "brother", "cousin", "aunt", "uncle", "intern", "contact", "signatory", "translator", "interpreter", "student", "pupil", "patient", "applicant",
+                "candidate", "caller"),
          triggers=frozenset("lan nei col co cow bos man wif hus gir boy par roo fla ten cli cus bab nan tut doc the law acc mot fat mom mum dad sis bro cou aun unc int con sig eme nex gua ben tea coa ex ste wit i "
-                            "fia buy sel bus god gra nie nep son dau".split())),
+                            "fia buy sel bus god gra nie nep son dau tra stu pup pat app can cal".split())),
     Rule("relation_name_zh", "name",
          _r(r"(?:同事|房东(?:老太太|阿姨|大爷)?|老婆|老公|妻子|丈夫|爱人|客户|室友|邻居|领导|老板|上司|经理|男朋友|女朋友|"
             r"对象|实习生|对接人|签字人|联系人|负责人|孩子他爸|孩子他妈|孩子爸爸?|孩子妈妈?|娃他爸|娃他妈|我妈妈?|我爸爸?|妈妈|爸爸|外婆|奶奶|爷爷|姥姥|外公|舅舅|阿姨|叔叔|"
@@ -3892,6 +3901,10 @@ RULES_LIST: list[Rule] = [
             r"salary|salaries|income|paycheck|net worth|debts?|(?:student|personal|car|home|payday|bank|a|my|his|her)"
             r" loans?|mortgage|credit score|credit report|bankrupt(?:cy)?|tax returns?|bank balance|overdraft|"
             r"savings account|401\(k\)|pension|owes?|owed|in debt|behind on (?:rent|payments)|defaulted|"
+            # round 14 (set T financial): UK insolvency arrangements, fees or dues fallen behind
+            r"iva (?:approved|agreed|was approved)|individual voluntary arrangement|debt relief order|"
+            r"debt management plan|county court judg(?:e)?ment|ccj|behind on (?:his|her|my|their|our)? ?[a-z]+ "
+            r"(?:fees|dues|payments|rent|bills)|"
             r"collections agency|debt collectors?|foreclosure|evicted|eviction|maxed out|garnish\w*|"
             r"pay cut|laid off|can'?t afford|broke until|living paycheck|behind on (?:the )?(?:mortgage|rent|bills)|"
             r"earns? \$?\d|makes? \$?\d+k|(?:gambling|credit card) debt|unpaid taxes|"
@@ -3912,7 +3925,9 @@ RULES_LIST: list[Rule] = [
             r"卡债|保单|重疾险|寿险|私活|没交税|漏税|偷税|没钱|拖欠|拖了[一两三四五六\d]+个月|月光|欠着|外债|花呗|借呗|白条|借条|欠条|"
             r"借了[^\n，。]{0,4}[万千块元]|一直没还|还没还|不还钱|公积金|社保基数|缴存基数|个人所得税|退税|补税|"
             r"低保|救济金|失业金|失业救济|补助金|遗嘱|遗产|赌博|赌输|赌债|失信|抚养费|赡养费|欠[^\n，。]{0,2}(?:水电|物业|房租|租金)费?|"
-            r"扣押金|押金[^\n，。]{0,4}(?:扣|不退)",
+            r"扣押金|押金[^\n，。]{0,4}(?:扣|不退)|"
+            # round 14 (set T financial: "我们家房子被银行拍卖了"): a home sold by the bank or the court, payments stopped
+            r"被[^\n，。]{0,4}拍卖|法拍|断供|房子被收",
             "AANA memory-gate seed: financial (sensitivity class 'financial')"),
     *_topic("biometric_terms", "biometric",
             r"face ?id|facial recognition|face scan|iris scan|retina(?:l)? scan|voice ?prints?|"

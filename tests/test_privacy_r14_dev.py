@@ -30,6 +30,12 @@ def _found(text: str) -> set[tuple[str, str]]:
     ("my brother's F-1 got revoked last month", {("legal", "topic")}),
     ("she has an immigration court date in March", {("legal", "topic")}),
     ("他去年被拒签了两次", {("legal", "topic")}),
+    ("student Priya Raman asked for an extension", {("name", "possible")}),
+    ("interpreter of record: Tomás Ibarra", {("name", "possible")}),
+    ("patient in room 4 is Harold Finch", {("name", "possible")}),
+    ("my brother's IVA was approved last week", {("financial", "topic")}),
+    ("she is behind on her allotment fees again", {("financial", "topic")}),
+    ("舅舅的房子被银行拍卖了", {("financial", "topic")}),
 ])
 def test_private_kinds_are_found(text, expected):
     assert _found(text) == expected
@@ -44,6 +50,11 @@ def test_private_kinds_are_found(text, expected):
     "HIS 每天 02:30 跑对账",
     "libicu upgraded to 74.2, collation order changed",
     r"C:\Users\Public\Documents\setup.log",
+    "rs429358 is a common SNP, listed in gnomAD",
+    "see Smith et al. 2021 on genome-wide association of height",
+    "给裁判文书网写的爬虫被封了",
+    "the Student Council meets on Friday",
+    "HTTPS 强制执行已经打开",
 ])
 def test_benign_lines_get_nothing(text):
     assert _found(text) == set()

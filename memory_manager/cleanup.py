@@ -571,6 +571,30 @@ def _drop_entry(ws: Path, rel: str, ident: str) -> None:
                  mode=0o600)
 
 
+def _item_paths(ws: Path, item: dict[str, Any]) -> list[str]:
+    """The files of a purge plan's ``item`` whose every backup copy goes: its T2 file once it is gone
+    (a file of its own: its name goes too), and the file of its own it had before compaction combined
+    it into a month file (atk11)."""
+    rel = str(item.get("file"))
+    gone = [] if (ws / rel).exists() else [rel]
+    try:
+        home = tiers.t2_path(ws, str(item.get("skill")), str(item.get("topic")))
+    except MemoryManagerError:
+        home = None
+    if home is not None and not home.exists() and home.relative_to(ws).as_posix() not in gone:
+        gone.append(home.relative_to(ws).as_posix())
+    return gone
+
+
+def purge_erasures(ws: Path, plan: dict[str, Any]) -> list[dict[str, Any]]:
+    """The backup erasure :func:`finish_purge` would do for ``plan``, one
+    :func:`memory_manager.backups.erase_copies` keyword set per item (``needles``, ``paths``), for a
+    check of a plan read from a journal (:func:`memory_manager.backups.recover`). Changes nothing.
+    (A T2 file the purge would remove later is not among ``paths`` yet: it is never a user's file.)"""
+    return [{"needles": [n for n in erasure.needles_from_plan(item.get("needles"), ws) if n],
+             "paths": _item_paths(ws, item)} for item in plan.get("items") or [] if isinstance(item, dict)]
+
+
 def finish_purge(ws: Path, plan: dict[str, Any], backup: backups.Backup | None = None) -> dict[str, Any]:
     """The part of cleanup's purge after its point of no return, from its journal's plan (:func:`_purge`).
 
@@ -608,15 +632,9 @@ def finish_purge(ws: Path, plan: dict[str, Any], backup: backups.Backup | None =
             rel, ident = str(item.get("file")), str(item.get("ident") or "")
             _drop_entry(ws, rel, ident)
         for item in items:
-            rel, ident = str(item.get("file")), str(item.get("ident") or "")
+            ident = str(item.get("ident") or "")
             skill, topic = str(item.get("skill")), str(item.get("topic"))
-            gone = [] if (ws / rel).exists() else [rel]  # a file of its own: its name goes too
-            try:  # the file of its own it had before compaction combined it into a month file (atk11)
-                home = tiers.t2_path(ws, skill, topic)
-            except MemoryManagerError:
-                home = None
-            if home is not None and not home.exists() and home.relative_to(ws).as_posix() not in gone:
-                gone.append(home.relative_to(ws).as_posix())
+            gone = _item_paths(ws, item)
             counts = erasure.erase(ws, cfg, ident=ident or None, needles=erasure.needles_from_plan(item.get("needles"), ws),
                                    indexed=False, names=[n for n in (topic, f"{skill}_{topic}") if n], paths=gone)
             # Every audit record of the entry loses its hash, as forget's do (v3 by its keyed id,

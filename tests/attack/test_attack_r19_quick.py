@@ -178,9 +178,6 @@ def _plan_on_a_finished_backup(ws: Path, run_script, kind: str) -> str:
     return last["id"]
 
 
-@pytest.mark.xfail(strict=True, reason="tatk19 3: a journal planted beside a finished forget's (or purging cleanup's) "
-                   "backup with a forward plan naming AGENTS.md / MEMORY.md (forget: 'paths'; purge: a needle of "
-                   "their text) makes the next command erase init's only copy of the user's files from every backup")
 @pytest.mark.parametrize("kind", ["forget", "cleanup"])
 def test_a_forged_forward_plan_does_not_erase_the_users_only_copies(ws, run_script, kind):
     from .trust_r4_common import NOW
@@ -197,8 +194,13 @@ def test_a_forged_forward_plan_does_not_erase_the_users_only_copies(ws, run_scri
     journal = ws / ".memory-backup" / f".open-{ident}"
     journal.write_text(json.dumps({"id": ident, "pid": 1, "reason": kind, "forward": plan}), encoding="utf-8")
     journal.chmod(0o600)
+    s = run_script("memory", "status", env=NOW)  # read-only: says what the next writer does
+    assert "left a plan to finish it that is refused" in s.out + s.err, s.out + s.err
     w = run_script("memory", "write", "--topic", "t", "--cause", "c", "--change", "d", "--todo", "e", env=NOW)
     assert w.code == 0, w.err
+    # Refused whole, in one line (fix19p), and the journal is gone.
+    assert [line for line in w.err.splitlines() if "refused the plan" in line and "nothing was erased" in line], w.err
+    assert not list((ws / ".memory-backup").glob(".open-*"))
     # What the user wrote before init is still in a backup: init --restore can put it back.
     held = _everything(ws / ".memory-backup")
     assert AGENTS.encode() in held and MEMORY.encode() in held

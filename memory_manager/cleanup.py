@@ -1120,6 +1120,8 @@ def run_cleanup(ws: Path, cfg: dict[str, Any], *, dry_run: bool = False, if_due:
 
     if dry_run:
         steps()
+        # What the real run's retention removes and keeps (tatk19 8), listed, nothing removed.
+        _retention(ws, cfg, report, dry_run=True)
         report.log_line = _log_line(run)
         _mask_problems(report)
         return report
@@ -1144,18 +1146,7 @@ def run_cleanup(ws: Path, cfg: dict[str, Any], *, dry_run: bool = False, if_due:
                 run.backup().save(path)
         # Retention first: it has no journal, but a killed retention converges when run
         # again, so doing it before the log line keeps a re-run from logging twice.
-        retention = backups.retention(ws, cfg)
-        for ident in retention["removed"]:
-            report.actions.append(Action("backup-retention", f"{backups.BACKUP_DIRNAME}/{ident}",
-                                         "past the backup retention policy: removed"))
-        for ident in retention["kept_only_copy"]:
-            # Said on every run that keeps them: it is why the backups stay past keep_last / max_age.
-            report.kept_only_copy[ident] = [privacy.mask_name(p) for p in retention["only_copy_paths"].get(ident, [])]
-        for ident in retention.get("kept_unreadable", []):
-            # Says which file of the backup could not be read (a FIFO as its entries.jsonl, fatk8).
-            why = retention.get("unreadable_why", {}).get(ident) or "manifest unreadable (torn or a newer format)"
-            report.problems.append(f"{backups.BACKUP_DIRNAME}/{ident}: {why}; kept, it may hold the only copy "
-                                   "of a file")
+        _retention(ws, cfg, report)
         fsio.make_dirs(folder)
         log = folder / LOG_NAME
         previous_log = read_regular(log) if log.is_file() else b""
@@ -1172,6 +1163,24 @@ def run_cleanup(ws: Path, cfg: dict[str, Any], *, dry_run: bool = False, if_due:
         atomic_write(folder / STATE_NAME, (json.dumps(doc, allow_nan=False) + "\n").encode("utf-8"))
     _mask_problems(report)
     return report
+
+
+def _retention(ws: Path, cfg: dict[str, Any], report: Report, dry_run: bool = False) -> None:
+    """Apply the backup retention policy (:func:`backups.retention`), or with ``dry_run`` only work it
+    out, and put it in ``report``: a ``backup-retention`` action per backup removed (or that would be),
+    ``kept_only_copy`` (masked paths), and a problem per backup kept because it cannot be read."""
+    retention = backups.retention(ws, cfg, dry_run=dry_run)
+    for ident in retention["removed"]:
+        report.actions.append(Action("backup-retention", f"{backups.BACKUP_DIRNAME}/{ident}",
+                                     "past the backup retention policy: removed"))
+    for ident in retention["kept_only_copy"]:
+        # Said on every run that keeps them: it is why the backups stay past keep_last / max_age.
+        report.kept_only_copy[ident] = [privacy.mask_name(p) for p in retention["only_copy_paths"].get(ident, [])]
+    for ident in retention.get("kept_unreadable", []):
+        # Says which file of the backup could not be read (a FIFO as its entries.jsonl, fatk8).
+        why = retention.get("unreadable_why", {}).get(ident) or "manifest unreadable (torn or a newer format)"
+        report.problems.append(f"{backups.BACKUP_DIRNAME}/{ident}: {why}; kept, it may hold the only copy "
+                               "of a file")
 
 
 def _logged_by_a_killed_run(folder: Path, log: bytes, line: bytes) -> bool:

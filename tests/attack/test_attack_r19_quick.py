@@ -353,8 +353,6 @@ def test_forget_of_a_daily_id_two_notes_hold_is_refused(ws, run_script):
 
 # ------------------------------------------------------------ 8: cleanup --dry-run is silent on backup retention
 
-@pytest.mark.xfail(strict=True, reason="tatk19 8: cleanup --dry-run lists none of the backups the run removes by the "
-                   "retention policy, nor those it keeps as the only copy (backups_kept_only_copy is {})")
 def test_cleanup_dry_run_lists_what_retention_would_do(ws, run_script):
     (ws / "AGENTS.md").write_text(AGENTS, encoding="utf-8")
     (ws / "MEMORY.md").write_text(MEMORY, encoding="utf-8")

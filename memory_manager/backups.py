@@ -2310,12 +2310,19 @@ def _done_part(journal: Path, manifest: dict[str, Any]) -> dict[str, Any] | None
     Read as untrusted input: counted only on a cleanup's own backup, as
     ``{"kind": "purge", "deleted": n, "erased": {name: n}}`` with whole numbers
     not below 0; anything else is ignored (the rollback goes ahead as usual).
+    Of ``erased``, only the names of the counts a purge writes (:data:`DONE_COUNTS`)
+    are kept: the rest are dropped, never echoed (tatk19 5: a name holding a token,
+    or ``../../etc/passwd``, came out in full in ``cleanup --json``).
     """
     if manifest.get("reason") != "cleanup":
         return None
     doc = _journal_doc(journal)
-    done = doc.get("done") if isinstance(doc, dict) else None
+    return _valid_done(doc.get("done") if isinstance(doc, dict) else None)
 
+
+def _valid_done(done: Any) -> dict[str, Any] | None:
+    """``{"kind": "purge", "deleted": n, "erased": {name: n}}`` of a done record read as untrusted input (see
+    :func:`_done_part`), or None when it is not one."""
     def count(value: Any) -> bool:
         return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
@@ -2324,7 +2331,15 @@ def _done_part(journal: Path, manifest: dict[str, Any]) -> dict[str, Any] | None
     erased = done.get("erased", {})
     if not isinstance(erased, dict) or not all(isinstance(k, str) and count(v) for k, v in erased.items()):
         return None
-    return {"deleted": done["deleted"], "erased": dict(erased)}
+    return {"kind": "purge", "deleted": done["deleted"],
+            "erased": {k: v for k, v in erased.items() if k in DONE_COUNTS}}
+
+
+#: The names of the counts of a purge's ``erased`` (:func:`memory_manager.erasure.erase`'s counts,
+#: ``approvals`` and ``reports`` of :func:`memory_manager.cleanup.finish_purge`): what a done
+#: record may name (:func:`_done_part`).
+DONE_COUNTS = frozenset({"backups", "archive", "index", "logs", "report", "state", "unchecked", "approvals",
+                         "reports"})
 
 
 def _journal_doc(journal: Path) -> Any:

@@ -249,8 +249,6 @@ def test_an_id_two_quarantined_entries_share_is_refused(ws, run_script, verb):
 
 # ------------------------------------------------------------ 5: a done record's names echoed as written
 
-@pytest.mark.xfail(strict=True, reason="tatk19 5: the done record of a cleanup killed after its purge is reported with "
-                   "its 'erased' names as written: a name holding a token is echoed in full by cleanup --json")
 def test_a_done_records_names_are_not_echoed(tmp_path):
     from tests.faults.harness import run_forked
     from tests.faults.test_fault16_purge import _killed_at, _setup

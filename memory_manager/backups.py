@@ -314,6 +314,9 @@ class Backup:
     #: Folders of copies whose own name is known to be on disk (fsynced parent).
     _durable: set[Path] = field(default_factory=set, repr=False)
     _key: Any = field(default=False, repr=False)
+    #: What the destructive part of the change did (a purge's done record, :func:`done_records`),
+    #: written into the manifest when :func:`recover` closes the backup; None: nothing to keep.
+    done: dict[str, Any] | None = None
 
     @property
     def folder(self) -> Path:
@@ -331,9 +334,12 @@ class Backup:
 
     def header(self) -> dict[str, Any]:
         """The manifest document (without entries)."""
-        return {"format": FORMAT_NAME, "version": VERSION, "id": self.id, "seq": self.seq,
-                "created": self.created, "reason": self.reason, "role": self.role,
-                "restores": self.restores, "state": self.state, "tool_version": __version__}
+        doc = {"format": FORMAT_NAME, "version": VERSION, "id": self.id, "seq": self.seq,
+               "created": self.created, "reason": self.reason, "role": self.role,
+               "restores": self.restores, "state": self.state, "tool_version": __version__}
+        if self.done is not None:
+            doc["done"] = self.done
+        return doc
 
     def _write_header(self) -> None:
         atomic_write(self.folder / MANIFEST,
@@ -2075,6 +2081,9 @@ def recover(workspace: Path) -> list[str]:
             result = _finish(workspace, plan, journal, backup)
             _ACTIONS[ident] = "finished"
             _say(f"finished an interrupted {what} (backup {ident})", [])
+            if plan.get("kind") == "purge":
+                # Kept in the manifest whichever command finished it: the next cleanup logs it (tatk19 9).
+                backup.done = _valid_done({"kind": "purge", **result})
             backup.close("complete")
             _FINISHED.setdefault(_ws_key(workspace), []).append(
                 {"id": ident, "reason": doc.get("reason", ""), "result": result})
@@ -2087,22 +2096,27 @@ def recover(workspace: Path) -> list[str]:
                               f"else runs until it is; to keep the files as they are instead, delete {journal}") \
                 from None
         stuck = _stuck(workspace, doc, steps)
+        kept_done = _done_part(journal, doc)
         if stuck:
             # A path the change already altered has no undo copy (withheld: no T2 key; F1). Putting
             # the others back would leave a change half undone (an archive without the entries a
             # note lost, an index naming a section that is gone): every file stays as the command
             # left it, the indexes are rebuilt from the notes, and the message says exactly that.
+            backup.done = kept_done  # the purge stays done here too: the next cleanup logs it
             _keep_as_left(workspace, doc, backup, stuck)
             _ACTIONS[ident] = "kept as left"
             done.append(ident)
             continue
         differ = [s.rel for s in steps if s.action == "remove"
                   or (s.action == "restore" and s.now != sha256_bytes(s.data or b""))]
-        kept_done = _done_part(journal, doc)
         changed = _apply(workspace, steps)
         # An index the change had not saved yet had not changed yet either: rebuilt only when
         # one it changed could not be put back (or a note was left as it is).
         indexes = _indexes_after(workspace, doc, steps, changed, rollback=True)
+        # The done record goes into the manifest with the state, in one write: whichever command
+        # rolls the journal back, the next cleanup logs the purge (tatk19 9: memory.py write
+        # dropped it with the journal, and cleanup.log never recorded that purge).
+        backup.done = kept_done
         backup.close("rolled-back")
         _ACTIONS[ident] = "rolled back"
         tail = f"; rebuilt {', '.join(indexes)}" if indexes else ""
@@ -2333,6 +2347,30 @@ def _valid_done(done: Any) -> dict[str, Any] | None:
         return None
     return {"kind": "purge", "deleted": done["deleted"],
             "erased": {k: v for k, v in erased.items() if k in DONE_COUNTS}}
+
+
+def done_records(workspace: Path, since: str | None = None) -> list[dict[str, Any]]:
+    """The purges killed cleanups did, as their backups keep them, newer than backup ``since``.
+
+    :func:`recover` writes a cleanup's done record into its backup's manifest (``"done"``) when it
+    rolls the rest of the run back (:meth:`Backup.resume_rollback`) or finishes its purge plan,
+    whichever command takes the lock first (tatk19 9). ``cleanup`` reports and logs each once:
+    it keeps the id of the newest it reported (``since``; ids only grow). Read as untrusted input
+    (:func:`_valid_done`); only a cleanup's own backup counts. Returns ``[{"id", "deleted",
+    "erased"}]``, oldest first. Read-only.
+    """
+    after = order_key(since) if valid_id(since) else None
+    out = []
+    for doc in list_backups(workspace):
+        if "error" in doc or doc.get("reason") != "cleanup" or doc.get("role") != "change" \
+                or doc.get("state") not in ("rolled-back", "complete"):
+            continue
+        if after is not None and order_key(doc["id"]) <= after:
+            continue
+        done = _valid_done(doc.get("done"))
+        if done is not None:
+            out.append({"id": doc["id"], **done})
+    return out
 
 
 #: The names of the counts of a purge's ``erased`` (:func:`memory_manager.erasure.erase`'s counts,

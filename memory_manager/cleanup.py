@@ -1126,12 +1126,18 @@ def run_cleanup(ws: Path, cfg: dict[str, Any], *, dry_run: bool = False, if_due:
         _mask_problems(report)
         return report
     with workspace_lock(ws):
-        # A purge a killed cleanup had passed the point of no return of was finished when the lock
-        # was taken (finish_purge): its entries count as this run's, as the killed run would have said.
-        done = backups.finished(ws, reason="cleanup")
-        if done is not None and isinstance(done.get("result"), dict):
-            report.deleted += int(done["result"].get("deleted") or 0)
-            report.erased = dict(done["result"].get("erased") or {})
+        # A purge a killed cleanup had passed the point of no return of was finished, or the rest
+        # of that run rolled back, when the lock was taken (by this command or by another one
+        # before it, tatk19 9): its entries count as this run's, as the killed run would have
+        # said. Its backup keeps the record (backups.done_records); the stamp keeps the newest
+        # one reported, so each is logged once.
+        backups.finished(ws, reason="cleanup")  # the same record, as this process finished it
+        reported = _done_through(ws)
+        for record in backups.done_records(ws, since=reported):
+            report.deleted += record["deleted"]
+            for name, value in record["erased"].items():
+                report.erased[name] = report.erased.get(name, 0) + value
+            reported = record["id"]
         steps()
         run.progress("log")
         report.log_line = _log_line(run)
@@ -1159,10 +1165,21 @@ def run_cleanup(ws: Path, cfg: dict[str, Any], *, dry_run: bool = False, if_due:
         # log_bytes is the log's length once this run's line is in (see _logged_by_a_killed_run).
         doc = dict(STATE_FORMAT, last_run=now().isoformat(timespec="seconds"), archived=report.archived,
                    deleted=report.deleted, merged=report.merged, log_line=report.log_line,
-                   log_bytes=len(previous_log))
+                   log_bytes=len(previous_log), **({"done_through": reported} if reported else {}))
         atomic_write(folder / STATE_NAME, (json.dumps(doc, allow_nan=False) + "\n").encode("utf-8"))
     _mask_problems(report)
     return report
+
+
+def _done_through(ws: Path) -> str | None:
+    """The id of the newest backup whose done record a cleanup reported (its stamp's ``done_through``),
+    or None (none yet, or an unreadable stamp: every record kept is reported)."""
+    try:
+        doc = _parse_json(read_regular_text(state_dir(ws) / STATE_NAME, "utf-8"))
+    except (OSError, ValueError):
+        return None
+    value = doc.get("done_through") if isinstance(doc, dict) else None
+    return value if backups.valid_id(value) else None
 
 
 def _retention(ws: Path, cfg: dict[str, Any], report: Report, dry_run: bool = False) -> None:

@@ -374,9 +374,6 @@ def test_cleanup_dry_run_lists_what_retention_would_do(ws, run_script):
 
 # ------------------------------------------------------------ 9: a done record lost to another command's rollback
 
-@pytest.mark.xfail(strict=True, reason="tatk19 9: a cleanup killed after its purge, then any other command first "
-                   "(memory.py write rolls it back, 'its purge of 1 T2 entry stays done'): the done record goes with "
-                   "the journal and the next cleanup logs '0 deleted'; cleanup.log never records the purge")
 def test_a_purge_rolled_back_by_another_command_is_still_logged(tmp_path):
     from tests.faults.harness import run_forked
     from tests.faults.test_fault16_purge import _killed_at, _setup

@@ -314,6 +314,9 @@ class Backup:
     #: Folders of copies whose own name is known to be on disk (fsynced parent).
     _durable: set[Path] = field(default_factory=set, repr=False)
     _key: Any = field(default=False, repr=False)
+    #: What the destructive part of the change did (a purge's done record, :func:`done_records`),
+    #: written into the manifest when :func:`recover` closes the backup; None: nothing to keep.
+    done: dict[str, Any] | None = None
 
     @property
     def folder(self) -> Path:
@@ -331,9 +334,12 @@ class Backup:
 
     def header(self) -> dict[str, Any]:
         """The manifest document (without entries)."""
-        return {"format": FORMAT_NAME, "version": VERSION, "id": self.id, "seq": self.seq,
-                "created": self.created, "reason": self.reason, "role": self.role,
-                "restores": self.restores, "state": self.state, "tool_version": __version__}
+        doc = {"format": FORMAT_NAME, "version": VERSION, "id": self.id, "seq": self.seq,
+               "created": self.created, "reason": self.reason, "role": self.role,
+               "restores": self.restores, "state": self.state, "tool_version": __version__}
+        if self.done is not None:
+            doc["done"] = self.done
+        return doc
 
     def _write_header(self) -> None:
         atomic_write(self.folder / MANIFEST,
@@ -2055,11 +2061,29 @@ def recover(workspace: Path) -> list[str]:
                 backup.close("complete")
             done.append(ident)
             continue
+        refused = None if plan is None else _plan_problem(workspace, ident, plan)
+        if refused is not None:
+            # A plan that would erase what the user wrote (tatk19 3): read as untrusted input, it
+            # is refused whole, and nothing is erased. A change still open is kept as it was left
+            # (its backup closed complete); a complete backup's change had finished: only the
+            # journal goes.
+            if doc.get("state") == "open":
+                backup.close("complete")
+            else:
+                fsio.remove(journal, missing_ok=True)
+            _ACTIONS[ident] = "refused"
+            _say(f"refused the plan left to finish an interrupted {what} (backup {ident}): {refused}; "
+                 "nothing was erased", [])
+            done.append(ident)
+            continue
         if plan is not None:
             # Past its point of no return (see Backup.roll_forward): finish the change.
             result = _finish(workspace, plan, journal, backup)
             _ACTIONS[ident] = "finished"
             _say(f"finished an interrupted {what} (backup {ident})", [])
+            if plan.get("kind") == "purge":
+                # Kept in the manifest whichever command finished it: the next cleanup logs it (tatk19 9).
+                backup.done = _valid_done({"kind": "purge", **result})
             backup.close("complete")
             _FINISHED.setdefault(_ws_key(workspace), []).append(
                 {"id": ident, "reason": doc.get("reason", ""), "result": result})
@@ -2072,22 +2096,27 @@ def recover(workspace: Path) -> list[str]:
                               f"else runs until it is; to keep the files as they are instead, delete {journal}") \
                 from None
         stuck = _stuck(workspace, doc, steps)
+        kept_done = _done_part(journal, doc)
         if stuck:
             # A path the change already altered has no undo copy (withheld: no T2 key; F1). Putting
             # the others back would leave a change half undone (an archive without the entries a
             # note lost, an index naming a section that is gone): every file stays as the command
             # left it, the indexes are rebuilt from the notes, and the message says exactly that.
+            backup.done = kept_done  # the purge stays done here too: the next cleanup logs it
             _keep_as_left(workspace, doc, backup, stuck)
             _ACTIONS[ident] = "kept as left"
             done.append(ident)
             continue
         differ = [s.rel for s in steps if s.action == "remove"
                   or (s.action == "restore" and s.now != sha256_bytes(s.data or b""))]
-        kept_done = _done_part(journal, doc)
         changed = _apply(workspace, steps)
         # An index the change had not saved yet had not changed yet either: rebuilt only when
         # one it changed could not be put back (or a note was left as it is).
         indexes = _indexes_after(workspace, doc, steps, changed, rollback=True)
+        # The done record goes into the manifest with the state, in one write: whichever command
+        # rolls the journal back, the next cleanup logs the purge (tatk19 9: memory.py write
+        # dropped it with the journal, and cleanup.log never recorded that purge).
+        backup.done = kept_done
         backup.close("rolled-back")
         _ACTIONS[ident] = "rolled back"
         tail = f"; rebuilt {', '.join(indexes)}" if indexes else ""
@@ -2210,7 +2239,8 @@ def pending(workspace: Path) -> list[dict[str, Any]]:
     first, ``{"id", "reason", "role", "action", "paths"}`` with ``action``
     one of ``"roll back"`` (``paths``: the files it will put back or remove),
     ``"finish"`` (a ``forward`` plan: a forget past its point of no return, a
-    restore whose undo copy was withheld), ``"keep as left"`` (``paths``: the
+    restore whose undo copy was withheld), ``"refuse"`` (a plan that would erase a
+    user's file copy, :func:`_plan_problem`; ``error``), ``"keep as left"`` (``paths``: the
     files without an undo copy, :func:`_stuck`), ``"discard"`` (opened, nothing
     changed yet) or ``"blocked"`` (the rollback fails its checks; ``error``); while
     another process holds the lock, every journal is ``"in progress"`` (a command
@@ -2239,7 +2269,11 @@ def pending(workspace: Path) -> list[dict[str, Any]]:
         elif plan is not None and plan.get("kind") not in _PLAN_KINDS:
             item.update(action="blocked", error=_unknown_plan(journal, plan))
         elif plan is not None:
-            item["action"] = "finish"
+            refused = _plan_problem(workspace, ident, plan)
+            if refused is None:
+                item["action"] = "finish"
+            else:
+                item.update(action="refuse", error=refused)
         else:
             try:
                 steps, _notes = _plan(workspace, doc)
@@ -2290,12 +2324,19 @@ def _done_part(journal: Path, manifest: dict[str, Any]) -> dict[str, Any] | None
     Read as untrusted input: counted only on a cleanup's own backup, as
     ``{"kind": "purge", "deleted": n, "erased": {name: n}}`` with whole numbers
     not below 0; anything else is ignored (the rollback goes ahead as usual).
+    Of ``erased``, only the names of the counts a purge writes (:data:`DONE_COUNTS`)
+    are kept: the rest are dropped, never echoed (tatk19 5: a name holding a token,
+    or ``../../etc/passwd``, came out in full in ``cleanup --json``).
     """
     if manifest.get("reason") != "cleanup":
         return None
     doc = _journal_doc(journal)
-    done = doc.get("done") if isinstance(doc, dict) else None
+    return _valid_done(doc.get("done") if isinstance(doc, dict) else None)
 
+
+def _valid_done(done: Any) -> dict[str, Any] | None:
+    """``{"kind": "purge", "deleted": n, "erased": {name: n}}`` of a done record read as untrusted input (see
+    :func:`_done_part`), or None when it is not one."""
     def count(value: Any) -> bool:
         return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
@@ -2304,7 +2345,39 @@ def _done_part(journal: Path, manifest: dict[str, Any]) -> dict[str, Any] | None
     erased = done.get("erased", {})
     if not isinstance(erased, dict) or not all(isinstance(k, str) and count(v) for k, v in erased.items()):
         return None
-    return {"deleted": done["deleted"], "erased": dict(erased)}
+    return {"kind": "purge", "deleted": done["deleted"],
+            "erased": {k: v for k, v in erased.items() if k in DONE_COUNTS}}
+
+
+def done_records(workspace: Path, since: str | None = None) -> list[dict[str, Any]]:
+    """The purges killed cleanups did, as their backups keep them, newer than backup ``since``.
+
+    :func:`recover` writes a cleanup's done record into its backup's manifest (``"done"``) when it
+    rolls the rest of the run back (:meth:`Backup.resume_rollback`) or finishes its purge plan,
+    whichever command takes the lock first (tatk19 9). ``cleanup`` reports and logs each once:
+    it keeps the id of the newest it reported (``since``; ids only grow). Read as untrusted input
+    (:func:`_valid_done`); only a cleanup's own backup counts. Returns ``[{"id", "deleted",
+    "erased"}]``, oldest first. Read-only.
+    """
+    after = order_key(since) if valid_id(since) else None
+    out = []
+    for doc in list_backups(workspace):
+        if "error" in doc or doc.get("reason") != "cleanup" or doc.get("role") != "change" \
+                or doc.get("state") not in ("rolled-back", "complete"):
+            continue
+        if after is not None and order_key(doc["id"]) <= after:
+            continue
+        done = _valid_done(doc.get("done"))
+        if done is not None:
+            out.append({"id": doc["id"], **done})
+    return out
+
+
+#: The names of the counts of a purge's ``erased`` (:func:`memory_manager.erasure.erase`'s counts,
+#: ``approvals`` and ``reports`` of :func:`memory_manager.cleanup.finish_purge`): what a done
+#: record may name (:func:`_done_part`).
+DONE_COUNTS = frozenset({"backups", "archive", "index", "logs", "report", "state", "unchecked", "approvals",
+                         "reports"})
 
 
 def _journal_doc(journal: Path) -> Any:
@@ -2393,6 +2466,51 @@ def _purge_plan_ok(manifest: dict[str, Any], plan: dict[str, Any]) -> bool:
                                                       for v in value):
                 return False
     return True
+
+
+def _plan_problem(workspace: Path, ident: str, plan: dict[str, Any]) -> str | None:
+    """Why a ``forget`` or ``purge`` plan in backup ``ident``'s journal must not be finished, or None.
+
+    A journal is untrusted input (tatk19 3: a plan planted beside a finished forget's backup, its
+    ``paths`` naming ``AGENTS.md`` or its needles taken from it, erased init's only copy of the
+    user's files from every backup). A plan may erase what a forget or purge takes out (entries of
+    this bundle's store and their copies), never one of the user's own files (:func:`user_file`)
+    by path, and never, from another backup, a copy of a user's file that is the only one
+    (:func:`_only_copy`, the rule retention keeps such a backup by; the copies the plan would erase
+    count as gone) or the bytes a change of one replaced or deleted (``deletions`` /
+    ``replacements`` pieces: what the user wrote before). Read-only.
+    """
+    kind = plan.get("kind")
+    if kind == "forget":
+        from .erasure import forget_erasures  # erasure uses this module: imported when needed
+
+        calls = forget_erasures(workspace, plan)
+    elif kind == "purge":
+        from .cleanup import purge_erasures  # cleanup uses this module: imported when needed
+
+        calls = purge_erasures(workspace, plan)
+    else:
+        return None
+    from . import privacy
+
+    named = sorted({privacy.mask_name(p)[:120] for call in calls for p in call.get("paths", []) if user_file(p)})
+    if named:
+        return f"it names {_shown(named)}, the user's own file{'s' if len(named) > 1 else ''}, to erase"
+    try:
+        would = [item for call in calls for item in erase_copies(workspace, dry_run=True, **call)["would_erase"]]
+    except (OSError, MemoryManagerError) as exc:
+        return f"what it would erase cannot be checked ({exc})"
+    going = {(i, e.get("path")) for i, e in would}
+    others = {e.get("sha256") for d in list_backups(workspace) if "error" not in d for e in d["entries"]
+              if isinstance(e, dict) and e.get("existed") and (d["id"], e.get("path")) not in going
+              and e.get("stored", "plain") in ("plain", "aes-gcm")}
+    current: dict[str, str | None] = {}
+    held = sorted({str(e.get("path")) for i, e in would if i != ident and isinstance(e.get("path"), str)
+                   and user_file(e["path"]) and _holds_bytes(e)
+                   and (e.get("stored") in PIECE_KINDS or _only_copy(workspace, e, others, current))})
+    if held:
+        return (f"it would erase the only copy of what the user wrote in {_shown(held)} from other backups")
+    return None
 
 
 def _backs(journal: Path, manifest: dict[str, Any], plan: dict[str, Any]) -> bool:
@@ -2901,7 +3019,7 @@ def _hide_names(doc: dict[str, Any], folder: Path, named: list[str], paths: list
 def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str, Any] | None = None,
                  stored: tuple[str, ...] = ("plain", "aes-gcm"), names: Iterable[str] = (),
                  paths: Iterable[str] = (), secret: bytes | None = None,
-                 hashes: Iterable[str] = ()) -> dict[str, Any]:
+                 hashes: Iterable[str] = (), dry_run: bool = False) -> dict[str, Any]:
     """Remove from every backup each stored copy that contains any of ``needles``.
 
     For a purge or ``forget``: pass what identifies the entry in a file (its
@@ -2936,6 +3054,9 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
     An erased entry keeps no hash, size or ranges (:func:`erase_entry`), and
     the hash of every erased state goes from every backup's ``after.json``.
 
+    ``dry_run``: change nothing, and list each entry that would be erased as it is now, in
+    ``"would_erase": [(backup id, entry), ...]`` (:func:`plan_refusal` checks a forward plan so).
+
     Returns ``{"erased": n_copies, "backups": [ids changed], "unchecked": n}``.
 
     Raises:
@@ -2951,10 +3072,12 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
     erased, unchecked, touched = 0, 0, []
     whole = {str(p) for p in paths if p}
     gone = {h for h in hashes if isinstance(h, str) and h}
+    would: list[tuple[str, dict[str, Any]]] = []
     if not wanted and not whole and not named and not gone:
-        return {"erased": 0, "backups": [], "unchecked": 0}
+        return {"erased": 0, "backups": [], "unchecked": 0, **({"would_erase": would} if dry_run else {})}
     secret = secret or new_secret()
-    with fsio.workspace_lock(workspace):
+    # A dry run reads only: it runs under the caller's lock (recover) or none (status).
+    with contextlib.nullcontext() if dry_run else fsio.workspace_lock(workspace):
         key: Any = False
         docs = [doc for doc in list_backups(workspace) if "error" not in doc]
         changed_docs: list[dict[str, Any]] = []
@@ -2969,7 +3092,8 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
                 if entry_states(entry) & gone and _may_erase(entry, stored):
                     # It recorded a state that held the forgotten text (v4: hashes and ranges
                     # of a change kept without a copy): the entry goes, its pieces with it.
-                    erased += _erase_with_bytes(folder, doc["id"], entry)
+                    would.append((doc["id"], dict(entry)))
+                    erased += _erase_with_bytes(folder, doc["id"], entry, dry_run)
                     changed = True
                     continue
                 stored_as = entry.get("stored", "plain")
@@ -2980,7 +3104,9 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
                 try:  # a path that leads out or through a symlink is never read nor removed
                     copy = _copy_path(folder, entry.get("path"), doc["id"])
                     if entry.get("path") in whole:
-                        fsio.remove(copy, missing_ok=True)
+                        would.append((doc["id"], dict(entry)))
+                        if not dry_run:
+                            fsio.remove(copy, missing_ok=True)
                         gone |= entry_states(entry)
                         erase_entry(entry)
                         erased += 1
@@ -3002,7 +3128,9 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
                         continue
                 if any(n in blob for n in wanted) or (
                         entry.get("path") in DERIVED_INDEXES and any(n.search(blob) for n in named)):
-                    fsio.remove(copy)
+                    would.append((doc["id"], dict(entry)))
+                    if not dry_run:
+                        fsio.remove(copy)
                     gone |= entry_states(entry)
                     erase_entry(entry)
                     erased += 1
@@ -3011,7 +3139,7 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
             # then rolled back: fatk9) is never read by a restore, yet keeps the bytes in plain.
             # It is removed whatever it holds: nothing can use it, and a sealed one cannot be
             # checked without its entry; one holding the forgotten text counts as erased.
-            for rel, copy in _orphan_copies(folder, doc):
+            for rel, copy in [] if dry_run else _orphan_copies(folder, doc):
                 try:
                     blob = read_regular(copy)
                 except OSError:
@@ -3023,7 +3151,10 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
                 if rel in whole or any(n in blob for n in wanted):
                     erased += 1
                     changed = True
-            if names or paths:
+            if dry_run:  # what _hide_names would erase: every other entry of a path that goes whole
+                would += [(doc["id"], dict(e)) for e in doc["entries"] if isinstance(e, dict)
+                          and e.get("path") in whole and e.get("existed") and e.get("stored") != "erased"]
+            elif names or paths:
                 changed = _hide_names(doc, folder, names, paths, secret) or changed
             if changed:
                 changed_docs.append(doc)
@@ -3036,8 +3167,11 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
                 for entry in doc["entries"]:
                     if isinstance(entry, dict) and entry.get("existed") and entry_states(entry) & gone \
                             and entry.get("stored") != "erased" and _may_erase(entry, stored):
-                        erased += _erase_with_bytes(folder, doc["id"], entry)
+                        would.append((doc["id"], dict(entry)))
+                        erased += _erase_with_bytes(folder, doc["id"], entry, dry_run)
                 changed = True
+            if dry_run:
+                continue
             after = _after(workspace, doc["id"])
             if after is not None and gone & {v for v in after.values() if isinstance(v, str)}:
                 # "erased" never equals a state, so a restore still counts the path as changed since.
@@ -3048,6 +3182,8 @@ def erase_copies(workspace: Path, needles: Iterable[str | bytes], cfg: dict[str,
             if changed:
                 touched.append(doc["id"])
                 _rewrite_entries(folder, doc)
+    if dry_run:
+        return {"erased": erased, "backups": [], "unchecked": unchecked, "would_erase": would}
     return {"erased": erased, "backups": touched, "unchecked": unchecked}
 
 
@@ -3090,11 +3226,12 @@ def _rewrite_entries(folder: Path, doc: dict[str, Any]) -> None:
     atomic_write(folder / ENTRIES, body.encode("utf-8"), mode=0o600)
 
 
-def _erase_with_bytes(folder: Path, ident: str, entry: dict[str, Any]) -> int:
+def _erase_with_bytes(folder: Path, ident: str, entry: dict[str, Any], dry_run: bool = False) -> int:
     """Erase ``entry`` of backup ``ident`` (in ``folder``) and remove the file it keeps under ``files/``,
-    if any; return 1 when it kept bytes (a copy or pieces), else 0 (only its hashes went)."""
+    if any; return 1 when it kept bytes (a copy or pieces), else 0 (only its hashes went).
+    ``dry_run``: the entry (in memory) only, no file removed."""
     held = _holds_bytes(entry)
-    if held:
+    if held and not dry_run:
         try:
             fsio.remove(_copy_path(folder, entry.get("path"), ident), missing_ok=True)
         except BackupError:

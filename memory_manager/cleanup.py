@@ -571,6 +571,30 @@ def _drop_entry(ws: Path, rel: str, ident: str) -> None:
                  mode=0o600)
 
 
+def _item_paths(ws: Path, item: dict[str, Any]) -> list[str]:
+    """The files of a purge plan's ``item`` whose every backup copy goes: its T2 file once it is gone
+    (a file of its own: its name goes too), and the file of its own it had before compaction combined
+    it into a month file (atk11)."""
+    rel = str(item.get("file"))
+    gone = [] if (ws / rel).exists() else [rel]
+    try:
+        home = tiers.t2_path(ws, str(item.get("skill")), str(item.get("topic")))
+    except MemoryManagerError:
+        home = None
+    if home is not None and not home.exists() and home.relative_to(ws).as_posix() not in gone:
+        gone.append(home.relative_to(ws).as_posix())
+    return gone
+
+
+def purge_erasures(ws: Path, plan: dict[str, Any]) -> list[dict[str, Any]]:
+    """The backup erasure :func:`finish_purge` would do for ``plan``, one
+    :func:`memory_manager.backups.erase_copies` keyword set per item (``needles``, ``paths``), for a
+    check of a plan read from a journal (:func:`memory_manager.backups.recover`). Changes nothing.
+    (A T2 file the purge would remove later is not among ``paths`` yet: it is never a user's file.)"""
+    return [{"needles": [n for n in erasure.needles_from_plan(item.get("needles"), ws) if n],
+             "paths": _item_paths(ws, item)} for item in plan.get("items") or [] if isinstance(item, dict)]
+
+
 def finish_purge(ws: Path, plan: dict[str, Any], backup: backups.Backup | None = None) -> dict[str, Any]:
     """The part of cleanup's purge after its point of no return, from its journal's plan (:func:`_purge`).
 
@@ -608,15 +632,9 @@ def finish_purge(ws: Path, plan: dict[str, Any], backup: backups.Backup | None =
             rel, ident = str(item.get("file")), str(item.get("ident") or "")
             _drop_entry(ws, rel, ident)
         for item in items:
-            rel, ident = str(item.get("file")), str(item.get("ident") or "")
+            ident = str(item.get("ident") or "")
             skill, topic = str(item.get("skill")), str(item.get("topic"))
-            gone = [] if (ws / rel).exists() else [rel]  # a file of its own: its name goes too
-            try:  # the file of its own it had before compaction combined it into a month file (atk11)
-                home = tiers.t2_path(ws, skill, topic)
-            except MemoryManagerError:
-                home = None
-            if home is not None and not home.exists() and home.relative_to(ws).as_posix() not in gone:
-                gone.append(home.relative_to(ws).as_posix())
+            gone = _item_paths(ws, item)
             counts = erasure.erase(ws, cfg, ident=ident or None, needles=erasure.needles_from_plan(item.get("needles"), ws),
                                    indexed=False, names=[n for n in (topic, f"{skill}_{topic}") if n], paths=gone)
             # Every audit record of the entry loses its hash, as forget's do (v3 by its keyed id,
@@ -1102,16 +1120,24 @@ def run_cleanup(ws: Path, cfg: dict[str, Any], *, dry_run: bool = False, if_due:
 
     if dry_run:
         steps()
+        # What the real run's retention removes and keeps (tatk19 8), listed, nothing removed.
+        _retention(ws, cfg, report, dry_run=True)
         report.log_line = _log_line(run)
         _mask_problems(report)
         return report
     with workspace_lock(ws):
-        # A purge a killed cleanup had passed the point of no return of was finished when the lock
-        # was taken (finish_purge): its entries count as this run's, as the killed run would have said.
-        done = backups.finished(ws, reason="cleanup")
-        if done is not None and isinstance(done.get("result"), dict):
-            report.deleted += int(done["result"].get("deleted") or 0)
-            report.erased = dict(done["result"].get("erased") or {})
+        # A purge a killed cleanup had passed the point of no return of was finished, or the rest
+        # of that run rolled back, when the lock was taken (by this command or by another one
+        # before it, tatk19 9): its entries count as this run's, as the killed run would have
+        # said. Its backup keeps the record (backups.done_records); the stamp keeps the newest
+        # one reported, so each is logged once.
+        backups.finished(ws, reason="cleanup")  # the same record, as this process finished it
+        reported = _done_through(ws)
+        for record in backups.done_records(ws, since=reported):
+            report.deleted += record["deleted"]
+            for name, value in record["erased"].items():
+                report.erased[name] = report.erased.get(name, 0) + value
+            reported = record["id"]
         steps()
         run.progress("log")
         report.log_line = _log_line(run)
@@ -1126,18 +1152,7 @@ def run_cleanup(ws: Path, cfg: dict[str, Any], *, dry_run: bool = False, if_due:
                 run.backup().save(path)
         # Retention first: it has no journal, but a killed retention converges when run
         # again, so doing it before the log line keeps a re-run from logging twice.
-        retention = backups.retention(ws, cfg)
-        for ident in retention["removed"]:
-            report.actions.append(Action("backup-retention", f"{backups.BACKUP_DIRNAME}/{ident}",
-                                         "past the backup retention policy: removed"))
-        for ident in retention["kept_only_copy"]:
-            # Said on every run that keeps them: it is why the backups stay past keep_last / max_age.
-            report.kept_only_copy[ident] = [privacy.mask_name(p) for p in retention["only_copy_paths"].get(ident, [])]
-        for ident in retention.get("kept_unreadable", []):
-            # Says which file of the backup could not be read (a FIFO as its entries.jsonl, fatk8).
-            why = retention.get("unreadable_why", {}).get(ident) or "manifest unreadable (torn or a newer format)"
-            report.problems.append(f"{backups.BACKUP_DIRNAME}/{ident}: {why}; kept, it may hold the only copy "
-                                   "of a file")
+        _retention(ws, cfg, report)
         fsio.make_dirs(folder)
         log = folder / LOG_NAME
         previous_log = read_regular(log) if log.is_file() else b""
@@ -1150,10 +1165,39 @@ def run_cleanup(ws: Path, cfg: dict[str, Any], *, dry_run: bool = False, if_due:
         # log_bytes is the log's length once this run's line is in (see _logged_by_a_killed_run).
         doc = dict(STATE_FORMAT, last_run=now().isoformat(timespec="seconds"), archived=report.archived,
                    deleted=report.deleted, merged=report.merged, log_line=report.log_line,
-                   log_bytes=len(previous_log))
+                   log_bytes=len(previous_log), **({"done_through": reported} if reported else {}))
         atomic_write(folder / STATE_NAME, (json.dumps(doc, allow_nan=False) + "\n").encode("utf-8"))
     _mask_problems(report)
     return report
+
+
+def _done_through(ws: Path) -> str | None:
+    """The id of the newest backup whose done record a cleanup reported (its stamp's ``done_through``),
+    or None (none yet, or an unreadable stamp: every record kept is reported)."""
+    try:
+        doc = _parse_json(read_regular_text(state_dir(ws) / STATE_NAME, "utf-8"))
+    except (OSError, ValueError):
+        return None
+    value = doc.get("done_through") if isinstance(doc, dict) else None
+    return value if backups.valid_id(value) else None
+
+
+def _retention(ws: Path, cfg: dict[str, Any], report: Report, dry_run: bool = False) -> None:
+    """Apply the backup retention policy (:func:`backups.retention`), or with ``dry_run`` only work it
+    out, and put it in ``report``: a ``backup-retention`` action per backup removed (or that would be),
+    ``kept_only_copy`` (masked paths), and a problem per backup kept because it cannot be read."""
+    retention = backups.retention(ws, cfg, dry_run=dry_run)
+    for ident in retention["removed"]:
+        report.actions.append(Action("backup-retention", f"{backups.BACKUP_DIRNAME}/{ident}",
+                                     "past the backup retention policy: removed"))
+    for ident in retention["kept_only_copy"]:
+        # Said on every run that keeps them: it is why the backups stay past keep_last / max_age.
+        report.kept_only_copy[ident] = [privacy.mask_name(p) for p in retention["only_copy_paths"].get(ident, [])]
+    for ident in retention.get("kept_unreadable", []):
+        # Says which file of the backup could not be read (a FIFO as its entries.jsonl, fatk8).
+        why = retention.get("unreadable_why", {}).get(ident) or "manifest unreadable (torn or a newer format)"
+        report.problems.append(f"{backups.BACKUP_DIRNAME}/{ident}: {why}; kept, it may hold the only copy "
+                               "of a file")
 
 
 def _logged_by_a_killed_run(folder: Path, log: bytes, line: bytes) -> bool:

@@ -523,6 +523,15 @@ def _orphans(raw: Any) -> tuple[list[str], list[str]] | None:
     return [f for f in files if isinstance(f, str)], [r for r in live if isinstance(r, str)]
 
 
+def forget_erasures(ws: Path, plan: dict[str, Any]) -> list[dict[str, Any]]:
+    """The backup erasure :func:`finish_forget` would do for ``plan``, as keyword arguments of
+    :func:`memory_manager.backups.erase_copies` (``needles``, ``paths``, ``hashes``; one call), for a
+    check of a plan read from a journal (:func:`memory_manager.backups.recover`). Changes nothing."""
+    return [{"needles": [n for n in _from_plan(plan.get("needles"), ws) if n],
+             "paths": [p for p in plan.get("paths") or [] if isinstance(p, str) and p],
+             "hashes": [h for h in plan.get("hashes") or [] if isinstance(h, str)]}]
+
+
 def finish_forget(ws: Path, plan: dict[str, Any]) -> dict[str, Any]:
     """The part of ``forget`` after its point of no return, from its journal's plan; return its result.
 

@@ -255,6 +255,9 @@ def _pending_line(item: dict) -> str:
         return f"a change (backup {item['id']}) is in progress in another process; the figures above may be mid-way"
     if item["action"] == "discard":
         return f"{what} had changed nothing yet; the next command that writes removes its journal"
+    if item["action"] == "refuse":
+        return (f"{what} left a plan to finish it that is refused ({item.get('error')}); the next command "
+                "that writes removes its journal and erases nothing")
     return f"{what} cannot be rolled back: {item.get('error')}"
 
 

@@ -127,7 +127,9 @@ def _list_table(ws, found) -> None:
 def _show_restore_plan(result: dict) -> None:
     for item in result["pending"]:
         verb = {"roll back": "rolled back", "finish": "finished", "keep as left": "kept as it was left (no undo copy)",
-                "discard": "discarded (it had changed nothing)"}.get(item["action"], "rolled back (it fails its checks)")
+                "discard": "discarded (it had changed nothing)",
+                "refuse": "left as it is, its plan refused (it would erase a copy of the user's file)"}.get(
+                    item["action"], "rolled back (it fails its checks)")
         _say(f"an interrupted change (backup {item['id']}) would be {verb} first")
     _say(f"would restore backup {result['restored']} ({result.get('reason')}, "
          f"{result.get('created')}):")

@@ -178,9 +178,6 @@ def _plan_on_a_finished_backup(ws: Path, run_script, kind: str) -> str:
     return last["id"]
 
 
-@pytest.mark.xfail(strict=True, reason="tatk19 3: a journal planted beside a finished forget's (or purging cleanup's) "
-                   "backup with a forward plan naming AGENTS.md / MEMORY.md (forget: 'paths'; purge: a needle of "
-                   "their text) makes the next command erase init's only copy of the user's files from every backup")
 @pytest.mark.parametrize("kind", ["forget", "cleanup"])
 def test_a_forged_forward_plan_does_not_erase_the_users_only_copies(ws, run_script, kind):
     from .trust_r4_common import NOW
@@ -197,8 +194,13 @@ def test_a_forged_forward_plan_does_not_erase_the_users_only_copies(ws, run_scri
     journal = ws / ".memory-backup" / f".open-{ident}"
     journal.write_text(json.dumps({"id": ident, "pid": 1, "reason": kind, "forward": plan}), encoding="utf-8")
     journal.chmod(0o600)
+    s = run_script("memory", "status", env=NOW)  # read-only: says what the next writer does
+    assert "left a plan to finish it that is refused" in s.out + s.err, s.out + s.err
     w = run_script("memory", "write", "--topic", "t", "--cause", "c", "--change", "d", "--todo", "e", env=NOW)
     assert w.code == 0, w.err
+    # Refused whole, in one line (fix19p), and the journal is gone.
+    assert [line for line in w.err.splitlines() if "refused the plan" in line and "nothing was erased" in line], w.err
+    assert not list((ws / ".memory-backup").glob(".open-*"))
     # What the user wrote before init is still in a backup: init --restore can put it back.
     held = _everything(ws / ".memory-backup")
     assert AGENTS.encode() in held and MEMORY.encode() in held
@@ -247,8 +249,6 @@ def test_an_id_two_quarantined_entries_share_is_refused(ws, run_script, verb):
 
 # ------------------------------------------------------------ 5: a done record's names echoed as written
 
-@pytest.mark.xfail(strict=True, reason="tatk19 5: the done record of a cleanup killed after its purge is reported with "
-                   "its 'erased' names as written: a name holding a token is echoed in full by cleanup --json")
 def test_a_done_records_names_are_not_echoed(tmp_path):
     from tests.faults.harness import run_forked
     from tests.faults.test_fault16_purge import _killed_at, _setup
@@ -351,8 +351,6 @@ def test_forget_of_a_daily_id_two_notes_hold_is_refused(ws, run_script):
 
 # ------------------------------------------------------------ 8: cleanup --dry-run is silent on backup retention
 
-@pytest.mark.xfail(strict=True, reason="tatk19 8: cleanup --dry-run lists none of the backups the run removes by the "
-                   "retention policy, nor those it keeps as the only copy (backups_kept_only_copy is {})")
 def test_cleanup_dry_run_lists_what_retention_would_do(ws, run_script):
     (ws / "AGENTS.md").write_text(AGENTS, encoding="utf-8")
     (ws / "MEMORY.md").write_text(MEMORY, encoding="utf-8")
@@ -376,9 +374,6 @@ def test_cleanup_dry_run_lists_what_retention_would_do(ws, run_script):
 
 # ------------------------------------------------------------ 9: a done record lost to another command's rollback
 
-@pytest.mark.xfail(strict=True, reason="tatk19 9: a cleanup killed after its purge, then any other command first "
-                   "(memory.py write rolls it back, 'its purge of 1 T2 entry stays done'): the done record goes with "
-                   "the journal and the next cleanup logs '0 deleted'; cleanup.log never records the purge")
 def test_a_purge_rolled_back_by_another_command_is_still_logged(tmp_path):
     from tests.faults.harness import run_forked
     from tests.faults.test_fault16_purge import _killed_at, _setup

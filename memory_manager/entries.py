@@ -104,9 +104,15 @@ def daily_id(day: str, topic: str) -> str:
     return f"d-{day.replace('-', '')}-{digest}"
 
 
-def knowledge_id(key: str) -> str:
-    """Return the stable id of knowledge entry ``key`` (``k-xxxxxxxxxx``)."""
-    return "k-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:10]
+def knowledge_id(key: str, n: int = 1) -> str:
+    """Return the stable id of knowledge entry ``key`` (``k-xxxxxxxxxx``: 10 hex of sha256(key)).
+
+    ``n`` > 1 gives the key's ``n``-th id, 10 hex of sha256("<key>\n<n>"): the one a new entry of
+    ``key`` takes when its first id is held by an archived entry of the same key (pruned, then learned
+    again: :func:`memory_manager.store.new_knowledge_id`, tatk19), so the two never share one.
+    """
+    seed = key if n <= 1 else f"{key}\n{n}"
+    return "k-" + hashlib.sha256(seed.encode("utf-8")).hexdigest()[:10]
 
 
 # ----------------------------------------------------------------- frontmatter
@@ -1125,12 +1131,14 @@ def iter_knowledge(ws: Path, problems: list[str] | None = None) -> Iterator[Know
         yield entry
 
 
-def render_knowledge(key: str, body: str, tags: list[str], day: str, lang: str, pinned: bool = False) -> str:
-    """Render a new knowledge entry file with the ``knowledge-entry.md`` template."""
+def render_knowledge(key: str, body: str, tags: list[str], day: str, lang: str, pinned: bool = False,
+                     ident: str | None = None) -> str:
+    """Render a new knowledge entry file with the ``knowledge-entry.md`` template (id ``ident``, else
+    :func:`knowledge_id` of ``key``)."""
     from .templates import render
 
     extra = "pinned: true\n" if pinned else ""
-    return render("knowledge-entry.md", lang, id=knowledge_id(key), key=yaml_scalar(key),
+    return render("knowledge-entry.md", lang, id=ident or knowledge_id(key), key=yaml_scalar(key),
                   tags=yaml_scalar(list(tags)), created=day, updated=day, extra=extra,
                   body=body.strip("\n")).rstrip("\n") + "\n"
 

@@ -293,6 +293,34 @@ def find(ws: Path, ident: str) -> list[tuple[Path, tiers.T2Entry, dict[str, Any]
     return out
 
 
+def _find_one(ws: Path, ref: str) -> list[tuple[Path, tiers.T2Entry, dict[str, Any]]]:
+    """The one quarantine file ``ref`` names: by id, or by its path when several files hold the id.
+
+    An id two quarantine files hold (the same entry remembered and quarantined again) is refused,
+    naming both, by the rule every lookup of an id follows (:func:`memory_manager.store.shared_id_error`).
+
+    Raises:
+        NotFoundError, BadInputError.
+    """
+    from .store import resolve, shared_id_error
+
+    ref = (ref or "").strip()
+    found = find(ws, ref)
+    if len(found) > 1:
+        raise shared_id_error(ws, ref, [path for path, _, _ in found])
+    if not found and ref and not _ID.match(ref):
+        try:
+            target = resolve(ws, ref)
+        except NotFoundError:
+            target = None
+        if target is not None and target.kind == "quarantine":
+            entry, meta = read(target.path)
+            found = [(target.path, entry, meta)]
+    if not found:
+        raise NotFoundError(f"no quarantined entry {_mask(ref)!r} (see memory.py status)")
+    return found
+
+
 def restore(ws: Path, cfg: dict[str, Any], ident: str, *, approved: bool = False) -> dict[str, Any]:
     """Put quarantined entry ``ident`` back among the T2 entries, marked approved.
 
@@ -319,9 +347,8 @@ def restore(ws: Path, cfg: dict[str, Any], ident: str, *, approved: bool = False
     # A run killed after it removed the quarantined copy is rolled back first: looking
     # before that would find nothing and send the user away (issue 11, fault suite).
     backups.repair(ws)
-    found = find(ws, ident)
-    if not found:
-        raise NotFoundError(f"no quarantined entry {_mask(ident)!r} (see memory.py status)")
+    found = _find_one(ws, ident)
+    ident = found[-1][1].id
     held = found[-1][1]
     # Gate rule 0: the skill and topic become a file name and frontmatter again;
     # the user's approval of the content cannot reach a name (issue 10, round 4).

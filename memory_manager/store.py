@@ -267,8 +267,9 @@ def section_id(ws: Path, day: str, topic: str) -> str:
     return entries.daily_id(day, topic)
 
 
-def _knowledge_ident(path: Path, key: str) -> str:
-    """The id of knowledge entry ``key`` (its file's ``id`` when it exists and reads, else :func:`entries.knowledge_id`)."""
+def _knowledge_ident(path: Path, key: str, ws: Path | None = None) -> str:
+    """The id of knowledge entry ``key`` (its file's ``id`` when it exists and reads, else the id a new
+    entry gets: :func:`new_knowledge_id` given the workspace ``ws``, :func:`entries.knowledge_id` without)."""
     try:
         if path.is_file() and not path.is_symlink():
             found = entries.read_knowledge(path)
@@ -276,7 +277,29 @@ def _knowledge_ident(path: Path, key: str) -> str:
                 return found[0].id
     except (MemoryManagerError, OSError):
         pass
-    return entries.knowledge_id(key)
+    return new_knowledge_id(ws, key) if ws is not None else entries.knowledge_id(key)
+
+
+def new_knowledge_id(ws: Path, key: str) -> str:
+    """The id a new knowledge entry of ``key`` gets: :func:`entries.knowledge_id` of the key, unless an
+    archived entry holds it (the key pruned, then learned again): then the key's next id no entry holds
+    (``entries.knowledge_id(key, n)``, n = 2, 3, ...), so the archived entry and the new one never share
+    an id, and forget or show of either never reaches the other (tatk19; references/formats.md "Ids").
+
+    A live file renamed by hand keeps its id, and its old key learned again still takes the first id:
+    that pair is refused by id (:func:`shared_id_error`, tatk18 6), each reached by its key or path.
+    """
+    from .unarchive import find_all_archived
+
+    first = entries.knowledge_id(key)
+    if not find_all_archived(ws, first):
+        return first
+    live = {e.id for e in entries.iter_knowledge(ws)}
+    for n in range(2, 1000):
+        ident = entries.knowledge_id(key, n)
+        if ident not in live and not find_all_archived(ws, ident):
+            return ident
+    raise BadInputError(f"knowledge key {_mask(key)!r} has no free id left: forget its archived copies first")
 
 
 def section_lines(ws: Path, day: str, topic: str, pending: dict[Path, tuple[Any, str]] | None = None) -> list[str]:
@@ -373,7 +396,8 @@ def _learn_locked(ws: Path, cfg: dict[str, Any], key: str, text: str, tags: list
     day = today().isoformat()
     if not path.exists():
         (backup or LazyBackup(ws, f"learn {key}")).save(path)  # recorded as created: a restore removes it
-        atomic_write_text(path, entries.render_knowledge(key, text, tags, day, entries.language(cfg), pinned))
+        atomic_write_text(path, entries.render_knowledge(key, text, tags, day, entries.language(cfg), pinned,
+                                                         new_knowledge_id(ws, key)))
         return path, True, True
     like = read_text(path)
     new_text = entries.update_knowledge_text(like.text, path, text, tags, day)
@@ -427,11 +451,11 @@ def learn(ws: Path, cfg: dict[str, Any], *, key: str, text: str, tags: list[str]
                          fields={"--text": text},
                          names={"key": key, **({"tags": "\n".join(tag_list + joined_readings(tag_list))}
                                                if tag_list else {})},
-                         entry=_knowledge_ident(entries.memory_dir(ws) / entries.KNOWLEDGE_DIR / f"{key}.md", key))
+                         entry=_knowledge_ident(entries.memory_dir(ws) / entries.KNOWLEDGE_DIR / f"{key}.md", key, ws))
         path, created, changed = _learn_locked(ws, cfg, key, text, tag_list, pinned,
                                                LazyBackup(ws, f"learn {key}", approved))
         indexes = entries.rebuild_indexes(ws, cfg)
-    return {"action": "learn", "id": entries.knowledge_id(key), "key": key, "path": rel(ws, path),
+    return {"action": "learn", "id": _knowledge_ident(path, key, ws), "key": key, "path": rel(ws, path),
             "created": created, "changed": changed, "indexes": [rel(ws, p) for p in indexes],
             "gate": decision.payload()}
 
@@ -993,33 +1017,14 @@ def resolve(ws: Path, ref: str) -> Ref:
     ref = ref.strip()
     if not ref:
         raise BadInputError("give an entry id or path")
-    if re.fullmatch(r"d-\d{8}-[0-9a-f]{8}", ref):
-        for section in entries.iter_daily(ws):
-            if section.id == ref:
-                return Ref("daily", section.path, section)
-    elif re.fullmatch(r"k-[0-9a-f]{10}", ref):
-        held = [entry for entry in entries.iter_knowledge(ws) if entry.id == ref]
-        if len(held) > 1:
-            # A knowledge file renamed by hand keeps its id; its old name learned again holds the same
-            # one (tatk18 6). Which of them the id stood for cannot be told, so nothing acts on it:
-            # forget, show and edit refuse, naming the files (their keys or paths say which one).
-            raise BadInputError(f"id {ref} is held by {len(held)} knowledge files ("
-                                + ", ".join(_mask(rel(ws, e.path)) for e in held)
-                                + "; one was renamed by hand): give the key or path of the one you mean")
-        if held:
-            return Ref("knowledge", held[0].path, held[0])
-    elif re.fullmatch(r"t-[0-9a-f]{10}", ref):
-        for entry in tiers.iter_t2_entries(ws):
-            if entry.id == ref and not entry.error:
-                return Ref("t2", entry.path, entry)
-        from . import quarantine
-
-        held = quarantine.find(ws, ref)
-        if held:  # a quarantined entry keeps its id (issue 10)
-            return Ref("quarantine", held[-1][0], held[-1][1])
-        for entry in tiers.iter_archived_t2(ws):
-            if entry.id == ref:  # expired and archived by cleanup: still forgettable by its id
-                return Ref("t2", entry.path, entry)
+    picked = _pick_by_path(ws, ref)
+    if picked is not None:
+        return picked
+    held = _holders(ws, ref)
+    if len({os.path.normpath(h.path.absolute()) for h in held}) > 1:
+        raise shared_id_error(ws, ref, [h.path for h in held])
+    if held:
+        return held[0]
     if re.fullmatch(r"[A-Za-z0-9_.:-]+", ref) and not ref.endswith(".md"):
         found = find_entry(ws, ref)
         if found is not None:
@@ -1041,22 +1046,111 @@ def resolve(ws: Path, ref: str) -> Ref:
                 if archived:
                     raise BadInputError(f"{rel(ws, norm)} holds {len(archived)} archived T2 entries: give the id of "
                                         f"one ({', '.join(e.id for e in archived)})")
+                by_path = _entry_at(ws, norm)
+                if by_path is not None:
+                    return by_path
             return Ref(kind, norm)
     if Path(ref).is_absolute() or ".." in Path(ref).parts:
         for candidate in candidates[:2]:
             safe_target(ws, candidate)  # raises WorkspaceError for an escape
-    if re.fullmatch(r"[A-Za-z0-9_.:-]+", ref):
-        # An archived entry, by the id recall prints with [archived] (issue 10:
-        # what recall shows can be forgotten).
-        from .unarchive import find_archived
-
-        try:
-            path, entry, _ = find_archived(ws, ref)
-        except NotFoundError:
-            pass
-        else:
-            return Ref("archived", path, entry)
     raise NotFoundError(f"no memory entry {_mask(ref)!r}")
+
+
+def _holders(ws: Path, ref: str) -> list[Ref]:
+    """Every entry that holds id ``ref``, in every place an id can live: daily notes, knowledge files,
+    live, quarantined and archived T2 entries, the archive (pruned sections and knowledge files) and
+    the other notes recall reads (:func:`find_entry`). [] when ``ref`` is no id any of them holds.
+
+    The one lookup behind :func:`resolve` (and so ``forget``, ``show``, ``edit``, ``used``): an id
+    is unique within a file only, so more than one file may hold it (a file copied or renamed by
+    hand, an entry learned or remembered again while its old copy is archived or quarantined).
+    """
+    from . import quarantine
+    from .unarchive import find_all_archived
+
+    held: list[Ref] = []
+    if re.fullmatch(r"d-\d{8}-[0-9a-f]{8}", ref):
+        held += [Ref("daily", s.path, s) for s in entries.iter_daily(ws) if s.id == ref]
+    elif re.fullmatch(r"k-[0-9a-f]{10}", ref):
+        held += [Ref("knowledge", e.path, e) for e in entries.iter_knowledge(ws) if e.id == ref]
+    elif re.fullmatch(r"t-[0-9a-f]{10}", ref):
+        held += [Ref("t2", e.path, e) for e in tiers.iter_t2_entries(ws) if e.id == ref and not e.error]
+        # A quarantined entry keeps its id (issue 10); an expired one cleanup archived is still
+        # forgettable by its id (nu8).
+        held += [Ref("quarantine", path, entry) for path, entry, _ in quarantine.find(ws, ref)]
+        held += [Ref("t2", e.path, e) for e in tiers.iter_archived_t2(ws) if e.id == ref]
+    if re.fullmatch(r"[A-Za-z0-9_.:-]+", ref) and not ref.endswith(".md") and not held:
+        found = find_entry(ws, ref)  # h- ids, id comments of other notes, lessons: recall's reader
+        if found is not None:
+            held.append(found)
+    if re.fullmatch(r"[A-Za-z0-9_.:-]+", ref):
+        # An archived entry, by the id recall prints with [archived] (issue 10: what recall shows
+        # can be forgotten).
+        held += [Ref("archived", path, entry) for path, entry, _ in find_all_archived(ws, ref)]
+    return held
+
+
+def _pick_by_path(ws: Path, ref: str) -> Ref | None:
+    """``<path>#<id>``: the entry ``id`` of that one file, how the user picks one of the files an id is
+    held by (:func:`shared_id_error`); ids are unique within a file. None when ``ref`` is not of that form
+    (or is the name of an existing file).
+
+    Raises:
+        NotFoundError: the file holds no entry with that id; WorkspaceError: a path outside ``memory/``.
+    """
+    where, sep, ident = ref.rpartition("#")
+    if not sep or not where or not re.fullmatch(r"[A-Za-z0-9_.:-]+", ident) or (Path(ws) / ref).exists():
+        return None
+    root = entries.memory_dir(ws)
+    candidates = [Path(where)] if Path(where).is_absolute() else [Path(ws) / where, root / where]
+    for candidate in candidates:
+        if not candidate.is_file():
+            continue
+        safe_target(ws, candidate)  # raises WorkspaceError for an escape
+        norm = os.path.normpath(candidate.absolute())
+        for held in _holders(ws, ident):
+            if os.path.normpath(held.path.absolute()) == norm:
+                return held
+    if Path(where).is_absolute() or ".." in Path(where).parts:
+        for candidate in candidates:
+            safe_target(ws, candidate)  # raises WorkspaceError for an escape
+    raise NotFoundError(f"no memory entry {_mask(ident)!r} in {_mask(where)}")
+
+
+def _entry_at(ws: Path, path: Path) -> Ref | None:
+    """The one entry of a quarantine file or of an archive file holding a single pruned entry, by its path:
+    how the user picks one of the files an id is held by (:func:`shared_id_error`). None otherwise."""
+    from . import quarantine, units
+
+    t = tree.Tree(Path(ws))
+    if path.parent == Path(os.path.normpath(t.quarantine.absolute())):
+        try:
+            entry, _ = quarantine.read(path)
+        except MemoryManagerError:
+            return None
+        return Ref("quarantine", path, entry)
+    try:
+        path.relative_to(os.path.normpath(t.archive.absolute()))
+        found = [e for e in units.parse_archive(rel(ws, path), read_text(path).text) if "archived" in e.meta]
+    except (ValueError, MemoryManagerError):
+        return None
+    return Ref("archived", path, found[0]) if len(found) == 1 else None
+
+
+def shared_id_error(ws: Path, ref: str, paths: list[Path]) -> BadInputError:
+    """The refusal of an id more than one file holds (tatk18 6, tatk19): one line naming each file.
+
+    Which of the entries the id was shown for cannot be told, so nothing acts on it (forget, show,
+    edit, unquarantine, unarchive): references/formats.md "Ids". The message says how to reach one.
+    """
+    names = list(dict.fromkeys(rel(ws, Path(os.path.normpath(Path(p).absolute()))) for p in paths))
+    shown = ", ".join(_mask(n) for n in names)
+    kinds = {tree.Tree(Path(ws)).kind_of(Path(ws) / n) for n in names}
+    if kinds == {"knowledge"}:
+        return BadInputError(f"id {ref} is held by {len(names)} knowledge files ({shown}; one was renamed by hand): "
+                             "give the key or path of the one you mean")
+    return BadInputError(f"id {ref} is held by {len(names)} files ({shown}): give <path>#<id> of the one you mean "
+                         f"({_mask(names[-1])}#{ref})")
 
 
 def show(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False,
@@ -1668,10 +1762,8 @@ def _forget_origin(ws: Path, target: Ref) -> list[str]:
 
 def _archived_piece(ws: Path, target: Ref) -> str:
     """The archived entry's characters as found by :func:`resolve` (re-read to compare)."""
-    from .unarchive import find_archived
-
-    _, _, text = find_archived(ws, target.item.id)
-    return text[target.item.span[0]:target.item.span[1]]
+    # The file resolve chose (by id, or by path when another archive file holds the same id).
+    return read_text(target.path).text[target.item.span[0]:target.item.span[1]]
 
 
 def _forget_needles(ws: Path, cfg: dict[str, Any], target: Ref) -> list[str]:

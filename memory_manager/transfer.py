@@ -454,7 +454,7 @@ def _import_knowledge_id(ws: Path, key: str, raw: str | None) -> str:
             found = None
         if found:
             return found
-    return _knowledge_ident(path, key)
+    return _knowledge_ident(path, key, ws)
 
 
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")

@@ -33,6 +33,37 @@ def find_archived(ws: Path, ident: str) -> tuple[Path, units.Entry, str]:
     Raises:
         NotFoundError: no archived entry has that id.
     """
+    from .store import shared_id_error
+
+    found = find_all_archived(ws, ident)
+    if len(found) > 1:  # one id in two archive files: which one was meant cannot be told (tatk19)
+        raise shared_id_error(ws, ident, [path for path, _, _ in found])
+    if found:
+        return found[0]
+    raise NotFoundError(f"no archived entry {_mask(ident)!r} (memory.py recall shows archived hits with their ids)")
+
+
+def _pick(ws: Path, ref: str) -> tuple[Path, units.Entry, str]:
+    """The archived entry ``ref`` names: an id one archive file holds, or ``<path>#<id>`` (one of the
+    files an id is held by, :func:`memory_manager.store.shared_id_error`).
+
+    Raises:
+        NotFoundError, BadInputError.
+    """
+    if "#" not in ref:
+        return find_archived(ws, ref)
+    from .store import resolve
+
+    target = resolve(ws, ref)
+    if target.kind != "archived":
+        raise NotFoundError(f"no archived entry {_mask(ref)!r} (memory.py recall shows archived hits with their ids)")
+    return target.path, target.item, read_text(target.path).text
+
+
+def find_all_archived(ws: Path, ident: str) -> list[tuple[Path, units.Entry, str]]:
+    """Every ``(archive file, entry, file text)`` holding archived entry ``ident`` (ids are unique within
+    a file, so one per file; two when a file was copied by hand or an id was reused, tatk19)."""
+    out = []
     for rel, _, _ in units.scan_archive(ws):
         path = Path(ws) / rel
         try:
@@ -43,8 +74,9 @@ def find_archived(ws: Path, ident: str) -> tuple[Path, units.Entry, str]:
             continue
         for e in units.parse_archive(rel, text):
             if e.id == ident and "archived" in e.meta:
-                return path, e, text
-    raise NotFoundError(f"no archived entry {_mask(ident)!r} (memory.py recall shows archived hits with their ids)")
+                out.append((path, e, text))
+                break
+    return out
 
 
 def _strip_comment(piece: str) -> str:
@@ -68,7 +100,8 @@ def unarchive(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False
     # An unarchive killed part-way is rolled back before the lookup (as forget and
     # init do): else the re-run finds the entry live, not archived, and stops.
     backups.repair(ws)
-    path, entry, text = find_archived(ws, ident)
+    path, entry, text = _pick(ws, ident)
+    pick, ident = ident, entry.id
     meta = entry.meta["archived"]
     kind = meta.get("kind")
     key = None
@@ -90,7 +123,7 @@ def unarchive(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False
     with workspace_lock(ws):
         like = read_text(path)
         if like.text != text:
-            path, entry, text = find_archived(ws, ident)
+            path, entry, text = _pick(ws, pick)
             like = read_text(path)
         start, end = entry.span
         if kind == "knowledge":

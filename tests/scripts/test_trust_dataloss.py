@@ -129,7 +129,9 @@ def test_forget_removes_backup_archive_index_log_and_report_copies(ws, run_scrip
     earlier.close()
     archive = ws / "memory/archive/2026-11/daily-2026-11-29.md"
     archive.parent.mkdir(parents=True)
-    meta = {"format": "cmm-archive", "version": 1, "id": made["id"], "heading": "launch"}
+    # An archived copy of the text under another id (one id in two files is refused, tatk19: formats.md
+    # "One id, one file"): erased by its text.
+    meta = {"format": "cmm-archive", "version": 1, "id": made["id"][:-8] + "00000000", "heading": "launch"}
     archive.write_text(f"## [2026-11-29] launch\n- 改：{secret_plan}\n<!-- archived: {json.dumps(meta)} -->\n\n"
                        "## [2026-11-01] other\n- 改：kept\n<!-- archived: {\"id\": \"d-x\"} -->\n")
     log = ws / "memory/.state/gate-audit.jsonl"  # a record an older version wrote verbatim

@@ -317,6 +317,8 @@ class Backup:
     #: What the destructive part of the change did (a purge's done record, :func:`done_records`),
     #: written into the manifest when :func:`recover` closes the backup; None: nothing to keep.
     done: dict[str, Any] | None = None
+    #: For a rollback's own backup (:func:`_keep_current`): the paths whose bytes it kept.
+    kept: list[str] = field(default_factory=list, repr=False)
 
     @property
     def folder(self) -> Path:
@@ -674,19 +676,37 @@ class Backup:
         except OSError as exc:
             raise BackupError(f"backup of {rel}/ failed ({exc.strerror or exc}); nothing was changed") from None
 
-    def close(self, state: str = "complete") -> None:
+    def close(self, state: str = "complete", record_after: bool = True) -> None:
         """Mark the backup ``complete`` (or ``rolled-back``) and remove its journal.
 
         Called by the workspace lock's release for every backup opened under
-        it; harmless on a folder a caller already removed.
+        it; harmless on a folder a caller already removed. When the header
+        cannot be written (a full disk) while closing as ``complete``, the
+        journal is emptied in place instead (truncating needs no space,
+        :func:`_mark_closing`): the change stands, the command may say so, and
+        the next lock holder closes it, never rolls it back (tatk19 6: the
+        journal stayed as it was, and the next command undid a change the user
+        was told was stored). ``record_after``: False when the next lock holder
+        closes such a change (the files may have changed since; no ``after.json``
+        is made from them).
+
+        Raises:
+            OSError, FileWriteError: the backup could not be closed and the
+                journal could not be emptied either (it stays: the next command
+                rolls the change back).
         """
         if self.state == state:
             return
         self.state = state
         if self.folder.is_dir():
-            if state == "complete":
+            if state == "complete" and record_after:
                 self._write_after()
-            self._write_header()
+            try:
+                self._write_header()
+            except (OSError, FileWriteError):
+                if state == "complete" and _mark_closing(self.journal):
+                    return  # the next lock holder closes it (header complete, journal removed)
+                raise
         fsio.remove(self.journal, missing_ok=True)
 
     def roll_forward(self, plan: dict[str, Any]) -> None:
@@ -783,11 +803,12 @@ class Backup:
         self.entries = [entry if isinstance(e, dict) and e.get("path") == rel else e for e in self.entries]
         return True
 
-    def _write_after(self) -> None:
+    def _write_after(self) -> bool:
         """Record what the command left at every path it backed up (``after.json``, see :data:`AFTER`).
 
         Best effort: without it a restore simply cannot tell later changes
         from the command's own (as for backups made before this file existed).
+        Returns True when it was written.
         """
         paths: dict[str, str | None] = {}
         try:  # a path renamed on disk meanwhile (a forgotten key, :func:`erase_copies`) is left out
@@ -800,13 +821,14 @@ class Backup:
             try:
                 paths[entry["path"]] = _snapshot(Path(self.workspace) / entry["path"])
             except OSError:
-                return
+                return False
         doc = {"format": AFTER_FORMAT, "version": 1, "paths": paths}
         try:
             atomic_write(self.folder / AFTER, (json.dumps(doc, ensure_ascii=False, sort_keys=True, allow_nan=False)
                                                + "\n").encode("utf-8"), mode=0o600)
         except (OSError, FileWriteError):
-            pass
+            return False
+        return True
 
 
 #: Backups opened under the workspace lock in this process, by lock key, closed on release.
@@ -927,13 +949,50 @@ def start(workspace: Path, reason: str, role: str = "change", restores: str | No
     raise BackupError(f"cannot find a free backup id under {root}")
 
 
+def _mark_closing(journal: Path) -> bool:
+    """Empty ``journal`` in place: its change finished and the command goes on to report it, but the backup's
+    header could not be written (:meth:`Backup.close`); the next lock holder closes it, never rolls it back.
+    Truncating needs no free space. A journal is always written whole (staged and renamed), so an empty one
+    is never left by a kill. Returns True when done."""
+    try:
+        if not _journal_file(journal):
+            return False
+        fsio.step(f"truncate {journal}")
+        os.truncate(journal, 0)
+    except (OSError, MemoryManagerError):
+        return False
+    return True
+
+
+def _closing(journal: Path) -> bool:
+    """True when ``journal`` was emptied by :meth:`Backup.close` (:func:`_mark_closing`): its change finished and
+    its command reported it, only the backup's header could not be written. Closed by the next lock holder."""
+    try:
+        info = os.lstat(journal)
+    except OSError:
+        return False
+    return stat.S_ISREG(info.st_mode) and info.st_size == 0
+
+
 def _on_release(workspace: Path) -> None:
-    """The workspace lock is being released normally: every backup opened under it is complete."""
+    """The workspace lock is being released normally: every backup opened under it is complete.
+
+    Raises:
+        BackupError: a backup could not be closed, nor its journal emptied (:meth:`Backup.close`): the
+            command must not report success, as the next command rolls the change back. One line
+            naming the backup and what happens to the files.
+    """
+    failed: list[tuple[Backup, BaseException]] = []
     for backup in _OPEN.pop(_ws_key(workspace), []):
         try:
             backup.close()
-        except (OSError, MemoryManagerError):
-            pass  # the journal stays: the next run rolls back, which puts back the same bytes
+        except (OSError, MemoryManagerError) as exc:
+            failed.append((backup, exc))
+    if failed:
+        backup, exc = failed[0]
+        why = getattr(exc, "strerror", None) or str(exc)
+        raise BackupError(f"the {backup.reason or 'change'} changed its files, but its backup {backup.id} could not be "
+                          f"closed ({why}): the next command rolls the change back from that backup")
 
 
 # ------------------------------------------------------------------ reading
@@ -2089,6 +2148,15 @@ def recover(workspace: Path) -> list[str]:
                 {"id": ident, "reason": doc.get("reason", ""), "result": result})
             done.append(ident)
             continue
+        if _closing(journal):
+            # It finished and said so; only its header could not be written (a full disk, Backup.close).
+            # Rolling it back would undo a change the user was told was stored (tatk19 6).
+            backup.close("complete", record_after=False)
+            _ACTIONS[ident] = "finished"
+            _say(f"closed the backup of an earlier {what} (backup {ident}): the change had finished, so every file "
+                 "is kept as it is", [])
+            done.append(ident)
+            continue
         try:
             steps, _notes = _plan(workspace, doc)
         except BackupError as exc:
@@ -2109,7 +2177,17 @@ def recover(workspace: Path) -> list[str]:
             continue
         differ = [s.rel for s in steps if s.action == "remove"
                   or (s.action == "restore" and s.now != sha256_bytes(s.data or b""))]
+        keeper = _keep_current(workspace, doc, steps)
         changed = _apply(workspace, steps)
+        tail = ""
+        if keeper is not None:
+            keeper.close("complete")
+            with contextlib.suppress(ValueError):
+                _OPEN.get(_ws_key(workspace), []).remove(keeper)
+            if keeper.kept:
+                tail = f"; what {_shown(keeper.kept)} held is kept in backup {keeper.id}"
+            if keeper.withheld:
+                tail += f"; what {_shown(keeper.withheld)} held is not kept (withheld: no T2 key)"
         # An index the change had not saved yet had not changed yet either: rebuilt only when
         # one it changed could not be put back (or a note was left as it is).
         indexes = _indexes_after(workspace, doc, steps, changed, rollback=True)
@@ -2119,7 +2197,7 @@ def recover(workspace: Path) -> list[str]:
         backup.done = kept_done
         backup.close("rolled-back")
         _ACTIONS[ident] = "rolled back"
-        tail = f"; rebuilt {', '.join(indexes)}" if indexes else ""
+        tail += f"; rebuilt {', '.join(indexes)}" if indexes else ""
         if kept_done is not None:
             # Rolled back to the state right after its purge (Backup.resume_rollback): the purge
             # stays done, and the re-run, which finds nothing left to purge, reports it (finished).
@@ -2132,6 +2210,46 @@ def recover(workspace: Path) -> list[str]:
     if done:
         _RECOVERED.setdefault(_ws_key(workspace), []).extend(done)
     return done
+
+
+def _unproven(workspace: Path, ident: str, steps: list[_Step]) -> list[_Step]:
+    """The rollback steps that overwrite or remove a user's file whose bytes now may not be the interrupted
+    command's: a whole copy put back or a created file removed, unless ``after.json`` (a kill while the
+    backup was being closed) shows the file as the command left it. An entry without a copy is undone only
+    from a state the command left (:func:`_undo_edit`); the derived indexes and the tool's own state are
+    left out."""
+    after = _after(workspace, ident) or {}
+    return [s for s in steps if s.action in ("restore", "remove") and s.now is not None
+            and not s.now.startswith("symlink:") and s.now != "dir" and s.entry.get("stored") not in EDIT_KINDS
+            and not _derived(s.rel) and not s.rel.startswith(TOOL_STATE_PREFIXES)
+            and not (s.rel in after and after[s.rel] == s.now)]
+
+
+def _keep_current(workspace: Path, doc: dict[str, Any], steps: list[_Step]) -> "Backup | None":
+    """Before a rollback of ``doc`` overwrites or removes files (:func:`_unproven`), keep what they hold now
+    in a backup of its own (role ``safety``, reason ``rollback <id>``, ``restores`` the rolled-back id),
+    by the rule for copies; return it (its ``kept`` names the paths), or None when no step needs it.
+
+    A killed command leaves no record of the bytes it wrote (``after.json`` only when it was killed while
+    closing), so a file the user edited after the kill (a line added to AGENTS.md) cannot be told from
+    the command's own: a rollback never destroys bytes that are in no backup (tatk19 1). ``init --restore
+    <that id>`` brings them back. Without a T2 key a copy that must be sealed is withheld (``withheld``;
+    the warning names it).
+
+    Raises:
+        BackupError: the copies could not be written (nothing was rolled back).
+    """
+    todo = _unproven(workspace, doc["id"], steps)
+    if not todo:
+        return None
+    try:
+        keeper = start(workspace, f"rollback {doc['id']}", role="safety", restores=doc["id"], allow_withheld=True)
+        keeper.save_many([s.target for s in todo])
+    except (BackupError, WorkspaceError) as exc:
+        raise BackupError(f"an interrupted change (backup {doc['id']}) cannot be rolled back: what its files hold "
+                          f"now could not be kept first ({exc}). Nothing else runs until it is") from None
+    keeper.kept = [s.rel for s in todo if s.rel not in keeper.withheld]
+    return keeper
 
 
 #: What :func:`recover` did with each interrupted change, by backup id: "rolled back",
@@ -2274,6 +2392,8 @@ def pending(workspace: Path) -> list[dict[str, Any]]:
                 item["action"] = "finish"
             else:
                 item.update(action="refuse", error=refused)
+        elif _closing(journal):
+            item["action"] = "finish"
         else:
             try:
                 steps, _notes = _plan(workspace, doc)

@@ -105,9 +105,6 @@ def _everything(root: Path) -> bytes:
 
 # ------------------------------------------------------------ 1: a rollback destroys what the user wrote after the kill
 
-@pytest.mark.xfail(strict=True, reason="tatk19 1: init killed after rewriting AGENTS.md (or right before removing its "
-                   "journal), the user adds a line to AGENTS.md, the next writing command rolls init back over it: "
-                   "the line is in no file and no backup")
 @pytest.mark.parametrize("kill_before", ["backup-entry memory/.state", "unlink"])
 def test_a_rollback_keeps_what_the_user_wrote_after_the_kill(ws, tmp_path, kill_before):
     (ws / "AGENTS.md").write_text("# My rules\n\n- be brief\n", encoding="utf-8")
@@ -272,9 +269,6 @@ def test_a_done_records_names_are_not_echoed(tmp_path):
 
 # ------------------------------------------------------------ 6: a full disk while closing a finished change
 
-@pytest.mark.xfail(strict=True, reason="tatk19 6: ENOSPC while staging the backup's final manifest.json: "
-                   "learn/lesson/edit/remember/init --restore "
-                   "print success and exit 0, the journal stays open, and the next command rolls the stored fact back")
 @pytest.mark.parametrize("verb", ["learn", "lesson", "edit", "remember", "restore"])
 def test_a_change_that_said_done_is_not_rolled_back_after_a_full_disk(ws, run_script, monkeypatch, verb):
     import errno

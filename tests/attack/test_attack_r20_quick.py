@@ -1,0 +1,47 @@
+"""Attack round 20 (quick, tatk20): a fresh attacker against main at 80506fa.
+
+Targets what landed in round 19 (git log 2e8032e..80506fa): this machine's note of a store's key
+(anchor.py), the rollback's own backup and the emptied journal, forged forward plans, the refusal of an
+id several files hold and the ``<path>#<id>`` form, and the masking of tokens in values from the
+environment and in printed paths. Each test plays one attack that got through, against the real scripts
+on real files in a temporary workspace, and asserts the promised behaviour. Strict xfails until fixed.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+from .trust_r4_common import NOW, TOKEN, _init
+
+
+def _learn_foo(run_script) -> str:
+    _init(run_script)
+    r = run_script("memory", "learn", "foo", "--text", "The build server is blue.", env=NOW)
+    assert r.code == 0, r.err
+    return r.out.split("[")[1].split("]")[0]
+
+
+# ------------------------------------------------------------ 1: a token in <path>#<id> echoed by the 'leads outside' error
+
+@pytest.mark.xfail(strict=True, reason="tatk20 1: a token in the path of <path>#<id> is printed in full by the "
+                                       "'memory path ... leads outside' refusal (the same path without #<id> is masked)")
+@pytest.mark.parametrize("verb", ["show", "forget", "edit", "unquarantine", "unarchive"])
+def test_a_token_in_a_path_hash_id_is_masked(ws, run_script, verb):
+    where = "/x/{t}" if verb in ("show", "unarchive") else "../{t}"
+    ident = _learn_foo(run_script)
+    extra = {"edit": ["--text", "hi", "--approved"], "forget": ["--approved"],
+             "unquarantine": ["--approved"]}.get(verb, [])
+    plain = run_script("memory", verb, where.format(t=TOKEN), *extra, env=NOW)
+    assert plain.code != 0 and TOKEN not in plain.out + plain.err  # the path alone: masked
+    r = run_script("memory", verb, where.format(t=TOKEN) + "#" + ident, *extra, env=NOW)
+    assert r.code != 0, r.out + r.err
+    assert "leads outside" in r.err or "no memory entry" in r.err, r.err
+    assert TOKEN[8:] not in r.out + r.err

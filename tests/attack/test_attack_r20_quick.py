@@ -78,3 +78,45 @@ def test_a_token_after_a_date_in_memory_manager_now_is_masked(ws, run_script, tm
     r = run_script(*[c.format(tmp=tmp_path) for c in cmd], env={"MEMORY_MANAGER_NOW": "2026-11-29T12:00:00+00:00 " + TOKEN})
     assert r.code == 2 and "is not an ISO 8601 date or time" in r.out + r.err, r.out + r.err
     assert TOKEN[4:20] not in r.out + r.err
+
+
+# ------------------------------------------------------------ 4: a rollback leaves a file replaced since, and says nothing
+
+def _step_of(ws: Path, tmp_path: Path, run_script, label: str, *args: str) -> int:
+    """The number of the first step of ``memory.py *args`` whose label starts with ``label`` (on a copy of ``ws``)."""
+    probe = tmp_path / "probe"
+    shutil.copytree(ws, probe)
+    log = tmp_path / "steps.log"
+    r = run_script("memory", *args, "-w", probe, env={**NOW, "MEMORY_MANAGER_STEP_LOG": str(log)})
+    assert r.code == 0, r.err
+    labels = [line.split(" ", 1)[1].replace(str(probe), str(ws)) for line in log.read_text().splitlines()]
+    shutil.rmtree(probe)
+    return next(n for n, lab in enumerate(labels, 1) if lab.startswith(label))
+
+
+@pytest.mark.xfail(strict=True, reason="tatk20 4: the next command's rollback of a killed learn leaves a knowledge file "
+                                       "the user replaced since (a folder, a symlink) as it is and says only 'rolled "
+                                       "back an interrupted learn foo': the file it could not put back, and where its "
+                                       "copy is, are never named")
+@pytest.mark.parametrize("now_there", ["folder", "symlink"])
+def test_a_rollback_names_the_file_it_could_not_put_back(ws, run_script, tmp_path, now_there):
+    _learn_foo(run_script)
+    args = ("learn", "foo", "--text", "The build server is green now.")
+    step = _step_of(ws, tmp_path, run_script, f"replace {ws / 'memory/knowledge/foo.md'}", *args) + 1
+    r = run_script("memory", *args, env={**NOW, "MEMORY_MANAGER_CRASH_AT": str(step)})
+    assert r.code == -9
+    foo = ws / "memory/knowledge/foo.md"
+    assert "green" in foo.read_text(encoding="utf-8")
+    foo.unlink()
+    if now_there == "folder":
+        foo.mkdir()
+        (foo / "x.md").write_text("mine\n", encoding="utf-8")
+    else:
+        (tmp_path / "elsewhere.md").write_text("mine\n", encoding="utf-8")
+        foo.symlink_to(tmp_path / "elsewhere.md")
+    w = run_script("memory", "write", "--topic", "t", "--cause", "c", "--change", "d", "--todo", "e", env=NOW)
+    assert w.code == 0, w.err
+    assert "rolled back an interrupted learn foo" in w.err, w.err
+    # The blue entry is in no live file now: the warning says which file was left, as a restore's notes do.
+    assert "blue" not in "".join(p.read_text(encoding="utf-8") for p in (ws / "memory/knowledge").rglob("*.md") if p.is_file())
+    assert "memory/knowledge/foo.md" in w.err, w.err

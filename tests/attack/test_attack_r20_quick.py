@@ -120,3 +120,34 @@ def test_a_rollback_names_the_file_it_could_not_put_back(ws, run_script, tmp_pat
     # The blue entry is in no live file now: the warning says which file was left, as a restore's notes do.
     assert "blue" not in "".join(p.read_text(encoding="utf-8") for p in (ws / "memory/knowledge").rglob("*.md") if p.is_file())
     assert "memory/knowledge/foo.md" in w.err, w.err
+
+
+# ------------------------------------------------------------ 5: a forged forget plan erases the restore points of live entries
+
+@pytest.mark.xfail(strict=True, reason="tatk20 5: a forged forward plan beside a finished forget's backup naming live "
+                                       "knowledge and daily files (paths, needles of their text) is finished: every "
+                                       "backup's copy of those entries is erased and 'learn foo' / 'write' backups stop "
+                                       "being restore points, though nothing was forgotten (the live text is still there)")
+def test_a_forged_forget_plan_does_not_erase_copies_of_live_entries(ws, run_script):
+    _learn_foo(run_script)
+    assert run_script("memory", "learn", "foo", "--text", "The deploy key rotates monthly.", env=NOW).code == 0
+    assert run_script("memory", "write", "--topic", "rel", "--cause", "release broke", "--change", "pinned deps",
+                      "--todo", "ship", env=NOW).code == 0
+    assert run_script("memory", "learn", "tmp", "--text", "Tag first.", env=NOW).code == 0
+    assert run_script("memory", "forget", "tmp", "--approved", env=NOW).code == 0
+    listed = json.loads(run_script("init", "--list-backups", "--json", env=NOW).out)["backups"]
+    ident = listed[-1]["id"]
+    assert listed[-1]["reason"].startswith("forget") and not list((ws / ".memory-backup").glob(".open-*"))
+    day = next((ws / "memory/daily").glob("*.md")).relative_to(ws).as_posix()
+    before = {p: p.read_bytes() for p in (ws / ".memory-backup").rglob("*") if p.is_file() and ident not in p.parts}
+    plan = {"kind": "forget", "ident": None, "needles": ["The build server is blue.", "pinned deps"],
+            "paths": ["memory/knowledge/foo.md", day], "result": {}}
+    journal = ws / ".memory-backup" / f".open-{ident}"
+    journal.write_text(json.dumps({"id": ident, "pid": 1, "reason": "forget", "forward": plan}), encoding="utf-8")
+    journal.chmod(0o600)
+    w = run_script("memory", "write", "--topic", "t", "--cause", "c", "--change", "d", "--todo", "e", env=NOW)
+    assert w.code == 0, w.err
+    assert "blue" in (ws / "memory/knowledge/foo.md").read_text(encoding="utf-8")  # nothing of it was forgotten
+    # The other backups (restore points of entries still live) are as they were.
+    changed = sorted(p.relative_to(ws).as_posix() for p, data in before.items() if not p.exists() or p.read_bytes() != data)
+    assert changed == [], changed

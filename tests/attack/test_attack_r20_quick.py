@@ -151,3 +151,26 @@ def test_a_forged_forget_plan_does_not_erase_copies_of_live_entries(ws, run_scri
     # The other backups (restore points of entries still live) are as they were.
     changed = sorted(p.relative_to(ws).as_posix() for p, data in before.items() if not p.exists() or p.read_bytes() != data)
     assert changed == [], changed
+
+
+# ------------------------------------------------------------ 6: a token in HOME / OPENCLAW_STATE_DIR in the hook's log line
+
+@pytest.mark.xfail(strict=True, reason="tatk20 6: a token in HOME (or OPENCLAW_STATE_DIR) is printed in full in the "
+                                       "hook's Gateway log line 'Context usage unknown (no session store for agent main "
+                                       "in ...)'; detect.py prints the same line masked")
+@pytest.mark.parametrize("where", ["HOME", "OPENCLAW_STATE_DIR"])
+def test_a_token_in_home_is_masked_in_the_hooks_log_line(ws, run_script, tmp_path, monkeypatch, where):
+    _init(run_script)
+    home = tmp_path / TOKEN / "home"
+    home.mkdir(parents=True)
+    if where == "HOME":
+        monkeypatch.setenv("HOME", str(home))
+        monkeypatch.delenv("OPENCLAW_STATE_DIR")
+    else:
+        monkeypatch.setenv("OPENCLAW_STATE_DIR", str(home / ".openclaw"))
+    d = run_script("detect", "--workspace", ws, env=NOW)
+    assert "no session store" in d.out + d.err and TOKEN not in d.out + d.err  # detect.py masks it
+    event = json.dumps({"type": "agent", "action": "bootstrap", "context": {"workspaceDir": str(ws)}})
+    r = run_script("hook", input=event, env=NOW)
+    assert r.code == 0 and "no session store" in r.out, r.out + r.err
+    assert TOKEN[8:] not in r.out + r.err, r.out

@@ -174,3 +174,33 @@ def test_a_token_in_home_is_masked_in_the_hooks_log_line(ws, run_script, tmp_pat
     r = run_script("hook", input=event, env=NOW)
     assert r.code == 0 and "no session store" in r.out, r.out + r.err
     assert TOKEN[8:] not in r.out + r.err, r.out
+
+
+# ------------------------------------------------------------ 7: a forged purge plan deletes a live T2 entry
+
+@pytest.mark.xfail(strict=True, reason="tatk20 7: a forged purge plan beside a finished cleanup's backup naming a live, "
+                                       "unexpired, unflagged T2 entry (its file, id, skill, topic) is finished by the "
+                                       "next command: the entry file is deleted and no restore brings it back "
+                                       "(_plan_problem only guards the user's own files, not live store entries)")
+def test_a_forged_purge_plan_does_not_delete_a_live_t2_entry(ws, run_script):
+    from .trust_r4_common import _plant_t2
+
+    _init(run_script)
+    r = run_script("memory", "remember", "--skill", "s", "--topic", "keep", "--text", "the crane is red", env=NOW)
+    assert r.code == 0, r.err
+    _plant_t2(ws, "s", "a", "alpha fact " + TOKEN)
+    c = run_script("cleanup", "--json", env=NOW)
+    assert c.code == 0 and json.loads(c.out)["deleted"] == 1, c.out + c.err  # a genuine purge (the token entry)
+    last = json.loads(run_script("init", "--list-backups", "--json", env=NOW).out)["backups"][-1]
+    assert last["reason"].startswith("cleanup") and not list((ws / ".memory-backup").glob(".open-*"))
+    live = ws / "memory/tier2-internal/s_keep.md"
+    eid = next(line.split()[1] for line in live.read_text(encoding="utf-8").splitlines() if line.startswith("id:"))
+    plan = {"kind": "purge", "audit_known": {}, "items": [
+        {"ident": eid, "skill": "s", "topic": "keep", "file": "memory/tier2-internal/s_keep.md",
+         "needles": [], "audit_hashes": [], "audit_refs": [], "drop_approvals": []}]}
+    journal = ws / ".memory-backup" / f".open-{last['id']}"
+    journal.write_text(json.dumps({"id": last["id"], "pid": 1, "reason": "cleanup", "forward": plan}), encoding="utf-8")
+    journal.chmod(0o600)
+    w = run_script("memory", "write", "--topic", "t", "--cause", "c", "--change", "d", "--todo", "e", env=NOW)
+    assert w.code == 0, w.err
+    assert live.is_file(), w.err  # the entry the user remembered, which cleanup never purged

@@ -204,3 +204,30 @@ def test_a_forged_purge_plan_does_not_delete_a_live_t2_entry(ws, run_script):
     w = run_script("memory", "write", "--topic", "t", "--cause", "c", "--change", "d", "--todo", "e", env=NOW)
     assert w.code == 0, w.err
     assert live.is_file(), w.err  # the entry the user remembered, which cleanup never purged
+
+
+# ------------------------------------------------------------ 8: forget of an archived T2 id by path also strips the live entry's records
+
+@pytest.mark.xfail(strict=True, reason="tatk20 8: forget archive/<month>/s_t.md#<id> of an expired T2 entry whose "
+                                       "skill and topic were remembered again (same id, live) also erases the live "
+                                       "entry's gate-audit record (hash, entry, key set to null): the path picks one "
+                                       "file, the audit erasure still goes by the id both hold")
+def test_forget_of_an_archived_t2_by_path_keeps_the_live_entrys_records(ws, run_script):
+    later = {"MEMORY_MANAGER_NOW": "2027-01-15T12:00:00+00:00"}
+    _init(run_script)
+    assert run_script("memory", "remember", "--skill", "s", "--topic", "t", "--text", "the crane is red", env=NOW).code == 0
+    c = run_script("cleanup", env=later)
+    assert c.code == 0 and "1 archived" in c.out, c.out + c.err
+    r = run_script("memory", "remember", "--skill", "s", "--topic", "t", "--text", "the crane is blue", env=later)
+    assert r.code == 0, r.err
+    ident = r.out.split("[")[1].split("]")[0]
+    archived = next((ws / "memory/archive").rglob("s_t.md"))
+    assert f"id: {ident}" in archived.read_text(encoding="utf-8")  # the same id, by skill and topic
+    audit = ws / "memory/.state/gate-audit.jsonl"
+    live_record = [json.loads(line) for line in audit.read_text(encoding="utf-8").splitlines()][-1]
+    assert live_record["time"].startswith("2027-01-15") and live_record["entry"], live_record
+    f = run_script("memory", "forget", f"{archived.relative_to(ws).as_posix()}#{ident}", "--approved", env=later)
+    assert f.code == 0, f.err
+    assert not archived.exists() and (ws / "memory/tier2-internal/s_t.md").is_file()
+    records = [json.loads(line) for line in audit.read_text(encoding="utf-8").splitlines()]
+    assert live_record in records, [r for r in records if r["time"] == live_record["time"]]

@@ -140,7 +140,7 @@ def read(ws: Path | None) -> tuple[Note | None, str | None]:
 
 def _bytes(keys: list[str], keyless_since: str | None) -> bytes:
     doc = {"format": FORMAT, "version": VERSION, "keys": keys, "keyless_since": None if keys else keyless_since}
-    return (json.dumps(doc, indent=2) + "\n").encode("ascii")
+    return (json.dumps(doc, indent=2, allow_nan=False) + "\n").encode("ascii")
 
 
 def _put(path: Path, data: bytes | None) -> None:

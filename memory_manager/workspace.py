@@ -115,6 +115,8 @@ def echoed_values(argv: list[str]) -> list[str]:
         values.append(arg)
         if arg.startswith("--") and "=" in arg:
             values.append(arg.split("=", 1)[1])
+        if "#" in arg:  # <path>#<id>: an error names the path alone (tatk20 1)
+            values.append(arg.rsplit("#", 1)[0])
     values += env_values()
     for name in VALUE_VARIABLES:
         raw = os.environ.get(name, "").strip()  # as the clock reads it

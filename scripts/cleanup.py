@@ -41,7 +41,8 @@ def cleanup(workspace, json_, verbose, dry_run, if_due, purge_archive, approved)
         report = run_cleanup(opened.root, opened.config, dry_run=dry_run, if_due=if_due, purge_archive=purge_archive,
                              approved=approved, progress=progress)
     if json_:
-        emit_json({"workspace": str(opened.root), **report.as_dict()})
+        # the folder masked as in every other line (tatk20 2: a token in -w was printed in full here)
+        emit_json({"workspace": unechoed(str(opened.root)), **report.as_dict()})
         return 0
     lang = opened.config["language"]  # the workspace's language, zh or en (r9, item 4)
 

@@ -21,7 +21,8 @@ from rich.text import Text  # noqa: E402
 
 from memory_manager.audit import AuditReport, audit_workspace, record_last  # noqa: E402
 from memory_manager import messages  # noqa: E402
-from memory_manager.cli import common_options, open_workspace, emit_json, handle_errors, run, stdout  # noqa: E402
+from memory_manager.cli import common_options, open_workspace, emit_json, handle_errors, run, stdout, \
+    unechoed  # noqa: E402
 
 
 def render(report: AuditReport, lang: str = "en") -> None:
@@ -100,7 +101,10 @@ def main(workspace: Path | None, json_: bool, verbose: bool) -> int:
     report = audit_workspace(opened.root, opened.config)
     record_last(opened.root, report)  # the HTML report's Health section reads it (memory.py report)
     if json_:
-        emit_json(report.to_json())
+        doc = report.to_json()
+        if "workspace" in doc:  # the folder masked as in every other line (tatk20 2)
+            doc["workspace"] = unechoed(doc["workspace"])
+        emit_json(doc)
     else:
         render(report, opened.config["language"])
     return 0 if report.clean else 1

@@ -66,9 +66,6 @@ def _learn_foo(run_script) -> str:
 
 # ---- 1: a token in <path>#<id> echoed by the 'leads outside' error
 
-@pytest.mark.xfail(strict=True, reason=(
-    "tatk20 1: a token in the path of <path>#<id> is printed in full by the 'memory path ... leads outside' "
-    "refusal (the same path without #<id> is masked)"))
 @pytest.mark.parametrize("verb", ["show", "forget", "edit", "unquarantine", "unarchive"])
 def test_a_token_in_a_path_hash_id_is_masked(ws, run_script, verb):
     where = "/x/{t}" if verb in ("show", "unarchive") else "../{t}"
@@ -85,9 +82,6 @@ def test_a_token_in_a_path_hash_id_is_masked(ws, run_script, verb):
 
 # ---- 2: a token in -w echoed by cleanup --json and privacy_audit --json
 
-@pytest.mark.xfail(strict=True, reason=(
-    "tatk20 2: a token in the workspace folder given with -w is printed in full in the 'workspace' field of "
-    "cleanup --json and privacy_audit.py --json (init --list-backups --json and doctor --json mask it)"))
 @pytest.mark.parametrize("cmd", [("cleanup", "--json"), ("cleanup", "--dry-run", "--json"),
                                  ("privacy_audit", "--json")])
 def test_a_token_in_the_workspace_folder_is_masked_in_json(tmp_path, run_script, cmd):
@@ -103,9 +97,6 @@ def test_a_token_in_the_workspace_folder_is_masked_in_json(tmp_path, run_script,
 
 # ---- 3: a token in MEMORY_MANAGER_NOW, cut before it is masked
 
-@pytest.mark.xfail(strict=True, reason=(
-    "tatk20 3: MEMORY_MANAGER_NOW holding a date, a space and a token: the clock's error cuts the value to its "
-    "first characters before masking, so the cut token no longer matches and 30 of its 36 characters are printed"))
 @pytest.mark.parametrize("cmd", [("memory", "status"), ("cleanup", "--json"), ("privacy_audit",), ("crypt", "keygen"),
                                  ("memory", "report", "--html", "{tmp}/r.html")])
 def test_a_token_after_a_date_in_memory_manager_now_is_masked(ws, run_script, tmp_path, cmd):

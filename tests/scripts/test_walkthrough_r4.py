@@ -173,7 +173,10 @@ def _check_interrupted_run(proc, ws: Path, before: dict, as_json: bool, run_scri
         outcome = "nothing changed"
     else:
         assert proc.returncode == 0, proc.stderr
-        if signalled:
+        if signalled and proc.stderr:
+            # A signal that lands while the change is under way is answered with this line; one that lands
+            # after the command's last write (while the interpreter exits) finds nothing under way: exit 0,
+            # nothing said, the write finished (a quiet machine ends `write` in about the 0.5 s delay).
             assert FINISHING in proc.stderr
         assert snapshot(ws) != before
         if as_json:

@@ -91,7 +91,11 @@ def test_a_backup_that_cannot_be_closed_at_all_is_an_error_not_a_success(ws, run
         "before the error: memory/knowledge-index.md, memory/knowledge/deploy.md" in line, err
 
 
-def test_a_rollback_keeps_a_users_edit_in_a_backup_of_its_own(ws, run_script, tmp_path):
+def _init_killed_at(ws, tmp_path, label: str) -> str:
+    """Give the user an AGENTS.md, kill ``init`` at its first step labelled ``label``; the open backup's id.
+
+    The step is numbered on a probe copy (``MEMORY_MANAGER_STEP_LOG``), then the real run is killed there.
+    """
     (ws / "AGENTS.md").write_text("# My rules\n\n- be brief\n", encoding="utf-8")
     args = ["--yes", "--lang", "en", "--no-hooks"]
     log = tmp_path / "steps.log"
@@ -101,10 +105,14 @@ def test_a_rollback_keeps_a_users_edit_in_a_backup_of_its_own(ws, run_script, tm
     assert run_forked("init", [*args, "-w", str(probe)], dict(DAY, MEMORY_MANAGER_STEP_LOG=str(log),
                                                           XDG_CONFIG_HOME=str(tmp_path / "probe-cfg"))) == 0
     labels = [line.split(" ", 1)[1] for line in log.read_text().splitlines()]
-    step = next(n for n, label in enumerate(labels, 1) if label.startswith("backup-entry memory/.state"))
+    step = next(n for n, lab in enumerate(labels, 1) if lab.startswith(label))
     assert run_forked("init", [*args, "-w", str(ws)], dict(DAY, MEMORY_MANAGER_CRASH_AT=str(step))) == -9
     journal, = _journals(ws)
-    ident = journal.name[len(".open-"):]
+    return journal.name[len(".open-"):]
+
+
+def test_a_rollback_keeps_a_users_edit_in_a_backup_of_its_own(ws, run_script, tmp_path):
+    ident = _init_killed_at(ws, tmp_path, "backup-entry memory/.state")
     edited = (ws / "AGENTS.md").read_text(encoding="utf-8") + "- never force-push to main\n"
     (ws / "AGENTS.md").write_text(edited, encoding="utf-8")
     w = run_script("memory", *WRITE, env=DAY)
@@ -122,19 +130,7 @@ def test_a_rollback_keeps_a_users_edit_in_a_backup_of_its_own(ws, run_script, tm
 
 
 def test_a_rollback_after_a_kill_while_closing_keeps_only_what_changed_since(ws, run_script, tmp_path):
-    (ws / "AGENTS.md").write_text("# My rules\n\n- be brief\n", encoding="utf-8")
-    args = ["--yes", "--lang", "en", "--no-hooks"]
-    log = tmp_path / "steps.log"
-    probe = tmp_path / "probe"
-    probe.mkdir()
-    (probe / "AGENTS.md").write_bytes((ws / "AGENTS.md").read_bytes())
-    assert run_forked("init", [*args, "-w", str(probe)], dict(DAY, MEMORY_MANAGER_STEP_LOG=str(log),
-                                                          XDG_CONFIG_HOME=str(tmp_path / "probe-cfg"))) == 0
-    labels = [line.split(" ", 1)[1] for line in log.read_text().splitlines()]
-    step = next(n for n, label in enumerate(labels, 1) if label.startswith("unlink "))
-    assert run_forked("init", [*args, "-w", str(ws)], dict(DAY, MEMORY_MANAGER_CRASH_AT=str(step))) == -9
-    journal, = _journals(ws)
-    ident = journal.name[len(".open-"):]
+    ident = _init_killed_at(ws, tmp_path, "unlink ")
     assert (ws / ".memory-backup" / ident / "after.json").exists()  # killed while closing: still rolled back
     edited = (ws / "AGENTS.md").read_text(encoding="utf-8") + "- never force-push to main\n"
     (ws / "AGENTS.md").write_text(edited, encoding="utf-8")

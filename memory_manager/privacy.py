@@ -6664,9 +6664,12 @@ def unechoed(message: str, argv: list[str] | None = None) -> str:
         if not forms:
             continue
         masked = _mask_arg(value)
-        if masked == value and any(len(v) > len(value) and v.startswith(value) and _mask_arg(v) != v for v in values):
-            # the first characters of a longer value that holds a finding (the clock shows the first 60 of
-            # MEMORY_MANAGER_NOW): the cut no longer reads as a token, so it is masked whole (tatk20 3)
+        if masked == value and any(len(v) > len(value) and v.startswith(value)
+                                   and not _mask_arg(v).startswith(value) for v in values):
+            # the first characters of a longer value whose finding starts inside them (the clock shows the
+            # first 60 of MEMORY_MANAGER_NOW): the cut no longer reads as a token, so it is masked whole
+            # (tatk20 3). A value that ends before the finding starts (the folder of ``<folder>/ws-<token>``)
+            # is shown as it is.
             masked = "[secret]"
         if masked == value:
             continue

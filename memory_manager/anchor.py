@@ -115,7 +115,11 @@ def load(ws: Path | None) -> Note | None:
     if not stat.S_ISREG(st.st_mode):
         raise UnreadableNote("is a symlink" if stat.S_ISLNK(st.st_mode) else f"is {file_kind(st.st_mode)}")
     try:
-        doc = json.loads(read_regular(path, limit=_LIMIT).decode("utf-8"))
+        before = unfinished_keygen(ws)
+        raw = read_regular(path, limit=_LIMIT) if before is None else before[1]
+        if raw is None:
+            return None  # no note before the keygen that never finished
+        doc = json.loads(raw.decode("utf-8"))
     except OSError as exc:
         raise UnreadableNote(f"cannot be read ({exc.strerror or exc})") from None
     except (UnicodeDecodeError, ValueError):
@@ -243,3 +247,197 @@ def _replace(path: Path, old: bytes | None, data: bytes) -> Callable[[], None] |
             pass
 
     return undo
+
+
+# ---------------------------------------------------------------- an interrupted keygen --force (tatk20 9)
+
+#: The marker ``crypt.py keygen --force`` leaves beside the note while it records a new key and links its
+#: file: ``stores/<name>.keygen.json`` (references/formats.md, "Key change in progress").
+PENDING_FORMAT = "cmm-keygen-pending"
+PENDING_VERSION = 1
+
+
+def pending_place(ws: Path | None) -> Path | None:
+    """The keygen marker's path for ``ws`` (beside its note), None when the store can have no note."""
+    path = place(ws)
+    return None if path is None else path.with_name(path.name[:-len(".json")] + ".keygen.json")
+
+
+def begin_keygen(ws: Path, key_file: Path, check: str, record: Path) -> Callable[[], None] | None:
+    """Before ``keygen --force`` records a new key: note what the record and the note held, outside the workspace.
+
+    Args:
+        ws: the workspace; key_file: the key file about to be linked (absolute);
+        check: the new key's check value (32 hex digits); record: the store's key record
+            (``memory/.state/t2-key-accepted``).
+
+    A keygen killed after it recorded the new key but before its key file was in place
+    left a store whose key exists nowhere: the record and this note named it, and the
+    store's real key, put back, was refused for good (tatk20 9). The marker holds the
+    key file's path, the new key's check value and the bytes the record and the note
+    held before (key check values only, Base64); :func:`recover_keygen`, run by the next
+    command that takes the workspace lock, puts them back unless the key file holds the
+    new key. It lies in the config folder, not the workspace: a marker that the hand
+    forging an entry could plant would rewrite the note it guards.
+
+    Returns:
+        A function that removes the marker (keygen calls it once the key is in place, or
+        after it undid the record itself); None when no marker could be written (no place
+        outside the workspace, a failed write): best effort, as the note is.
+    """
+    import base64
+
+    path = pending_place(ws)
+    note = place(ws)
+    if path is None or note is None:
+        return None
+    ok, old_note = _current(note)
+    try:
+        st = os.lstat(record)
+        old_record = _read_small(record) if stat.S_ISREG(st.st_mode) else None
+    except (FileNotFoundError, NotADirectoryError):
+        old_record = None
+    except OSError:
+        return None
+    if not ok or (old_record is None and os.path.lexists(record)):
+        return None  # something there is not ours to put back: no marker, keygen's own checks apply
+    doc = {"format": PENDING_FORMAT, "version": PENDING_VERSION, "key_file": str(key_file), "key": check,
+           "record": None if old_record is None else base64.b64encode(old_record).decode("ascii"),
+           "note": None if old_note is None else base64.b64encode(old_note).decode("ascii")}
+    from .errors import MemoryManagerError
+
+    try:
+        _put(path, (json.dumps(doc, indent=2, allow_nan=False) + "\n").encode("ascii"))
+    except (OSError, MemoryManagerError):
+        return None
+
+    def done() -> None:
+        try:
+            _put(path, None)
+        except (OSError, MemoryManagerError):
+            pass  # the next command finds the key file holding the new key and removes it
+
+    return done
+
+
+def _read_small(path: Path) -> bytes:
+    from .regular import read_regular
+
+    return read_regular(path, limit=_LIMIT)
+
+
+def _marker(ws: Path | None) -> tuple[Path, str, str, bytes | None, bytes | None] | None:
+    """The keygen marker of ``ws`` read: ``(path, key file, new key's check value, record before, note before)``.
+
+    None when there is none, or something stands there that is not a marker of this format
+    (left alone: it changes nothing).
+    """
+    import base64
+
+    path = pending_place(ws)
+    if path is None:
+        return None
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return None
+        doc = json.loads(_read_small(path).decode("utf-8"))
+        if not isinstance(doc, dict) or doc.get("format") != PENDING_FORMAT or doc.get("version") != PENDING_VERSION:
+            return None
+        key_file, check = doc["key_file"], doc["key"]
+        old_record = None if doc["record"] is None else base64.b64decode(doc["record"], validate=True)
+        old_note = None if doc["note"] is None else base64.b64decode(doc["note"], validate=True)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if not (isinstance(key_file, str) and isinstance(check, str) and _CHECK.match(check)):
+        return None
+    return path, key_file, check, old_record, old_note
+
+
+def unfinished_keygen(ws: Path | None) -> tuple[bytes | None, bytes | None] | None:
+    """What the record and the note held before a keygen that never put its key in place, else None.
+
+    ``(record bytes or None, note bytes or None)`` when a marker (:func:`begin_keygen`)
+    names a new key that its key file does not hold: the keygen was killed, or is still
+    between the record and the link. Readers then read those bytes in place of the record
+    and the note (:func:`load`, :func:`memory_manager.tiers.recorded_keys`), before the
+    next writer puts them back (:func:`recover_keygen`): the new key exists nowhere, so it
+    cannot be the store's key.
+    """
+    found = _marker(ws)
+    if found is None:
+        return None
+    _path, key_file, check, old_record, old_note = found
+    if _holds_key(Path(key_file), check):
+        return None
+    return old_record, old_note
+
+
+def recover_keygen(ws: Path, record: Path) -> str | None:
+    """Under the workspace lock: finish with the marker of a keygen that was killed (:func:`begin_keygen`).
+
+    When the key file the marker names holds the new key, the keygen got that far and its
+    record and note stand: the marker is removed. Otherwise the new key exists nowhere:
+    the record and the note are put back as they were before it, then the marker is
+    removed. A marker that is not one of this format (or not a regular file) is left
+    alone and changes nothing.
+
+    Returns:
+        One line for the user when the record and the note were put back, else None.
+        Never raises (a failure leaves the marker for the next command).
+    """
+    found = _marker(ws)
+    if found is None:
+        return None
+    path, key_file, check, old_record, old_note = found
+    from .errors import MemoryManagerError
+
+    if _holds_key(Path(key_file), check):
+        try:
+            _put(path, None)
+        except (OSError, MemoryManagerError):
+            pass
+        return None
+    from . import fsio
+
+    note = place(ws)
+    changed = False
+    try:
+        if _current(record)[1] != old_record:
+            changed = True
+            if old_record is None:
+                fsio.remove(record, missing_ok=True)
+            else:
+                fsio.atomic_write(record, old_record, mode=0o600)
+        if note is not None and _current(note)[1] != old_note:
+            changed = True
+            _put(note, old_note)
+        _put(path, None)
+    except (OSError, MemoryManagerError):
+        return None
+    if not changed:
+        return None  # killed before it recorded anything: nothing to put back, nothing to say
+    return ("rolled back an interrupted crypt.py keygen --force: its key was never put in place, so the store's key "
+            "record and this machine's note name the key they named before; run keygen --force again for a new key")
+
+
+def _holds_key(key_file: Path, check: str) -> bool:
+    """True when ``key_file`` is a regular file holding a key whose check value is ``check``."""
+    import base64
+
+    try:
+        if not stat.S_ISREG(os.lstat(key_file).st_mode):
+            return False
+        key = base64.b64decode(_read_small(key_file).decode("ascii").strip(), validate=True)
+    except (OSError, ValueError):
+        return False
+    return len(key) == 32 and check_value(key) == check
+
+
+def check_value(key: bytes) -> str:
+    """A key check value: 32 hex digits of HMAC-SHA-256(key, "cmm t2 key check v1") (:func:`memory_manager.tiers.key_check`).
+
+    Tells keys apart and reveals nothing of one; standard library only (this module is on the hooks' path).
+    """
+    import hmac
+
+    return hmac.new(key, b"cmm t2 key check v1", hashlib.sha256).hexdigest()[:32]

@@ -724,6 +724,9 @@ class Backup:
                 then still rolled back by the next run).
         """
         doc = {"id": self.id, "pid": os.getpid(), "reason": self.reason, "forward": plan}
+        seal = plan_seal(self.workspace, self.id, plan, create=True)
+        if seal is not None:
+            doc["seal"] = seal
         atomic_write(self.journal, (json.dumps(doc, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8"),
                      mode=0o600)
 
@@ -2416,6 +2419,49 @@ def pending(workspace: Path) -> list[dict[str, Any]]:
 _FINISHED: dict[str, list[dict[str, Any]]] = {}
 
 
+#: Plans that erase: a journal holding one is finished only when its seal checks (tatk20 4 and 7).
+SEALED_PLANS = ("forget", "purge")
+
+
+def plan_seal(workspace: Path, ident: str, plan: dict[str, Any], create: bool = False) -> str | None:
+    """The seal of a ``forget`` or ``purge`` plan in backup ``ident``'s journal: 64 hex digits, or None.
+
+    HMAC-SHA-256 (RFC 2104) with this machine's local secret
+    (:func:`memory_manager.keyed.local_secret`, kept outside the workspace, 0600) over
+    a label, the backup id and the plan as canonical JSON (sorted keys, no spaces).
+    A plan planted in a journal by whoever can write the workspace cannot carry a seal
+    that checks (tatk20: a forged purge plan deleted a live T2 entry, a forged forget
+    plan erased the backup copies of live entries). None for other plans, or when there
+    is no secret (``create`` False and none made yet, or no place for one outside the
+    workspace): such a plan is judged by its fields alone, as before the seal.
+    """
+    if plan.get("kind") not in SEALED_PLANS:
+        return None
+    import hashlib
+    import hmac
+
+    from .keyed import local_secret
+
+    secret = local_secret(workspace, create=create)
+    if secret is None:
+        return None
+    body = json.dumps(plan, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return hmac.new(secret, b"cmm forward plan v1\0" + ident.encode("ascii", "replace") + b"\0"
+                    + body.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def _seal_checks(journal: Path, doc: dict[str, Any], plan: dict[str, Any]) -> bool:
+    """False when a forget or purge plan lacks the seal this machine's secret gives it (:func:`plan_seal`)."""
+    import hmac
+
+    ident = journal.name[len(JOURNAL_PREFIX):]
+    expected = plan_seal(journal.parent.parent, ident, plan)
+    if expected is None:
+        return True  # no secret here: nothing to check against (the plan's fields are still checked)
+    seal = doc.get("seal")
+    return isinstance(seal, str) and hmac.compare_digest(seal, expected)
+
+
 def _forward_plan(journal: Path, manifest: dict[str, Any] | None = None) -> dict[str, Any] | None:
     """The ``forward`` plan a journal holds (:meth:`Backup.roll_forward`), or None (roll back).
 
@@ -2598,9 +2644,17 @@ def _plan_problem(workspace: Path, ident: str, plan: dict[str, Any]) -> str | No
     by path, and never, from another backup, a copy of a user's file that is the only one
     (:func:`_only_copy`, the rule retention keeps such a backup by; the copies the plan would erase
     count as gone) or the bytes a change of one replaced or deleted (``deletions`` /
-    ``replacements`` pieces: what the user wrote before). Read-only.
+    ``replacements`` pieces: what the user wrote before). A forget or purge plan whose seal
+    does not check (:func:`plan_seal`) is refused first: only this machine's commands wrote it.
+    Read-only.
     """
     kind = plan.get("kind")
+    journal = backup_root(workspace) / f"{JOURNAL_PREFIX}{ident}"
+    doc = _journal_doc(journal)
+    if kind in SEALED_PLANS and not _seal_checks(journal, doc if isinstance(doc, dict) else {}, plan):
+        # Planted by a hand that can write the workspace but not this machine's secret (tatk20 4 and 7:
+        # a forged purge plan deleted a live entry, a forged forget plan erased copies of live ones).
+        return "it does not carry the seal this machine's commands give their plans"
     if kind == "forget":
         from .erasure import forget_erasures  # erasure uses this module: imported when needed
 
@@ -2724,7 +2778,22 @@ def _on_acquire(workspace: Path) -> None:
         for name in os.listdir(root):
             if name.startswith(TRASH_PREFIX):  # a retention deletion cut short
                 fsio.remove_tree(root / name)
+    _recover_keygen(workspace)
     recover(workspace)
+
+
+def _recover_keygen(workspace: Path) -> None:
+    """A ``crypt.py keygen --force`` killed before its key file was in place: put the key record back (tatk20 9)."""
+    from . import anchor
+
+    marker = anchor.pending_place(workspace)
+    if marker is None or not os.path.lexists(marker):
+        return  # the common case, without importing the tiers module (hooks take this lock too)
+    from .tiers import ACCEPTED_NAME
+
+    said = anchor.recover_keygen(workspace, tree.Tree(workspace).state_file(ACCEPTED_NAME))
+    if said:
+        _say(said, [])
 
 
 #: Left in ``memory/.state`` when a command failed after changing notes and the derived indexes

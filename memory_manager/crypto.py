@@ -482,27 +482,42 @@ def keygen(cfg: Mapping[str, Any] | None = None, workspace: Path | None = None,
         except FileWriteError as exc:
             raise CryptoError(f"cannot create key file {exc}") from None
         undo = None
+        settled = None
         if accepting:
             # The new key is the store's key from now on (with --force: on purpose over entries of a
             # missing one, which it cannot open; tiers.require_key_opens_sealed, rounds 10 and 12).
-            from .tiers import accept_key
+            from . import anchor
+            from .tiers import ACCEPTED_NAME, accept_key, key_check
+            from .tree import Tree as _Tree
 
+            # A kill between the record and the link must not leave a store whose key exists nowhere
+            # (tatk20 9): the marker outside the workspace lets the next command put the record back.
+            settled = anchor.begin_keygen(Path(workspace), path.absolute(), key_check(key),
+                                          _Tree(Path(workspace)).state_file(ACCEPTED_NAME))
             try:
                 undo = accept_key(Path(workspace), key)
             except BaseException:
                 fsio.discard_staged(staged)  # no record, no key: nothing was changed
+                if settled is not None:
+                    settled()
                 raise
         try:
             fsio.link_new(staged, path)
         except (FileExistsError, FileWriteError) as exc:
             # The record is put back as it was (undo says so, or what it could not put back).
             said = undo() if undo is not None else "nothing was changed"
+            if settled is not None:
+                settled()
             why = exists if isinstance(exc, FileExistsError) else f"cannot create key file {exc}"
             raise CryptoError(f"{why}; {said}") from None
         except BaseException:
             if undo is not None:
                 undo()
+            if settled is not None:
+                settled()
             raise
+        if settled is not None:
+            settled()
     return path
 
 

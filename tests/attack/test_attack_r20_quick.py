@@ -154,10 +154,6 @@ def test_a_rollback_names_the_file_it_could_not_put_back(ws, run_script, tmp_pat
 
 # ---- 5: a forged forget plan erases the restore points of live entries
 
-@pytest.mark.xfail(strict=True, reason=(
-    "tatk20 5: a forged forward plan beside a finished forget's backup naming live knowledge and daily files "
-    "(paths, needles of their text) is finished: every backup's copy of those entries is erased and 'learn foo' /"
-    " 'write' backups stop being restore points, though nothing was forgotten (the live text is still there)"))
 def test_a_forged_forget_plan_does_not_erase_copies_of_live_entries(ws, run_script):
     _learn_foo(run_script)
     assert run_script("memory", "learn", "foo", "--text", "The deploy key rotates monthly.", env=NOW).code == 0
@@ -209,10 +205,6 @@ def test_a_token_in_home_is_masked_in_the_hooks_log_line(ws, run_script, tmp_pat
 
 # ---- 7: a forged purge plan deletes a live T2 entry
 
-@pytest.mark.xfail(strict=True, reason=(
-    "tatk20 7: a forged purge plan beside a finished cleanup's backup naming a live, unexpired, unflagged T2 "
-    "entry (its file, id, skill, topic) is finished by the next command: the entry file is deleted and no restore"
-    " brings it back (_plan_problem only guards the user's own files, not live store entries)"))
 def test_a_forged_purge_plan_does_not_delete_a_live_t2_entry(ws, run_script):
     from .trust_r4_common import _plant_t2
 
@@ -267,11 +259,6 @@ def test_forget_of_an_archived_t2_by_path_keeps_the_live_entrys_records(ws, run_
 
 # ---- 9: keygen --force killed before its key file: a key nobody has
 
-@pytest.mark.xfail(strict=True, reason=(
-    "tatk20 9: crypt.py keygen --force killed after it noted the new key (record and this machine's note) but "
-    "before it linked the key file: the store's key is one that exists nowhere; with the store's real key put "
-    "back, remember and cleanup refuse it ('not this store's key') for good, and the note outside the workspace "
-    "keeps saying so"))
 def test_keygen_killed_before_its_key_file_leaves_the_store_usable_with_its_key(ws, run_script, tmp_path):
     _init(run_script)
     assert run_script("memory", "remember", "--skill", "s", "--topic", "crane", "--text", "crane is red",

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 from datetime import date
 from pathlib import Path
 
@@ -108,6 +109,19 @@ def _purge_workspace(ws: Path, env: dict) -> None:
                             entry_id=tiers.t2_id("s", "a"))
     tiers.t2_path(ws, "s", "a").write_text(
         tiers.render_t2("s", "a", sealed, date(2026, 11, 25), 30, "2026-11", "en"), encoding="utf-8")
+    # The purge's plan is sealed with this machine's local secret (backups.plan_seal): made here, as a
+    # store in use has it, so that a probe run and a killed run take the same steps.
+    from memory_manager import keyed
+
+    saved = os.environ.get("XDG_CONFIG_HOME")
+    os.environ["XDG_CONFIG_HOME"] = env["XDG_CONFIG_HOME"]
+    try:
+        assert keyed.local_secret(ws) is not None
+    finally:
+        if saved is None:
+            os.environ.pop("XDG_CONFIG_HOME", None)
+        else:
+            os.environ["XDG_CONFIG_HOME"] = saved
 
 
 def test_cleanup_killed_after_a_purge_keeps_the_audit_log_blanked(tmp_path):

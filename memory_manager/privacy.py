@@ -846,8 +846,24 @@ _PASSWORD_REMARK = re.compile(r"(?i)most common|commonest|weak|worst|bad|example
 
 
 def _pw_value_first_ok(value: str, m: re.Match[str], text: str) -> bool:
-    """:func:`_pw_bare_strong_ok`, and no remark about passwords in general after the value."""
-    return _pw_bare_strong_ok(value, m, text) and not _PASSWORD_REMARK.search(text, m.end(1), m.end())
+    """:func:`_pw_bare_strong_ok`, and no remark about passwords in general after the value.
+
+    Where the words after the value say whose or which password it is ("is the new vault master
+    password", "<- that is the new router password", "是我的…密码"), that is as explicit as "password
+    is X": :func:`_pw_value_ok` decides, as after a key word (round 15, sets R and Y: two-class values
+    such as ``lotus72!`` and ``MyAnxcqPBQG`` were passed by the three-class rule)."""
+    if _PASSWORD_REMARK.search(text, m.end(1), m.end()):
+        return False
+    if _DEFINITE_PASSWORD.search(text, m.end(1), m.end()):
+        after = len(text) - len(text[m.end():].lstrip(" \t"))
+        # "X is the password manager we use": the key word starts another noun
+        return not _COMPOUND_AFTER_KEY.match(text, after) and _pw_value_ok(value, m, text)
+    return _pw_bare_strong_ok(value, m, text)
+
+
+#: Between a value and its key word: which or whose password it is (:func:`_pw_value_first_ok`).
+_DEFINITE_PASSWORD = re.compile(r"(?i)(?:\b(?:is|was|that's|that is|it's|it is)\s+(?:the|my|our|his|her|their)\s+"
+                                r"(?:new|current|actual|real|updated|latest)?)|这个是|这是|就是|是我的|是新的|是现在的")
 
 
 def _quoted_pass_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -1106,6 +1122,22 @@ def _tw_id_ok(value: str, m: re.Match[str], text: str) -> bool:
     digits = [code // 10, code % 10] + [int(c) for c in v[1:]]
     weights = (1, 9, 8, 7, 6, 5, 4, 3, 2, 1, 1)
     return sum(d * w for d, w in zip(digits, weights)) % 10 == 0
+
+
+#: Key words of an identity number, just before it: what makes a lower-case ``g9095547r`` one (round 15).
+_ID_CUE_BEFORE = re.compile(r"(?i)(?:nric|\bfin\b|\bic\b|\bid\b|hkid|identity|身份证|身分證|身份證|身分证|证件|證件|"
+                            r"居民|ic no|i/c)[^\n]{0,12}$")
+
+
+def _cased_id(check: Callable[[str, re.Match[str], str], bool]) -> Callable[[str, re.Match[str], str], bool]:
+    """``check``, and a value holding a lower-case letter counts only after an ID key word (:data:`_ID_CUE_BEFORE`):
+    "nric: g9095547r", "身分證 b241936005" (round 15, set Y); a lower-case run elsewhere is an identifier's piece."""
+    def cased(value: str, m: re.Match[str], text: str) -> bool:
+        if value != value.upper() and not _ID_CUE_BEFORE.search(text, max(0, m.start() - 24), m.start()):
+            return False
+        return check(value, m, text)
+
+    return cased
 
 
 def _hkid_ok(value: str, m: re.Match[str], text: str) -> bool:
@@ -2622,11 +2654,12 @@ RULES_LIST: list[Rule] = [
             r"(?![0-9A-Za-z])"),
          "GB 11643-1999 citizen identification number written in groups (6-8-4)", check=_cn_ric_spaced_ok,
          numeric=True),
-    Rule("sg_nric", "government_id", _r(r"[STFGM]\d{7}[A-Z](?![A-Za-z0-9])"),
-         "Singapore ICA NRIC/FIN (check letter: weights 2,7,6,5,4,3,2)", check=_nric_ok, not_after=_ALNUM),
-    Rule("tw_national_id", "government_id", _r(r"[A-Z][1289]\d{8}(?![A-Za-z0-9])"),
-         "Taiwan Ministry of the Interior national ID / ARC number (check digit mod 10)", check=_tw_id_ok,
-         not_after=_ALNUM),
+    Rule("sg_nric", "government_id", _r(r"(?i:[STFGM])\d{7}(?i:[A-Z])(?![A-Za-z0-9])"),
+         "Singapore ICA NRIC/FIN (check letter: weights 2,7,6,5,4,3,2); typed in lower case, after its key word",
+         check=_cased_id(_nric_ok), not_after=_ALNUM),
+    Rule("tw_national_id", "government_id", _r(r"(?i:[A-Z])[1289]\d{8}(?![A-Za-z0-9])"),
+         "Taiwan Ministry of the Interior national ID / ARC number (check digit mod 10); typed in lower case, "
+         "after its key word", check=_cased_id(_tw_id_ok), not_after=_ALNUM),
     Rule("hk_id", "government_id", _r(r"[A-Z]{1,2}\d{6}" + _ + r"?\(?[0-9A]\)?(?![A-Za-z0-9])"),
          "Hong Kong Immigration Department HKID (check digit mod 11)", check=_hkid_ok, not_after=_ALNUM),
     Rule("uk_nino", "government_id",
@@ -6052,6 +6085,60 @@ def normalise(text: str) -> tuple[str, list[int] | None]:
     return "".join(pieces), mapping
 
 
+#: Digits written as words, as a voice note or a careful user types them (issue 9, obfuscation by
+#: typing; round 15: "ATM pin is four seven two nine", "银行卡密码 幺三五七九零", "social is five three
+#: six, two two, eight one four seven"). English words apart (spaces, commas, hyphens between them);
+#: Chinese numerals side by side (幺 is the "one" read out in phone numbers, 〇 and 零 zero).
+_DIGIT_WORDS_EN = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+                   "seven": "7", "eight": "8", "nine": "9"}
+_DIGIT_CHARS_ZH = {"零": "0", "〇": "0", "一": "1", "幺": "1", "二": "2", "两": "2", "三": "3", "四": "4",
+                   "五": "5", "六": "6", "七": "7", "八": "8", "九": "9"}
+_EN_DIGIT_WORD = r"(?:zero|one|two|three|four|five|six|seven|eight|nine)"
+#: Four digit words or more: fewer are ordinary prose ("one or two", "三四个").
+_SPELLED_RUN = re.compile(r"(?i)(?<![a-z])" + _EN_DIGIT_WORD + r"(?:[ \t,\-]{1,3}" + _EN_DIGIT_WORD + r"){3,}(?![a-z])"
+                          r"|[零〇一幺二两三四五六七八九]{4,}"
+                          # single digits spaced out ("1 3 8 6 0 0 2 3 5 7 8"): seven or more
+                          r"|(?<![\d.,:/-])\d(?: \d){6,}(?![\d.,:/-])")
+
+
+def spelled_digits(text: str) -> tuple[str, list[int], list[int]] | None:
+    """The view of ``text`` with digits written as words or spaced out read as digits, or None.
+
+    Each run of four or more English digit words ("four seven two nine"; spaces,
+    commas or hyphens between them), four or more Chinese numerals side by side
+    (幺三五七九零) or seven or more single digits spaced out becomes the digits it
+    spells (``4729``), so the number rules (PINs, passwords after their key word,
+    phones, ID and account numbers) read it (issue 9, "obfuscation by typing").
+
+    Returns:
+        ``(view, starts, ends)`` as :func:`memory_manager.decoding.views` gives them
+        (``view[i]`` stands for ``text[starts[i]:ends[i]]``), or None when ``text``
+        holds no such run (the common case: one regular-expression pass).
+    """
+    runs = list(_SPELLED_RUN.finditer(text))
+    if not runs:
+        return None
+    pieces: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    last = 0
+    for m in runs:
+        pieces.append(text[last:m.start()])
+        starts.extend(range(last, m.start()))
+        ends.extend(range(last + 1, m.start() + 1))
+        for w in re.finditer(r"(?i)[a-z]+|\d|[零〇一幺二两三四五六七八九]", m.group()):
+            word = w.group()
+            digit = word if word.isdigit() else _DIGIT_WORDS_EN.get(word.lower()) or _DIGIT_CHARS_ZH.get(word, "")
+            pieces.append(digit)
+            starts.extend([m.start() + w.start()] * len(digit))
+            ends.extend([m.start() + w.end()] * len(digit))
+        last = m.end()
+    pieces.append(text[last:])
+    starts.extend(range(last, len(text)))
+    ends.extend(range(last + 1, len(text) + 1))
+    return "".join(pieces), starts, ends
+
+
 def _load_t2s() -> tuple[dict[int, str], re.Pattern[str] | None]:
     """Traditional -> Simplified Chinese, one character for one (OpenCC's TSCharacters table, from the
     ``opencc-python-reimplemented`` package; its first reading of each character). One for one keeps every
@@ -6244,6 +6331,15 @@ def _scan_serial(text: str) -> list[Finding]:
         view = "".join(parts)
         chosen = _merge_decoded(chosen, [(starts[s], ends[e - 1], rule, starts[vs], ends[ve - 1])
                                          for s, e, rule, vs, ve in _spans(view) if e > s and ve > vs])
+    spelled = spelled_digits(text)
+    if spelled is not None:
+        # Digits written as words or spaced out, read as digits: only a finding whose value holds
+        # such a run counts (the rest of the line was read above).
+        view, starts, ends = spelled
+        runs = [m.span() for m in _SPELLED_RUN.finditer(text)]
+        chosen = _merge_decoded(chosen, [(starts[s], ends[e - 1], rule, starts[vs], ends[ve - 1])
+                                         for s, e, rule, vs, ve in _spans(view) if e > s and ve > vs
+                                         and any(a < ends[ve - 1] and starts[vs] < b for a, b in runs)])
     joined = wrapped(text)
     if joined is not None:
         # A run cut by a line break, read joined (decoding.wrapped): only what the
@@ -6275,8 +6371,38 @@ def _scan_serial(text: str) -> list[Finding]:
         if len(excerpt) > 80:
             excerpt = excerpt[:77] + "..."
         findings.append(Finding(rule.category, rule.name, index + 1, start - base, end - base, excerpt, rule.sure))
+        other = _UNIONPAY_BOTH.get(rule.category)
+        if other and _unionpay_account(value) and _debit_line(text, start, end):
+            findings.append(Finding(other, _UNIONPAY_BOTH_RULE[other], index + 1, start - base, end - base, excerpt,
+                                    rule.sure))
     findings.sort(key=lambda f: (f.line, f.start, f.rule))
     return findings
+
+
+#: A UnionPay debit card number (62, 16-19 digits, Luhn-valid) on a line that names a bank or a
+#: transfer (:func:`_debit_line`) is both a card and the bank account it draws on: in China the card
+#: number is what a transfer is sent to (工资卡, 银行卡号, 转到我农行卡). Found as one, it is reported
+#: as the other too (round 15: writers label the same line either way).
+_UNIONPAY_BOTH = {"payment_card": "bank_account", "bank_account": "payment_card"}
+_UNIONPAY_BOTH_RULE = {"bank_account": "unionpay_debit_account", "payment_card": "unionpay_debit_card"}
+
+
+#: A bank, a transfer or a debit card named on the line, and no credit card (信用卡 is a card, not an account).
+_DEBIT_CUE = re.compile(r"(?i)银行|[农建工中招交邮]行|邮储|储蓄|借记|工资卡|公积金|开户|存折|转账|转到|打到|汇款|收款|"
+                        r"转[^\n]{0,4}(?:租|钱|款)|\bbank\b|\baccount\b|\bdebit\b")
+_CREDIT_CUE = re.compile(r"(?i)信用卡|贷记卡|\bcredit\b")
+
+
+def _debit_line(text: str, start: int, end: int) -> bool:
+    """True when the line around ``text[start:end]`` names a bank or a transfer and no credit card (:data:`_DEBIT_CUE`)."""
+    line = _line_around(text, start, end)
+    return bool(_DEBIT_CUE.search(line)) and not _CREDIT_CUE.search(line)
+
+
+def _unionpay_account(value: str) -> bool:
+    """True for a UnionPay debit number: 62 then 14-17 more digits (separators allowed), Luhn-valid."""
+    digits = re.sub(r"\D", "", unicodedata.normalize("NFKC", value))
+    return 16 <= len(digits) <= 19 and digits.startswith("62") and luhn_valid(digits)
 
 
 #: What a number read joined over a line break (:func:`memory_manager.structure.number_joins`) needs

@@ -190,7 +190,8 @@ def test_a_weak_key_word_needs_a_password_like_value():
 
 def test_a_card_number_named_as_a_card_stays_a_card():
     assert [f.category for f in scan("信用卡 6222021234567890128 有效期 09/29")] == ["payment_card"]
-    assert [f.category for f in scan("借记卡 6222021234567890128，开户行工行")] == ["payment_card"]
+    # a debit card on a line naming its bank stays a card, and is the account it draws on too (round 15)
+    assert [f.category for f in scan("借记卡 6222021234567890128，开户行工行")] == ["payment_card", "bank_account"]
 
 
 def test_a_titled_chinese_name_needs_three_characters_and_not_a_job_word():

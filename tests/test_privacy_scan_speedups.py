@@ -143,8 +143,9 @@ def test_generated_notes(seed, monkeypatch):
 #: The four letter-led ID rules as they were written before their leading
 #: ``(?<![A-Za-z0-9])`` became ``not_after=_ALNUM`` (round 5, speed).
 _LOOKBEHIND_FORMS = {
-    "sg_nric": r"(?<![A-Za-z0-9])[STFGM]\d{7}[A-Z](?![A-Za-z0-9])",
-    "tw_national_id": r"(?<![A-Za-z0-9])[A-Z][1289]\d{8}(?![A-Za-z0-9])",
+    # round 15: NRIC and Taiwan ID letters in either case (a lower-case one counts after an ID key word)
+    "sg_nric": r"(?<![A-Za-z0-9])[STFGMstfgm]\d{7}[A-Za-z](?![A-Za-z0-9])",
+    "tw_national_id": r"(?<![A-Za-z0-9])[A-Za-z][1289]\d{8}(?![A-Za-z0-9])",
     "hk_id": r"(?<![A-Za-z0-9])[A-Z]{1,2}\d{6}[ \t]?\(?[0-9A]\)?(?![A-Za-z0-9])",
     "uk_nino": r"(?<![A-Za-z0-9])[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z][ \t]?\d{2}[ \t]?\d{2}[ \t]?\d{2}[ \t]?"
                r"[A-D](?![A-Za-z0-9])",

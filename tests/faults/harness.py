@@ -240,6 +240,12 @@ def template(scenario: "Scenario", dest: Path) -> None:
         scenario.prepare(built)
         _TEMPLATES[scenario.name] = built
     shutil.copytree(_TEMPLATES[scenario.name], dest, symlinks=True)
+    # This machine's local secret seals forget and purge plans (memory_manager.backups.plan_seal); a store
+    # in use has it. Made now, in the test's own config folder, so that a probe run and the killed runs
+    # after it take the same steps (the probe would otherwise make it, and the others not).
+    from memory_manager import keyed
+
+    keyed.local_secret(dest)
 
 
 def diff(a: dict[str, bytes], b: dict[str, bytes]) -> list[str]:

@@ -294,7 +294,9 @@ def begin_keygen(ws: Path, key_file: Path, check: str, record: Path) -> Callable
     ok, old_note = _current(note)
     try:
         st = os.lstat(record)
-        old_record = _read_small(record) if stat.S_ISREG(st.st_mode) else None
+        # the record's own limit (tiers.accept_key reads up to 1 MiB): a padded record must not
+        # leave keygen without its marker (atk21 6)
+        old_record = _read_small(record, 1 << 20) if stat.S_ISREG(st.st_mode) else None
     except (FileNotFoundError, NotADirectoryError):
         old_record = None
     except OSError:
@@ -320,10 +322,10 @@ def begin_keygen(ws: Path, key_file: Path, check: str, record: Path) -> Callable
     return done
 
 
-def _read_small(path: Path) -> bytes:
+def _read_small(path: Path, limit: int = _LIMIT) -> bytes:
     from .regular import read_regular
 
-    return read_regular(path, limit=_LIMIT)
+    return read_regular(path, limit=limit)
 
 
 def _marker(ws: Path | None) -> tuple[Path, str, str, bytes | None, bytes | None] | None:
@@ -340,7 +342,7 @@ def _marker(ws: Path | None) -> tuple[Path, str, str, bytes | None, bytes | None
     try:
         if not stat.S_ISREG(os.lstat(path).st_mode):
             return None
-        doc = json.loads(_read_small(path).decode("utf-8"))
+        doc = json.loads(_read_small(path, 4 << 20).decode("utf-8"))
         if not isinstance(doc, dict) or doc.get("format") != PENDING_FORMAT or doc.get("version") != PENDING_VERSION:
             return None
         key_file, check = doc["key_file"], doc["key"]
@@ -421,16 +423,25 @@ def recover_keygen(ws: Path, record: Path) -> str | None:
 
 
 def _holds_key(key_file: Path, check: str) -> bool:
-    """True when ``key_file`` is a regular file holding a key whose check value is ``check``."""
+    """True when the new key ``check`` names is at hand: in ``key_file`` (a symlink followed, as the
+    key's readers follow it) or in ``MEMORY_MANAGER_KEY`` (a keygen killed past its link whose key
+    the user then keeps elsewhere is the store's key: atk21 5)."""
     import base64
 
+    held = [os.environ.get("MEMORY_MANAGER_KEY", "")]
     try:
-        if not stat.S_ISREG(os.lstat(key_file).st_mode):
-            return False
-        key = base64.b64decode(_read_small(key_file).decode("ascii").strip(), validate=True)
+        if stat.S_ISREG(os.stat(key_file).st_mode):
+            held.append(_read_small(key_file).decode("ascii"))
     except (OSError, ValueError):
-        return False
-    return len(key) == 32 and check_value(key) == check
+        pass
+    for text in held:
+        try:
+            key = base64.b64decode(text.strip(), validate=True)
+        except ValueError:
+            continue
+        if len(key) == 32 and check_value(key) == check:
+            return True
+    return False
 
 
 def check_value(key: bytes) -> str:
@@ -441,3 +452,55 @@ def check_value(key: bytes) -> str:
     import hmac
 
     return hmac.new(key, b"cmm t2 key check v1", hashlib.sha256).hexdigest()[:32]
+
+
+# ---------------------------------------------------------------- spent plan seals (atk21 2 and 8)
+
+#: How many spent seals a store keeps (one per forget or purge; the oldest go first).
+SPENT_KEPT = 1024
+
+
+def spent_place(ws: Path | None) -> Path | None:
+    """The file of spent plan seals for ``ws`` (beside its note), None when the store can have no note."""
+    path = place(ws)
+    return None if path is None else path.with_name(path.name[:-len(".json")] + ".spent")
+
+
+def seal_spent(ws: Path | None, seal: str) -> bool:
+    """True when ``seal`` (a forget or purge plan's, :func:`memory_manager.backups.plan_seal`) was spent here.
+
+    A sealed plan is finished once: its command spends the seal when it closes its backup or
+    finishes the plan, so a journal captured earlier and put back later (with its backup's
+    manifest set to ``open`` again: the workspace is the attacker's to write) is refused
+    (atk21 2 and 8: a replayed plan deleted an entry remembered since). Never raises.
+    """
+    path = spent_place(ws)
+    if path is None or not _CHECK_SEAL.match(seal or ""):
+        return False
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return False
+        return seal in _read_small(path, 1 << 20).decode("ascii", "replace").split()
+    except OSError:
+        return False
+
+
+def spend_seal(ws: Path | None, seal: str | None) -> None:
+    """Note ``seal`` as spent (:func:`seal_spent`): the file keeps the last :data:`SPENT_KEPT`. Best effort."""
+    path = spent_place(ws)
+    if path is None or not seal or not _CHECK_SEAL.match(seal):
+        return
+    from .errors import MemoryManagerError
+
+    ok, old = _current(path)
+    if not ok:
+        return
+    kept = [s for s in (old or b"").decode("ascii", "replace").split() if _CHECK_SEAL.match(s) and s != seal]
+    kept = [*kept, seal][-SPENT_KEPT:]
+    try:
+        _put(path, ("\n".join(kept) + "\n").encode("ascii"))
+    except (OSError, MemoryManagerError):
+        pass
+
+
+_CHECK_SEAL = re.compile(r"^[0-9a-f]{64}$")

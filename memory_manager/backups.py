@@ -319,6 +319,8 @@ class Backup:
     done: dict[str, Any] | None = None
     #: For a rollback's own backup (:func:`_keep_current`): the paths whose bytes it kept.
     kept: list[str] = field(default_factory=list, repr=False)
+    #: The seal of the plan :meth:`roll_forward` wrote, spent when the plan is done (anchor.spend_seal).
+    _seal: str | None = field(default=None, repr=False)
 
     @property
     def folder(self) -> Path:
@@ -707,6 +709,11 @@ class Backup:
                 if state == "complete" and _mark_closing(self.journal):
                     return  # the next lock holder closes it (header complete, journal removed)
                 raise
+        if self._seal:
+            from . import anchor
+
+            anchor.spend_seal(self.workspace, self._seal)  # before the journal goes: a copy of it is spent
+            self._seal = None
         fsio.remove(self.journal, missing_ok=True)
 
     def roll_forward(self, plan: dict[str, Any]) -> None:
@@ -727,6 +734,7 @@ class Backup:
         seal = plan_seal(self.workspace, self.id, plan, create=True)
         if seal is not None:
             doc["seal"] = seal
+            self._seal = seal
         atomic_write(self.journal, (json.dumps(doc, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8"),
                      mode=0o600)
 
@@ -751,6 +759,13 @@ class Backup:
         if done is not None:
             doc["done"] = done
         atomic_write(self.journal, (json.dumps(doc, allow_nan=False) + "\n").encode("utf-8"), mode=0o600)
+        if self._seal:
+            from . import anchor
+
+            # the plan is done and no longer in the journal: a captured copy of it is spent (killed before
+            # this, the next command finishes the plan again, which changes nothing, and spends it)
+            anchor.spend_seal(self.workspace, self._seal)
+            self._seal = None
 
     def rebase(self, path: Path) -> bool:
         """Keep ``path`` as it is now as this backup's copy of it; True when the copy changed.
@@ -2123,6 +2138,14 @@ def recover(workspace: Path) -> list[str]:
                 backup.close("complete")
             done.append(ident)
             continue
+        if plan is not None and plan.get("kind") in SEALED_PLANS and doc.get("state") != "open":
+            # The change finished and closed its backup; only the journal's removal was cut short (or a
+            # journal captured earlier was put back: atk21 2 and 8). Nothing is left to do: a plan is
+            # finished once, for a change still open.
+            fsio.remove(journal, missing_ok=True)
+            _ACTIONS[ident] = "finished"
+            done.append(ident)
+            continue
         refused = None if plan is None else _plan_problem(workspace, ident, plan)
         if refused is not None:
             # A plan that would erase what the user wrote (tatk19 3): read as untrusted input, it
@@ -2141,6 +2164,8 @@ def recover(workspace: Path) -> list[str]:
         if plan is not None:
             # Past its point of no return (see Backup.roll_forward): finish the change.
             result = _finish(workspace, plan, journal, backup)
+            held = _journal_doc(journal)
+            backup._seal = held.get("seal") if isinstance(held, dict) and isinstance(held.get("seal"), str) else None
             _ACTIONS[ident] = "finished"
             _say(f"finished an interrupted {what} (backup {ident})", [])
             if plan.get("kind") == "purge":
@@ -2389,6 +2414,8 @@ def pending(workspace: Path) -> list[dict[str, Any]]:
             item["action"] = "discard"
         elif plan is not None and plan.get("kind") not in _PLAN_KINDS:
             item.update(action="blocked", error=_unknown_plan(journal, plan))
+        elif plan is not None and plan.get("kind") in SEALED_PLANS and doc.get("state") != "open":
+            item["action"] = "finish"  # finished already: recover only removes the journal
         elif plan is not None:
             refused = _plan_problem(workspace, ident, plan)
             if refused is None:
@@ -2445,9 +2472,15 @@ def plan_seal(workspace: Path, ident: str, plan: dict[str, Any], create: bool = 
     secret = local_secret(workspace, create=create)
     if secret is None:
         return None
-    body = json.dumps(plan, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False)
-    return hmac.new(secret, b"cmm forward plan v1\0" + ident.encode("ascii", "replace") + b"\0"
-                    + body.encode("utf-8"), hashlib.sha256).hexdigest()
+    try:
+        # ASCII escapes: a lone surrogate a planted plan holds cannot stop the encoding (atk21 9)
+        body = json.dumps(plan, ensure_ascii=True, sort_keys=True, separators=(",", ":"), allow_nan=False)
+        where = os.fsencode(str(Path(workspace).resolve()))
+    except (ValueError, TypeError, OSError, RuntimeError):
+        return "unsealable"  # never equal to a seal (64 hex digits): the plan is refused
+    # The workspace is bound too: the secret is the machine's, shared by its stores (atk21 3).
+    return hmac.new(secret, b"cmm forward plan v2\0" + where + b"\0" + ident.encode("ascii", "replace") + b"\0"
+                    + body.encode("ascii"), hashlib.sha256).hexdigest()
 
 
 def _seal_checks(journal: Path, doc: dict[str, Any], plan: dict[str, Any]) -> bool:
@@ -2457,9 +2490,17 @@ def _seal_checks(journal: Path, doc: dict[str, Any], plan: dict[str, Any]) -> bo
     ident = journal.name[len(JOURNAL_PREFIX):]
     expected = plan_seal(journal.parent.parent, ident, plan)
     if expected is None:
-        return True  # no secret here: nothing to check against (the plan's fields are still checked)
+        # No secret here (another HOME, or none made yet). A purge plan deletes live entries: it is
+        # finished only with its seal checked (atk21 1 and 1b; its writer made the secret, so a genuine
+        # one met here is kept as left, and the next cleanup purges again). A forget plan is judged by
+        # its fields alone, as before the seal: refusing it would leave the forgotten text in its backup.
+        return plan.get("kind") != "purge"
     seal = doc.get("seal")
-    return isinstance(seal, str) and hmac.compare_digest(seal, expected)
+    if not (isinstance(seal, str) and hmac.compare_digest(seal, expected)):
+        return False
+    from . import anchor
+
+    return not anchor.seal_spent(journal.parent.parent, seal)  # a plan is finished once (atk21 2 and 8)
 
 
 def _forward_plan(journal: Path, manifest: dict[str, Any] | None = None) -> dict[str, Any] | None:
@@ -2654,7 +2695,15 @@ def _plan_problem(workspace: Path, ident: str, plan: dict[str, Any]) -> str | No
     if kind in SEALED_PLANS and not _seal_checks(journal, doc if isinstance(doc, dict) else {}, plan):
         # Planted by a hand that can write the workspace but not this machine's secret (tatk20 4 and 7:
         # a forged purge plan deleted a live entry, a forged forget plan erased copies of live ones).
-        return "it does not carry the seal this machine's commands give their plans"
+        return ("it does not carry a seal this machine can check (planted, or written under another "
+                "HOME or config folder)")
+    if kind in SEALED_PLANS:
+        manifest = _read(backup_root(workspace) / ident)
+        if manifest.get("state") != "open":
+            # A plan is finished once, for the change still open: beside a backup that was closed (the
+            # change finished) it is a replay of a journal captured earlier (atk21 2 and 8: it deleted an
+            # entry remembered since, and marked the copies of one learned since as erased).
+            return "its backup is closed: the change it belongs to finished already"
     if kind == "forget":
         from .erasure import forget_erasures  # erasure uses this module: imported when needed
 

@@ -464,6 +464,10 @@ def keygen(cfg: Mapping[str, Any] | None = None, workspace: Path | None = None,
     # keygen writes the workspace's key record too (the new key becomes the store's key, attack
     # round 12): under its writer lock (first, as every writer does), then the key folder's own
     # lock (keygen, reseal and init make keys there).
+    if accepting:
+        # The backups module runs the recovery of every writer when the lock is taken (an earlier
+        # keygen killed before its link is put back first; atk21 7: keygen took the lock without it).
+        from . import backups  # noqa: F401
     ws_lock = fsio.workspace_lock(Path(workspace)) if accepting else contextlib.nullcontext()
     with ws_lock, fsio.folder_lock(path.parent) as since:
         # A keygen killed before it linked its key left a staging file here: ours, removed now

@@ -182,9 +182,6 @@ def test_a_forged_forget_plan_does_not_erase_copies_of_live_entries(ws, run_scri
 
 # ---- 6: a token in HOME / OPENCLAW_STATE_DIR in the hook's log line
 
-@pytest.mark.xfail(strict=True, reason=(
-    "tatk20 6: a token in HOME (or OPENCLAW_STATE_DIR) is printed in full in the hook's Gateway log line 'Context"
-    " usage unknown (no session store for agent main in ...)'; detect.py prints the same line masked"))
 @pytest.mark.parametrize("where", ["HOME", "OPENCLAW_STATE_DIR"])
 def test_a_token_in_home_is_masked_in_the_hooks_log_line(ws, run_script, tmp_path, monkeypatch, where):
     _init(run_script)
@@ -201,6 +198,18 @@ def test_a_token_in_home_is_masked_in_the_hooks_log_line(ws, run_script, tmp_pat
     r = run_script("hook", input=event, env=NOW)
     assert r.code == 0 and "no session store" in r.out, r.out + r.err
     assert TOKEN[8:] not in r.out + r.err, r.out
+
+
+def test_a_token_in_the_events_workspace_is_masked_in_the_hooks_log_line(tmp_path, run_script):
+    """A sibling of 6: the Gateway's start names the workspace the event gave ("... started (pid N) for PATH")."""
+    where = tmp_path / f"ws-{TOKEN}"
+    where.mkdir()
+    r = run_script("init", "--yes", "--no-hooks", "--lang", "en", "-w", where, env=NOW)
+    assert r.code == 0, r.err
+    event = json.dumps({"type": "gateway", "action": "startup", "context": {"workspaceDir": str(where)}})
+    h = run_script("hook", input=event, env=NOW)
+    assert h.code == 0 and "cleanup --if-due started" in h.out, h.out + h.err
+    assert TOKEN[8:] not in h.out + h.err and "for " + str(tmp_path) in h.out, h.out
 
 
 # ---- 7: a forged purge plan deletes a live T2 entry

@@ -240,10 +240,6 @@ def test_a_forged_purge_plan_does_not_delete_a_live_t2_entry(ws, run_script):
 
 # ---- 8: forget of an archived T2 id by path also strips the live entry's records
 
-@pytest.mark.xfail(strict=True, reason=(
-    "tatk20 8: forget archive/<month>/s_t.md#<id> of an expired T2 entry whose skill and topic were remembered "
-    "again (same id, live) also erases the live entry's gate-audit record (hash, entry, key set to null): the "
-    "path picks one file, the audit erasure still goes by the id both hold"))
 def test_forget_of_an_archived_t2_by_path_keeps_the_live_entrys_records(ws, run_script):
     later = {"MEMORY_MANAGER_NOW": "2027-01-15T12:00:00+00:00"}
     _init(run_script)
@@ -264,6 +260,50 @@ def test_forget_of_an_archived_t2_by_path_keeps_the_live_entrys_records(ws, run_
     assert not archived.exists() and (ws / "memory/tier2-internal/s_t.md").is_file()
     records = [json.loads(line) for line in audit.read_text(encoding="utf-8").splitlines()]
     assert live_record in records, [r for r in records if r["time"] == live_record["time"]]
+
+
+def test_forget_of_the_live_t2_by_path_keeps_the_archived_entrys_records(ws, run_script):
+    """A sibling of 8: the live entry forgotten by its path; the archived one (the same id) keeps its records."""
+    later = {"MEMORY_MANAGER_NOW": "2027-01-15T12:00:00+00:00"}
+    _init(run_script)
+    assert run_script("memory", "remember", "--skill", "s", "--topic", "t", "--text", "the crane is red",
+                      env=NOW).code == 0
+    audit = ws / "memory/.state/gate-audit.jsonl"
+    old_record = [json.loads(line) for line in audit.read_text(encoding="utf-8").splitlines()][-1]
+    assert old_record["entry"] and old_record["hash"], old_record
+    assert run_script("cleanup", env=later).code == 0
+    r = run_script("memory", "remember", "--skill", "s", "--topic", "t", "--text", "the crane is blue", env=later)
+    assert r.code == 0, r.err
+    ident = r.out.split("[")[1].split("]")[0]
+    live_record = [json.loads(line) for line in audit.read_text(encoding="utf-8").splitlines()][-1]
+    f = run_script("memory", "forget", f"memory/tier2-internal/s_t.md#{ident}", "--approved", env=later)
+    assert f.code == 0, f.err
+    assert not (ws / "memory/tier2-internal/s_t.md").exists()
+    records = [json.loads(line) for line in audit.read_text(encoding="utf-8").splitlines()]
+    assert old_record in records  # the archived entry, still stored
+    blanked = [r for r in records if r["time"] == live_record["time"] and r["operation"] == "store"]
+    assert blanked and all(r["hash"] is None and r["entry"] is None for r in blanked), blanked  # the forgotten one
+
+
+def test_forget_of_an_archived_knowledge_entry_keeps_the_records_of_its_key_learned_again(ws, run_script):
+    """A sibling of 8 that held already (a key learned again gets a fresh id): kept as a guard."""
+    later = {"MEMORY_MANAGER_NOW": "2027-10-01T10:00:00+00:00"}
+    _learn_foo(run_script)
+    audit = ws / "memory/.state/gate-audit.jsonl"
+    old_record = [json.loads(line) for line in audit.read_text(encoding="utf-8").splitlines()][-1]
+    assert run_script("memory", "prune", env=later).code == 0
+    archived = next((ws / "memory/archive").rglob("knowledge-foo.md"))
+    assert run_script("memory", "learn", "foo", "--text", "The build server is green now.", env=later).code == 0
+    live_record = [json.loads(line) for line in audit.read_text(encoding="utf-8").splitlines()][-1]
+    assert live_record["entry"] and live_record["hash"] and live_record["time"].startswith("2027-10-01")
+    hits = json.loads(run_script("memory", "recall", "blue", "--json", env=later).out)
+    ident = hits["hits"][0]["id"] if isinstance(hits, dict) else hits[0]["id"]
+    f = run_script("memory", "forget", ident, "--approved", env=later)
+    assert f.code == 0, f.err
+    assert not archived.exists() and "green" in (ws / "memory/knowledge/foo.md").read_text(encoding="utf-8")
+    records = [json.loads(line) for line in audit.read_text(encoding="utf-8").splitlines()]
+    assert live_record in records
+    assert old_record not in records  # the forgotten entry's own record is blanked
 
 
 # ---- 9: keygen --force killed before its key file: a key nobody has

@@ -123,10 +123,6 @@ def _step_of(ws: Path, tmp_path: Path, run_script, label: str, *args: str) -> in
     return next(n for n, lab in enumerate(labels, 1) if lab.startswith(label))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "tatk20 4: the next command's rollback of a killed learn leaves a knowledge file the user replaced since (a "
-    "folder, a symlink) as it is and says only 'rolled back an interrupted learn foo': the file it could not put "
-    "back, and where its copy is, are never named"))
 @pytest.mark.parametrize("now_there", ["folder", "symlink"])
 def test_a_rollback_names_the_file_it_could_not_put_back(ws, run_script, tmp_path, now_there):
     _learn_foo(run_script)
@@ -337,10 +333,6 @@ def test_keygen_killed_before_its_key_file_leaves_the_store_usable_with_its_key(
 
 # ---- 10: a rollback over a line the user added keeps the interrupted learn's text and says it rolled back
 
-@pytest.mark.xfail(strict=True, reason=(
-    "tatk20 10: learn foo (a second fact) killed after it wrote foo.md, the user appends a line, the next command "
-    "says 'rolled back an interrupted learn foo' but foo.md still holds the interrupted learn's text (its "
-    "insertion, intact, is neither taken out nor the file named)"))
 def test_a_rollback_over_a_users_line_takes_out_the_interrupted_text_or_says_so(ws, run_script, tmp_path):
     _learn_foo(run_script)
     args = ("learn", "foo", "--text", "NEWFACT green now.")
@@ -355,3 +347,33 @@ def test_a_rollback_over_a_users_line_takes_out_the_interrupted_text_or_says_so(
     text = foo.read_text(encoding="utf-8")
     assert "- my own line" in text and "blue" in text
     assert "NEWFACT" not in text or "memory/knowledge/foo.md" in w.err, (text, w.err)
+
+
+@pytest.mark.parametrize("where", ["end", "middle"])
+def test_a_rollback_around_a_users_line_keeps_it_and_says_what_it_did(ws, run_script, tmp_path, where):
+    """A sibling of 10: the user's line at the end (the interrupted fact taken out, the line kept, both said) or
+    in the middle of the interrupted learn's file (the fact cannot be told apart: the file named, left as it is)."""
+    _learn_foo(run_script)
+    foo = ws / "memory/knowledge/foo.md"
+    before = foo.read_text(encoding="utf-8")
+    args = ("learn", "foo", "--text", "NEWFACT green now.")
+    step = _step_of(ws, tmp_path, run_script, f"replace {ws / 'memory/knowledge/foo.md'}", *args) + 1
+    assert run_script("memory", *args, env={**NOW, "MEMORY_MANAGER_CRASH_AT": str(step)}).code == -9
+    text = foo.read_text(encoding="utf-8")
+    if where == "end":
+        foo.write_text(text + "- my own line\n", encoding="utf-8")
+    else:
+        at = text.index("NEWFACT")
+        foo.write_text(text[:at] + "my own words " + text[at:], encoding="utf-8")
+    w = run_script("memory", "write", "--topic", "t", "--cause", "c", "--change", "d", "--todo", "e", env=NOW)
+    assert w.code == 0, w.err
+    after = foo.read_text(encoding="utf-8")
+    assert "blue" in after and "my own" in after, after
+    if where == "end":
+        assert after == before + "- my own line\n", after
+        assert "put back memory/knowledge/foo.md" in w.err and "added after it kept" in w.err, w.err
+        assert "except" not in w.err, w.err
+    else:
+        assert "NEWFACT" in after, after
+        assert "except memory/knowledge/foo.md (changed after the interrupted change" in w.err, w.err
+        assert "left as it is, with what the change inserted" in w.err, w.err

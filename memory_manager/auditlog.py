@@ -405,7 +405,8 @@ def _unknown(record: dict[str, Any], known: dict[str, list[str]]) -> bool:
 
 def blank_hashes(ws: Path, hashes: list[str] | set[str], refs: list[str] | set[str] = (),
                  known: dict[str, list[str]] | None = None,
-                 orphans: tuple[list[str] | set[str], list[str] | set[str]] | None = None) -> int:
+                 orphans: tuple[list[str] | set[str], list[str] | set[str]] | None = None,
+                 keep: list[str] | set[str] = ()) -> int:
     """Blank the records of a forgotten entry; return how many changed.
 
     A record (v1, v2 or v3) whose ``hash`` is in ``hashes``, or (v3) whose
@@ -431,11 +432,20 @@ def blank_hashes(ws: Path, hashes: list[str] | set[str], refs: list[str] | set[s
     it names a wording of a lesson that no line has any more, an earlier
     wording of the forgotten lesson edited by hand, or a line removed by hand
     (atk13). A record with a ``file`` is blanked with its ``file``.
+
+    ``keep`` (``forget`` of one of the entries an id is held by): the hashes of
+    the texts of the *other* entries holding that id (:func:`hashes_of`); a
+    record found by ``hashes`` or ``refs`` whose ``hash`` is one of them is
+    another entry's, still stored, and stays (tatk20 8: ``forget
+    archive/<month>/s_t.md#<id>`` blanked the record of the live ``s_t.md``
+    remembered again under the same id). Records found by ``known`` or
+    ``orphans`` are blanked whatever ``keep`` says (their entry cannot be told).
     """
     from .fsio import atomic_write
 
     wanted = set(hashes)
     named = set(refs)
+    kept = set(keep)
     path = log_path(ws)
     files, live = (set(orphans[0]), set(orphans[1])) if orphans else (set(), set())
     if not (wanted or named or known is not None or files) or not path.is_file() or path.is_symlink():
@@ -447,8 +457,9 @@ def blank_hashes(ws: Path, hashes: list[str] | set[str], refs: list[str] | set[s
             record = jsonio.loads(line.decode("utf-8"), "gate audit log")
         except (ValueError, UnicodeDecodeError):
             continue
-        if isinstance(record, dict) and ((record.get("hash") and record.get("hash") in wanted)
-                                         or (record.get("entry") and record.get("entry") in named)
+        if isinstance(record, dict) and ((((record.get("hash") and record.get("hash") in wanted)
+                                           or (record.get("entry") and record.get("entry") in named))
+                                          and not (record.get("hash") and record.get("hash") in kept))
                                          or (known is not None and _unknown(record, known))
                                          or (record.get("file") in files and record.get("entry") not in live)):
             record["hash"] = None

@@ -1593,6 +1593,9 @@ class _Step:
     data: bytes | None = None
     #: What is there now (sha256 of a file, "symlink", "dir" or None): checked again right before acting.
     now: str | None = None
+    #: A rollback's undo of an edit entry around bytes added after the change (:func:`_undo_edit`, ``around``):
+    #: ``data`` keeps them, and the file as it is now is kept in the rollback's own backup first.
+    merged: bool = False
 
 
 def _snapshot(target: Path) -> str | None:
@@ -1605,8 +1608,19 @@ def _snapshot(target: Path) -> str | None:
     return None
 
 
-def _plan(workspace: Path, doc: dict[str, Any], key_needed: bool = True) -> tuple[list[_Step], list[str]]:
+def _plan(workspace: Path, doc: dict[str, Any], key_needed: bool = True, rollback: bool = False,
+          left: list[str] | None = None) -> tuple[list[_Step], list[str]]:
     """Check every entry and read every copy; return the steps and the notes, changing nothing.
+
+    Each note starts with the path it concerns (``"<path>: ..."``).
+
+    Args:
+        rollback: planned for :func:`recover` (an interrupted change, not a restore the user asked
+            for): an edit entry is undone around bytes added before or after the change's state
+            (:func:`_undo_edit`, ``around``), and the notes speak of the interrupted change.
+        left: when given, receives the path of every file the plan leaves as it is though the backup
+            records it as changed (a folder or a symlink there now, a copy withheld or erased, an edit
+            entry it cannot undo): the paths a rollback must name as not rolled back (tatk20 4 and 10).
 
     Raises:
         BackupError: an entry is malformed or leaves the workspace, a copy is
@@ -1637,6 +1651,7 @@ def _plan(workspace: Path, doc: dict[str, Any], key_needed: bool = True) -> tupl
             if current is not None and not _derived(rel):  # an index is rebuilt from the notes instead
                 notes.append(f"{rel}: its {'record' if entry.get('erased') == 'hashes' else 'copy'} was erased on "
                              "purpose (forget/purge); left as it is")
+                _leave(left, rel)
             continue
         if kind == "file" and existed:
             sha, mode = entry.get("sha256"), entry.get("mode")
@@ -1654,26 +1669,37 @@ def _plan(workspace: Path, doc: dict[str, Any], key_needed: bool = True) -> tupl
                     steps.append(_Step("chmod", rel, target, entry, now=current))
                 continue
             if current == "dir":
-                notes.append(f"{rel}: is a folder now; left alone (restore it by hand from {folder / 'files' / rel})")
+                # Only a plain copy can be put back by hand; an edit entry keeps no copy of the file, a
+                # sealed one needs the T2 key (tatk20 4: the note named a copy an edit entry never has).
+                # The copy is named inside the workspace: its absolute path may hold a token (issue 10).
+                copy = f"; restore it by hand from {tree.BACKUPS}/{ident}/files/{rel}" \
+                    if stored == "plain" else f"; backup {ident} keeps no copy of it" if stored in EDIT_KINDS else ""
+                notes.append(f"{rel}: is a folder now; left alone{copy}")
+                _leave(left, rel)
                 continue
             if stored == "withheld":
                 notes.append(f"{rel}: its copy was withheld (no T2 key when it was saved); not restored")
+                _leave(left, rel)
                 continue
             if stored == "erased":
                 notes.append(f"{rel}: its copy was erased on purpose (forget/purge); left as it is")
+                _leave(left, rel)
                 continue
             if stored in EDIT_KINDS:
                 if key is False and stored in PIECE_KINDS and entry.get("pieces") == "aes-gcm":
                     key = _load_key(workspace)
-                blob, note = _undo_edit(folder, ident, rel, target, entry, current, key)
+                blob, note = _undo_edit(folder, ident, rel, target, entry, current, key, around=rollback)
                 if blob is None:
                     if not _derived(rel):  # a derived index is rebuilt from the notes instead (restore)
                         notes.append(note)
+                        _leave(left, rel)
                     # A step that changes nothing, so that changed_since still names the
                     # file: without --force the restore refuses as it does for a copy.
                     steps.append(_Step("keep", rel, target, entry, now=current))
                     continue
-                steps.append(_Step("restore", rel, target, entry, data=blob, now=current))
+                if note:
+                    notes.append(note)
+                steps.append(_Step("restore", rel, target, entry, data=blob, now=current, merged=bool(note)))
                 continue
             try:
                 blob = _read_copy(folder, rel, ident)
@@ -1697,6 +1723,7 @@ def _plan(workspace: Path, doc: dict[str, Any], key_needed: bool = True) -> tupl
             if current == "dir":
                 # "Did not exist" was a file path; a folder there now is the user's: never wiped.
                 notes.append(f"{rel}: a folder is there now; left alone")
+                _leave(left, rel)
                 continue
             steps.append(_Step("remove", rel, target, entry, now=current))
         elif kind == "dir" and not existed:
@@ -1713,14 +1740,22 @@ def _plan(workspace: Path, doc: dict[str, Any], key_needed: bool = True) -> tupl
                 steps.append(_Step("mkdir", rel, target, dict(entry, mode=mode), now=current))
             elif current != "dir":
                 notes.append(f"{rel}: was a folder; something else is there now, left alone")
+                _leave(left, rel)
         elif kind == "symlink" and current != "symlink:" + str(entry.get("target")):
             notes.append(f"{rel}: was a symlink to {entry.get('target')}; not recreated")
+            _leave(left, rel)
     # Folders that were there come first, outermost first; created folders go last, deepest
     # first, and only when empty (never lose a byte).
     steps.sort(key=lambda s: (0 if s.action == "mkdir" else 2 if s.action == "rmdir" else 1,
                               -s.rel.count("/") if s.action == "rmdir" else s.rel.count("/") if s.action == "mkdir"
                               else 0))
     return steps, notes
+
+
+def _leave(left: list[str] | None, rel: str) -> None:
+    """Note in :func:`_plan`'s ``left`` (when asked for) that ``rel`` is left as it is."""
+    if left is not None and rel not in left:
+        left.append(rel)
 
 
 def _edit_states(entry: dict[str, Any]) -> list[tuple[str, int, str, Any]]:
@@ -1734,7 +1769,7 @@ def _edit_states(entry: dict[str, Any]) -> list[tuple[str, int, str, Any]]:
 
 
 def _undo_edit(folder: Path, ident: str, rel: str, target: Path, entry: dict[str, Any], current: str | None,
-               key: bytes | None | bool) -> tuple[bytes | None, str]:
+               key: bytes | None | bool, around: bool = False) -> tuple[bytes | None, str]:
     """The bytes that undo an ``insertions`` or ``deletions`` entry, or (None, the note that says why not).
 
     Such an entry keeps no copy of the file: it is undone from the file as
@@ -1743,6 +1778,13 @@ def _undo_edit(folder: Path, ident: str, rel: str, target: Path, entry: dict[str
     the command cannot be undone this way: its one-line note says so, and the
     newer backup has to be restored first. The result is checked against the
     entry's ``sha256`` before any step is planned.
+
+    ``around`` (a rollback of an interrupted change, :func:`recover`): the file may also be the change's
+    state with bytes added after it or before it, as when the user appends a line to a knowledge file
+    after a ``learn`` was killed (tatk20 10: the rollback said "rolled back" and the interrupted text
+    stayed). The state is found by its sha256 as the file's first or last ``new_size`` bytes; the
+    change is undone there and the added bytes kept as they are, and the note (non-empty on success
+    then) says so. The caller keeps the file as it is now in the rollback's own backup first.
 
     Raises:
         BackupError: a malformed entry, missing or undecryptable pieces, or a
@@ -1761,10 +1803,27 @@ def _undo_edit(folder: Path, ident: str, rel: str, target: Path, entry: dict[str
     if current is None:
         return None, (f"{rel}: is gone; backup {ident} keeps no copy of it, only what the change "
                       f"{what}, so it is not restored")
+    if current == "dir" or current.startswith("symlink:"):
+        return None, (f"{rel}: is a {'folder' if current == 'dir' else 'symlink'} now; left alone; backup {ident} "
+                      f"keeps no copy of it, only what the change {what}")
+    now_data: bytes | None = None
     for sha, size, _field, ranges in _edit_states(entry):
-        if current != sha:
+        head = tail = b""
+        if current == sha:
+            data = read_regular(target)
+        elif around and size > 0:
+            if now_data is None:
+                now_data = read_regular(target)
+            if len(now_data) <= size:
+                continue
+            if sha256_bytes(now_data[:size]) == sha:
+                data, tail = now_data[:size], now_data[size:]
+            elif sha256_bytes(now_data[-size:]) == sha:
+                head, data = now_data[:-size], now_data[-size:]
+            else:
+                continue
+        else:
             continue
-        data = read_regular(target)
         if stored == "insertions":
             blob = edits.delete(data, ranges)
         else:
@@ -1793,7 +1852,14 @@ def _undo_edit(folder: Path, ident: str, rel: str, target: Path, entry: dict[str
         if sha256_bytes(blob) != entry["sha256"]:
             raise BackupError(f"backup {ident}: undoing the change of {rel} fails its sha256 check; nothing was "
                               "changed")
+        if head or tail:
+            return head + blob + tail, (f"{rel}: what the interrupted change {what} undone, what was added "
+                                        f"{'after' if tail else 'before'} it kept")
         return blob, ""
+    if around:
+        # A rollback: the file still holds what the interrupted change wrote, and says so (tatk20 10).
+        return None, (f"{rel}: changed after the interrupted change, which its backup keeps no copy of (only what "
+                      f"the change {what}); left as it is, with what the change {what}")
     return None, (f"{rel}: changed after backup {ident} was made, which keeps no copy of it (only what the change "
                   f"{what}); not restored: restore the newer backup first")
 
@@ -2185,8 +2251,9 @@ def recover(workspace: Path) -> list[str]:
                  "is kept as it is", [])
             done.append(ident)
             continue
+        left: list[str] = []
         try:
-            steps, _notes = _plan(workspace, doc)
+            steps, notes = _plan(workspace, doc, rollback=True, left=left)
         except BackupError as exc:
             raise BackupError(f"an interrupted change (backup {ident}) cannot be rolled back: {exc}. Nothing "
                               f"else runs until it is; to keep the files as they are instead, delete {journal}") \
@@ -2233,7 +2300,15 @@ def recover(workspace: Path) -> list[str]:
             tail += f"; its purge of {n} T2 entr{'y' if n == 1 else 'ies'} stays done"
             _FINISHED.setdefault(_ws_key(workspace), []).append(
                 {"id": ident, "reason": doc.get("reason", ""), "result": kept_done})
-        _say(f"rolled back an interrupted {what} (backup {ident})", differ, tail=tail)
+        # A file the rollback left as it is (a folder or a symlink there now, an edit it cannot undo) is
+        # named with the reason, never counted as rolled back (tatk20 4 and 10: the message said only
+        # "rolled back", the file kept the interrupted text or the entry was in no live file); bytes a
+        # user added around the change are said to be kept.
+        kept_around = [n for n in notes if any(n.startswith(s.rel + ": ") for s in steps if s.merged)]
+        tail += "".join(f"; {n}" for n in kept_around)
+        reasons = [n for n in notes if n.split(": ", 1)[0] in left]
+        but = f" except {', '.join(n.replace(': ', ' (', 1) + ')' for n in reasons)}" if reasons else ""
+        _say(f"rolled back an interrupted {what} (backup {ident}){but}", differ, tail=tail)
         done.append(ident)
     if done:
         _RECOVERED.setdefault(_ws_key(workspace), []).extend(done)
@@ -2248,7 +2323,8 @@ def _unproven(workspace: Path, ident: str, steps: list[_Step]) -> list[_Step]:
     left out."""
     after = _after(workspace, ident) or {}
     return [s for s in steps if s.action in ("restore", "remove") and s.now is not None
-            and not s.now.startswith("symlink:") and s.now != "dir" and s.entry.get("stored") not in EDIT_KINDS
+            and not s.now.startswith("symlink:") and s.now != "dir"
+            and (s.entry.get("stored") not in EDIT_KINDS or s.merged)
             and not _derived(s.rel) and not s.rel.startswith(TOOL_STATE_PREFIXES)
             and not (s.rel in after and after[s.rel] == s.now)]
 
@@ -2426,7 +2502,7 @@ def pending(workspace: Path) -> list[dict[str, Any]]:
             item["action"] = "finish"
         else:
             try:
-                steps, _notes = _plan(workspace, doc)
+                steps, _notes = _plan(workspace, doc, rollback=True)
             except BackupError as exc:
                 item.update(action="blocked", error=str(exc))
             else:

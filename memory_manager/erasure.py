@@ -548,7 +548,8 @@ def finish_forget(ws: Path, plan: dict[str, Any]) -> dict[str, Any]:
         plan: ``{"kind": "forget", "ident": id or None, "needles": [...]
             (:func:`forward_needles`), "indexed": bool, "paths": [rel, ...]
             (optional: files whose every backup copy goes), "audit_line": str,
-            "approvals": [[category, rule, confidence, digest], ...],
+            "approvals": [[category, rule, confidence, digest], ...], "audit_keep": [hash, ...]
+            (optional: the records of other entries holding the same id, kept),
             "result": forget's result without ``erased``}``.
 
     Returns the result with ``erased`` (:func:`erase`'s counts) and ``report_deleted``.
@@ -591,7 +592,8 @@ def finish_forget(ws: Path, plan: dict[str, Any]) -> dict[str, Any]:
     # naming the entry (v3, whatever text it saw, atk11), and v1/v2 records by their hash.
     erased["logs"] = erased.get("logs", 0) + auditlog.blank_hashes(
         ws, [h for h in plan.get("audit_hashes") or [] if isinstance(h, str)],
-        [r for r in plan.get("audit_refs") or [] if isinstance(r, str)], known, _orphans(plan.get("audit_orphans")))
+        [r for r in plan.get("audit_refs") or [] if isinstance(r, str)], known, _orphans(plan.get("audit_orphans")),
+        [h for h in plan.get("audit_keep") or [] if isinstance(h, str)])
     result = dict(plan.get("result") or {})
     result.update(erased=erased, report_deleted=bool(erased["report"]))
     return result

@@ -382,8 +382,47 @@ def maintenance_due(ws: pathlib.Path, key: str) -> bool:
     return age >= MESSAGE_SENT_MIN_INTERVAL_S
 
 
+def unechoed_lines(lines: list[str], folders: list[str]) -> list[str]:
+    """``lines`` (Gateway log lines) with every secret in a folder they name masked, as ``detect.py`` masks it.
+
+    A log line can name the state folder ("Context usage unknown (no session store for agent main in
+    PATH)", from ``HOME`` or ``OPENCLAW_STATE_DIR``) or the workspace ("cleanup --if-due started ... for
+    PATH"); a token in one of them reached the Gateway log in full while ``detect.py`` printed the same
+    line masked (tatk20 6). The values checked are :func:`memory_manager.workspace.echoed_values` (the
+    environment's folders) and ``folders`` (the workspace the event resolved to). The detector
+    (:func:`memory_manager.privacy.unechoed`, about 0.4 s to import) is imported only when a line names
+    one of them: a turn whose usage is known names no folder, so the per-turn path stays standard library
+    only; the lines that do (a missing session store, the Gateway's start) pay the import. A stdlib rule
+    that tells a plain folder name from one with a finding was tried and dropped: the detector masks
+    letter-only parts such as ``passwd-…`` that no short rule of ours can tell from a user name.
+
+    Args:
+        lines: the log lines, as the handler will print them.
+        folders: further folders a line may name (each also masked as a typed value is).
+    """
+    from memory_manager.workspace import echoed_values
+
+    values = echoed_values(folders)
+    if not any(v in line or repr(v)[1:-1] in line for v in values for line in lines):
+        return lines
+    from memory_manager.privacy import unechoed
+
+    return [unechoed(line, folders) for line in lines]
+
+
 def handle(event: dict) -> dict:
-    """Dispatch one event; return the stdout document (may have nothing to add)."""
+    """Dispatch one event; return the stdout document (may have nothing to add).
+
+    Its log lines are masked (:func:`unechoed_lines`) against the environment's folders and the workspace.
+    """
+    folders: list[str] = []
+    out = _dispatch(event, folders)
+    out["log"] = unechoed_lines(out["log"], folders)
+    return out
+
+
+def _dispatch(event: dict, folders: list[str]) -> dict:
+    """:func:`handle`'s work; appends the workspace folder it resolved to ``folders``."""
     from memory_manager.workspace import Workspace
 
     key = event_key(event)
@@ -399,6 +438,7 @@ def handle(event: dict) -> dict:
         return out
     opened = Workspace.open(None, event=event)
     ws = opened.root
+    folders.append(str(ws))
     if not opened.set_up:
         # An event can name any folder (a bogus workspaceDir, even /etc): a
         # hook never creates memory/ there; only init.py sets a workspace up.

@@ -1351,6 +1351,7 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
         except (MemoryManagerError, IndexError):
             ids = [entries.knowledge_id(target.path.stem)]
     orphans = _lesson_orphans(ws, target, ids)  # read before the line goes
+    keep = _twin_hashes(ws, cfg, target, _audit_ids(target, ids))  # the records of its twins stay (tatk20 8)
     # The approval record's keys of every value in the entry (plain text only in
     # memory): removed with it at the end (issue 10).
     drop = sorted({k for n in [summary, *needles] if isinstance(n, str) for k in gate.approval_keys_of(ws, n)})
@@ -1448,6 +1449,7 @@ def forget(ws: Path, cfg: dict[str, Any], ref: str, *, approved: bool = False) -
                     "names": _forget_names(target), "ids": ids, "hashes": hashes,
                     "audit_hashes": auditlog.hashes_of(ws, gate_texts),
                     "audit_refs": auditlog.refs_of(ws, _audit_ids(target, ids)),
+                    "audit_keep": keep,
                     "audit_known": auditlog.at_hand(ws), "audit_orphans": orphans, "result": result}
             backup.roll_forward(plan)
         except Exception as exc:
@@ -1536,6 +1538,45 @@ def _audit_ids(target: Ref, ids: list[str]) -> list[str]:
             if key:
                 out.append(entries.knowledge_id(key))
     return [i for i in dict.fromkeys(out) if i]
+
+
+def _twins(ws: Path, target: Ref, ids: list[str]) -> list[Ref]:
+    """The other entries that hold one of ``ids`` (:func:`_audit_ids`): a T2 entry remembered again
+    under the id of an archived or quarantined copy (a T2 id follows its skill and topic), or that copy
+    when the live one goes. (A knowledge key learned again gets a fresh id: no twin.)
+    """
+    here = os.path.normpath(target.path.absolute())
+    out: list[Ref] = []
+    for ident in ids:
+        out += _holders(ws, ident)
+    # An id is unique within a file: whatever holds it in the forgotten entry's file is that entry.
+    seen = {here}
+    twins = []
+    for ref in out:
+        where = os.path.normpath(ref.path.absolute())
+        if where not in seen:
+            seen.add(where)
+            twins.append(ref)
+    return twins
+
+
+def _twin_hashes(ws: Path, cfg: dict[str, Any], target: Ref, ids: list[str]) -> list[str]:
+    """The audit hashes of the texts of the entries that share the forgotten entry's id (:func:`_twins`).
+
+    ``forget`` blanks every gate-audit record naming the entry's id; an id is unique within a file
+    only, so a live entry holding the same id (remembered again while the old one is archived) had
+    its records blanked too (tatk20 8). Their records whose hash is one of these stay
+    (:func:`memory_manager.auditlog.blank_hashes`, ``keep``). A twin that cannot be read (no key for
+    a T2 entry, a malformed file) gives nothing: its records go as before (less kept, never more).
+    """
+    texts: list[str] = []
+    for twin in _twins(ws, target, ids):
+        try:
+            needles = _forget_needles(ws, cfg, twin)
+        except (MemoryManagerError, OSError):
+            continue
+        texts += [t for t in _gate_texts(twin, "", needles) if t]
+    return auditlog.hashes_of(ws, list(dict.fromkeys(texts))) if texts else []
 
 
 def _gate_texts(target: Ref, summary: str, needles: list[Any]) -> list[str]:

@@ -2491,7 +2491,8 @@ def pending(workspace: Path) -> list[dict[str, Any]]:
         elif plan is not None and plan.get("kind") not in _PLAN_KINDS:
             item.update(action="blocked", error=_unknown_plan(journal, plan))
         elif plan is not None and plan.get("kind") in SEALED_PLANS and doc.get("state") != "open":
-            item["action"] = "finish"  # finished already: recover only removes the journal
+            # finished already: recover only removes the journal, erasing nothing
+            item.update(action="refuse", error="its backup is closed: the change it belongs to finished already")
         elif plan is not None:
             refused = _plan_problem(workspace, ident, plan)
             if refused is None:

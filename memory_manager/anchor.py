@@ -497,8 +497,13 @@ def spend_seal(ws: Path | None, seal: str | None) -> None:
         return
     kept = [s for s in (old or b"").decode("ascii", "replace").split() if _CHECK_SEAL.match(s) and s != seal]
     kept = [*kept, seal][-SPENT_KEPT:]
+    from .fsio import uncounted
+
     try:
-        _put(path, ("\n".join(kept) + "\n").encode("ascii"))
+        # bookkeeping outside the workspace, whose first write also makes its folder: not counted as
+        # steps, so a first run and a re-run of the same command number their steps alike (fsio.uncounted)
+        with uncounted():
+            _put(path, ("\n".join(kept) + "\n").encode("ascii"))
     except (OSError, MemoryManagerError):
         pass
 

@@ -709,12 +709,14 @@ class Backup:
                 if state == "complete" and _mark_closing(self.journal):
                     return  # the next lock holder closes it (header complete, journal removed)
                 raise
+        fsio.remove(self.journal, missing_ok=True)
         if self._seal:
             from . import anchor
 
-            anchor.spend_seal(self.workspace, self._seal)  # before the journal goes: a copy of it is spent
+            # the plan is done: a copy of its journal captured earlier is spent (killed before this, the
+            # journal is gone already, and a replay of a copy finds its backup closed, below)
+            anchor.spend_seal(self.workspace, self._seal)
             self._seal = None
-        fsio.remove(self.journal, missing_ok=True)
 
     def roll_forward(self, plan: dict[str, Any]) -> None:
         """From now on, an interruption is finished, not rolled back: record ``plan`` in the journal.
@@ -2204,7 +2206,8 @@ def recover(workspace: Path) -> list[str]:
                 backup.close("complete")
             done.append(ident)
             continue
-        if plan is not None and plan.get("kind") in SEALED_PLANS and doc.get("state") != "open":
+        if plan is not None and plan.get("kind") in SEALED_PLANS and doc.get("state") != "open" \
+                and _seal_spent(journal):
             # The change finished and closed its backup; only the journal's removal was cut short (or a
             # journal captured earlier was put back: atk21 2 and 8). Nothing is left to do: a plan is
             # finished once, for a change still open.
@@ -2490,7 +2493,8 @@ def pending(workspace: Path) -> list[dict[str, Any]]:
             item["action"] = "discard"
         elif plan is not None and plan.get("kind") not in _PLAN_KINDS:
             item.update(action="blocked", error=_unknown_plan(journal, plan))
-        elif plan is not None and plan.get("kind") in SEALED_PLANS and doc.get("state") != "open":
+        elif plan is not None and plan.get("kind") in SEALED_PLANS and doc.get("state") != "open" \
+                and _seal_spent(journal):
             # finished already: recover only removes the journal, erasing nothing
             item.update(action="refuse", error="its backup is closed: the change it belongs to finished already")
         elif plan is not None:
@@ -2546,7 +2550,11 @@ def plan_seal(workspace: Path, ident: str, plan: dict[str, Any], create: bool = 
 
     from .keyed import local_secret
 
-    secret = local_secret(workspace, create=create)
+    if create:
+        with fsio.uncounted():  # made on the first sealed plan only: see fsio.uncounted
+            secret = local_secret(workspace, create=True)
+    else:
+        secret = local_secret(workspace, create=False)
     if secret is None:
         return None
     try:
@@ -2578,6 +2586,15 @@ def _seal_checks(journal: Path, doc: dict[str, Any], plan: dict[str, Any]) -> bo
     from . import anchor
 
     return not anchor.seal_spent(journal.parent.parent, seal)  # a plan is finished once (atk21 2 and 8)
+
+
+def _seal_spent(journal: Path) -> bool:
+    """True when the journal's plan carries a seal that was spent (the plan was done: a replayed copy)."""
+    from . import anchor
+
+    doc = _journal_doc(journal)
+    seal = doc.get("seal") if isinstance(doc, dict) else None
+    return isinstance(seal, str) and anchor.seal_spent(journal.parent.parent, seal)
 
 
 def _forward_plan(journal: Path, manifest: dict[str, Any] | None = None) -> dict[str, Any] | None:
@@ -2774,13 +2791,6 @@ def _plan_problem(workspace: Path, ident: str, plan: dict[str, Any]) -> str | No
         # a forged purge plan deleted a live entry, a forged forget plan erased copies of live ones).
         return ("it does not carry a seal this machine can check (planted, or written under another "
                 "HOME or config folder)")
-    if kind in SEALED_PLANS:
-        manifest = _read(backup_root(workspace) / ident)
-        if manifest.get("state") != "open":
-            # A plan is finished once, for the change still open: beside a backup that was closed (the
-            # change finished) it is a replay of a journal captured earlier (atk21 2 and 8: it deleted an
-            # entry remembered since, and marked the copies of one learned since as erased).
-            return "its backup is closed: the change it belongs to finished already"
     if kind == "forget":
         from .erasure import forget_erasures  # erasure uses this module: imported when needed
 

@@ -93,12 +93,14 @@ def local_secret(ws: Path | None = None, create: bool = True) -> bytes | None:
             return None
         secret = os.urandom(32)
         try:
-            from .fsio import create_new, folder_lock, make_dirs, sweep_own_staging
+            from .fsio import create_new, folder_lock, make_dirs, sweep_own_staging, uncounted
 
             # Missing parents (``$XDG_CONFIG_HOME`` itself) get fsio.FOLDER_MODE at
             # most, never writable by group or others even under umask 000 (round 5).
             make_dirs(folder, 0o700)
-            with folder_lock(folder) as since:  # the key folder's lock, as crypto.keygen takes it
+            # Not counted as steps (fsio.uncounted): the first command on a machine makes it and the
+            # same command run again does not, so its steps would shift every later step of that run.
+            with uncounted(), folder_lock(folder) as since:  # the key folder's lock, as crypto.keygen takes it
                 # A maker killed before it linked left a staging file: ours, removed (issue 11).
                 sweep_own_staging(path, since)
                 # Whole or not at all (fatk9: written in place, a file-size limit left it torn for good).

@@ -64,19 +64,8 @@ def _write(run_script, topic: str = "t"):
 
 def _step(ws: Path, run_script, tmp: Path, args: tuple[str, ...], label: str) -> int:
     """The number of the first labelled step of ``args`` whose label starts with ``label`` (a probe run on the
-    same workspace and config folder, both put back afterwards)."""
-    saved_ws, saved_cfg = tmp / "probe-ws", tmp / "probe-cfg"
-    shutil.copytree(ws, saved_ws, symlinks=True)
-    shutil.copytree(_cfg(), saved_cfg, symlinks=True)
-    log = tmp / "probe.log"
-    run_script(*args, env={**NOW, "MEMORY_MANAGER_STEP_LOG": str(log)})
-    labels = [line.split(" ", 1)[1] for line in log.read_text().splitlines()]
-    shutil.rmtree(ws)
-    shutil.rmtree(_cfg())
-    shutil.move(saved_ws, ws)
-    shutil.move(saved_cfg, _cfg())
-    log.unlink()
-    return next(i for i, lab in enumerate(labels, 1) if lab.startswith(label))
+    same workspace and config folder, both put back afterwards: :func:`_labels`)."""
+    return next(i for i, lab in enumerate(_labels(ws, run_script, tmp, args), 1) if lab.startswith(label))
 
 
 def _t2_id(path: Path) -> str:
@@ -197,6 +186,7 @@ BLUE = "The build server is blue."
 
 
 def _labels(ws: Path, run_script, tmp: Path, args: tuple[str, ...]) -> list[str]:
+    """The labelled steps of ``args`` (a probe run on the same workspace and config folder, both put back)."""
     saved_ws, saved_cfg = tmp / "probe-ws", tmp / "probe-cfg"
     shutil.copytree(ws, saved_ws, symlinks=True)
     shutil.copytree(_cfg(), saved_cfg, symlinks=True)
